@@ -1,0 +1,186 @@
+//===- FlashOps.td - flash.attention and flash.attention_grad -*- tablegen -*-===//
+
+#ifndef FLASH_DIALECT_FLASH_IR_FLASHOPS_TD
+#define FLASH_DIALECT_FLASH_IR_FLASHOPS_TD
+
+include "flash/Dialect/Flash/IR/FlashDialect.td"
+include "mlir/Interfaces/DestinationStyleOpInterface.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/Interfaces/TilingInterface.td"
+
+// A float attribute of any width (f16/bf16/f32/f64 all accepted; the value
+// is used in f32). Element-type checks are done by the verifier so that the
+// messages say what is wrong.
+def Flash_AnyFloatAttr : Attr<CPred<"::llvm::isa<::mlir::FloatAttr>($_self)">,
+                              "floating-point attribute"> {
+  let storageType = "::mlir::FloatAttr";
+  let returnType = "::llvm::APFloat";
+  let convertFromStorage = "$_self.getValue()";
+}
+
+def Flash_AttentionOp : Flash_Op<"attention", [
+    AttrSizedOperandSegments, Pure, DestinationStyleOpInterface,
+    DeclareOpInterfaceMethods<TilingInterface,
+        ["getIterationDomain", "getLoopIteratorTypes",
+         "getTiledImplementation", "getResultTilePosition"]>]> {
+  let summary = "Scaled dot-product attention (FlashAttention semantics).";
+  let description = [{
+    Computes, for every batch index b, query head h and query row i,
+
+    ```
+    s_ij  = scale * sum_d q[b,h,i,d] * k[b,h/G,j,d]  (+ mask[b,h,i,j])
+    p_ij  = exp(s_ij - max_j s_ij) / sum_j exp(s_ij - max_j s_ij)
+    o[b,h,i,:] = sum_j p_ij * v[b,h/G,j,:]
+    lse[b,h,i] = log(sum_j exp(s_ij))            (natural log, f32)
+    ```
+
+    Shapes: `q: [B..., Hq, Nq, D]`, `k: [B..., Hkv, Nk, D]`,
+    `v: [B..., Hkv, Nk, Dv]`, `o: [B..., Hq, Nq, Dv]`, `lse: [B..., Hq, Nq]`.
+    The last two dims are (sequence, head dim); all leading dims are batch.
+    With rank >= 3, the dim before the sequence is the head dim and `Hq` may
+    be a multiple `G * Hkv` of `Hkv` (GQA/MQA): query head `h` reads kv head
+    `h / G`, without copies of K and V. Sequence lengths may be dynamic.
+
+    Attributes:
+    - `scale` (any float attribute, used in f32): defaults to `1/sqrt(D)`.
+    - `causal`: query `i` sees key `j` iff `j <= i + causal_offset`.
+      `causal_offset` defaults to `Nk - Nq` (bottom-right aligned, as
+      FlashAttention >= 2.1); `causal_offset = 0` is top-left alignment
+      (PyTorch's `is_causal`).
+
+    The optional `mask` is either additive (a float tensor added to `s`) or
+    an `i1` keep-mask (`false` sets `s_ij = -inf`), broadcastable (numpy
+    rules, right-aligned) to `[B..., Hq, Nq, Nk]`. A row whose every key is
+    masked gives `o = 0` and `lse = -inf`, never NaN.
+
+    `q`, `k`, `v` share one element type among f32, f16 and bf16; all
+    arithmetic accumulates in f32; `o` has the element type of `v`. The op is
+    destination-style: `outs` gives the output (and the optional `lse`)
+    tensors whose shapes the results take.
+
+    Example (GQA, causal, with the log-sum-exp):
+
+    ```mlir
+    %o, %lse = flash.attention
+        ins(%q, %k, %v : tensor<2x8x?x64xbf16>, tensor<2x2x?x64xbf16>,
+                          tensor<2x2x?x64xbf16>)
+        outs(%o_init : tensor<2x8x?x64xbf16>)
+        lse(%lse_init : tensor<2x8x?xf32>)
+        {scale = 0.125 : f32, causal}
+        -> tensor<2x8x?x64xbf16>, tensor<2x8x?xf32>
+    ```
+  }];
+
+  let arguments = (ins
+    AnyRankedTensor:$query,
+    AnyRankedTensor:$key,
+    AnyRankedTensor:$value,
+    Optional<AnyRankedTensor>:$mask,
+    AnyRankedTensor:$output,
+    Optional<AnyRankedTensor>:$lse_init,
+    OptionalAttr<Flash_AnyFloatAttr>:$scale,
+    UnitAttr:$causal,
+    OptionalAttr<I64Attr>:$causal_offset
+  );
+  let results = (outs AnyRankedTensor:$result,
+                      Optional<AnyRankedTensor>:$lse);
+
+  let assemblyFormat = [{
+    `ins` `(` $query `,` $key `,` $value `:`
+              type($query) `,` type($key) `,` type($value) `)`
+    (`mask` `(` $mask^ `:` type($mask) `)`)?
+    `outs` `(` $output `:` type($output) `)`
+    (`lse` `(` $lse_init^ `:` type($lse_init) `)`)?
+    attr-dict `->` type(results)
+  }];
+
+  let hasVerifier = 1;
+
+  let extraClassDeclaration = [{
+    // DestinationStyleOpInterface: `outs(o)` and the optional `lse(..)`.
+    ::mlir::MutableOperandRange getDpsInitsMutable();
+
+    /// The scale as f32: the attribute, or 1/sqrt(D) when absent.
+    float getScaleValue();
+    /// Rank of q/k/v/o.
+    int64_t getRank() { return getQuery().getType().getRank(); }
+    /// Number of leading dims that are neither sequence nor head dim, i.e.
+    /// batch dims plus (with rank >= 3) the heads dim.
+    int64_t getNumBatchAndHeadDims() { return getRank() - 2; }
+  }];
+}
+
+def Flash_AttentionGradOp : Flash_Op<"attention_grad", [
+    Pure, DestinationStyleOpInterface]> {
+  let summary = "Gradient of flash.attention by recomputation from lse.";
+  let description = [{
+    Given the forward's inputs, output `o`, its log-sum-exp `lse` and the
+    output gradient `dO`, computes `dq`, `dk`, `dv` without the probability
+    matrix being stored: for every block pair it recomputes
+
+    ```
+    p    = exp(scale * q k^T (+ mask) - lse)
+    D_i  = sum_d dO[i,d] * o[i,d]
+    dv  += p^T dO            dp = dO v^T          ds = p * (dp - D)
+    dq  += scale * ds k      dk += scale * ds^T q
+    ```
+
+    Shapes, `scale`, `causal`, `causal_offset` and `mask` mean the same as
+    for `flash.attention`; `dq` has the shape of `q`, `dk`/`dv` the shapes of
+    `k`/`v` (with GQA, the gradients of the query heads of a group are summed
+    into their kv head). `deterministic` forbids order-dependent
+    accumulation, making results bitwise repeatable.
+
+    ```mlir
+    %dq, %dk, %dv = flash.attention_grad
+        ins(%q, %k, %v, %o, %lse, %do : tensor<4x128x64xf32>,
+            tensor<4x128x64xf32>, tensor<4x128x64xf32>, tensor<4x128x64xf32>,
+            tensor<4x128xf32>, tensor<4x128x64xf32>)
+        outs(%dq0, %dk0, %dv0 : tensor<4x128x64xf32>, tensor<4x128x64xf32>,
+             tensor<4x128x64xf32>)
+        {causal, deterministic}
+        -> tensor<4x128x64xf32>, tensor<4x128x64xf32>, tensor<4x128x64xf32>
+    ```
+  }];
+
+  let arguments = (ins
+    AnyRankedTensor:$query,
+    AnyRankedTensor:$key,
+    AnyRankedTensor:$value,
+    AnyRankedTensor:$output,
+    AnyRankedTensor:$lse,
+    AnyRankedTensor:$grad_output,
+    Optional<AnyRankedTensor>:$mask,
+    AnyRankedTensor:$grad_query_init,
+    AnyRankedTensor:$grad_key_init,
+    AnyRankedTensor:$grad_value_init,
+    OptionalAttr<Flash_AnyFloatAttr>:$scale,
+    UnitAttr:$causal,
+    OptionalAttr<I64Attr>:$causal_offset,
+    UnitAttr:$deterministic
+  );
+  let results = (outs AnyRankedTensor:$grad_query,
+                      AnyRankedTensor:$grad_key,
+                      AnyRankedTensor:$grad_value);
+
+  let assemblyFormat = [{
+    `ins` `(` $query `,` $key `,` $value `,` $output `,` $lse `,` $grad_output
+          `:` type($query) `,` type($key) `,` type($value) `,` type($output)
+          `,` type($lse) `,` type($grad_output) `)`
+    (`mask` `(` $mask^ `:` type($mask) `)`)?
+    `outs` `(` $grad_query_init `,` $grad_key_init `,` $grad_value_init `:`
+           type($grad_query_init) `,` type($grad_key_init) `,`
+           type($grad_value_init) `)`
+    attr-dict `->` type(results)
+  }];
+
+  let hasVerifier = 1;
+
+  let extraClassDeclaration = [{
+    ::mlir::MutableOperandRange getDpsInitsMutable();
+    float getScaleValue();
+    int64_t getRank() { return getQuery().getType().getRank(); }
+  }];
+}
+
+#endif // FLASH_DIALECT_FLASH_IR_FLASHOPS_TD

@@ -1,0 +1,100 @@
+//===- FlashToCPU.cpp - The --flash-to-cpu pipeline -----------------------===//
+//
+// frontend IR (flash, tosa, linalg, tensor, arith, math)
+//   -> flash-tile-attention          online-softmax loop nests on tensors
+//   -> tosa-to-linalg, flash-decompose-aggregates (linalg.softmax)
+//   -> flash-vectorize-cpu           register tiles -> vector dialect
+//   -> one-shot-bufferize + deallocation
+//   -> loops, vector/math/arith/memref/func -> LLVM
+//
+// Only upstream passes except the first, the softmax decomposition (no
+// upstream pass) and the CPU vectorization heuristics.
+//
+//===----------------------------------------------------------------------===//
+
+#include "flash/Conversion/FlashToCPU/FlashToCPU.h"
+#include "flash/Dialect/Flash/Transforms/Passes.h"
+
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Conversion/TosaToLinalg/TosaToLinalg.h"
+#include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
+#include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Dialect/Vector/Transforms/Passes.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+
+void mlir::flash::buildFlashToCPUPipeline(OpPassManager &pm,
+                                          const FlashToCPUOptions &options) {
+  // Attention first, while it is still one op.
+  FlashTileAttentionOptions tile;
+  tile.blockQ = options.blockQ;
+  tile.blockKV = options.blockKV;
+  tile.loopOrder = options.loopOrder;
+  pm.addPass(createFlashTileAttention(tile));
+
+  // Whatever else the module holds: TOSA and aggregate linalg ops.
+  TosaToLinalgOptions tosaOptions;
+  tosa::addTosaToLinalgPasses(pm, tosaOptions);
+  pm.addPass(createFlashDecomposeAggregates());
+  pm.addPass(createConvertElementwiseToLinalgPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+
+  if (options.vectorize) {
+    pm.addNestedPass<func::FuncOp>(createFlashVectorizeCPU());
+    pm.addPass(createCanonicalizerPass());
+    pm.addPass(createCSEPass());
+  }
+
+  // Tensors -> buffers.
+  bufferization::OneShotBufferizePassOptions bufferize;
+  bufferize.bufferizeFunctionBoundaries = true;
+  bufferize.functionBoundaryTypeConversion =
+      bufferization::LayoutMapOption::IdentityLayoutMap;
+  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  bufferization::buildBufferDeallocationPipeline(pm);
+  pm.addPass(createCanonicalizerPass());
+  if (options.vectorize)
+    pm.addNestedPass<func::FuncOp>(createFlashHoistVectorTransfers());
+
+  // Buffers -> loops -> LLVM.
+  pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
+  pm.addNestedPass<func::FuncOp>(vector::createLowerVectorMultiReductionPass(
+      vector::VectorMultiReductionLowering::InnerParallel));
+  // Unrolled, so that n-D transfers do not become loops over stack buffers
+  // (an alloca per loop iteration).
+  pm.addPass(createConvertVectorToSCFPass(
+      VectorTransferToSCFOptions().enableFullUnroll()));
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createSCFToControlFlowPass());
+  ConvertVectorToLLVMPassOptions vectorToLLVM;
+  vectorToLLVM.vectorContractLowering =
+      vector::VectorContractLowering::OuterProduct;
+  vectorToLLVM.vectorTransposeLowering = vector::VectorTransposeLowering::Shuffle1D;
+  pm.addPass(createConvertVectorToLLVMPass(vectorToLLVM));
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createConvertMathToLibmPass());
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createConvertIndexToLLVMPass());
+  pm.addPass(createConvertFuncToLLVMPass());
+  pm.addPass(createConvertControlFlowToLLVMPass());
+  pm.addPass(createUBToLLVMConversionPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+  pm.addPass(createCanonicalizerPass());
+}
+
+void mlir::flash::registerFlashToCPUPipeline() {
+  PassPipelineRegistration<FlashToCPUOptions>(
+      "flash-to-cpu",
+      "Lower a whole module (flash, tosa, linalg, tensor, arith, math) to the "
+      "LLVM dialect for mlir-runner or ahead-of-time compilation",
+      buildFlashToCPUPipeline);
+}

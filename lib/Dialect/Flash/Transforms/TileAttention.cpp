@@ -1,0 +1,737 @@
+//===- TileAttention.cpp - flash.attention -> online-softmax loop nest ----===//
+//
+// Lowers flash.attention into the FlashAttention forward on tensors:
+//
+//   for each (batch..., head):                      scf.for nest
+//     q-blocks x kv-blocks, FA2 or FA1 order        scf.for, exact remainders
+//       s   = scale * q_i k_j^T (+ mask, causal)    linalg.generic (f32)
+//       m'  = max(m, rowmax(s)); p = exp(s - m')
+//       l'  = exp(m - m') l + rowsum(p)
+//       acc'= exp(m - m') acc + p v_j
+//     o = acc / l ; lse = m + log(l)                (0 and -inf for rows
+//                                                    whose keys are all masked)
+//
+// Every block is a full `block-q` x `block-kv` block with static shapes except
+// the last one along each axis, which gets its own exact (possibly dynamic)
+// size: no padding, no out-of-range reads. Causal attention iterates only up
+// to the diagonal and applies the causal predicate only to the blocks that
+// cross it. The running max starts at -inf; exp is always taken relative to
+// a "safe" max (0 while the max is still -inf) so that -inf - (-inf) never
+// occurs.
+//
+// Upstream has no online-softmax rewrite for a dialect-agnostic attention op
+// (IREE's lives in its own LinalgExt dialect), hence this file.
+//
+//===----------------------------------------------------------------------===//
+
+#include "flash/Dialect/Flash/Transforms/Passes.h"
+#include "flash/Dialect/Flash/Transforms/Transforms.h"
+
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+#include <limits>
+
+namespace mlir {
+namespace flash {
+#define GEN_PASS_DEF_FLASHTILEATTENTION
+#include "flash/Dialect/Flash/Transforms/Passes.h.inc"
+} // namespace flash
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::flash;
+
+namespace {
+
+using utils::IteratorType;
+constexpr IteratorType kPar = IteratorType::parallel;
+constexpr IteratorType kRed = IteratorType::reduction;
+
+/// The online-softmax state of a block of query rows, all f32:
+/// m: [rows], l: [rows], acc: [rows, Dv].
+struct State {
+  Value m, l, acc;
+  SmallVector<Value> values() const { return {m, l, acc}; }
+  static State from(ValueRange r) { return {r[0], r[1], r[2]}; }
+};
+
+/// Index arithmetic that folds when its operands are constants.
+struct IndexMath {
+  OpBuilder &b;
+  Location loc;
+  Value c(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+  Value add(Value x, Value y) { return b.createOrFold<arith::AddIOp>(loc, x, y); }
+  Value sub(Value x, Value y) { return b.createOrFold<arith::SubIOp>(loc, x, y); }
+  Value mul(Value x, Value y) { return b.createOrFold<arith::MulIOp>(loc, x, y); }
+  Value min(Value x, Value y) { return b.createOrFold<arith::MinSIOp>(loc, x, y); }
+  Value max(Value x, Value y) { return b.createOrFold<arith::MaxSIOp>(loc, x, y); }
+  Value clamp(Value x, Value lo, Value hi) { return min(max(x, lo), hi); }
+  /// floor(x / c) * c, for signed x.
+  Value floorTo(Value x, int64_t m) {
+    return mul(b.createOrFold<arith::FloorDivSIOp>(loc, x, c(m)), c(m));
+  }
+  /// ceil(x / c) * c, for signed x.
+  Value ceilTo(Value x, int64_t m) {
+    return mul(b.createOrFold<arith::CeilDivSIOp>(loc, x, c(m)), c(m));
+  }
+};
+
+/// Emits the block computations of one (batch, head) slice: 2-D q [Nq, D],
+/// k [Nk, D], v [Nk, Dv] and an optional 2-D mask [Mq, Mk] (Mq in {1, Nq},
+/// Mk in {1, Nk}).
+class SliceEmitter {
+public:
+  SliceEmitter(AttentionOp op, const TileAttentionOptions &options, Value q,
+               Value k, Value v, Value mask, Value nq, Value nk,
+               Value causalOffset)
+      : op(op), opts(options), q(q), k(k), v(v), mask(mask), nq(nq), nk(nk),
+        off(causalOffset) {
+    auto qTy = cast<RankedTensorType>(q.getType());
+    d = qTy.getShape().back();
+    dv = cast<RankedTensorType>(v.getType()).getShape().back();
+    scale = op.getScaleValue();
+    causal = op.getCausal();
+    if (mask) {
+      auto mTy = cast<RankedTensorType>(mask.getType());
+      maskRowsBcast = mTy.getDimSize(0) == 1;
+      maskColsBcast = mTy.getDimSize(1) == 1;
+    }
+  }
+
+  /// o [Nq, Dv] (element type of the output) and lse [Nq] (or null).
+  std::pair<Value, Value> emit(OpBuilder &b, Location loc, Value out,
+                               Value lse) {
+    return opts.loopOrder == LoopOrder::FA2 ? emitFA2(b, loc, out, lse)
+                                            : emitFA1(b, loc, out, lse);
+  }
+
+private:
+  using BlockBody = function_ref<SmallVector<Value>(
+      OpBuilder &, Location, Value start, OpFoldResult size, ValueRange)>;
+
+  //===--------------------------------------------------------------------===//
+  // Loops over blocks
+  //===--------------------------------------------------------------------===//
+
+  /// Full blocks of `step` over [lb, ub) (ub - lb a multiple of step).
+  SmallVector<Value> fullBlocks(OpBuilder &b, Location loc, Value lb, Value ub,
+                                int64_t step, ValueRange iterArgs,
+                                BlockBody body) {
+    std::optional<int64_t> clb = getConstantIntValue(lb),
+                           cub = getConstantIntValue(ub);
+    if (clb && cub && *clb >= *cub)
+      return llvm::to_vector(iterArgs);
+    IndexMath im{b, loc};
+    auto loop = scf::ForOp::create(
+        b, loc, lb, ub, im.c(step), iterArgs,
+        [&](OpBuilder &nb, Location nloc, Value iv, ValueRange args) {
+          SmallVector<Value> r = body(nb, nloc, iv, nb.getIndexAttr(step), args);
+          scf::YieldOp::create(nb, nloc, r);
+        });
+    return SmallVector<Value>(loop.getResults());
+  }
+
+  /// One block [start, end) of size < step, if it is not empty.
+  SmallVector<Value> lastBlock(OpBuilder &b, Location loc, Value start,
+                               Value end, ValueRange iterArgs, BlockBody body) {
+    IndexMath im{b, loc};
+    Value size = im.sub(end, start);
+    if (std::optional<int64_t> cs = getConstantIntValue(size)) {
+      if (*cs <= 0)
+        return llvm::to_vector(iterArgs);
+      return body(b, loc, start, b.getIndexAttr(*cs), iterArgs);
+    }
+    Value nonEmpty = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt,
+                                           size, im.c(0));
+    auto ifOp = scf::IfOp::create(
+        b, loc, nonEmpty,
+        [&](OpBuilder &nb, Location nloc) {
+          scf::YieldOp::create(nb, nloc, body(nb, nloc, start, size, iterArgs));
+        },
+        [&](OpBuilder &nb, Location nloc) {
+          scf::YieldOp::create(nb, nloc, iterArgs);
+        });
+    return SmallVector<Value>(ifOp.getResults());
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Tensor helpers
+  //===--------------------------------------------------------------------===//
+
+  static Value slice(OpBuilder &b, Location loc, Value src,
+                     ArrayRef<OpFoldResult> offsets,
+                     ArrayRef<OpFoldResult> sizes) {
+    SmallVector<OpFoldResult> strides(offsets.size(), b.getIndexAttr(1));
+    return tensor::ExtractSliceOp::create(b, loc, src, offsets, sizes, strides);
+  }
+  static Value insert(OpBuilder &b, Location loc, Value src, Value dest,
+                      ArrayRef<OpFoldResult> offsets,
+                      ArrayRef<OpFoldResult> sizes) {
+    SmallVector<OpFoldResult> strides(offsets.size(), b.getIndexAttr(1));
+    return tensor::InsertSliceOp::create(b, loc, src, dest, offsets, sizes,
+                                         strides);
+  }
+  static Value empty(OpBuilder &b, Location loc, ArrayRef<OpFoldResult> sizes,
+                     Type elt) {
+    return tensor::EmptyOp::create(b, loc, sizes, elt);
+  }
+  static Value filled(OpBuilder &b, Location loc, ArrayRef<OpFoldResult> sizes,
+                      float value) {
+    Value e = empty(b, loc, sizes, b.getF32Type());
+    Value c = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(value));
+    return linalg::FillOp::create(b, loc, c, e).getResult(0);
+  }
+  static Value toF32(OpBuilder &b, Location loc, Value x) {
+    if (x.getType().isF32())
+      return x;
+    return arith::ExtFOp::create(b, loc, b.getF32Type(), x);
+  }
+  static Value negInf(OpBuilder &b, Location loc) {
+    return arith::ConstantOp::create(
+        b, loc, b.getF32FloatAttr(-std::numeric_limits<float>::infinity()));
+  }
+  /// The max to subtract: 0 while `m` is still -inf (so that exp gives 0,
+  /// never NaN).
+  static Value safeMax(OpBuilder &b, Location loc, Value m) {
+    Value isNegInf = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ,
+                                           m, negInf(b, loc));
+    Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
+    return arith::SelectOp::create(b, loc, isNegInf, zero, m);
+  }
+
+  AffineMap map(OpBuilder &b, unsigned numDims, ArrayRef<AffineExpr> exprs) {
+    return AffineMap::get(numDims, 0, exprs, b.getContext());
+  }
+
+  //===--------------------------------------------------------------------===//
+  // One block step of the online softmax
+  //===--------------------------------------------------------------------===//
+
+  State initState(OpBuilder &b, Location loc, OpFoldResult rows) {
+    float inf = std::numeric_limits<float>::infinity();
+    return {filled(b, loc, {rows}, -inf), filled(b, loc, {rows}, 0.0f),
+            filled(b, loc, {rows, b.getIndexAttr(dv)}, 0.0f)};
+  }
+
+  /// Folds key block [j0, j0 + cols) into the state of query rows
+  /// [i0, i0 + rows). `applyCausal` adds the causal predicate (for blocks
+  /// that cross the diagonal).
+  State update(OpBuilder &b, Location loc, State st, Value i0,
+               OpFoldResult rows, Value j0, OpFoldResult cols,
+               bool applyCausal) {
+    MLIRContext *ctx = b.getContext();
+    AffineExpr i, j, c;
+    bindDims(ctx, i, j, c);
+    OpFoldResult zero = b.getIndexAttr(0);
+    Value qb = slice(b, loc, q, {i0, zero}, {rows, b.getIndexAttr(d)});
+    Value kb = slice(b, loc, k, {j0, zero}, {cols, b.getIndexAttr(d)});
+    Value vb = slice(b, loc, v, {j0, zero}, {cols, b.getIndexAttr(dv)});
+
+    // s = q_i k_j^T, accumulated in f32.
+    Value s = filled(b, loc, {rows, cols}, 0.0f);
+    s = linalg::GenericOp::create(
+            b, loc, s.getType(), ValueRange{qb, kb}, ValueRange{s},
+            {map(b, 3, {i, c}), map(b, 3, {j, c}), map(b, 3, {i, j})},
+            {kPar, kPar, kRed},
+            [&](OpBuilder &nb, Location nl, ValueRange a) {
+              Value prod = arith::MulFOp::create(nb, nl, toF32(nb, nl, a[0]),
+                                                 toF32(nb, nl, a[1]));
+              linalg::YieldOp::create(
+                  nb, nl, ValueRange{arith::AddFOp::create(nb, nl, a[2], prod)});
+            })
+            .getResult(0);
+
+    // s = scale * s (+ mask) (causal: -inf above the diagonal), in place.
+    SmallVector<Value> ins;
+    SmallVector<AffineMap> maps;
+    if (mask) {
+      Value mb = slice(b, loc, mask,
+                       {maskRowsBcast ? zero : OpFoldResult(i0),
+                        maskColsBcast ? zero : OpFoldResult(j0)},
+                       {maskRowsBcast ? b.getIndexAttr(1) : rows,
+                        maskColsBcast ? b.getIndexAttr(1) : cols});
+      ins.push_back(mb);
+      maps.push_back(map(b, 2,
+                         {maskRowsBcast ? getAffineConstantExpr(0, ctx) : i,
+                          maskColsBcast ? getAffineConstantExpr(0, ctx) : j}));
+    }
+    maps.push_back(map(b, 2, {i, j}));
+    bool boolMask =
+        mask &&
+        cast<RankedTensorType>(mask.getType()).getElementType().isInteger(1);
+    s = linalg::GenericOp::create(
+            b, loc, s.getType(), ins, ValueRange{s}, maps, {kPar, kPar},
+            [&](OpBuilder &nb, Location nl, ValueRange a) {
+              Value x = a.back();
+              Value sc = arith::ConstantOp::create(nb, nl,
+                                                   nb.getF32FloatAttr(scale));
+              x = arith::MulFOp::create(nb, nl, x, sc);
+              if (mask && boolMask)
+                x = arith::SelectOp::create(nb, nl, a[0], x, negInf(nb, nl));
+              else if (mask)
+                x = arith::AddFOp::create(nb, nl, x, toF32(nb, nl, a[0]));
+              if (applyCausal) {
+                // key j0 + jj is visible from query i0 + ii iff
+                // j0 + jj <= i0 + ii + off.
+                Value ii = linalg::IndexOp::create(nb, nl, 0);
+                Value jj = linalg::IndexOp::create(nb, nl, 1);
+                IndexMath im{nb, nl};
+                Value key = im.add(j0, jj);
+                Value lim = im.add(im.add(i0, ii), off);
+                Value vis = arith::CmpIOp::create(
+                    nb, nl, arith::CmpIPredicate::sle, key, lim);
+                x = arith::SelectOp::create(nb, nl, vis, x, negInf(nb, nl));
+              }
+              linalg::YieldOp::create(nb, nl, ValueRange{x});
+            })
+            .getResult(0);
+
+    // Row max of the block.
+    float inf = std::numeric_limits<float>::infinity();
+    Value mBlk = filled(b, loc, {rows}, -inf);
+    mBlk = linalg::GenericOp::create(
+               b, loc, mBlk.getType(), ValueRange{s}, ValueRange{mBlk},
+               {map(b, 2, {i, j}), map(b, 2, {i})}, {kPar, kRed},
+               [&](OpBuilder &nb, Location nl, ValueRange a) {
+                 linalg::YieldOp::create(
+                     nb, nl,
+                     ValueRange{arith::MaximumFOp::create(nb, nl, a[0], a[1])});
+               })
+               .getResult(0);
+
+    // m' = max(m, mBlk); alpha = exp(m - m'); l * alpha.
+    Value alpha = empty(b, loc, {rows}, b.getF32Type());
+    auto upd = linalg::GenericOp::create(
+        b, loc, TypeRange{st.m.getType(), st.l.getType(), alpha.getType()},
+        ValueRange{mBlk}, ValueRange{st.m, st.l, alpha},
+        SmallVector<AffineMap>(4, map(b, 1, {i})), {kPar},
+        [&](OpBuilder &nb, Location nl, ValueRange a) {
+          Value mNew = arith::MaximumFOp::create(nb, nl, a[1], a[0]);
+          Value al = math::ExpOp::create(
+              nb, nl, arith::SubFOp::create(nb, nl, a[1], safeMax(nb, nl, mNew)));
+          Value lSc = arith::MulFOp::create(nb, nl, a[2], al);
+          linalg::YieldOp::create(nb, nl, ValueRange{mNew, lSc, al});
+        });
+    Value mNew = upd.getResult(0), lScaled = upd.getResult(1);
+    alpha = upd.getResult(2);
+
+    // p = exp(s - m'), in place of s.
+    Value p = linalg::GenericOp::create(
+                  b, loc, s.getType(), ValueRange{mNew}, ValueRange{s},
+                  {map(b, 2, {i}), map(b, 2, {i, j})}, {kPar, kPar},
+                  [&](OpBuilder &nb, Location nl, ValueRange a) {
+                    Value e = math::ExpOp::create(
+                        nb, nl,
+                        arith::SubFOp::create(nb, nl, a[1],
+                                              safeMax(nb, nl, a[0])));
+                    linalg::YieldOp::create(nb, nl, ValueRange{e});
+                  })
+                  .getResult(0);
+
+    // l' = l * alpha + rowsum(p).
+    Value lNew =
+        linalg::GenericOp::create(
+            b, loc, lScaled.getType(), ValueRange{p}, ValueRange{lScaled},
+            {map(b, 2, {i, j}), map(b, 2, {i})}, {kPar, kRed},
+            [&](OpBuilder &nb, Location nl, ValueRange a) {
+              linalg::YieldOp::create(
+                  nb, nl, ValueRange{arith::AddFOp::create(nb, nl, a[0], a[1])});
+            })
+            .getResult(0);
+
+    // acc' = acc * alpha + p v_j.
+    Value acc =
+        linalg::GenericOp::create(
+            b, loc, st.acc.getType(), ValueRange{alpha}, ValueRange{st.acc},
+            {map(b, 2, {i}), map(b, 2, {i, j})}, {kPar, kPar},
+            [&](OpBuilder &nb, Location nl, ValueRange a) {
+              linalg::YieldOp::create(
+                  nb, nl, ValueRange{arith::MulFOp::create(nb, nl, a[0], a[1])});
+            })
+            .getResult(0);
+    // Dims (i, j, c) with j reduced: p[i, j] * v[j, c] -> acc[i, c].
+    acc = linalg::GenericOp::create(
+              b, loc, acc.getType(), ValueRange{p, vb}, ValueRange{acc},
+              {map(b, 3, {i, j}), map(b, 3, {j, c}), map(b, 3, {i, c})},
+              {kPar, kRed, kPar},
+              [&](OpBuilder &nb, Location nl, ValueRange a) {
+                Value prod = arith::MulFOp::create(nb, nl, a[0],
+                                                   toF32(nb, nl, a[1]));
+                linalg::YieldOp::create(
+                    nb, nl,
+                    ValueRange{arith::AddFOp::create(nb, nl, a[2], prod)});
+              })
+              .getResult(0);
+    return {mNew, lNew, acc};
+  }
+
+  /// o = acc / l (0 when l = 0) in `outElt`; lse = m + log(l) (-inf when
+  /// l = 0), or null when not requested.
+  std::pair<Value, Value> finalize(OpBuilder &b, Location loc, State st,
+                                   OpFoldResult rows, Type outElt,
+                                   bool wantLse) {
+    AffineExpr i, j;
+    bindDims(b.getContext(), i, j);
+    Value o = empty(b, loc, {rows, b.getIndexAttr(dv)}, outElt);
+    o = linalg::GenericOp::create(
+            b, loc, o.getType(), ValueRange{st.acc, st.l}, ValueRange{o},
+            {map(b, 2, {i, j}), map(b, 2, {i}), map(b, 2, {i, j})},
+            {kPar, kPar},
+            [&](OpBuilder &nb, Location nl, ValueRange a) {
+              Value zero =
+                  arith::ConstantOp::create(nb, nl, nb.getF32FloatAttr(0.0f));
+              Value empty = arith::CmpFOp::create(
+                  nb, nl, arith::CmpFPredicate::OEQ, a[1], zero);
+              Value r = arith::SelectOp::create(
+                  nb, nl, empty, zero,
+                  arith::DivFOp::create(nb, nl, a[0], a[1]));
+              if (a[2].getType() != r.getType())
+                r = arith::TruncFOp::create(nb, nl, a[2].getType(), r);
+              linalg::YieldOp::create(nb, nl, ValueRange{r});
+            })
+            .getResult(0);
+    if (!wantLse)
+      return {o, Value()};
+    Value lse = empty(b, loc, {rows}, b.getF32Type());
+    lse = linalg::GenericOp::create(
+              b, loc, lse.getType(), ValueRange{st.m, st.l}, ValueRange{lse},
+              SmallVector<AffineMap>(3, map(b, 1, {i})), {kPar},
+              [&](OpBuilder &nb, Location nl, ValueRange a) {
+                Value zero = arith::ConstantOp::create(nb, nl,
+                                                       nb.getF32FloatAttr(0.0f));
+                Value empty = arith::CmpFOp::create(
+                    nb, nl, arith::CmpFPredicate::OEQ, a[1], zero);
+                Value r = arith::AddFOp::create(
+                    nb, nl, a[0], math::LogOp::create(nb, nl, a[1]));
+                r = arith::SelectOp::create(nb, nl, empty, negInf(nb, nl), r);
+                linalg::YieldOp::create(nb, nl, ValueRange{r});
+              })
+              .getResult(0);
+    return {o, lse};
+  }
+
+  //===--------------------------------------------------------------------===//
+  // FA2: query blocks outer, KV blocks inner
+  //===--------------------------------------------------------------------===//
+
+  /// Scans the keys visible from rows [i0, i0 + rows).
+  State scanKeys(OpBuilder &b, Location loc, State st, Value i0,
+                 OpFoldResult rows) {
+    IndexMath im{b, loc};
+    int64_t bk = opts.blockKV;
+    Value kvEnd = nk, visEnd, fullEnd;
+    Value rowsV = getValueOrCreateConstantIndexOp(b, loc, rows);
+    if (causal) {
+      // Last visible key of the block: i0 + rows - 1 + off.
+      kvEnd = im.clamp(im.add(im.add(i0, rowsV), off), im.c(0), nk);
+      fullEnd = im.floorTo(kvEnd, bk);
+      // Blocks [j0, j0 + bk) with j0 + bk <= i0 + off + 1 are fully visible.
+      visEnd = im.clamp(im.floorTo(im.add(im.add(i0, off), im.c(1)), bk),
+                        im.c(0), fullEnd);
+    } else {
+      fullEnd = im.floorTo(nk, bk);
+      visEnd = fullEnd;
+    }
+    auto body = [&](bool withCausal) {
+      return [&, withCausal](OpBuilder &nb, Location nl, Value j0,
+                             OpFoldResult cols, ValueRange args) {
+        return update(nb, nl, State::from(args), i0, rows, j0, cols,
+                      withCausal)
+            .values();
+      };
+    };
+    SmallVector<Value> s = st.values();
+    s = fullBlocks(b, loc, im.c(0), visEnd, bk, s, body(false));
+    if (causal)
+      s = fullBlocks(b, loc, visEnd, fullEnd, bk, s, body(true));
+    s = lastBlock(b, loc, fullEnd, kvEnd, s, body(causal));
+    return State::from(s);
+  }
+
+  std::pair<Value, Value> emitFA2(OpBuilder &b, Location loc, Value out,
+                                  Value lse) {
+    IndexMath im{b, loc};
+    int64_t bq = opts.blockQ;
+    Type outElt = cast<RankedTensorType>(out.getType()).getElementType();
+    SmallVector<Value> inits{out};
+    if (lse)
+      inits.push_back(lse);
+    auto body = [&](OpBuilder &nb, Location nl, Value i0, OpFoldResult rows,
+                    ValueRange args) -> SmallVector<Value> {
+      State st = initState(nb, nl, rows);
+      st = scanKeys(nb, nl, st, i0, rows);
+      auto [o, l] = finalize(nb, nl, st, rows, outElt, lse != nullptr);
+      OpFoldResult zero = nb.getIndexAttr(0);
+      SmallVector<Value> r{insert(nb, nl, o, args[0], {i0, zero},
+                                  {rows, nb.getIndexAttr(dv)})};
+      if (lse)
+        r.push_back(insert(nb, nl, l, args[1], {i0}, {rows}));
+      return r;
+    };
+    Value fullEnd = im.floorTo(nq, bq);
+    SmallVector<Value> r = fullBlocks(b, loc, im.c(0), fullEnd, bq, inits, body);
+    r = lastBlock(b, loc, fullEnd, nq, r, body);
+    return {r[0], lse ? r[1] : Value()};
+  }
+
+  //===--------------------------------------------------------------------===//
+  // FA1: KV blocks outer, every query block's state carried across
+  //===--------------------------------------------------------------------===//
+
+  std::pair<Value, Value> emitFA1(OpBuilder &b, Location loc, Value out,
+                                  Value lse) {
+    IndexMath im{b, loc};
+    int64_t bq = opts.blockQ, bk = opts.blockKV;
+    OpFoldResult nqOfr = getAsOpFoldResult(nq);
+    State all = initState(b, loc, nqOfr);
+    OpFoldResult zero = b.getIndexAttr(0);
+
+    // Keys beyond the last query's diagonal are never visible.
+    Value kvEnd = causal ? im.clamp(im.add(nq, off), im.c(0), nk) : nk;
+    Value qFullEnd = im.floorTo(nq, bq);
+
+    auto kvBody = [&](OpBuilder &b1, Location l1, Value j0, OpFoldResult cols,
+                      ValueRange args) -> SmallVector<Value> {
+      IndexMath im1{b1, l1};
+      auto qBody = [&](bool withCausal) {
+        return [&, withCausal](OpBuilder &b2, Location l2, Value i0,
+                               OpFoldResult rows,
+                               ValueRange st) -> SmallVector<Value> {
+          OpFoldResult z = b2.getIndexAttr(0), dvA = b2.getIndexAttr(dv);
+          State blk{slice(b2, l2, st[0], {i0}, {rows}),
+                    slice(b2, l2, st[1], {i0}, {rows}),
+                    slice(b2, l2, st[2], {i0, z}, {rows, dvA})};
+          blk = update(b2, l2, blk, i0, rows, j0, cols, withCausal);
+          return {insert(b2, l2, blk.m, st[0], {i0}, {rows}),
+                  insert(b2, l2, blk.l, st[1], {i0}, {rows}),
+                  insert(b2, l2, blk.acc, st[2], {i0, z}, {rows, dvA})};
+        };
+      };
+      SmallVector<Value> st(args);
+      Value qStart = im1.c(0), qVis = im1.c(0);
+      if (causal) {
+        Value colsV = getValueOrCreateConstantIndexOp(b1, l1, cols);
+        // Rows i >= j0 - off see key j0; rows i >= j0 + cols - 1 - off see
+        // the whole block.
+        qStart = im1.clamp(im1.floorTo(im1.sub(j0, off), bq), im1.c(0),
+                           qFullEnd);
+        qVis = im1.clamp(
+            im1.ceilTo(im1.sub(im1.sub(im1.add(j0, colsV), im1.c(1)), off),
+                       bq),
+            qStart, qFullEnd);
+        st = fullBlocks(b1, l1, qStart, qVis, bq, st, qBody(true));
+      }
+      st = fullBlocks(b1, l1, qVis, qFullEnd, bq, st, qBody(false));
+      st = lastBlock(b1, l1, qFullEnd, nq, st, qBody(causal));
+      return st;
+    };
+    Value kvFullEnd = im.floorTo(kvEnd, bk);
+    SmallVector<Value> st = all.values();
+    st = fullBlocks(b, loc, im.c(0), kvFullEnd, bk, st, kvBody);
+    st = lastBlock(b, loc, kvFullEnd, kvEnd, st, kvBody);
+
+    Type outElt = cast<RankedTensorType>(out.getType()).getElementType();
+    auto [o, l] = finalize(b, loc, State::from(st), nqOfr, outElt,
+                           lse != nullptr);
+    // Write into the destinations (keeps destination-passing style).
+    Value oRes = insert(b, loc, o, out, {zero, zero},
+                        {nqOfr, b.getIndexAttr(dv)});
+    Value lRes = lse ? insert(b, loc, l, lse, {zero}, {nqOfr}) : Value();
+    return {oRes, lRes};
+  }
+
+  AttentionOp op;
+  const TileAttentionOptions &opts;
+  Value q, k, v, mask, nq, nk, off;
+  int64_t d = 0, dv = 0;
+  float scale = 1.0f;
+  bool causal = false;
+  bool maskRowsBcast = false, maskColsBcast = false;
+};
+
+/// The 2-D (sequence, head-dim) slice of `src` at leading indices `ivs`.
+Value slice2D(OpBuilder &b, Location loc, Value src, ValueRange ivs) {
+  auto ty = cast<RankedTensorType>(src.getType());
+  int64_t rank = ty.getRank();
+  SmallVector<OpFoldResult> offs, sizes, strides(rank, b.getIndexAttr(1));
+  for (Value iv : ivs) {
+    offs.push_back(iv);
+    sizes.push_back(b.getIndexAttr(1));
+  }
+  for (int64_t i = rank - 2; i < rank; ++i) {
+    offs.push_back(b.getIndexAttr(0));
+    sizes.push_back(tensor::getMixedSize(b, loc, src, i));
+  }
+  auto resTy = RankedTensorType::get(ty.getShape().take_back(2),
+                                     ty.getElementType());
+  return tensor::ExtractSliceOp::create(b, loc, resTy, src, offs, sizes,
+                                        strides);
+}
+
+Value slice1D(OpBuilder &b, Location loc, Value src, ValueRange ivs) {
+  auto ty = cast<RankedTensorType>(src.getType());
+  int64_t rank = ty.getRank();
+  SmallVector<OpFoldResult> offs(ivs.begin(), ivs.end()),
+      sizes(ivs.size(), b.getIndexAttr(1)), strides(rank, b.getIndexAttr(1));
+  offs.push_back(b.getIndexAttr(0));
+  sizes.push_back(tensor::getMixedSize(b, loc, src, rank - 1));
+  auto resTy = RankedTensorType::get(ty.getShape().take_back(1),
+                                     ty.getElementType());
+  return tensor::ExtractSliceOp::create(b, loc, resTy, src, offs, sizes,
+                                        strides);
+}
+
+Value insertLeading(OpBuilder &b, Location loc, Value src, Value dest,
+                    ValueRange ivs) {
+  auto ty = cast<RankedTensorType>(dest.getType());
+  auto srcTy = cast<RankedTensorType>(src.getType());
+  int64_t rank = ty.getRank();
+  SmallVector<OpFoldResult> offs(ivs.begin(), ivs.end()),
+      sizes(ivs.size(), b.getIndexAttr(1)), strides(rank, b.getIndexAttr(1));
+  for (int64_t i = 0; i < srcTy.getRank(); ++i) {
+    offs.push_back(b.getIndexAttr(0));
+    sizes.push_back(tensor::getMixedSize(b, loc, src, i));
+  }
+  return tensor::InsertSliceOp::create(b, loc, src, dest, offs, sizes, strides);
+}
+
+} // namespace
+
+FailureOr<SmallVector<Value>>
+mlir::flash::tileAttention(RewriterBase &rewriter, AttentionOp op,
+                           const TileAttentionOptions &options) {
+  if (options.blockQ <= 0 || options.blockKV <= 0)
+    return rewriter.notifyMatchFailure(op, "block sizes must be positive");
+  Location loc = op.getLoc();
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPoint(op);
+  IndexMath im{rewriter, loc};
+
+  int64_t rank = op.getRank();
+  int64_t numOuter = rank - 2; // batch dims and heads
+  Value q = op.getQuery(), k = op.getKey(), v = op.getValue();
+  Value nq = tensor::DimOp::create(rewriter, loc, q, rank - 2).getResult();
+  Value nk = tensor::DimOp::create(rewriter, loc, k, rank - 2).getResult();
+  if (auto c = getConstantIntValue(tensor::getMixedSize(rewriter, loc, q, rank - 2)))
+    nq = im.c(*c);
+  if (auto c = getConstantIntValue(tensor::getMixedSize(rewriter, loc, k, rank - 2)))
+    nk = im.c(*c);
+  Value off;
+  if (op.getCausal())
+    off = op.getCausalOffset() ? im.c(*op.getCausalOffset()) : im.sub(nk, nq);
+
+  // GQA: query head h reads kv head h / group.
+  Value group;
+  if (rank >= 3) {
+    OpFoldResult hq = tensor::getMixedSize(rewriter, loc, q, rank - 3);
+    OpFoldResult hkv = tensor::getMixedSize(rewriter, loc, k, rank - 3);
+    group = rewriter.createOrFold<arith::DivUIOp>(
+        loc, getValueOrCreateConstantIndexOp(rewriter, loc, hq),
+        getValueOrCreateConstantIndexOp(rewriter, loc, hkv));
+  }
+
+  SmallVector<Value> lbs, ubs, steps;
+  for (int64_t i = 0; i < numOuter; ++i) {
+    lbs.push_back(im.c(0));
+    ubs.push_back(getValueOrCreateConstantIndexOp(
+        rewriter, loc, tensor::getMixedSize(rewriter, loc, q, i)));
+    steps.push_back(im.c(1));
+  }
+  SmallVector<Value> inits{op.getOutput()};
+  if (op.getLseInit())
+    inits.push_back(op.getLseInit());
+
+  Value mask = op.getMask();
+  scf::LoopNest nest = scf::buildLoopNest(
+      rewriter, loc, lbs, ubs, steps, inits,
+      [&](OpBuilder &b, Location l, ValueRange ivs,
+          ValueRange args) -> scf::ValueVector {
+        SmallVector<Value> kvIvs(ivs);
+        if (rank >= 3 && !isConstantIntValue(group, 1))
+          kvIvs.back() = b.createOrFold<arith::DivUIOp>(l, ivs.back(), group);
+        Value q2 = slice2D(b, l, q, ivs);
+        Value k2 = slice2D(b, l, k, kvIvs);
+        Value v2 = slice2D(b, l, v, kvIvs);
+        Value m2;
+        if (mask) {
+          // Right-aligned broadcast: unit dims are read at index 0.
+          auto mTy = cast<RankedTensorType>(mask.getType());
+          int64_t lead = rank - mTy.getRank();
+          SmallVector<Value> mIvs;
+          for (int64_t t = 0; t + 2 < mTy.getRank(); ++t)
+            mIvs.push_back(mTy.getDimSize(t) == 1
+                               ? arith::ConstantIndexOp::create(b, l, 0)
+                                     .getResult()
+                               : ivs[lead + t]);
+          m2 = slice2D(b, l, mask, mIvs);
+        }
+        Value o2 = slice2D(b, l, args[0], ivs);
+        Value lse1 = op.getLseInit() ? slice1D(b, l, args[1], ivs) : Value();
+        SliceEmitter emitter(op, options, q2, k2, v2, m2, nq, nk, off);
+        auto [o, lse] = emitter.emit(b, l, o2, lse1);
+        scf::ValueVector results{insertLeading(b, l, o, args[0], ivs)};
+        if (lse)
+          results.push_back(insertLeading(b, l, lse, args[1], ivs));
+        return results;
+      });
+  SmallVector<Value> results(nest.results);
+  rewriter.replaceOp(op, results);
+  return results;
+}
+
+namespace {
+struct TileAttentionPattern : OpRewritePattern<AttentionOp> {
+  TileAttentionPattern(MLIRContext *ctx, const TileAttentionOptions &options)
+      : OpRewritePattern(ctx), options(options) {}
+  LogicalResult matchAndRewrite(AttentionOp op,
+                                PatternRewriter &rewriter) const override {
+    return failure(failed(tileAttention(rewriter, op, options)));
+  }
+  TileAttentionOptions options;
+};
+
+struct FlashTileAttentionPass
+    : flash::impl::FlashTileAttentionBase<FlashTileAttentionPass> {
+  using FlashTileAttentionBase::FlashTileAttentionBase;
+
+  void runOnOperation() override {
+    TileAttentionOptions options;
+    options.blockQ = blockQ;
+    options.blockKV = blockKV;
+    if (loopOrder == "fa2") {
+      options.loopOrder = LoopOrder::FA2;
+    } else if (loopOrder == "fa1") {
+      options.loopOrder = LoopOrder::FA1;
+    } else {
+      getOperation()->emitError("flash-tile-attention: loop-order must be "
+                                "'fa2' or 'fa1', got '")
+          << loopOrder << "'";
+      return signalPassFailure();
+    }
+    if (blockQ <= 0 || blockKV <= 0) {
+      getOperation()->emitError("flash-tile-attention: block-q and block-kv "
+                                "must be positive, got ")
+          << blockQ << " and " << blockKV;
+      return signalPassFailure();
+    }
+    // Walk instead of a greedy driver: every op is rewritten exactly once
+    // and the generated IR is not revisited.
+    SmallVector<AttentionOp> ops;
+    getOperation()->walk([&](AttentionOp op) { ops.push_back(op); });
+    IRRewriter rewriter(&getContext());
+    for (AttentionOp op : ops) {
+      if (failed(tileAttention(rewriter, op, options))) {
+        op.emitOpError("could not be lowered to the online-softmax loop nest");
+        return signalPassFailure();
+      }
+    }
+  }
+};
+} // namespace
+
+void mlir::flash::populateTileAttentionPatterns(
+    RewritePatternSet &patterns, const TileAttentionOptions &options) {
+  patterns.add<TileAttentionPattern>(patterns.getContext(), options);
+}

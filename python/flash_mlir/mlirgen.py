@@ -1,0 +1,620 @@
+"""MLIR text for attention configurations.
+
+One place that turns an attention configuration into MLIR: the fused program
+(`flash.attention` / `flash.attention_grad`), the unfused reference written the
+way a frontend would emit it (linalg generics on the full Nq x Nk scores), and
+self-checking `@main` drivers for mlir-runner that fill the inputs with
+pseudo-random values, run both, and print the max error.
+
+Used by the lit integration tests (test/Integration/CPU), the CPU benchmark
+(bench/cpu) and the Python front.
+"""
+
+import argparse
+import math
+from dataclasses import dataclass, field
+from typing import List, Optional
+
+NEG_INF = "0xFF800000"
+NEG_INF_BITS = {"f32": "0xFF800000", "f16": "0xFC00", "bf16": "0xFF80"}
+
+
+@dataclass
+class Config:
+    batch: List[int] = field(default_factory=list)  # leading batch dims
+    hq: Optional[int] = None  # None: no heads dim (rank = len(batch) + 2)
+    hkv: Optional[int] = None
+    nq: int = 64
+    nk: int = 64
+    d: int = 32
+    dv: Optional[int] = None
+    dtype: str = "f32"
+    causal: bool = False
+    causal_offset: Optional[int] = None
+    mask: str = "none"  # none | add | bool
+    mask_bcast: bool = True  # mask [Nq, Nk] broadcast over batch/heads
+    lse: bool = True
+    scale: Optional[float] = None
+    amp: float = 1.0  # input amplitude (logits grow as amp^2 * d * scale)
+    dynamic: bool = False  # dynamic sequence lengths in the fused function
+
+    def __post_init__(self):
+        if self.dv is None:
+            self.dv = self.d
+        if self.hq is not None and self.hkv is None:
+            self.hkv = self.hq
+
+    # Shapes -----------------------------------------------------------------
+    def lead(self, kv=False):
+        heads = [] if self.hq is None else [self.hkv if kv else self.hq]
+        return list(self.batch) + heads
+
+    def q_shape(self):
+        return self.lead() + [self.nq, self.d]
+
+    def k_shape(self):
+        return self.lead(True) + [self.nk, self.d]
+
+    def v_shape(self):
+        return self.lead(True) + [self.nk, self.dv]
+
+    def o_shape(self):
+        return self.lead() + [self.nq, self.dv]
+
+    def lse_shape(self):
+        return self.lead() + [self.nq]
+
+    def mask_shape(self):
+        if self.mask_bcast:
+            return [self.nq, self.nk]
+        return self.lead() + [self.nq, self.nk]
+
+    def mask_type(self):
+        return "i1" if self.mask == "bool" else self.dtype
+
+    def scale_value(self):
+        return self.scale if self.scale is not None else 1.0 / math.sqrt(self.d)
+
+    def offset_value(self):
+        if self.causal_offset is not None:
+            return self.causal_offset
+        return self.nk - self.nq
+
+
+def ttype(shape, elt, dyn_dims=()):
+    dims = ["?" if i in dyn_dims else str(s) for i, s in enumerate(shape)]
+    return "tensor<" + "x".join(dims + [elt]) + ">"
+
+
+def _par(n):
+    return ", ".join(['"parallel"'] * n)
+
+
+def _red(n):
+    return ", ".join(['"reduction"'] * n)
+
+
+def _dims(n):
+    return ", ".join(f"d{i}" for i in range(n))
+
+
+def _fconst(x):
+    return f"{float(x):.9e}"
+
+
+class Builder:
+    def __init__(self):
+        self.lines = []
+        self.n = 0
+
+    def fresh(self, p="v"):
+        self.n += 1
+        return f"%{p}{self.n}"
+
+    def emit(self, s):
+        self.lines.append("    " + s)
+
+    def text(self):
+        return "\n".join(self.lines)
+
+
+def _fill_random(b, shape, elt, seed, amp, kind="float", extra=""):
+    """A generic that fills `shape` with hash-based pseudo-random values in
+    [-amp, amp) (kind=float), or i1 values (kind=bool)."""
+    r = len(shape)
+    f32t = ttype(shape, "f32")
+    e = b.fresh("e")
+    b.emit(f"{e} = tensor.empty() : {f32t}")
+    strides = []
+    acc = 1
+    for s in reversed(shape):
+        strides.insert(0, acc)
+        acc *= s
+    body = []
+    body.append("^bb0(%out: f32):")
+    flat = None
+    for i in range(r):
+        body.append(f"  %i{i} = linalg.index {i} : index")
+        body.append(f"  %s{i} = arith.muli %i{i}, %c_st{i} : index")
+        if flat is None:
+            flat = f"%s{i}"
+        else:
+            body.append(f"  %f{i} = arith.addi {flat}, %s{i} : index")
+            flat = f"%f{i}"
+    body.append(f"  %fi = arith.index_cast {flat} : index to i32")
+    body.append("  %ff = arith.sitofp %fi : i32 to f32")
+    body.append(f"  %x1 = arith.mulf %ff, %c_a : f32")
+    body.append(f"  %x2 = arith.addf %x1, %c_seed : f32")
+    body.append("  %x3 = math.sin %x2 : f32")
+    body.append("  %x4 = arith.mulf %x3, %c_big : f32")
+    body.append("  %x5 = math.floor %x4 : f32")
+    body.append("  %x6 = arith.subf %x4, %x5 : f32")  # [0, 1)
+    body.append("  %x7 = arith.mulf %x6, %c_two : f32")
+    body.append("  %x8 = arith.subf %x7, %c_one : f32")  # [-1, 1)
+    body.append("  %x9 = arith.mulf %x8, %c_amp : f32")
+    body.append("  linalg.yield %x9 : f32")
+    consts = []
+    for i, st in enumerate(strides):
+        consts.append(f"%c_st{i} = arith.constant {st} : index")
+    consts += [
+        f"%c_a = arith.constant {_fconst(0.6180339)} : f32",
+        f"%c_seed = arith.constant {_fconst(seed * 1.2345 + 0.5)} : f32",
+        f"%c_big = arith.constant {_fconst(437.585453)} : f32",
+        f"%c_two = arith.constant 2.0 : f32",
+        f"%c_one = arith.constant 1.0 : f32",
+        f"%c_amp = arith.constant {_fconst(amp)} : f32",
+    ]
+    out = b.fresh("rnd")
+    b.emit(f"{out} = scf.execute_region -> {f32t} {{")
+    for c in consts:
+        b.emit("  " + c)
+    ident = f"affine_map<({_dims(r)}) -> ({_dims(r)})>"
+    g = b.fresh("g")
+    b.emit(f"  {g} = linalg.generic {{indexing_maps = [{ident}], "
+           f"iterator_types = [{_par(r)}]}} "
+           f"outs({e} : {f32t}) {{")
+    for line in body:
+        b.emit("  " + line)
+    b.emit(f"  }} -> {f32t}")
+    b.emit(f"  scf.yield {g} : {f32t}")
+    b.emit("}")
+    if kind == "bool":
+        # keep iff value > -0.6 (about 80% kept)
+        t = ttype(shape, "i1")
+        e2 = b.fresh("e")
+        b.emit(f"{e2} = tensor.empty() : {t}")
+        res = b.fresh("mb")
+        b.emit(f"{res} = linalg.generic {{indexing_maps = [{ident}, {ident}], "
+               f"iterator_types = [{_par(r)}]}} "
+               f"ins({out} : {f32t}) outs({e2} : {t}) {{")
+        b.emit("^bb0(%x: f32, %o: i1):")
+        b.emit("  %th = arith.constant -6.0e-01 : f32")
+        b.emit("  %kp = arith.cmpf ogt, %x, %th : f32")
+        b.emit("  linalg.yield %kp : i1")
+        b.emit(f"}} -> {t}")
+        return res
+    if elt != "f32":
+        t = ttype(shape, elt)
+        res = b.fresh("tr")
+        b.emit(f"{res} = arith.truncf {out} : {f32t} to {t}")
+        return res
+    return out
+
+
+def _mask_special_rows(b, m, cfg):
+    """Make some rows fully masked and the first block of others masked:
+    rows with i % 5 == 3 see nothing; rows with i % 7 == 2 miss keys < 40."""
+    shape = cfg.mask_shape()
+    r = len(shape)
+    t = ttype(shape, cfg.mask_type())
+    ident = f"affine_map<({_dims(r)}) -> ({_dims(r)})>"
+    res = b.fresh("ms")
+    b.emit(f"{res} = linalg.generic {{indexing_maps = [{ident}], "
+           f"iterator_types = [{_par(r)}]}} "
+           f"outs({m} : {t}) {{")
+    b.emit(f"^bb0(%x: {cfg.mask_type()}):")
+    b.emit(f"  %ri = linalg.index {r - 2} : index")
+    b.emit(f"  %cj = linalg.index {r - 1} : index")
+    b.emit("  %c5 = arith.constant 5 : index")
+    b.emit("  %c7 = arith.constant 7 : index")
+    b.emit("  %c3 = arith.constant 3 : index")
+    b.emit("  %c2 = arith.constant 2 : index")
+    b.emit("  %c40 = arith.constant 40 : index")
+    b.emit("  %r5 = arith.remui %ri, %c5 : index")
+    b.emit("  %r7 = arith.remui %ri, %c7 : index")
+    b.emit("  %a = arith.cmpi eq, %r5, %c3 : index")
+    b.emit("  %b1 = arith.cmpi eq, %r7, %c2 : index")
+    b.emit("  %b2 = arith.cmpi ult, %cj, %c40 : index")
+    b.emit("  %bb = arith.andi %b1, %b2 : i1")
+    b.emit("  %drop = arith.ori %a, %bb : i1")
+    if cfg.mask == "bool":
+        b.emit("  %f = arith.constant false")
+        b.emit("  %y = arith.select %drop, %f, %x : i1")
+        b.emit("  linalg.yield %y : i1")
+    else:
+        b.emit(f"  %ninf = arith.constant {NEG_INF_BITS[cfg.dtype]} : {cfg.dtype}")
+        b.emit(f"  %y = arith.select %drop, %ninf, %x : {cfg.dtype}")
+        b.emit(f"  linalg.yield %y : {cfg.dtype}")
+    b.emit(f"}} -> {t}")
+    return res
+
+
+# The fused program --------------------------------------------------------
+
+def fused_func(cfg, name="fused"):
+    et = cfg.dtype
+    rank = len(cfg.q_shape())
+    dyn = (rank - 2,) if cfg.dynamic else ()
+    qt = ttype(cfg.q_shape(), et, dyn)
+    kt = ttype(cfg.k_shape(), et, dyn)
+    vt = ttype(cfg.v_shape(), et, dyn)
+    ot = ttype(cfg.o_shape(), et, dyn)
+    lt = ttype(cfg.lse_shape(), "f32", dyn)
+    args = [f"%q: {qt}", f"%k: {kt}", f"%v: {vt}"]
+    mask_part = ""
+    if cfg.mask != "none":
+        mdyn = tuple(i for i in dyn if not cfg.mask_bcast) or (
+            (0, 1) if cfg.dynamic and cfg.mask_bcast else ())
+        mt = ttype(cfg.mask_shape(), cfg.mask_type(),
+                   (len(cfg.mask_shape()) - 2, len(cfg.mask_shape()) - 1)
+                   if cfg.dynamic else ())
+        args.append(f"%m: {mt}")
+        mask_part = f" mask(%m : {mt})"
+    rets = [ot] + ([lt] if cfg.lse else [])
+    lines = [f"  func.func @{name}({', '.join(args)}) -> ({', '.join(rets)}) {{"]
+    lines.append("    %c0 = arith.constant 0 : index")
+    if cfg.dynamic:
+        lines.append(f"    %nq = tensor.dim %q, %c{rank - 2} : {qt}"
+                     .replace(f"%c{rank - 2}", "%cs"))
+        lines.insert(1, f"    %cs = arith.constant {rank - 2} : index")
+        dyn_args = "(%nq)"
+    else:
+        dyn_args = "()"
+    lines.append(f"    %oi = tensor.empty{dyn_args} : {ot}")
+    lse_part = ""
+    if cfg.lse:
+        lines.append(f"    %li = tensor.empty{dyn_args} : {lt}")
+        lse_part = f" lse(%li : {lt})"
+    attrs = []
+    if cfg.scale is not None:
+        attrs.append(f"scale = {_fconst(cfg.scale)} : f32")
+    if cfg.causal:
+        attrs.append("causal")
+        if cfg.causal_offset is not None:
+            attrs.append(f"causal_offset = {cfg.causal_offset} : i64")
+    attr = (" {" + ", ".join(attrs) + "}") if attrs else ""
+    res = "%r:2" if cfg.lse else "%r"
+    lines.append(f"    {res} = flash.attention ins(%q, %k, %v : {qt}, {kt}, {vt})"
+                 f"{mask_part} outs(%oi : {ot}){lse_part}{attr} -> "
+                 f"{', '.join(rets)}")
+    if cfg.lse:
+        lines.append(f"    return %r#0, %r#1 : {ot}, {lt}")
+    else:
+        lines.append(f"    return %r : {ot}")
+    lines.append("  }")
+    return "\n".join(lines)
+
+
+# The unfused reference ----------------------------------------------------
+
+def reference_func(cfg, name="reference"):
+    """softmax(scale * q k^T + mask) v on the full score tensor, as linalg
+    generics, with explicit handling of fully masked rows."""
+    et = cfg.dtype
+    L = len(cfg.lead())
+    r = L + 3  # lead..., i, j, c
+    qt, kt, vt = (ttype(cfg.q_shape(), et), ttype(cfg.k_shape(), et),
+                  ttype(cfg.v_shape(), et))
+    ot, lt = ttype(cfg.o_shape(), et), ttype(cfg.lse_shape(), "f32")
+    st = ttype(cfg.lead() + [cfg.nq, cfg.nk], "f32")
+    rt = ttype(cfg.lead() + [cfg.nq], "f32")
+    lead = [f"d{i}" for i in range(L)]
+    group = 1 if cfg.hq is None else cfg.hq // cfg.hkv
+    kv_lead = list(lead)
+    if cfg.hq is not None and group > 1:
+        kv_lead[-1] = f"d{L - 1} floordiv {group}"
+    I, J, C = f"d{L}", f"d{L + 1}", f"d{L + 2}"
+
+    def amap(n, res):
+        return f"affine_map<({_dims(n)}) -> ({', '.join(res)})>"
+
+    par = lambda n: ", ".join(['"parallel"'] * n)
+    args = [f"%q: {qt}", f"%k: {kt}", f"%v: {vt}"]
+    if cfg.mask != "none":
+        mt = ttype(cfg.mask_shape(), cfg.mask_type())
+        args.append(f"%m: {mt}")
+    out = [f"  func.func @{name}({', '.join(args)}) -> ({ot}, {lt}) {{"]
+    e = out.append
+
+    def ext(x, t):
+        return f"arith.extf {x} : {t} to f32" if t != "f32" else None
+
+    e(f"    %zero = arith.constant 0.0 : f32")
+    e(f"    %ninf = arith.constant {NEG_INF} : f32")
+    e(f"    %se = tensor.empty() : {st}")
+    e(f"    %s0 = linalg.fill ins(%zero : f32) outs(%se : {st}) -> {st}")
+    # s = q k^T
+    e(f"    %s1 = linalg.generic {{indexing_maps = [{amap(r, lead + [I, C])}, "
+      f"{amap(r, kv_lead + [J, C])}, {amap(r, lead + [I, J])}], "
+      f"iterator_types = [{par(L + 2)}, \"reduction\"]}} "
+      f"ins(%q, %k : {qt}, {kt}) outs(%s0 : {st}) {{")
+    e(f"    ^bb0(%a: {et}, %b: {et}, %acc: f32):")
+    a, bb = "%a", "%b"
+    if et != "f32":
+        e(f"      %af = arith.extf %a : {et} to f32")
+        e(f"      %bf = arith.extf %b : {et} to f32")
+        a, bb = "%af", "%bf"
+    e(f"      %p = arith.mulf {a}, {bb} : f32")
+    e(f"      %y = arith.addf %acc, %p : f32")
+    e(f"      linalg.yield %y : f32")
+    e(f"    }} -> {st}")
+    # scale, mask, causal
+    ins, ins_t, maps = [], [], []
+    if cfg.mask != "none":
+        mshape = cfg.mask_shape()
+        full = lead + [I, J]
+        mres = full[len(full) - len(mshape):]
+        ins.append("%m")
+        ins_t.append(ttype(mshape, cfg.mask_type()))
+        maps.append(amap(r - 1, mres))
+    maps.append(amap(r - 1, lead + [I, J]))
+    ins_part = (f"ins({', '.join(ins)} : {', '.join(ins_t)}) " if ins else "")
+    e(f"    %s2 = linalg.generic {{indexing_maps = [{', '.join(maps)}], "
+      f"iterator_types = [{par(L + 2)}]}} {ins_part}outs(%s1 : {st}) {{")
+    bargs = ([f"%mk: {cfg.mask_type()}"] if ins else []) + ["%x: f32"]
+    e(f"    ^bb0({', '.join(bargs)}):")
+    e(f"      %sc = arith.constant {_fconst(cfg.scale_value())} : f32")
+    e(f"      %t0 = arith.mulf %x, %sc : f32")
+    cur = "%t0"
+    if cfg.mask == "add":
+        mk = "%mk"
+        if et != "f32":
+            e(f"      %mkf = arith.extf %mk : {et} to f32")
+            mk = "%mkf"
+        e(f"      %t1 = arith.addf {cur}, {mk} : f32")
+        cur = "%t1"
+    elif cfg.mask == "bool":
+        e(f"      %t1 = arith.select %mk, {cur}, %ninf : f32")
+        cur = "%t1"
+    if cfg.causal:
+        e(f"      %ii = linalg.index {L} : index")
+        e(f"      %jj = linalg.index {L + 1} : index")
+        e(f"      %iic = arith.index_cast %ii : index to i64")
+        e(f"      %jjc = arith.index_cast %jj : index to i64")
+        e(f"      %off = arith.constant {cfg.offset_value()} : i64")
+        e(f"      %lim = arith.addi %iic, %off : i64")
+        e(f"      %vis = arith.cmpi sle, %jjc, %lim : i64")
+        e(f"      %t2 = arith.select %vis, {cur}, %ninf : f32")
+        cur = "%t2"
+    e(f"      linalg.yield {cur} : f32")
+    e(f"    }} -> {st}")
+    # row max
+    red = lambda: f"[{par(L + 1)}, \"reduction\"]"
+    e(f"    %me = tensor.empty() : {rt}")
+    e(f"    %m0 = linalg.fill ins(%ninf : f32) outs(%me : {rt}) -> {rt}")
+    e(f"    %m1 = linalg.generic {{indexing_maps = [{amap(r - 1, lead + [I, J])}, "
+      f"{amap(r - 1, lead + [I])}], iterator_types = {red()}}} "
+      f"ins(%s2 : {st}) outs(%m0 : {rt}) {{")
+    e(f"    ^bb0(%x: f32, %y: f32):")
+    e(f"      %z = arith.maximumf %x, %y : f32")
+    e(f"      linalg.yield %z : f32")
+    e(f"    }} -> {rt}")
+    # p = exp(s - safe max)
+    e(f"    %pe = tensor.empty() : {st}")
+    e(f"    %p = linalg.generic {{indexing_maps = [{amap(r - 1, lead + [I, J])}, "
+      f"{amap(r - 1, lead + [I])}, {amap(r - 1, lead + [I, J])}], "
+      f"iterator_types = [{par(L + 2)}]}} ins(%s2, %m1 : {st}, {rt}) "
+      f"outs(%pe : {st}) {{")
+    e(f"    ^bb0(%x: f32, %mx: f32, %o: f32):")
+    e(f"      %isinf = arith.cmpf oeq, %mx, %ninf : f32")
+    e(f"      %ms = arith.select %isinf, %zero, %mx : f32")
+    e(f"      %d = arith.subf %x, %ms : f32")
+    e(f"      %ex = math.exp %d : f32")
+    e(f"      linalg.yield %ex : f32")
+    e(f"    }} -> {st}")
+    # row sum
+    e(f"    %l0 = linalg.fill ins(%zero : f32) outs(%me : {rt}) -> {rt}")
+    e(f"    %l1 = linalg.generic {{indexing_maps = [{amap(r - 1, lead + [I, J])}, "
+      f"{amap(r - 1, lead + [I])}], iterator_types = {red()}}} "
+      f"ins(%p : {st}) outs(%l0 : {rt}) {{")
+    e(f"    ^bb0(%x: f32, %y: f32):")
+    e(f"      %z = arith.addf %x, %y : f32")
+    e(f"      linalg.yield %z : f32")
+    e(f"    }} -> {rt}")
+    # o = (p v) / l
+    oft = ttype(cfg.o_shape(), "f32")
+    e(f"    %oe = tensor.empty() : {oft}")
+    e(f"    %o0 = linalg.fill ins(%zero : f32) outs(%oe : {oft}) -> {oft}")
+    e(f"    %o1 = linalg.generic {{indexing_maps = [{amap(r, lead + [I, J])}, "
+      f"{amap(r, kv_lead + [J, C])}, {amap(r, lead + [I, C])}], "
+      f"iterator_types = [{par(L + 1)}, \"reduction\", \"parallel\"]}} "
+      f"ins(%p, %v : {st}, {vt}) outs(%o0 : {oft}) {{")
+    e(f"    ^bb0(%a: f32, %b: {et}, %acc: f32):")
+    bv = "%b"
+    if et != "f32":
+        e(f"      %bf = arith.extf %b : {et} to f32")
+        bv = "%bf"
+    e(f"      %pr = arith.mulf %a, {bv} : f32")
+    e(f"      %y = arith.addf %acc, %pr : f32")
+    e(f"      linalg.yield %y : f32")
+    e(f"    }} -> {oft}")
+    e(f"    %ore = tensor.empty() : {ot}")
+    e(f"    %o2 = linalg.generic {{indexing_maps = [{amap(r - 1, lead + [I, J])}, "
+      f"{amap(r - 1, lead + [I])}, {amap(r - 1, lead + [I, J])}], "
+      f"iterator_types = [{par(L + 2)}]}} ins(%o1, %l1 : {oft}, {rt}) "
+      f"outs(%ore : {ot}) {{")
+    e(f"    ^bb0(%a: f32, %l: f32, %o: {et}):")
+    e(f"      %emp = arith.cmpf oeq, %l, %zero : f32")
+    e(f"      %dv = arith.divf %a, %l : f32")
+    e(f"      %y = arith.select %emp, %zero, %dv : f32")
+    if et != "f32":
+        e(f"      %yt = arith.truncf %y : f32 to {et}")
+        e(f"      linalg.yield %yt : {et}")
+    else:
+        e(f"      linalg.yield %y : f32")
+    e(f"    }} -> {ot}")
+    # lse = m + log(l)
+    e(f"    %lse = linalg.generic {{indexing_maps = [{amap(L + 1, lead + [I])}, "
+      f"{amap(L + 1, lead + [I])}, {amap(L + 1, lead + [I])}], "
+      f"iterator_types = [{par(L + 1)}]}} ins(%m1, %l1 : {rt}, {rt}) "
+      f"outs(%me : {rt}) {{")
+    e(f"    ^bb0(%mx: f32, %l: f32, %o: f32):")
+    e(f"      %emp = arith.cmpf oeq, %l, %zero : f32")
+    e(f"      %lg = math.log %l : f32")
+    e(f"      %y0 = arith.addf %mx, %lg : f32")
+    e(f"      %y = arith.select %emp, %ninf, %y0 : f32")
+    e(f"      linalg.yield %y : f32")
+    e(f"    }} -> {rt}")
+    e(f"    return %o2, %lse : {ot}, {lt}")
+    e("  }")
+    return "\n".join(out)
+
+
+def _max_err(b, x, y, shape, elt, name):
+    """max_i |x_i - y_i| in f32 (0 where both are equal, e.g. both -inf; NaN
+    propagates)."""
+    r = len(shape)
+    t = ttype(shape, elt)
+    ident = f"affine_map<({_dims(r)}) -> ({_dims(r)})>"
+    scal = f"affine_map<({_dims(r)}) -> ()>"
+    e0 = b.fresh("ee")
+    b.emit(f"{e0} = tensor.empty() : tensor<f32>")
+    z = b.fresh("z")
+    b.emit(f"{z} = arith.constant 0.0 : f32")
+    f0 = b.fresh("ef")
+    b.emit(f"{f0} = linalg.fill ins({z} : f32) outs({e0} : tensor<f32>) -> tensor<f32>")
+    res = b.fresh("err")
+    b.emit(f"{res} = linalg.generic {{indexing_maps = [{ident}, {ident}, {scal}], "
+           f"iterator_types = [{_red(r)}]}} "
+           f"ins({x}, {y} : {t}, {t}) outs({f0} : tensor<f32>) {{")
+    b.emit(f"^bb0(%a: {elt}, %b: {elt}, %acc: f32):")
+    a, bb = "%a", "%b"
+    if elt != "f32":
+        b.emit(f"  %af = arith.extf %a : {elt} to f32")
+        b.emit(f"  %bf = arith.extf %b : {elt} to f32")
+        a, bb = "%af", "%bf"
+    b.emit(f"  %eq = arith.cmpf oeq, {a}, {bb} : f32")
+    b.emit(f"  %df = arith.subf {a}, {bb} : f32")
+    b.emit(f"  %ad = math.absf %df : f32")
+    b.emit(f"  %zz = arith.constant 0.0 : f32")
+    b.emit(f"  %d = arith.select %eq, %zz, %ad : f32")
+    b.emit(f"  %mx = arith.maximumf %acc, %d : f32")
+    b.emit(f"  linalg.yield %mx : f32")
+    b.emit(f"}} -> tensor<f32>")
+    s = b.fresh("es")
+    b.emit(f"{s} = tensor.extract {res}[] : tensor<f32>")
+    return s
+
+
+def check_program(cfg, tol=2e-5, lse_tol=None):
+    """A module whose @main runs the fused and the reference programs on the
+    same pseudo-random inputs and prints `<name>_err: <max abs err>` and
+    `ok: 1` when every error is <= tol (0 otherwise, also on NaN)."""
+    if lse_tol is None:
+        lse_tol = tol
+    b = Builder()
+    q = _fill_random(b, cfg.q_shape(), cfg.dtype, 1, cfg.amp)
+    k = _fill_random(b, cfg.k_shape(), cfg.dtype, 2, cfg.amp)
+    v = _fill_random(b, cfg.v_shape(), cfg.dtype, 3, 1.0)
+    args = [q, k, v]
+    types = [ttype(cfg.q_shape(), cfg.dtype), ttype(cfg.k_shape(), cfg.dtype),
+             ttype(cfg.v_shape(), cfg.dtype)]
+    if cfg.mask != "none":
+        m = _fill_random(b, cfg.mask_shape(), cfg.dtype, 4, 2.0,
+                         kind="bool" if cfg.mask == "bool" else "float")
+        m = _mask_special_rows(b, m, cfg)
+        args.append(m)
+        types.append(ttype(cfg.mask_shape(), cfg.mask_type()))
+    ot = ttype(cfg.o_shape(), cfg.dtype)
+    lt = ttype(cfg.lse_shape(), "f32")
+    fargs, ftypes = list(args), list(types)
+    rank = len(cfg.q_shape())
+    if cfg.dynamic:
+        for i, (a, t) in enumerate(zip(args, types)):
+            shape = [cfg.q_shape(), cfg.k_shape(), cfg.v_shape(),
+                     cfg.mask_shape()][i]
+            dd = (rank - 2,) if i < 3 else (len(shape) - 2, len(shape) - 1)
+            dt = ttype(shape, cfg.mask_type() if i == 3 else cfg.dtype, dd)
+            c = b.fresh("dc")
+            b.emit(f"{c} = tensor.cast {a} : {t} to {dt}")
+            fargs[i], ftypes[i] = c, dt
+    dyn = (rank - 2,) if cfg.dynamic else ()
+    fot = ttype(cfg.o_shape(), cfg.dtype, dyn)
+    flt = ttype(cfg.lse_shape(), "f32", dyn)
+    fres = [fot] + ([flt] if cfg.lse else [])
+    b.emit(f"%f:{len(fres)} = func.call @fused({', '.join(fargs)}) : "
+           f"({', '.join(ftypes)}) -> ({', '.join(fres)})")
+    b.emit(f"%r:2 = func.call @reference({', '.join(args)}) : "
+           f"({', '.join(types)}) -> ({ot}, {lt})")
+    fo, fl = "%f#0", "%f#1"
+    if cfg.dynamic:
+        b.emit(f"%fo = tensor.cast %f#0 : {fot} to {ot}")
+        fo = "%fo"
+        if cfg.lse:
+            b.emit(f"%fl = tensor.cast %f#1 : {flt} to {lt}")
+            fl = "%fl"
+    eo = _max_err(b, fo, "%r#0", cfg.o_shape(), cfg.dtype, "o")
+    b.emit('vector.print str "o_err: "')
+    b.emit(f"vector.print {eo} : f32")
+    b.emit(f"%tol = arith.constant {_fconst(tol)} : f32")
+    b.emit(f"%ok0 = arith.cmpf ole, {eo}, %tol : f32")
+    ok = "%ok0"
+    if cfg.lse:
+        el = _max_err(b, fl, "%r#1", cfg.lse_shape(), "f32", "lse")
+        b.emit('vector.print str "lse_err: "')
+        b.emit(f"vector.print {el} : f32")
+        b.emit(f"%ltol = arith.constant {_fconst(lse_tol)} : f32")
+        b.emit(f"%ok1 = arith.cmpf ole, {el}, %ltol : f32")
+        b.emit(f"%ok2 = arith.andi %ok0, %ok1 : i1")
+        ok = "%ok2"
+    b.emit('vector.print str "ok: "')
+    b.emit(f"vector.print {ok} : i1")
+    b.emit("return")
+    return "\n".join([
+        "module {",
+        fused_func(cfg),
+        reference_func(cfg),
+        "  func.func @main() {",
+        b.text(),
+        "  }",
+        "}",
+    ])
+
+
+def parse_config(argv=None):
+    p = argparse.ArgumentParser(description=__doc__)
+    p.add_argument("--batch", default="", help="comma-separated batch dims")
+    p.add_argument("--hq", type=int)
+    p.add_argument("--hkv", type=int)
+    p.add_argument("--nq", type=int, default=64)
+    p.add_argument("--nk", type=int)
+    p.add_argument("--n", type=int, help="nq = nk = n")
+    p.add_argument("--d", type=int, default=32)
+    p.add_argument("--dv", type=int)
+    p.add_argument("--dtype", default="f32")
+    p.add_argument("--causal", action="store_true")
+    p.add_argument("--causal-offset", type=int)
+    p.add_argument("--mask", default="none", choices=["none", "add", "bool"])
+    p.add_argument("--full-mask", action="store_true",
+                   help="mask with all batch/head dims (no broadcast)")
+    p.add_argument("--no-lse", action="store_true")
+    p.add_argument("--scale", type=float)
+    p.add_argument("--amp", type=float, default=1.0)
+    p.add_argument("--dynamic", action="store_true")
+    p.add_argument("--tol", type=float, default=2e-5)
+    p.add_argument("--lse-tol", type=float)
+    a = p.parse_args(argv)
+    nq = a.n if a.n is not None else a.nq
+    nk = a.n if a.n is not None else (a.nk if a.nk is not None else nq)
+    cfg = Config(batch=[int(x) for x in a.batch.split(",") if x],
+                 hq=a.hq, hkv=a.hkv, nq=nq, nk=nk, d=a.d, dv=a.dv,
+                 dtype=a.dtype, causal=a.causal,
+                 causal_offset=a.causal_offset, mask=a.mask,
+                 mask_bcast=not a.full_mask, lse=not a.no_lse, scale=a.scale,
+                 amp=a.amp, dynamic=a.dynamic)
+    return cfg, a
+
+
+if __name__ == "__main__":
+    cfg, a = parse_config()
+    print(check_program(cfg, a.tol, a.lse_tol))

@@ -1,0 +1,52 @@
+# -*- Python -*-
+import os
+
+import lit.formats
+from lit.llvm import llvm_config
+from lit.llvm.subst import ToolSubst
+
+config.name = "FLASH"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir", ".py"]
+config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "Inputs",
+                   "lib"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.flash_obj_root, "test")
+
+config.substitutions.append(("%PATH%", config.environment["PATH"]))
+config.substitutions.append(("%flash_src_root", config.flash_src_root))
+# Runner libraries for executable tests.
+config.substitutions.append(
+    ("%mlir_runner_utils",
+     os.path.join(config.llvm_lib_dir, "libmlir_runner_utils.so")))
+config.substitutions.append(
+    ("%mlir_c_runner_utils",
+     os.path.join(config.llvm_lib_dir, "libmlir_c_runner_utils.so")))
+# Debian's python3 (with numpy), not whatever python3 is first on PATH.
+config.substitutions.append(("%python", "/usr/bin/python3"))
+# Executable tests: the generator of self-checking attention programs, and
+# mlir-runner with the C runner utils.
+config.substitutions.append(
+    ("%gen", "/usr/bin/python3 " + os.path.join(
+        config.flash_src_root, "python", "flash_mlir", "mlirgen.py")))
+config.substitutions.append(
+    ("%run", "mlir-runner -e main -entry-point-result=void -shared-libs=" +
+     os.path.join(config.llvm_lib_dir, "libmlir_runner_utils.so") + "," +
+     os.path.join(config.llvm_lib_dir, "libmlir_c_runner_utils.so")))
+
+llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
+llvm_config.use_default_substitutions()
+
+# flash-opt must be ours: never let lit fall back to a same-named tool in the
+# LLVM tools dir (BUILD-NOTES pitfall 9).
+flash_bin = os.path.join(config.flash_obj_root, "bin")
+tools = [
+    ToolSubst("flash-opt", os.path.join(flash_bin, "flash-opt"),
+              unresolved="fatal"),
+    ToolSubst("mlir-runner", unresolved="fatal"),
+    ToolSubst("mlir-opt", unresolved="fatal"),
+]
+llvm_config.add_tool_substitutions(tools, [config.llvm_tools_dir])
+
+# The Python package and test helpers.
+config.environment["PYTHONPATH"] = os.path.join(config.flash_src_root, "python")

@@ -1,0 +1,30 @@
+//===- flash-opt.cpp - The flash-mlir optimizer driver --------------------===//
+//
+// mlir-opt with the flash dialect, its passes and pipelines next to every
+// upstream dialect and pass a user of an ML compiler needs.
+//
+//===----------------------------------------------------------------------===//
+
+#include "flash/Conversion/FlashToCPU/FlashToCPU.h"
+#include "flash/Dialect/Flash/IR/FlashDialect.h"
+#include "flash/Dialect/Flash/Transforms/Passes.h"
+
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/InitAllPasses.h"
+#include "mlir/Tools/mlir-opt/MlirOptMain.h"
+
+int main(int argc, char **argv) {
+  mlir::registerAllPasses();
+  mlir::flash::registerFlashPasses();
+  mlir::flash::registerFlashToCPUPipeline();
+
+  mlir::DialectRegistry registry;
+  mlir::registerAllDialects(registry);
+  mlir::registerAllExtensions(registry);
+  registry.insert<mlir::flash::FlashDialect>();
+
+  return mlir::asMainReturnCode(mlir::MlirOptMain(
+      argc, argv, "flash-mlir optimizer driver\n", registry));
+}
