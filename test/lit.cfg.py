@@ -36,6 +36,8 @@ config.substitutions.append(
 
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
+# FileCheck, not, count and mlir-runner from Debian's LLVM 22.
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 # flash-opt must be ours: never let lit fall back to a same-named tool in the
 # LLVM tools dir (BUILD-NOTES pitfall 9).

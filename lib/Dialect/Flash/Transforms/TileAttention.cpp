@@ -713,7 +713,8 @@ struct FlashTileAttentionPass
     if (blockQ <= 0 || blockKV <= 0) {
       getOperation()->emitError("flash-tile-attention: block-q and block-kv "
                                 "must be positive, got ")
-          << blockQ << " and " << blockKV;
+          << static_cast<int64_t>(blockQ) << " and "
+          << static_cast<int64_t>(blockKV);
       return signalPassFailure();
     }
     // Walk instead of a greedy driver: every op is rewritten exactly once
