@@ -229,11 +229,19 @@ private:
     Value kb = slice(b, loc, k, {j0, zero}, {cols, b.getIndexAttr(d)});
     Value vb = slice(b, loc, v, {j0, zero}, {cols, b.getIndexAttr(dv)});
 
+    // k_j^T [D, cols]: a copy of one block (O(block-kv * D), 1/(2 block-q)
+    // of the block's FLOPs) that gives both products a contiguous row-major
+    // right-hand side.
+    Value kt = empty(b, loc, {b.getIndexAttr(d), cols},
+                     cast<RankedTensorType>(kb.getType()).getElementType());
+    kt = linalg::TransposeOp::create(b, loc, kb, kt, ArrayRef<int64_t>{1, 0})
+             .getResult()[0];
+
     // s = q_i k_j^T, accumulated in f32.
     Value s = filled(b, loc, {rows, cols}, 0.0f);
     s = linalg::GenericOp::create(
-            b, loc, s.getType(), ValueRange{qb, kb}, ValueRange{s},
-            {map(b, 3, {i, c}), map(b, 3, {j, c}), map(b, 3, {i, j})},
+            b, loc, s.getType(), ValueRange{qb, kt}, ValueRange{s},
+            {map(b, 3, {i, c}), map(b, 3, {c, j}), map(b, 3, {i, j})},
             {kPar, kPar, kRed},
             [&](OpBuilder &nb, Location nl, ValueRange a) {
               Value prod = arith::MulFOp::create(nb, nl, toF32(nb, nl, a[0]),
