@@ -3,6 +3,7 @@
 #ifndef FLASH_DIALECT_FLASH_TRANSFORMS_PASSES_H
 #define FLASH_DIALECT_FLASH_TRANSFORMS_PASSES_H
 
+#include "flash/Dialect/Flash/IR/FlashDialect.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"

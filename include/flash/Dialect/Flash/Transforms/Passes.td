@@ -5,6 +5,50 @@
 
 include "mlir/Pass/PassBase.td"
 
+def FlashRaiseAttention : Pass<"flash-raise-attention"> {
+  let summary = "Raise softmax(Q K^T * scale) V in linalg IR to flash.attention";
+  let description = [{
+    Finds attention written as two contractions around a softmax and
+    rewrites it into one `flash.attention` when, and only when, the IR
+    provably computes exactly that:
+
+    - `Q K^T`: any contraction (`linalg.matmul`, `linalg.batch_matmul`,
+      their transposing `indexing_maps`, or a contraction `linalg.generic`
+      with any number of batch dims) of a zero-filled init, whose right-hand
+      side is K (transposed maps) or K^T (then a `linalg.transpose` of K is
+      materialized, or the transpose feeding it is looked through);
+    - optionally a scale: an elementwise `linalg.generic` multiplying or
+      dividing every score by one float constant;
+    - `linalg.softmax` over the last (key) dim;
+    - `P V`: a contraction of the probabilities with V into a zero-filled
+      init.
+
+    Every intermediate must have no other use. With `report=true` every
+    candidate softmax that is not raised gets a remark naming the reason.
+
+    Before:
+    ```mlir
+    %s = linalg.matmul indexing_maps = [..(m, k).., ..(n, k).., ..(m, n)..]
+           ins(%q, %k : ...) outs(%zero : tensor<128x128xf32>) -> ...
+    %p = linalg.softmax dimension(1) ins(%s : ...) outs(%e : ...) -> ...
+    %o = linalg.matmul ins(%p, %v : ...) outs(%zero2 : ...) -> ...
+    ```
+    After:
+    ```mlir
+    %o = flash.attention ins(%q, %k, %v : ...) outs(%zero2 : ...)
+           {scale = 1.0 : f32} -> tensor<128x64xf32>
+    ```
+  }];
+  let dependentDialects = ["::mlir::flash::FlashDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+  let options = [
+    Option<"report", "report", "bool", /*default=*/"false",
+           "Emit a remark for every candidate that is not raised, with the "
+           "reason">
+  ];
+}
+
 def FlashTileAttention : Pass<"flash-tile-attention"> {
   let summary = "Lower flash.attention to the online-softmax loop nest";
   let description = [{
