@@ -95,7 +95,7 @@ def main():
     shape = [int(x) for x in
              re.search(r"%q: tensor<([0-9x]+)xf32>", src).group(1).split("x")]
 
-    print(f"== 1. {os.path.relpath(a.input, ROOT)}: attention as a frontend "
+    print(f"== 1. {os.path.relpath(a.input, ROOT) if a.input.startswith(ROOT) else a.input}: attention as a frontend "
           f"writes it (q, k, v: {shape})")
     for line in src.splitlines():
         if re.search(r"linalg\.(batch_matmul|softmax|generic)", line):

@@ -15,6 +15,7 @@ config.test_exec_root = os.path.join(config.flash_obj_root, "test")
 
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%flash_src_root", config.flash_src_root))
+config.substitutions.append(("%flash_obj_root", config.flash_obj_root))
 # Runner libraries for executable tests.
 config.substitutions.append(
     ("%mlir_runner_utils",

@@ -1,0 +1,58 @@
+// flash.attention implements TilingInterface over its batch, head and query
+// dims: upstream transform-dialect tiling composes with it.
+// RUN: flash-opt %s --transform-interpreter --split-input-file --canonicalize | FileCheck %s
+
+// Tile heads by 2 and queries by 32: each tile reads its query rows and its
+// kv heads (GQA group 2: query heads [h, h+2) read kv head h / 2), and all
+// keys.
+// CHECK-LABEL: func.func @tile_heads_queries
+// CHECK: scf.for %[[H:[a-z0-9_]+]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args
+// CHECK:   scf.for %[[I:[a-z0-9_]+]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args
+// CHECK:     %[[KH:.*]] = affine.apply #{{.*}}(%[[H]])
+// CHECK:     tensor.extract_slice %{{.*}}[0, %[[H]], %[[I]], 0] [2, 2, 32, 64]
+// CHECK:     tensor.extract_slice %{{.*}}[0, %[[KH]], 0, 0] [2, 1, 128, 64]
+// CHECK:     flash.attention ins({{.*}} : tensor<2x2x32x64xf32>, tensor<2x1x128x64xf32>, tensor<2x1x128x64xf32>) outs({{.*}} : tensor<2x2x32x64xf32>)
+// CHECK:     tensor.insert_slice
+func.func @tile_heads_queries(%q: tensor<2x8x128x64xf32>, %k: tensor<2x4x128x64xf32>,
+                              %v: tensor<2x4x128x64xf32>, %o: tensor<2x8x128x64xf32>)
+    -> tensor<2x8x128x64xf32> {
+  %r = flash.attention ins(%q, %k, %v : tensor<2x8x128x64xf32>,
+           tensor<2x4x128x64xf32>, tensor<2x4x128x64xf32>)
+       outs(%o : tensor<2x8x128x64xf32>) -> tensor<2x8x128x64xf32>
+  return %r : tensor<2x8x128x64xf32>
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %a = transform.structured.match ops{["flash.attention"]} in %root : (!transform.any_op) -> !transform.any_op
+    %t, %l:2 = transform.structured.tile_using_for %a tile_sizes [0, 2, 32]
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}
+
+// -----
+
+// Causal attention tiled over the batch keeps its diagonal (the default
+// bottom-right offset Nk - Nq is pinned on the tile).
+// CHECK-LABEL: func.func @tile_causal_batch
+// CHECK: scf.for
+// CHECK:   flash.attention {{.*}} mask(%{{.*}} : tensor<1x100x70xi1>) {{.*}}{causal, causal_offset = -30 : i64, scale = 5.000000e-01 : f32} -> tensor<1x100x16xf32>
+func.func @tile_causal_batch(%q: tensor<4x100x16xf32>, %k: tensor<4x70x16xf32>,
+                             %v: tensor<4x70x16xf32>, %m: tensor<4x100x70xi1>,
+                             %o: tensor<4x100x16xf32>) -> tensor<4x100x16xf32> {
+  %r = flash.attention ins(%q, %k, %v : tensor<4x100x16xf32>,
+           tensor<4x70x16xf32>, tensor<4x70x16xf32>)
+       mask(%m : tensor<4x100x70xi1>) outs(%o : tensor<4x100x16xf32>)
+       {causal, scale = 0.5 : f32} -> tensor<4x100x16xf32>
+  return %r : tensor<4x100x16xf32>
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %a = transform.structured.match ops{["flash.attention"]} in %root : (!transform.any_op) -> !transform.any_op
+    %t, %l = transform.structured.tile_using_for %a tile_sizes [1]
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}
