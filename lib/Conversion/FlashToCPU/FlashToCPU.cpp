@@ -42,13 +42,13 @@ void mlir::flash::buildFlashToCPUPipeline(OpPassManager &pm,
   tosa::addTosaToLinalgPasses(pm, tosaOptions);
   pm.addPass(createFlashDecomposeAggregates());
   pm.addPass(createConvertElementwiseToLinalgPass());
+  // No CSE before bufferization: merging equal fills would make blocks share
+  // one init tensor and cost a copy each.
   pm.addPass(createCanonicalizerPass());
-  pm.addPass(createCSEPass());
 
   if (options.vectorize) {
     pm.addNestedPass<func::FuncOp>(createFlashVectorizeCPU());
     pm.addPass(createCanonicalizerPass());
-    pm.addPass(createCSEPass());
   }
 
   // Tensors -> buffers.
@@ -57,7 +57,9 @@ void mlir::flash::buildFlashToCPUPipeline(OpPassManager &pm,
   bufferize.functionBoundaryTypeConversion =
       bufferization::LayoutMapOption::IdentityLayoutMap;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  pm.addNestedPass<func::FuncOp>(bufferization::createBufferLoopHoistingPass());
   bufferization::buildBufferDeallocationPipeline(pm);
+  pm.addPass(createCSEPass());
   pm.addPass(createCanonicalizerPass());
   if (options.vectorize)
     pm.addNestedPass<func::FuncOp>(createFlashHoistVectorTransfers());

@@ -48,6 +48,8 @@ namespace {
 using utils::IteratorType;
 constexpr IteratorType kPar = IteratorType::parallel;
 constexpr IteratorType kRed = IteratorType::reduction;
+/// Products may fuse into FMAs (a contraction, not a reassociation).
+constexpr arith::FastMathFlags kContract = arith::FastMathFlags::contract;
 
 /// The online-softmax state of a block of query rows, all f32:
 /// m: [rows], l: [rows], acc: [rows, Dv].
@@ -245,9 +247,11 @@ private:
             {kPar, kPar, kRed},
             [&](OpBuilder &nb, Location nl, ValueRange a) {
               Value prod = arith::MulFOp::create(nb, nl, toF32(nb, nl, a[0]),
-                                                 toF32(nb, nl, a[1]));
+                                                 toF32(nb, nl, a[1]), kContract);
               linalg::YieldOp::create(
-                  nb, nl, ValueRange{arith::AddFOp::create(nb, nl, a[2], prod)});
+                  nb, nl,
+                  ValueRange{arith::AddFOp::create(nb, nl, a[2], prod,
+                                                   kContract)});
             })
             .getResult(0);
 
@@ -366,10 +370,12 @@ private:
               {kPar, kRed, kPar},
               [&](OpBuilder &nb, Location nl, ValueRange a) {
                 Value prod = arith::MulFOp::create(nb, nl, a[0],
-                                                   toF32(nb, nl, a[1]));
+                                                   toF32(nb, nl, a[1]),
+                                                   kContract);
                 linalg::YieldOp::create(
                     nb, nl,
-                    ValueRange{arith::AddFOp::create(nb, nl, a[2], prod)});
+                    ValueRange{arith::AddFOp::create(nb, nl, a[2], prod,
+                                                     kContract)});
               })
               .getResult(0);
     return {mNew, lNew, acc};

@@ -21,7 +21,13 @@
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 #include "mlir/Dialect/Linalg/Transforms/Hoisting.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Math/Transforms/Passes.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 
 namespace mlir {
 namespace flash {
@@ -154,8 +160,93 @@ struct FlashVectorizeCPUPass
       for (Operation *t : tiled->tiledOps)
         (void)vectorizeOne(rewriter, t);
     }
+    // exp on vectors: upstream's polynomial approximation (vectorized, ~1
+    // ulp in f32) instead of one libm call per lane.
+    RewritePatternSet approx(&getContext());
+    populateMathPolynomialApproximationPatterns(
+        approx, [](StringRef name) {
+          return name == "exp" || name == "math.exp";
+        });
+    if (failed(applyPatternsGreedily(getOperation(), std::move(approx))))
+      return signalPassFailure();
+
   }
 };
+
+/// The allocation (or function argument) a memref is a view of.
+Value rootBuffer(Value v) {
+  while (auto view = v.getDefiningOp<ViewLikeOpInterface>())
+    v = view.getViewSource();
+  return v;
+}
+
+/// Two buffers may alias unless they are different allocations, or an
+/// allocation and something else (a function argument cannot alias a buffer
+/// allocated inside the function).
+bool mayAlias(Value a, Value b) {
+  if (a == b)
+    return true;
+  bool aAlloc = isa_and_nonnull<memref::AllocOp, memref::AllocaOp>(
+      a.getDefiningOp());
+  bool bAlloc = isa_and_nonnull<memref::AllocOp, memref::AllocaOp>(
+      b.getDefiningOp());
+  return !(aAlloc || bAlloc);
+}
+
+/// Hoists one read/write pair of a loop-invariant accumulator tile out of
+/// `loop`, carrying the vector through iter_args. Returns true on success.
+///
+/// Upstream's hoistRedundantVectorTransfers refuses transfers on views
+/// (subviews) of a buffer, which is exactly what register tiles of a
+/// bufferized block are; this relaxes that rule to "no other access in the
+/// loop may reach the same allocation".
+bool hoistAccumulator(RewriterBase &rewriter, scf::ForOp loop) {
+  for (auto read : loop.getBody()->getOps<vector::TransferReadOp>()) {
+    Value mem = read.getBase();
+    if (!isa<MemRefType>(mem.getType()) || !loop.isDefinedOutsideOfLoop(mem) ||
+        read.getMask() ||
+        !llvm::all_of(read.getIndices(), [&](Value i) {
+          return loop.isDefinedOutsideOfLoop(i);
+        }) ||
+        !loop.isDefinedOutsideOfLoop(read.getPadding()))
+      continue;
+    // The matching write: same buffer, indices, type; last in the body.
+    vector::TransferWriteOp write;
+    for (auto w : loop.getBody()->getOps<vector::TransferWriteOp>())
+      if (w.getBase() == mem && w.getIndices() == read.getIndices() &&
+          w.getVectorType() == read.getVectorType() && !w.getMask() &&
+          w.getPermutationMap() == read.getPermutationMap())
+        write = w;
+    if (!write || !read->isBeforeInBlock(write))
+      continue;
+    Value root = rootBuffer(mem);
+    bool conflict = false;
+    loop.getBody()->walk([&](Operation *op) {
+      if (op == read || op == write || isMemoryEffectFree(op))
+        return;
+      for (Value operand : op->getOperands())
+        if (isa<MemRefType>(operand.getType()) &&
+            mayAlias(rootBuffer(operand), root))
+          conflict = true;
+    });
+    if (conflict)
+      continue;
+    // Only the read and write may use `mem` in the loop.
+    rewriter.moveOpBefore(read, loop);
+    Value vec = read.getResult();
+    auto newLoop = cast<scf::ForOp>(*loop.replaceWithAdditionalYields(
+        rewriter, ValueRange{vec}, /*replaceInitOperandUsesInLoop=*/true,
+        [&](OpBuilder &, Location, ArrayRef<BlockArgument>) {
+          return SmallVector<Value>{write.getVector()};
+        }));
+    rewriter.moveOpAfter(write, newLoop);
+    rewriter.modifyOpInPlace(write, [&] {
+      write.getValueToStoreMutable().assign(newLoop.getResults().back());
+    });
+    return true;
+  }
+  return false;
+}
 
 struct FlashHoistVectorTransfersPass
     : flash::impl::FlashHoistVectorTransfersBase<
@@ -163,6 +254,38 @@ struct FlashHoistVectorTransfersPass
   void runOnOperation() override {
     linalg::hoistRedundantVectorTransfers(getOperation(),
                                           /*verifyNonZeroTrip=*/true);
+    IRRewriter rewriter(&getContext());
+    bool changed = true;
+    while (changed) {
+      changed = false;
+      SmallVector<scf::ForOp> loops;
+      getOperation().walk([&](scf::ForOp loop) { loops.push_back(loop); });
+      for (scf::ForOp loop : loops) {
+        // Only loops that run at least once: hoisting executes the pair.
+        std::optional<int64_t> lb = getConstantIntValue(loop.getLowerBound());
+        std::optional<int64_t> ub = getConstantIntValue(loop.getUpperBound());
+        if (!lb || !ub || *lb >= *ub)
+          continue;
+        if (hoistAccumulator(rewriter, loop)) {
+          changed = true;
+          break;
+        }
+      }
+    }
+
+    // The vectorizer turns a contraction's `acc + a * b` into a reduction
+    // (canonicalized to an add by now) and drops the add's fastmath flags; restore `contract` on adds of
+    // contractable products so that LLVM can form FMAs.
+    getOperation().walk([](arith::AddFOp add) {
+      for (Value operand : add->getOperands()) {
+        while (auto cast = operand.getDefiningOp<vector::ShapeCastOp>())
+          operand = cast.getSource();
+        auto mul = operand.getDefiningOp<arith::MulFOp>();
+        if (mul && bitEnumContainsAll(mul.getFastmath(),
+                                      arith::FastMathFlags::contract))
+          add.setFastmath(add.getFastmath() | arith::FastMathFlags::contract);
+      }
+    });
   }
 };
 } // namespace
