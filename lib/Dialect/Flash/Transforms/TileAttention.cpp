@@ -307,9 +307,11 @@ private:
                b, loc, mBlk.getType(), ValueRange{s}, ValueRange{mBlk},
                {map(b, 2, {i, j}), map(b, 2, {i})}, {kPar, kRed},
                [&](OpBuilder &nb, Location nl, ValueRange a) {
+                 // maxnumf: scores hold -inf but no NaN (a NaN input still
+                 // reaches o through exp); it vectorizes to a max tree.
                  linalg::YieldOp::create(
                      nb, nl,
-                     ValueRange{arith::MaximumFOp::create(nb, nl, a[0], a[1])});
+                     ValueRange{arith::MaxNumFOp::create(nb, nl, a[0], a[1])});
                })
                .getResult(0);
 
@@ -320,7 +322,7 @@ private:
         ValueRange{mBlk}, ValueRange{st.m, st.l, alpha},
         SmallVector<AffineMap>(4, map(b, 1, {i})), {kPar},
         [&](OpBuilder &nb, Location nl, ValueRange a) {
-          Value mNew = arith::MaximumFOp::create(nb, nl, a[1], a[0]);
+          Value mNew = arith::MaxNumFOp::create(nb, nl, a[1], a[0]);
           Value al = math::ExpOp::create(
               nb, nl, arith::SubFOp::create(nb, nl, a[1], safeMax(nb, nl, mNew)));
           Value lSc = arith::MulFOp::create(nb, nl, a[2], al);

@@ -151,6 +151,16 @@ struct FlashVectorizeCPUPass
       for (int64_t t : *tiles)
         sizes.push_back(rewriter.getIndexAttr(t));
       options.setTileSizes(sizes);
+      // Reduction loops innermost: the accumulator tile is then invariant in
+      // them and flash-hoist-vector-transfers keeps it in registers.
+      SmallVector<int64_t> interchange;
+      for (auto [i, it] : llvm::enumerate(op.getIteratorTypesArray()))
+        if (!linalg::isReductionIterator(it))
+          interchange.push_back(i);
+      for (auto [i, it] : llvm::enumerate(op.getIteratorTypesArray()))
+        if (linalg::isReductionIterator(it))
+          interchange.push_back(i);
+      options.setInterchange(interchange);
       rewriter.setInsertionPoint(op);
       FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
           rewriter, cast<TilingInterface>(op.getOperation()), options);
