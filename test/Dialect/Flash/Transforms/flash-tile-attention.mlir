@@ -12,7 +12,7 @@
 // CHECK:     tensor.extract_slice %{{.*}}[%[[I]], 0] [32, 64]
 // CHECK:     tensor.extract_slice %{{.*}}[%[[J]], 0] [16, 64]
 // CHECK:     linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "reduction"]{{.*}}outs(%{{.*}} : tensor<32x16xf32>)
-// CHECK:     arith.maximumf
+// CHECK:     arith.maxnumf
 // CHECK:     math.exp
 // CHECK:     scf.yield
 // The remainder key block [64, 70):
