@@ -24,6 +24,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "BlockBuilder.h"
 #include "flash/Dialect/Flash/Transforms/Passes.h"
 #include "flash/Dialect/Flash/Transforms/Transforms.h"
 
@@ -42,14 +43,13 @@ namespace flash {
 
 using namespace mlir;
 using namespace mlir::flash;
+using namespace mlir::flash::detail;
 
 namespace {
 
 using utils::IteratorType;
 constexpr IteratorType kPar = IteratorType::parallel;
 constexpr IteratorType kRed = IteratorType::reduction;
-/// Products may fuse into FMAs (a contraction, not a reassociation).
-constexpr arith::FastMathFlags kContract = arith::FastMathFlags::contract;
 
 /// The online-softmax state of a block of query rows, all f32:
 /// m: [rows], l: [rows], acc: [rows, Dv].
@@ -59,47 +59,18 @@ struct State {
   static State from(ValueRange r) { return {r[0], r[1], r[2]}; }
 };
 
-/// Index arithmetic that folds when its operands are constants.
-struct IndexMath {
-  OpBuilder &b;
-  Location loc;
-  Value c(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
-  Value add(Value x, Value y) { return b.createOrFold<arith::AddIOp>(loc, x, y); }
-  Value sub(Value x, Value y) { return b.createOrFold<arith::SubIOp>(loc, x, y); }
-  Value mul(Value x, Value y) { return b.createOrFold<arith::MulIOp>(loc, x, y); }
-  Value min(Value x, Value y) { return b.createOrFold<arith::MinSIOp>(loc, x, y); }
-  Value max(Value x, Value y) { return b.createOrFold<arith::MaxSIOp>(loc, x, y); }
-  Value clamp(Value x, Value lo, Value hi) { return min(max(x, lo), hi); }
-  /// floor(x / c) * c, for signed x.
-  Value floorTo(Value x, int64_t m) {
-    return mul(b.createOrFold<arith::FloorDivSIOp>(loc, x, c(m)), c(m));
-  }
-  /// ceil(x / c) * c, for signed x.
-  Value ceilTo(Value x, int64_t m) {
-    return mul(b.createOrFold<arith::CeilDivSIOp>(loc, x, c(m)), c(m));
-  }
-};
+AffineMap map(OpBuilder &b, unsigned numDims, ArrayRef<AffineExpr> exprs) {
+  return AffineMap::get(numDims, 0, exprs, b.getContext());
+}
 
 /// Emits the block computations of one (batch, head) slice: 2-D q [Nq, D],
-/// k [Nk, D], v [Nk, Dv] and an optional 2-D mask [Mq, Mk] (Mq in {1, Nq},
-/// Mk in {1, Nk}).
+/// k [Nk, D], v [Nk, Dv] and the scores' mask/scale/causal spec.
 class SliceEmitter {
 public:
-  SliceEmitter(AttentionOp op, const TileAttentionOptions &options, Value q,
-               Value k, Value v, Value mask, Value nq, Value nk,
-               Value causalOffset)
-      : op(op), opts(options), q(q), k(k), v(v), mask(mask), nq(nq), nk(nk),
-        off(causalOffset) {
-    auto qTy = cast<RankedTensorType>(q.getType());
-    d = qTy.getShape().back();
+  SliceEmitter(const TileAttentionOptions &options, Value q, Value k, Value v,
+               const ScoreSpec &spec, Value nq, Value nk)
+      : opts(options), q(q), k(k), v(v), spec(spec), nq(nq), nk(nk) {
     dv = cast<RankedTensorType>(v.getType()).getShape().back();
-    scale = op.getScaleValue();
-    causal = op.getCausal();
-    if (mask) {
-      auto mTy = cast<RankedTensorType>(mask.getType());
-      maskRowsBcast = mTy.getDimSize(0) == 1;
-      maskColsBcast = mTy.getDimSize(1) == 1;
-    }
   }
 
   /// o [Nq, Dv] (element type of the output) and lse [Nq] (or null).
@@ -110,106 +81,7 @@ public:
   }
 
 private:
-  using BlockBody = function_ref<SmallVector<Value>(
-      OpBuilder &, Location, Value start, OpFoldResult size, ValueRange)>;
-
-  //===--------------------------------------------------------------------===//
-  // Loops over blocks
-  //===--------------------------------------------------------------------===//
-
-  /// Full blocks of `step` over [lb, ub) (ub - lb a multiple of step).
-  SmallVector<Value> fullBlocks(OpBuilder &b, Location loc, Value lb, Value ub,
-                                int64_t step, ValueRange iterArgs,
-                                BlockBody body) {
-    std::optional<int64_t> clb = getConstantIntValue(lb),
-                           cub = getConstantIntValue(ub);
-    if (clb && cub && *clb >= *cub)
-      return llvm::to_vector(iterArgs);
-    IndexMath im{b, loc};
-    auto loop = scf::ForOp::create(
-        b, loc, lb, ub, im.c(step), iterArgs,
-        [&](OpBuilder &nb, Location nloc, Value iv, ValueRange args) {
-          SmallVector<Value> r = body(nb, nloc, iv, nb.getIndexAttr(step), args);
-          scf::YieldOp::create(nb, nloc, r);
-        });
-    return SmallVector<Value>(loop.getResults());
-  }
-
-  /// One block [start, end) of size < step, if it is not empty.
-  SmallVector<Value> lastBlock(OpBuilder &b, Location loc, Value start,
-                               Value end, ValueRange iterArgs, BlockBody body) {
-    IndexMath im{b, loc};
-    Value size = im.sub(end, start);
-    if (std::optional<int64_t> cs = getConstantIntValue(size)) {
-      if (*cs <= 0)
-        return llvm::to_vector(iterArgs);
-      return body(b, loc, start, b.getIndexAttr(*cs), iterArgs);
-    }
-    Value nonEmpty = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt,
-                                           size, im.c(0));
-    auto ifOp = scf::IfOp::create(
-        b, loc, nonEmpty,
-        [&](OpBuilder &nb, Location nloc) {
-          scf::YieldOp::create(nb, nloc, body(nb, nloc, start, size, iterArgs));
-        },
-        [&](OpBuilder &nb, Location nloc) {
-          scf::YieldOp::create(nb, nloc, iterArgs);
-        });
-    return SmallVector<Value>(ifOp.getResults());
-  }
-
-  //===--------------------------------------------------------------------===//
-  // Tensor helpers
-  //===--------------------------------------------------------------------===//
-
-  static Value slice(OpBuilder &b, Location loc, Value src,
-                     ArrayRef<OpFoldResult> offsets,
-                     ArrayRef<OpFoldResult> sizes) {
-    SmallVector<OpFoldResult> strides(offsets.size(), b.getIndexAttr(1));
-    return tensor::ExtractSliceOp::create(b, loc, src, offsets, sizes, strides);
-  }
-  static Value insert(OpBuilder &b, Location loc, Value src, Value dest,
-                      ArrayRef<OpFoldResult> offsets,
-                      ArrayRef<OpFoldResult> sizes) {
-    SmallVector<OpFoldResult> strides(offsets.size(), b.getIndexAttr(1));
-    return tensor::InsertSliceOp::create(b, loc, src, dest, offsets, sizes,
-                                         strides);
-  }
-  static Value empty(OpBuilder &b, Location loc, ArrayRef<OpFoldResult> sizes,
-                     Type elt) {
-    return tensor::EmptyOp::create(b, loc, sizes, elt);
-  }
-  static Value filled(OpBuilder &b, Location loc, ArrayRef<OpFoldResult> sizes,
-                      float value) {
-    Value e = empty(b, loc, sizes, b.getF32Type());
-    Value c = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(value));
-    return linalg::FillOp::create(b, loc, c, e).getResult(0);
-  }
-  static Value toF32(OpBuilder &b, Location loc, Value x) {
-    if (x.getType().isF32())
-      return x;
-    return arith::ExtFOp::create(b, loc, b.getF32Type(), x);
-  }
-  static Value negInf(OpBuilder &b, Location loc) {
-    return arith::ConstantOp::create(
-        b, loc, b.getF32FloatAttr(-std::numeric_limits<float>::infinity()));
-  }
-  /// The max to subtract: 0 while `m` is still -inf (so that exp gives 0,
-  /// never NaN).
-  static Value safeMax(OpBuilder &b, Location loc, Value m) {
-    Value isNegInf = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ,
-                                           m, negInf(b, loc));
-    Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
-    return arith::SelectOp::create(b, loc, isNegInf, zero, m);
-  }
-
-  AffineMap map(OpBuilder &b, unsigned numDims, ArrayRef<AffineExpr> exprs) {
-    return AffineMap::get(numDims, 0, exprs, b.getContext());
-  }
-
-  //===--------------------------------------------------------------------===//
-  // One block step of the online softmax
-  //===--------------------------------------------------------------------===//
+  bool causal() const { return static_cast<bool>(spec.causalOffset); }
 
   State initState(OpBuilder &b, Location loc, OpFoldResult rows) {
     float inf = std::numeric_limits<float>::infinity();
@@ -223,92 +95,20 @@ private:
   State update(OpBuilder &b, Location loc, State st, Value i0,
                OpFoldResult rows, Value j0, OpFoldResult cols,
                bool applyCausal) {
-    MLIRContext *ctx = b.getContext();
-    AffineExpr i, j, c;
-    bindDims(ctx, i, j, c);
-    OpFoldResult zero = b.getIndexAttr(0);
-    Value qb = slice(b, loc, q, {i0, zero}, {rows, b.getIndexAttr(d)});
-    Value kb = slice(b, loc, k, {j0, zero}, {cols, b.getIndexAttr(d)});
-    Value vb = slice(b, loc, v, {j0, zero}, {cols, b.getIndexAttr(dv)});
+    AffineExpr i, j;
+    bindDims(b.getContext(), i, j);
+    Value s = scoreBlock(b, loc, spec, q, k, i0, rows, j0, cols, applyCausal);
+    Value vb = slice(b, loc, v, {j0, b.getIndexAttr(0)},
+                     {cols, b.getIndexAttr(dv)});
 
-    // k_j^T [D, cols]: a copy of one block (O(block-kv * D), 1/(2 block-q)
-    // of the block's FLOPs) that gives both products a contiguous row-major
-    // right-hand side.
-    Value kt = empty(b, loc, {b.getIndexAttr(d), cols},
-                     cast<RankedTensorType>(kb.getType()).getElementType());
-    kt = linalg::TransposeOp::create(b, loc, kb, kt, ArrayRef<int64_t>{1, 0})
-             .getResult()[0];
-
-    // s = q_i k_j^T, accumulated in f32.
-    Value s = filled(b, loc, {rows, cols}, 0.0f);
-    s = linalg::GenericOp::create(
-            b, loc, s.getType(), ValueRange{qb, kt}, ValueRange{s},
-            {map(b, 3, {i, c}), map(b, 3, {c, j}), map(b, 3, {i, j})},
-            {kPar, kPar, kRed},
-            [&](OpBuilder &nb, Location nl, ValueRange a) {
-              Value prod = arith::MulFOp::create(nb, nl, toF32(nb, nl, a[0]),
-                                                 toF32(nb, nl, a[1]), kContract);
-              linalg::YieldOp::create(
-                  nb, nl,
-                  ValueRange{arith::AddFOp::create(nb, nl, a[2], prod,
-                                                   kContract)});
-            })
-            .getResult(0);
-
-    // s = scale * s (+ mask) (causal: -inf above the diagonal), in place.
-    SmallVector<Value> ins;
-    SmallVector<AffineMap> maps;
-    if (mask) {
-      Value mb = slice(b, loc, mask,
-                       {maskRowsBcast ? zero : OpFoldResult(i0),
-                        maskColsBcast ? zero : OpFoldResult(j0)},
-                       {maskRowsBcast ? b.getIndexAttr(1) : rows,
-                        maskColsBcast ? b.getIndexAttr(1) : cols});
-      ins.push_back(mb);
-      maps.push_back(map(b, 2,
-                         {maskRowsBcast ? getAffineConstantExpr(0, ctx) : i,
-                          maskColsBcast ? getAffineConstantExpr(0, ctx) : j}));
-    }
-    maps.push_back(map(b, 2, {i, j}));
-    bool boolMask =
-        mask &&
-        cast<RankedTensorType>(mask.getType()).getElementType().isInteger(1);
-    s = linalg::GenericOp::create(
-            b, loc, s.getType(), ins, ValueRange{s}, maps, {kPar, kPar},
-            [&](OpBuilder &nb, Location nl, ValueRange a) {
-              Value x = a.back();
-              Value sc = arith::ConstantOp::create(nb, nl,
-                                                   nb.getF32FloatAttr(scale));
-              x = arith::MulFOp::create(nb, nl, x, sc);
-              if (mask && boolMask)
-                x = arith::SelectOp::create(nb, nl, a[0], x, negInf(nb, nl));
-              else if (mask)
-                x = arith::AddFOp::create(nb, nl, x, toF32(nb, nl, a[0]));
-              if (applyCausal) {
-                // key j0 + jj is visible from query i0 + ii iff
-                // j0 + jj <= i0 + ii + off.
-                Value ii = linalg::IndexOp::create(nb, nl, 0);
-                Value jj = linalg::IndexOp::create(nb, nl, 1);
-                IndexMath im{nb, nl};
-                Value key = im.add(j0, jj);
-                Value lim = im.add(im.add(i0, ii), off);
-                Value vis = arith::CmpIOp::create(
-                    nb, nl, arith::CmpIPredicate::sle, key, lim);
-                x = arith::SelectOp::create(nb, nl, vis, x, negInf(nb, nl));
-              }
-              linalg::YieldOp::create(nb, nl, ValueRange{x});
-            })
-            .getResult(0);
-
-    // Row max of the block.
+    // Row max of the block. maxnumf: scores hold -inf but no NaN (a NaN
+    // input still reaches o through exp), and it vectorizes to a max tree.
     float inf = std::numeric_limits<float>::infinity();
     Value mBlk = filled(b, loc, {rows}, -inf);
     mBlk = linalg::GenericOp::create(
                b, loc, mBlk.getType(), ValueRange{s}, ValueRange{mBlk},
                {map(b, 2, {i, j}), map(b, 2, {i})}, {kPar, kRed},
                [&](OpBuilder &nb, Location nl, ValueRange a) {
-                 // maxnumf: scores hold -inf but no NaN (a NaN input still
-                 // reaches o through exp); it vectorizes to a max tree.
                  linalg::YieldOp::create(
                      nb, nl,
                      ValueRange{arith::MaxNumFOp::create(nb, nl, a[0], a[1])});
@@ -324,7 +124,8 @@ private:
         [&](OpBuilder &nb, Location nl, ValueRange a) {
           Value mNew = arith::MaxNumFOp::create(nb, nl, a[1], a[0]);
           Value al = math::ExpOp::create(
-              nb, nl, arith::SubFOp::create(nb, nl, a[1], safeMax(nb, nl, mNew)));
+              nb, nl,
+              arith::SubFOp::create(nb, nl, a[1], safeMax(nb, nl, mNew)));
           Value lSc = arith::MulFOp::create(nb, nl, a[2], al);
           linalg::YieldOp::create(nb, nl, ValueRange{mNew, lSc, al});
         });
@@ -365,21 +166,7 @@ private:
                   nb, nl, ValueRange{arith::MulFOp::create(nb, nl, a[0], a[1])});
             })
             .getResult(0);
-    // Dims (i, j, c) with j reduced: p[i, j] * v[j, c] -> acc[i, c].
-    acc = linalg::GenericOp::create(
-              b, loc, acc.getType(), ValueRange{p, vb}, ValueRange{acc},
-              {map(b, 3, {i, j}), map(b, 3, {j, c}), map(b, 3, {i, c})},
-              {kPar, kRed, kPar},
-              [&](OpBuilder &nb, Location nl, ValueRange a) {
-                Value prod = arith::MulFOp::create(nb, nl, a[0],
-                                                   toF32(nb, nl, a[1]),
-                                                   kContract);
-                linalg::YieldOp::create(
-                    nb, nl,
-                    ValueRange{arith::AddFOp::create(nb, nl, a[2], prod,
-                                                     kContract)});
-              })
-              .getResult(0);
+    acc = matmulAcc(b, loc, p, vb, acc);
     return {mNew, lNew, acc};
   }
 
@@ -398,10 +185,10 @@ private:
             [&](OpBuilder &nb, Location nl, ValueRange a) {
               Value zero =
                   arith::ConstantOp::create(nb, nl, nb.getF32FloatAttr(0.0f));
-              Value empty = arith::CmpFOp::create(
+              Value none = arith::CmpFOp::create(
                   nb, nl, arith::CmpFPredicate::OEQ, a[1], zero);
               Value r = arith::SelectOp::create(
-                  nb, nl, empty, zero,
+                  nb, nl, none, zero,
                   arith::DivFOp::create(nb, nl, a[0], a[1]));
               if (a[2].getType() != r.getType())
                 r = arith::TruncFOp::create(nb, nl, a[2].getType(), r);
@@ -417,11 +204,11 @@ private:
               [&](OpBuilder &nb, Location nl, ValueRange a) {
                 Value zero = arith::ConstantOp::create(nb, nl,
                                                        nb.getF32FloatAttr(0.0f));
-                Value empty = arith::CmpFOp::create(
+                Value none = arith::CmpFOp::create(
                     nb, nl, arith::CmpFPredicate::OEQ, a[1], zero);
                 Value r = arith::AddFOp::create(
                     nb, nl, a[0], math::LogOp::create(nb, nl, a[1]));
-                r = arith::SelectOp::create(nb, nl, empty, negInf(nb, nl), r);
+                r = arith::SelectOp::create(nb, nl, none, negInf(nb, nl), r);
                 linalg::YieldOp::create(nb, nl, ValueRange{r});
               })
               .getResult(0);
@@ -436,20 +223,9 @@ private:
   State scanKeys(OpBuilder &b, Location loc, State st, Value i0,
                  OpFoldResult rows) {
     IndexMath im{b, loc};
-    int64_t bk = opts.blockKV;
-    Value kvEnd = nk, visEnd, fullEnd;
-    Value rowsV = getValueOrCreateConstantIndexOp(b, loc, rows);
-    if (causal) {
-      // Last visible key of the block: i0 + rows - 1 + off.
-      kvEnd = im.clamp(im.add(im.add(i0, rowsV), off), im.c(0), nk);
-      fullEnd = im.floorTo(kvEnd, bk);
-      // Blocks [j0, j0 + bk) with j0 + bk <= i0 + off + 1 are fully visible.
-      visEnd = im.clamp(im.floorTo(im.add(im.add(i0, off), im.c(1)), bk),
-                        im.c(0), fullEnd);
-    } else {
-      fullEnd = im.floorTo(nk, bk);
-      visEnd = fullEnd;
-    }
+    BlockRanges r =
+        keyRanges(im, i0, getValueOrCreateConstantIndexOp(b, loc, rows), nk,
+                  spec.causalOffset, opts.blockKV);
     auto body = [&](bool withCausal) {
       return [&, withCausal](OpBuilder &nb, Location nl, Value j0,
                              OpFoldResult cols, ValueRange args) {
@@ -459,17 +235,16 @@ private:
       };
     };
     SmallVector<Value> s = st.values();
-    s = fullBlocks(b, loc, im.c(0), visEnd, bk, s, body(false));
-    if (causal)
-      s = fullBlocks(b, loc, visEnd, fullEnd, bk, s, body(true));
-    s = lastBlock(b, loc, fullEnd, kvEnd, s, body(causal));
+    s = fullBlocks(b, loc, im.c(0), r.visEnd, opts.blockKV, s, body(false));
+    if (causal())
+      s = fullBlocks(b, loc, r.visEnd, r.fullEnd, opts.blockKV, s, body(true));
+    s = lastBlock(b, loc, r.fullEnd, r.end, s, body(causal()));
     return State::from(s);
   }
 
   std::pair<Value, Value> emitFA2(OpBuilder &b, Location loc, Value out,
                                   Value lse) {
     IndexMath im{b, loc};
-    int64_t bq = opts.blockQ;
     Type outElt = cast<RankedTensorType>(out.getType()).getElementType();
     SmallVector<Value> inits{out};
     if (lse)
@@ -486,8 +261,9 @@ private:
         r.push_back(insert(nb, nl, l, args[1], {i0}, {rows}));
       return r;
     };
-    Value fullEnd = im.floorTo(nq, bq);
-    SmallVector<Value> r = fullBlocks(b, loc, im.c(0), fullEnd, bq, inits, body);
+    Value fullEnd = im.floorTo(nq, opts.blockQ);
+    SmallVector<Value> r =
+        fullBlocks(b, loc, im.c(0), fullEnd, opts.blockQ, inits, body);
     r = lastBlock(b, loc, fullEnd, nq, r, body);
     return {r[0], lse ? r[1] : Value()};
   }
@@ -499,14 +275,13 @@ private:
   std::pair<Value, Value> emitFA1(OpBuilder &b, Location loc, Value out,
                                   Value lse) {
     IndexMath im{b, loc};
-    int64_t bq = opts.blockQ, bk = opts.blockKV;
     OpFoldResult nqOfr = getAsOpFoldResult(nq);
     State all = initState(b, loc, nqOfr);
     OpFoldResult zero = b.getIndexAttr(0);
 
     // Keys beyond the last query's diagonal are never visible.
-    Value kvEnd = causal ? im.clamp(im.add(nq, off), im.c(0), nk) : nk;
-    Value qFullEnd = im.floorTo(nq, bq);
+    Value kvEnd =
+        causal() ? im.clamp(im.add(nq, spec.causalOffset), im.c(0), nk) : nk;
 
     auto kvBody = [&](OpBuilder &b1, Location l1, Value j0, OpFoldResult cols,
                       ValueRange args) -> SmallVector<Value> {
@@ -525,27 +300,21 @@ private:
                   insert(b2, l2, blk.acc, st[2], {i0, z}, {rows, dvA})};
         };
       };
+      QueryRanges r = queryRanges(
+          im1, j0, getValueOrCreateConstantIndexOp(b1, l1, cols), nq,
+          spec.causalOffset, opts.blockQ);
       SmallVector<Value> st(args);
-      Value qStart = im1.c(0), qVis = im1.c(0);
-      if (causal) {
-        Value colsV = getValueOrCreateConstantIndexOp(b1, l1, cols);
-        // Rows i >= j0 - off see key j0; rows i >= j0 + cols - 1 - off see
-        // the whole block.
-        qStart = im1.clamp(im1.floorTo(im1.sub(j0, off), bq), im1.c(0),
-                           qFullEnd);
-        qVis = im1.clamp(
-            im1.ceilTo(im1.sub(im1.sub(im1.add(j0, colsV), im1.c(1)), off),
-                       bq),
-            qStart, qFullEnd);
-        st = fullBlocks(b1, l1, qStart, qVis, bq, st, qBody(true));
-      }
-      st = fullBlocks(b1, l1, qVis, qFullEnd, bq, st, qBody(false));
-      st = lastBlock(b1, l1, qFullEnd, nq, st, qBody(causal));
+      if (causal())
+        st = fullBlocks(b1, l1, r.start, r.visStart, opts.blockQ, st,
+                        qBody(true));
+      st = fullBlocks(b1, l1, r.visStart, r.fullEnd, opts.blockQ, st,
+                      qBody(false));
+      st = lastBlock(b1, l1, r.fullEnd, nq, st, qBody(causal()));
       return st;
     };
-    Value kvFullEnd = im.floorTo(kvEnd, bk);
+    Value kvFullEnd = im.floorTo(kvEnd, opts.blockKV);
     SmallVector<Value> st = all.values();
-    st = fullBlocks(b, loc, im.c(0), kvFullEnd, bk, st, kvBody);
+    st = fullBlocks(b, loc, im.c(0), kvFullEnd, opts.blockKV, st, kvBody);
     st = lastBlock(b, loc, kvFullEnd, kvEnd, st, kvBody);
 
     Type outElt = cast<RankedTensorType>(out.getType()).getElementType();
@@ -558,60 +327,12 @@ private:
     return {oRes, lRes};
   }
 
-  AttentionOp op;
   const TileAttentionOptions &opts;
-  Value q, k, v, mask, nq, nk, off;
-  int64_t d = 0, dv = 0;
-  float scale = 1.0f;
-  bool causal = false;
-  bool maskRowsBcast = false, maskColsBcast = false;
+  Value q, k, v;
+  ScoreSpec spec;
+  Value nq, nk;
+  int64_t dv = 0;
 };
-
-/// The 2-D (sequence, head-dim) slice of `src` at leading indices `ivs`.
-Value slice2D(OpBuilder &b, Location loc, Value src, ValueRange ivs) {
-  auto ty = cast<RankedTensorType>(src.getType());
-  int64_t rank = ty.getRank();
-  SmallVector<OpFoldResult> offs, sizes, strides(rank, b.getIndexAttr(1));
-  for (Value iv : ivs) {
-    offs.push_back(iv);
-    sizes.push_back(b.getIndexAttr(1));
-  }
-  for (int64_t i = rank - 2; i < rank; ++i) {
-    offs.push_back(b.getIndexAttr(0));
-    sizes.push_back(tensor::getMixedSize(b, loc, src, i));
-  }
-  auto resTy = RankedTensorType::get(ty.getShape().take_back(2),
-                                     ty.getElementType());
-  return tensor::ExtractSliceOp::create(b, loc, resTy, src, offs, sizes,
-                                        strides);
-}
-
-Value slice1D(OpBuilder &b, Location loc, Value src, ValueRange ivs) {
-  auto ty = cast<RankedTensorType>(src.getType());
-  int64_t rank = ty.getRank();
-  SmallVector<OpFoldResult> offs(ivs.begin(), ivs.end()),
-      sizes(ivs.size(), b.getIndexAttr(1)), strides(rank, b.getIndexAttr(1));
-  offs.push_back(b.getIndexAttr(0));
-  sizes.push_back(tensor::getMixedSize(b, loc, src, rank - 1));
-  auto resTy = RankedTensorType::get(ty.getShape().take_back(1),
-                                     ty.getElementType());
-  return tensor::ExtractSliceOp::create(b, loc, resTy, src, offs, sizes,
-                                        strides);
-}
-
-Value insertLeading(OpBuilder &b, Location loc, Value src, Value dest,
-                    ValueRange ivs) {
-  auto ty = cast<RankedTensorType>(dest.getType());
-  auto srcTy = cast<RankedTensorType>(src.getType());
-  int64_t rank = ty.getRank();
-  SmallVector<OpFoldResult> offs(ivs.begin(), ivs.end()),
-      sizes(ivs.size(), b.getIndexAttr(1)), strides(rank, b.getIndexAttr(1));
-  for (int64_t i = 0; i < srcTy.getRank(); ++i) {
-    offs.push_back(b.getIndexAttr(0));
-    sizes.push_back(tensor::getMixedSize(b, loc, src, i));
-  }
-  return tensor::InsertSliceOp::create(b, loc, src, dest, offs, sizes, strides);
-}
 
 } // namespace
 
@@ -685,7 +406,16 @@ mlir::flash::tileAttention(RewriterBase &rewriter, AttentionOp op,
         }
         Value o2 = slice2D(b, l, args[0], ivs);
         Value lse1 = op.getLseInit() ? slice1D(b, l, args[1], ivs) : Value();
-        SliceEmitter emitter(op, options, q2, k2, v2, m2, nq, nk, off);
+        ScoreSpec spec;
+        spec.scale = op.getScaleValue();
+        spec.mask = m2;
+        if (m2) {
+          auto mTy = cast<RankedTensorType>(m2.getType());
+          spec.maskRowsBcast = mTy.getDimSize(0) == 1;
+          spec.maskColsBcast = mTy.getDimSize(1) == 1;
+        }
+        spec.causalOffset = off;
+        SliceEmitter emitter(options, q2, k2, v2, spec, nq, nk);
         auto [o, lse] = emitter.emit(b, l, o2, lse1);
         scf::ValueVector results{insertLeading(b, l, o, args[0], ivs)};
         if (lse)

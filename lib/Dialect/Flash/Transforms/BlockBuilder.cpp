@@ -1,0 +1,330 @@
+//===- BlockBuilder.cpp - Shared pieces of the attention loop nests -------===//
+
+#include "BlockBuilder.h"
+
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+
+#include <limits>
+
+using namespace mlir;
+using namespace mlir::flash::detail;
+
+using utils::IteratorType;
+static constexpr IteratorType kPar = IteratorType::parallel;
+static constexpr IteratorType kRed = IteratorType::reduction;
+/// Products may fuse into FMAs (a contraction, not a reassociation).
+static constexpr arith::FastMathFlags kContract =
+    arith::FastMathFlags::contract;
+
+//===----------------------------------------------------------------------===//
+// IndexMath
+//===----------------------------------------------------------------------===//
+
+Value IndexMath::c(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+Value IndexMath::add(Value x, Value y) {
+  return b.createOrFold<arith::AddIOp>(loc, x, y);
+}
+Value IndexMath::sub(Value x, Value y) {
+  return b.createOrFold<arith::SubIOp>(loc, x, y);
+}
+Value IndexMath::mul(Value x, Value y) {
+  return b.createOrFold<arith::MulIOp>(loc, x, y);
+}
+Value IndexMath::min(Value x, Value y) {
+  return b.createOrFold<arith::MinSIOp>(loc, x, y);
+}
+Value IndexMath::max(Value x, Value y) {
+  return b.createOrFold<arith::MaxSIOp>(loc, x, y);
+}
+Value IndexMath::floorTo(Value x, int64_t m) {
+  return mul(b.createOrFold<arith::FloorDivSIOp>(loc, x, c(m)), c(m));
+}
+Value IndexMath::ceilTo(Value x, int64_t m) {
+  return mul(b.createOrFold<arith::CeilDivSIOp>(loc, x, c(m)), c(m));
+}
+
+//===----------------------------------------------------------------------===//
+// Loops over blocks
+//===----------------------------------------------------------------------===//
+
+SmallVector<Value> flash::detail::fullBlocks(OpBuilder &b, Location loc, Value lb,
+                                      Value ub, int64_t step,
+                                      ValueRange iterArgs, BlockBody body) {
+  std::optional<int64_t> clb = getConstantIntValue(lb),
+                         cub = getConstantIntValue(ub);
+  if (clb && cub && *clb >= *cub)
+    return SmallVector<Value>(iterArgs);
+  IndexMath im{b, loc};
+  auto loop = scf::ForOp::create(
+      b, loc, lb, ub, im.c(step), iterArgs,
+      [&](OpBuilder &nb, Location nloc, Value iv, ValueRange args) {
+        scf::YieldOp::create(nb, nloc,
+                             body(nb, nloc, iv, nb.getIndexAttr(step), args));
+      });
+  return SmallVector<Value>(loop.getResults());
+}
+
+SmallVector<Value> flash::detail::lastBlock(OpBuilder &b, Location loc, Value start,
+                                     Value end, ValueRange iterArgs,
+                                     BlockBody body) {
+  IndexMath im{b, loc};
+  Value size = im.sub(end, start);
+  if (std::optional<int64_t> cs = getConstantIntValue(size)) {
+    if (*cs <= 0)
+      return SmallVector<Value>(iterArgs);
+    return body(b, loc, start, b.getIndexAttr(*cs), iterArgs);
+  }
+  Value nonEmpty = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt,
+                                         size, im.c(0));
+  auto ifOp = scf::IfOp::create(
+      b, loc, nonEmpty,
+      [&](OpBuilder &nb, Location nloc) {
+        scf::YieldOp::create(nb, nloc, body(nb, nloc, start, size, iterArgs));
+      },
+      [&](OpBuilder &nb, Location nloc) {
+        scf::YieldOp::create(nb, nloc, iterArgs);
+      });
+  return SmallVector<Value>(ifOp.getResults());
+}
+
+BlockRanges flash::detail::keyRanges(IndexMath &im, Value i0, Value rows, Value nk,
+                              Value off, int64_t bk) {
+  if (!off) {
+    Value fullEnd = im.floorTo(nk, bk);
+    return {fullEnd, fullEnd, nk};
+  }
+  // The last key row i0 + rows - 1 sees is i0 + rows - 1 + off; blocks
+  // [j0, j0 + bk) with j0 + bk <= i0 + off + 1 are fully visible.
+  Value end = im.clamp(im.add(im.add(i0, rows), off), im.c(0), nk);
+  Value fullEnd = im.floorTo(end, bk);
+  Value visEnd = im.clamp(im.floorTo(im.add(im.add(i0, off), im.c(1)), bk),
+                          im.c(0), fullEnd);
+  return {visEnd, fullEnd, end};
+}
+
+QueryRanges flash::detail::queryRanges(IndexMath &im, Value j0, Value cols, Value nq,
+                                Value off, int64_t bq) {
+  Value fullEnd = im.floorTo(nq, bq);
+  if (!off)
+    return {im.c(0), im.c(0), fullEnd};
+  // Rows i >= j0 - off see key j0; rows i >= j0 + cols - 1 - off see the
+  // whole block.
+  Value start = im.clamp(im.floorTo(im.sub(j0, off), bq), im.c(0), fullEnd);
+  Value visStart = im.clamp(
+      im.ceilTo(im.sub(im.sub(im.add(j0, cols), im.c(1)), off), bq), start,
+      fullEnd);
+  return {start, visStart, fullEnd};
+}
+
+//===----------------------------------------------------------------------===//
+// Tensors
+//===----------------------------------------------------------------------===//
+
+Value flash::detail::slice(OpBuilder &b, Location loc, Value src,
+                    ArrayRef<OpFoldResult> offsets,
+                    ArrayRef<OpFoldResult> sizes) {
+  SmallVector<OpFoldResult> strides(offsets.size(), b.getIndexAttr(1));
+  return tensor::ExtractSliceOp::create(b, loc, src, offsets, sizes, strides);
+}
+
+Value flash::detail::insert(OpBuilder &b, Location loc, Value src, Value dest,
+                     ArrayRef<OpFoldResult> offsets,
+                     ArrayRef<OpFoldResult> sizes) {
+  SmallVector<OpFoldResult> strides(offsets.size(), b.getIndexAttr(1));
+  return tensor::InsertSliceOp::create(b, loc, src, dest, offsets, sizes,
+                                       strides);
+}
+
+Value flash::detail::empty(OpBuilder &b, Location loc, ArrayRef<OpFoldResult> sizes,
+                    Type elt) {
+  return tensor::EmptyOp::create(b, loc, sizes, elt);
+}
+
+Value flash::detail::filled(OpBuilder &b, Location loc, ArrayRef<OpFoldResult> sizes,
+                     float value) {
+  Value e = empty(b, loc, sizes, b.getF32Type());
+  Value c = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(value));
+  return linalg::FillOp::create(b, loc, c, e).getResult(0);
+}
+
+static Value sliceTrailing(OpBuilder &b, Location loc, Value src,
+                           ValueRange ivs, int64_t keep) {
+  auto ty = cast<RankedTensorType>(src.getType());
+  int64_t rank = ty.getRank();
+  SmallVector<OpFoldResult> offs(ivs.begin(), ivs.end()),
+      sizes(ivs.size(), b.getIndexAttr(1)), strides(rank, b.getIndexAttr(1));
+  for (int64_t i = rank - keep; i < rank; ++i) {
+    offs.push_back(b.getIndexAttr(0));
+    sizes.push_back(tensor::getMixedSize(b, loc, src, i));
+  }
+  auto resTy = RankedTensorType::get(ty.getShape().take_back(keep),
+                                     ty.getElementType());
+  return tensor::ExtractSliceOp::create(b, loc, resTy, src, offs, sizes,
+                                        strides);
+}
+
+Value flash::detail::slice2D(OpBuilder &b, Location loc, Value src, ValueRange ivs) {
+  return sliceTrailing(b, loc, src, ivs, 2);
+}
+
+Value flash::detail::slice1D(OpBuilder &b, Location loc, Value src, ValueRange ivs) {
+  return sliceTrailing(b, loc, src, ivs, 1);
+}
+
+Value flash::detail::insertLeading(OpBuilder &b, Location loc, Value src, Value dest,
+                            ValueRange ivs) {
+  auto ty = cast<RankedTensorType>(dest.getType());
+  auto srcTy = cast<RankedTensorType>(src.getType());
+  int64_t rank = ty.getRank();
+  SmallVector<OpFoldResult> offs(ivs.begin(), ivs.end()),
+      sizes(ivs.size(), b.getIndexAttr(1)), strides(rank, b.getIndexAttr(1));
+  for (int64_t i = 0; i < srcTy.getRank(); ++i) {
+    offs.push_back(b.getIndexAttr(0));
+    sizes.push_back(tensor::getMixedSize(b, loc, src, i));
+  }
+  return tensor::InsertSliceOp::create(b, loc, src, dest, offs, sizes, strides);
+}
+
+Value flash::detail::castTensor(OpBuilder &b, Location loc, Value t, Type elt) {
+  auto ty = cast<RankedTensorType>(t.getType());
+  if (ty.getElementType() == elt)
+    return t;
+  SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(b, loc, t);
+  Value out = empty(b, loc, sizes, elt);
+  SmallVector<AffineMap> maps(2, b.getMultiDimIdentityMap(ty.getRank()));
+  SmallVector<IteratorType> iters(ty.getRank(), kPar);
+  return linalg::GenericOp::create(
+             b, loc, out.getType(), ValueRange{t}, ValueRange{out}, maps,
+             iters,
+             [&](OpBuilder &nb, Location nl, ValueRange a) {
+               linalg::YieldOp::create(
+                   nb, nl,
+                   ValueRange{arith::TruncFOp::create(nb, nl, elt, a[0])});
+             })
+      .getResult(0);
+}
+
+Value flash::detail::toF32(OpBuilder &b, Location loc, Value x) {
+  if (x.getType().isF32())
+    return x;
+  return arith::ExtFOp::create(b, loc, b.getF32Type(), x);
+}
+
+Value flash::detail::negInf(OpBuilder &b, Location loc) {
+  return arith::ConstantOp::create(
+      b, loc, b.getF32FloatAttr(-std::numeric_limits<float>::infinity()));
+}
+
+Value flash::detail::safeMax(OpBuilder &b, Location loc, Value m) {
+  Value isNegInf = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, m,
+                                         negInf(b, loc));
+  Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
+  return arith::SelectOp::create(b, loc, isNegInf, zero, m);
+}
+
+//===----------------------------------------------------------------------===//
+// Block computations
+//===----------------------------------------------------------------------===//
+
+static AffineMap dimMap(MLIRContext *ctx, unsigned n,
+                        ArrayRef<AffineExpr> exprs) {
+  return AffineMap::get(n, 0, exprs, ctx);
+}
+
+Value flash::detail::matmulAcc(OpBuilder &b, Location loc, Value a, Value bMat,
+                        Value c, bool transposeA) {
+  MLIRContext *ctx = b.getContext();
+  AffineExpr m, n, k;
+  bindDims(ctx, m, n, k);
+  SmallVector<AffineMap> maps{
+      dimMap(ctx, 3, transposeA ? ArrayRef<AffineExpr>{k, m}
+                                : ArrayRef<AffineExpr>{m, k}),
+      dimMap(ctx, 3, {k, n}), dimMap(ctx, 3, {m, n})};
+  return linalg::GenericOp::create(
+             b, loc, c.getType(), ValueRange{a, bMat}, ValueRange{c}, maps,
+             {kPar, kPar, kRed},
+             [&](OpBuilder &nb, Location nl, ValueRange args) {
+               Value prod = arith::MulFOp::create(nb, nl, toF32(nb, nl, args[0]),
+                                                  toF32(nb, nl, args[1]),
+                                                  kContract);
+               linalg::YieldOp::create(
+                   nb, nl,
+                   ValueRange{arith::AddFOp::create(nb, nl, args[2], prod,
+                                                    kContract)});
+             })
+      .getResult(0);
+}
+
+Value flash::detail::transpose2D(OpBuilder &b, Location loc, Value t) {
+  auto ty = cast<RankedTensorType>(t.getType());
+  SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(b, loc, t);
+  std::swap(sizes[0], sizes[1]);
+  Value out = empty(b, loc, sizes, ty.getElementType());
+  return linalg::TransposeOp::create(b, loc, t, out, ArrayRef<int64_t>{1, 0})
+      .getResult()[0];
+}
+
+Value flash::detail::scoreBlock(OpBuilder &b, Location loc, const ScoreSpec &spec,
+                         Value q, Value k, Value i0, OpFoldResult rows,
+                         Value j0, OpFoldResult cols, bool applyCausal) {
+  MLIRContext *ctx = b.getContext();
+  OpFoldResult zero = b.getIndexAttr(0);
+  int64_t d = cast<RankedTensorType>(q.getType()).getShape().back();
+  Value qb = slice(b, loc, q, {i0, zero}, {rows, b.getIndexAttr(d)});
+  Value kb = slice(b, loc, k, {j0, zero}, {cols, b.getIndexAttr(d)});
+  // k_j^T [D, cols]: a copy of one block (O(block-kv * D), 1/(2 block-q) of
+  // the block's FLOPs) that gives the product a contiguous right-hand side.
+  Value s = matmulAcc(b, loc, qb, transpose2D(b, loc, kb),
+                      filled(b, loc, {rows, cols}, 0.0f));
+
+  AffineExpr i, j;
+  bindDims(ctx, i, j);
+  SmallVector<Value> ins;
+  SmallVector<AffineMap> maps;
+  bool boolMask = false;
+  if (spec.mask) {
+    Value mb = slice(b, loc, spec.mask,
+                     {spec.maskRowsBcast ? zero : OpFoldResult(i0),
+                      spec.maskColsBcast ? zero : OpFoldResult(j0)},
+                     {spec.maskRowsBcast ? b.getIndexAttr(1) : rows,
+                      spec.maskColsBcast ? b.getIndexAttr(1) : cols});
+    ins.push_back(mb);
+    AffineExpr c0 = getAffineConstantExpr(0, ctx);
+    maps.push_back(dimMap(ctx, 2, {spec.maskRowsBcast ? c0 : i,
+                                   spec.maskColsBcast ? c0 : j}));
+    boolMask = cast<RankedTensorType>(spec.mask.getType())
+                   .getElementType()
+                   .isInteger(1);
+  }
+  maps.push_back(dimMap(ctx, 2, {i, j}));
+  return linalg::GenericOp::create(
+             b, loc, s.getType(), ins, ValueRange{s}, maps, {kPar, kPar},
+             [&](OpBuilder &nb, Location nl, ValueRange a) {
+               Value x = a.back();
+               Value sc = arith::ConstantOp::create(
+                   nb, nl, nb.getF32FloatAttr(spec.scale));
+               x = arith::MulFOp::create(nb, nl, x, sc);
+               if (spec.mask && boolMask)
+                 x = arith::SelectOp::create(nb, nl, a[0], x, negInf(nb, nl));
+               else if (spec.mask)
+                 x = arith::AddFOp::create(nb, nl, x, toF32(nb, nl, a[0]));
+               if (applyCausal) {
+                 // Key j0 + jj is visible from query i0 + ii iff
+                 // j0 + jj <= i0 + ii + offset.
+                 Value ii = linalg::IndexOp::create(nb, nl, 0);
+                 Value jj = linalg::IndexOp::create(nb, nl, 1);
+                 IndexMath im{nb, nl};
+                 Value key = im.add(j0, jj);
+                 Value lim = im.add(im.add(i0, ii), spec.causalOffset);
+                 Value vis = arith::CmpIOp::create(
+                     nb, nl, arith::CmpIPredicate::sle, key, lim);
+                 x = arith::SelectOp::create(nb, nl, vis, x, negInf(nb, nl));
+               }
+               linalg::YieldOp::create(nb, nl, ValueRange{x});
+             })
+      .getResult(0);
+}

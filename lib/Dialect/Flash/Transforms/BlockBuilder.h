@@ -1,0 +1,129 @@
+//===- BlockBuilder.h - Shared pieces of the attention loop nests -*- C++ -*-===//
+//
+// What the forward (TileAttention.cpp) and the backward
+// (TileAttentionGrad.cpp) loop nests have in common: index arithmetic that
+// folds, loops over full blocks plus one exact remainder block, the causal
+// block ranges, tensor slicing, and the block computations (masked scaled
+// scores, block products accumulated in f32). Internal to the transforms.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FLASH_LIB_DIALECT_FLASH_TRANSFORMS_BLOCKBUILDER_H
+#define FLASH_LIB_DIALECT_FLASH_TRANSFORMS_BLOCKBUILDER_H
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/Builders.h"
+
+namespace mlir {
+namespace flash {
+namespace detail {
+
+/// Index arithmetic that folds when its operands are constants.
+struct IndexMath {
+  OpBuilder &b;
+  Location loc;
+  Value c(int64_t v);
+  Value add(Value x, Value y);
+  Value sub(Value x, Value y);
+  Value mul(Value x, Value y);
+  Value min(Value x, Value y);
+  Value max(Value x, Value y);
+  Value clamp(Value x, Value lo, Value hi) { return min(max(x, lo), hi); }
+  /// floor(x / m) * m and ceil(x / m) * m, for signed x.
+  Value floorTo(Value x, int64_t m);
+  Value ceilTo(Value x, int64_t m);
+};
+
+//===----------------------------------------------------------------------===//
+// Loops over blocks
+//===----------------------------------------------------------------------===//
+
+/// Builds one block [start, start + size) and returns the new iter values.
+using BlockBody = function_ref<SmallVector<Value>(
+    OpBuilder &, Location, Value start, OpFoldResult size, ValueRange)>;
+
+/// scf.for over full blocks of `step` in [lb, ub) (ub - lb a multiple of
+/// step); the body sees a static size.
+SmallVector<Value> fullBlocks(OpBuilder &b, Location loc, Value lb, Value ub,
+                              int64_t step, ValueRange iterArgs,
+                              BlockBody body);
+/// One block [start, end) of size < step if it is not empty (scf.if when
+/// the size is not a constant).
+SmallVector<Value> lastBlock(OpBuilder &b, Location loc, Value start,
+                             Value end, ValueRange iterArgs, BlockBody body);
+
+/// The causal structure of a scan: `[0, visEnd)` needs no causal predicate,
+/// `[visEnd, fullEnd)` are full blocks that cross the diagonal, `[fullEnd,
+/// end)` is the last partial block.
+struct BlockRanges {
+  Value visEnd, fullEnd, end;
+};
+/// Key blocks (of `bk`) seen by query rows [i0, i0 + rows).
+BlockRanges keyRanges(IndexMath &im, Value i0, Value rows, Value nk,
+                      Value causalOffset, int64_t bk);
+/// Query blocks (of `bq`) that see key block [j0, j0 + cols), as
+/// [start, visStart) crossing the diagonal, [visStart, fullEnd) fully
+/// visible, and the last partial block [fullEnd, nq).
+struct QueryRanges {
+  Value start, visStart, fullEnd;
+};
+QueryRanges queryRanges(IndexMath &im, Value j0, Value cols, Value nq,
+                        Value causalOffset, int64_t bq);
+
+//===----------------------------------------------------------------------===//
+// Tensors
+//===----------------------------------------------------------------------===//
+
+Value slice(OpBuilder &b, Location loc, Value src,
+            ArrayRef<OpFoldResult> offsets, ArrayRef<OpFoldResult> sizes);
+Value insert(OpBuilder &b, Location loc, Value src, Value dest,
+             ArrayRef<OpFoldResult> offsets, ArrayRef<OpFoldResult> sizes);
+Value empty(OpBuilder &b, Location loc, ArrayRef<OpFoldResult> sizes,
+            Type elt);
+Value filled(OpBuilder &b, Location loc, ArrayRef<OpFoldResult> sizes,
+             float value);
+/// The rank-reduced trailing 2-D (or 1-D) slice of `src` at leading `ivs`.
+Value slice2D(OpBuilder &b, Location loc, Value src, ValueRange ivs);
+Value slice1D(OpBuilder &b, Location loc, Value src, ValueRange ivs);
+/// Inserts `src` (the trailing dims) into `dest` at leading `ivs`.
+Value insertLeading(OpBuilder &b, Location loc, Value src, Value dest,
+                    ValueRange ivs);
+/// Converts `t` ([.., f32]) to element type `elt` (truncf) if needed.
+Value castTensor(OpBuilder &b, Location loc, Value t, Type elt);
+
+Value toF32(OpBuilder &b, Location loc, Value x);
+Value negInf(OpBuilder &b, Location loc);
+/// 0 while `m` is -inf (so that exp(x - m) never sees -inf - -inf), else m.
+Value safeMax(OpBuilder &b, Location loc, Value m);
+
+//===----------------------------------------------------------------------===//
+// Block computations
+//===----------------------------------------------------------------------===//
+
+/// C[m, n] += sum_k A[m, k] * B[k, n] (A read as [k, m] when `transposeA`),
+/// accumulated in f32 with FMA-contractable products.
+Value matmulAcc(OpBuilder &b, Location loc, Value a, Value bMat, Value c,
+                bool transposeA = false);
+/// [cols, rows] = transpose of a 2-D tensor.
+Value transpose2D(OpBuilder &b, Location loc, Value t);
+
+/// What turns q k^T into scores: scale, the 2-D mask of the current head
+/// (rows/cols of size 1 broadcast) and the causal offset (null: none).
+struct ScoreSpec {
+  float scale = 1.0f;
+  Value mask;
+  bool maskRowsBcast = false, maskColsBcast = false;
+  Value causalOffset;
+};
+/// scale * q[i0:rows] k[j0:cols]^T (+ mask) in f32 [rows, cols]; with
+/// `applyCausal`, -inf where key j0 + jj > query i0 + ii + offset.
+Value scoreBlock(OpBuilder &b, Location loc, const ScoreSpec &spec, Value q,
+                 Value k, Value i0, OpFoldResult rows, Value j0,
+                 OpFoldResult cols, bool applyCausal);
+
+} // namespace detail
+} // namespace flash
+} // namespace mlir
+
+#endif // FLASH_LIB_DIALECT_FLASH_TRANSFORMS_BLOCKBUILDER_H
