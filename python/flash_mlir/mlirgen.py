@@ -37,6 +37,7 @@ class Config:
     scale: Optional[float] = None
     amp: float = 1.0  # input amplitude (logits grow as amp^2 * d * scale)
     dynamic: bool = False  # dynamic sequence lengths in the fused function
+    deterministic: bool = False  # flash.attention_grad's attribute
 
     def __post_init__(self):
         if self.dv is None:
@@ -603,6 +604,9 @@ def parse_config(argv=None):
     p.add_argument("--dynamic", action="store_true")
     p.add_argument("--tol", type=float, default=2e-5)
     p.add_argument("--lse-tol", type=float)
+    p.add_argument("--grad", action="store_true",
+                   help="check flash.attention_grad instead of the forward")
+    p.add_argument("--deterministic", action="store_true")
     a = p.parse_args(argv)
     nq = a.n if a.n is not None else a.nq
     nk = a.n if a.n is not None else (a.nk if a.nk is not None else nq)
@@ -611,10 +615,345 @@ def parse_config(argv=None):
                  dtype=a.dtype, causal=a.causal,
                  causal_offset=a.causal_offset, mask=a.mask,
                  mask_bcast=not a.full_mask, lse=not a.no_lse, scale=a.scale,
-                 amp=a.amp, dynamic=a.dynamic)
+                 amp=a.amp, dynamic=a.dynamic, deterministic=a.deterministic)
     return cfg, a
+
+
+# The backward ---------------------------------------------------------------
+
+def _grad_arg_types(cfg):
+    et = cfg.dtype
+    ts = [ttype(cfg.q_shape(), et), ttype(cfg.k_shape(), et),
+          ttype(cfg.v_shape(), et), ttype(cfg.o_shape(), et),
+          ttype(cfg.lse_shape(), "f32"), ttype(cfg.o_shape(), et)]
+    if cfg.mask != "none":
+        ts.append(ttype(cfg.mask_shape(), cfg.mask_type()))
+    return ts
+
+
+def fused_grad_func(cfg, name="fused_grad"):
+    ts = _grad_arg_types(cfg)
+    names = ["%q", "%k", "%v", "%o", "%lse", "%do"] + (
+        ["%m"] if cfg.mask != "none" else [])
+    qt, kt, vt = ts[0], ts[1], ts[2]
+    attrs = []
+    if cfg.scale is not None:
+        attrs.append(f"scale = {_fconst(cfg.scale)} : f32")
+    if cfg.causal:
+        attrs.append("causal")
+        if cfg.causal_offset is not None:
+            attrs.append(f"causal_offset = {cfg.causal_offset} : i64")
+    if cfg.deterministic:
+        attrs.append("deterministic")
+    attr = (" {" + ", ".join(attrs) + "}") if attrs else ""
+    mask_part = f" mask(%m : {ts[6]})" if cfg.mask != "none" else ""
+    lines = [f"  func.func @{name}({', '.join(f'{n}: {t}' for n, t in zip(names, ts))})"
+             f" -> ({qt}, {kt}, {vt}) {{",
+             f"    %dq0 = tensor.empty() : {qt}",
+             f"    %dk0 = tensor.empty() : {kt}",
+             f"    %dv0 = tensor.empty() : {vt}",
+             f"    %r:3 = flash.attention_grad ins(%q, %k, %v, %o, %lse, %do : "
+             f"{', '.join(ts[:6])}){mask_part} outs(%dq0, %dk0, %dv0 : "
+             f"{qt}, {kt}, {vt}){attr} -> {qt}, {kt}, {vt}",
+             f"    return %r#0, %r#1, %r#2 : {qt}, {kt}, {vt}",
+             "  }"]
+    return "\n".join(lines)
+
+
+def reference_grad_func(cfg, name="reference_grad"):
+    """dq, dk, dv from the full probability matrix P = softmax(scores)
+    (recomputed from q and k, not from lse), dS = P * (dP - rowsum(P * dP)),
+    as linalg generics; GQA sums over the query heads of each group."""
+    et = cfg.dtype
+    L = len(cfg.lead())
+    nb = len(cfg.batch)
+    G = 1 if cfg.hq is None else cfg.hq // cfg.hkv
+    ts = _grad_arg_types(cfg)
+    names = ["%gq", "%gk", "%gv", "%go", "%glse", "%gdo"] + (
+        ["%gm"] if cfg.mask != "none" else [])
+    qt, kt, vt = ts[0], ts[1], ts[2]
+    st = ttype(cfg.lead() + [cfg.nq, cfg.nk], "f32")
+    rt = ttype(cfg.lead() + [cfg.nq], "f32")
+    lead = [f"d{i}" for i in range(L)]
+    kv_lead = list(lead)
+    if cfg.hq is not None and G > 1:
+        kv_lead[-1] = f"d{L - 1} floordiv {G}"
+    I, J = f"d{L}", f"d{L + 1}"
+
+    def amap(n, res):
+        return f"affine_map<({_dims(n)}) -> ({', '.join(res)})>"
+
+    def par(n):
+        return _par(n)
+
+    out = [f"  func.func @{name}({', '.join(f'{n}: {t}' for n, t in zip(names, ts))})"
+           f" -> ({qt}, {kt}, {vt}) {{"]
+    e = out.append
+    e("    %zero = arith.constant 0.0 : f32")
+    e(f"    %ninf = arith.constant {NEG_INF} : f32")
+
+    def ext(var, t, name):
+        if t == "f32":
+            return var
+        e(f"      {name} = arith.extf {var} : {t} to f32")
+        return name
+
+    # Scores (as in the forward reference).
+    e(f"    %se = tensor.empty() : {st}")
+    e(f"    %s0 = linalg.fill ins(%zero : f32) outs(%se : {st}) -> {st}")
+    C = f"d{L + 2}"
+    r = L + 3
+    e(f"    %s1 = linalg.generic {{indexing_maps = [{amap(r, lead + [I, C])}, "
+      f"{amap(r, kv_lead + [J, C])}, {amap(r, lead + [I, J])}], "
+      f"iterator_types = [{par(L + 2)}, \"reduction\"]}} "
+      f"ins(%gq, %gk : {qt}, {kt}) outs(%s0 : {st}) {{")
+    e(f"    ^bb0(%a: {et}, %b: {et}, %acc: f32):")
+    a_, b_ = ext("%a", et, "%af"), ext("%b", et, "%bf")
+    e(f"      %p = arith.mulf {a_}, {b_} : f32")
+    e("      %y = arith.addf %acc, %p : f32")
+    e("      linalg.yield %y : f32")
+    e(f"    }} -> {st}")
+    ins, ins_t, maps = [], [], []
+    if cfg.mask != "none":
+        mshape = cfg.mask_shape()
+        full = lead + [I, J]
+        ins.append("%gm")
+        ins_t.append(ts[6])
+        maps.append(amap(r - 1, full[len(full) - len(mshape):]))
+    maps.append(amap(r - 1, lead + [I, J]))
+    ins_part = (f"ins({', '.join(ins)} : {', '.join(ins_t)}) " if ins else "")
+    e(f"    %s2 = linalg.generic {{indexing_maps = [{', '.join(maps)}], "
+      f"iterator_types = [{par(L + 2)}]}} {ins_part}outs(%s1 : {st}) {{")
+    bargs = ([f"%mk: {cfg.mask_type()}"] if ins else []) + ["%x: f32"]
+    e(f"    ^bb0({', '.join(bargs)}):")
+    e(f"      %sc = arith.constant {_fconst(cfg.scale_value())} : f32")
+    e("      %t0 = arith.mulf %x, %sc : f32")
+    cur = "%t0"
+    if cfg.mask == "add":
+        mk = ext("%mk", et, "%mkf")
+        e(f"      %t1 = arith.addf {cur}, {mk} : f32")
+        cur = "%t1"
+    elif cfg.mask == "bool":
+        e(f"      %t1 = arith.select %mk, {cur}, %ninf : f32")
+        cur = "%t1"
+    if cfg.causal:
+        e(f"      %ii = linalg.index {L} : index")
+        e(f"      %jj = linalg.index {L + 1} : index")
+        e("      %iic = arith.index_cast %ii : index to i64")
+        e("      %jjc = arith.index_cast %jj : index to i64")
+        e(f"      %off = arith.constant {cfg.offset_value()} : i64")
+        e("      %lim = arith.addi %iic, %off : i64")
+        e("      %vis = arith.cmpi sle, %jjc, %lim : i64")
+        e(f"      %t2 = arith.select %vis, {cur}, %ninf : f32")
+        cur = "%t2"
+    e(f"      linalg.yield {cur} : f32")
+    e(f"    }} -> {st}")
+    # P = softmax(s) with fully masked rows -> 0.
+    red = f"[{par(L + 1)}, \"reduction\"]"
+    ij, i_ = amap(r - 1, lead + [I, J]), amap(r - 1, lead + [I])
+    e(f"    %me = tensor.empty() : {rt}")
+    e(f"    %m0 = linalg.fill ins(%ninf : f32) outs(%me : {rt}) -> {rt}")
+    e(f"    %m1 = linalg.generic {{indexing_maps = [{ij}, {i_}], iterator_types = {red}}} "
+      f"ins(%s2 : {st}) outs(%m0 : {rt}) {{")
+    e("    ^bb0(%x: f32, %y: f32):")
+    e("      %z = arith.maximumf %x, %y : f32")
+    e("      linalg.yield %z : f32")
+    e(f"    }} -> {rt}")
+    e(f"    %pe = tensor.empty() : {st}")
+    e(f"    %p0 = linalg.generic {{indexing_maps = [{ij}, {i_}, {ij}], "
+      f"iterator_types = [{par(L + 2)}]}} ins(%s2, %m1 : {st}, {rt}) outs(%pe : {st}) {{")
+    e("    ^bb0(%x: f32, %mx: f32, %o: f32):")
+    e("      %isinf = arith.cmpf oeq, %mx, %ninf : f32")
+    e("      %ms = arith.select %isinf, %zero, %mx : f32")
+    e("      %d = arith.subf %x, %ms : f32")
+    e("      %ex = math.exp %d : f32")
+    e("      linalg.yield %ex : f32")
+    e(f"    }} -> {st}")
+    e(f"    %l0 = linalg.fill ins(%zero : f32) outs(%me : {rt}) -> {rt}")
+    e(f"    %l1 = linalg.generic {{indexing_maps = [{ij}, {i_}], iterator_types = {red}}} "
+      f"ins(%p0 : {st}) outs(%l0 : {rt}) {{")
+    e("    ^bb0(%x: f32, %y: f32):")
+    e("      %z = arith.addf %x, %y : f32")
+    e("      linalg.yield %z : f32")
+    e(f"    }} -> {rt}")
+    e(f"    %P = linalg.generic {{indexing_maps = [{ij}, {i_}, {ij}], "
+      f"iterator_types = [{par(L + 2)}]}} ins(%p0, %l1 : {st}, {rt}) outs(%pe : {st}) {{")
+    e("    ^bb0(%x: f32, %l: f32, %o: f32):")
+    e("      %emp = arith.cmpf oeq, %l, %zero : f32")
+    e("      %dv = arith.divf %x, %l : f32")
+    e("      %y = arith.select %emp, %zero, %dv : f32")
+    e("      linalg.yield %y : f32")
+    e(f"    }} -> {st}")
+    # dP = dO V^T
+    E = f"d{L + 2}"
+    e(f"    %dp0 = linalg.fill ins(%zero : f32) outs(%se : {st}) -> {st}")
+    e(f"    %dP = linalg.generic {{indexing_maps = [{amap(r, lead + [I, E])}, "
+      f"{amap(r, kv_lead + [J, E])}, {amap(r, lead + [I, J])}], "
+      f"iterator_types = [{par(L + 2)}, \"reduction\"]}} "
+      f"ins(%gdo, %gv : {ts[5]}, {vt}) outs(%dp0 : {st}) {{")
+    e(f"    ^bb0(%a: {et}, %b: {et}, %acc: f32):")
+    a_, b_ = ext("%a", et, "%af"), ext("%b", et, "%bf")
+    e(f"      %p = arith.mulf {a_}, {b_} : f32")
+    e("      %y = arith.addf %acc, %p : f32")
+    e("      linalg.yield %y : f32")
+    e(f"    }} -> {st}")
+    # Delta = rowsum(P * dP); dS = P * (dP - Delta)
+    e(f"    %D0 = linalg.fill ins(%zero : f32) outs(%me : {rt}) -> {rt}")
+    e(f"    %D = linalg.generic {{indexing_maps = [{ij}, {ij}, {i_}], iterator_types = {red}}} "
+      f"ins(%P, %dP : {st}, {st}) outs(%D0 : {rt}) {{")
+    e("    ^bb0(%x: f32, %y: f32, %acc: f32):")
+    e("      %z = arith.mulf %x, %y : f32")
+    e("      %w = arith.addf %acc, %z : f32")
+    e("      linalg.yield %w : f32")
+    e(f"    }} -> {rt}")
+    e(f"    %dse = tensor.empty() : {st}")
+    e(f"    %dS = linalg.generic {{indexing_maps = [{ij}, {ij}, {i_}, {ij}], "
+      f"iterator_types = [{par(L + 2)}]}} ins(%P, %dP, %D : {st}, {st}, {rt}) "
+      f"outs(%dse : {st}) {{")
+    e("    ^bb0(%x: f32, %y: f32, %dd: f32, %o: f32):")
+    e("      %z = arith.subf %y, %dd : f32")
+    e("      %w = arith.mulf %x, %z : f32")
+    e("      linalg.yield %w : f32")
+    e(f"    }} -> {st}")
+    sc = _fconst(cfg.scale_value())
+    # dQ = scale * dS K   (lead, i, d, j)
+    qft = ttype(cfg.q_shape(), "f32")
+    e(f"    %dqe = tensor.empty() : {qft}")
+    e(f"    %dq0 = linalg.fill ins(%zero : f32) outs(%dqe : {qft}) -> {qft}")
+    Dd = f"d{L + 1}"
+    Jr = f"d{L + 2}"
+    e(f"    %dqf = linalg.generic {{indexing_maps = [{amap(r, lead + [I, Jr])}, "
+      f"{amap(r, kv_lead + [Jr, Dd])}, {amap(r, lead + [I, Dd])}], "
+      f"iterator_types = [{par(L + 2)}, \"reduction\"]}} "
+      f"ins(%dS, %gk : {st}, {kt}) outs(%dq0 : {qft}) {{")
+    e(f"    ^bb0(%a: f32, %b: {et}, %acc: f32):")
+    b_ = ext("%b", et, "%bf")
+    e(f"      %sc = arith.constant {sc} : f32")
+    e(f"      %p = arith.mulf %a, {b_} : f32")
+    e("      %ps = arith.mulf %p, %sc : f32")
+    e("      %y = arith.addf %acc, %ps : f32")
+    e("      linalg.yield %y : f32")
+    e(f"    }} -> {qft}")
+    # dK, dV per query head: dims (lead..., j, d, i); then, with GQA, the
+    # heads of each group summed (expand_shape Hq -> (Hkv, G), reduce G).
+    n = L + 3
+    j, dd, i = f"d{L}", f"d{L + 1}", f"d{L + 2}"
+    iters = ", ".join(['"parallel"'] * (L + 2)) + ', "reduction"'
+    for out_name, src, other, other_t, shape, sc_on in (
+            ("%dkf", "%dS", "%gq", qt, cfg.k_shape(), True),
+            ("%dvf", "%P", "%gdo", ts[5], cfg.v_shape(), False)):
+        full_shape = cfg.lead() + shape[-2:]
+        ft = ttype(full_shape, "f32")
+        e(f"    {out_name}e = tensor.empty() : {ft}")
+        e(f"    {out_name}0 = linalg.fill ins(%zero : f32) outs({out_name}e : {ft}) -> {ft}")
+        e(f"    {out_name}h = linalg.generic {{indexing_maps = ["
+          f"{amap(n, lead + [i, j])}, {amap(n, lead + [i, dd])}, "
+          f"{amap(n, lead + [j, dd])}], iterator_types = [{iters}]}} "
+          f"ins({src}, {other} : {st}, {other_t}) outs({out_name}0 : {ft}) {{")
+        e(f"    ^bb0(%a: f32, %b: {et}, %acc: f32):")
+        b_ = ext("%b", et, "%bf")
+        e(f"      %p = arith.mulf %a, {b_} : f32")
+        if sc_on:
+            e(f"      %sc = arith.constant {sc} : f32")
+            e("      %ps = arith.mulf %p, %sc : f32")
+            e("      %y = arith.addf %acc, %ps : f32")
+        else:
+            e("      %y = arith.addf %acc, %p : f32")
+        e("      linalg.yield %y : f32")
+        e(f"    }} -> {ft}")
+        if G == 1:
+            e(f"    {out_name} = tensor.cast {out_name}h : {ft} to {ft}")
+            continue
+        # [B..., Hq, N, D] -> [B..., Hkv, G, N, D] -> sum over G.
+        xs = list(cfg.batch) + [cfg.hkv, G] + shape[-2:]
+        xt = ttype(xs, "f32")
+        groups = [[t] for t in range(nb)] + [[nb, nb + 1], [nb + 2], [nb + 3]]
+        gtxt = "[" + ", ".join("[" + ", ".join(map(str, g)) + "]" for g in groups) + "]"
+        e(f"    {out_name}x = tensor.expand_shape {out_name}h {gtxt} "
+          f"output_shape [{', '.join(map(str, xs))}] : {ft} into {xt}")
+        kt_f = ttype(shape, "f32")
+        e(f"    {out_name}se = tensor.empty() : {kt_f}")
+        e(f"    {out_name}s0 = linalg.fill ins(%zero : f32) outs({out_name}se : {kt_f}) -> {kt_f}")
+        m = len(xs)
+        dims = [f"d{t}" for t in range(m)]
+        red_res = dims[:nb + 1] + dims[nb + 2:]
+        its = ", ".join('"reduction"' if t == nb + 1 else '"parallel"' for t in range(m))
+        e(f"    {out_name} = linalg.generic {{indexing_maps = [{amap(m, dims)}, "
+          f"{amap(m, red_res)}], iterator_types = [{its}]}} ins({out_name}x : {xt}) "
+          f"outs({out_name}s0 : {kt_f}) {{")
+        e("    ^bb0(%a: f32, %acc: f32):")
+        e("      %y = arith.addf %acc, %a : f32")
+        e("      linalg.yield %y : f32")
+        e(f"    }} -> {kt_f}")
+    kft = ttype(cfg.k_shape(), "f32")
+    vft = ttype(cfg.v_shape(), "f32")
+    res = []
+    for src, ft, t, shape in (("%dqf", qft, qt, cfg.q_shape()),
+                              ("%dkf", kft, kt, cfg.k_shape()),
+                              ("%dvf", vft, vt, cfg.v_shape())):
+        if et == "f32":
+            res.append(src)
+            continue
+        e(f"    {src}t = arith.truncf {src} : {ft} to {t}")
+        res.append(f"{src}t")
+    e(f"    return {', '.join(res)} : {qt}, {kt}, {vt}")
+    e("  }")
+    return "\n".join(out)
+
+
+def grad_check_program(cfg, tol=2e-5):
+    """@main: pseudo-random q, k, v, dO (and mask); o and lse from the unfused
+    forward; dq, dk, dv of flash.attention_grad vs the unfused backward."""
+    b = Builder()
+    q = _fill_random(b, cfg.q_shape(), cfg.dtype, 1, cfg.amp)
+    k = _fill_random(b, cfg.k_shape(), cfg.dtype, 2, cfg.amp)
+    v = _fill_random(b, cfg.v_shape(), cfg.dtype, 3, 1.0)
+    do = _fill_random(b, cfg.o_shape(), cfg.dtype, 5, 1.0)
+    fwd_args = [q, k, v]
+    fwd_types = [ttype(cfg.q_shape(), cfg.dtype), ttype(cfg.k_shape(), cfg.dtype),
+                 ttype(cfg.v_shape(), cfg.dtype)]
+    m = None
+    if cfg.mask != "none":
+        m = _fill_random(b, cfg.mask_shape(), cfg.dtype, 4, 2.0,
+                         kind="bool" if cfg.mask == "bool" else "float")
+        m = _mask_special_rows(b, m, cfg)
+        fwd_args.append(m)
+        fwd_types.append(ttype(cfg.mask_shape(), cfg.mask_type()))
+    ot = ttype(cfg.o_shape(), cfg.dtype)
+    lt = ttype(cfg.lse_shape(), "f32")
+    b.emit(f"%fw:2 = func.call @reference({', '.join(fwd_args)}) : "
+           f"({', '.join(fwd_types)}) -> ({ot}, {lt})")
+    gargs = [q, k, v, "%fw#0", "%fw#1", do] + ([m] if m else [])
+    gts = _grad_arg_types(cfg)
+    rts = ", ".join(gts[:3])
+    b.emit(f"%g:3 = func.call @fused_grad({', '.join(gargs)}) : "
+           f"({', '.join(gts)}) -> ({rts})")
+    b.emit(f"%h:3 = func.call @reference_grad({', '.join(gargs)}) : "
+           f"({', '.join(gts)}) -> ({rts})")
+    b.emit(f"%tol = arith.constant {_fconst(tol)} : f32")
+    oks = []
+    for idx, (nm, shape) in enumerate((("dq", cfg.q_shape()),
+                                       ("dk", cfg.k_shape()),
+                                       ("dv", cfg.v_shape()))):
+        err = _max_err(b, f"%g#{idx}", f"%h#{idx}", shape, cfg.dtype, nm)
+        b.emit(f'vector.print str "{nm}_err: "')
+        b.emit(f"vector.print {err} : f32")
+        ok = b.fresh("ok")
+        b.emit(f"{ok} = arith.cmpf ole, {err}, %tol : f32")
+        oks.append(ok)
+    b.emit(f"%a1 = arith.andi {oks[0]}, {oks[1]} : i1")
+    b.emit(f"%a2 = arith.andi %a1, {oks[2]} : i1")
+    b.emit('vector.print str "ok: "')
+    b.emit("vector.print %a2 : i1")
+    b.emit("return")
+    return "\n".join(["module {", reference_func(cfg), fused_grad_func(cfg),
+                      reference_grad_func(cfg), "  func.func @main() {",
+                      b.text(), "  }", "}"])
 
 
 if __name__ == "__main__":
     cfg, a = parse_config()
-    print(check_program(cfg, a.tol, a.lse_tol))
+    if a.grad:
+        print(grad_check_program(cfg, a.tol))
+    else:
+        print(check_program(cfg, a.tol, a.lse_tol))

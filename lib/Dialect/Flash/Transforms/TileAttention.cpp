@@ -465,12 +465,21 @@ struct FlashTileAttentionPass
     }
     // Walk instead of a greedy driver: every op is rewritten exactly once
     // and the generated IR is not revisited.
-    SmallVector<AttentionOp> ops;
-    getOperation()->walk([&](AttentionOp op) { ops.push_back(op); });
+    SmallVector<Operation *> ops;
+    getOperation()->walk([&](Operation *op) {
+      if (isa<AttentionOp, AttentionGradOp>(op))
+        ops.push_back(op);
+    });
     IRRewriter rewriter(&getContext());
-    for (AttentionOp op : ops) {
-      if (failed(tileAttention(rewriter, op, options))) {
-        op.emitOpError("could not be lowered to the online-softmax loop nest");
+    for (Operation *op : ops) {
+      bool ok;
+      if (auto fwd = dyn_cast<AttentionOp>(op))
+        ok = succeeded(tileAttention(rewriter, fwd, options));
+      else
+        ok = succeeded(
+            tileAttentionGrad(rewriter, cast<AttentionGradOp>(op), options));
+      if (!ok) {
+        op->emitOpError("could not be lowered to the FlashAttention loop nest");
         return signalPassFailure();
       }
     }

@@ -107,3 +107,37 @@ func.func @dynamic(%q: tensor<?x16xf32>, %k: tensor<?x16xf32>,
            tensor<?x16xf32>) outs(%o : tensor<?x16xf32>) -> tensor<?x16xf32>
   return %r : tensor<?x16xf32>
 }
+
+// -----
+
+// The backward: D = rowsum(dO * O) once, then KV blocks outside (fa2) with
+// dk/dv of each block finished in f32 accumulators and dq accumulated; p is
+// recomputed from lse (exp(s - lse)); no Nq x Nk tensor.
+// CHECK-LABEL: func.func @grad
+// CHECK-NOT: tensor<100x70xf32>
+// CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]{{.*}}ins(%{{.*}}, %{{.*}} : tensor<100x32xf32>, tensor<100x32xf32>)
+// (The loop over the query heads of a GQA group folds away: one head.)
+// CHECK: scf.for {{.*}} -> (tensor<70x64xf32>, tensor<70x32xf32>, tensor<1x100x64xf32>)
+// CHECK:   scf.for {{.*}} -> (tensor<16x64xf32>, tensor<16x32xf32>, tensor<100x64xf32>)
+// CHECK:     -> tensor<32x16xf32>
+// CHECK:     math.exp
+// FA1-LABEL: func.func @grad
+// FA1-NOT: tensor<100x70xf32>
+// FA1: scf.for {{.*}} -> (tensor<70x64xf32>, tensor<70x32xf32>, tensor<1x100x64xf32>)
+// FA1:   scf.for {{.*}} -> (tensor<70x64xf32>, tensor<70x32xf32>, tensor<32x64xf32>)
+func.func @grad(%q: tensor<100x64xf32>, %k: tensor<70x64xf32>,
+                %v: tensor<70x32xf32>, %o: tensor<100x32xf32>,
+                %lse: tensor<100xf32>, %do: tensor<100x32xf32>)
+    -> (tensor<100x64xf32>, tensor<70x64xf32>, tensor<70x32xf32>) {
+  %dq0 = tensor.empty() : tensor<100x64xf32>
+  %dk0 = tensor.empty() : tensor<70x64xf32>
+  %dv0 = tensor.empty() : tensor<70x32xf32>
+  %r:3 = flash.attention_grad
+      ins(%q, %k, %v, %o, %lse, %do : tensor<100x64xf32>, tensor<70x64xf32>,
+          tensor<70x32xf32>, tensor<100x32xf32>, tensor<100xf32>,
+          tensor<100x32xf32>)
+      outs(%dq0, %dk0, %dv0 : tensor<100x64xf32>, tensor<70x64xf32>,
+           tensor<70x32xf32>)
+      -> tensor<100x64xf32>, tensor<70x64xf32>, tensor<70x32xf32>
+  return %r#0, %r#1, %r#2 : tensor<100x64xf32>, tensor<70x64xf32>, tensor<70x32xf32>
+}

@@ -33,6 +33,12 @@ FailureOr<SmallVector<Value>> tileAttention(RewriterBase &rewriter,
                                             AttentionOp op,
                                             const TileAttentionOptions &options);
 
+/// Lowers `op` into the recomputation loop nest of the backward pass (same
+/// options: blocks and loop order) and replaces it.
+FailureOr<SmallVector<Value>>
+tileAttentionGrad(RewriterBase &rewriter, AttentionGradOp op,
+                  const TileAttentionOptions &options);
+
 void populateTileAttentionPatterns(RewritePatternSet &patterns,
                                    const TileAttentionOptions &options);
 
