@@ -33,6 +33,8 @@ CORE_PEAK_GFLOPS = 200.0
 def timing_program(cfg, which, reps):
     """@main fills inputs, calls `which` once to warm up, then `reps` times
     between rtclock calls, and prints the mean seconds per call."""
+    if which in ("fused_grad", "unfused_grad"):
+        return grad_timing_program(cfg, which, reps)
     b = mlirgen.Builder()
     q = mlirgen._fill_random(b, cfg.q_shape(), cfg.dtype, 1, 1.0)
     k = mlirgen._fill_random(b, cfg.k_shape(), cfg.dtype, 2, 1.0)
@@ -48,8 +50,15 @@ def timing_program(cfg, which, reps):
     b.emit("%c1 = arith.constant 1 : index")
     b.emit(f"%cr = arith.constant {reps} : index")
     b.emit("%t0 = func.call @rtclock() : () -> f64")
-    b.emit("scf.for %i = %c0 to %cr step %c1 {")
+    # Each call's results feed a checksum, so that no call is dead code.
+    b.emit("%z = arith.constant 0.0 : f32")
+    b.emit("%sum = scf.for %i = %c0 to %cr step %c1 iter_args(%acc = %z) -> (f32) {")
     b.emit(f"  %r:2 = {call}")
+    b.emit(f"  %ck = tensor.extract %r#0[{', '.join(['%c0'] * len(cfg.o_shape()))}] : {ot}")
+    b.emit(f"  %le = tensor.extract %r#1[{', '.join(['%c0'] * len(cfg.lse_shape()))}] : {lt}")
+    b.emit("  %a1 = arith.addf %acc, %ck : f32")
+    b.emit("  %a2 = arith.addf %a1, %le : f32")
+    b.emit("  scf.yield %a2 : f32")
     b.emit("}")
     b.emit("%t1 = func.call @rtclock() : () -> f64")
     b.emit("%dt = arith.subf %t1, %t0 : f64")
@@ -58,14 +67,62 @@ def timing_program(cfg, which, reps):
     b.emit('vector.print str "seconds: "')
     b.emit("vector.print %per : f64")
     # Keep a checksum so the calls are not dead.
-    b.emit(f"%x = tensor.extract %w#0[{', '.join(['%c0'] * len(cfg.o_shape()))}] : {ot}")
-    b.emit('vector.print str "o00: "')
-    b.emit("vector.print %x : f32")
+    b.emit('vector.print str "checksum: "')
+    b.emit("vector.print %sum : f32")
     b.emit("return")
     body = (mlirgen.fused_func(cfg) if which == "fused"
             else mlirgen.reference_func(cfg, name="unfused"))
     return "\n".join(["module {", "  func.func private @rtclock() -> f64",
                       body, "  func.func @main() {", b.text(), "  }", "}"])
+
+
+def grad_timing_program(cfg, which, reps):
+    """Like timing_program for the backward: o and lse come from the fused
+    forward (outside the timed region)."""
+    b = mlirgen.Builder()
+    q = mlirgen._fill_random(b, cfg.q_shape(), cfg.dtype, 1, 1.0)
+    k = mlirgen._fill_random(b, cfg.k_shape(), cfg.dtype, 2, 1.0)
+    v = mlirgen._fill_random(b, cfg.v_shape(), cfg.dtype, 3, 1.0)
+    do = mlirgen._fill_random(b, cfg.o_shape(), cfg.dtype, 5, 1.0)
+    t = [mlirgen.ttype(s, cfg.dtype)
+         for s in (cfg.q_shape(), cfg.k_shape(), cfg.v_shape())]
+    ot = mlirgen.ttype(cfg.o_shape(), cfg.dtype)
+    lt = mlirgen.ttype(cfg.lse_shape(), "f32")
+    b.emit(f"%f:2 = func.call @fused({q}, {k}, {v}) : ({', '.join(t)}) -> "
+           f"({ot}, {lt})")
+    gts = mlirgen._grad_arg_types(cfg)
+    call = (f"func.call @{which}({q}, {k}, {v}, %f#0, %f#1, {do}) : "
+            f"({', '.join(gts)}) -> ({', '.join(t)})")
+    b.emit(f"%w:3 = {call}")
+    b.emit("%c0 = arith.constant 0 : index")
+    b.emit("%c1 = arith.constant 1 : index")
+    b.emit(f"%cr = arith.constant {reps} : index")
+    b.emit("%t0 = func.call @rtclock() : () -> f64")
+    b.emit("%z = arith.constant 0.0 : f32")
+    b.emit("%sum = scf.for %i = %c0 to %cr step %c1 iter_args(%acc = %z) -> (f32) {")
+    b.emit(f"  %r:3 = {call}")
+    for idx, (shape, tt) in enumerate(zip((cfg.q_shape(), cfg.k_shape(),
+                                           cfg.v_shape()), t)):
+        b.emit(f"  %ck{idx} = tensor.extract %r#{idx}[{', '.join(['%c0'] * len(shape))}] : {tt}")
+    b.emit("  %a1 = arith.addf %acc, %ck0 : f32")
+    b.emit("  %a2 = arith.addf %a1, %ck1 : f32")
+    b.emit("  %a3 = arith.addf %a2, %ck2 : f32")
+    b.emit("  scf.yield %a3 : f32")
+    b.emit("}")
+    b.emit("%t1 = func.call @rtclock() : () -> f64")
+    b.emit("%dt = arith.subf %t1, %t0 : f64")
+    b.emit(f"%n = arith.constant {float(reps)} : f64")
+    b.emit("%per = arith.divf %dt, %n : f64")
+    b.emit('vector.print str "seconds: "')
+    b.emit("vector.print %per : f64")
+    b.emit('vector.print str "checksum: "')
+    b.emit("vector.print %sum : f32")
+    b.emit("return")
+    grad = (mlirgen.fused_grad_func(cfg) if which == "fused_grad"
+            else mlirgen.reference_grad_func(cfg, name="unfused_grad"))
+    return "\n".join(["module {", "  func.func private @rtclock() -> f64",
+                      mlirgen.fused_func(cfg), grad, "  func.func @main() {",
+                      b.text(), "  }", "}"])
 
 
 def run(cfg, which, reps, pipeline, build):
@@ -99,6 +156,8 @@ def main():
     ap.add_argument("--ds", default="64,128")
     ap.add_argument("--skip-unfused-above", type=int, default=16384,
                     help="skip the unfused programs for N above this")
+    ap.add_argument("--grad", action="store_true",
+                    help="benchmark the backward (FLOPs = 2.5 x forward)")
     ap.add_argument("--write", action="store_true",
                     help="write the table into bench/RESULTS.md")
     a = ap.parse_args()
@@ -111,14 +170,16 @@ def main():
     for n in [int(x) for x in a.ns.split(",")]:
         for d in [int(x) for x in a.ds.split(",")]:
             cfg = mlirgen.Config(nq=n, nk=n, d=d, lse=True)
-            flops = 4.0 * n * n * d
+            flops = 4.0 * n * n * d * (2.5 if a.grad else 1.0)
+            fused = "fused_grad" if a.grad else "fused"
+            unfused = "unfused_grad" if a.grad else "unfused"
             reps = max(1, int(2e9 / flops))
-            fs, fm = run(cfg, "fused", reps, "--flash-to-cpu", a.build)
+            fs, fm = run(cfg, fused, reps, "--flash-to-cpu", a.build)
             ff = flops / fs / 1e9
             if n <= a.skip_unfused_above:
-                us, um = run(cfg, "unfused", 1,
+                us, um = run(cfg, unfused, 1,
                              "--flash-to-cpu=vectorize=false", a.build)
-                vs, _ = run(cfg, "unfused", 1, "--flash-to-cpu", a.build)
+                vs, _ = run(cfg, unfused, 1, "--flash-to-cpu", a.build)
                 uf, vf = flops / us / 1e9, flops / vs / 1e9
                 row = (f"| {n} | {d} | {ff:.1f} | {100 * ff / CORE_PEAK_GFLOPS:.0f}% "
                        f"| {fm:.0f} | {uf:.2f} | {vf:.1f} | {um:.0f} | {ff / uf:.1f}x |")
@@ -131,7 +192,8 @@ def main():
         path = os.path.join(ROOT, "bench", "RESULTS.md")
         text = open(path).read() if os.path.exists(path) else "# Results\n"
         table = "\n".join([hdr, "|" + "---|" * 9] + rows)
-        start, end = "<!-- cpu-table -->", "<!-- /cpu-table -->"
+        tag = "cpu-grad-table" if a.grad else "cpu-table"
+        start, end = f"<!-- {tag} -->", f"<!-- /{tag} -->"
         block = f"{start}\n{table}\n{end}"
         if start in text:
             text = re.sub(re.escape(start) + ".*?" + re.escape(end), block,

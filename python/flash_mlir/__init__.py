@@ -1,0 +1,102 @@
+"""flash-mlir from Python.
+
+`attention(q, k, v, causal=False, scale=None)` and `attention_grad(...)` run
+flash-mlir's compiled FlashAttention on numpy arrays (or CPU torch tensors)
+of shape [..., N, D] (with [B, H, N, D], K/V may have fewer heads: GQA).
+Kernels are compiled once per configuration and cached (see compiler.py).
+The CUDA path of the NVVM pipeline is not available yet.
+"""
+
+import math
+
+import numpy as np
+
+from . import compiler, mlirgen
+
+__all__ = ["attention", "attention_grad", "compiler", "mlirgen"]
+
+
+def _config(q, k, v, causal, scale, causal_offset=None):
+    for name, t in (("q", q), ("k", k), ("v", v)):
+        if t.ndim < 2:
+            raise ValueError(f"{name} must have rank >= 2 ([..., N, D]), got "
+                             f"shape {tuple(t.shape)}")
+        if t.dtype != np.float32:
+            raise TypeError(f"{name} must be float32, got {t.dtype}")
+    if not (q.ndim == k.ndim == v.ndim):
+        raise ValueError(f"q, k, v must have the same rank, got {q.ndim}, "
+                         f"{k.ndim}, {v.ndim}")
+    if q.shape[-1] != k.shape[-1]:
+        raise ValueError(f"q and k head dims differ: {q.shape[-1]} vs "
+                         f"{k.shape[-1]}")
+    if k.shape[-2] != v.shape[-2]:
+        raise ValueError(f"k and v sequence lengths differ: {k.shape[-2]} vs "
+                         f"{v.shape[-2]}")
+    if k.shape[:-2] != v.shape[:-2]:
+        raise ValueError(f"k and v leading dims differ: {k.shape[:-2]} vs "
+                         f"{v.shape[:-2]}")
+    lead_q, lead_k = q.shape[:-2], k.shape[:-2]
+    hq = hkv = None
+    batch = list(lead_q)
+    if q.ndim >= 3:
+        batch = list(lead_q[:-1])
+        hq, hkv = lead_q[-1], lead_k[-1]
+        if list(lead_k[:-1]) != batch:
+            raise ValueError(f"batch dims differ: q {lead_q[:-1]} vs k "
+                             f"{lead_k[:-1]}")
+        if hkv == 0 or hq % hkv:
+            raise ValueError(f"query heads ({hq}) must be a multiple of the "
+                             f"key/value heads ({hkv})")
+    if scale is not None and not math.isfinite(scale):
+        raise ValueError(f"scale must be finite, got {scale}")
+    return mlirgen.Config(batch=batch, hq=hq, hkv=hkv, nq=q.shape[-2],
+                          nk=k.shape[-2], d=q.shape[-1], dv=v.shape[-1],
+                          causal=bool(causal), causal_offset=causal_offset,
+                          scale=None if scale is None else float(scale),
+                          lse=True)
+
+
+def _blocks(block_q, block_kv, loop_order):
+    for name, b in (("block_q", block_q), ("block_kv", block_kv)):
+        if not isinstance(b, (int, np.integer)) or isinstance(b, bool) or b <= 0:
+            raise ValueError(f"{name} must be a positive integer, got {b!r}")
+    if loop_order not in ("fa1", "fa2"):
+        raise ValueError(f"loop_order must be 'fa1' or 'fa2', got "
+                         f"{loop_order!r}")
+
+
+def _as_numpy(x):
+    if isinstance(x, np.ndarray):
+        return x
+    if hasattr(x, "detach"):  # a torch tensor
+        if x.device.type != "cpu":
+            raise NotImplementedError(
+                "flash_mlir: only the CPU target is available from Python yet")
+        return x.detach().contiguous().numpy()
+    return np.asarray(x)
+
+
+def attention(q, k, v, causal=False, scale=None, block_q=64, block_kv=64,
+              loop_order="fa2", return_lse=False, causal_offset=None):
+    """softmax(scale * q k^T [causal]) v computed by flash-mlir on the CPU."""
+    q, k, v = (_as_numpy(t) for t in (q, k, v))
+    cfg = _config(q, k, v, causal, scale, causal_offset)
+    _blocks(block_q, block_kv, loop_order)
+    fwd, _ = compiler.attention_kernels(cfg, int(block_q), int(block_kv),
+                                        loop_order)
+    o, lse = fwd(q, k, v)
+    return (o, lse) if return_lse else o
+
+
+def attention_grad(q, k, v, o, lse, do, causal=False, scale=None, block_q=64,
+                   block_kv=64, loop_order="fa2", causal_offset=None):
+    """(dq, dk, dv) of attention, recomputed from the forward's lse."""
+    q, k, v, o, lse, do = (_as_numpy(t) for t in (q, k, v, o, lse, do))
+    cfg = _config(q, k, v, causal, scale, causal_offset)
+    _blocks(block_q, block_kv, loop_order)
+    if do.shape != o.shape or o.shape != tuple(cfg.o_shape()):
+        raise ValueError(f"o and dO must have shape {tuple(cfg.o_shape())}, "
+                         f"got {o.shape} and {do.shape}")
+    _, bwd = compiler.attention_kernels(cfg, int(block_q), int(block_kv),
+                                        loop_order)
+    return tuple(bwd(q, k, v, o, lse, do))
