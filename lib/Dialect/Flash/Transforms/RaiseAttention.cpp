@@ -1,27 +1,39 @@
-//===- RaiseAttention.cpp - softmax(Q K^T * scale) V -> flash.attention ---===//
+//===- RaiseAttention.cpp - softmax(Q K^T * scale + mask) V -> flash.attention ===//
 //
-// Recognizes attention in linalg IR by walking up from every linalg.softmax:
+// Finds attention in linalg IR by starting at every contraction that could
+// be P*V and walking up:
 //
-//   Q K^T      a contraction (named or generic, any batch rank) into zeros
-//   * scale    optional: elementwise multiply/divide by one float constant
-//   softmax    over the last (key) dim
-//   P V        a contraction of the probabilities with V into zeros
+//   P * V        a (batched) matrix product into zeros; P may pass through
+//                extf/truncf
+//   softmax      linalg.softmax, or its decomposition as frontends emit it:
+//                max-reduce (also torch-mlir's max+index), exp(x - max) (or
+//                exp(x): the unstabilized form), sum-reduce, divide or
+//                multiply by the reciprocal; keepdim maps accepted
+//   score chain  elementwise generics between Q*K^T and the softmax whose
+//                bodies are proven to compute
+//                  select(keep & causal, scale * s + mask, -inf)
+//                by walking their SSA graph (scale: mul/div by a constant;
+//                mask: an added tensor; keep: select on an i1 tensor;
+//                causal: select on a compare of linalg.index values)
+//   Q * K^T      a (batched) product into zeros, K read transposed or through
+//                a linalg.transpose; with GQA written as K/V heads broadcast
+//                and collapsed, the unrepeated K/V are used
 //
-// and proves each step before rewriting; every reason for not raising is a
-// string that `report=true` turns into a remark at the softmax. Upstream has
-// no attention matcher (IREE's was removed), hence this file.
+// Every failure returns the reason; `report=true` turns it into a remark at
+// the softmax. Upstream has no attention matcher (IREE's was removed), hence
+// this file; the TOSA forms are in RaiseAttentionTosa.cpp.
 //
 //===----------------------------------------------------------------------===//
 
+#include "BlockBuilder.h"
+#include "RaiseAttention.h"
 #include "flash/Dialect/Flash/IR/FlashOps.h"
 #include "flash/Dialect/Flash/Transforms/Passes.h"
-#include "flash/Dialect/Flash/Transforms/Transforms.h"
 
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/Verifier.h"
-#include "mlir/Transforms/RegionUtils.h"
 
 namespace mlir {
 namespace flash {
@@ -32,6 +44,121 @@ namespace flash {
 
 using namespace mlir;
 using namespace mlir::flash;
+using namespace mlir::flash::raise;
+
+//===----------------------------------------------------------------------===//
+// Shared helpers (also used by the TOSA matcher)
+//===----------------------------------------------------------------------===//
+
+bool raise::isNegInfLike(Value v) {
+  FloatAttr f;
+  if (!matchPattern(v, m_Constant(&f))) {
+    DenseElementsAttr d;
+    if (!matchPattern(v, m_Constant(&d)) || !d.isSplat() ||
+        !isa<FloatType>(d.getElementType()))
+      return false;
+    APFloat x = d.getSplatValue<APFloat>();
+    return x.isNegative() && (x.isInfinity() || x.isLargest());
+  }
+  APFloat x = f.getValue();
+  // -inf, or the lowest finite value (torch's masked_fill(finfo.min)).
+  return x.isNegative() && (x.isInfinity() || x.isLargest());
+}
+
+std::optional<double> raise::floatConstant(Value v) {
+  FloatAttr f;
+  if (matchPattern(v, m_Constant(&f)))
+    return f.getValueAsDouble();
+  DenseElementsAttr d;
+  if (matchPattern(v, m_Constant(&d)) && d.isSplat() &&
+      isa<FloatType>(d.getElementType()))
+    return d.getSplatValue<APFloat>().convertToDouble();
+  return std::nullopt;
+}
+
+Reason raise::buildAttention(RewriterBase &rewriter, Location loc,
+                             const AttentionParts &parts, Operation *replaced,
+                             Value replacedResult) {
+  Value q = parts.q, k = parts.k, v = parts.v;
+  auto outTy = cast<RankedTensorType>(replacedResult.getType());
+  Type outElt = outTy.getElementType();
+  Type et = getElementTypeOrSelf(v.getType());
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPoint(replaced);
+  // Mixed element types (or an output wider than V): compute in the
+  // output's type (extf copies of q, k, v are O(N * D)).
+  if (getElementTypeOrSelf(q.getType()) != et ||
+      getElementTypeOrSelf(k.getType()) != et || outElt != et) {
+    auto widen = [&](Value t) {
+      auto ty = cast<RankedTensorType>(t.getType());
+      if (ty.getElementType() == outElt)
+        return t;
+      if (ty.getElementType().getIntOrFloatBitWidth() >
+          outElt.getIntOrFloatBitWidth())
+        return Value();
+      SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(rewriter, loc, t);
+      Value init = tensor::EmptyOp::create(rewriter, loc, sizes, outElt);
+      SmallVector<AffineMap> maps(2,
+                                  rewriter.getMultiDimIdentityMap(ty.getRank()));
+      SmallVector<utils::IteratorType> iters(ty.getRank(),
+                                             utils::IteratorType::parallel);
+      return linalg::GenericOp::create(
+                 rewriter, loc, init.getType(), ValueRange{t},
+                 ValueRange{init}, maps, iters,
+                 [&](OpBuilder &b, Location l, ValueRange a) {
+                   linalg::YieldOp::create(
+                       b, l,
+                       ValueRange{arith::ExtFOp::create(b, l, outElt, a[0])});
+                 })
+          .getResult(0);
+    };
+    q = widen(q);
+    k = widen(k);
+    v = widen(v);
+    if (!q || !k || !v)
+      return "the output is narrower than the inputs";
+  }
+  SmallVector<OpFoldResult> sizes =
+      tensor::getMixedSizes(rewriter, loc, replacedResult);
+  Value init = tensor::EmptyOp::create(rewriter, loc, sizes, outElt);
+  FloatAttr scale = rewriter.getF32FloatAttr(static_cast<float>(parts.scale));
+  UnitAttr causal = parts.causalOffset ? rewriter.getUnitAttr() : nullptr;
+  IntegerAttr offset =
+      parts.causalOffset ? rewriter.getI64IntegerAttr(*parts.causalOffset)
+                         : nullptr;
+  auto attn = AttentionOp::create(rewriter, loc, TypeRange{outTy}, q, k, v,
+                                  parts.mask, init, /*lse_init=*/Value(), scale,
+                                  causal, offset);
+  LogicalResult valid = success();
+  {
+    // Check silently: a mismatch is a reason not to raise, not an error.
+    ScopedDiagnosticHandler silence(attn->getContext(),
+                                    [](Diagnostic &) { return success(); });
+    valid = mlir::verify(attn);
+  }
+  if (failed(valid)) {
+    rewriter.eraseOp(attn);
+    return "the operands do not form a valid flash.attention (shapes do not "
+           "line up)";
+  }
+  rewriter.replaceAllUsesWith(replacedResult, attn.getResult());
+  // The N x N intermediates and whatever fed only them are now dead.
+  SmallVector<Operation *> worklist{replaced};
+  while (!worklist.empty()) {
+    Operation *op = worklist.pop_back_val();
+    if (!op || op->getBlock() == nullptr || !isOpTriviallyDead(op))
+      continue;
+    for (Value operand : op->getOperands())
+      if (Operation *def = operand.getDefiningOp())
+        worklist.push_back(def);
+    rewriter.eraseOp(op);
+  }
+  return "";
+}
+
+//===----------------------------------------------------------------------===//
+// linalg matchers
+//===----------------------------------------------------------------------===//
 
 namespace {
 
@@ -43,14 +170,14 @@ struct BatchedMatmul {
   bool rhsTransposed = false;
 };
 
-/// The reason a candidate was not raised; empty on success.
-using Reason = std::string;
-
 bool isZeroFill(Value v) {
-  auto fill = v.getDefiningOp<linalg::FillOp>();
-  if (!fill)
-    return false;
-  return matchPattern(fill.getInputs()[0], m_AnyZeroFloat());
+  if (auto fill = v.getDefiningOp<linalg::FillOp>())
+    return matchPattern(fill.getInputs()[0], m_AnyZeroFloat());
+  return false;
+}
+
+bool isFloatTensor(Value v) {
+  return isa<FloatType>(getElementTypeOrSelf(v.getType()));
 }
 
 FailureOr<BatchedMatmul> matchMatmul(Value result, StringRef what,
@@ -97,58 +224,618 @@ FailureOr<BatchedMatmul> matchMatmul(Value result, StringRef what,
     why = (what + " does not accumulate into a zero-filled tensor").str();
     return failure();
   }
-  for (Value v : {mm.lhs, mm.rhs, result})
-    if (!getElementTypeOrSelf(v.getType()).isF32()) {
-      why = (what + " is not f32 (other element types are not raised yet)")
-                .str();
-      return failure();
-    }
+  if (!isFloatTensor(mm.lhs) || !isFloatTensor(mm.rhs) ||
+      !isFloatTensor(result)) {
+    why = (what + " is not a floating-point product").str();
+    return failure();
+  }
   return mm;
 }
 
-/// `v` = elementwise `x * c` or `x / c` with one float constant `c`: sets
-/// `x` and multiplies `scale` by c (or 1/c).
-bool matchScale(Value v, Value &x, double &scale) {
+/// An all-parallel generic with identity maps whose body only converts its
+/// single input (extf/truncf): the input.
+Value throughCast(Value v) {
   auto g = v.getDefiningOp<linalg::GenericOp>();
   if (!g || g.getNumDpsInputs() != 1 || g.getNumDpsInits() != 1 ||
       g.getNumParallelLoops() != g.getNumLoops() ||
       !llvm::all_of(g.getIndexingMapsArray(),
                     [](AffineMap m) { return m.isIdentity(); }))
-    return false;
+    return Value();
   Block &body = g.getRegion().front();
-  auto yield = cast<linalg::YieldOp>(body.getTerminator());
-  Operation *def = yield.getValues()[0].getDefiningOp();
-  if (!def || def->getBlock() != &body)
-    return false;
-  Value arg = body.getArgument(0);
-  FloatAttr c;
-  auto constOf = [&](Value operand) {
-    return matchPattern(operand, m_Constant(&c));
-  };
-  if (auto mul = dyn_cast<arith::MulFOp>(def)) {
-    if (mul.getLhs() == arg && constOf(mul.getRhs()))
-      scale *= c.getValueAsDouble();
-    else if (mul.getRhs() == arg && constOf(mul.getLhs()))
-      scale *= c.getValueAsDouble();
-    else
+  Value y = cast<linalg::YieldOp>(body.getTerminator()).getValues()[0];
+  Operation *def = y.getDefiningOp();
+  if (!isa_and_nonnull<arith::ExtFOp, arith::TruncFOp>(def) ||
+      def->getOperand(0) != body.getArgument(0))
+    return Value();
+  return g.getDpsInputs()[0];
+}
+
+Value skipCasts(Value v) {
+  while (Value in = throughCast(v))
+    v = in;
+  return v;
+}
+
+/// True when `v`'s only use is `sink`, possibly through single-use casts.
+bool onlyFeeds(Value v, Operation *sink) {
+  while (true) {
+    if (!v.hasOneUse())
       return false;
-  } else if (auto div = dyn_cast<arith::DivFOp>(def)) {
-    if (div.getLhs() != arg || !constOf(div.getRhs()) ||
-        c.getValueAsDouble() == 0.0)
+    Operation *user = *v.getUsers().begin();
+    if (user == sink)
+      return true;
+    if (user->getNumResults() != 1 || throughCast(user->getResult(0)) != v)
       return false;
-    scale /= c.getValueAsDouble();
-  } else {
-    return false;
+    v = user->getResult(0);
   }
-  x = g.getDpsInputs()[0];
-  return true;
+}
+
+/// Whether `m` indexes a reduced tensor [dims except `dim`] of an
+/// `n`-loop op: identity on the kept dims, the reduced dim dropped or a
+/// constant 0 (keepdim).
+bool isRowMap(AffineMap m, unsigned n, unsigned dim) {
+  unsigned pos = 0;
+  for (AffineExpr e : m.getResults()) {
+    if (auto d = dyn_cast<AffineDimExpr>(e)) {
+      if (d.getPosition() == dim)
+        return false;
+      if (pos == dim)
+        ++pos;
+      if (d.getPosition() != pos++)
+        return false;
+    } else if (auto c = dyn_cast<AffineConstantExpr>(e)) {
+      if (c.getValue() != 0 || pos != dim)
+        return false;
+      ++pos;
+    } else {
+      return false;
+    }
+  }
+  return m.getNumDims() == n && (pos == n || (pos == n - 1 && dim == n - 1));
+}
+
+/// A reduction generic over the last loop dim: input map identity, output a
+/// row map. Returns the reduced dim and the combining op of the first result.
+struct Reduction {
+  linalg::GenericOp op;
+  Value input;
+  unsigned dim;
+  Operation *combiner;
+};
+std::optional<Reduction> matchReduction(Value v) {
+  auto g = v.getDefiningOp<linalg::GenericOp>();
+  if (!g || g.getNumDpsInputs() != 1 || g.getNumReductionLoops() != 1)
+    return std::nullopt;
+  unsigned n = g.getNumLoops();
+  SmallVector<utils::IteratorType> iters = g.getIteratorTypesArray();
+  unsigned dim = 0;
+  for (unsigned i = 0; i < n; ++i)
+    if (iters[i] == utils::IteratorType::reduction)
+      dim = i;
+  SmallVector<AffineMap> maps = g.getIndexingMapsArray();
+  if (!maps[0].isIdentity())
+    return std::nullopt;
+  for (unsigned r = 1; r < maps.size(); ++r)
+    if (!isRowMap(maps[r], n, dim))
+      return std::nullopt;
+  Block &body = g.getRegion().front();
+  Value y = cast<linalg::YieldOp>(body.getTerminator()).getValues()[0];
+  Operation *comb = y.getDefiningOp();
+  if (!comb || comb->getNumOperands() != 2)
+    return std::nullopt;
+  Value in = body.getArgument(0), acc = body.getArgument(1);
+  if (!((comb->getOperand(0) == in && comb->getOperand(1) == acc) ||
+        (comb->getOperand(0) == acc && comb->getOperand(1) == in)))
+    return std::nullopt;
+  // Other results (torch-mlir's argmax) must be unused.
+  for (unsigned r = 1; r < g->getNumResults(); ++r)
+    if (!g->getResult(r).use_empty())
+      return std::nullopt;
+  return Reduction{g, g.getDpsInputs()[0], dim, comb};
+}
+
+bool initIs(Value init, function_ref<bool(Value)> pred) {
+  if (auto fill = init.getDefiningOp<linalg::FillOp>())
+    return pred(fill.getInputs()[0]);
+  return false;
+}
+
+struct SoftmaxMatch {
+  Value input;
+  int64_t dim = -1;
+  Operation *root = nullptr; // where remarks go
+};
+
+/// `p` = softmax(x) along some dim, as linalg.softmax or decomposed.
+/// Returns nullopt when `p` does not look like a softmax at all.
+std::optional<SoftmaxMatch> matchSoftmax(Value p, Reason &why) {
+  if (auto sm = p.getDefiningOp<linalg::SoftmaxOp>())
+    return SoftmaxMatch{sm.getInput(), static_cast<int64_t>(sm.getDimension()),
+                        sm};
+  // p = e / sum(e), or e * (1 / sum(e)).
+  auto div = p.getDefiningOp<linalg::GenericOp>();
+  if (!div || div.getNumDpsInputs() != 2 ||
+      div.getNumParallelLoops() != div.getNumLoops())
+    return std::nullopt;
+  Block &body = div.getRegion().front();
+  Operation *y =
+      cast<linalg::YieldOp>(body.getTerminator()).getValues()[0].getDefiningOp();
+  if (!y || y->getNumOperands() != 2)
+    return std::nullopt;
+  bool isDiv = isa<arith::DivFOp>(y), isMul = isa<arith::MulFOp>(y);
+  if (!isDiv && !isMul)
+    return std::nullopt;
+  unsigned n = div.getNumLoops();
+  // Which input is the (full) numerator, which the row denominator.
+  int num = -1;
+  SmallVector<AffineMap> maps = div.getIndexingMapsArray();
+  for (int i = 0; i < 2; ++i)
+    if (maps[i].isIdentity() && y->getOperand(isDiv ? 0 : i) ==
+                                    body.getArgument(i))
+      num = i;
+  if (num < 0)
+    return std::nullopt;
+  int den = 1 - num;
+  if (y->getOperand(isDiv ? 1 : 1 - num) != body.getArgument(den))
+    return std::nullopt;
+  unsigned dim = n - 1;
+  bool rowFound = false;
+  for (unsigned d = 0; d < n && !rowFound; ++d)
+    if (isRowMap(maps[den], n, d)) {
+      dim = d;
+      rowFound = true;
+    }
+  if (!rowFound)
+    return std::nullopt;
+  Value e = div.getDpsInputs()[num];
+  Value denom = div.getDpsInputs()[den];
+  if (isMul) {
+    // denom = 1 / sum.
+    auto rec = denom.getDefiningOp<linalg::GenericOp>();
+    if (!rec || rec.getNumDpsInputs() != 1)
+      return std::nullopt;
+    Block &rb = rec.getRegion().front();
+    auto rdiv = cast<linalg::YieldOp>(rb.getTerminator())
+                    .getValues()[0]
+                    .getDefiningOp<arith::DivFOp>();
+    std::optional<double> one =
+        rdiv ? floatConstant(rdiv.getLhs()) : std::nullopt;
+    if (!rdiv || !one || *one != 1.0 || rdiv.getRhs() != rb.getArgument(0))
+      return std::nullopt;
+    denom = rec.getDpsInputs()[0];
+  }
+  std::optional<Reduction> sum = matchReduction(denom);
+  if (!sum || !isa<arith::AddFOp>(sum->combiner) || sum->input != e ||
+      !initIs(sum->op.getDpsInits()[0],
+              [](Value c) { return matchPattern(c, m_AnyZeroFloat()); }))
+    return std::nullopt;
+  if (sum->dim != dim)
+    return std::nullopt;
+  // e = exp(x - max(x)) or exp(x); possibly as two generics.
+  auto expG = e.getDefiningOp<linalg::GenericOp>();
+  if (!expG || expG.getNumParallelLoops() != expG.getNumLoops())
+    return std::nullopt;
+  Block &eb = expG.getRegion().front();
+  auto ex = cast<linalg::YieldOp>(eb.getTerminator())
+                .getValues()[0]
+                .getDefiningOp<math::ExpOp>();
+  if (!ex)
+    return std::nullopt;
+  Value arg = ex.getOperand();
+  Value x;
+  Value maxV;
+  SmallVector<AffineMap> emaps = expG.getIndexingMapsArray();
+  auto inputOf = [&](Value blockArg) -> Value {
+    auto ba = dyn_cast<BlockArgument>(blockArg);
+    if (!ba || ba.getOwner() != &eb ||
+        ba.getArgNumber() >= expG.getNumDpsInputs())
+      return Value();
+    return expG.getDpsInputs()[ba.getArgNumber()];
+  };
+  if (auto sub = arg.getDefiningOp<arith::SubFOp>()) {
+    auto ba = dyn_cast<BlockArgument>(sub.getLhs());
+    auto bm = dyn_cast<BlockArgument>(sub.getRhs());
+    if (!ba || !bm || !emaps[ba.getArgNumber()].isIdentity() ||
+        !isRowMap(emaps[bm.getArgNumber()], n, dim))
+      return std::nullopt;
+    x = inputOf(sub.getLhs());
+    maxV = inputOf(sub.getRhs());
+  } else if (isa<BlockArgument>(arg) &&
+             emaps[cast<BlockArgument>(arg).getArgNumber()].isIdentity()) {
+    Value t = inputOf(arg);
+    // exp(t) where t = x - max (a separate generic), or the unstabilized
+    // exp(x).
+    auto subG = t ? t.getDefiningOp<linalg::GenericOp>() : nullptr;
+    if (subG && subG.getNumDpsInputs() == 2) {
+      Block &sb = subG.getRegion().front();
+      auto sub = cast<linalg::YieldOp>(sb.getTerminator())
+                     .getValues()[0]
+                     .getDefiningOp<arith::SubFOp>();
+      SmallVector<AffineMap> smaps = subG.getIndexingMapsArray();
+      auto ba = sub ? dyn_cast<BlockArgument>(sub.getLhs()) : BlockArgument();
+      auto bm = sub ? dyn_cast<BlockArgument>(sub.getRhs()) : BlockArgument();
+      if (sub && ba && bm && smaps[ba.getArgNumber()].isIdentity() &&
+          isRowMap(smaps[bm.getArgNumber()], n, dim)) {
+        x = subG.getDpsInputs()[ba.getArgNumber()];
+        maxV = subG.getDpsInputs()[bm.getArgNumber()];
+      }
+    }
+    if (!x)
+      x = t; // unstabilized
+  } else {
+    return std::nullopt;
+  }
+  if (!x)
+    return std::nullopt;
+  if (maxV) {
+    std::optional<Reduction> mx = matchReduction(maxV);
+    if (!mx || mx->input != x || mx->dim != dim ||
+        !isa<arith::MaximumFOp, arith::MaxNumFOp>(mx->combiner) ||
+        !initIs(mx->op.getDpsInits()[0],
+                [](Value c) { return isNegInfLike(c); }))
+      return std::nullopt;
+  }
+  return SoftmaxMatch{x, static_cast<int64_t>(dim), div};
+}
+
+//===----------------------------------------------------------------------===//
+// The score chain
+//===----------------------------------------------------------------------===//
+
+/// One tensor mask read by a score generic: the tensor and how the generic
+/// indexes it.
+struct MaskUse {
+  Value tensor;
+  AffineMap map;
+};
+
+struct ScoreChain {
+  Value scores;
+  double scale = 1.0;
+  std::optional<MaskUse> addMask, keepMask;
+  std::optional<int64_t> causalOffset;
+};
+
+/// value = index(dim) + constant.
+struct IndexTerm {
+  int64_t dim = -1;
+  int64_t c = 0;
+};
+std::optional<IndexTerm> indexTerm(Value v) {
+  if (auto cast = v.getDefiningOp<arith::IndexCastOp>())
+    v = cast.getIn();
+  if (auto idx = v.getDefiningOp<linalg::IndexOp>())
+    return IndexTerm{static_cast<int64_t>(idx.getDim()), 0};
+  if (auto add = v.getDefiningOp<arith::AddIOp>()) {
+    APInt c;
+    for (int s = 0; s < 2; ++s)
+      if (matchPattern(add->getOperand(1 - s), m_ConstantInt(&c)))
+        if (auto t = indexTerm(add->getOperand(s)))
+          return IndexTerm{t->dim, t->c + c.getSExtValue()};
+  }
+  if (auto sub = v.getDefiningOp<arith::SubIOp>()) {
+    APInt c;
+    if (matchPattern(sub.getRhs(), m_ConstantInt(&c)))
+      if (auto t = indexTerm(sub.getLhs()))
+        return IndexTerm{t->dim, t->c - c.getSExtValue()};
+  }
+  return std::nullopt;
+}
+
+/// The predicate with its operands swapped (a < b  <=>  b > a).
+arith::CmpIPredicate swapOperands(arith::CmpIPredicate p) {
+  using P = arith::CmpIPredicate;
+  switch (p) {
+  case P::slt: return P::sgt;
+  case P::sgt: return P::slt;
+  case P::sle: return P::sge;
+  case P::sge: return P::sle;
+  case P::ult: return P::ugt;
+  case P::ugt: return P::ult;
+  case P::ule: return P::uge;
+  case P::uge: return P::ule;
+  default: return p;
+  }
+}
+
+/// The causal offset o such that `pred` (when `visibleWhenTrue`) means key
+/// j <= query i + o, for the query loop dim `qd` and key loop dim `kd`.
+std::optional<int64_t> causalOffsetOf(Value pred, bool visibleWhenTrue,
+                                      int64_t qd, int64_t kd) {
+  auto cmp = pred.getDefiningOp<arith::CmpIOp>();
+  if (!cmp)
+    return std::nullopt;
+  auto l = indexTerm(cmp.getLhs()), r = indexTerm(cmp.getRhs());
+  if (!l || !r)
+    return std::nullopt;
+  using P = arith::CmpIPredicate;
+  P p = cmp.getPredicate();
+  // Normalize to key on the left.
+  if (l->dim == qd && r->dim == kd) {
+    std::swap(l, r);
+    p = swapOperands(p);
+  } else if (!(l->dim == kd && r->dim == qd)) {
+    return std::nullopt;
+  }
+  if (!visibleWhenTrue)
+    p = arith::invertPredicate(p);
+  // j + a (p) i + b.
+  int64_t a = l->c, b = r->c;
+  switch (p) {
+  case P::sle:
+  case P::ule:
+    return b - a;
+  case P::slt:
+  case P::ult:
+    return b - a - 1;
+  default:
+    return std::nullopt;
+  }
+}
+
+/// Walks the body of one elementwise score generic from its yield down to
+/// the score argument, accumulating into `chain`. `scaled` is whether a
+/// scale has been applied outside of this point.
+Reason analyzeScoreBody(linalg::GenericOp g, unsigned scoreArg,
+                        ScoreChain &chain, bool &scaled) {
+  Block &body = g.getRegion().front();
+  unsigned n = g.getNumLoops();
+  int64_t qd = n - 2, kd = n - 1;
+  Value v = cast<linalg::YieldOp>(body.getTerminator()).getValues()[0];
+  auto inputArg = [&](Value x) -> std::optional<unsigned> {
+    if (auto cast = x.getDefiningOp<arith::ExtFOp>())
+      x = cast.getIn();
+    auto ba = dyn_cast<BlockArgument>(x);
+    if (!ba || ba.getOwner() != &body ||
+        ba.getArgNumber() >= g.getNumDpsInputs() ||
+        ba.getArgNumber() == scoreArg)
+      return std::nullopt;
+    return ba.getArgNumber();
+  };
+  while (v != body.getArgument(scoreArg)) {
+    Operation *op = v.getDefiningOp();
+    if (!op || op->getBlock() != &body)
+      return "the scores are combined with something other than a scale, a "
+             "mask or a causal predicate";
+    if (isa<arith::ExtFOp, arith::TruncFOp>(op)) {
+      v = op->getOperand(0);
+    } else if (isa<arith::MulFOp>(op)) {
+      std::optional<double> c0 = floatConstant(op->getOperand(0));
+      std::optional<double> c1 = floatConstant(op->getOperand(1));
+      if (!c0 && !c1)
+        return "the scores are multiplied by something that varies per "
+               "element (not a constant scale)";
+      double c = c1 ? *c1 : *c0;
+      if (!(c > 0))
+        return "the scale is not positive";
+      chain.scale *= c;
+      scaled = true;
+      v = op->getOperand(c1 ? 0 : 1);
+    } else if (auto div = dyn_cast<arith::DivFOp>(op)) {
+      std::optional<double> c = floatConstant(div.getRhs());
+      if (!c)
+        return "the scores are divided by something that varies per element "
+               "(not a constant scale)";
+      if (!(*c > 0))
+        return "the scale is not positive";
+      chain.scale /= *c;
+      scaled = true;
+      v = div.getLhs();
+    } else if (isa<arith::AddFOp>(op)) {
+      std::optional<unsigned> m0 = inputArg(op->getOperand(0));
+      std::optional<unsigned> m1 = inputArg(op->getOperand(1));
+      if (!m0 && !m1)
+        return "the scores are added to something that is not a mask tensor";
+      if (chain.addMask)
+        return "more than one additive mask";
+      // Walking outside-in: a scale already seen is applied after the mask.
+      if (scaled)
+        return "the additive mask is scaled together with the scores";
+      unsigned a = m1 ? *m1 : *m0;
+      chain.addMask = MaskUse{g.getDpsInputs()[a], g.getIndexingMapsArray()[a]};
+      v = op->getOperand(m1 ? 0 : 1);
+    } else if (auto sel = dyn_cast<arith::SelectOp>(op)) {
+      bool visibleWhenTrue;
+      if (isNegInfLike(sel.getFalseValue())) {
+        visibleWhenTrue = true;
+        v = sel.getTrueValue();
+      } else if (isNegInfLike(sel.getTrueValue())) {
+        visibleWhenTrue = false;
+        v = sel.getFalseValue();
+      } else {
+        return "a select on the scores does not pick -inf";
+      }
+      Value pred = sel.getCondition();
+      if (auto c = causalOffsetOf(pred, visibleWhenTrue, qd, kd)) {
+        if (chain.causalOffset)
+          return "more than one causal predicate";
+        chain.causalOffset = *c;
+      } else if (auto a = inputArg(pred)) {
+        if (!visibleWhenTrue)
+          return "an i1 mask selects -inf where it is true (an inverted "
+                 "keep-mask)";
+        if (chain.keepMask)
+          return "more than one boolean mask";
+        chain.keepMask =
+            MaskUse{g.getDpsInputs()[*a], g.getIndexingMapsArray()[*a]};
+      } else {
+        return "a mask depends on something other than an i1 tensor or the "
+               "query/key positions (e.g. on the scores)";
+      }
+    } else {
+      return ("the scores go through '" + op->getName().getStringRef() +
+              "', which is not part of attention")
+          .str();
+    }
+  }
+  return "";
+}
+
+/// From the softmax input up to Q*K^T through elementwise generics.
+Reason analyzeScoreChain(Value x, ScoreChain &chain) {
+  bool scaled = false;
+  while (true) {
+    auto g = x.getDefiningOp<linalg::GenericOp>();
+    if (!g || linalg::isaContractionOpInterface(g))
+      break;
+    if (g.getNumParallelLoops() != g.getNumLoops() ||
+        g.getNumDpsInits() != 1 || g->getNumResults() != 1 ||
+        !g.getIndexingMapsArray().back().isIdentity())
+      return "the scores go through a generic that is not elementwise";
+    // The score input: the one identity-mapped float input that is not a
+    // mask; try each and keep the first that analyzes.
+    Reason last = "the scores go through a generic without a score input";
+    bool found = false;
+    for (OpOperand *in : g.getDpsInputOperands()) {
+      if (!g.getMatchingIndexingMap(in).isIdentity() ||
+          !isFloatTensor(in->get()))
+        continue;
+      ScoreChain trial = chain;
+      bool trialScaled = scaled;
+      Reason r = analyzeScoreBody(g, in->getOperandNumber(), trial,
+                                  trialScaled);
+      if (r.empty()) {
+        chain = trial;
+        scaled = trialScaled;
+        x = in->get();
+        found = true;
+        break;
+      }
+      last = r;
+    }
+    if (!found)
+      return last;
+    if (!x.hasOneUse())
+      return "the scores have other uses than the softmax";
+  }
+  chain.scores = x;
+  return "";
+}
+
+/// The tensor to pass as flash.attention's mask for a mask read with `use.map`
+/// by an op whose loops are [B..., Nq, Nk]: right-aligned, with unit dims
+/// inserted where the map skips a loop dim.
+FailureOr<Value> maskOperand(RewriterBase &rewriter, Location loc,
+                             const MaskUse &use, unsigned numLoops,
+                             Reason &why) {
+  auto ty = cast<RankedTensorType>(use.tensor.getType());
+  SmallVector<int64_t> target; // loop dim (or -1 for a unit constant) per res
+  for (AffineExpr e : use.map.getResults()) {
+    if (auto d = dyn_cast<AffineDimExpr>(e))
+      target.push_back(d.getPosition());
+    else if (auto c = dyn_cast<AffineConstantExpr>(e); c && c.getValue() == 0)
+      target.push_back(-1);
+    else {
+      why = "the mask is indexed in a way that is not a broadcast";
+      return failure();
+    }
+  }
+  // Constant-0 results read a unit dim; they must keep the position of the
+  // loop dim they broadcast over, so only dims are checked for order.
+  int64_t prev = -1;
+  for (auto [i, t] : llvm::enumerate(target)) {
+    if (t == -1) {
+      if (ty.getDimSize(i) != 1) {
+        why = "the mask reads index 0 of a dim that is not 1";
+        return failure();
+      }
+      continue;
+    }
+    if (t <= prev) {
+      why = "the mask's dims are permuted";
+      return failure();
+    }
+    prev = t;
+  }
+  if (target.empty() || target.back() != static_cast<int64_t>(numLoops) - 1) {
+    why = "the mask does not vary along the keys' dim";
+    return failure();
+  }
+  // Positions: a present result at its loop dim; constant-0 results take the
+  // next position. The mask is right-aligned from its first position.
+  SmallVector<int64_t> pos;
+  int64_t next = 0;
+  for (int64_t t : target) {
+    int64_t p = t == -1 ? next : t;
+    pos.push_back(p);
+    next = p + 1;
+  }
+  int64_t first = pos.front();
+  int64_t outRank = numLoops - first;
+  if (static_cast<int64_t>(pos.size()) == outRank)
+    return use.tensor; // already right-aligned
+  if (!ty.hasStaticShape()) {
+    why = "a mask that needs unit dims inserted must have a static shape";
+    return failure();
+  }
+  SmallVector<int64_t> shape(outRank, 1);
+  SmallVector<ReassociationIndices> groups;
+  for (auto [i, p] : llvm::enumerate(pos)) {
+    shape[p - first] = ty.getDimSize(i);
+    ReassociationIndices grp{p - first};
+    int64_t end = i + 1 < pos.size() ? pos[i + 1] : numLoops;
+    for (int64_t q = p + 1; q < end; ++q)
+      grp.push_back(q - first);
+    groups.push_back(grp);
+  }
+  auto outTy = RankedTensorType::get(shape, ty.getElementType());
+  return tensor::ExpandShapeOp::create(rewriter, loc, outTy, use.tensor, groups)
+      .getResult();
+}
+
+/// K (or V) with GQA written as a repeat: collapse_shape([B.., Hkv, G, N, D]
+/// -> [B.., Hkv*G, N, D]) of a broadcast of [B.., Hkv, N, D] along G.
+/// Returns the unrepeated tensor and G, or the value itself and 1.
+std::pair<Value, int64_t> unrepeatHeads(Value t) {
+  auto collapse = t.getDefiningOp<tensor::CollapseShapeOp>();
+  if (!collapse)
+    return {t, 1};
+  SmallVector<ReassociationIndices> groups =
+      collapse.getReassociationIndices();
+  int64_t rank = cast<RankedTensorType>(t.getType()).getRank();
+  if (rank < 3)
+    return {t, 1};
+  // The head dim (rank - 3 of the result) must come from exactly (h, g).
+  for (int64_t i = 0; i < rank; ++i)
+    if (static_cast<int64_t>(groups[i].size()) != (i == rank - 3 ? 2 : 1))
+      return {t, 1};
+  unsigned gDim = groups[rank - 3][1];
+  Value src = collapse.getSrc();
+  Value base;
+  if (auto bc = src.getDefiningOp<linalg::BroadcastOp>()) {
+    if (bc.getDimensions() != ArrayRef<int64_t>{static_cast<int64_t>(gDim)})
+      return {t, 1};
+    base = bc.getInput();
+  } else if (auto g = src.getDefiningOp<linalg::GenericOp>()) {
+    // A generic broadcast: out = in, with the input map skipping gDim.
+    if (g.getNumDpsInputs() != 1 ||
+        g.getNumParallelLoops() != g.getNumLoops())
+      return {t, 1};
+    Block &body = g.getRegion().front();
+    if (cast<linalg::YieldOp>(body.getTerminator()).getValues()[0] !=
+        body.getArgument(0))
+      return {t, 1};
+    AffineMap in = g.getIndexingMapsArray()[0];
+    AffineMap expect = g.getIndexingMapsArray()[1].dropResult(gDim);
+    if (in != expect)
+      return {t, 1};
+    base = g.getDpsInputs()[0];
+  } else {
+    return {t, 1};
+  }
+  int64_t groupSize =
+      cast<RankedTensorType>(src.getType()).getDimSize(gDim);
+  if (ShapedType::isDynamic(groupSize))
+    return {t, 1};
+  return {base, groupSize};
 }
 
 /// K from the right-hand side of Q K^T: the operand itself when the product
 /// reads it transposed, else what a last-two-dims linalg.transpose read, else
-/// a new transpose.
+/// a new transpose (`created` is set then).
 Value keyFromRhs(RewriterBase &rewriter, Location loc,
-                 const BatchedMatmul &qk) {
+                 const BatchedMatmul &qk, bool &created) {
+  created = false;
   if (qk.rhsTransposed)
     return qk.rhs;
   auto rhsTy = cast<RankedTensorType>(qk.rhs.getType());
@@ -158,100 +845,121 @@ Value keyFromRhs(RewriterBase &rewriter, Location loc,
   if (auto t = qk.rhs.getDefiningOp<linalg::TransposeOp>())
     if (t.getPermutation() == ArrayRef<int64_t>(perm))
       return t.getInput();
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPointAfterValue(qk.rhs);
   SmallVector<OpFoldResult> sizes =
       tensor::getMixedSizes(rewriter, loc, qk.rhs);
   std::swap(sizes[r - 1], sizes[r - 2]);
   Value empty = tensor::EmptyOp::create(rewriter, loc, sizes,
                                         rhsTy.getElementType());
+  created = true;
   return linalg::TransposeOp::create(rewriter, loc, qk.rhs, empty, perm)
       .getResult()[0];
 }
 
-/// Tries to raise the attention around `softmax`; on failure returns why.
-Reason raiseAt(RewriterBase &rewriter, linalg::SoftmaxOp softmax) {
-  auto inTy = cast<RankedTensorType>(softmax.getInput().getType());
-  int64_t rank = inTy.getRank();
-  if (rank < 2)
-    return "softmax input has rank < 2";
-  if (static_cast<int64_t>(softmax.getDimension()) != rank - 1)
-    return "softmax is over axis " + std::to_string(softmax.getDimension()) +
-           ", not the key axis (" + std::to_string(rank - 1) + ")";
-  Value p = softmax.getResult()[0];
-  if (!p.hasOneUse())
-    return "the probabilities have other uses than the P*V product";
-
-  // P V.
+/// Tries to raise the attention whose P*V is `pv`. Returns nullopt when `pv`
+/// is not a candidate (its left operand is not a softmax), else the reason
+/// it was not raised ("" when it was) and where to report it.
+std::optional<std::pair<Reason, Location>>
+raiseAt(RewriterBase &rewriter, linalg::LinalgOp pvOp) {
+  if (!linalg::isaContractionOpInterface(pvOp) ||
+      pvOp.getNumDpsInputs() != 2 || pvOp->getNumResults() != 1)
+    return std::nullopt;
+  Value p = skipCasts(pvOp.getDpsInputs()[0]);
   Reason why;
-  Operation *user = *p.getUsers().begin();
-  if (user->getNumResults() != 1)
-    return "the probabilities do not feed a matrix product with V";
-  FailureOr<BatchedMatmul> pv =
-      matchMatmul(user->getResult(0), "P*V", why);
+  std::optional<SoftmaxMatch> sm = matchSoftmax(p, why);
+  if (!sm) {
+    // The right operand may be the probabilities (P^T-style products).
+    Value p1 = skipCasts(pvOp.getDpsInputs()[1]);
+    std::optional<SoftmaxMatch> sm1 = matchSoftmax(p1, why);
+    if (!sm1)
+      return std::nullopt;
+    return std::make_pair(
+        Reason("the probabilities are the right-hand side of the second "
+               "product"),
+        sm1->root->getLoc());
+  }
+  Location loc = sm->root->getLoc();
+  auto fail = [&](Reason r) { return std::make_pair(r, loc); };
+  int64_t rank = cast<RankedTensorType>(sm->input.getType()).getRank();
+  if (rank < 2)
+    return fail("softmax input has rank < 2");
+  if (sm->dim != rank - 1)
+    return fail("softmax is over axis " + std::to_string(sm->dim) +
+                ", not the key axis (" + std::to_string(rank - 1) + ")");
+  Value pvResult = pvOp->getResult(0);
+  if (!onlyFeeds(p, pvOp))
+    return fail("the probabilities have other uses than the P*V product");
+  FailureOr<BatchedMatmul> pv = matchMatmul(pvResult, "P*V", why);
   if (failed(pv))
-    return why;
-  if (pv->lhs != p)
-    return "the probabilities are the right-hand side of the second product";
+    return fail(why);
   if (pv->rhsTransposed)
-    return "the second product contracts V along its last dim, not its "
-           "sequence dim";
+    return fail("the second product contracts V along its last dim, not its "
+                "sequence dim");
 
-  // Scores: optional scale over Q K^T.
-  Value scores = softmax.getInput();
-  double scale = 1.0;
-  Value unscaled;
-  if (matchScale(scores, unscaled, scale)) {
-    if (!scores.hasOneUse())
-      return "the scaled scores have other uses than the softmax";
-    scores = unscaled;
-  }
-  if (!scores.hasOneUse())
-    return "the scores have other uses than the softmax";
-  FailureOr<BatchedMatmul> qk = matchMatmul(scores, "Q*K^T", why);
+  ScoreChain chain;
+  why = analyzeScoreChain(sm->input, chain);
+  if (!why.empty())
+    return fail(why);
+  if (!chain.scores.hasOneUse())
+    return fail("the scores have other uses than the softmax");
+  FailureOr<BatchedMatmul> qk = matchMatmul(chain.scores, "Q*K^T", why);
   if (failed(qk))
-    return why;
+    return fail(why);
+  if (cast<RankedTensorType>(qk->lhs.getType()).getRank() != rank ||
+      cast<RankedTensorType>(pv->rhs.getType()).getRank() != rank)
+    return fail("query, key and value do not have the scores' batch dims");
+  if (chain.addMask && chain.keepMask)
+    return fail("both an additive and a boolean mask (only one mask operand "
+                "is supported)");
 
-  // Shapes: batch dims of the two products must be the same iteration
-  // dims; the verifier of flash.attention checks the rest below.
-  auto qTy = cast<RankedTensorType>(qk->lhs.getType());
-  auto vTy = cast<RankedTensorType>(pv->rhs.getType());
-  if (qTy.getRank() != rank || vTy.getRank() != rank)
-    return "query, key and value do not have the scores' batch dims";
-
+  AttentionParts parts;
+  parts.q = qk->lhs;
+  parts.scale = chain.scale;
+  parts.causalOffset = chain.causalOffset;
   OpBuilder::InsertionGuard guard(rewriter);
-  rewriter.setInsertionPoint(pv->op);
-  Location loc = softmax.getLoc();
-  Value k = keyFromRhs(rewriter, loc, *qk);
-  auto attn = AttentionOp::create(
-      rewriter, loc, TypeRange{pv->init.getType()}, qk->lhs, k, pv->rhs,
-      /*mask=*/Value(), pv->init, /*lse_init=*/Value(),
-      rewriter.getF32FloatAttr(static_cast<float>(scale)),
-      /*causal=*/nullptr, /*causal_offset=*/nullptr);
-  LogicalResult valid = success();
-  {
-    // Check silently: a mismatch is a reason not to raise, not an error.
-    ScopedDiagnosticHandler silence(attn->getContext(),
-                                    [](Diagnostic &) { return success(); });
-    valid = mlir::verify(attn);
+  rewriter.setInsertionPoint(pvOp);
+  // Ops made for the new operands (a transpose of K^T and its init, a
+  // reshaped mask) are erased again if the raise fails.
+  SmallVector<Operation *> made;
+  auto cleanup = [&]() {
+    for (Operation *op : llvm::reverse(made))
+      if (isOpTriviallyDead(op))
+        rewriter.eraseOp(op);
+  };
+  bool kCreated;
+  Value k = keyFromRhs(rewriter, loc, *qk, kCreated);
+  if (kCreated) {
+    auto t = k.getDefiningOp<linalg::TransposeOp>();
+    made.push_back(t.getInit().getDefiningOp());
+    made.push_back(t);
   }
-  if (failed(valid)) {
-    rewriter.eraseOp(attn);
-    return "the operands do not form a valid flash.attention";
+  auto [k0, gk] = unrepeatHeads(k);
+  auto [v0, gv] = unrepeatHeads(pv->rhs);
+  if (gk == gv && gk > 1) {
+    parts.k = k0;
+    parts.v = v0;
+  } else {
+    parts.k = k;
+    parts.v = pv->rhs;
   }
-  Operation *softmaxOp = softmax, *qkOp = qk->op;
-  Operation *scaleOp = softmax.getInput().getDefiningOp();
-  rewriter.replaceOp(pv->op, attn.getResult());
-  // The N x N intermediates and whatever fed only them are now dead.
-  SmallVector<Operation *> worklist{softmaxOp, scaleOp, qkOp};
-  while (!worklist.empty()) {
-    Operation *op = worklist.pop_back_val();
-    if (!op || !isOpTriviallyDead(op))
-      continue;
-    for (Value operand : op->getOperands())
-      if (Operation *def = operand.getDefiningOp())
-        worklist.push_back(def);
-    rewriter.eraseOp(op);
+  if (chain.addMask || chain.keepMask) {
+    FailureOr<Value> m =
+        maskOperand(rewriter, loc, chain.addMask ? *chain.addMask
+                                                 : *chain.keepMask,
+                    rank, why);
+    if (failed(m)) {
+      cleanup();
+      return fail(why);
+    }
+    if (*m != (chain.addMask ? chain.addMask->tensor : chain.keepMask->tensor))
+      made.push_back(m->getDefiningOp());
+    parts.mask = *m;
   }
-  return "";
+  why = buildAttention(rewriter, loc, parts, pvOp, pvResult);
+  if (!why.empty())
+    cleanup();
+  return fail(why);
 }
 
 struct FlashRaiseAttentionPass
@@ -259,15 +967,26 @@ struct FlashRaiseAttentionPass
   using FlashRaiseAttentionBase::FlashRaiseAttentionBase;
 
   void runOnOperation() override {
-    SmallVector<linalg::SoftmaxOp> candidates;
-    getOperation()->walk(
-        [&](linalg::SoftmaxOp op) { candidates.push_back(op); });
-    IRRewriter rewriter(&getContext());
-    for (linalg::SoftmaxOp softmax : candidates) {
-      Location loc = softmax.getLoc();
-      Reason why = raiseAt(rewriter, softmax);
-      if (report && !why.empty())
-        emitRemark(loc) << "attention not raised: " << why;
+    SmallVector<Operation *> candidates;
+    getOperation()->walk([&](Operation *op) {
+      if (isa<linalg::LinalgOp>(op) || isTosaCandidate(op))
+        candidates.push_back(op);
+    });
+    // A raise erases other candidates (Q*K^T is a contraction too).
+    struct ErasedTracker : RewriterBase::Listener {
+      DenseSet<Operation *> erased;
+      void notifyOperationErased(Operation *op) override { erased.insert(op); }
+    } tracker;
+    IRRewriter rewriter(&getContext(), &tracker);
+    for (Operation *op : candidates) {
+      if (tracker.erased.contains(op))
+        continue;
+      std::optional<std::pair<Reason, Location>> r =
+          isTosaCandidate(op)
+              ? raiseTosaAt(rewriter, op)
+              : raiseAt(rewriter, cast<linalg::LinalgOp>(op));
+      if (r && report && !r->first.empty())
+        emitRemark(r->second) << "attention not raised: " << r->first;
     }
   }
 };
