@@ -40,6 +40,8 @@ void mlir::flash::buildFlashToCPUPipeline(OpPassManager &pm,
   // Whatever else the module holds: TOSA and aggregate linalg ops.
   TosaToLinalgOptions tosaOptions;
   tosa::addTosaToLinalgPasses(pm, tosaOptions);
+  pm.addNestedPass<func::FuncOp>(createTosaToArithPass());
+  pm.addNestedPass<func::FuncOp>(createTosaToTensorPass());
   pm.addPass(createFlashDecomposeAggregates());
   pm.addPass(createConvertElementwiseToLinalgPass());
   // No CSE before bufferization: merging equal fills would make blocks share
