@@ -3,6 +3,7 @@
 #ifndef FLASH_LIB_DIALECT_FLASH_TRANSFORMS_RAISEATTENTION_H
 #define FLASH_LIB_DIALECT_FLASH_TRANSFORMS_RAISEATTENTION_H
 
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/PatternMatch.h"
 
 #include <optional>
@@ -33,6 +34,77 @@ Reason buildAttention(RewriterBase &rewriter, Location loc,
 bool isNegInfLike(Value v);
 /// A scalar or splat float constant.
 std::optional<double> floatConstant(Value v);
+
+
+//===----------------------------------------------------------------------===//
+// linalg matchers (LinalgMatchers.cpp)
+//===----------------------------------------------------------------------===//
+
+/// C[b..., m, n] = sum_k A[b..., m, k] * B[b..., n, k]   (rhsTransposed)
+///              or sum_k A[b..., m, k] * B[b..., k, n]
+struct BatchedMatmul {
+  linalg::LinalgOp op;
+  Value lhs, rhs, init;
+  bool rhsTransposed = false;
+};
+
+bool isZeroFill(Value v);
+bool isFloatTensor(Value v);
+/// A (batched) matrix product into a zero-filled tensor; `what` names it in
+/// the reason.
+FailureOr<BatchedMatmul> matchMatmul(Value result, StringRef what,
+                                     Reason &why);
+/// The input of an elementwise extf/truncf generic (or null), and `v` with
+/// all such casts skipped.
+Value throughCast(Value v);
+Value skipCasts(Value v);
+/// True when `v`'s only use is `sink`, possibly through single-use casts.
+bool onlyFeeds(Value v, Operation *sink);
+/// Whether `m` indexes a tensor reduced along loop `dim` (dropped or
+/// keepdim) of an `n`-loop op.
+bool isRowMap(AffineMap m, unsigned n, unsigned dim);
+/// A reduction generic over the last loop dim: input map identity, output a
+/// row map. Returns the reduced dim and the combining op of the first result.
+struct Reduction {
+  linalg::GenericOp op;
+  Value input;
+  unsigned dim;
+  Operation *combiner;
+};
+std::optional<Reduction> matchReduction(Value v);
+/// Whether `init` is a linalg.fill of a value satisfying `pred`.
+bool initIs(Value init, function_ref<bool(Value)> pred);
+struct SoftmaxMatch {
+  Value input;
+  int64_t dim = -1;
+  Operation *root = nullptr; // where remarks go
+};
+std::optional<SoftmaxMatch> matchSoftmax(Value p, Reason &why);
+/// One tensor mask read by a score generic: the tensor and how the generic
+/// indexes it.
+struct MaskUse {
+  Value tensor;
+  AffineMap map;
+};
+
+struct ScoreChain {
+  Value scores;
+  double scale = 1.0;
+  std::optional<MaskUse> addMask, keepMask;
+  std::optional<int64_t> causalOffset;
+};
+/// From the softmax input up to Q*K^T through elementwise generics.
+Reason analyzeScoreChain(Value x, ScoreChain &chain);
+/// The flash.attention mask operand for a mask read with `use.map` by an op
+/// whose loops are [B..., Nq, Nk].
+FailureOr<Value> maskOperand(RewriterBase &rewriter, Location loc,
+                             const MaskUse &use, unsigned numLoops,
+                             Reason &why);
+/// GQA written as a repeat of K/V heads: the unrepeated tensor and the group.
+std::pair<Value, int64_t> unrepeatHeads(Value t);
+/// K from the right-hand side of Q*K^T (`created` when a transpose is made).
+Value keyFromRhs(RewriterBase &rewriter, Location loc, const BatchedMatmul &qk,
+                 bool &created);
 
 /// TOSA: whether `op` is a tosa.matmul that could be P*V, and the matcher.
 bool isTosaCandidate(Operation *op);
