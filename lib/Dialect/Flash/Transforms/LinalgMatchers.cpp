@@ -58,12 +58,14 @@ FailureOr<BatchedMatmul> raise::matchMatmul(Value result, StringRef what,
   SmallVector<AffineMap> maps = op.getIndexingMapsArray();
   BatchedMatmul mm{op, op.getDpsInputs()[0], op.getDpsInputs()[1],
                    op.getDpsInits()[0]};
-  if (maps[2] != expect({m, n}) || maps[0] != expect({m, k})) {
+  if (maps[2] != expect({m, n}) ||
+      (maps[0] != expect({m, k}) && maps[0] != expect({k, m}))) {
     why = (what + " does not index its operands as [batch..., rows, "
                   "reduction] and [batch..., rows, cols]")
               .str();
     return failure();
   }
+  mm.lhsTransposed = maps[0] == expect({k, m});
   if (maps[1] == expect({n, k}))
     mm.rhsTransposed = true;
   else if (maps[1] != expect({k, n})) {

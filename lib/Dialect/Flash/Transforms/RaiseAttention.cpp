@@ -166,6 +166,30 @@ raiseAt(RewriterBase &rewriter, linalg::LinalgOp pvOp) {
   if (!linalg::isaContractionOpInterface(pvOp) ||
       pvOp.getNumDpsInputs() != 2 || pvOp->getNumResults() != 1)
     return std::nullopt;
+  // Only (batched) matrix products are candidates (not, e.g., the row dot
+  // products of a softmax gradient).
+  {
+    Reason ignored;
+    FailureOr<BatchedMatmul> mm =
+        matchMatmul(pvOp->getResult(0), "P*V", ignored);
+    if (failed(mm) && ignored.find("zero-filled") == std::string::npos &&
+        ignored.find("does not index") == std::string::npos)
+      return std::nullopt;
+    // P^T dO next to a P*V of the same P is a backward's dV, not a
+    // candidate of its own.
+    if (succeeded(mm) && mm->lhsTransposed) {
+      Value p0 = skipCasts(mm->lhs);
+      for (Operation *user : p0.getUsers())
+        if (auto other = dyn_cast<linalg::LinalgOp>(user);
+            other && other != pvOp && other->getNumResults() == 1) {
+          Reason r;
+          FailureOr<BatchedMatmul> o =
+              matchMatmul(other->getResult(0), "P*V", r);
+          if (succeeded(o) && !o->lhsTransposed && o->lhs == mm->lhs)
+            return std::nullopt;
+        }
+    }
+  }
   Value p = skipCasts(pvOp.getDpsInputs()[0]);
   Reason why;
   std::optional<SoftmaxMatch> sm = matchSoftmax(p, why);
@@ -189,7 +213,9 @@ raiseAt(RewriterBase &rewriter, linalg::LinalgOp pvOp) {
     return fail("softmax is over axis " + std::to_string(sm->dim) +
                 ", not the key axis (" + std::to_string(rank - 1) + ")");
   Value pvResult = pvOp->getResult(0);
-  if (!onlyFeeds(p, pvOp))
+  // With other uses, P must be the saved probabilities of a backward.
+  bool joint = !onlyFeeds(p, pvOp);
+  if (joint && skipCasts(pvOp.getDpsInputs()[0]) != pvOp.getDpsInputs()[0])
     return fail("the probabilities have other uses than the P*V product");
   FailureOr<BatchedMatmul> pv = matchMatmul(pvResult, "P*V", why);
   if (failed(pv))
@@ -197,6 +223,9 @@ raiseAt(RewriterBase &rewriter, linalg::LinalgOp pvOp) {
   if (pv->rhsTransposed)
     return fail("the second product contracts V along its last dim, not its "
                 "sequence dim");
+  if (pv->lhsTransposed)
+    return fail("P*V does not index its operands as [batch..., rows, "
+                "reduction] and [batch..., rows, cols]");
 
   ScoreChain chain;
   why = analyzeScoreChain(sm->input, chain);
@@ -207,6 +236,8 @@ raiseAt(RewriterBase &rewriter, linalg::LinalgOp pvOp) {
   FailureOr<BatchedMatmul> qk = matchMatmul(chain.scores, "Q*K^T", why);
   if (failed(qk))
     return fail(why);
+  if (qk->lhsTransposed)
+    return fail("Q*K^T reads Q transposed");
   if (cast<RankedTensorType>(qk->lhs.getType()).getRank() != rank ||
       cast<RankedTensorType>(pv->rhs.getType()).getRank() != rank)
     return fail("query, key and value do not have the scores' batch dims");
@@ -256,6 +287,16 @@ raiseAt(RewriterBase &rewriter, linalg::LinalgOp pvOp) {
     if (*m != (chain.addMask ? chain.addMask->tensor : chain.keepMask->tensor))
       made.push_back(m->getDefiningOp());
     parts.mask = *m;
+  }
+  if (joint) {
+    // The backward reads the repeated K/V as the forward wrote them.
+    parts.k = k;
+    parts.v = pv->rhs;
+    why = raiseJointAt(rewriter, loc, p, pvOp, parts, k,
+                       qk->rhsTransposed ? Value() : qk->rhs);
+    if (!why.empty())
+      cleanup();
+    return fail(why);
   }
   why = buildAttention(rewriter, loc, parts, pvOp, pvResult);
   if (!why.empty())

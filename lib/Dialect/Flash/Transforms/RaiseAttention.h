@@ -46,6 +46,8 @@ struct BatchedMatmul {
   linalg::LinalgOp op;
   Value lhs, rhs, init;
   bool rhsTransposed = false;
+  /// A read as [batch..., reduction, rows] (a product with A^T).
+  bool lhsTransposed = false;
 };
 
 bool isZeroFill(Value v);
@@ -105,6 +107,15 @@ std::pair<Value, int64_t> unrepeatHeads(Value t);
 /// K from the right-hand side of Q*K^T (`created` when a transpose is made).
 Value keyFromRhs(RewriterBase &rewriter, Location loc, const BatchedMatmul &qk,
                  bool &created);
+
+/// P (a softmax result) has uses besides the forward's `pvOp`: if they are
+/// the autodiff backward of the attention `fwd` (K as [.., Nk, D] is
+/// `kRows`, as [.., D, Nk] `kCols` when the forward read it so), raises the
+/// forward to flash.attention with lse and the backward to
+/// flash.attention_grad. Returns the reason when not.
+Reason raiseJointAt(RewriterBase &rewriter, Location loc, Value p,
+                    Operation *pvOp, const AttentionParts &fwd, Value kRows,
+                    Value kCols);
 
 /// TOSA: whether `op` is a tosa.matmul that could be P*V, and the matcher.
 bool isTosaCandidate(Operation *op);

@@ -1,0 +1,212 @@
+// The joint forward + backward graph as autodiff emits it (P saved and
+// reused) becomes flash.attention (with lse) + flash.attention_grad; no N x N
+// tensor is left.
+// RUN: flash-opt %s --split-input-file --flash-raise-attention="report=true" --verify-diagnostics | FileCheck %s
+// RUN: %python %flash_src_root/python/flash_mlir/raisecheck.py %s --build %flash_obj_root | FileCheck %s --check-prefix=EXEC
+// EXEC-NOT: FAIL
+
+// Named ops: P^T dO and dS^T Q as matmuls with transposing maps.
+// CHECK-LABEL: func.func @joint_named
+// CHECK-SAME: (%[[Q:[a-z0-9]+]]: tensor<16x8xf32>, %[[K:[a-z0-9]+]]: tensor<20x8xf32>, %[[V:[a-z0-9]+]]: tensor<20x8xf32>, %[[DO:[a-z0-9]+]]: tensor<16x8xf32>)
+// CHECK-NOT: tensor<16x20xf32>
+// CHECK: %[[O:.*]], %[[LSE:.*]] = flash.attention ins(%[[Q]], %[[K]], %[[V]] : {{.*}}) outs({{.*}}) lse({{.*}} : tensor<16xf32>) {scale = 0.35355{{[0-9]*}} : f32}
+// CHECK: %[[DQ:.*]], %[[DK:.*]], %[[DV:.*]] = flash.attention_grad ins(%[[Q]], %[[K]], %[[V]], %[[O]], %[[LSE]], %[[DO]] :
+// CHECK: return %[[O]], %[[DQ]], %[[DK]], %[[DV]]
+// EXEC: joint_named: raised=yes
+func.func @joint_named(%q: tensor<16x8xf32>, %k: tensor<20x8xf32>, %v: tensor<20x8xf32>,
+                       %do: tensor<16x8xf32>)
+    -> (tensor<16x8xf32>, tensor<16x8xf32>, tensor<20x8xf32>, tensor<20x8xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e0 = tensor.empty() : tensor<16x20xf32>
+  %z0 = linalg.fill ins(%zero : f32) outs(%e0 : tensor<16x20xf32>) -> tensor<16x20xf32>
+  %s = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+      ins(%q, %k : tensor<16x8xf32>, tensor<20x8xf32>) outs(%z0 : tensor<16x20xf32>) -> tensor<16x20xf32>
+  %sc = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%s : tensor<16x20xf32>) outs(%e0 : tensor<16x20xf32>) {
+  ^bb0(%x: f32, %out: f32):
+    %c = arith.constant 0.35355339 : f32
+    %y = arith.mulf %x, %c : f32
+    linalg.yield %y : f32
+  } -> tensor<16x20xf32>
+  %p = linalg.softmax dimension(1) ins(%sc : tensor<16x20xf32>) outs(%e0 : tensor<16x20xf32>) -> tensor<16x20xf32>
+  %e8 = tensor.empty() : tensor<16x8xf32>
+  %z8 = linalg.fill ins(%zero : f32) outs(%e8 : tensor<16x8xf32>) -> tensor<16x8xf32>
+  %o = linalg.matmul ins(%p, %v : tensor<16x20xf32>, tensor<20x8xf32>) outs(%z8 : tensor<16x8xf32>) -> tensor<16x8xf32>
+  // Backward.
+  %ek = tensor.empty() : tensor<20x8xf32>
+  %zk = linalg.fill ins(%zero : f32) outs(%ek : tensor<20x8xf32>) -> tensor<20x8xf32>
+  %dv = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (k, m)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>]
+      ins(%p, %do : tensor<16x20xf32>, tensor<16x8xf32>) outs(%zk : tensor<20x8xf32>) -> tensor<20x8xf32>
+  %dp = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+      ins(%do, %v : tensor<16x8xf32>, tensor<20x8xf32>) outs(%z0 : tensor<16x20xf32>) -> tensor<16x20xf32>
+  %er = tensor.empty() : tensor<16xf32>
+  %zr = linalg.fill ins(%zero : f32) outs(%er : tensor<16xf32>) -> tensor<16xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>],
+                       iterator_types = ["parallel", "reduction"]}
+      ins(%dp, %p : tensor<16x20xf32>, tensor<16x20xf32>) outs(%zr : tensor<16xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %y = arith.addf %acc, %m : f32
+    linalg.yield %y : f32
+  } -> tensor<16xf32>
+  %ds = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i, j)>],
+                        iterator_types = ["parallel", "parallel"]}
+      ins(%p, %dp, %r : tensor<16x20xf32>, tensor<16x20xf32>, tensor<16xf32>) outs(%e0 : tensor<16x20xf32>) {
+  ^bb0(%pp: f32, %g: f32, %rr: f32, %out: f32):
+    %d = arith.subf %g, %rr : f32
+    %y = arith.mulf %pp, %d : f32
+    linalg.yield %y : f32
+  } -> tensor<16x20xf32>
+  %ds2 = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%ds : tensor<16x20xf32>) outs(%e0 : tensor<16x20xf32>) {
+  ^bb0(%x: f32, %out: f32):
+    %c = arith.constant 0.35355339 : f32
+    %y = arith.mulf %x, %c : f32
+    linalg.yield %y : f32
+  } -> tensor<16x20xf32>
+  %dq = linalg.matmul ins(%ds2, %k : tensor<16x20xf32>, tensor<20x8xf32>) outs(%z8 : tensor<16x8xf32>) -> tensor<16x8xf32>
+  %dk = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (k, m)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>]
+      ins(%ds2, %q : tensor<16x20xf32>, tensor<16x8xf32>) outs(%zk : tensor<20x8xf32>) -> tensor<20x8xf32>
+  return %o, %dq, %dk, %dv : tensor<16x8xf32>, tensor<16x8xf32>, tensor<20x8xf32>, tensor<20x8xf32>
+}
+
+// -----
+
+// torch-mlir style: batch dims, K and V transposed by linalg.transpose, the
+// decomposed softmax, the rowsum as an elementwise product then a sum, no
+// scale (1.0 in both directions), causal mask from linalg.index.
+// CHECK-LABEL: func.func @joint_torch_style
+// CHECK: flash.attention {{.*}}lse({{.*}}) {causal, causal_offset = 0 : i64, scale = 1.000000e+00 : f32}
+// CHECK: flash.attention_grad {{.*}}{causal, causal_offset = 0 : i64, scale = 1.000000e+00 : f32}
+// EXEC: joint_torch_style: raised=yes
+func.func @joint_torch_style(%q: tensor<2x16x8xf32>, %k: tensor<2x16x8xf32>, %v: tensor<2x16x8xf32>,
+                             %do: tensor<2x16x8xf32>)
+    -> (tensor<2x16x8xf32>, tensor<2x16x8xf32>, tensor<2x16x8xf32>, tensor<2x16x8xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %et = tensor.empty() : tensor<2x8x16xf32>
+  %kt = linalg.transpose ins(%k : tensor<2x16x8xf32>) outs(%et : tensor<2x8x16xf32>) permutation = [0, 2, 1]
+  %e0 = tensor.empty() : tensor<2x16x16xf32>
+  %z0 = linalg.fill ins(%zero : f32) outs(%e0 : tensor<2x16x16xf32>) -> tensor<2x16x16xf32>
+  %s = linalg.batch_matmul ins(%q, %kt : tensor<2x16x8xf32>, tensor<2x8x16xf32>) outs(%z0 : tensor<2x16x16xf32>) -> tensor<2x16x16xf32>
+  %sm = linalg.generic {indexing_maps = [affine_map<(b, i, j) -> (b, i, j)>, affine_map<(b, i, j) -> (b, i, j)>],
+                        iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%s : tensor<2x16x16xf32>) outs(%e0 : tensor<2x16x16xf32>) {
+  ^bb0(%x: f32, %out: f32):
+    %i = linalg.index 1 : index
+    %j = linalg.index 2 : index
+    %vis = arith.cmpi ule, %j, %i : index
+    %y = arith.select %vis, %x, %ninf : f32
+    linalg.yield %y : f32
+  } -> tensor<2x16x16xf32>
+  %em = tensor.empty() : tensor<2x16xf32>
+  %mi = linalg.fill ins(%ninf : f32) outs(%em : tensor<2x16xf32>) -> tensor<2x16xf32>
+  %mx = linalg.generic {indexing_maps = [affine_map<(b, i, j) -> (b, i, j)>, affine_map<(b, i, j) -> (b, i)>],
+                        iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%sm : tensor<2x16x16xf32>) outs(%mi : tensor<2x16xf32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %y = arith.maxnumf %x, %acc : f32
+    linalg.yield %y : f32
+  } -> tensor<2x16xf32>
+  %ex = linalg.generic {indexing_maps = [affine_map<(b, i, j) -> (b, i, j)>, affine_map<(b, i, j) -> (b, i)>, affine_map<(b, i, j) -> (b, i, j)>],
+                        iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%sm, %mx : tensor<2x16x16xf32>, tensor<2x16xf32>) outs(%e0 : tensor<2x16x16xf32>) {
+  ^bb0(%x: f32, %m: f32, %out: f32):
+    %d = arith.subf %x, %m : f32
+    %y = math.exp %d : f32
+    linalg.yield %y : f32
+  } -> tensor<2x16x16xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%em : tensor<2x16xf32>) -> tensor<2x16xf32>
+  %sum = linalg.generic {indexing_maps = [affine_map<(b, i, j) -> (b, i, j)>, affine_map<(b, i, j) -> (b, i)>],
+                         iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%ex : tensor<2x16x16xf32>) outs(%zs : tensor<2x16xf32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %y = arith.addf %x, %acc : f32
+    linalg.yield %y : f32
+  } -> tensor<2x16xf32>
+  %p = linalg.generic {indexing_maps = [affine_map<(b, i, j) -> (b, i, j)>, affine_map<(b, i, j) -> (b, i)>, affine_map<(b, i, j) -> (b, i, j)>],
+                       iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%ex, %sum : tensor<2x16x16xf32>, tensor<2x16xf32>) outs(%e0 : tensor<2x16x16xf32>) {
+  ^bb0(%x: f32, %d: f32, %out: f32):
+    %y = arith.divf %x, %d : f32
+    linalg.yield %y : f32
+  } -> tensor<2x16x16xf32>
+  %e8 = tensor.empty() : tensor<2x16x8xf32>
+  %z8 = linalg.fill ins(%zero : f32) outs(%e8 : tensor<2x16x8xf32>) -> tensor<2x16x8xf32>
+  %o = linalg.batch_matmul ins(%p, %v : tensor<2x16x16xf32>, tensor<2x16x8xf32>) outs(%z8 : tensor<2x16x8xf32>) -> tensor<2x16x8xf32>
+  // Backward.
+  %dv = linalg.generic {indexing_maps = [affine_map<(b, j, e, i) -> (b, i, j)>, affine_map<(b, j, e, i) -> (b, i, e)>, affine_map<(b, j, e, i) -> (b, j, e)>],
+                        iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%p, %do : tensor<2x16x16xf32>, tensor<2x16x8xf32>) outs(%z8 : tensor<2x16x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32):
+    %m = arith.mulf %a, %b : f32
+    %y = arith.addf %c, %m : f32
+    linalg.yield %y : f32
+  } -> tensor<2x16x8xf32>
+  %vt = linalg.transpose ins(%v : tensor<2x16x8xf32>) outs(%et : tensor<2x8x16xf32>) permutation = [0, 2, 1]
+  %dp = linalg.batch_matmul ins(%do, %vt : tensor<2x16x8xf32>, tensor<2x8x16xf32>) outs(%z0 : tensor<2x16x16xf32>) -> tensor<2x16x16xf32>
+  %prod = linalg.generic {indexing_maps = [affine_map<(b, i, j) -> (b, i, j)>, affine_map<(b, i, j) -> (b, i, j)>, affine_map<(b, i, j) -> (b, i, j)>],
+                          iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%dp, %p : tensor<2x16x16xf32>, tensor<2x16x16xf32>) outs(%e0 : tensor<2x16x16xf32>) {
+  ^bb0(%a: f32, %b: f32, %out: f32):
+    %y = arith.mulf %a, %b : f32
+    linalg.yield %y : f32
+  } -> tensor<2x16x16xf32>
+  %zr = linalg.fill ins(%zero : f32) outs(%em : tensor<2x16xf32>) -> tensor<2x16xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(b, i, j) -> (b, i, j)>, affine_map<(b, i, j) -> (b, i)>],
+                       iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%prod : tensor<2x16x16xf32>) outs(%zr : tensor<2x16xf32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %y = arith.addf %x, %acc : f32
+    linalg.yield %y : f32
+  } -> tensor<2x16xf32>
+  %ds = linalg.generic {indexing_maps = [affine_map<(b, i, j) -> (b, i, j)>, affine_map<(b, i, j) -> (b, i, j)>, affine_map<(b, i, j) -> (b, i)>, affine_map<(b, i, j) -> (b, i, j)>],
+                        iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%dp, %p, %r : tensor<2x16x16xf32>, tensor<2x16x16xf32>, tensor<2x16xf32>) outs(%e0 : tensor<2x16x16xf32>) {
+  ^bb0(%g: f32, %pp: f32, %rr: f32, %out: f32):
+    %d = arith.subf %g, %rr : f32
+    %y = arith.mulf %d, %pp : f32
+    linalg.yield %y : f32
+  } -> tensor<2x16x16xf32>
+  %dq = linalg.batch_matmul ins(%ds, %k : tensor<2x16x16xf32>, tensor<2x16x8xf32>) outs(%z8 : tensor<2x16x8xf32>) -> tensor<2x16x8xf32>
+  %dk = linalg.generic {indexing_maps = [affine_map<(b, j, d, i) -> (b, i, j)>, affine_map<(b, j, d, i) -> (b, i, d)>, affine_map<(b, j, d, i) -> (b, j, d)>],
+                        iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%ds, %q : tensor<2x16x16xf32>, tensor<2x16x8xf32>) outs(%z8 : tensor<2x16x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32):
+    %m = arith.mulf %a, %b : f32
+    %y = arith.addf %c, %m : f32
+    linalg.yield %y : f32
+  } -> tensor<2x16x8xf32>
+  return %o, %dq, %dk, %dv : tensor<2x16x8xf32>, tensor<2x16x8xf32>, tensor<2x16x8xf32>, tensor<2x16x8xf32>
+}
+
+// -----
+
+// Near miss: the backward forgets the rowsum (dS = P * dP is not the
+// softmax gradient), so nothing may change.
+// CHECK-LABEL: func.func @negative_wrong_softmax_grad
+// CHECK-NOT: flash.attention
+func.func @negative_wrong_softmax_grad(%q: tensor<16x8xf32>, %k: tensor<20x8xf32>, %v: tensor<20x8xf32>,
+                                       %do: tensor<16x8xf32>) -> (tensor<16x8xf32>, tensor<16x8xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e0 = tensor.empty() : tensor<16x20xf32>
+  %z0 = linalg.fill ins(%zero : f32) outs(%e0 : tensor<16x20xf32>) -> tensor<16x20xf32>
+  %s = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+      ins(%q, %k : tensor<16x8xf32>, tensor<20x8xf32>) outs(%z0 : tensor<16x20xf32>) -> tensor<16x20xf32>
+  // expected-remark @+1 {{attention not raised: the probabilities have other uses than the P*V product}}
+  %p = linalg.softmax dimension(1) ins(%s : tensor<16x20xf32>) outs(%e0 : tensor<16x20xf32>) -> tensor<16x20xf32>
+  %e8 = tensor.empty() : tensor<16x8xf32>
+  %z8 = linalg.fill ins(%zero : f32) outs(%e8 : tensor<16x8xf32>) -> tensor<16x8xf32>
+  %o = linalg.matmul ins(%p, %v : tensor<16x20xf32>, tensor<20x8xf32>) outs(%z8 : tensor<16x8xf32>) -> tensor<16x8xf32>
+  %dp = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+      ins(%do, %v : tensor<16x8xf32>, tensor<20x8xf32>) outs(%z0 : tensor<16x20xf32>) -> tensor<16x20xf32>
+  %ds = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>],
+                        iterator_types = ["parallel", "parallel"]}
+      ins(%p, %dp : tensor<16x20xf32>, tensor<16x20xf32>) outs(%e0 : tensor<16x20xf32>) {
+  ^bb0(%pp: f32, %g: f32, %out: f32):
+    %y = arith.mulf %pp, %g : f32
+    linalg.yield %y : f32
+  } -> tensor<16x20xf32>
+  %dq = linalg.matmul ins(%ds, %k : tensor<16x20xf32>, tensor<20x8xf32>) outs(%z8 : tensor<16x8xf32>) -> tensor<16x8xf32>
+  return %o, %dq : tensor<16x8xf32>, tensor<16x8xf32>
+}
