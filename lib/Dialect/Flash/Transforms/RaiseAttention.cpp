@@ -158,6 +158,24 @@ Reason raise::buildAttention(RewriterBase &rewriter, Location loc,
 
 namespace {
 
+/// Whether `op` computes P^T X for a P that also feeds a P*V product.
+bool isBackwardDV(linalg::LinalgOp op) {
+  Reason ignored;
+  FailureOr<BatchedMatmul> mm = matchMatmul(op->getResult(0), "dV", ignored);
+  if (failed(mm) || !mm->lhsTransposed)
+    return false;
+  for (Operation *user : mm->lhs.getUsers()) {
+    auto other = dyn_cast<linalg::LinalgOp>(user);
+    if (!other || other == op || other->getNumResults() != 1)
+      continue;
+    FailureOr<BatchedMatmul> pv =
+        matchMatmul(other->getResult(0), "P*V", ignored);
+    if (succeeded(pv) && !pv->lhsTransposed && pv->lhs == mm->lhs)
+      return true;
+  }
+  return false;
+}
+
 /// Tries to raise the attention whose P*V is `pv`. Returns nullopt when `pv`
 /// is not a candidate (its left operand is not a softmax), else the reason
 /// it was not raised ("" when it was) and where to report it.
@@ -168,28 +186,14 @@ raiseAt(RewriterBase &rewriter, linalg::LinalgOp pvOp) {
     return std::nullopt;
   // Only (batched) matrix products are candidates (not, e.g., the row dot
   // products of a softmax gradient).
-  {
-    Reason ignored;
-    FailureOr<BatchedMatmul> mm =
-        matchMatmul(pvOp->getResult(0), "P*V", ignored);
-    if (failed(mm) && ignored.find("zero-filled") == std::string::npos &&
-        ignored.find("does not index") == std::string::npos)
-      return std::nullopt;
-    // P^T dO next to a P*V of the same P is a backward's dV, not a
-    // candidate of its own.
-    if (succeeded(mm) && mm->lhsTransposed) {
-      Value p0 = skipCasts(mm->lhs);
-      for (Operation *user : p0.getUsers())
-        if (auto other = dyn_cast<linalg::LinalgOp>(user);
-            other && other != pvOp && other->getNumResults() == 1) {
-          Reason r;
-          FailureOr<BatchedMatmul> o =
-              matchMatmul(other->getResult(0), "P*V", r);
-          if (succeeded(o) && !o->lhsTransposed && o->lhs == mm->lhs)
-            return std::nullopt;
-        }
-    }
-  }
+  FailureOr<linalg::ContractionDimensions> dims =
+      linalg::inferContractionDims(pvOp);
+  if (failed(dims) || dims->m.size() != 1 || dims->n.size() != 1 ||
+      dims->k.size() != 1)
+    return std::nullopt;
+  // P^T dO next to a P*V of the same P is a backward's dV, not a candidate.
+  if (isBackwardDV(pvOp))
+    return std::nullopt;
   Value p = skipCasts(pvOp.getDpsInputs()[0]);
   Reason why;
   std::optional<SoftmaxMatch> sm = matchSoftmax(p, why);

@@ -602,3 +602,32 @@ func.func @negative_mask_depends_on_scores(%q: tensor<16x8xf32>, %k: tensor<20x8
   %o = linalg.matmul ins(%p, %v : tensor<16x20xf32>, tensor<20x8xf32>) outs(%z3 : tensor<16x8xf32>) -> tensor<16x8xf32>
   return %o : tensor<16x8xf32>
 }
+
+// -----
+
+// torch-mlir's bmm around 4-D attention: [B, H, N, D] collapsed to
+// [B*H, N, D] for the products and expanded back; raised on the collapsed
+// tensors (heads = B*H), the reshapes stay.
+// CHECK-LABEL: func.func @collapse_expand_bmm
+// CHECK: tensor.collapse_shape
+// CHECK: flash.attention ins({{.*}} : tensor<6x16x8xf32>, tensor<6x20x8xf32>, tensor<6x20x8xf32>)
+// CHECK: tensor.expand_shape
+// EXEC: collapse_expand_bmm: raised=yes
+func.func @collapse_expand_bmm(%q: tensor<2x3x16x8xf32>, %k: tensor<2x3x20x8xf32>,
+                               %v: tensor<2x3x20x8xf32>) -> tensor<2x3x16x8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %qc = tensor.collapse_shape %q [[0, 1], [2], [3]] : tensor<2x3x16x8xf32> into tensor<6x16x8xf32>
+  %kc = tensor.collapse_shape %k [[0, 1], [2], [3]] : tensor<2x3x20x8xf32> into tensor<6x20x8xf32>
+  %vc = tensor.collapse_shape %v [[0, 1], [2], [3]] : tensor<2x3x20x8xf32> into tensor<6x20x8xf32>
+  %et = tensor.empty() : tensor<6x8x20xf32>
+  %kt = linalg.transpose ins(%kc : tensor<6x20x8xf32>) outs(%et : tensor<6x8x20xf32>) permutation = [0, 2, 1]
+  %e0 = tensor.empty() : tensor<6x16x20xf32>
+  %z0 = linalg.fill ins(%zero : f32) outs(%e0 : tensor<6x16x20xf32>) -> tensor<6x16x20xf32>
+  %s = linalg.batch_matmul ins(%qc, %kt : tensor<6x16x8xf32>, tensor<6x8x20xf32>) outs(%z0 : tensor<6x16x20xf32>) -> tensor<6x16x20xf32>
+  %p = linalg.softmax dimension(2) ins(%s : tensor<6x16x20xf32>) outs(%e0 : tensor<6x16x20xf32>) -> tensor<6x16x20xf32>
+  %e3 = tensor.empty() : tensor<6x16x8xf32>
+  %z3 = linalg.fill ins(%zero : f32) outs(%e3 : tensor<6x16x8xf32>) -> tensor<6x16x8xf32>
+  %o = linalg.batch_matmul ins(%p, %vc : tensor<6x16x20xf32>, tensor<6x20x8xf32>) outs(%z3 : tensor<6x16x8xf32>) -> tensor<6x16x8xf32>
+  %oe = tensor.expand_shape %o [[0, 1], [2], [3]] output_shape [2, 3, 16, 8] : tensor<6x16x8xf32> into tensor<2x3x16x8xf32>
+  return %oe : tensor<2x3x16x8xf32>
+}

@@ -6,25 +6,45 @@
 include "mlir/Pass/PassBase.td"
 
 def FlashRaiseAttention : Pass<"flash-raise-attention"> {
-  let summary = "Raise softmax(Q K^T * scale) V in linalg IR to flash.attention";
+  let summary = "Raise attention (and its autodiff backward) to the flash ops";
   let description = [{
-    Finds attention written as two contractions around a softmax and
-    rewrites it into one `flash.attention` when, and only when, the IR
-    provably computes exactly that:
+    Rewrites `softmax(Q K^T * scale + mask) V` into one `flash.attention`
+    whenever, and only when, the IR provably computes exactly that; with
+    `report=true` every candidate that is not raised gets a remark at the
+    softmax naming the reason (`softmax is over axis 0, not the key axis
+    (1)`, `the scores are multiplied by something that varies per element`,
+    ...). Accepted spellings:
 
-    - `Q K^T`: any contraction (`linalg.matmul`, `linalg.batch_matmul`,
-      their transposing `indexing_maps`, or a contraction `linalg.generic`
-      with any number of batch dims) of a zero-filled init, whose right-hand
-      side is K (transposed maps) or K^T (then a `linalg.transpose` of K is
-      materialized, or the transpose feeding it is looked through);
-    - optionally a scale: an elementwise `linalg.generic` multiplying or
-      dividing every score by one float constant;
-    - `linalg.softmax` over the last (key) dim;
-    - `P V`: a contraction of the probabilities with V into a zero-filled
-      init.
+    - products: `linalg.matmul` / `linalg.batch_matmul` (also with
+      transposing `indexing_maps`), contraction `linalg.generic`s of any
+      batch rank, K through `linalg.transpose`, zero-filled inits;
+    - softmax: `linalg.softmax`, or decomposed as torch-mlir emits it (a
+      max-reduce, also the two-result max+index generic, keepdim maps, init
+      -inf or -FLT_MAX, `maximumf`/`maxnumf`; x - max and exp in one or two
+      generics; a sum-reduce; a divide or a reciprocal-multiply), and the
+      unstabilized form without the max;
+    - between Q*K^T and the softmax, elementwise generics whose bodies are
+      proven to compute `select(keep & causal, scale * s + mask, -inf)`:
+      scale as a multiply or a divide by a constant (or folded into Q/K),
+      an additive mask tensor, an i1 keep-mask, a causal predicate built
+      from `linalg.index` compares (raised with an explicit
+      `causal_offset`); broadcast masks get unit dims as needed;
+    - f16/bf16 inputs with f32 accumulation and extf/truncf around the
+      products or the softmax (computed in the output's type);
+    - GQA written as K/V heads repeated (`linalg.broadcast` or a broadcast
+      generic, then `tensor.collapse_shape`): raised on the unrepeated K/V;
+    - TOSA: `tosa.matmul`, `tosa.transpose`, `tosa.mul` by a splat,
+      `tosa.add` of a mask, `tosa.reduce_max`, `tosa.sub`, `tosa.exp`,
+      `tosa.reduce_sum`, `tosa.reciprocal`, stabilized or not;
+    - the joint forward + backward graph of autodiff (P saved and reused by
+      dV = P^T dO and dS = P * (dP - rowsum(dP * P)), dQ = scale dS K,
+      dK = scale dS^T Q): the forward becomes `flash.attention` producing
+      lse and the backward `flash.attention_grad` reading it; no N x N
+      tensor is left.
 
-    Every intermediate must have no other use. With `report=true` every
-    candidate softmax that is not raised gets a remark naming the reason.
+    A softmax result with other uses (the probabilities returned, say) is
+    not raised. A fully masked row gives 0 where the original program gives
+    NaN (or, with a -FLT_MAX fill, a uniform row); every other row agrees.
 
     Before:
     ```mlir
@@ -35,7 +55,7 @@ def FlashRaiseAttention : Pass<"flash-raise-attention"> {
     ```
     After:
     ```mlir
-    %o = flash.attention ins(%q, %k, %v : ...) outs(%zero2 : ...)
+    %o = flash.attention ins(%q, %k, %v : ...) outs(%init : ...)
            {scale = 1.0 : f32} -> tensor<128x64xf32>
     ```
   }];
@@ -50,7 +70,7 @@ def FlashRaiseAttention : Pass<"flash-raise-attention"> {
 }
 
 def FlashTileAttention : Pass<"flash-tile-attention"> {
-  let summary = "Lower flash.attention to the online-softmax loop nest";
+  let summary = "Lower flash.attention[_grad] to FlashAttention loop nests";
   let description = [{
     Rewrites every `flash.attention` into a loop nest on tensors that scans
     the key axis in blocks of `block-kv` with the online softmax (running
@@ -65,6 +85,14 @@ def FlashTileAttention : Pass<"flash-tile-attention"> {
     Lengths that are not multiples of the blocks get exact remainder blocks.
     Causal attention skips KV blocks that are entirely above the diagonal and
     masks only the blocks that cross it.
+
+    `flash.attention_grad` becomes the recomputation nest of the backward:
+    D = rowsum(dO * O), then for every block pair p = exp(scale q k^T - lse)
+    is recomputed and dV += p^T dO, dS = p (dO V^T - D), dQ += scale dS K,
+    dK += scale dS^T Q, in f32. `fa2`: KV blocks outer (dK/dV finished per
+    block, dQ accumulated); `fa1`: query blocks outer. GQA sums dK/dV over
+    the query heads of a group without copies; the order of accumulation
+    is fixed, so results are bitwise repeatable.
 
     Before:
     ```mlir
@@ -137,8 +165,10 @@ def FlashHoistVectorTransfers
   let description = [{
     After bufferization, moves the vector.transfer_read/write pairs of the
     accumulator tiles created by `flash-vectorize-cpu` out of the reduction
-    loops (upstream `linalg::hoistRedundantVectorTransfers`, which has no
-    pass of its own), so that the accumulators stay in registers.
+    loops, so that the accumulators stay in registers: upstream
+    `linalg::hoistRedundantVectorTransfers` (which has no pass of its own),
+    then the same for transfers on subviews of a buffer, which upstream
+    refuses and register tiles of a bufferized block always are.
   }];
 }
 
