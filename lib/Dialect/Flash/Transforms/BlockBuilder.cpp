@@ -268,6 +268,21 @@ Value flash::detail::transpose2D(OpBuilder &b, Location loc, Value t) {
       .getResult()[0];
 }
 
+void flash::detail::sliceHeadMask(OpBuilder &b, Location loc, Value mask,
+                                  int64_t rank, ValueRange ivs,
+                                  ScoreSpec &spec) {
+  auto mTy = cast<RankedTensorType>(mask.getType());
+  int64_t lead = rank - mTy.getRank();
+  SmallVector<Value> mIvs;
+  for (int64_t t = 0; t + 2 < mTy.getRank(); ++t)
+    mIvs.push_back(mTy.getDimSize(t) == 1
+                       ? arith::ConstantIndexOp::create(b, loc, 0).getResult()
+                       : ivs[lead + t]);
+  spec.mask = slice2D(b, loc, mask, mIvs);
+  spec.maskRowsBcast = mTy.getDimSize(mTy.getRank() - 2) == 1;
+  spec.maskColsBcast = mTy.getDimSize(mTy.getRank() - 1) == 1;
+}
+
 Value flash::detail::scoreBlock(OpBuilder &b, Location loc, const ScoreSpec &spec,
                          Value q, Value k, Value i0, OpFoldResult rows,
                          Value j0, OpFoldResult cols, bool applyCausal) {

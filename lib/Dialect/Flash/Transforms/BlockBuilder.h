@@ -116,6 +116,12 @@ struct ScoreSpec {
   bool maskRowsBcast = false, maskColsBcast = false;
   Value causalOffset;
 };
+/// The 2-D [Mq, Mk] slice of `mask` (right-aligned to [B..., Hq, Nq, Nk] of
+/// an op of rank `rank`) for the query head at leading indices `ivs`; unit
+/// dims broadcast (read at 0). Fills `spec.mask` and its broadcast flags.
+void sliceHeadMask(OpBuilder &b, Location loc, Value mask, int64_t rank,
+                   ValueRange ivs, ScoreSpec &spec);
+
 /// scale * q[i0:rows] k[j0:cols]^T (+ mask) in f32 [rows, cols]; with
 /// `applyCausal`, -inf where key j0 + jj > query i0 + ii + offset.
 Value scoreBlock(OpBuilder &b, Location loc, const ScoreSpec &spec, Value q,

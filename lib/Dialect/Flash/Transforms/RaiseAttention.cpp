@@ -50,6 +50,23 @@ using namespace mlir::flash::raise;
 // Shared helpers (also used by the TOSA matcher)
 //===----------------------------------------------------------------------===//
 
+void raise::eraseDeadFrom(RewriterBase &rewriter,
+                          ArrayRef<Operation *> roots) {
+  SmallVector<Operation *> worklist(roots);
+  DenseSet<Operation *> erased;
+  while (!worklist.empty()) {
+    Operation *op = worklist.pop_back_val();
+    // An op can be queued once per erased user: never touch it again.
+    if (!op || erased.contains(op) || !isOpTriviallyDead(op))
+      continue;
+    for (Value operand : op->getOperands())
+      if (Operation *def = operand.getDefiningOp())
+        worklist.push_back(def);
+    erased.insert(op);
+    rewriter.eraseOp(op);
+  }
+}
+
 bool raise::isNegInfLike(Value v) {
   FloatAttr f;
   if (!matchPattern(v, m_Constant(&f))) {
@@ -143,16 +160,7 @@ Reason raise::buildAttention(RewriterBase &rewriter, Location loc,
   }
   rewriter.replaceAllUsesWith(replacedResult, attn.getResult());
   // The N x N intermediates and whatever fed only them are now dead.
-  SmallVector<Operation *> worklist{replaced};
-  while (!worklist.empty()) {
-    Operation *op = worklist.pop_back_val();
-    if (!op || op->getBlock() == nullptr || !isOpTriviallyDead(op))
-      continue;
-    for (Value operand : op->getOperands())
-      if (Operation *def = operand.getDefiningOp())
-        worklist.push_back(def);
-    rewriter.eraseOp(op);
-  }
+  eraseDeadFrom(rewriter, {replaced});
   return "";
 }
 

@@ -30,6 +30,10 @@ Reason buildAttention(RewriterBase &rewriter, Location loc,
                       const AttentionParts &parts, Operation *replaced,
                       Value replacedResult);
 
+/// Erases `roots` and, transitively, the producers that become trivially
+/// dead (the N x N intermediates of a raised attention).
+void eraseDeadFrom(RewriterBase &rewriter, ArrayRef<Operation *> roots);
+
 /// -inf, or the lowest finite float (masked_fill(finfo.min)); scalar or splat.
 bool isNegInfLike(Value v);
 /// A scalar or splat float constant.

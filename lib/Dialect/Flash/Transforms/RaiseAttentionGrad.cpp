@@ -327,15 +327,6 @@ Reason raise::raiseJointAt(RewriterBase &rewriter, Location loc, Value p,
   rewriter.replaceAllUsesWith(dqOp->getResult(0), grad.getGradQuery());
   rewriter.replaceAllUsesWith(dkOp->getResult(0), grad.getGradKey());
   rewriter.replaceAllUsesWith(dvOp->getResult(0), grad.getGradValue());
-  SmallVector<Operation *> worklist{pvOp, dqOp, dkOp, dvOp};
-  while (!worklist.empty()) {
-    Operation *op = worklist.pop_back_val();
-    if (!op || !op->getBlock() || !isOpTriviallyDead(op))
-      continue;
-    for (Value operand : op->getOperands())
-      if (Operation *def = operand.getDefiningOp())
-        worklist.push_back(def);
-    rewriter.eraseOp(op);
-  }
+  eraseDeadFrom(rewriter, {pvOp, dqOp, dkOp, dvOp});
   return "";
 }

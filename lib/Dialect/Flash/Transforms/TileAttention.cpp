@@ -391,29 +391,12 @@ mlir::flash::tileAttention(RewriterBase &rewriter, AttentionOp op,
         Value q2 = slice2D(b, l, q, ivs);
         Value k2 = slice2D(b, l, k, kvIvs);
         Value v2 = slice2D(b, l, v, kvIvs);
-        Value m2;
-        if (mask) {
-          // Right-aligned broadcast: unit dims are read at index 0.
-          auto mTy = cast<RankedTensorType>(mask.getType());
-          int64_t lead = rank - mTy.getRank();
-          SmallVector<Value> mIvs;
-          for (int64_t t = 0; t + 2 < mTy.getRank(); ++t)
-            mIvs.push_back(mTy.getDimSize(t) == 1
-                               ? arith::ConstantIndexOp::create(b, l, 0)
-                                     .getResult()
-                               : ivs[lead + t]);
-          m2 = slice2D(b, l, mask, mIvs);
-        }
         Value o2 = slice2D(b, l, args[0], ivs);
         Value lse1 = op.getLseInit() ? slice1D(b, l, args[1], ivs) : Value();
         ScoreSpec spec;
         spec.scale = op.getScaleValue();
-        spec.mask = m2;
-        if (m2) {
-          auto mTy = cast<RankedTensorType>(m2.getType());
-          spec.maskRowsBcast = mTy.getDimSize(0) == 1;
-          spec.maskColsBcast = mTy.getDimSize(1) == 1;
-        }
+        if (mask)
+          sliceHeadMask(b, l, mask, rank, ivs, spec);
         spec.causalOffset = off;
         SliceEmitter emitter(options, q2, k2, v2, spec, nq, nk);
         auto [o, lse] = emitter.emit(b, l, o2, lse1);

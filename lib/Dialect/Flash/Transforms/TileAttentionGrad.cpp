@@ -214,19 +214,8 @@ mlir::flash::tileAttentionGrad(RewriterBase &rewriter, AttentionGradOp op,
           h.delta = slice1D(nb, nl, delta, hi);
           h.spec.scale = scale;
           h.spec.causalOffset = off;
-          if (mask) {
-            auto mTy = cast<RankedTensorType>(mask.getType());
-            int64_t lead = rank - mTy.getRank();
-            SmallVector<Value> mIvs;
-            for (int64_t t = 0; t + 2 < mTy.getRank(); ++t)
-              mIvs.push_back(mTy.getDimSize(t) == 1
-                                 ? arith::ConstantIndexOp::create(nb, nl, 0)
-                                       .getResult()
-                                 : hi[lead + t]);
-            h.spec.mask = slice2D(nb, nl, mask, mIvs);
-            h.spec.maskRowsBcast = mTy.getDimSize(mTy.getRank() - 2) == 1;
-            h.spec.maskColsBcast = mTy.getDimSize(mTy.getRank() - 1) == 1;
-          }
+          if (mask)
+            sliceHeadMask(nb, nl, mask, rank, hi, h.spec);
           return h;
         };
         OpFoldResult zero = b.getIndexAttr(0);
