@@ -254,8 +254,7 @@ def fused_func(cfg, name="fused"):
     args = [f"%q: {qt}", f"%k: {kt}", f"%v: {vt}"]
     mask_part = ""
     if cfg.mask != "none":
-        mdyn = tuple(i for i in dyn if not cfg.mask_bcast) or (
-            (0, 1) if cfg.dynamic and cfg.mask_bcast else ())
+        # With dynamic lengths the mask's (Nq, Nk) dims are dynamic too.
         mt = ttype(cfg.mask_shape(), cfg.mask_type(),
                    (len(cfg.mask_shape()) - 2, len(cfg.mask_shape()) - 1)
                    if cfg.dynamic else ())
@@ -298,6 +297,79 @@ def fused_func(cfg, name="fused"):
 
 # The unfused reference ----------------------------------------------------
 
+def _emit_ref_scores(e, cfg, q, k, m):
+    """%s2 = scale * q k^T (+ mask) (causal: -inf above the diagonal), the
+    unfused scores [lead..., Nq, Nk] in f32. Needs %zero and %ninf."""
+    et = cfg.dtype
+    L = len(cfg.lead())
+    G = 1 if cfg.hq is None else cfg.hq // cfg.hkv
+    lead = [f"d{i}" for i in range(L)]
+    kv_lead = list(lead)
+    if cfg.hq is not None and G > 1:
+        kv_lead[-1] = f"d{L - 1} floordiv {G}"
+    I, J, C = f"d{L}", f"d{L + 1}", f"d{L + 2}"
+    r = L + 3
+    qt, kt = ttype(cfg.q_shape(), et), ttype(cfg.k_shape(), et)
+    st = ttype(cfg.lead() + [cfg.nq, cfg.nk], "f32")
+
+    def amap(n, res):
+        return f"affine_map<({_dims(n)}) -> ({', '.join(res)})>"
+
+    def ext(var, name):
+        if et == "f32":
+            return var
+        e(f"      {name} = arith.extf {var} : {et} to f32")
+        return name
+
+    e(f"    %se = tensor.empty() : {st}")
+    e(f"    %s0 = linalg.fill ins(%zero : f32) outs(%se : {st}) -> {st}")
+    e(f"    %s1 = linalg.generic {{indexing_maps = [{amap(r, lead + [I, C])}, "
+      f"{amap(r, kv_lead + [J, C])}, {amap(r, lead + [I, J])}], "
+      f"iterator_types = [{_par(L + 2)}, \"reduction\"]}} "
+      f"ins({q}, {k} : {qt}, {kt}) outs(%s0 : {st}) {{")
+    e(f"    ^bb0(%a: {et}, %b: {et}, %acc: f32):")
+    a_, b_ = ext("%a", "%af"), ext("%b", "%bf")
+    e(f"      %p = arith.mulf {a_}, {b_} : f32")
+    e("      %y = arith.addf %acc, %p : f32")
+    e("      linalg.yield %y : f32")
+    e(f"    }} -> {st}")
+    ins, ins_t, maps = [], [], []
+    if cfg.mask != "none":
+        mshape = cfg.mask_shape()
+        full = lead + [I, J]
+        ins.append(m)
+        ins_t.append(ttype(mshape, cfg.mask_type()))
+        maps.append(amap(r - 1, full[len(full) - len(mshape):]))
+    maps.append(amap(r - 1, lead + [I, J]))
+    ins_part = (f"ins({', '.join(ins)} : {', '.join(ins_t)}) " if ins else "")
+    e(f"    %s2 = linalg.generic {{indexing_maps = [{', '.join(maps)}], "
+      f"iterator_types = [{_par(L + 2)}]}} {ins_part}outs(%s1 : {st}) {{")
+    bargs = ([f"%mk: {cfg.mask_type()}"] if ins else []) + ["%x: f32"]
+    e(f"    ^bb0({', '.join(bargs)}):")
+    e(f"      %sc = arith.constant {_fconst(cfg.scale_value())} : f32")
+    e("      %t0 = arith.mulf %x, %sc : f32")
+    cur = "%t0"
+    if cfg.mask == "add":
+        mk = ext("%mk", "%mkf")
+        e(f"      %t1 = arith.addf {cur}, {mk} : f32")
+        cur = "%t1"
+    elif cfg.mask == "bool":
+        e(f"      %t1 = arith.select %mk, {cur}, %ninf : f32")
+        cur = "%t1"
+    if cfg.causal:
+        e(f"      %ii = linalg.index {L} : index")
+        e(f"      %jj = linalg.index {L + 1} : index")
+        e("      %iic = arith.index_cast %ii : index to i64")
+        e("      %jjc = arith.index_cast %jj : index to i64")
+        e(f"      %off = arith.constant {cfg.offset_value()} : i64")
+        e("      %lim = arith.addi %iic, %off : i64")
+        e("      %vis = arith.cmpi sle, %jjc, %lim : i64")
+        e(f"      %t2 = arith.select %vis, {cur}, %ninf : f32")
+        cur = "%t2"
+    e(f"      linalg.yield {cur} : f32")
+    e(f"    }} -> {st}")
+
+
 def reference_func(cfg, name="reference"):
     """softmax(scale * q k^T + mask) v on the full score tensor, as linalg
     generics, with explicit handling of fully masked rows."""
@@ -332,63 +404,8 @@ def reference_func(cfg, name="reference"):
 
     e(f"    %zero = arith.constant 0.0 : f32")
     e(f"    %ninf = arith.constant {NEG_INF} : f32")
-    e(f"    %se = tensor.empty() : {st}")
-    e(f"    %s0 = linalg.fill ins(%zero : f32) outs(%se : {st}) -> {st}")
-    # s = q k^T
-    e(f"    %s1 = linalg.generic {{indexing_maps = [{amap(r, lead + [I, C])}, "
-      f"{amap(r, kv_lead + [J, C])}, {amap(r, lead + [I, J])}], "
-      f"iterator_types = [{par(L + 2)}, \"reduction\"]}} "
-      f"ins(%q, %k : {qt}, {kt}) outs(%s0 : {st}) {{")
-    e(f"    ^bb0(%a: {et}, %b: {et}, %acc: f32):")
-    a, bb = "%a", "%b"
-    if et != "f32":
-        e(f"      %af = arith.extf %a : {et} to f32")
-        e(f"      %bf = arith.extf %b : {et} to f32")
-        a, bb = "%af", "%bf"
-    e(f"      %p = arith.mulf {a}, {bb} : f32")
-    e(f"      %y = arith.addf %acc, %p : f32")
-    e(f"      linalg.yield %y : f32")
-    e(f"    }} -> {st}")
-    # scale, mask, causal
-    ins, ins_t, maps = [], [], []
-    if cfg.mask != "none":
-        mshape = cfg.mask_shape()
-        full = lead + [I, J]
-        mres = full[len(full) - len(mshape):]
-        ins.append("%m")
-        ins_t.append(ttype(mshape, cfg.mask_type()))
-        maps.append(amap(r - 1, mres))
-    maps.append(amap(r - 1, lead + [I, J]))
-    ins_part = (f"ins({', '.join(ins)} : {', '.join(ins_t)}) " if ins else "")
-    e(f"    %s2 = linalg.generic {{indexing_maps = [{', '.join(maps)}], "
-      f"iterator_types = [{par(L + 2)}]}} {ins_part}outs(%s1 : {st}) {{")
-    bargs = ([f"%mk: {cfg.mask_type()}"] if ins else []) + ["%x: f32"]
-    e(f"    ^bb0({', '.join(bargs)}):")
-    e(f"      %sc = arith.constant {_fconst(cfg.scale_value())} : f32")
-    e(f"      %t0 = arith.mulf %x, %sc : f32")
-    cur = "%t0"
-    if cfg.mask == "add":
-        mk = "%mk"
-        if et != "f32":
-            e(f"      %mkf = arith.extf %mk : {et} to f32")
-            mk = "%mkf"
-        e(f"      %t1 = arith.addf {cur}, {mk} : f32")
-        cur = "%t1"
-    elif cfg.mask == "bool":
-        e(f"      %t1 = arith.select %mk, {cur}, %ninf : f32")
-        cur = "%t1"
-    if cfg.causal:
-        e(f"      %ii = linalg.index {L} : index")
-        e(f"      %jj = linalg.index {L + 1} : index")
-        e(f"      %iic = arith.index_cast %ii : index to i64")
-        e(f"      %jjc = arith.index_cast %jj : index to i64")
-        e(f"      %off = arith.constant {cfg.offset_value()} : i64")
-        e(f"      %lim = arith.addi %iic, %off : i64")
-        e(f"      %vis = arith.cmpi sle, %jjc, %lim : i64")
-        e(f"      %t2 = arith.select %vis, {cur}, %ninf : f32")
-        cur = "%t2"
-    e(f"      linalg.yield {cur} : f32")
-    e(f"    }} -> {st}")
+    _emit_ref_scores(e, cfg, "%q", "%k", "%m")
+    r = L + 3
     # row max
     red = lambda: f"[{par(L + 1)}, \"reduction\"]"
     e(f"    %me = tensor.empty() : {rt}")
@@ -698,56 +715,8 @@ def reference_grad_func(cfg, name="reference_grad"):
         e(f"      {name} = arith.extf {var} : {t} to f32")
         return name
 
-    # Scores (as in the forward reference).
-    e(f"    %se = tensor.empty() : {st}")
-    e(f"    %s0 = linalg.fill ins(%zero : f32) outs(%se : {st}) -> {st}")
-    C = f"d{L + 2}"
+    _emit_ref_scores(e, cfg, "%gq", "%gk", "%gm")
     r = L + 3
-    e(f"    %s1 = linalg.generic {{indexing_maps = [{amap(r, lead + [I, C])}, "
-      f"{amap(r, kv_lead + [J, C])}, {amap(r, lead + [I, J])}], "
-      f"iterator_types = [{par(L + 2)}, \"reduction\"]}} "
-      f"ins(%gq, %gk : {qt}, {kt}) outs(%s0 : {st}) {{")
-    e(f"    ^bb0(%a: {et}, %b: {et}, %acc: f32):")
-    a_, b_ = ext("%a", et, "%af"), ext("%b", et, "%bf")
-    e(f"      %p = arith.mulf {a_}, {b_} : f32")
-    e("      %y = arith.addf %acc, %p : f32")
-    e("      linalg.yield %y : f32")
-    e(f"    }} -> {st}")
-    ins, ins_t, maps = [], [], []
-    if cfg.mask != "none":
-        mshape = cfg.mask_shape()
-        full = lead + [I, J]
-        ins.append("%gm")
-        ins_t.append(ts[6])
-        maps.append(amap(r - 1, full[len(full) - len(mshape):]))
-    maps.append(amap(r - 1, lead + [I, J]))
-    ins_part = (f"ins({', '.join(ins)} : {', '.join(ins_t)}) " if ins else "")
-    e(f"    %s2 = linalg.generic {{indexing_maps = [{', '.join(maps)}], "
-      f"iterator_types = [{par(L + 2)}]}} {ins_part}outs(%s1 : {st}) {{")
-    bargs = ([f"%mk: {cfg.mask_type()}"] if ins else []) + ["%x: f32"]
-    e(f"    ^bb0({', '.join(bargs)}):")
-    e(f"      %sc = arith.constant {_fconst(cfg.scale_value())} : f32")
-    e("      %t0 = arith.mulf %x, %sc : f32")
-    cur = "%t0"
-    if cfg.mask == "add":
-        mk = ext("%mk", et, "%mkf")
-        e(f"      %t1 = arith.addf {cur}, {mk} : f32")
-        cur = "%t1"
-    elif cfg.mask == "bool":
-        e(f"      %t1 = arith.select %mk, {cur}, %ninf : f32")
-        cur = "%t1"
-    if cfg.causal:
-        e(f"      %ii = linalg.index {L} : index")
-        e(f"      %jj = linalg.index {L + 1} : index")
-        e("      %iic = arith.index_cast %ii : index to i64")
-        e("      %jjc = arith.index_cast %jj : index to i64")
-        e(f"      %off = arith.constant {cfg.offset_value()} : i64")
-        e("      %lim = arith.addi %iic, %off : i64")
-        e("      %vis = arith.cmpi sle, %jjc, %lim : i64")
-        e(f"      %t2 = arith.select %vis, {cur}, %ninf : f32")
-        cur = "%t2"
-    e(f"      linalg.yield {cur} : f32")
-    e(f"    }} -> {st}")
     # P = softmax(s) with fully masked rows -> 0.
     red = f"[{par(L + 1)}, \"reduction\"]"
     ij, i_ = amap(r - 1, lead + [I, J]), amap(r - 1, lead + [I])
