@@ -51,5 +51,19 @@ tools = [
 ]
 llvm_config.add_tool_substitutions(tools, [config.llvm_tools_dir])
 
+# CUDA: ptxas (for format=bin) from the toolkit; executable GPU tests only
+# where a GPU answers nvidia-smi.
+import shutil
+import subprocess
+cuda_bin = "/usr/local/cuda/bin"
+if os.path.exists(os.path.join(cuda_bin, "ptxas")):
+    llvm_config.with_environment("PATH", cuda_bin, append_path=True)
+    config.available_features.add("ptxas")
+if shutil.which("nvidia-smi") and subprocess.run(
+        ["nvidia-smi", "-L"], capture_output=True).returncode == 0:
+    config.available_features.add("cuda-gpu")
+config.substitutions.append(
+    ("%flash_lib", os.path.join(config.flash_obj_root, "lib")))
+
 # The Python package and test helpers.
 config.environment["PYTHONPATH"] = os.path.join(config.flash_src_root, "python")

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "flash/Conversion/FlashToCPU/FlashToCPU.h"
+#include "flash/Conversion/FlashToNVVM/FlashToNVVM.h"
 #include "flash/Dialect/Flash/IR/FlashDialect.h"
 #include "flash/Dialect/Flash/Transforms/Passes.h"
 
@@ -13,16 +14,20 @@
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
 #include "mlir/InitAllPasses.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 
 int main(int argc, char **argv) {
   mlir::registerAllPasses();
   mlir::flash::registerFlashPasses();
   mlir::flash::registerFlashToCPUPipeline();
+  mlir::flash::registerFlashToNVVMPipeline();
 
   mlir::DialectRegistry registry;
   mlir::registerAllDialects(registry);
   mlir::registerAllExtensions(registry);
+  // gpu-module-to-binary translates kernels to LLVM IR inside flash-opt.
+  mlir::registerAllToLLVMIRTranslations(registry);
   registry.insert<mlir::flash::FlashDialect>();
 
   return mlir::asMainReturnCode(mlir::MlirOptMain(

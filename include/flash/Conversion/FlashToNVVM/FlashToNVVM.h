@@ -1,0 +1,43 @@
+//===- FlashToNVVM.h - flash ops on NVIDIA GPUs -----------------*- C++ -*-===//
+
+#ifndef FLASH_CONVERSION_FLASHTONVVM_FLASHTONVVM_H
+#define FLASH_CONVERSION_FLASHTONVVM_FLASHTONVVM_H
+
+#include "mlir/Pass/Pass.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassOptions.h"
+
+namespace mlir {
+namespace flash {
+
+#define GEN_PASS_DECL_FLASHMAPTOGPU
+#include "flash/Conversion/FlashToNVVM/Passes.h.inc"
+
+struct FlashToNVVMOptions : public PassPipelineOptions<FlashToNVVMOptions> {
+  PassOptions::Option<std::string> chip{*this, "chip",
+                                        llvm::cl::desc("Target chip"),
+                                        llvm::cl::init("sm_90a")};
+  PassOptions::Option<std::string> features{
+      *this, "features", llvm::cl::desc("PTX features"),
+      llvm::cl::init("+ptx80")};
+  PassOptions::Option<std::string> format{
+      *this, "format", llvm::cl::desc("isa (PTX), bin (cubin) or fatbin"),
+      llvm::cl::init("fatbin")};
+  PassOptions::Option<int> optLevel{*this, "opt-level",
+                                    llvm::cl::desc("Optimization level"),
+                                    llvm::cl::init(3)};
+};
+
+/// Whole-module lowering to host LLVM + gpu.binary: flash ops become
+/// kernels (flash-map-to-gpu), the rest is lowered as --flash-to-cpu does,
+/// and upstream's NVVM pipeline serializes the kernels.
+void buildFlashToNVVMPipeline(OpPassManager &pm,
+                              const FlashToNVVMOptions &options);
+
+/// Registers flash-map-to-gpu and the flash-to-nvvm pipeline.
+void registerFlashToNVVMPipeline();
+
+} // namespace flash
+} // namespace mlir
+
+#endif // FLASH_CONVERSION_FLASHTONVVM_FLASHTONVVM_H

@@ -1,0 +1,38 @@
+//===- Passes.td - flash on NVIDIA GPUs --------------------*- tablegen -*-===//
+
+#ifndef FLASH_CONVERSION_FLASHTONVVM_PASSES_TD
+#define FLASH_CONVERSION_FLASHTONVVM_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def FlashMapToGPU : Pass<"flash-map-to-gpu", "::mlir::ModuleOp"> {
+  let summary = "Map flash.attention onto GPU kernels (SIMT, one row per thread)";
+  let description = [{
+    Replaces every `flash.attention` (static shapes) by a launch of a kernel
+    in `gpu.module @flash_kernels`, with host code that stages the operands
+    in GPU-visible (managed) buffers and copies the results back:
+
+      grid (ceil(Nq / threads), B*H), `threads` threads per block; each
+      thread owns one query row (scaled q held in registers), the block
+      stages tiles of `tile-kv` keys of K and V in shared memory, and every
+      thread runs the online softmax over them (one rescale per tile),
+      skipping the tiles above the causal diagonal of the block's rows.
+
+    This is the first GPU mapping: f32 arithmetic on CUDA cores, no tensor
+    cores yet. Masks and flash.attention_grad are diagnosed as not supported.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::bufferization::BufferizationDialect",
+    "::mlir::gpu::GPUDialect", "::mlir::LLVM::LLVMDialect",
+    "::mlir::math::MathDialect",
+    "::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect"
+  ];
+  let options = [
+    Option<"threads", "threads", "int64_t", /*default=*/"128",
+           "Threads (query rows) per block">,
+    Option<"tileKV", "tile-kv", "int64_t", /*default=*/"16",
+           "Keys per shared-memory tile">
+  ];
+}
+
+#endif // FLASH_CONVERSION_FLASHTONVVM_PASSES_TD

@@ -1,0 +1,455 @@
+//===- FlashMapToGPU.cpp - flash.attention -> a GPU kernel + host glue ----===//
+//
+// The first GPU mapping of the attention loop nest (forward):
+//
+//   grid  = (ceil(Nq / T), B*Hq)     block = T threads, one query row each
+//   per block, over tiles of `tile-kv` keys up to the block's causal limit:
+//     all threads stage K and V tiles in shared memory (f32), barrier;
+//     each thread: s_t = (scale log2 e) q . k_t   (q in registers, f32)
+//                  m' = max(m, max_t s_t); alpha = 2^(m - m'); p_t = 2^(s_t - m')
+//                  l = alpha l + sum p_t ; acc = alpha acc + sum p_t v_t
+//   o = acc / l ; lse = (m + log2 l) ln 2       (0 and -inf for empty rows)
+//
+// exp2 with log2(e) folded into the scale, one rescale per tile, causal
+// tiles beyond the block's last row skipped and the diagonal tile masked.
+// The host side stages the operands in managed memory around the launch so
+// that the module runs under mlir-runner or compiled ahead of time; the
+// Python front launches the same kernel on device pointers.
+//
+//===----------------------------------------------------------------------===//
+
+#include "flash/Conversion/FlashToNVVM/FlashToNVVM.h"
+#include "flash/Dialect/Flash/IR/FlashOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/SymbolTable.h"
+
+#include <cmath>
+#include <limits>
+
+namespace mlir {
+namespace flash {
+#define GEN_PASS_DEF_FLASHMAPTOGPU
+#include "flash/Conversion/FlashToNVVM/Passes.h.inc"
+} // namespace flash
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::flash;
+
+namespace {
+
+/// The flattened problem: [BH, Nq, D] queries, [BHkv, Nk, D] keys.
+struct KernelSpec {
+  int64_t bh, hq, hkv, nq, nk, d, dv;
+  Type elt;
+  float scale;
+  std::optional<int64_t> causalOffset;
+  int64_t threads, tile;
+};
+
+struct KernelBuilder {
+  OpBuilder &b;
+  Location loc;
+  Value c(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+  Value f(float v) {
+    return arith::ConstantOp::create(b, loc, b.getF32FloatAttr(v));
+  }
+  Value toF32(Value x) {
+    return x.getType().isF32()
+               ? x
+               : arith::ExtFOp::create(b, loc, b.getF32Type(), x).getResult();
+  }
+};
+
+/// a * b + c as a contractable multiply-add (one fma.rn.f32 in PTX).
+Value fmac(OpBuilder &b, Location loc, Value a, Value x, Value c) {
+  auto contract = arith::FastMathFlags::contract;
+  return arith::AddFOp::create(
+      b, loc, arith::MulFOp::create(b, loc, a, x, contract), c, contract);
+}
+
+/// exp2 / log2 as the NVVM intrinsics (ex2.approx.f32 / lg2.approx.f32 in
+/// PTX): math.exp2 / math.log2 would become libdevice calls, and the
+/// kernels should not depend on finding libdevice at compile time.
+Value nvvmUnary(OpBuilder &b, Location loc, StringRef intrinsic, Value x) {
+  return LLVM::CallIntrinsicOp::create(b, loc, b.getF32Type(),
+                                       b.getStringAttr(intrinsic),
+                                       ValueRange{x})
+      .getResult(0);
+}
+Value exp2(OpBuilder &b, Location loc, Value x) {
+  return nvvmUnary(b, loc, "llvm.nvvm.ex2.approx.f32", x);
+}
+Value log2(OpBuilder &b, Location loc, Value x) {
+  return nvvmUnary(b, loc, "llvm.nvvm.lg2.approx.f", x);
+}
+
+gpu::GPUFuncOp buildKernel(OpBuilder &ob, Location loc, StringRef name,
+                           const KernelSpec &s) {
+  MLIRContext *ctx = ob.getContext();
+  Type f32 = ob.getF32Type();
+  auto wg = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+  auto qTy = MemRefType::get({s.bh, s.nq, s.d}, s.elt);
+  auto kTy = MemRefType::get({s.bh / (s.hq / s.hkv), s.nk, s.d}, s.elt);
+  auto vTy = MemRefType::get({s.bh / (s.hq / s.hkv), s.nk, s.dv}, s.elt);
+  auto oTy = MemRefType::get({s.bh, s.nq, s.dv}, s.elt);
+  auto lTy = MemRefType::get({s.bh, s.nq}, f32);
+  auto ktTy = MemRefType::get({s.tile, s.d}, f32, MemRefLayoutAttrInterface(),
+                              wg);
+  auto vtTy = MemRefType::get({s.tile, s.dv}, f32,
+                              MemRefLayoutAttrInterface(), wg);
+  auto fnTy = ob.getFunctionType({qTy, kTy, vTy, oTy, lTy}, {});
+  auto fn = gpu::GPUFuncOp::create(ob, loc, name, fnTy,
+                                   TypeRange{ktTy, vtTy}, TypeRange{});
+  fn->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), ob.getUnitAttr());
+  fn.setKnownBlockSizeAttr(
+      ob.getDenseI32ArrayAttr({static_cast<int32_t>(s.threads), 1, 1}));
+
+  OpBuilder b = OpBuilder::atBlockBegin(&fn.front());
+  KernelBuilder kb{b, loc};
+  Value q = fn.getArgument(0), k = fn.getArgument(1), v = fn.getArgument(2),
+        o = fn.getArgument(3), lse = fn.getArgument(4);
+  Value kTile = fn.getWorkgroupAttributions()[0];
+  Value vTile = fn.getWorkgroupAttributions()[1];
+  const float log2e = 1.4426950408889634f;
+  const float ninf = -std::numeric_limits<float>::infinity();
+
+  Value bx = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
+  Value bh = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
+  Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  Value T = kb.c(s.threads);
+  Value rowBase = arith::MulIOp::create(b, loc, bx, T);
+  Value row = arith::AddIOp::create(b, loc, rowBase, tid);
+  Value nq = kb.c(s.nq), nk = kb.c(s.nk);
+  Value active =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, row, nq);
+  Value rowc = arith::MinUIOp::create(b, loc, row, kb.c(s.nq - 1));
+  // kv batch-head of query batch-head bh = b * Hq + h: b * Hkv + h / G.
+  Value hq = kb.c(s.hq);
+  Value bIdx = arith::DivUIOp::create(b, loc, bh, hq);
+  Value hIdx = arith::RemUIOp::create(b, loc, bh, hq);
+  Value kvbh = arith::AddIOp::create(
+      b, loc, arith::MulIOp::create(b, loc, bIdx, kb.c(s.hkv)),
+      arith::DivUIOp::create(b, loc, hIdx, kb.c(s.hq / s.hkv)));
+
+  // q row, pre-scaled by scale * log2(e), in registers.
+  SmallVector<Value> qv;
+  Value qs = kb.f(s.scale * log2e);
+  for (int64_t d = 0; d < s.d; ++d) {
+    Value x = memref::LoadOp::create(b, loc, q, ValueRange{bh, rowc, kb.c(d)});
+    qv.push_back(arith::MulFOp::create(b, loc, kb.toF32(x), qs));
+  }
+
+  // Keys the block needs: all, or up to the last row's diagonal.
+  Value kvEnd = nk;
+  Value rowLimit;
+  if (s.causalOffset) {
+    Value off = kb.c(*s.causalOffset);
+    Value lastRow = arith::MinUIOp::create(
+        b, loc, arith::AddIOp::create(b, loc, rowBase, kb.c(s.threads - 1)),
+        kb.c(s.nq - 1));
+    Value end = arith::AddIOp::create(
+        b, loc, arith::AddIOp::create(b, loc, lastRow, off), kb.c(1));
+    end = arith::MaxSIOp::create(b, loc, end, kb.c(0));
+    kvEnd = arith::MinSIOp::create(b, loc, end, nk);
+    rowLimit = arith::AddIOp::create(b, loc, row, off);
+  }
+
+  SmallVector<Value> inits{kb.f(ninf), kb.f(0.0f)};
+  for (int64_t e = 0; e < s.dv; ++e)
+    inits.push_back(kb.f(0.0f));
+  auto loop = scf::ForOp::create(
+      b, loc, kb.c(0), kvEnd, kb.c(s.tile), inits,
+      [&](OpBuilder &lb, Location l, Value jt, ValueRange args) {
+        KernelBuilder kl{lb, l};
+        // Stage K and V tiles (f32) in shared memory, zero past Nk.
+        auto stage = [&](Value src, Value dst, int64_t width) {
+          Value total = kl.c(s.tile * width);
+          scf::ForOp::create(
+              lb, l, tid, total, kl.c(s.threads), ValueRange{},
+              [&](OpBuilder &sb, Location sl, Value idx, ValueRange) {
+                KernelBuilder ks{sb, sl};
+                Value j = arith::DivUIOp::create(sb, sl, idx, ks.c(width));
+                Value dd = arith::RemUIOp::create(sb, sl, idx, ks.c(width));
+                Value key = arith::AddIOp::create(sb, sl, jt, j);
+                Value inb = arith::CmpIOp::create(
+                    sb, sl, arith::CmpIPredicate::ult, key, ks.c(s.nk));
+                Value keyc =
+                    arith::MinUIOp::create(sb, sl, key, ks.c(s.nk - 1));
+                Value x = ks.toF32(memref::LoadOp::create(
+                    sb, sl, src, ValueRange{kvbh, keyc, dd}));
+                x = arith::SelectOp::create(sb, sl, inb, x, ks.f(0.0f));
+                memref::StoreOp::create(sb, sl, x, dst, ValueRange{j, dd});
+                scf::YieldOp::create(sb, sl);
+              });
+        };
+        stage(k, kTile, s.d);
+        stage(v, vTile, s.dv);
+        gpu::BarrierOp::create(lb, l);
+
+        // Scores of this thread's row against the tile (log2 domain).
+        SmallVector<Value> sv;
+        Value m = args[0], lsum = args[1];
+        Value mt = kl.f(ninf);
+        for (int64_t t = 0; t < s.tile; ++t) {
+          Value acc = kl.f(0.0f);
+          for (int64_t d = 0; d < s.d; ++d) {
+            Value kx = memref::LoadOp::create(lb, l, kTile,
+                                              ValueRange{kl.c(t), kl.c(d)});
+            acc = fmac(lb, l, qv[d], kx, acc);
+          }
+          Value key = arith::AddIOp::create(lb, l, jt, kl.c(t));
+          Value vis = arith::CmpIOp::create(lb, l, arith::CmpIPredicate::ult,
+                                            key, kl.c(s.nk));
+          if (rowLimit)
+            vis = arith::AndIOp::create(
+                lb, l, vis,
+                arith::CmpIOp::create(lb, l, arith::CmpIPredicate::sle, key,
+                                      rowLimit));
+          Value st = arith::SelectOp::create(lb, l, vis, acc, kl.f(ninf));
+          sv.push_back(st);
+          mt = arith::MaxNumFOp::create(lb, l, mt, st);
+        }
+        Value mNew = arith::MaxNumFOp::create(lb, l, m, mt);
+        Value isInf = arith::CmpFOp::create(lb, l, arith::CmpFPredicate::OEQ,
+                                            mNew, kl.f(ninf));
+        Value ms = arith::SelectOp::create(lb, l, isInf, kl.f(0.0f), mNew);
+        Value alpha = exp2(lb, l, arith::SubFOp::create(lb, l, m, ms));
+        Value lNew = arith::MulFOp::create(lb, l, lsum, alpha);
+        SmallVector<Value> pv;
+        for (Value st : sv) {
+          Value p = exp2(lb, l, arith::SubFOp::create(lb, l, st, ms));
+          pv.push_back(p);
+          lNew = arith::AddFOp::create(lb, l, lNew, p);
+        }
+        SmallVector<Value> next{mNew, lNew};
+        for (int64_t e = 0; e < s.dv; ++e) {
+          Value acc = arith::MulFOp::create(lb, l, args[2 + e], alpha);
+          for (int64_t t = 0; t < s.tile; ++t) {
+            Value vx = memref::LoadOp::create(lb, l, vTile,
+                                              ValueRange{kl.c(t), kl.c(e)});
+            acc = fmac(lb, l, pv[t], vx, acc);
+          }
+          next.push_back(acc);
+        }
+        gpu::BarrierOp::create(lb, l);
+        scf::YieldOp::create(lb, l, next);
+      });
+
+  // Write o and lse for active rows.
+  scf::IfOp::create(b, loc, active, [&](OpBuilder &ib, Location il) {
+    KernelBuilder ki{ib, il};
+    Value m = loop.getResult(0), lsum = loop.getResult(1);
+    Value none = arith::CmpFOp::create(ib, il, arith::CmpFPredicate::OEQ,
+                                       lsum, ki.f(0.0f));
+    Value inv = arith::DivFOp::create(ib, il, ki.f(1.0f), lsum);
+    for (int64_t e = 0; e < s.dv; ++e) {
+      Value x = arith::MulFOp::create(ib, il, loop.getResult(2 + e), inv);
+      x = arith::SelectOp::create(ib, il, none, ki.f(0.0f), x);
+      if (!s.elt.isF32())
+        x = arith::TruncFOp::create(ib, il, s.elt, x);
+      memref::StoreOp::create(ib, il, x, o, ValueRange{bh, row, ki.c(e)});
+    }
+    Value lg = arith::AddFOp::create(ib, il, m, log2(ib, il, lsum));
+    lg = arith::MulFOp::create(ib, il, lg, ki.f(0.6931471805599453f));
+    lg = arith::SelectOp::create(ib, il, none, ki.f(ninf), lg);
+    memref::StoreOp::create(ib, il, lg, lse, ValueRange{bh, row});
+    scf::YieldOp::create(ib, il);
+  });
+  gpu::ReturnOp::create(b, loc);
+  return fn;
+}
+
+/// A memref view of `m` ([B..., N, X] with static shape) as [prod(B...), N, X].
+Value as3D(OpBuilder &b, Location loc, Value m) {
+  auto ty = cast<MemRefType>(m.getType());
+  int64_t r = ty.getRank();
+  if (r == 3)
+    return m;
+  if (r == 2) {
+    SmallVector<ReassociationIndices> g{{0, 1}, {2}};
+    auto t = MemRefType::get({1, ty.getDimSize(0), ty.getDimSize(1)},
+                             ty.getElementType());
+    return memref::ExpandShapeOp::create(b, loc, t, m, g).getResult();
+  }
+  ReassociationIndices lead;
+  for (int64_t i = 0; i < r - 2; ++i)
+    lead.push_back(i);
+  SmallVector<ReassociationIndices> g{lead, {r - 2}, {r - 1}};
+  return memref::CollapseShapeOp::create(b, loc, m, g).getResult();
+}
+
+Value as2D(OpBuilder &b, Location loc, Value m) {
+  auto ty = cast<MemRefType>(m.getType());
+  int64_t r = ty.getRank();
+  if (r == 2)
+    return m;
+  if (r == 1) {
+    auto t = MemRefType::get({1, ty.getDimSize(0)}, ty.getElementType());
+    return memref::ExpandShapeOp::create(b, loc, t, m,
+                                         SmallVector<ReassociationIndices>{
+                                             {0, 1}})
+        .getResult();
+  }
+  ReassociationIndices lead;
+  for (int64_t i = 0; i < r - 1; ++i)
+    lead.push_back(i);
+  return memref::CollapseShapeOp::create(
+             b, loc, m, SmallVector<ReassociationIndices>{lead, {r - 1}})
+      .getResult();
+}
+
+struct FlashMapToGPUPass
+    : flash::impl::FlashMapToGPUBase<FlashMapToGPUPass> {
+  using FlashMapToGPUBase::FlashMapToGPUBase;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    MLIRContext *ctx = &getContext();
+    bool failedAny = false;
+    module.walk([&](AttentionGradOp op) {
+      op.emitOpError("is not supported by the GPU mapping yet (forward only)");
+      failedAny = true;
+    });
+    SmallVector<AttentionOp> ops;
+    module.walk([&](AttentionOp op) { ops.push_back(op); });
+    if (failedAny)
+      return signalPassFailure();
+    if (ops.empty())
+      return;
+    if (threads <= 0 || tileKV <= 0) {
+      module.emitError("flash-map-to-gpu: threads and tile-kv must be "
+                       "positive");
+      return signalPassFailure();
+    }
+    module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
+                    UnitAttr::get(ctx));
+    OpBuilder mb = OpBuilder::atBlockEnd(module.getBody());
+    auto gpuModule =
+        gpu::GPUModuleOp::create(mb, module.getLoc(), "flash_kernels");
+    SymbolTable symbols(gpuModule);
+    int counter = 0;
+    for (AttentionOp op : ops) {
+      auto qTy = op.getQuery().getType();
+      auto kTy = op.getKey().getType();
+      auto vTy = op.getValue().getType();
+      if (!qTy.hasStaticShape() || !kTy.hasStaticShape() ||
+          !vTy.hasStaticShape()) {
+        op.emitOpError("needs static shapes on the GPU path for now");
+        return signalPassFailure();
+      }
+      if (op.getMask()) {
+        op.emitOpError("masks are not supported by the GPU mapping yet");
+        return signalPassFailure();
+      }
+      int64_t rank = qTy.getRank();
+      KernelSpec s;
+      s.nq = qTy.getDimSize(rank - 2);
+      s.nk = kTy.getDimSize(rank - 2);
+      s.d = qTy.getDimSize(rank - 1);
+      s.dv = vTy.getDimSize(rank - 1);
+      s.hq = rank >= 3 ? qTy.getDimSize(rank - 3) : 1;
+      s.hkv = rank >= 3 ? kTy.getDimSize(rank - 3) : 1;
+      s.bh = 1;
+      for (int64_t i = 0; i < rank - 2; ++i)
+        s.bh *= qTy.getDimSize(i);
+      s.elt = qTy.getElementType();
+      s.scale = op.getScaleValue();
+      if (op.getCausal())
+        s.causalOffset =
+            op.getCausalOffset() ? *op.getCausalOffset() : s.nk - s.nq;
+      s.threads = threads;
+      s.tile = tileKV;
+      if (s.nq == 0 || s.nk == 0 || s.bh == 0) {
+        op.emitOpError("empty attention is not supported on the GPU path");
+        return signalPassFailure();
+      }
+
+      OpBuilder kbld = OpBuilder::atBlockEnd(gpuModule.getBody());
+      std::string name = "flash_attention_" + std::to_string(counter++);
+      gpu::GPUFuncOp kernel = buildKernel(kbld, op.getLoc(), name, s);
+      (void)kernel;
+
+      // Host glue.
+      OpBuilder b(op);
+      Location loc = op.getLoc();
+      auto stageIn = [&](Value t) {
+        auto tt = cast<RankedTensorType>(t.getType());
+        auto mt = MemRefType::get(tt.getShape(), tt.getElementType());
+        Value host = bufferization::ToBufferOp::create(b, loc, mt, t,
+                                                       /*readOnly=*/true);
+        Value dev = gpu::AllocOp::create(b, loc, mt, /*asyncToken=*/Type(),
+                                         ValueRange{}, ValueRange{},
+                                         ValueRange{}, b.getUnitAttr())
+                        .getMemref();
+        memref::CopyOp::create(b, loc, host, dev);
+        return dev;
+      };
+      auto devAlloc = [&](MemRefType mt) {
+        return gpu::AllocOp::create(b, loc, mt, Type(), ValueRange{},
+                                    ValueRange{}, ValueRange{},
+                                    b.getUnitAttr())
+            .getMemref();
+      };
+      Value qd = stageIn(op.getQuery());
+      Value kd = stageIn(op.getKey());
+      Value vd = stageIn(op.getValue());
+      auto oTy = op.getOutput().getType();
+      auto oMem = MemRefType::get(oTy.getShape(), oTy.getElementType());
+      Value od = devAlloc(oMem);
+      SmallVector<int64_t> lseShape(qTy.getShape().drop_back());
+      auto lMem = MemRefType::get(lseShape, b.getF32Type());
+      Value ld = devAlloc(lMem);
+      int64_t gx = (s.nq + s.threads - 1) / s.threads;
+      auto cst = [&](int64_t v) {
+        return arith::ConstantIndexOp::create(b, loc, v).getResult();
+      };
+      gpu::KernelDim3 grid{cst(gx), cst(s.bh), cst(1)};
+      gpu::KernelDim3 block{cst(s.threads), cst(1), cst(1)};
+      auto kernelSym = SymbolRefAttr::get(
+          ctx, "flash_kernels", {FlatSymbolRefAttr::get(ctx, name)});
+      Value t0 = gpu::WaitOp::create(b, loc, gpu::AsyncTokenType::get(ctx),
+                                     ValueRange{})
+                     .getAsyncToken();
+      auto launch = gpu::LaunchFuncOp::create(
+          b, loc, kernelSym, grid, block, /*dynamicSharedMemorySize=*/Value(),
+          ValueRange{as3D(b, loc, qd), as3D(b, loc, kd), as3D(b, loc, vd),
+                     as3D(b, loc, od), as2D(b, loc, ld)},
+          gpu::AsyncTokenType::get(ctx), ValueRange{t0});
+      gpu::WaitOp::create(b, loc, Type(), ValueRange{launch.getAsyncToken()});
+      auto stageOut = [&](Value dev, MemRefType mt) {
+        Value host = memref::AllocOp::create(b, loc, mt);
+        memref::CopyOp::create(b, loc, dev, host);
+        return bufferization::ToTensorOp::create(
+                   b, loc, RankedTensorType::get(mt.getShape(),
+                                                 mt.getElementType()),
+                   host, /*restrict=*/true, /*writable=*/true)
+            .getResult();
+      };
+      Value oT = stageOut(od, oMem);
+      Value lT = op.getLse() ? stageOut(ld, lMem) : Value();
+      // Free the staging buffers (gpu-to-llvm wants async deallocs).
+      Value t = gpu::WaitOp::create(b, loc, gpu::AsyncTokenType::get(ctx),
+                                    ValueRange{})
+                    .getAsyncToken();
+      for (Value dev : {qd, kd, vd, od, ld})
+        t = gpu::DeallocOp::create(b, loc, gpu::AsyncTokenType::get(ctx),
+                                   ValueRange{t}, dev)
+                .getAsyncToken();
+      gpu::WaitOp::create(b, loc, Type(), ValueRange{t});
+      SmallVector<Value> repl{oT};
+      if (op.getLse())
+        repl.push_back(lT);
+      op->replaceAllUsesWith(repl);
+      op->erase();
+    }
+  }
+};
+} // namespace

@@ -1,0 +1,65 @@
+//===- FlashToNVVM.cpp - The --flash-to-nvvm pipeline ---------------------===//
+//
+// flash ops -> kernels + host glue (flash-map-to-gpu) -> the host and the
+// rest of the module as --flash-to-cpu lowers them up to bufferization ->
+// upstream's GPU-to-NVVM pipeline (NVVM kernels with bare-pointer
+// arguments, host calls to the mgpu* runtime, gpu.binary for the chip).
+//
+//===----------------------------------------------------------------------===//
+
+#include "flash/Conversion/FlashToNVVM/FlashToNVVM.h"
+#include "flash/Dialect/Flash/Transforms/Passes.h"
+
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Conversion/TosaToLinalg/TosaToLinalg.h"
+#include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/GPU/Pipelines/Passes.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+
+namespace mlir {
+namespace flash {
+#define GEN_PASS_REGISTRATION
+#include "flash/Conversion/FlashToNVVM/Passes.h.inc"
+} // namespace flash
+} // namespace mlir
+
+using namespace mlir;
+
+void mlir::flash::buildFlashToNVVMPipeline(OpPassManager &pm,
+                                           const FlashToNVVMOptions &options) {
+  pm.addPass(createFlashMapToGPU());
+  tosa::addTosaToLinalgPasses(pm, TosaToLinalgOptions());
+  pm.addPass(createFlashDecomposeAggregates());
+  pm.addPass(createConvertElementwiseToLinalgPass());
+  pm.addPass(createCanonicalizerPass());
+  bufferization::OneShotBufferizePassOptions bufferize;
+  bufferize.bufferizeFunctionBoundaries = true;
+  bufferize.functionBoundaryTypeConversion =
+      bufferization::LayoutMapOption::IdentityLayoutMap;
+  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  // No ownership-based deallocation here: it rejects the GPU host ops
+  // (gpu.wait has no declared memory effects). Host temporaries of the
+  // module are not freed; the staging buffers of the kernels are.
+  pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
+  pm.addPass(createCanonicalizerPass());
+
+  gpu::GPUToNVVMPipelineOptions nvvm;
+  nvvm.cubinChip = options.chip;
+  nvvm.cubinFeatures = options.features;
+  nvvm.cubinFormat = options.format;
+  nvvm.optLevel = options.optLevel;
+  nvvm.kernelUseBarePtrCallConv = true;
+  gpu::buildLowerToNVVMPassPipeline(pm, nvvm);
+}
+
+void mlir::flash::registerFlashToNVVMPipeline() {
+  registerFlashToNVVMPasses();
+  PassPipelineRegistration<FlashToNVVMOptions>(
+      "flash-to-nvvm",
+      "Lower a whole module with flash ops to host LLVM + gpu.binary "
+      "(NVIDIA GPUs, run by the mgpu* runtime libflash_cuda_runtime.so)",
+      buildFlashToNVVMPipeline);
+}

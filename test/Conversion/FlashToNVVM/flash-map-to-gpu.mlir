@@ -1,0 +1,58 @@
+// RUN: flash-opt %s --split-input-file --flash-map-to-gpu --verify-diagnostics | FileCheck %s
+
+// One kernel per attention: grid (ceil(Nq / 128), B*H), 128 threads, K/V
+// tiles in workgroup memory, the q row scaled by scale * log2(e), exp2,
+// causal rows limited to row + offset (offset 30 = Nk - Nq here); host code
+// stages the operands in managed memory around the launch.
+// CHECK-LABEL: func.func @gqa_causal
+// CHECK-COUNT-3: gpu.alloc host_shared
+// CHECK: gpu.launch_func async [%{{[0-9]+}}] @flash_kernels::@flash_attention_0 blocks in
+// CHECK-SAME: args(%{{[a-z_0-9]+}} : memref<8x100x64xf32>, %{{[a-z_0-9]+}} : memref<4x130x64xf32>, %{{[a-z_0-9]+}} : memref<4x130x64xf32>, %{{[a-z_0-9]+}} : memref<8x100x64xf32>, %{{[a-z_0-9]+}} : memref<8x100xf32>)
+// CHECK: gpu.wait [
+// CHECK: gpu.module @flash_kernels
+// CHECK: gpu.func @flash_attention_0({{.*}}) workgroup(%{{.*}} : memref<16x64xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<16x64xf32, #gpu.address_space<workgroup>>) kernel
+// CHECK:   gpu.block_id x
+// CHECK:   arith.constant 0.18033{{[0-9]*}} : f32
+// CHECK:   scf.for
+// CHECK:     gpu.barrier
+// CHECK:     arith.mulf {{.*}} fastmath<contract>
+// CHECK:     llvm.call_intrinsic "llvm.nvvm.ex2.approx.f32"
+// CHECK:     gpu.barrier
+func.func @gqa_causal(%q: tensor<2x4x100x64xf32>, %k: tensor<2x2x130x64xf32>,
+                      %v: tensor<2x2x130x64xf32>) -> tensor<2x4x100x64xf32> {
+  %o = tensor.empty() : tensor<2x4x100x64xf32>
+  %r = flash.attention ins(%q, %k, %v : tensor<2x4x100x64xf32>,
+           tensor<2x2x130x64xf32>, tensor<2x2x130x64xf32>)
+       outs(%o : tensor<2x4x100x64xf32>) {causal} -> tensor<2x4x100x64xf32>
+  return %r : tensor<2x4x100x64xf32>
+}
+
+// -----
+
+func.func @negative_mask(%q: tensor<8x16xf32>, %m: tensor<8x8xi1>) -> tensor<8x16xf32> {
+  // expected-error @+1 {{masks are not supported by the GPU mapping yet}}
+  %r = flash.attention ins(%q, %q, %q : tensor<8x16xf32>, tensor<8x16xf32>,
+           tensor<8x16xf32>) mask(%m : tensor<8x8xi1>) outs(%q : tensor<8x16xf32>)
+       -> tensor<8x16xf32>
+  return %r : tensor<8x16xf32>
+}
+
+// -----
+
+func.func @negative_dynamic(%q: tensor<?x16xf32>) -> tensor<?x16xf32> {
+  // expected-error @+1 {{needs static shapes on the GPU path for now}}
+  %r = flash.attention ins(%q, %q, %q : tensor<?x16xf32>, tensor<?x16xf32>,
+           tensor<?x16xf32>) outs(%q : tensor<?x16xf32>) -> tensor<?x16xf32>
+  return %r : tensor<?x16xf32>
+}
+
+// -----
+
+func.func @negative_grad(%t: tensor<8x16xf32>, %l: tensor<8xf32>) -> tensor<8x16xf32> {
+  // expected-error @+1 {{is not supported by the GPU mapping yet (forward only)}}
+  %r:3 = flash.attention_grad ins(%t, %t, %t, %t, %l, %t : tensor<8x16xf32>,
+      tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8xf32>,
+      tensor<8x16xf32>) outs(%t, %t, %t : tensor<8x16xf32>, tensor<8x16xf32>,
+      tensor<8x16xf32>) -> tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>
+  return %r#0 : tensor<8x16xf32>
+}

@@ -1,0 +1,21 @@
+// The whole pipeline: PTX for sm_80 and sm_90a, and ptxas accepts both
+// (format=bin runs ptxas from the CUDA toolkit).
+// REQUIRES: ptxas
+// RUN: flash-opt %s --flash-to-nvvm="chip=sm_80 features=+ptx70 format=isa" | FileCheck %s --check-prefix=PTX80
+// RUN: flash-opt %s --flash-to-nvvm="chip=sm_90a features=+ptx80 format=isa" | FileCheck %s --check-prefix=PTX90
+// RUN: flash-opt %s --flash-to-nvvm="chip=sm_80 features=+ptx70 format=bin" | FileCheck %s --check-prefix=BIN
+// RUN: flash-opt %s --flash-to-nvvm="chip=sm_90a features=+ptx80 format=bin" | FileCheck %s --check-prefix=BIN
+// PTX80: gpu.binary @flash_kernels
+// PTX80-SAME: .target sm_80
+// PTX90: .target sm_90a
+// BIN: llvm.call @mgpuStreamCreate
+// BIN: gpu.launch_func
+// BIN: gpu.binary @flash_kernels [#gpu.object<#nvvm.target<{{.*}}>, {{.*}}bin = "\7FELF
+func.func @attention(%q: tensor<2x4x100x64xbf16>, %k: tensor<2x4x100x64xbf16>,
+                     %v: tensor<2x4x100x64xbf16>) -> tensor<2x4x100x64xbf16> {
+  %o = tensor.empty() : tensor<2x4x100x64xbf16>
+  %r = flash.attention ins(%q, %k, %v : tensor<2x4x100x64xbf16>,
+           tensor<2x4x100x64xbf16>, tensor<2x4x100x64xbf16>)
+       outs(%o : tensor<2x4x100x64xbf16>) {causal} -> tensor<2x4x100x64xbf16>
+  return %r : tensor<2x4x100x64xbf16>
+}

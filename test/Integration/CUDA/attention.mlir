@@ -1,0 +1,18 @@
+// flash.attention through --flash-to-nvvm on a real GPU, compiled ahead of
+// time with the mgpu* runtime, against the unfused reference on the host.
+// REQUIRES: cuda-gpu
+// RUN: clang-22 -O2 -c %S/host_utils.c -o %t.utils.o
+// RUN: %gen --batch 2 --hq 4 --hkv 2 --nq 100 --nk 70 --d 64 --causal > %t.1.mlir
+// RUN: flash-opt %t.1.mlir --flash-to-nvvm=format=bin | mlir-translate --mlir-to-llvmir -o %t.1.ll
+// RUN: clang-22 -O2 -Wno-override-module %t.1.ll %t.utils.o -o %t.1 -L%flash_lib -lflash_cuda_runtime -Wl,--allow-shlib-undefined -Wl,-rpath,%flash_lib -lm
+// RUN: %t.1 | FileCheck %s
+// RUN: %gen --n 65 --d 128 > %t.2.mlir
+// RUN: flash-opt %t.2.mlir --flash-to-nvvm=format=bin | mlir-translate --mlir-to-llvmir -o %t.2.ll
+// RUN: clang-22 -O2 -Wno-override-module %t.2.ll %t.utils.o -o %t.2 -L%flash_lib -lflash_cuda_runtime -Wl,--allow-shlib-undefined -Wl,-rpath,%flash_lib -lm
+// RUN: %t.2 | FileCheck %s
+// RUN: %gen --nq 37 --nk 100 --d 32 --causal --dtype bf16 --tol 8e-3 --hq 3 > %t.3.mlir
+// RUN: flash-opt %t.3.mlir --flash-to-nvvm=format=bin | mlir-translate --mlir-to-llvmir -o %t.3.ll
+// RUN: clang-22 -O2 -Wno-override-module %t.3.ll %t.utils.o -o %t.3 -L%flash_lib -lflash_cuda_runtime -Wl,--allow-shlib-undefined -Wl,-rpath,%flash_lib -lm
+// RUN: %t.3 | FileCheck %s
+// CHECK: o_err:
+// CHECK: ok: 1
