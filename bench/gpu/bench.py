@@ -37,6 +37,7 @@ def precompile():
                              dtype="bf16", causal=causal,
                              causal_offset=0 if causal else None, lse=True)
         cuda.compile_kernel(cfg)
+        cuda.compile_kernel(cfg, grad=True)
         print(f"compiled d={d} N={n} causal={causal}", flush=True)
 
 
@@ -69,14 +70,14 @@ def bench():
                                dtype=torch.bfloat16) for _ in range(3))
         ref = F.scaled_dot_product_attention(q.float(), k.float(), v.float(),
                                              is_causal=causal)
-        ours, _ = cuda.attention(q, k, v, causal=causal)
+        ours, _ = cuda.forward(q, k, v, causal=causal)
         with sdpa_kernel(SDPBackend.FLASH_ATTENTION):
             sd = F.scaled_dot_product_attention(q, k, v, is_causal=causal)
         err_ours = (ours.float() - ref).abs().max().item()
         err_sdpa = (sd.float() - ref).abs().max().item()
         nan = torch.isnan(ours).any().item()
         flops = 4 * b * h * n * n * d / (2 if causal else 1)
-        t_ours = timeit(lambda: cuda.attention(q, k, v, causal=causal))
+        t_ours = timeit(lambda: cuda.forward(q, k, v, causal=causal))
         res = {}
         for name, backend in (("flash", SDPBackend.FLASH_ATTENTION),
                               ("cudnn", SDPBackend.CUDNN_ATTENTION),
@@ -96,6 +97,51 @@ def bench():
                f"{'' if ok else ' FAIL'} | {err_sdpa:.2e} |")
         print(row, flush=True)
         rows.append(row)
+
+    # Backward: autograd through flash_mlir.cuda.attention vs SDPA.
+    print("\n| d | N | causal | ours bwd TFLOP/s | flash bwd | cuDNN bwd | "
+          "ours/flash | ours/cuDNN | max grad err ours | SDPA |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    for d, n, causal in CONFIGS:
+        b, h = shape(d, n)
+        torch.manual_seed(0)
+        q, k, v = (torch.randn(b, h, n, d, device="cuda", dtype=torch.bfloat16,
+                               requires_grad=True) for _ in range(3))
+        do = torch.randn(b, h, n, d, device="cuda", dtype=torch.bfloat16)
+        qf, kf, vf = (t.detach().float().requires_grad_(True)
+                      for t in (q, k, v))
+        F.scaled_dot_product_attention(qf, kf, vf, is_causal=causal).backward(
+            do.float())
+        ref = (qf.grad, kf.grad, vf.grad)
+        cuda.attention(q, k, v, causal=causal).backward(do)
+        ours = (q.grad, k.grad, v.grad)
+        q.grad = k.grad = v.grad = None
+        with sdpa_kernel(SDPBackend.FLASH_ATTENTION):
+            F.scaled_dot_product_attention(q, k, v, is_causal=causal).backward(do)
+        sd = (q.grad, k.grad, v.grad)
+        e_ours = max((a.float() - r).abs().max().item() for a, r in zip(ours, ref))
+        e_sdpa = max((a.float() - r).abs().max().item() for a, r in zip(sd, ref))
+        nan = any(torch.isnan(a).any().item() for a in ours)
+        o_ours, lse = cuda.forward(q.detach(), k.detach(), v.detach(), causal)
+        flops = 2.5 * 4 * b * h * n * n * d / (2 if causal else 1)
+        t_ours = timeit(lambda: cuda.backward(q.detach(), k.detach(), v.detach(),
+                                              o_ours, lse, do, causal), iters=3)
+        res = {}
+        for name, backend in (("flash", SDPBackend.FLASH_ATTENTION),
+                              ("cudnn", SDPBackend.CUDNN_ATTENTION)):
+            try:
+                with sdpa_kernel(backend):
+                    out = F.scaled_dot_product_attention(q, k, v, is_causal=causal)
+                    res[name] = timeit(lambda: torch.autograd.grad(
+                        out, (q, k, v), do, retain_graph=True), iters=3)
+            except RuntimeError:
+                res[name] = float("nan")
+        tf = lambda t: flops / t / 1e12
+        ok = (not nan) and e_ours <= 2 * e_sdpa
+        print(f"| {d} | {n} | {causal} | {tf(t_ours):.1f} | {tf(res['flash']):.1f} | "
+              f"{tf(res['cudnn']):.1f} | {res['flash'] / t_ours:.3f} | "
+              f"{res['cudnn'] / t_ours:.3f} | {e_ours:.2e}{'' if ok else ' FAIL'} | "
+              f"{e_sdpa:.2e} |", flush=True)
 
 
 if __name__ == "__main__":

@@ -4,7 +4,8 @@
 flash-mlir's compiled FlashAttention on numpy arrays (or CPU torch tensors)
 of shape [..., N, D] (with [B, H, N, D], K/V may have fewer heads: GQA).
 Kernels are compiled once per configuration and cached (see compiler.py).
-The CUDA path of the NVVM pipeline is not available yet.
+CUDA torch tensors run the --flash-to-nvvm kernels (flash_mlir.cuda), with
+torch.autograd running our backward kernels.
 """
 
 import math
@@ -69,16 +70,21 @@ def _as_numpy(x):
     if isinstance(x, np.ndarray):
         return x
     if hasattr(x, "detach"):  # a torch tensor
-        if x.device.type != "cpu":
-            raise NotImplementedError(
-                "flash_mlir: only the CPU target is available from Python yet")
         return x.detach().contiguous().numpy()
     return np.asarray(x)
 
 
+def _is_cuda(x):
+    return hasattr(x, "is_cuda") and x.is_cuda
+
+
 def attention(q, k, v, causal=False, scale=None, block_q=64, block_kv=64,
               loop_order="fa2", return_lse=False, causal_offset=None):
-    """softmax(scale * q k^T [causal]) v computed by flash-mlir on the CPU."""
+    """softmax(scale * q k^T [causal]) v computed by flash-mlir: on the GPU
+    for CUDA torch tensors [B, H, N, D] (with autograd), else on the CPU."""
+    if _is_cuda(q):
+        from . import cuda
+        return cuda.attention(q, k, v, causal=causal, scale=scale)
     q, k, v = (_as_numpy(t) for t in (q, k, v))
     cfg = _config(q, k, v, causal, scale, causal_offset)
     _blocks(block_q, block_kv, loop_order)

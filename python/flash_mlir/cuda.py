@@ -49,11 +49,13 @@ def _unescape_mlir_string(s):
     return bytes(out)
 
 
-def compile_kernel(cfg, chip="sm_90a", features="+ptx80"):
-    """(cubin bytes, kernel name) for flash.attention of `cfg` (static
-    shapes, forward)."""
-    text = "\n".join(["module {", mlirgen.fused_func(cfg, name="fwd"), "}"])
-    key = hashlib.sha256("\0".join(["cuda1", text, chip, features]).encode()
+def compile_kernel(cfg, chip="sm_90a", features="+ptx80", grad=False):
+    """(cubin bytes, kernel names) for flash.attention of `cfg` (static
+    shapes), or for flash.attention_grad with `grad`."""
+    func = (mlirgen.fused_grad_func(cfg, name="bwd") if grad
+            else mlirgen.fused_func(cfg, name="fwd"))
+    text = "\n".join(["module {", func, "}"])
+    key = hashlib.sha256("\0".join(["cuda2", text, chip, features]).encode()
                          ).hexdigest()[:32]
     path = os.path.join(compiler.cache_dir(), f"{key}.cubin")
     if not os.path.exists(path):
@@ -77,8 +79,10 @@ def compile_kernel(cfg, chip="sm_90a", features="+ptx80"):
         with open(tmp_path, "wb") as f:
             f.write(blob)
         os.replace(tmp_path, path)
+    names = (["flash_attention_grad_dq_0", "flash_attention_grad_dkdv_0"]
+             if grad else ["flash_attention_0"])
     with open(path, "rb") as f:
-        return f.read(), "flash_attention_0"
+        return f.read(), names
 
 
 class CudaKernel:
@@ -86,40 +90,62 @@ class CudaKernel:
 
     _cuda = None
 
-    def __init__(self, cubin, name):
+    def __init__(self, cubin, names):
         if CudaKernel._cuda is None:
             CudaKernel._cuda = ctypes.CDLL("libcuda.so.1")
         cu = CudaKernel._cuda
         self._check(cu.cuInit(0), "cuInit")
+        self._ensure_context()
         self._blob = ctypes.create_string_buffer(cubin, len(cubin))
         self._module = ctypes.c_void_p()
         self._check(cu.cuModuleLoadData(ctypes.byref(self._module),
                                         self._blob), "cuModuleLoadData")
-        self._fn = ctypes.c_void_p()
-        self._check(cu.cuModuleGetFunction(ctypes.byref(self._fn),
-                                           self._module, name.encode()),
-                    "cuModuleGetFunction")
+        self._fns = []
+        for name in names:
+            fn = ctypes.c_void_p()
+            self._check(cu.cuModuleGetFunction(ctypes.byref(fn), self._module,
+                                               name.encode()),
+                        "cuModuleGetFunction")
+            self._fns.append(fn)
+
+    @classmethod
+    def _ensure_context(cls):
+        """The device's primary context (torch's) current on this thread."""
+        cu = cls._cuda
+        ctx = ctypes.c_void_p()
+        cls._check(cu.cuCtxGetCurrent(ctypes.byref(ctx)), "cuCtxGetCurrent")
+        if ctx.value:
+            return
+        try:
+            import torch
+            dev_index = torch.cuda.current_device()
+        except Exception:
+            dev_index = 0
+        dev = ctypes.c_int()
+        cls._check(cu.cuDeviceGet(ctypes.byref(dev), dev_index), "cuDeviceGet")
+        cls._check(cu.cuDevicePrimaryCtxRetain(ctypes.byref(ctx), dev),
+                   "cuDevicePrimaryCtxRetain")
+        cls._check(cu.cuCtxSetCurrent(ctx), "cuCtxSetCurrent")
 
     @staticmethod
     def _check(r, what):
         if r != 0:
             raise RuntimeError(f"{what} failed with CUDA error {r}")
 
-    def launch(self, grid, block, pointers, stream):
+    def launch(self, grid, block, pointers, stream, which=0):
+        self._ensure_context()
         args = [ctypes.c_void_p(p) for p in pointers]
         params = (ctypes.c_void_p * len(args))(
             *[ctypes.cast(ctypes.byref(a), ctypes.c_void_p) for a in args])
         self._check(self._cuda.cuLaunchKernel(
-            self._fn, grid[0], grid[1], grid[2], block[0], block[1], block[2],
+            self._fns[which], grid[0], grid[1], grid[2], block[0], block[1], block[2],
             0, ctypes.c_void_p(stream), params, None), "cuLaunchKernel")
 
 
 _KERNELS = {}
 
 
-def attention(q, k, v, causal=False, scale=None):
-    """softmax(scale q k^T [causal]) v on CUDA torch tensors [B, H, N, D]
-    (GQA when k/v have fewer heads); returns (o, lse)."""
+def _config(q, k, v, causal, scale):
     import torch
 
     if q.dim() != 4 or k.dim() != 4 or v.dim() != 4:
@@ -131,19 +157,94 @@ def attention(q, k, v, causal=False, scale=None):
     if dt is None or k.dtype != q.dtype or v.dtype != q.dtype:
         raise TypeError("q, k, v must share one of float32/float16/bfloat16")
     B, H, N, D = q.shape
-    cfg = mlirgen.Config(batch=[B], hq=H, hkv=k.shape[1], nq=N,
-                         nk=k.shape[2], d=D, dv=v.shape[3], dtype=dt,
-                         causal=bool(causal), causal_offset=0 if causal else None,
-                         scale=scale, lse=True)
-    key = repr(cfg)
+    if k.shape[0] != B or k.shape[1] == 0 or H % k.shape[1]:
+        raise ValueError("k/v heads must divide the query heads (GQA)")
+    return mlirgen.Config(batch=[B], hq=H, hkv=k.shape[1], nq=N,
+                          nk=k.shape[2], d=D, dv=v.shape[3], dtype=dt,
+                          causal=bool(causal),
+                          causal_offset=0 if causal else None,
+                          scale=scale, lse=True)
+
+
+def _kernel(cfg, grad):
+    key = (repr(cfg), grad)
     if key not in _KERNELS:
-        _KERNELS[key] = CudaKernel(*compile_kernel(cfg))
-    kern = _KERNELS[key]
+        _KERNELS[key] = CudaKernel(*compile_kernel(cfg, grad=grad))
+    return _KERNELS[key]
+
+
+def _cdiv(a, b):
+    return (a + b - 1) // b
+
+
+def forward(q, k, v, causal=False, scale=None):
+    """softmax(scale q k^T [causal]) v on CUDA torch tensors [B, H, N, D]
+    (GQA when k/v have fewer heads; causal is top-left aligned, as torch's
+    is_causal); returns (o, lse)."""
+    import torch
+
+    cfg = _config(q, k, v, causal, scale)
+    kern = _kernel(cfg, grad=False)
     q, k, v = (t.contiguous() for t in (q, k, v))
+    B, H, N, _ = q.shape
     o = torch.empty(B, H, N, v.shape[3], dtype=q.dtype, device=q.device)
     lse = torch.empty(B, H, N, dtype=torch.float32, device=q.device)
-    grid = ((N + THREADS - 1) // THREADS, B * H, 1)
-    kern.launch(grid, (THREADS, 1, 1),
+    kern.launch((_cdiv(N, THREADS), B * H, 1), (THREADS, 1, 1),
                 [q.data_ptr(), k.data_ptr(), v.data_ptr(), o.data_ptr(),
                  lse.data_ptr()], torch.cuda.current_stream().cuda_stream)
     return o, lse
+
+
+def backward(q, k, v, o, lse, do, causal=False, scale=None):
+    """(dq, dk, dv) from the forward's o and lse, recomputing P on the GPU."""
+    import torch
+
+    cfg = _config(q, k, v, causal, scale)
+    kern = _kernel(cfg, grad=True)
+    q, k, v, o, lse, do = (t.contiguous() for t in (q, k, v, o, lse, do))
+    B, H, N, _ = q.shape
+    Hkv, Nk = k.shape[1], k.shape[2]
+    dq, dk, dv = (torch.empty_like(t) for t in (q, k, v))
+    delta = torch.empty(B, H, N, dtype=torch.float32, device=q.device)
+    stream = torch.cuda.current_stream().cuda_stream
+    kern.launch((_cdiv(N, THREADS), B * H, 1), (THREADS, 1, 1),
+                [q.data_ptr(), k.data_ptr(), v.data_ptr(), o.data_ptr(),
+                 lse.data_ptr(), do.data_ptr(), dq.data_ptr(),
+                 delta.data_ptr()], stream, which=0)
+    kern.launch((_cdiv(Nk, THREADS), B * Hkv, 1), (THREADS, 1, 1),
+                [q.data_ptr(), k.data_ptr(), v.data_ptr(), lse.data_ptr(),
+                 do.data_ptr(), delta.data_ptr(), dk.data_ptr(),
+                 dv.data_ptr()], stream, which=1)
+    return dq, dk, dv
+
+
+def _autograd():
+    import torch
+
+    class Attention(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, q, k, v, causal, scale):
+            o, lse = forward(q, k, v, causal, scale)
+            ctx.save_for_backward(q, k, v, o, lse)
+            ctx.causal, ctx.scale = causal, scale
+            return o
+
+        @staticmethod
+        def backward(ctx, do):
+            q, k, v, o, lse = ctx.saved_tensors
+            dq, dk, dv = backward(q, k, v, o, lse, do, ctx.causal, ctx.scale)
+            return dq, dk, dv, None, None
+
+    return Attention
+
+
+_FN = None
+
+
+def attention(q, k, v, causal=False, scale=None):
+    """flash-mlir attention on CUDA tensors with autograd (our backward
+    kernels run in loss.backward())."""
+    global _FN
+    if _FN is None:
+        _FN = _autograd()
+    return _FN.apply(q, k, v, causal, scale)

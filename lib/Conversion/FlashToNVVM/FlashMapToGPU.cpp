@@ -19,6 +19,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "flash/Conversion/FlashToNVVM/FlashToNVVM.h"
+#include "GPUKernels.h"
 #include "flash/Dialect/Flash/IR/FlashOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -42,57 +43,15 @@ namespace flash {
 
 using namespace mlir;
 using namespace mlir::flash;
+using namespace mlir::flash::gpukernels;
 
 namespace {
 
-/// The flattened problem: [BH, Nq, D] queries, [BHkv, Nk, D] keys.
-struct KernelSpec {
-  int64_t bh, hq, hkv, nq, nk, d, dv;
-  Type elt;
-  float scale;
-  std::optional<int64_t> causalOffset;
-  int64_t threads, tile;
-};
+} // namespace
 
-struct KernelBuilder {
-  OpBuilder &b;
-  Location loc;
-  Value c(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
-  Value f(float v) {
-    return arith::ConstantOp::create(b, loc, b.getF32FloatAttr(v));
-  }
-  Value toF32(Value x) {
-    return x.getType().isF32()
-               ? x
-               : arith::ExtFOp::create(b, loc, b.getF32Type(), x).getResult();
-  }
-};
-
-/// a * b + c as a contractable multiply-add (one fma.rn.f32 in PTX).
-Value fmac(OpBuilder &b, Location loc, Value a, Value x, Value c) {
-  auto contract = arith::FastMathFlags::contract;
-  return arith::AddFOp::create(
-      b, loc, arith::MulFOp::create(b, loc, a, x, contract), c, contract);
-}
-
-/// exp2 / log2 as the NVVM intrinsics (ex2.approx.f32 / lg2.approx.f32 in
-/// PTX): math.exp2 / math.log2 would become libdevice calls, and the
-/// kernels should not depend on finding libdevice at compile time.
-Value nvvmUnary(OpBuilder &b, Location loc, StringRef intrinsic, Value x) {
-  return LLVM::CallIntrinsicOp::create(b, loc, b.getF32Type(),
-                                       b.getStringAttr(intrinsic),
-                                       ValueRange{x})
-      .getResult(0);
-}
-Value exp2(OpBuilder &b, Location loc, Value x) {
-  return nvvmUnary(b, loc, "llvm.nvvm.ex2.approx.f32", x);
-}
-Value log2(OpBuilder &b, Location loc, Value x) {
-  return nvvmUnary(b, loc, "llvm.nvvm.lg2.approx.f", x);
-}
-
-gpu::GPUFuncOp buildKernel(OpBuilder &ob, Location loc, StringRef name,
-                           const KernelSpec &s) {
+gpu::GPUFuncOp gpukernels::buildForwardKernel(OpBuilder &ob, Location loc,
+                                              StringRef name,
+                                              const KernelSpec &s) {
   MLIRContext *ctx = ob.getContext();
   Type f32 = ob.getF32Type();
   auto wg = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
@@ -267,6 +226,8 @@ gpu::GPUFuncOp buildKernel(OpBuilder &ob, Location loc, StringRef name,
   return fn;
 }
 
+namespace {
+
 /// A memref view of `m` ([B..., N, X] with static shape) as [prod(B...), N, X].
 Value as3D(OpBuilder &b, Location loc, Value m) {
   auto ty = cast<MemRefType>(m.getType());
@@ -306,6 +267,106 @@ Value as2D(OpBuilder &b, Location loc, Value m) {
       .getResult();
 }
 
+/// Host code around kernel launches: operands staged in managed memory,
+/// results copied back into fresh host buffers, staging freed.
+struct HostGlue {
+  OpBuilder &b;
+  Location loc;
+  MLIRContext *ctx;
+  SmallVector<Value> staged;
+
+  Value c(int64_t v) {
+    return arith::ConstantIndexOp::create(b, loc, v).getResult();
+  }
+  Value alloc(MemRefType mt) {
+    Value dev = gpu::AllocOp::create(b, loc, mt, Type(), ValueRange{},
+                                     ValueRange{}, ValueRange{},
+                                     b.getUnitAttr())
+                    .getMemref();
+    staged.push_back(dev);
+    return dev;
+  }
+  Value in(Value tensor) {
+    auto tt = cast<RankedTensorType>(tensor.getType());
+    auto mt = MemRefType::get(tt.getShape(), tt.getElementType());
+    Value host = bufferization::ToBufferOp::create(b, loc, mt, tensor,
+                                                   /*readOnly=*/true);
+    Value dev = alloc(mt);
+    memref::CopyOp::create(b, loc, host, dev);
+    return dev;
+  }
+  /// Launches `name` on grid (gx, gy) and waits for it.
+  void launch(StringRef name, int64_t gx, int64_t gy, int64_t threads,
+              ValueRange args) {
+    auto sym = SymbolRefAttr::get(ctx, "flash_kernels",
+                                  {FlatSymbolRefAttr::get(ctx, name)});
+    Value t0 = gpu::WaitOp::create(b, loc, gpu::AsyncTokenType::get(ctx),
+                                   ValueRange{})
+                   .getAsyncToken();
+    auto l = gpu::LaunchFuncOp::create(
+        b, loc, sym, gpu::KernelDim3{c(gx), c(gy), c(1)},
+        gpu::KernelDim3{c(threads), c(1), c(1)}, Value(), args,
+        gpu::AsyncTokenType::get(ctx), ValueRange{t0});
+    gpu::WaitOp::create(b, loc, Type(), ValueRange{l.getAsyncToken()});
+  }
+  Value out(Value dev) {
+    auto mt = cast<MemRefType>(dev.getType());
+    Value host = memref::AllocOp::create(b, loc, mt);
+    memref::CopyOp::create(b, loc, dev, host);
+    return bufferization::ToTensorOp::create(
+               b, loc, RankedTensorType::get(mt.getShape(),
+                                             mt.getElementType()),
+               host, /*restrict=*/true, /*writable=*/true)
+        .getResult();
+  }
+  /// Frees the staging buffers (gpu-to-llvm wants async deallocs).
+  void freeAll() {
+    Value t = gpu::WaitOp::create(b, loc, gpu::AsyncTokenType::get(ctx),
+                                  ValueRange{})
+                  .getAsyncToken();
+    for (Value dev : staged)
+      t = gpu::DeallocOp::create(b, loc, gpu::AsyncTokenType::get(ctx),
+                                 ValueRange{t}, dev)
+              .getAsyncToken();
+    gpu::WaitOp::create(b, loc, Type(), ValueRange{t});
+  }
+};
+
+/// The flattened problem of an attention op (both ops share the operands'
+/// meaning), or failure with a diagnostic.
+template <typename OpT>
+FailureOr<KernelSpec> specOf(OpT op, int64_t threads, int64_t tile) {
+  auto qTy = op.getQuery().getType();
+  auto kTy = op.getKey().getType();
+  auto vTy = op.getValue().getType();
+  if (!qTy.hasStaticShape() || !kTy.hasStaticShape() ||
+      !vTy.hasStaticShape())
+    return op.emitOpError("needs static shapes on the GPU path for now");
+  if (op.getMask())
+    return op.emitOpError("masks are not supported by the GPU mapping yet");
+  int64_t rank = qTy.getRank();
+  KernelSpec s;
+  s.nq = qTy.getDimSize(rank - 2);
+  s.nk = kTy.getDimSize(rank - 2);
+  s.d = qTy.getDimSize(rank - 1);
+  s.dv = vTy.getDimSize(rank - 1);
+  s.hq = rank >= 3 ? qTy.getDimSize(rank - 3) : 1;
+  s.hkv = rank >= 3 ? kTy.getDimSize(rank - 3) : 1;
+  s.bh = 1;
+  for (int64_t i = 0; i < rank - 2; ++i)
+    s.bh *= qTy.getDimSize(i);
+  s.elt = qTy.getElementType();
+  s.scale = op.getScaleValue();
+  if (op.getCausal())
+    s.causalOffset =
+        op.getCausalOffset() ? *op.getCausalOffset() : s.nk - s.nq;
+  s.threads = threads;
+  s.tile = tile;
+  if (s.nq == 0 || s.nk == 0 || s.bh == 0)
+    return op.emitOpError("empty attention is not supported on the GPU path");
+  return s;
+}
+
 struct FlashMapToGPUPass
     : flash::impl::FlashMapToGPUBase<FlashMapToGPUPass> {
   using FlashMapToGPUBase::FlashMapToGPUBase;
@@ -313,15 +374,11 @@ struct FlashMapToGPUPass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     MLIRContext *ctx = &getContext();
-    bool failedAny = false;
-    module.walk([&](AttentionGradOp op) {
-      op.emitOpError("is not supported by the GPU mapping yet (forward only)");
-      failedAny = true;
+    SmallVector<Operation *> ops;
+    module.walk([&](Operation *op) {
+      if (isa<AttentionOp, AttentionGradOp>(op))
+        ops.push_back(op);
     });
-    SmallVector<AttentionOp> ops;
-    module.walk([&](AttentionOp op) { ops.push_back(op); });
-    if (failedAny)
-      return signalPassFailure();
     if (ops.empty())
       return;
     if (threads <= 0 || tileKV <= 0) {
@@ -334,119 +391,71 @@ struct FlashMapToGPUPass
     OpBuilder mb = OpBuilder::atBlockEnd(module.getBody());
     auto gpuModule =
         gpu::GPUModuleOp::create(mb, module.getLoc(), "flash_kernels");
-    SymbolTable symbols(gpuModule);
     int counter = 0;
-    for (AttentionOp op : ops) {
-      auto qTy = op.getQuery().getType();
-      auto kTy = op.getKey().getType();
-      auto vTy = op.getValue().getType();
-      if (!qTy.hasStaticShape() || !kTy.hasStaticShape() ||
-          !vTy.hasStaticShape()) {
-        op.emitOpError("needs static shapes on the GPU path for now");
+    for (Operation *op : ops) {
+      FailureOr<KernelSpec> s =
+          isa<AttentionOp>(op)
+              ? specOf(cast<AttentionOp>(op), threads, tileKV)
+              : specOf(cast<AttentionGradOp>(op), threads, tileKV);
+      if (failed(s))
         return signalPassFailure();
-      }
-      if (op.getMask()) {
-        op.emitOpError("masks are not supported by the GPU mapping yet");
-        return signalPassFailure();
-      }
-      int64_t rank = qTy.getRank();
-      KernelSpec s;
-      s.nq = qTy.getDimSize(rank - 2);
-      s.nk = kTy.getDimSize(rank - 2);
-      s.d = qTy.getDimSize(rank - 1);
-      s.dv = vTy.getDimSize(rank - 1);
-      s.hq = rank >= 3 ? qTy.getDimSize(rank - 3) : 1;
-      s.hkv = rank >= 3 ? kTy.getDimSize(rank - 3) : 1;
-      s.bh = 1;
-      for (int64_t i = 0; i < rank - 2; ++i)
-        s.bh *= qTy.getDimSize(i);
-      s.elt = qTy.getElementType();
-      s.scale = op.getScaleValue();
-      if (op.getCausal())
-        s.causalOffset =
-            op.getCausalOffset() ? *op.getCausalOffset() : s.nk - s.nq;
-      s.threads = threads;
-      s.tile = tileKV;
-      if (s.nq == 0 || s.nk == 0 || s.bh == 0) {
-        op.emitOpError("empty attention is not supported on the GPU path");
-        return signalPassFailure();
-      }
-
-      OpBuilder kbld = OpBuilder::atBlockEnd(gpuModule.getBody());
-      std::string name = "flash_attention_" + std::to_string(counter++);
-      gpu::GPUFuncOp kernel = buildKernel(kbld, op.getLoc(), name, s);
-      (void)kernel;
-
-      // Host glue.
+      OpBuilder kb = OpBuilder::atBlockEnd(gpuModule.getBody());
       OpBuilder b(op);
-      Location loc = op.getLoc();
-      auto stageIn = [&](Value t) {
-        auto tt = cast<RankedTensorType>(t.getType());
-        auto mt = MemRefType::get(tt.getShape(), tt.getElementType());
-        Value host = bufferization::ToBufferOp::create(b, loc, mt, t,
-                                                       /*readOnly=*/true);
-        Value dev = gpu::AllocOp::create(b, loc, mt, /*asyncToken=*/Type(),
-                                         ValueRange{}, ValueRange{},
-                                         ValueRange{}, b.getUnitAttr())
-                        .getMemref();
-        memref::CopyOp::create(b, loc, host, dev);
-        return dev;
-      };
-      auto devAlloc = [&](MemRefType mt) {
-        return gpu::AllocOp::create(b, loc, mt, Type(), ValueRange{},
-                                    ValueRange{}, ValueRange{},
-                                    b.getUnitAttr())
-            .getMemref();
-      };
-      Value qd = stageIn(op.getQuery());
-      Value kd = stageIn(op.getKey());
-      Value vd = stageIn(op.getValue());
-      auto oTy = op.getOutput().getType();
-      auto oMem = MemRefType::get(oTy.getShape(), oTy.getElementType());
-      Value od = devAlloc(oMem);
-      SmallVector<int64_t> lseShape(qTy.getShape().drop_back());
-      auto lMem = MemRefType::get(lseShape, b.getF32Type());
-      Value ld = devAlloc(lMem);
-      int64_t gx = (s.nq + s.threads - 1) / s.threads;
-      auto cst = [&](int64_t v) {
-        return arith::ConstantIndexOp::create(b, loc, v).getResult();
-      };
-      gpu::KernelDim3 grid{cst(gx), cst(s.bh), cst(1)};
-      gpu::KernelDim3 block{cst(s.threads), cst(1), cst(1)};
-      auto kernelSym = SymbolRefAttr::get(
-          ctx, "flash_kernels", {FlatSymbolRefAttr::get(ctx, name)});
-      Value t0 = gpu::WaitOp::create(b, loc, gpu::AsyncTokenType::get(ctx),
-                                     ValueRange{})
-                     .getAsyncToken();
-      auto launch = gpu::LaunchFuncOp::create(
-          b, loc, kernelSym, grid, block, /*dynamicSharedMemorySize=*/Value(),
-          ValueRange{as3D(b, loc, qd), as3D(b, loc, kd), as3D(b, loc, vd),
-                     as3D(b, loc, od), as2D(b, loc, ld)},
-          gpu::AsyncTokenType::get(ctx), ValueRange{t0});
-      gpu::WaitOp::create(b, loc, Type(), ValueRange{launch.getAsyncToken()});
-      auto stageOut = [&](Value dev, MemRefType mt) {
-        Value host = memref::AllocOp::create(b, loc, mt);
-        memref::CopyOp::create(b, loc, dev, host);
-        return bufferization::ToTensorOp::create(
-                   b, loc, RankedTensorType::get(mt.getShape(),
-                                                 mt.getElementType()),
-                   host, /*restrict=*/true, /*writable=*/true)
-            .getResult();
-      };
-      Value oT = stageOut(od, oMem);
-      Value lT = op.getLse() ? stageOut(ld, lMem) : Value();
-      // Free the staging buffers (gpu-to-llvm wants async deallocs).
-      Value t = gpu::WaitOp::create(b, loc, gpu::AsyncTokenType::get(ctx),
-                                    ValueRange{})
-                    .getAsyncToken();
-      for (Value dev : {qd, kd, vd, od, ld})
-        t = gpu::DeallocOp::create(b, loc, gpu::AsyncTokenType::get(ctx),
-                                   ValueRange{t}, dev)
-                .getAsyncToken();
-      gpu::WaitOp::create(b, loc, Type(), ValueRange{t});
-      SmallVector<Value> repl{oT};
-      if (op.getLse())
-        repl.push_back(lT);
+      HostGlue host{b, op->getLoc(), ctx, {}};
+      int64_t gq = (s->nq + s->threads - 1) / s->threads;
+      int64_t gk = (s->nk + s->threads - 1) / s->threads;
+      int64_t bhkv = s->bh / (s->hq / s->hkv);
+      auto f32 = b.getF32Type();
+      SmallVector<Value> repl;
+      if (auto fwd = dyn_cast<AttentionOp>(op)) {
+        std::string name = "flash_attention_" + std::to_string(counter++);
+        buildForwardKernel(kb, op->getLoc(), name, *s);
+        Value q = host.in(fwd.getQuery()), k = host.in(fwd.getKey()),
+              v = host.in(fwd.getValue());
+        auto oTy = fwd.getOutput().getType();
+        Value o = host.alloc(MemRefType::get(oTy.getShape(),
+                                             oTy.getElementType()));
+        SmallVector<int64_t> lseShape(fwd.getQuery().getType().getShape()
+                                          .drop_back());
+        Value lse = host.alloc(MemRefType::get(lseShape, f32));
+        host.launch(name, gq, s->bh, s->threads,
+                    {as3D(b, host.loc, q), as3D(b, host.loc, k),
+                     as3D(b, host.loc, v), as3D(b, host.loc, o),
+                     as2D(b, host.loc, lse)});
+        repl.push_back(host.out(o));
+        if (fwd.getLse())
+          repl.push_back(host.out(lse));
+      } else {
+        auto grad = cast<AttentionGradOp>(op);
+        std::string id = std::to_string(counter++);
+        std::string qName = "flash_attention_grad_dq_" + id;
+        std::string kvName = "flash_attention_grad_dkdv_" + id;
+        buildGradQKernel(kb, op->getLoc(), qName, *s);
+        buildGradKVKernel(kb, op->getLoc(), kvName, *s);
+        Value q = host.in(grad.getQuery()), k = host.in(grad.getKey()),
+              v = host.in(grad.getValue()), o = host.in(grad.getOutput()),
+              lse = host.in(grad.getLse()), dO = host.in(grad.getGradOutput());
+        auto memOf = [](Value t) {
+          auto tt = cast<RankedTensorType>(t.getType());
+          return MemRefType::get(tt.getShape(), tt.getElementType());
+        };
+        Value dq = host.alloc(memOf(grad.getQuery()));
+        Value dk = host.alloc(memOf(grad.getKey()));
+        Value dv = host.alloc(memOf(grad.getValue()));
+        Value delta = host.alloc(
+            MemRefType::get(cast<MemRefType>(lse.getType()).getShape(), f32));
+        Location l = host.loc;
+        host.launch(qName, gq, s->bh, s->threads,
+                    {as3D(b, l, q), as3D(b, l, k), as3D(b, l, v),
+                     as3D(b, l, o), as2D(b, l, lse), as3D(b, l, dO),
+                     as3D(b, l, dq), as2D(b, l, delta)});
+        host.launch(kvName, gk, bhkv, s->threads,
+                    {as3D(b, l, q), as3D(b, l, k), as3D(b, l, v),
+                     as2D(b, l, lse), as3D(b, l, dO), as2D(b, l, delta),
+                     as3D(b, l, dk), as3D(b, l, dv)});
+        repl = {host.out(dq), host.out(dk), host.out(dv)};
+      }
+      host.freeAll();
       op->replaceAllUsesWith(repl);
       op->erase();
     }

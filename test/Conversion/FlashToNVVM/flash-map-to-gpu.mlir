@@ -48,8 +48,13 @@ func.func @negative_dynamic(%q: tensor<?x16xf32>) -> tensor<?x16xf32> {
 
 // -----
 
-func.func @negative_grad(%t: tensor<8x16xf32>, %l: tensor<8xf32>) -> tensor<8x16xf32> {
-  // expected-error @+1 {{is not supported by the GPU mapping yet (forward only)}}
+// The backward: a dQ kernel (query rows) then a dK/dV kernel (key rows).
+// CHECK-LABEL: func.func @grad
+// CHECK: gpu.launch_func async [%{{[0-9]+}}] @flash_kernels::@flash_attention_grad_dq_0
+// CHECK: gpu.launch_func async [%{{[0-9]+}}] @flash_kernels::@flash_attention_grad_dkdv_0
+// CHECK: gpu.func @flash_attention_grad_dq_0
+// CHECK: gpu.func @flash_attention_grad_dkdv_0
+func.func @grad(%t: tensor<8x16xf32>, %l: tensor<8xf32>) -> tensor<8x16xf32> {
   %r:3 = flash.attention_grad ins(%t, %t, %t, %t, %l, %t : tensor<8x16xf32>,
       tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8xf32>,
       tensor<8x16xf32>) outs(%t, %t, %t : tensor<8x16xf32>, tensor<8x16xf32>,

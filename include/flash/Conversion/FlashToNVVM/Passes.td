@@ -18,8 +18,13 @@ def FlashMapToGPU : Pass<"flash-map-to-gpu", "::mlir::ModuleOp"> {
       thread runs the online softmax over them (one rescale per tile),
       skipping the tiles above the causal diagonal of the block's rows.
 
+    `flash.attention_grad` becomes two deterministic kernels: dQ (one query
+    row per thread, K/V tiles in shared memory, also writing
+    D = rowsum(dO * O)) then dK/dV (one key row per thread, Q/dO tiles in
+    shared memory, summing over the query heads of a GQA group).
+
     This is the first GPU mapping: f32 arithmetic on CUDA cores, no tensor
-    cores yet. Masks and flash.attention_grad are diagnosed as not supported.
+    cores yet. Masks and dynamic shapes are diagnosed as not supported.
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::bufferization::BufferizationDialect",

@@ -1,0 +1,92 @@
+//===- GPUKernels.h - Building blocks of the flash GPU kernels -*- C++ -*-===//
+//
+// Internal to lib/Conversion/FlashToNVVM: the flattened problem, small
+// builders, and the kernel generators (forward in FlashMapToGPU.cpp,
+// backward in GradKernels.cpp).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FLASH_LIB_CONVERSION_FLASHTONVVM_GPUKERNELS_H
+#define FLASH_LIB_CONVERSION_FLASHTONVVM_GPUKERNELS_H
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+
+#include <optional>
+
+namespace mlir {
+namespace flash {
+namespace gpukernels {
+
+/// The flattened problem: [BH, Nq, D] queries, [BHkv, Nk, D] keys.
+struct KernelSpec {
+  int64_t bh, hq, hkv, nq, nk, d, dv;
+  Type elt;
+  float scale;
+  std::optional<int64_t> causalOffset;
+  int64_t threads, tile;
+};
+
+struct KernelBuilder {
+  OpBuilder &b;
+  Location loc;
+  Value c(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+  Value f(float v) {
+    return arith::ConstantOp::create(b, loc, b.getF32FloatAttr(v));
+  }
+  Value toF32(Value x) {
+    return x.getType().isF32()
+               ? x
+               : arith::ExtFOp::create(b, loc, b.getF32Type(), x).getResult();
+  }
+};
+
+/// a * b + c as a contractable multiply-add (one fma.rn.f32 in PTX).
+inline Value fmac(OpBuilder &b, Location loc, Value a, Value x, Value c) {
+  auto contract = arith::FastMathFlags::contract;
+  return arith::AddFOp::create(
+      b, loc, arith::MulFOp::create(b, loc, a, x, contract), c, contract);
+}
+
+/// exp2 / log2 as the NVVM intrinsics (ex2.approx.f32 / lg2.approx.f32 in
+/// PTX): math.exp2 / math.log2 would become libdevice calls, and the
+/// kernels should not depend on finding libdevice at compile time.
+inline Value nvvmUnary(OpBuilder &b, Location loc, StringRef intrinsic, Value x) {
+  return LLVM::CallIntrinsicOp::create(b, loc, b.getF32Type(),
+                                       b.getStringAttr(intrinsic),
+                                       ValueRange{x})
+      .getResult(0);
+}
+inline Value exp2(OpBuilder &b, Location loc, Value x) {
+  return nvvmUnary(b, loc, "llvm.nvvm.ex2.approx.f32", x);
+}
+inline Value log2(OpBuilder &b, Location loc, Value x) {
+  return nvvmUnary(b, loc, "llvm.nvvm.lg2.approx.f", x);
+}
+
+/// All threads of the block copy rows [row0, row0 + rows) of `src[bh]`
+/// ([*, n, width], any float type) into `dst` ([rows, width] f32 in shared
+/// memory), zeros past row n.
+void stageTile(OpBuilder &b, Location loc, Value src, Value dst, Value bh,
+               Value row0, int64_t rows, int64_t n, int64_t width, Value tid,
+               int64_t threads);
+
+/// The forward kernel (FlashMapToGPU.cpp): args (q, k, v, o, lse).
+gpu::GPUFuncOp buildForwardKernel(OpBuilder &b, Location loc, StringRef name,
+                                  const KernelSpec &s);
+/// The backward kernels (GradKernels.cpp): dQ (and D = rowsum(dO * O)) with
+/// args (q, k, v, o, lse, dO, dq, delta), one query row per thread; then
+/// dK, dV with args (q, k, v, lse, dO, delta, dk, dv), one key row per
+/// thread, summing over the query heads of a GQA group. No atomics: both
+/// are deterministic.
+gpu::GPUFuncOp buildGradQKernel(OpBuilder &b, Location loc, StringRef name,
+                                const KernelSpec &s);
+gpu::GPUFuncOp buildGradKVKernel(OpBuilder &b, Location loc, StringRef name,
+                                 const KernelSpec &s);
+
+} // namespace gpukernels
+} // namespace flash
+} // namespace mlir
+
+#endif // FLASH_LIB_CONVERSION_FLASHTONVVM_GPUKERNELS_H

@@ -1,0 +1,357 @@
+//===- GradKernels.cpp - The backward of flash.attention as GPU kernels ---===//
+//
+// Two SIMT kernels (f32 math, log2 domain with log2(e) folded into scale):
+//
+//   dQ kernel, one query row i per thread, K/V tiles in shared memory:
+//     D_i = sum dO_i * O_i                       (stored for the next kernel)
+//     p = 2^(s2 - lse2_i), dp = dO_i . v_j, ds = p (dp - D_i)
+//     dq_i = scale * sum_j ds k_j
+//   dK/dV kernel, one key row j per thread (of a kv head), Q/dO tiles in
+//   shared memory, over the query heads of its GQA group:
+//     dv_j = sum_i p dO_i ;  dk_j = scale * sum_i ds q_i
+//
+// Rows above the causal diagonal and rows that saw no key (lse = -inf)
+// contribute nothing. Each output element is written by one thread in a
+// fixed order: results are deterministic.
+//
+//===----------------------------------------------------------------------===//
+
+#include "GPUKernels.h"
+
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+#include <limits>
+
+using namespace mlir;
+using namespace mlir::flash;
+using namespace mlir::flash::gpukernels;
+
+static constexpr float kLog2e = 1.4426950408889634f;
+
+void gpukernels::stageTile(OpBuilder &b, Location loc, Value src, Value dst,
+                           Value bh, Value row0, int64_t rows, int64_t n,
+                           int64_t width, Value tid, int64_t threads) {
+  KernelBuilder kb{b, loc};
+  scf::ForOp::create(
+      b, loc, tid, kb.c(rows * width), kb.c(threads), ValueRange{},
+      [&](OpBuilder &sb, Location sl, Value idx, ValueRange) {
+        KernelBuilder ks{sb, sl};
+        Value r = arith::DivUIOp::create(sb, sl, idx, ks.c(width));
+        Value c = arith::RemUIOp::create(sb, sl, idx, ks.c(width));
+        Value row = arith::AddIOp::create(sb, sl, row0, r);
+        Value inb = arith::CmpIOp::create(sb, sl, arith::CmpIPredicate::ult,
+                                          row, ks.c(n));
+        Value rowc = arith::MinUIOp::create(sb, sl, row, ks.c(n - 1));
+        Value x = ks.toF32(
+            memref::LoadOp::create(sb, sl, src, ValueRange{bh, rowc, c}));
+        x = arith::SelectOp::create(sb, sl, inb, x, ks.f(0.0f));
+        memref::StoreOp::create(sb, sl, x, dst, ValueRange{r, c});
+        scf::YieldOp::create(sb, sl);
+      });
+}
+
+namespace {
+/// Shared-memory tile type [rows, width] f32.
+MemRefType tileType(MLIRContext *ctx, int64_t rows, int64_t width) {
+  auto wg = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+  return MemRefType::get({rows, width}, Float32Type::get(ctx),
+                         MemRefLayoutAttrInterface(), wg);
+}
+
+gpu::GPUFuncOp newKernel(OpBuilder &ob, Location loc, StringRef name,
+                         TypeRange args, TypeRange workgroup,
+                         int64_t threads) {
+  auto fn = gpu::GPUFuncOp::create(ob, loc, name,
+                                   ob.getFunctionType(args, {}), workgroup,
+                                   TypeRange{});
+  fn->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), ob.getUnitAttr());
+  fn.setKnownBlockSizeAttr(
+      ob.getDenseI32ArrayAttr({static_cast<int32_t>(threads), 1, 1}));
+  return fn;
+}
+
+/// Loads row `row` of `src[bh]` (width values) as f32, times `mul`.
+SmallVector<Value> loadRow(KernelBuilder &kb, Value src, Value bh, Value row,
+                           int64_t width, Value mul = Value()) {
+  SmallVector<Value> r;
+  for (int64_t d = 0; d < width; ++d) {
+    Value x = kb.toF32(memref::LoadOp::create(kb.b, kb.loc, src,
+                                              ValueRange{bh, row, kb.c(d)}));
+    r.push_back(mul ? arith::MulFOp::create(kb.b, kb.loc, x, mul).getResult()
+                    : x);
+  }
+  return r;
+}
+
+void storeRow(KernelBuilder &kb, ValueRange vals, Value dst, Value bh,
+              Value row, Type elt, Value mul) {
+  for (auto [d, v] : llvm::enumerate(vals)) {
+    Value x = mul ? arith::MulFOp::create(kb.b, kb.loc, v, mul).getResult()
+                  : v;
+    if (!elt.isF32())
+      x = arith::TruncFOp::create(kb.b, kb.loc, elt, x);
+    memref::StoreOp::create(kb.b, kb.loc, x, dst,
+                            ValueRange{bh, row, kb.c(d)});
+  }
+}
+
+/// sum_d a[d] * tile[t][d].
+Value dotTile(KernelBuilder &kb, ArrayRef<Value> a, Value tile, int64_t t) {
+  Value acc = kb.f(0.0f);
+  for (auto [d, x] : llvm::enumerate(a)) {
+    Value y = memref::LoadOp::create(kb.b, kb.loc, tile,
+                                     ValueRange{kb.c(t), kb.c(d)});
+    acc = fmac(kb.b, kb.loc, x, y, acc);
+  }
+  return acc;
+}
+} // namespace
+
+gpu::GPUFuncOp gpukernels::buildGradQKernel(OpBuilder &ob, Location loc,
+                                            StringRef name,
+                                            const KernelSpec &s) {
+  MLIRContext *ctx = ob.getContext();
+  Type f32 = ob.getF32Type();
+  int64_t bhkv = s.bh / (s.hq / s.hkv);
+  auto qTy = MemRefType::get({s.bh, s.nq, s.d}, s.elt);
+  auto kTy = MemRefType::get({bhkv, s.nk, s.d}, s.elt);
+  auto vTy = MemRefType::get({bhkv, s.nk, s.dv}, s.elt);
+  auto oTy = MemRefType::get({s.bh, s.nq, s.dv}, s.elt);
+  auto lTy = MemRefType::get({s.bh, s.nq}, f32);
+  auto fn = newKernel(ob, loc, name, {qTy, kTy, vTy, oTy, lTy, oTy, qTy, lTy},
+                      {tileType(ctx, s.tile, s.d), tileType(ctx, s.tile, s.dv)},
+                      s.threads);
+  OpBuilder b = OpBuilder::atBlockBegin(&fn.front());
+  KernelBuilder kb{b, loc};
+  Value q = fn.getArgument(0), k = fn.getArgument(1), v = fn.getArgument(2),
+        o = fn.getArgument(3), lse = fn.getArgument(4), dO = fn.getArgument(5),
+        dq = fn.getArgument(6), delta = fn.getArgument(7);
+  Value kTile = fn.getWorkgroupAttributions()[0];
+  Value vTile = fn.getWorkgroupAttributions()[1];
+  const float ninf = -std::numeric_limits<float>::infinity();
+
+  Value bx = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
+  Value bh = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
+  Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  Value rowBase = arith::MulIOp::create(b, loc, bx, kb.c(s.threads));
+  Value row = arith::AddIOp::create(b, loc, rowBase, tid);
+  Value active = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, row,
+                                       kb.c(s.nq));
+  Value rowc = arith::MinUIOp::create(b, loc, row, kb.c(s.nq - 1));
+  Value bIdx = arith::DivUIOp::create(b, loc, bh, kb.c(s.hq));
+  Value hIdx = arith::RemUIOp::create(b, loc, bh, kb.c(s.hq));
+  Value kvbh = arith::AddIOp::create(
+      b, loc, arith::MulIOp::create(b, loc, bIdx, kb.c(s.hkv)),
+      arith::DivUIOp::create(b, loc, hIdx, kb.c(s.hq / s.hkv)));
+
+  SmallVector<Value> qv = loadRow(kb, q, bh, rowc, s.d, kb.f(s.scale * kLog2e));
+  SmallVector<Value> dov = loadRow(kb, dO, bh, rowc, s.dv);
+  SmallVector<Value> ov = loadRow(kb, o, bh, rowc, s.dv);
+  Value dRow = kb.f(0.0f);
+  for (auto [a, c] : llvm::zip(dov, ov))
+    dRow = fmac(b, loc, a, c, dRow);
+  Value lseRow = memref::LoadOp::create(b, loc, lse, ValueRange{bh, rowc});
+  Value rowEmpty = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ,
+                                         lseRow, kb.f(ninf));
+  Value lse2 = arith::MulFOp::create(b, loc, lseRow, kb.f(kLog2e));
+
+  Value kvEnd = kb.c(s.nk), rowLimit;
+  if (s.causalOffset) {
+    Value off = kb.c(*s.causalOffset);
+    Value lastRow = arith::MinUIOp::create(
+        b, loc, arith::AddIOp::create(b, loc, rowBase, kb.c(s.threads - 1)),
+        kb.c(s.nq - 1));
+    Value end = arith::AddIOp::create(
+        b, loc, arith::AddIOp::create(b, loc, lastRow, off), kb.c(1));
+    kvEnd = arith::MinSIOp::create(
+        b, loc, arith::MaxSIOp::create(b, loc, end, kb.c(0)), kb.c(s.nk));
+    rowLimit = arith::AddIOp::create(b, loc, row, off);
+  }
+  SmallVector<Value> inits(s.d, kb.f(0.0f));
+  auto loop = scf::ForOp::create(
+      b, loc, kb.c(0), kvEnd, kb.c(s.tile), inits,
+      [&](OpBuilder &lb, Location l, Value jt, ValueRange acc) {
+        KernelBuilder kl{lb, l};
+        stageTile(lb, l, k, kTile, kvbh, jt, s.tile, s.nk, s.d, tid,
+                  s.threads);
+        stageTile(lb, l, v, vTile, kvbh, jt, s.tile, s.nk, s.dv, tid,
+                  s.threads);
+        gpu::BarrierOp::create(lb, l);
+        SmallVector<Value> next(acc);
+        for (int64_t t = 0; t < s.tile; ++t) {
+          Value s2 = dotTile(kl, qv, kTile, t);
+          Value key = arith::AddIOp::create(lb, l, jt, kl.c(t));
+          Value vis = arith::CmpIOp::create(lb, l, arith::CmpIPredicate::ult,
+                                            key, kl.c(s.nk));
+          if (rowLimit)
+            vis = arith::AndIOp::create(
+                lb, l, vis,
+                arith::CmpIOp::create(lb, l, arith::CmpIPredicate::sle, key,
+                                      rowLimit));
+          Value p = exp2(lb, l, arith::SubFOp::create(lb, l, s2, lse2));
+          Value zero = kl.f(0.0f);
+          p = arith::SelectOp::create(lb, l, vis, p, zero);
+          p = arith::SelectOp::create(lb, l, rowEmpty, zero, p);
+          Value dp = dotTile(kl, dov, vTile, t);
+          Value ds = arith::MulFOp::create(
+              lb, l, p, arith::SubFOp::create(lb, l, dp, dRow));
+          for (int64_t d = 0; d < s.d; ++d) {
+            Value kx = memref::LoadOp::create(lb, l, kTile,
+                                              ValueRange{kl.c(t), kl.c(d)});
+            next[d] = fmac(lb, l, ds, kx, next[d]);
+          }
+        }
+        gpu::BarrierOp::create(lb, l);
+        scf::YieldOp::create(lb, l, next);
+      });
+  scf::IfOp::create(b, loc, active, [&](OpBuilder &ib, Location il) {
+    KernelBuilder ki{ib, il};
+    storeRow(ki, loop.getResults(), dq, bh, row, s.elt, ki.f(s.scale));
+    memref::StoreOp::create(ib, il, dRow, delta, ValueRange{bh, row});
+    scf::YieldOp::create(ib, il);
+  });
+  gpu::ReturnOp::create(b, loc);
+  return fn;
+}
+
+gpu::GPUFuncOp gpukernels::buildGradKVKernel(OpBuilder &ob, Location loc,
+                                             StringRef name,
+                                             const KernelSpec &s) {
+  MLIRContext *ctx = ob.getContext();
+  Type f32 = ob.getF32Type();
+  int64_t group = s.hq / s.hkv;
+  int64_t bhkv = s.bh / group;
+  auto qTy = MemRefType::get({s.bh, s.nq, s.d}, s.elt);
+  auto kTy = MemRefType::get({bhkv, s.nk, s.d}, s.elt);
+  auto vTy = MemRefType::get({bhkv, s.nk, s.dv}, s.elt);
+  auto oTy = MemRefType::get({s.bh, s.nq, s.dv}, s.elt);
+  auto lTy = MemRefType::get({s.bh, s.nq}, f32);
+  auto fn = newKernel(ob, loc, name, {qTy, kTy, vTy, lTy, oTy, lTy, kTy, vTy},
+                      {tileType(ctx, s.tile, s.d), tileType(ctx, s.tile, s.dv),
+                       tileType(ctx, s.tile, 2)},
+                      s.threads);
+  OpBuilder b = OpBuilder::atBlockBegin(&fn.front());
+  KernelBuilder kb{b, loc};
+  Value q = fn.getArgument(0), k = fn.getArgument(1), v = fn.getArgument(2),
+        lse = fn.getArgument(3), dO = fn.getArgument(4),
+        delta = fn.getArgument(5), dk = fn.getArgument(6),
+        dv = fn.getArgument(7);
+  Value qTile = fn.getWorkgroupAttributions()[0];
+  Value doTile = fn.getWorkgroupAttributions()[1];
+  Value rowTile = fn.getWorkgroupAttributions()[2]; // (lse2, D) per query
+  const float ninf = -std::numeric_limits<float>::infinity();
+
+  Value bx = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
+  Value kvbh = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
+  Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  Value keyBase = arith::MulIOp::create(b, loc, bx, kb.c(s.threads));
+  Value key = arith::AddIOp::create(b, loc, keyBase, tid);
+  Value active = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, key,
+                                       kb.c(s.nk));
+  Value keyc = arith::MinUIOp::create(b, loc, key, kb.c(s.nk - 1));
+  Value bIdx = arith::DivUIOp::create(b, loc, kvbh, kb.c(s.hkv));
+  Value hkv = arith::RemUIOp::create(b, loc, kvbh, kb.c(s.hkv));
+  Value firstQHead = arith::AddIOp::create(
+      b, loc, arith::MulIOp::create(b, loc, bIdx, kb.c(s.hq)),
+      arith::MulIOp::create(b, loc, hkv, kb.c(group)));
+
+  SmallVector<Value> kv =
+      loadRow(kb, k, kvbh, keyc, s.d, kb.f(s.scale * kLog2e));
+  SmallVector<Value> vv = loadRow(kb, v, kvbh, keyc, s.dv);
+  // Queries that can see this block's keys: i >= keyBase - off.
+  Value qStart = kb.c(0);
+  if (s.causalOffset) {
+    Value first = arith::SubIOp::create(b, loc, keyBase,
+                                        kb.c(*s.causalOffset));
+    first = arith::MaxSIOp::create(b, loc, first, kb.c(0));
+    qStart = arith::MulIOp::create(
+        b, loc, arith::DivUIOp::create(b, loc, first, kb.c(s.tile)),
+        kb.c(s.tile));
+  }
+  SmallVector<Value> inits(s.d + s.dv, kb.f(0.0f));
+  auto heads = scf::ForOp::create(
+      b, loc, kb.c(0), kb.c(group), kb.c(1), inits,
+      [&](OpBuilder &hb, Location hl, Value g, ValueRange accH) {
+        KernelBuilder kh{hb, hl};
+        Value bh = arith::AddIOp::create(hb, hl, firstQHead, g);
+        auto qloop = scf::ForOp::create(
+            hb, hl, qStart, kh.c(s.nq), kh.c(s.tile), accH,
+            [&](OpBuilder &lb, Location l, Value it, ValueRange acc) {
+              KernelBuilder kl{lb, l};
+              stageTile(lb, l, q, qTile, bh, it, s.tile, s.nq, s.d, tid,
+                        s.threads);
+              stageTile(lb, l, dO, doTile, bh, it, s.tile, s.nq, s.dv, tid,
+                        s.threads);
+              // (lse * log2 e, D) of the tile's rows.
+              scf::ForOp::create(
+                  lb, l, tid, kl.c(s.tile), kl.c(s.threads), ValueRange{},
+                  [&](OpBuilder &sb, Location sl, Value r, ValueRange) {
+                    KernelBuilder ks{sb, sl};
+                    Value row = arith::AddIOp::create(sb, sl, it, r);
+                    Value rowc =
+                        arith::MinUIOp::create(sb, sl, row, ks.c(s.nq - 1));
+                    Value lv = memref::LoadOp::create(sb, sl, lse,
+                                                      ValueRange{bh, rowc});
+                    Value dv = memref::LoadOp::create(sb, sl, delta,
+                                                      ValueRange{bh, rowc});
+                    memref::StoreOp::create(
+                        sb, sl, arith::MulFOp::create(sb, sl, lv, ks.f(kLog2e)),
+                        rowTile, ValueRange{r, ks.c(0)});
+                    memref::StoreOp::create(sb, sl, dv, rowTile,
+                                            ValueRange{r, ks.c(1)});
+                    scf::YieldOp::create(sb, sl);
+                  });
+              gpu::BarrierOp::create(lb, l);
+              SmallVector<Value> next(acc);
+              for (int64_t t = 0; t < s.tile; ++t) {
+                Value s2 = dotTile(kl, kv, qTile, t);
+                Value qrow = arith::AddIOp::create(lb, l, it, kl.c(t));
+                Value vis = arith::CmpIOp::create(
+                    lb, l, arith::CmpIPredicate::ult, qrow, kl.c(s.nq));
+                if (s.causalOffset)
+                  vis = arith::AndIOp::create(
+                      lb, l, vis,
+                      arith::CmpIOp::create(
+                          lb, l, arith::CmpIPredicate::sle, key,
+                          arith::AddIOp::create(lb, l, qrow,
+                                                kl.c(*s.causalOffset))));
+                Value l2 = memref::LoadOp::create(lb, l, rowTile,
+                                                  ValueRange{kl.c(t), kl.c(0)});
+                Value dRow = memref::LoadOp::create(
+                    lb, l, rowTile, ValueRange{kl.c(t), kl.c(1)});
+                Value empty = arith::CmpFOp::create(
+                    lb, l, arith::CmpFPredicate::OEQ, l2, kl.f(ninf));
+                Value p = exp2(lb, l, arith::SubFOp::create(lb, l, s2, l2));
+                Value zero = kl.f(0.0f);
+                p = arith::SelectOp::create(lb, l, vis, p, zero);
+                p = arith::SelectOp::create(lb, l, empty, zero, p);
+                Value dp = dotTile(kl, vv, doTile, t);
+                Value ds = arith::MulFOp::create(
+                    lb, l, p, arith::SubFOp::create(lb, l, dp, dRow));
+                for (int64_t d = 0; d < s.d; ++d) {
+                  Value qx = memref::LoadOp::create(
+                      lb, l, qTile, ValueRange{kl.c(t), kl.c(d)});
+                  next[d] = fmac(lb, l, ds, qx, next[d]);
+                }
+                for (int64_t e = 0; e < s.dv; ++e) {
+                  Value ox = memref::LoadOp::create(
+                      lb, l, doTile, ValueRange{kl.c(t), kl.c(e)});
+                  next[s.d + e] = fmac(lb, l, p, ox, next[s.d + e]);
+                }
+              }
+              gpu::BarrierOp::create(lb, l);
+              scf::YieldOp::create(lb, l, next);
+            });
+        scf::YieldOp::create(hb, hl, qloop.getResults());
+      });
+  scf::IfOp::create(b, loc, active, [&](OpBuilder &ib, Location il) {
+    KernelBuilder ki{ib, il};
+    ValueRange r = heads.getResults();
+    storeRow(ki, r.take_front(s.d), dk, kvbh, key, s.elt, ki.f(s.scale));
+    storeRow(ki, r.drop_front(s.d), dv, kvbh, key, s.elt, Value());
+    scf::YieldOp::create(ib, il);
+  });
+  gpu::ReturnOp::create(b, loc);
+  return fn;
+}
