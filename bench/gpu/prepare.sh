@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Prepares everything the GPU machine needs (it has no MLIR): the CUDA
+# runtime, ahead-of-time compiled self-checking test programs (fused on the
+# GPU vs the unfused reference on the host), and the kernel cache for the
+# Python front and bench/gpu/bench.py. Run from the repository root after
+# `make build`; then, on the GPU machine, with `gpu_out` carried:
+#   cd gpu_out && for t in t* g*; do ./$t | tail -1; done
+#   FLASH_MLIR_CACHE=$PWD/gpu_out/cache PYTHONPATH=$PWD/python \
+#     python3 bench/gpu/bench.py
+set -euo pipefail
+OUT=${OUT:-gpu_out}
+LLVM=/usr/lib/llvm-22
+export PATH=/usr/local/cuda/bin:$PATH
+mkdir -p "$OUT"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+clang-22 -O2 -c test/Integration/CUDA/host_utils.c -o "$tmp/utils.o"
+exe() {
+  local name=$1; shift
+  /usr/bin/python3 python/flash_mlir/mlirgen.py "$@" > "$tmp/$name.mlir"
+  build/bin/flash-opt "$tmp/$name.mlir" --flash-to-nvvm=format=bin -o "$tmp/$name.nvvm.mlir"
+  $LLVM/bin/mlir-translate --mlir-to-llvmir "$tmp/$name.nvvm.mlir" -o "$tmp/$name.ll"
+  clang-22 -O2 -Wno-override-module "$tmp/$name.ll" "$tmp/utils.o" -o "$OUT/$name" \
+    -Lbuild/lib -lflash_cuda_runtime -Wl,--allow-shlib-undefined -Wl,-rpath,'$ORIGIN' -lm
+  echo "built $OUT/$name"
+}
+exe t1 --batch 2 --hq 4 --hkv 2 --nq 100 --nk 70 --d 64 --causal
+exe t2 --n 65 --d 128
+exe t3 --nq 37 --nk 100 --d 32 --causal --dtype bf16 --tol 8e-3 --hq 3
+exe t4 --nq 100 --nk 37 --d 32 --causal --causal-offset 0 --hq 2
+exe t5 --nq 1000 --nk 1000 --d 64 --batch 2 --hq 2 --hkv 1
+exe t6 --n 130 --d 48 --dv 80 --dtype f16 --tol 1e-3
+exe g1 --grad --n 65 --d 32
+exe g2 --grad --batch 2 --hq 4 --hkv 2 --nq 100 --nk 70 --d 64 --causal
+exe g3 --grad --nq 100 --nk 37 --d 32 --causal --hq 2
+exe g4 --grad --n 130 --d 64 --dtype bf16 --tol 2e-2
+exe g5 --grad --nq 37 --nk 100 --d 48 --dv 32 --causal --causal-offset 0
+cp build/lib/libflash_cuda_runtime.so "$OUT/"
+FLASH_MLIR_CACHE="$OUT/cache" /usr/bin/python3 bench/gpu/bench.py --precompile
+FLASH_MLIR_CACHE="$OUT/cache" /usr/bin/python3 - <<'PY'
+import sys
+sys.path.insert(0, "python")
+from flash_mlir import cuda, mlirgen
+for B, Hq, Hkv, N, D, causal, dt in [(2, 4, 2, 100, 64, True, "f32"),
+                                     (1, 3, 3, 65, 32, False, "f32"),
+                                     (2, 2, 1, 130, 64, True, "bf16")]:
+    cfg = mlirgen.Config(batch=[B], hq=Hq, hkv=Hkv, nq=N, nk=N, d=D, dv=D,
+                         dtype=dt, causal=causal,
+                         causal_offset=0 if causal else None, lse=True)
+    cuda.compile_kernel(cfg)
+    cuda.compile_kernel(cfg, grad=True)
+print("kernel cache ready")
+PY
