@@ -33,10 +33,6 @@ using namespace mlir::flash::raise;
 
 namespace {
 
-Operation *definingGeneric(Value v) {
-  return v.getDefiningOp<linalg::GenericOp>();
-}
-
 bool isElementwise(linalg::GenericOp g) {
   return g && g.getNumParallelLoops() == g.getNumLoops() &&
          g.getNumDpsInits() == 1 && g->getNumResults() == 1 &&
@@ -241,8 +237,6 @@ Reason raise::raiseJointAt(RewriterBase &rewriter, Location loc, Value p,
         ds = user->getResult(0);
       }
   }
-  if (std::abs(scaleB - fwd.scale) > 1e-6 * std::abs(fwd.scale))
-    return "the backward's scale differs from the forward's";
   Operation *dqOp = nullptr, *dkOp = nullptr;
   for (Operation *user : ds.getUsers()) {
     if (user->getNumResults() != 1)
@@ -261,6 +255,32 @@ Reason raise::raiseJointAt(RewriterBase &rewriter, Location loc, Value p,
   }
   if (!dqOp || !dkOp)
     return "the backward does not compute both dQ and dK";
+  // The scale may also be applied to the products' results (dQ = (dS K) c,
+  // dK = (dS^T Q) c): then those scaled values are what the grad replaces.
+  auto postScale = [&](Operation *&op) -> std::optional<double> {
+    Value r = op->getResult(0);
+    if (!r.hasOneUse())
+      return std::nullopt;
+    Operation *user = *r.getUsers().begin();
+    if (user->getNumResults() != 1)
+      return std::nullopt;
+    auto sc = matchScaled(user->getResult(0));
+    if (!sc || sc->first != r)
+      return std::nullopt;
+    op = user;
+    return sc->second;
+  };
+  auto close = [](double a, double b) {
+    return std::abs(a - b) <= 1e-6 * std::max(std::abs(a), std::abs(b));
+  };
+  if (!close(scaleB, fwd.scale)) {
+    Operation *dqScaled = dqOp, *dkScaled = dkOp;
+    std::optional<double> cq = postScale(dqScaled), ck = postScale(dkScaled);
+    if (!cq || !ck || !close(*cq, *ck) || !close(scaleB * *cq, fwd.scale))
+      return "the backward's scale differs from the forward's";
+    dqOp = dqScaled;
+    dkOp = dkScaled;
+  }
   for (Operation *op : {dqOp, dkOp, dvOp})
     if (op->getBlock() != pvOp->getBlock())
       return "the backward is not in the forward's block";

@@ -72,6 +72,81 @@ func.func @joint_named(%q: tensor<16x8xf32>, %k: tensor<20x8xf32>, %v: tensor<20
 
 // -----
 
+// The backward's scale applied to the products' results (dQ = (dS K) c,
+// dK = (dS^T Q) c) instead of to dS.
+// CHECK-LABEL: func.func @joint_scale_after
+// CHECK-SAME: (%[[Q:[a-z0-9]+]]: tensor<16x8xf32>, %[[K:[a-z0-9]+]]: tensor<20x8xf32>, %[[V:[a-z0-9]+]]: tensor<20x8xf32>, %[[DO:[a-z0-9]+]]: tensor<16x8xf32>)
+// CHECK-NOT: tensor<16x20xf32>
+// CHECK: %[[O:.*]], %[[LSE:.*]] = flash.attention ins(%[[Q]], %[[K]], %[[V]] : {{.*}}) outs({{.*}}) lse({{.*}} : tensor<16xf32>) {scale = 0.35355{{[0-9]*}} : f32}
+// CHECK: %[[DQ:.*]], %[[DK:.*]], %[[DV:.*]] = flash.attention_grad ins(%[[Q]], %[[K]], %[[V]], %[[O]], %[[LSE]], %[[DO]] :
+// CHECK: return %[[O]], %[[DQ]], %[[DK]], %[[DV]]
+// EXEC: joint_scale_after: raised=yes
+func.func @joint_scale_after(%q: tensor<16x8xf32>, %k: tensor<20x8xf32>, %v: tensor<20x8xf32>,
+                       %do: tensor<16x8xf32>)
+    -> (tensor<16x8xf32>, tensor<16x8xf32>, tensor<20x8xf32>, tensor<20x8xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e0 = tensor.empty() : tensor<16x20xf32>
+  %z0 = linalg.fill ins(%zero : f32) outs(%e0 : tensor<16x20xf32>) -> tensor<16x20xf32>
+  %s = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+      ins(%q, %k : tensor<16x8xf32>, tensor<20x8xf32>) outs(%z0 : tensor<16x20xf32>) -> tensor<16x20xf32>
+  %sc = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%s : tensor<16x20xf32>) outs(%e0 : tensor<16x20xf32>) {
+  ^bb0(%x: f32, %out: f32):
+    %c = arith.constant 0.35355339 : f32
+    %y = arith.mulf %x, %c : f32
+    linalg.yield %y : f32
+  } -> tensor<16x20xf32>
+  %p = linalg.softmax dimension(1) ins(%sc : tensor<16x20xf32>) outs(%e0 : tensor<16x20xf32>) -> tensor<16x20xf32>
+  %e8 = tensor.empty() : tensor<16x8xf32>
+  %z8 = linalg.fill ins(%zero : f32) outs(%e8 : tensor<16x8xf32>) -> tensor<16x8xf32>
+  %o = linalg.matmul ins(%p, %v : tensor<16x20xf32>, tensor<20x8xf32>) outs(%z8 : tensor<16x8xf32>) -> tensor<16x8xf32>
+  // Backward.
+  %ek = tensor.empty() : tensor<20x8xf32>
+  %zk = linalg.fill ins(%zero : f32) outs(%ek : tensor<20x8xf32>) -> tensor<20x8xf32>
+  %dv = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (k, m)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>]
+      ins(%p, %do : tensor<16x20xf32>, tensor<16x8xf32>) outs(%zk : tensor<20x8xf32>) -> tensor<20x8xf32>
+  %dp = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+      ins(%do, %v : tensor<16x8xf32>, tensor<20x8xf32>) outs(%z0 : tensor<16x20xf32>) -> tensor<16x20xf32>
+  %er = tensor.empty() : tensor<16xf32>
+  %zr = linalg.fill ins(%zero : f32) outs(%er : tensor<16xf32>) -> tensor<16xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>],
+                       iterator_types = ["parallel", "reduction"]}
+      ins(%dp, %p : tensor<16x20xf32>, tensor<16x20xf32>) outs(%zr : tensor<16xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %y = arith.addf %acc, %m : f32
+    linalg.yield %y : f32
+  } -> tensor<16xf32>
+  %ds = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i, j)>],
+                        iterator_types = ["parallel", "parallel"]}
+      ins(%p, %dp, %r : tensor<16x20xf32>, tensor<16x20xf32>, tensor<16xf32>) outs(%e0 : tensor<16x20xf32>) {
+  ^bb0(%pp: f32, %g: f32, %rr: f32, %out: f32):
+    %d = arith.subf %g, %rr : f32
+    %y = arith.mulf %pp, %d : f32
+    linalg.yield %y : f32
+  } -> tensor<16x20xf32>
+  %dqu = linalg.matmul ins(%ds, %k : tensor<16x20xf32>, tensor<20x8xf32>) outs(%z8 : tensor<16x8xf32>) -> tensor<16x8xf32>
+  %dku = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (k, m)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>]
+      ins(%ds, %q : tensor<16x20xf32>, tensor<16x8xf32>) outs(%zk : tensor<20x8xf32>) -> tensor<20x8xf32>
+  %dq = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%dqu : tensor<16x8xf32>) outs(%e8 : tensor<16x8xf32>) {
+  ^bb0(%x: f32, %out: f32):
+    %c = arith.constant 0.35355339 : f32
+    %y = arith.mulf %x, %c : f32
+    linalg.yield %y : f32
+  } -> tensor<16x8xf32>
+  %dk = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%dku : tensor<20x8xf32>) outs(%ek : tensor<20x8xf32>) {
+  ^bb0(%x: f32, %out: f32):
+    %c = arith.constant 0.35355339 : f32
+    %y = arith.mulf %x, %c : f32
+    linalg.yield %y : f32
+  } -> tensor<20x8xf32>
+  return %o, %dq, %dk, %dv : tensor<16x8xf32>, tensor<16x8xf32>, tensor<20x8xf32>, tensor<20x8xf32>
+}
+
+// -----
+
 // torch-mlir style: batch dims, K and V transposed by linalg.transpose, the
 // decomposed softmax, the rowsum as an elementwise product then a sum, no
 // scale (1.0 in both directions), causal mask from linalg.index.
