@@ -205,6 +205,7 @@ std::optional<SoftmaxMatch> raise::matchSoftmax(Value p, Reason &why) {
   if (!isDiv && !isMul)
     return std::nullopt;
   unsigned n = div.getNumLoops();
+  SmallVector<Operation *> ops;
   // Which input is the (full) numerator, which the row denominator.
   int num = -1;
   SmallVector<AffineMap> maps = div.getIndexingMapsArray();
@@ -242,6 +243,7 @@ std::optional<SoftmaxMatch> raise::matchSoftmax(Value p, Reason &why) {
     if (!rdiv || !one || *one != 1.0 || rdiv.getRhs() != rb.getArgument(0))
       return std::nullopt;
     denom = rec.getDpsInputs()[0];
+    ops.push_back(rec);
   }
   std::optional<Reduction> sum = matchReduction(denom);
   if (!sum || !isa<arith::AddFOp>(sum->combiner) || sum->input != e ||
@@ -250,6 +252,8 @@ std::optional<SoftmaxMatch> raise::matchSoftmax(Value p, Reason &why) {
     return std::nullopt;
   if (sum->dim != dim)
     return std::nullopt;
+  ops.push_back(sum->op);
+  Value sumV = denom;
   // e = exp(x - max(x)) or exp(x); possibly as two generics.
   auto expG = e.getDefiningOp<linalg::GenericOp>();
   if (!expG || expG.getNumParallelLoops() != expG.getNumLoops())
@@ -260,6 +264,7 @@ std::optional<SoftmaxMatch> raise::matchSoftmax(Value p, Reason &why) {
                 .getDefiningOp<math::ExpOp>();
   if (!ex)
     return std::nullopt;
+  ops.push_back(expG);
   Value arg = ex.getOperand();
   Value x;
   Value maxV;
@@ -297,6 +302,7 @@ std::optional<SoftmaxMatch> raise::matchSoftmax(Value p, Reason &why) {
           isRowMap(smaps[bm.getArgNumber()], n, dim)) {
         x = subG.getDpsInputs()[ba.getArgNumber()];
         maxV = subG.getDpsInputs()[bm.getArgNumber()];
+        ops.push_back(subG);
       }
     }
     if (!x)
@@ -313,8 +319,53 @@ std::optional<SoftmaxMatch> raise::matchSoftmax(Value p, Reason &why) {
         !initIs(mx->op.getDpsInits()[0],
                 [](Value c) { return isNegInfLike(c); }))
       return std::nullopt;
+    ops.push_back(mx->op);
   }
-  return SoftmaxMatch{x, static_cast<int64_t>(dim), div};
+  SoftmaxMatch m{x, static_cast<int64_t>(dim), div};
+  m.maxV = maxV;
+  m.sumV = sumV;
+  m.ops = std::move(ops);
+  return m;
+}
+
+Operation *raise::matchLogSumExp(const SoftmaxMatch &sm, Operation *user) {
+  auto g = dyn_cast<linalg::GenericOp>(user);
+  if (!sm.sumV || !g || g->getNumResults() != 1 ||
+      g.getNumParallelLoops() != g.getNumLoops() ||
+      g.getNumDpsInputs() != (sm.maxV ? 2u : 1u) ||
+      !getElementTypeOrSelf(g->getResult(0).getType()).isF32())
+    return nullptr;
+  // Both rows are read the same way, element by element.
+  auto sumTy = cast<RankedTensorType>(sm.sumV.getType());
+  for (auto [in, map] :
+       llvm::zip(g.getDpsInputs(), g.getIndexingMapsArray()))
+    if (in.getType() != sumTy || !map.isIdentity())
+      return nullptr;
+  if (g->getResult(0).getType() != sumTy)
+    return nullptr;
+  Block &b = g.getRegion().front();
+  auto argOf = [&](Value input) -> Value {
+    for (auto [i, in] : llvm::enumerate(g.getDpsInputs()))
+      if (in == input)
+        return b.getArgument(i);
+    return Value();
+  };
+  Value sumArg = argOf(sm.sumV);
+  Value y = cast<linalg::YieldOp>(b.getTerminator()).getValues()[0];
+  auto isLogOfSum = [&](Value v) {
+    auto log = v.getDefiningOp<math::LogOp>();
+    return sumArg && log && log.getOperand() == sumArg;
+  };
+  if (!sm.maxV)
+    return isLogOfSum(y) ? g.getOperation() : nullptr;
+  Value maxArg = argOf(sm.maxV);
+  auto add = y.getDefiningOp<arith::AddFOp>();
+  if (!maxArg || !add)
+    return nullptr;
+  for (int s = 0; s < 2; ++s)
+    if (add->getOperand(s) == maxArg && isLogOfSum(add->getOperand(1 - s)))
+      return g.getOperation();
+  return nullptr;
 }
 
 //===----------------------------------------------------------------------===//

@@ -143,9 +143,21 @@ Reason raise::buildAttention(RewriterBase &rewriter, Location loc,
   IntegerAttr offset =
       parts.causalOffset ? rewriter.getI64IntegerAttr(*parts.causalOffset)
                          : nullptr;
-  auto attn = AttentionOp::create(rewriter, loc, TypeRange{outTy}, q, k, v,
-                                  parts.mask, init, /*lse_init=*/Value(), scale,
-                                  causal, offset);
+  // lse is [B..., Hq, Nq]; the program's log-sum-exp may keep the reduced
+  // dim as a trailing 1.
+  Value lseInit;
+  SmallVector<Type, 2> resultTypes{outTy};
+  if (parts.lse) {
+    SmallVector<OpFoldResult> lseSizes =
+        tensor::getMixedSizes(rewriter, loc, replacedResult);
+    lseSizes.pop_back();
+    lseInit = tensor::EmptyOp::create(rewriter, loc, lseSizes,
+                                      rewriter.getF32Type());
+    resultTypes.push_back(lseInit.getType());
+  }
+  auto attn = AttentionOp::create(rewriter, loc, resultTypes, q, k, v,
+                                  parts.mask, init, lseInit, scale, causal,
+                                  offset);
   LogicalResult valid = success();
   {
     // Check silently: a mismatch is a reason not to raise, not an error.
@@ -158,9 +170,28 @@ Reason raise::buildAttention(RewriterBase &rewriter, Location loc,
     return "the operands do not form a valid flash.attention (shapes do not "
            "line up)";
   }
+  SmallVector<Operation *> roots{replaced};
+  if (parts.lse) {
+    auto want = cast<RankedTensorType>(parts.lse.getType());
+    auto have = cast<RankedTensorType>(attn.getLse().getType());
+    Value lse = attn.getLse();
+    if (want.getRank() == have.getRank() + 1 && want.getShape().back() == 1) {
+      SmallVector<ReassociationIndices> re;
+      for (int64_t i = 0; i < have.getRank(); ++i)
+        re.push_back({i});
+      re.back().push_back(have.getRank());
+      lse = tensor::ExpandShapeOp::create(rewriter, loc, want, lse, re);
+    }
+    if (lse.getType() != want) {
+      rewriter.eraseOp(attn);
+      return "the log-sum-exp is not laid out as [batch..., rows]";
+    }
+    rewriter.replaceAllUsesWith(parts.lse, lse);
+    roots.push_back(parts.lse.getDefiningOp());
+  }
   rewriter.replaceAllUsesWith(replacedResult, attn.getResult());
   // The N x N intermediates and whatever fed only them are now dead.
-  eraseDeadFrom(rewriter, {replaced});
+  eraseDeadFrom(rewriter, roots);
   return "";
 }
 
@@ -224,6 +255,20 @@ raiseAt(RewriterBase &rewriter, linalg::LinalgOp pvOp) {
   if (sm->dim != rank - 1)
     return fail("softmax is over axis " + std::to_string(sm->dim) +
                 ", not the key axis (" + std::to_string(rank - 1) + ")");
+  // The softmax's intermediates may only feed the softmax itself, or a row
+  // log-sum-exp (served by the lse result instead).
+  Operation *lseOp = nullptr;
+  for (Operation *op : sm->ops)
+    for (Operation *user : op->getUsers()) {
+      if (user == sm->root || llvm::is_contained(sm->ops, user) ||
+          user == lseOp)
+        continue;
+      if (!lseOp && (lseOp = matchLogSumExp(*sm, user)))
+        continue;
+      return fail("an intermediate of the softmax ('" +
+                  op->getName().getStringRef().str() +
+                  "') has a use that is not a log-sum-exp of the scores");
+    }
   Value pvResult = pvOp->getResult(0);
   // With other uses, P must be the saved probabilities of a backward.
   bool joint = !onlyFeeds(p, pvOp);
@@ -259,6 +304,8 @@ raiseAt(RewriterBase &rewriter, linalg::LinalgOp pvOp) {
 
   AttentionParts parts;
   parts.q = qk->lhs;
+  if (lseOp)
+    parts.lse = lseOp->getResult(0);
   parts.scale = chain.scale;
   parts.causalOffset = chain.causalOffset;
   OpBuilder::InsertionGuard guard(rewriter);
@@ -299,6 +346,10 @@ raiseAt(RewriterBase &rewriter, linalg::LinalgOp pvOp) {
     if (*m != (chain.addMask ? chain.addMask->tensor : chain.keepMask->tensor))
       made.push_back(m->getDefiningOp());
     parts.mask = *m;
+  }
+  if (joint && lseOp) {
+    cleanup();
+    return fail("a log-sum-exp next to a backward is not raised yet");
   }
   if (joint) {
     // The backward reads the repeated K/V as the forward wrote them.

@@ -19,6 +19,8 @@ using Reason = std::string;
 /// What a matched attention computes, in flash.attention's terms.
 struct AttentionParts {
   Value q, k, v, mask;
+  /// A row log-sum-exp of the original program, served by the lse result.
+  Value lse;
   double scale = 1.0;
   std::optional<int64_t> causalOffset;
 };
@@ -84,7 +86,15 @@ struct SoftmaxMatch {
   Value input;
   int64_t dim = -1;
   Operation *root = nullptr; // where remarks go
+  /// The row max and row sum of a decomposed softmax (max is null when it
+  /// is not stabilized) and every op of it but the root.
+  Value maxV, sumV;
+  SmallVector<Operation *> ops;
 };
+/// The row log-sum-exp of the softmax input computed from the softmax's own
+/// max and sum (`max + log(sum)`, or `log(sum)` when not stabilized): the op
+/// computing it, or null.
+Operation *matchLogSumExp(const SoftmaxMatch &sm, Operation *user);
 std::optional<SoftmaxMatch> matchSoftmax(Value p, Reason &why);
 /// One tensor mask read by a score generic: the tensor and how the generic
 /// indexes it.

@@ -309,6 +309,167 @@ func.func @torch_decomposed_softmax(%q: tensor<4x16x8xf32>, %k: tensor<4x20x8xf3
 
 // -----
 
+// The program also returns the row log-sum-exp (max + log(sum), keepdim):
+// it is served by flash.attention's lse result, not by the N x N scores.
+// CHECK-LABEL: func.func @torch_decomposed_logsumexp
+// CHECK-NOT: linalg.generic
+// CHECK: %[[O:.*]], %[[LSE:.*]] = flash.attention {{.*}} lse(
+// CHECK: %[[L:.*]] = tensor.expand_shape %[[LSE]] {{\[\[}}0], [1, 2]]
+// CHECK: return %[[O]], %[[L]]
+// EXEC: torch_decomposed_logsumexp: raised=yes
+func.func @torch_decomposed_logsumexp(%q: tensor<4x16x8xf32>, %k: tensor<4x20x8xf32>,
+                                      %v: tensor<4x20x8xf32>) -> (tensor<4x16x8xf32>, tensor<4x16x1xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %lowest = arith.constant -3.40282347E+38 : f32
+  %c0i = arith.constant 0 : i64
+  %et = tensor.empty() : tensor<4x8x20xf32>
+  %kt = linalg.transpose ins(%k : tensor<4x20x8xf32>) outs(%et : tensor<4x8x20xf32>) permutation = [0, 2, 1]
+  %e0 = tensor.empty() : tensor<4x16x20xf32>
+  %z0 = linalg.fill ins(%zero : f32) outs(%e0 : tensor<4x16x20xf32>) -> tensor<4x16x20xf32>
+  %s = linalg.batch_matmul ins(%q, %kt : tensor<4x16x8xf32>, tensor<4x8x20xf32>) outs(%z0 : tensor<4x16x20xf32>) -> tensor<4x16x20xf32>
+  %sc = linalg.generic {indexing_maps = [affine_map<(b, i, j) -> (b, i, j)>, affine_map<(b, i, j) -> (b, i, j)>],
+                        iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%s : tensor<4x16x20xf32>) outs(%e0 : tensor<4x16x20xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %c = arith.constant 2.82842712 : f32
+    %y = arith.divf %x, %c : f32
+    linalg.yield %y : f32
+  } -> tensor<4x16x20xf32>
+  %em = tensor.empty() : tensor<4x16x1xf32>
+  %mi = linalg.fill ins(%lowest : f32) outs(%em : tensor<4x16x1xf32>) -> tensor<4x16x1xf32>
+  %ei = tensor.empty() : tensor<4x16x1xi64>
+  %ii = linalg.fill ins(%c0i : i64) outs(%ei : tensor<4x16x1xi64>) -> tensor<4x16x1xi64>
+  %mx:2 = linalg.generic {indexing_maps = [affine_map<(b, i, j) -> (b, i, j)>, affine_map<(b, i, j) -> (b, i, 0)>, affine_map<(b, i, j) -> (b, i, 0)>],
+                          iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%sc : tensor<4x16x20xf32>) outs(%mi, %ii : tensor<4x16x1xf32>, tensor<4x16x1xi64>) {
+  ^bb0(%in: f32, %out: f32, %outi: i64):
+    %j = linalg.index 2 : index
+    %ji = arith.index_cast %j : index to i64
+    %m = arith.maximumf %in, %out : f32
+    %gt = arith.cmpf ogt, %in, %out : f32
+    %sel = arith.select %gt, %ji, %outi : i64
+    linalg.yield %m, %sel : f32, i64
+  } -> (tensor<4x16x1xf32>, tensor<4x16x1xi64>)
+  %sub = linalg.generic {indexing_maps = [affine_map<(b, i, j) -> (b, i, j)>, affine_map<(b, i, j) -> (b, i, 0)>, affine_map<(b, i, j) -> (b, i, j)>],
+                         iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%sc, %mx#0 : tensor<4x16x20xf32>, tensor<4x16x1xf32>) outs(%e0 : tensor<4x16x20xf32>) {
+  ^bb0(%x: f32, %m: f32, %o: f32):
+    %y = arith.subf %x, %m : f32
+    linalg.yield %y : f32
+  } -> tensor<4x16x20xf32>
+  %exp = linalg.generic {indexing_maps = [affine_map<(b, i, j) -> (b, i, j)>, affine_map<(b, i, j) -> (b, i, j)>],
+                         iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%sub : tensor<4x16x20xf32>) outs(%e0 : tensor<4x16x20xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %y = math.exp %x : f32
+    linalg.yield %y : f32
+  } -> tensor<4x16x20xf32>
+  %si = linalg.fill ins(%zero : f32) outs(%em : tensor<4x16x1xf32>) -> tensor<4x16x1xf32>
+  %sum = linalg.generic {indexing_maps = [affine_map<(b, i, j) -> (b, i, j)>, affine_map<(b, i, j) -> (b, i, 0)>],
+                         iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%exp : tensor<4x16x20xf32>) outs(%si : tensor<4x16x1xf32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %y = arith.addf %x, %acc : f32
+    linalg.yield %y : f32
+  } -> tensor<4x16x1xf32>
+  %p = linalg.generic {indexing_maps = [affine_map<(b, i, j) -> (b, i, j)>, affine_map<(b, i, j) -> (b, i, 0)>, affine_map<(b, i, j) -> (b, i, j)>],
+                       iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%exp, %sum : tensor<4x16x20xf32>, tensor<4x16x1xf32>) outs(%e0 : tensor<4x16x20xf32>) {
+  ^bb0(%x: f32, %d: f32, %o: f32):
+    %y = arith.divf %x, %d : f32
+    linalg.yield %y : f32
+  } -> tensor<4x16x20xf32>
+  %e3 = tensor.empty() : tensor<4x16x8xf32>
+  %z3 = linalg.fill ins(%zero : f32) outs(%e3 : tensor<4x16x8xf32>) -> tensor<4x16x8xf32>
+  %o = linalg.batch_matmul ins(%p, %v : tensor<4x16x20xf32>, tensor<4x20x8xf32>) outs(%z3 : tensor<4x16x8xf32>) -> tensor<4x16x8xf32>
+  %lse = linalg.generic {indexing_maps = [affine_map<(b, i, j) -> (b, i, j)>, affine_map<(b, i, j) -> (b, i, j)>, affine_map<(b, i, j) -> (b, i, j)>],
+                         iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%mx#0, %sum : tensor<4x16x1xf32>, tensor<4x16x1xf32>) outs(%em : tensor<4x16x1xf32>) {
+  ^bb0(%m: f32, %s1: f32, %o1: f32):
+    %l = math.log %s1 : f32
+    %y = arith.addf %m, %l : f32
+    linalg.yield %y : f32
+  } -> tensor<4x16x1xf32>
+  return %o, %lse : tensor<4x16x8xf32>, tensor<4x16x1xf32>
+}
+
+// -----
+
+// The row max is returned by itself: serving it would need the N x N
+// scores, so nothing is raised.
+// CHECK-LABEL: func.func @negative_row_max_escapes
+// CHECK-NOT: flash.attention
+func.func @negative_row_max_escapes(%q: tensor<4x16x8xf32>, %k: tensor<4x20x8xf32>,
+                                    %v: tensor<4x20x8xf32>) -> (tensor<4x16x8xf32>, tensor<4x16x1xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %lowest = arith.constant -3.40282347E+38 : f32
+  %c0i = arith.constant 0 : i64
+  %et = tensor.empty() : tensor<4x8x20xf32>
+  %kt = linalg.transpose ins(%k : tensor<4x20x8xf32>) outs(%et : tensor<4x8x20xf32>) permutation = [0, 2, 1]
+  %e0 = tensor.empty() : tensor<4x16x20xf32>
+  %z0 = linalg.fill ins(%zero : f32) outs(%e0 : tensor<4x16x20xf32>) -> tensor<4x16x20xf32>
+  %s = linalg.batch_matmul ins(%q, %kt : tensor<4x16x8xf32>, tensor<4x8x20xf32>) outs(%z0 : tensor<4x16x20xf32>) -> tensor<4x16x20xf32>
+  %sc = linalg.generic {indexing_maps = [affine_map<(b, i, j) -> (b, i, j)>, affine_map<(b, i, j) -> (b, i, j)>],
+                        iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%s : tensor<4x16x20xf32>) outs(%e0 : tensor<4x16x20xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %c = arith.constant 2.82842712 : f32
+    %y = arith.divf %x, %c : f32
+    linalg.yield %y : f32
+  } -> tensor<4x16x20xf32>
+  %em = tensor.empty() : tensor<4x16x1xf32>
+  %mi = linalg.fill ins(%lowest : f32) outs(%em : tensor<4x16x1xf32>) -> tensor<4x16x1xf32>
+  %ei = tensor.empty() : tensor<4x16x1xi64>
+  %ii = linalg.fill ins(%c0i : i64) outs(%ei : tensor<4x16x1xi64>) -> tensor<4x16x1xi64>
+  %mx:2 = linalg.generic {indexing_maps = [affine_map<(b, i, j) -> (b, i, j)>, affine_map<(b, i, j) -> (b, i, 0)>, affine_map<(b, i, j) -> (b, i, 0)>],
+                          iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%sc : tensor<4x16x20xf32>) outs(%mi, %ii : tensor<4x16x1xf32>, tensor<4x16x1xi64>) {
+  ^bb0(%in: f32, %out: f32, %outi: i64):
+    %j = linalg.index 2 : index
+    %ji = arith.index_cast %j : index to i64
+    %m = arith.maximumf %in, %out : f32
+    %gt = arith.cmpf ogt, %in, %out : f32
+    %sel = arith.select %gt, %ji, %outi : i64
+    linalg.yield %m, %sel : f32, i64
+  } -> (tensor<4x16x1xf32>, tensor<4x16x1xi64>)
+  %sub = linalg.generic {indexing_maps = [affine_map<(b, i, j) -> (b, i, j)>, affine_map<(b, i, j) -> (b, i, 0)>, affine_map<(b, i, j) -> (b, i, j)>],
+                         iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%sc, %mx#0 : tensor<4x16x20xf32>, tensor<4x16x1xf32>) outs(%e0 : tensor<4x16x20xf32>) {
+  ^bb0(%x: f32, %m: f32, %o: f32):
+    %y = arith.subf %x, %m : f32
+    linalg.yield %y : f32
+  } -> tensor<4x16x20xf32>
+  %exp = linalg.generic {indexing_maps = [affine_map<(b, i, j) -> (b, i, j)>, affine_map<(b, i, j) -> (b, i, j)>],
+                         iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%sub : tensor<4x16x20xf32>) outs(%e0 : tensor<4x16x20xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %y = math.exp %x : f32
+    linalg.yield %y : f32
+  } -> tensor<4x16x20xf32>
+  %si = linalg.fill ins(%zero : f32) outs(%em : tensor<4x16x1xf32>) -> tensor<4x16x1xf32>
+  %sum = linalg.generic {indexing_maps = [affine_map<(b, i, j) -> (b, i, j)>, affine_map<(b, i, j) -> (b, i, 0)>],
+                         iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%exp : tensor<4x16x20xf32>) outs(%si : tensor<4x16x1xf32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %y = arith.addf %x, %acc : f32
+    linalg.yield %y : f32
+  } -> tensor<4x16x1xf32>
+  // expected-remark @+1 {{attention not raised: an intermediate of the softmax ('linalg.generic') has a use that is not a log-sum-exp of the scores}}
+  %p = linalg.generic {indexing_maps = [affine_map<(b, i, j) -> (b, i, j)>, affine_map<(b, i, j) -> (b, i, 0)>, affine_map<(b, i, j) -> (b, i, j)>],
+                       iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%exp, %sum : tensor<4x16x20xf32>, tensor<4x16x1xf32>) outs(%e0 : tensor<4x16x20xf32>) {
+  ^bb0(%x: f32, %d: f32, %o: f32):
+    %y = arith.divf %x, %d : f32
+    linalg.yield %y : f32
+  } -> tensor<4x16x20xf32>
+  %e3 = tensor.empty() : tensor<4x16x8xf32>
+  %z3 = linalg.fill ins(%zero : f32) outs(%e3 : tensor<4x16x8xf32>) -> tensor<4x16x8xf32>
+  %o = linalg.batch_matmul ins(%p, %v : tensor<4x16x20xf32>, tensor<4x20x8xf32>) outs(%z3 : tensor<4x16x8xf32>) -> tensor<4x16x8xf32>
+  return %o, %mx#0 : tensor<4x16x8xf32>, tensor<4x16x1xf32>
+}
+
+// -----
+
 // Unstabilized softmax (no max subtraction: raising makes it safe), sum
 // without keepdim, reciprocal then multiply; the scale folded into Q.
 // CHECK-LABEL: func.func @unstabilized_reciprocal_scaled_q
@@ -367,6 +528,74 @@ func.func @unstabilized_reciprocal_scaled_q(%q: tensor<16x8xf32>, %k: tensor<20x
   %z3 = linalg.fill ins(%zero : f32) outs(%e3 : tensor<16x8xf32>) -> tensor<16x8xf32>
   %o = linalg.matmul ins(%p, %v : tensor<16x20xf32>, tensor<20x8xf32>) outs(%z3 : tensor<16x8xf32>) -> tensor<16x8xf32>
   return %o : tensor<16x8xf32>
+}
+
+// -----
+
+// Unstabilized, with log(sum) returned: the lse result serves it.
+// CHECK-LABEL: func.func @unstabilized_logsumexp
+// CHECK-NOT: math.exp
+// CHECK: %[[O:.*]], %[[LSE:.*]] = flash.attention {{.*}} lse(
+// CHECK: return %[[O]], %[[LSE]]
+// EXEC: unstabilized_logsumexp: raised=yes
+func.func @unstabilized_logsumexp(%q: tensor<16x8xf32>, %k: tensor<20x8xf32>,
+                                  %v: tensor<20x8xf32>) -> (tensor<16x8xf32>, tensor<16xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %eq = tensor.empty() : tensor<16x8xf32>
+  %qs = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>],
+                        iterator_types = ["parallel", "parallel"]}
+      ins(%q : tensor<16x8xf32>) outs(%eq : tensor<16x8xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %c = arith.constant 0.35355339 : f32
+    %y = arith.mulf %x, %c : f32
+    linalg.yield %y : f32
+  } -> tensor<16x8xf32>
+  %e0 = tensor.empty() : tensor<16x20xf32>
+  %z0 = linalg.fill ins(%zero : f32) outs(%e0 : tensor<16x20xf32>) -> tensor<16x20xf32>
+  %s = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+      ins(%qs, %k : tensor<16x8xf32>, tensor<20x8xf32>) outs(%z0 : tensor<16x20xf32>) -> tensor<16x20xf32>
+  %exp = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>],
+                         iterator_types = ["parallel", "parallel"]}
+      ins(%s : tensor<16x20xf32>) outs(%e0 : tensor<16x20xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %y = math.exp %x : f32
+    linalg.yield %y : f32
+  } -> tensor<16x20xf32>
+  %es = tensor.empty() : tensor<16xf32>
+  %si = linalg.fill ins(%zero : f32) outs(%es : tensor<16xf32>) -> tensor<16xf32>
+  %sum = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>],
+                         iterator_types = ["parallel", "reduction"]}
+      ins(%exp : tensor<16x20xf32>) outs(%si : tensor<16xf32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %y = arith.addf %acc, %x : f32
+    linalg.yield %y : f32
+  } -> tensor<16xf32>
+  %rec = linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>],
+                         iterator_types = ["parallel"]}
+      ins(%sum : tensor<16xf32>) outs(%es : tensor<16xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %one = arith.constant 1.0 : f32
+    %y = arith.divf %one, %x : f32
+    linalg.yield %y : f32
+  } -> tensor<16xf32>
+  %p = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i, j)>],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%exp, %rec : tensor<16x20xf32>, tensor<16xf32>) outs(%e0 : tensor<16x20xf32>) {
+  ^bb0(%x: f32, %r: f32, %o: f32):
+    %y = arith.mulf %x, %r : f32
+    linalg.yield %y : f32
+  } -> tensor<16x20xf32>
+  %e3 = tensor.empty() : tensor<16x8xf32>
+  %z3 = linalg.fill ins(%zero : f32) outs(%e3 : tensor<16x8xf32>) -> tensor<16x8xf32>
+  %o = linalg.matmul ins(%p, %v : tensor<16x20xf32>, tensor<20x8xf32>) outs(%z3 : tensor<16x8xf32>) -> tensor<16x8xf32>
+  %lse = linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>],
+                         iterator_types = ["parallel"]}
+      ins(%sum : tensor<16xf32>) outs(%es : tensor<16xf32>) {
+  ^bb0(%x: f32, %o1: f32):
+    %y = math.log %x : f32
+    linalg.yield %y : f32
+  } -> tensor<16xf32>
+  return %o, %lse : tensor<16x8xf32>, tensor<16xf32>
 }
 
 // -----
