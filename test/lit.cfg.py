@@ -62,6 +62,9 @@ if os.path.exists(os.path.join(cuda_bin, "ptxas")):
 if shutil.which("nvidia-smi") and subprocess.run(
         ["nvidia-smi", "-L"], capture_output=True).returncode == 0:
     config.available_features.add("cuda-gpu")
+# SPIR-V: spirv-val (spirv-tools, installed by make deps).
+if shutil.which("spirv-val"):
+    config.available_features.add("spirv-val")
 config.substitutions.append(
     ("%flash_lib", os.path.join(config.flash_obj_root, "lib")))
 

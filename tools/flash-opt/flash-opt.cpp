@@ -7,6 +7,7 @@
 
 #include "flash/Conversion/FlashToCPU/FlashToCPU.h"
 #include "flash/Conversion/FlashToNVVM/FlashToNVVM.h"
+#include "flash/Conversion/FlashToSPIRV/FlashToSPIRV.h"
 #include "flash/Dialect/Flash/IR/FlashDialect.h"
 #include "flash/Dialect/Flash/Transforms/Passes.h"
 
@@ -22,6 +23,7 @@ int main(int argc, char **argv) {
   mlir::flash::registerFlashPasses();
   mlir::flash::registerFlashToCPUPipeline();
   mlir::flash::registerFlashToNVVMPipeline();
+  mlir::flash::registerFlashToSPIRVPipeline();
 
   mlir::DialectRegistry registry;
   mlir::registerAllDialects(registry);

@@ -14,6 +14,7 @@
 #include "mlir/Conversion/TosaToLinalg/TosaToLinalg.h"
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Pipelines/Passes.h"
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Pass/PassRegistry.h"
@@ -28,9 +29,7 @@ namespace flash {
 
 using namespace mlir;
 
-void mlir::flash::buildFlashToNVVMPipeline(OpPassManager &pm,
-                                           const FlashToNVVMOptions &options) {
-  pm.addPass(createFlashMapToGPU());
+void mlir::flash::buildGPUHostPreparation(OpPassManager &pm) {
   tosa::addTosaToLinalgPasses(pm, TosaToLinalgOptions());
   pm.addPass(createFlashDecomposeAggregates());
   pm.addPass(createConvertElementwiseToLinalgPass());
@@ -45,6 +44,14 @@ void mlir::flash::buildFlashToNVVMPipeline(OpPassManager &pm,
   // module are not freed; the staging buffers of the kernels are.
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   pm.addPass(createCanonicalizerPass());
+}
+
+void mlir::flash::buildFlashToNVVMPipeline(OpPassManager &pm,
+                                           const FlashToNVVMOptions &options) {
+  pm.addPass(createFlashMapToGPU());
+  pm.addNestedPass<gpu::GPUModuleOp>(
+      createFlashGPULowerMath(FlashGPULowerMathOptions{"nvvm"}));
+  buildGPUHostPreparation(pm);
 
   gpu::GPUToNVVMPipelineOptions nvvm;
   nvvm.cubinChip = options.chip;

@@ -11,7 +11,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
-#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 
 #include <optional>
 
@@ -49,20 +49,14 @@ inline Value fmac(OpBuilder &b, Location loc, Value a, Value x, Value c) {
       b, loc, arith::MulFOp::create(b, loc, a, x, contract), c, contract);
 }
 
-/// exp2 / log2 as the NVVM intrinsics (ex2.approx.f32 / lg2.approx.f32 in
-/// PTX): math.exp2 / math.log2 would become libdevice calls, and the
-/// kernels should not depend on finding libdevice at compile time.
-inline Value nvvmUnary(OpBuilder &b, Location loc, StringRef intrinsic, Value x) {
-  return LLVM::CallIntrinsicOp::create(b, loc, b.getF32Type(),
-                                       b.getStringAttr(intrinsic),
-                                       ValueRange{x})
-      .getResult(0);
-}
+/// exp2 / log2 (approximations allowed). Kept target-neutral here;
+/// flash-gpu-lower-math picks the instruction for the target (ex2.approx /
+/// lg2.approx on NVVM, GLSL Exp / Log on SPIR-V).
 inline Value exp2(OpBuilder &b, Location loc, Value x) {
-  return nvvmUnary(b, loc, "llvm.nvvm.ex2.approx.f32", x);
+  return math::Exp2Op::create(b, loc, x, arith::FastMathFlags::afn);
 }
 inline Value log2(OpBuilder &b, Location loc, Value x) {
-  return nvvmUnary(b, loc, "llvm.nvvm.lg2.approx.f", x);
+  return math::Log2Op::create(b, loc, x, arith::FastMathFlags::afn);
 }
 
 /// All threads of the block copy rows [row0, row0 + rows) of `src[bh]`

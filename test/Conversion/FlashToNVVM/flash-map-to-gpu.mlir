@@ -16,7 +16,7 @@
 // CHECK:   scf.for
 // CHECK:     gpu.barrier
 // CHECK:     arith.mulf {{.*}} fastmath<contract>
-// CHECK:     llvm.call_intrinsic "llvm.nvvm.ex2.approx.f32"
+// CHECK:     math.exp2 {{.*}} fastmath<afn>
 // CHECK:     gpu.barrier
 func.func @gqa_causal(%q: tensor<2x4x100x64xf32>, %k: tensor<2x2x130x64xf32>,
                       %v: tensor<2x2x130x64xf32>) -> tensor<2x4x100x64xf32> {

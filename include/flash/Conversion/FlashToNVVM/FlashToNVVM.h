@@ -11,6 +11,7 @@ namespace mlir {
 namespace flash {
 
 #define GEN_PASS_DECL_FLASHMAPTOGPU
+#define GEN_PASS_DECL_FLASHGPULOWERMATH
 #include "flash/Conversion/FlashToNVVM/Passes.h.inc"
 
 struct FlashToNVVMOptions : public PassPipelineOptions<FlashToNVVMOptions> {
@@ -36,6 +37,11 @@ void buildFlashToNVVMPipeline(OpPassManager &pm,
 
 /// Registers flash-map-to-gpu and the flash-to-nvvm pipeline.
 void registerFlashToNVVMPipeline();
+
+/// The host side shared by the GPU pipelines, after flash-map-to-gpu: TOSA
+/// and the rest of the module as --flash-to-cpu lowers them, bufferized,
+/// linalg as loops.
+void buildGPUHostPreparation(OpPassManager &pm);
 
 } // namespace flash
 } // namespace mlir

@@ -40,4 +40,25 @@ def FlashMapToGPU : Pass<"flash-map-to-gpu", "::mlir::ModuleOp"> {
   ];
 }
 
+def FlashGPULowerMath : Pass<"flash-gpu-lower-math", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Pick the target's instructions for the kernels' exp2 / log2";
+  let description = [{
+    The kernels of flash-map-to-gpu compute `math.exp2` / `math.log2` (f32,
+    `afn`). Upstream would turn them into libdevice calls on NVVM (which
+    needs libdevice at compile time) and has no SPIR-V pattern for them, so
+    this pass (our own; upstream has no equivalent) rewrites them:
+
+      target=nvvm:  llvm.nvvm.ex2.approx.f32 / llvm.nvvm.lg2.approx.f
+      target=spirv: math.exp(x * ln 2) / math.log(x) * log2(e)
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::LLVM::LLVMDialect",
+    "::mlir::math::MathDialect"
+  ];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"\"nvvm\"",
+           "nvvm or spirv">
+  ];
+}
+
 #endif // FLASH_CONVERSION_FLASHTONVVM_PASSES_TD

@@ -1,0 +1,26 @@
+//===- Passes.td - flash through SPIR-V ---------------------*- tablegen -*-===//
+
+#ifndef FLASH_CONVERSION_FLASHTOSPIRV_PASSES_TD
+#define FLASH_CONVERSION_FLASHTOSPIRV_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def FlashPrepareSPIRVKernels
+    : Pass<"flash-prepare-spirv-kernels", "::mlir::ModuleOp"> {
+  let summary = "Make the kernels of flash-map-to-gpu convertible to SPIR-V";
+  let description = [{
+    Upstream's convert-gpu-to-spirv needs two things the shared GPU mapping
+    does not state (our own pass; upstream has no equivalent):
+
+    - `spirv.entry_point_abi` with the workgroup size, taken from the
+      kernel's `known_block_size`;
+    - workgroup memory as `memref.alloc` in the `Workgroup` storage class
+      (it becomes a `spirv.GlobalVariable`) instead of `gpu.func`
+      workgroup attributions, which it does not convert.
+  }];
+  let dependentDialects = [
+    "::mlir::memref::MemRefDialect", "::mlir::spirv::SPIRVDialect"
+  ];
+}
+
+#endif // FLASH_CONVERSION_FLASHTOSPIRV_PASSES_TD

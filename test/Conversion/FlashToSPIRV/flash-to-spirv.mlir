@@ -1,0 +1,39 @@
+// The forward and backward kernels of the shared GPU mapping as SPIR-V for
+// Vulkan; every module serializes and passes spirv-val.
+// RUN: flash-opt %s --split-input-file --flash-to-spirv | FileCheck %s
+// RUN: flash-opt %s --split-input-file --flash-to-spirv | %python %S/spirv_val.py vulkan1.1 | FileCheck %s --check-prefix=VAL
+// REQUIRES: spirv-val
+// VAL-COUNT-2: __spv__flash_kernels: {{[0-9]+}} bytes, spirv-val ok
+
+// CHECK-LABEL: func.func @gqa_causal
+// CHECK: gpu.launch_func {{.*}} @flash_kernels::@flash_attention_0
+// CHECK: spirv.module @__spv__flash_kernels Logical GLSL450
+// CHECK-DAG: spirv.GlobalVariable @flash_attention_0_arg_0 bind(0, 0) : !spirv.ptr<!spirv.struct<(!spirv.array<51200 x f32, stride=4> [0])>, StorageBuffer>
+// CHECK-DAG: spirv.GlobalVariable @{{.*}} : !spirv.ptr<!spirv.struct<(!spirv.array<1024 x f32>)>, Workgroup>
+// CHECK: spirv.func @flash_attention_0
+// CHECK:   spirv.ControlBarrier <Workgroup>, <Workgroup>
+// CHECK:   spirv.GL.Exp
+// CHECK:   spirv.GL.Log
+// CHECK: spirv.EntryPoint "GLCompute" @flash_attention_0
+// CHECK: spirv.ExecutionMode @flash_attention_0 "LocalSize", 128, 1, 1
+func.func @gqa_causal(%q: tensor<2x4x100x64xf32>, %k: tensor<2x2x130x64xf32>,
+                      %v: tensor<2x2x130x64xf32>) -> tensor<2x4x100x64xf32> {
+  %o = tensor.empty() : tensor<2x4x100x64xf32>
+  %r = flash.attention ins(%q, %k, %v : tensor<2x4x100x64xf32>,
+           tensor<2x2x130x64xf32>, tensor<2x2x130x64xf32>)
+       outs(%o : tensor<2x4x100x64xf32>) {causal} -> tensor<2x4x100x64xf32>
+  return %r : tensor<2x4x100x64xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @grad_f16
+// CHECK: spirv.func @flash_attention_grad_dq_0
+// CHECK: spirv.func @flash_attention_grad_dkdv_0
+func.func @grad_f16(%t: tensor<3x37x16xf16>, %l: tensor<3x37xf32>) -> tensor<3x37x16xf16> {
+  %r:3 = flash.attention_grad ins(%t, %t, %t, %t, %l, %t : tensor<3x37x16xf16>,
+      tensor<3x37x16xf16>, tensor<3x37x16xf16>, tensor<3x37x16xf16>, tensor<3x37xf32>,
+      tensor<3x37x16xf16>) outs(%t, %t, %t : tensor<3x37x16xf16>, tensor<3x37x16xf16>,
+      tensor<3x37x16xf16>) {causal} -> tensor<3x37x16xf16>, tensor<3x37x16xf16>, tensor<3x37x16xf16>
+  return %r#0 : tensor<3x37x16xf16>
+}
