@@ -94,7 +94,7 @@ Value raise::throughCast(Value v) {
                     [](AffineMap m) { return m.isIdentity(); }))
     return Value();
   Block &body = g.getRegion().front();
-  Value y = cast<linalg::YieldOp>(body.getTerminator()).getValues()[0];
+  Value y = yielded(body);
   Operation *def = y.getDefiningOp();
   if (!isa_and_nonnull<arith::ExtFOp, arith::TruncFOp>(def) ||
       def->getOperand(0) != body.getArgument(0))
@@ -163,7 +163,7 @@ std::optional<Reduction> raise::matchReduction(Value v) {
     if (!isRowMap(maps[r], n, dim))
       return std::nullopt;
   Block &body = g.getRegion().front();
-  Value y = cast<linalg::YieldOp>(body.getTerminator()).getValues()[0];
+  Value y = yielded(body);
   Operation *comb = y.getDefiningOp();
   if (!comb || comb->getNumOperands() != 2)
     return std::nullopt;
@@ -189,16 +189,19 @@ bool raise::initIs(Value init, function_ref<bool(Value)> pred) {
 /// Returns nullopt when `p` does not look like a softmax at all.
 std::optional<SoftmaxMatch> raise::matchSoftmax(Value p, Reason &why) {
   if (auto sm = p.getDefiningOp<linalg::SoftmaxOp>())
-    return SoftmaxMatch{sm.getInput(), static_cast<int64_t>(sm.getDimension()),
-                        sm};
+    return SoftmaxMatch{sm.getInput(),
+                        static_cast<int64_t>(sm.getDimension()),
+                        sm,
+                        {},
+                        {},
+                        {}};
   // p = e / sum(e), or e * (1 / sum(e)).
   auto div = p.getDefiningOp<linalg::GenericOp>();
   if (!div || div.getNumDpsInputs() != 2 ||
       div.getNumParallelLoops() != div.getNumLoops())
     return std::nullopt;
   Block &body = div.getRegion().front();
-  Operation *y =
-      cast<linalg::YieldOp>(body.getTerminator()).getValues()[0].getDefiningOp();
+  Operation *y = yielded(body).getDefiningOp();
   if (!y || y->getNumOperands() != 2)
     return std::nullopt;
   bool isDiv = isa<arith::DivFOp>(y), isMul = isa<arith::MulFOp>(y);
@@ -235,9 +238,7 @@ std::optional<SoftmaxMatch> raise::matchSoftmax(Value p, Reason &why) {
     if (!rec || rec.getNumDpsInputs() != 1)
       return std::nullopt;
     Block &rb = rec.getRegion().front();
-    auto rdiv = cast<linalg::YieldOp>(rb.getTerminator())
-                    .getValues()[0]
-                    .getDefiningOp<arith::DivFOp>();
+    auto rdiv = yielded(rb).getDefiningOp<arith::DivFOp>();
     std::optional<double> one =
         rdiv ? floatConstant(rdiv.getLhs()) : std::nullopt;
     if (!rdiv || !one || *one != 1.0 || rdiv.getRhs() != rb.getArgument(0))
@@ -259,9 +260,7 @@ std::optional<SoftmaxMatch> raise::matchSoftmax(Value p, Reason &why) {
   if (!expG || expG.getNumParallelLoops() != expG.getNumLoops())
     return std::nullopt;
   Block &eb = expG.getRegion().front();
-  auto ex = cast<linalg::YieldOp>(eb.getTerminator())
-                .getValues()[0]
-                .getDefiningOp<math::ExpOp>();
+  auto ex = yielded(eb).getDefiningOp<math::ExpOp>();
   if (!ex)
     return std::nullopt;
   ops.push_back(expG);
@@ -292,9 +291,7 @@ std::optional<SoftmaxMatch> raise::matchSoftmax(Value p, Reason &why) {
     auto subG = t ? t.getDefiningOp<linalg::GenericOp>() : nullptr;
     if (subG && subG.getNumDpsInputs() == 2) {
       Block &sb = subG.getRegion().front();
-      auto sub = cast<linalg::YieldOp>(sb.getTerminator())
-                     .getValues()[0]
-                     .getDefiningOp<arith::SubFOp>();
+      auto sub = yielded(sb).getDefiningOp<arith::SubFOp>();
       SmallVector<AffineMap> smaps = subG.getIndexingMapsArray();
       auto ba = sub ? dyn_cast<BlockArgument>(sub.getLhs()) : BlockArgument();
       auto bm = sub ? dyn_cast<BlockArgument>(sub.getRhs()) : BlockArgument();
@@ -321,11 +318,8 @@ std::optional<SoftmaxMatch> raise::matchSoftmax(Value p, Reason &why) {
       return std::nullopt;
     ops.push_back(mx->op);
   }
-  SoftmaxMatch m{x, static_cast<int64_t>(dim), div};
-  m.maxV = maxV;
-  m.sumV = sumV;
-  m.ops = std::move(ops);
-  return m;
+  return SoftmaxMatch{x, static_cast<int64_t>(dim), div, maxV, sumV,
+                      std::move(ops)};
 }
 
 Operation *raise::matchLogSumExp(const SoftmaxMatch &sm, Operation *user) {
@@ -351,7 +345,7 @@ Operation *raise::matchLogSumExp(const SoftmaxMatch &sm, Operation *user) {
     return Value();
   };
   Value sumArg = argOf(sm.sumV);
-  Value y = cast<linalg::YieldOp>(b.getTerminator()).getValues()[0];
+  Value y = yielded(b);
   auto isLogOfSum = [&](Value v) {
     auto log = v.getDefiningOp<math::LogOp>();
     return sumArg && log && log.getOperand() == sumArg;
@@ -461,7 +455,7 @@ Reason analyzeScoreBody(linalg::GenericOp g, unsigned scoreArg,
   Block &body = g.getRegion().front();
   unsigned n = g.getNumLoops();
   int64_t qd = n - 2, kd = n - 1;
-  Value v = cast<linalg::YieldOp>(body.getTerminator()).getValues()[0];
+  Value v = yielded(body);
   auto inputArg = [&](Value x) -> std::optional<unsigned> {
     if (auto cast = x.getDefiningOp<arith::ExtFOp>())
       x = cast.getIn();
@@ -694,8 +688,7 @@ std::pair<Value, int64_t> raise::unrepeatHeads(Value t) {
         g.getNumParallelLoops() != g.getNumLoops())
       return {t, 1};
     Block &body = g.getRegion().front();
-    if (cast<linalg::YieldOp>(body.getTerminator()).getValues()[0] !=
-        body.getArgument(0))
+    if (yielded(body) != body.getArgument(0))
       return {t, 1};
     AffineMap in = g.getIndexingMapsArray()[0];
     AffineMap expect = g.getIndexingMapsArray()[1].dropResult(gDim);

@@ -36,6 +36,11 @@ Reason buildAttention(RewriterBase &rewriter, Location loc,
 /// dead (the N x N intermediates of a raised attention).
 void eraseDeadFrom(RewriterBase &rewriter, ArrayRef<Operation *> roots);
 
+/// The first value a linalg body yields.
+inline Value yielded(Block &body) {
+  return cast<linalg::YieldOp>(body.getTerminator()).getValues()[0];
+}
+
 /// -inf, or the lowest finite float (masked_fill(finfo.min)); scalar or splat.
 bool isNegInfLike(Value v);
 /// A scalar or splat float constant.

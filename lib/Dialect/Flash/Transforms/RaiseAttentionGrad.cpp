@@ -63,9 +63,7 @@ std::optional<std::pair<Value, Value>> matchRowDot(Value r) {
                 [](Value c) { return matchPattern(c, m_AnyZeroFloat()); }))
       return std::nullopt;
     Block &b = t.getRegion().front();
-    auto mul = cast<linalg::YieldOp>(b.getTerminator())
-                   .getValues()[0]
-                   .getDefiningOp<arith::MulFOp>();
+    auto mul = yielded(b).getDefiningOp<arith::MulFOp>();
     if (!mul || !llvm::all_of(t.getIndexingMapsArray(),
                               [](AffineMap m) { return m.isIdentity(); }))
       return std::nullopt;
@@ -86,9 +84,7 @@ std::optional<std::pair<Value, Value>> matchRowDot(Value r) {
               [](Value c) { return matchPattern(c, m_AnyZeroFloat()); }))
     return std::nullopt;
   Block &b = g.getRegion().front();
-  auto add = cast<linalg::YieldOp>(b.getTerminator())
-                 .getValues()[0]
-                 .getDefiningOp<arith::AddFOp>();
+  auto add = yielded(b).getDefiningOp<arith::AddFOp>();
   if (!add)
     return std::nullopt;
   Value acc = b.getArgument(2);
@@ -108,9 +104,7 @@ std::optional<std::pair<Value, Value>> matchSoftmaxGrad(linalg::GenericOp g,
   if (!isElementwise(g) || g.getNumDpsInputs() != 3)
     return std::nullopt;
   Block &b = g.getRegion().front();
-  auto mul = cast<linalg::YieldOp>(b.getTerminator())
-                 .getValues()[0]
-                 .getDefiningOp<arith::MulFOp>();
+  auto mul = yielded(b).getDefiningOp<arith::MulFOp>();
   if (!mul)
     return std::nullopt;
   for (int s = 0; s < 2; ++s) {
@@ -140,9 +134,7 @@ std::optional<std::pair<Value, double>> matchScaled(Value v) {
   if (!isElementwise(g) || g.getNumDpsInputs() != 1)
     return std::nullopt;
   Block &b = g.getRegion().front();
-  auto mul = cast<linalg::YieldOp>(b.getTerminator())
-                 .getValues()[0]
-                 .getDefiningOp<arith::MulFOp>();
+  auto mul = yielded(b).getDefiningOp<arith::MulFOp>();
   if (!mul)
     return std::nullopt;
   for (int s = 0; s < 2; ++s)
