@@ -39,6 +39,13 @@ struct FlashPrepareSPIRVKernelsPass
     : flash::impl::FlashPrepareSPIRVKernelsBase<FlashPrepareSPIRVKernelsPass> {
   void runOnOperation() override {
     MLIRContext *ctx = &getContext();
+    // The attached target, where the math and ABI conversions look for it.
+    getOperation()->walk([&](gpu::GPUModuleOp m) {
+      if (ArrayAttr targets = m.getTargetsAttr())
+        for (Attribute t : targets)
+          if (auto env = dyn_cast<spirv::TargetEnvAttr>(t))
+            m->setAttr(spirv::getTargetEnvAttrName(), env);
+    });
     auto workgroup =
         spirv::StorageClassAttr::get(ctx, spirv::StorageClass::Workgroup);
     WalkResult r = getOperation()->walk([&](gpu::GPUFuncOp f) {
@@ -75,27 +82,39 @@ struct FlashPrepareSPIRVKernelsPass
 };
 } // namespace
 
-void mlir::flash::buildFlashToSPIRVPipeline(OpPassManager &pm,
-                                            const FlashToSPIRVOptions &options) {
+void mlir::flash::buildFlashToSPIRVPipeline(
+    OpPassManager &pm, const FlashToSPIRVOptions &options) {
+  bool opencl = options.clientAPI == FlashToSPIRVOptions::ClientAPI::OpenCL;
+  std::string version = options.version;
+  GpuSPIRVAttachTargetOptions target;
+  if (opencl) {
+    target.spirvVersion = version.empty() ? "v1.0" : version;
+    target.spirvCapabilities = {"Addresses", "Int64", "Kernel"};
+    target.clientApi = "OpenCL";
+  } else {
+    target.spirvVersion = version.empty() ? "v1.3" : version;
+    target.spirvCapabilities = {"Shader"};
+    target.spirvExtensions = {"SPV_KHR_storage_buffer_storage_class"};
+    target.clientApi = "Vulkan";
+  }
+  llvm::append_range(target.spirvCapabilities, options.caps);
+  llvm::append_range(target.spirvExtensions, options.exts);
+
   pm.addPass(createFlashMapToGPU());
   pm.addNestedPass<gpu::GPUModuleOp>(
       createFlashGPULowerMath(FlashGPULowerMathOptions{"spirv"}));
   buildGPUHostPreparation(pm);
-  pm.addPass(createFlashPrepareSPIRVKernels());
-
-  GpuSPIRVAttachTargetOptions target;
-  target.spirvVersion = options.version;
-  target.spirvCapabilities.push_back("Shader");
-  llvm::append_range(target.spirvCapabilities, options.caps);
-  target.spirvExtensions.push_back("SPV_KHR_storage_buffer_storage_class");
-  llvm::append_range(target.spirvExtensions, options.exts);
-  target.clientApi = "Vulkan";
   pm.addPass(createGpuSPIRVAttachTarget(target));
+  pm.addPass(createFlashPrepareSPIRVKernels());
   pm.addNestedPass<gpu::GPUModuleOp>(createConvertMathToSPIRVPass());
   pm.addPass(createConvertGPUToSPIRVPass(/*mapMemorySpace=*/true));
-  OpPassManager &spv = pm.nest<spirv::ModuleOp>();
-  spv.addPass(spirv::createSPIRVLowerABIAttributesPass());
-  spv.addPass(spirv::createSPIRVUpdateVCEPass());
+  // Vulkan: spirv.module beside the gpu.module; OpenCL: inside it.
+  for (OpPassManager *spv :
+       {&pm.nest<spirv::ModuleOp>(),
+        &pm.nest<gpu::GPUModuleOp>().nest<spirv::ModuleOp>()}) {
+    spv->addPass(spirv::createSPIRVLowerABIAttributesPass());
+    spv->addPass(spirv::createSPIRVUpdateVCEPass());
+  }
 }
 
 void mlir::flash::registerFlashToSPIRVPipeline() {

@@ -1,9 +1,17 @@
 // The forward and backward kernels of the shared GPU mapping as SPIR-V for
-// Vulkan; every module serializes and passes spirv-val.
+// Vulkan and in the OpenCL (Kernel) flavour; every module serializes and
+// passes spirv-val for its environment.
 // RUN: flash-opt %s --split-input-file --flash-to-spirv | FileCheck %s
 // RUN: flash-opt %s --split-input-file --flash-to-spirv | %python %S/spirv_val.py vulkan1.1 | FileCheck %s --check-prefix=VAL
+// RUN: flash-opt %s --split-input-file --flash-to-spirv=client-api=opencl | FileCheck %s --check-prefix=CL
+// RUN: flash-opt %s --split-input-file --flash-to-spirv=client-api=opencl | %python %S/spirv_val.py opencl2.0 | FileCheck %s --check-prefix=VAL
 // REQUIRES: spirv-val
 // VAL-COUNT-2: __spv__flash_kernels: {{[0-9]+}} bytes, spirv-val ok
+
+// CL: gpu.module @flash_kernels
+// CL:   spirv.module @__spv__flash_kernels Physical{{32|64}} OpenCL
+// CL:     spirv.CL.exp
+// CL:     spirv.EntryPoint "Kernel" @flash_attention_0
 
 // CHECK-LABEL: func.func @gqa_causal
 // CHECK: gpu.launch_func {{.*}} @flash_kernels::@flash_attention_0

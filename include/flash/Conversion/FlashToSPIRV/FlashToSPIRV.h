@@ -14,19 +14,33 @@ namespace flash {
 #include "flash/Conversion/FlashToSPIRV/Passes.h.inc"
 
 struct FlashToSPIRVOptions : public PassPipelineOptions<FlashToSPIRVOptions> {
+  enum class ClientAPI { Vulkan, OpenCL };
+  PassOptions::Option<ClientAPI> clientAPI{
+      *this, "client-api", llvm::cl::desc("The SPIR-V client API"),
+      llvm::cl::init(ClientAPI::Vulkan),
+      llvm::cl::values(
+          clEnumValN(ClientAPI::Vulkan, "vulkan",
+                     "Shader, storage buffers (spirv.module beside the "
+                     "gpu.module)"),
+          clEnumValN(ClientAPI::OpenCL, "opencl",
+                     "Kernel, Addresses, Int64 (spirv.module inside the "
+                     "gpu.module)"))};
   PassOptions::Option<std::string> version{
-      *this, "version", llvm::cl::desc("SPIR-V version (v1.0 ... v1.6)"),
-      llvm::cl::init("v1.3")};
+      *this, "version",
+      llvm::cl::desc("SPIR-V version (v1.0 ... v1.6); default v1.3 for "
+                     "vulkan, v1.0 for opencl")};
   PassOptions::ListOption<std::string> caps{
-      *this, "caps", llvm::cl::desc("Capabilities besides Shader")};
+      *this, "caps",
+      llvm::cl::desc("Capabilities besides those of the client API")};
   PassOptions::ListOption<std::string> exts{
       *this, "exts",
-      llvm::cl::desc("Extensions besides SPV_KHR_storage_buffer_storage_class")};
+      llvm::cl::desc("Extensions besides those of the client API")};
 };
 
 /// flash-map-to-gpu, the shared host preparation, then the kernels to a
-/// spirv.module for Vulkan (Shader). The host code keeps its
-/// gpu.launch_func calls: there is no Vulkan runtime yet.
+/// spirv.module: beside the gpu.module for Vulkan (Shader), inside it for
+/// OpenCL (Kernel). The host code keeps its gpu.launch_func calls: there
+/// is no Vulkan runtime yet.
 void buildFlashToSPIRVPipeline(OpPassManager &pm,
                                const FlashToSPIRVOptions &options);
 

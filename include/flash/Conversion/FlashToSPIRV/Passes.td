@@ -12,6 +12,9 @@ def FlashPrepareSPIRVKernels
     Upstream's convert-gpu-to-spirv needs two things the shared GPU mapping
     does not state (our own pass; upstream has no equivalent):
 
+    - `spirv.target_env` on each gpu.module, from the SPIR-V target that
+      spirv-attach-target put in its target list (the math conversion
+      looks for the attribute);
     - `spirv.entry_point_abi` with the workgroup size, taken from the
       kernel's `known_block_size`;
     - workgroup memory as `memref.alloc` in the `Workgroup` storage class
