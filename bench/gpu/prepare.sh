@@ -30,11 +30,15 @@ exe t3 --nq 37 --nk 100 --d 32 --causal --dtype bf16 --tol 8e-3 --hq 3
 exe t4 --nq 100 --nk 37 --d 32 --causal --causal-offset 0 --hq 2
 exe t5 --nq 1000 --nk 1000 --d 64 --batch 2 --hq 2 --hkv 1
 exe t6 --n 130 --d 48 --dv 80 --dtype f16 --tol 1e-3
+exe t7 --batch 2 --hq 4 --hkv 2 --nq 100 --nk 70 --d 64 --causal --mask add
+exe t8 --batch 2 --hq 3 --nq 37 --nk 100 --d 32 --mask bool --full-mask --dtype f16 --tol 1e-3
 exe g1 --grad --n 65 --d 32
 exe g2 --grad --batch 2 --hq 4 --hkv 2 --nq 100 --nk 70 --d 64 --causal
 exe g3 --grad --nq 100 --nk 37 --d 32 --causal --hq 2
 exe g4 --grad --n 130 --d 64 --dtype bf16 --tol 2e-2
 exe g5 --grad --nq 37 --nk 100 --d 48 --dv 32 --causal --causal-offset 0
+exe g6 --grad --batch 2 --hq 4 --hkv 2 --nq 100 --nk 70 --d 32 --mask add --causal
+exe g7 --grad --hq 2 --nq 65 --nk 90 --d 32 --mask bool --full-mask
 cp build/lib/libflash_cuda_runtime.so "$OUT/"
 FLASH_MLIR_CACHE="$OUT/cache" /usr/bin/python3 bench/gpu/bench.py --precompile
 FLASH_MLIR_CACHE="$OUT/cache" /usr/bin/python3 - <<'PY'

@@ -26,9 +26,11 @@
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/SymbolTable.h"
 
 #include <cmath>
@@ -64,7 +66,10 @@ gpu::GPUFuncOp gpukernels::buildForwardKernel(OpBuilder &ob, Location loc,
                               wg);
   auto vtTy = MemRefType::get({s.tile, s.dv}, f32,
                               MemRefLayoutAttrInterface(), wg);
-  auto fnTy = ob.getFunctionType({qTy, kTy, vTy, oTy, lTy}, {});
+  SmallVector<Type> argTys{qTy, kTy, vTy, oTy, lTy};
+  if (s.mask)
+    argTys.push_back(maskType(ctx, s));
+  auto fnTy = ob.getFunctionType(argTys, {});
   auto fn = gpu::GPUFuncOp::create(ob, loc, name, fnTy,
                                    TypeRange{ktTy, vtTy}, TypeRange{});
   fn->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), ob.getUnitAttr());
@@ -75,6 +80,7 @@ gpu::GPUFuncOp gpukernels::buildForwardKernel(OpBuilder &ob, Location loc,
   KernelBuilder kb{b, loc};
   Value q = fn.getArgument(0), k = fn.getArgument(1), v = fn.getArgument(2),
         o = fn.getArgument(3), lse = fn.getArgument(4);
+  Value mask = s.mask ? fn.getArgument(5) : Value();
   Value kTile = fn.getWorkgroupAttributions()[0];
   Value vTile = fn.getWorkgroupAttributions()[1];
   const float log2e = 1.4426950408889634f;
@@ -172,6 +178,9 @@ gpu::GPUFuncOp gpukernels::buildForwardKernel(OpBuilder &ob, Location loc,
                 lb, l, vis,
                 arith::CmpIOp::create(lb, l, arith::CmpIPredicate::sle, key,
                                       rowLimit));
+          if (mask)
+            acc = addMask(kl, acc, mask, bh, rowc,
+                          arith::MinUIOp::create(lb, l, key, kl.c(s.nk - 1)));
           Value st = arith::SelectOp::create(lb, l, vis, acc, kl.f(ninf));
           sv.push_back(st);
           mt = arith::MaxNumFOp::create(lb, l, mt, st);
@@ -267,6 +276,54 @@ Value as2D(OpBuilder &b, Location loc, Value m) {
       .getResult();
 }
 
+/// [B..., Hq, Nq, Nk] for a query [B..., Hq, Nq, D].
+SmallVector<int64_t> scoreShape(Value query, int64_t nk) {
+  SmallVector<int64_t> shape(
+      cast<RankedTensorType>(query.getType()).getShape());
+  shape.back() = nk;
+  return shape;
+}
+
+/// The mask operand as the kernels read it: additive f32 over the whole
+/// [B..., Hq, Nq, Nk] (broadcast dims repeated, an i1 keep-mask as 0 / -inf).
+/// This costs B*Hq*Nq*Nk floats of device memory for a broadcast mask; reading
+/// the broadcast mask in place is left for the tensor-core mapping.
+Value expandMask(OpBuilder &b, Location loc, Value mask, ArrayRef<int64_t> full) {
+  auto mTy = cast<RankedTensorType>(mask.getType());
+  int64_t r = full.size(), mr = mTy.getRank();
+  SmallVector<AffineExpr> exprs;
+  for (int64_t i = 0; i < mr; ++i) {
+    int64_t j = i + (r - mr);
+    exprs.push_back(mTy.getDimSize(i) == 1 && full[j] != 1
+                        ? b.getAffineConstantExpr(0)
+                        : b.getAffineDimExpr(j));
+  }
+  auto f32 = b.getF32Type();
+  Value init = tensor::EmptyOp::create(b, loc, full, f32);
+  SmallVector<AffineMap> maps{
+      AffineMap::get(r, 0, exprs, b.getContext()),
+      b.getMultiDimIdentityMap(r)};
+  SmallVector<utils::IteratorType> iters(r, utils::IteratorType::parallel);
+  return linalg::GenericOp::create(
+             b, loc, init.getType(), ValueRange{mask}, ValueRange{init}, maps,
+             iters,
+             [&](OpBuilder &nb, Location nl, ValueRange a) {
+               Value x = a[0];
+               if (x.getType().isInteger(1))
+                 x = arith::SelectOp::create(
+                     nb, nl, x,
+                     arith::ConstantOp::create(nb, nl, nb.getF32FloatAttr(0)),
+                     arith::ConstantOp::create(
+                         nb, nl,
+                         nb.getF32FloatAttr(
+                             -std::numeric_limits<float>::infinity())));
+               else if (!x.getType().isF32())
+                 x = arith::ExtFOp::create(nb, nl, f32, x);
+               linalg::YieldOp::create(nb, nl, x);
+             })
+      .getResult(0);
+}
+
 /// Host code around kernel launches: operands staged in managed memory,
 /// results copied back into fresh host buffers, staging freed.
 struct HostGlue {
@@ -342,8 +399,8 @@ FailureOr<KernelSpec> specOf(OpT op, int64_t threads, int64_t tile) {
   if (!qTy.hasStaticShape() || !kTy.hasStaticShape() ||
       !vTy.hasStaticShape())
     return op.emitOpError("needs static shapes on the GPU path for now");
-  if (op.getMask())
-    return op.emitOpError("masks are not supported by the GPU mapping yet");
+  if (op.getMask() && !op.getMask().getType().hasStaticShape())
+    return op.emitOpError("needs a statically shaped mask on the GPU path");
   int64_t rank = qTy.getRank();
   KernelSpec s;
   s.nq = qTy.getDimSize(rank - 2);
@@ -362,6 +419,7 @@ FailureOr<KernelSpec> specOf(OpT op, int64_t threads, int64_t tile) {
         op.getCausalOffset() ? *op.getCausalOffset() : s.nk - s.nq;
   s.threads = threads;
   s.tile = tile;
+  s.mask = static_cast<bool>(op.getMask());
   if (s.nq == 0 || s.nk == 0 || s.bh == 0)
     return op.emitOpError("empty attention is not supported on the GPU path");
   return s;
@@ -418,10 +476,15 @@ struct FlashMapToGPUPass
         SmallVector<int64_t> lseShape(fwd.getQuery().getType().getShape()
                                           .drop_back());
         Value lse = host.alloc(MemRefType::get(lseShape, f32));
-        host.launch(name, gq, s->bh, s->threads,
-                    {as3D(b, host.loc, q), as3D(b, host.loc, k),
-                     as3D(b, host.loc, v), as3D(b, host.loc, o),
-                     as2D(b, host.loc, lse)});
+        SmallVector<Value> args{as3D(b, host.loc, q), as3D(b, host.loc, k),
+                                as3D(b, host.loc, v), as3D(b, host.loc, o),
+                                as2D(b, host.loc, lse)};
+        if (s->mask)
+          args.push_back(as3D(
+              b, host.loc,
+              host.in(expandMask(b, host.loc, fwd.getMask(),
+                                 scoreShape(fwd.getQuery(), s->nk)))));
+        host.launch(name, gq, s->bh, s->threads, args);
         repl.push_back(host.out(o));
         if (fwd.getLse())
           repl.push_back(host.out(lse));
@@ -445,14 +508,24 @@ struct FlashMapToGPUPass
         Value delta = host.alloc(
             MemRefType::get(cast<MemRefType>(lse.getType()).getShape(), f32));
         Location l = host.loc;
-        host.launch(qName, gq, s->bh, s->threads,
-                    {as3D(b, l, q), as3D(b, l, k), as3D(b, l, v),
-                     as3D(b, l, o), as2D(b, l, lse), as3D(b, l, dO),
-                     as3D(b, l, dq), as2D(b, l, delta)});
-        host.launch(kvName, gk, bhkv, s->threads,
-                    {as3D(b, l, q), as3D(b, l, k), as3D(b, l, v),
-                     as2D(b, l, lse), as3D(b, l, dO), as2D(b, l, delta),
-                     as3D(b, l, dk), as3D(b, l, dv)});
+        SmallVector<Value> qArgs{as3D(b, l, q),   as3D(b, l, k),
+                                 as3D(b, l, v),   as3D(b, l, o),
+                                 as2D(b, l, lse), as3D(b, l, dO),
+                                 as3D(b, l, dq),  as2D(b, l, delta)};
+        SmallVector<Value> kvArgs{as3D(b, l, q),   as3D(b, l, k),
+                                  as3D(b, l, v),   as2D(b, l, lse),
+                                  as3D(b, l, dO),  as2D(b, l, delta),
+                                  as3D(b, l, dk),  as3D(b, l, dv)};
+        if (s->mask) {
+          Value m = as3D(b, l,
+                         host.in(expandMask(b, l, grad.getMask(),
+                                            scoreShape(grad.getQuery(),
+                                                       s->nk))));
+          qArgs.push_back(m);
+          kvArgs.push_back(m);
+        }
+        host.launch(qName, gq, s->bh, s->threads, qArgs);
+        host.launch(kvName, gk, bhkv, s->threads, kvArgs);
         repl = {host.out(dq), host.out(dk), host.out(dv)};
       }
       host.freeAll();

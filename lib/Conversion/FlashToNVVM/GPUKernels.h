@@ -12,6 +12,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 
 #include <optional>
 
@@ -26,6 +27,9 @@ struct KernelSpec {
   float scale;
   std::optional<int64_t> causalOffset;
   int64_t threads, tile;
+  /// An additive f32 mask [BH, Nq, Nk] (natural-log units; -inf drops a
+  /// key) as the kernels' last argument.
+  bool mask = false;
 };
 
 struct KernelBuilder {
@@ -57,6 +61,19 @@ inline Value exp2(OpBuilder &b, Location loc, Value x) {
 }
 inline Value log2(OpBuilder &b, Location loc, Value x) {
   return math::Log2Op::create(b, loc, x, arith::FastMathFlags::afn);
+}
+
+/// The mask's [BH, Nq, Nk] type.
+inline MemRefType maskType(MLIRContext *ctx, const KernelSpec &s) {
+  return MemRefType::get({s.bh, s.nq, s.nk}, Float32Type::get(ctx));
+}
+
+/// `s2` (a score in the log2 domain) plus mask[bh, row, key] * log2(e).
+inline Value addMask(KernelBuilder &kb, Value s2, Value mask, Value bh,
+                     Value row, Value key) {
+  Value m = memref::LoadOp::create(kb.b, kb.loc, mask,
+                                   ValueRange{bh, row, key});
+  return fmac(kb.b, kb.loc, m, kb.f(1.4426950408889634f), s2);
 }
 
 /// All threads of the block copy rows [row0, row0 + rows) of `src[bh]`

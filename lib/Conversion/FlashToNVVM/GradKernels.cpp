@@ -119,7 +119,10 @@ gpu::GPUFuncOp gpukernels::buildGradQKernel(OpBuilder &ob, Location loc,
   auto vTy = MemRefType::get({bhkv, s.nk, s.dv}, s.elt);
   auto oTy = MemRefType::get({s.bh, s.nq, s.dv}, s.elt);
   auto lTy = MemRefType::get({s.bh, s.nq}, f32);
-  auto fn = newKernel(ob, loc, name, {qTy, kTy, vTy, oTy, lTy, oTy, qTy, lTy},
+  SmallVector<Type> argTys{qTy, kTy, vTy, oTy, lTy, oTy, qTy, lTy};
+  if (s.mask)
+    argTys.push_back(maskType(ctx, s));
+  auto fn = newKernel(ob, loc, name, argTys,
                       {tileType(ctx, s.tile, s.d), tileType(ctx, s.tile, s.dv)},
                       s.threads);
   OpBuilder b = OpBuilder::atBlockBegin(&fn.front());
@@ -127,6 +130,7 @@ gpu::GPUFuncOp gpukernels::buildGradQKernel(OpBuilder &ob, Location loc,
   Value q = fn.getArgument(0), k = fn.getArgument(1), v = fn.getArgument(2),
         o = fn.getArgument(3), lse = fn.getArgument(4), dO = fn.getArgument(5),
         dq = fn.getArgument(6), delta = fn.getArgument(7);
+  Value mask = s.mask ? fn.getArgument(8) : Value();
   Value kTile = fn.getWorkgroupAttributions()[0];
   Value vTile = fn.getWorkgroupAttributions()[1];
   const float ninf = -std::numeric_limits<float>::infinity();
@@ -182,6 +186,9 @@ gpu::GPUFuncOp gpukernels::buildGradQKernel(OpBuilder &ob, Location loc,
         for (int64_t t = 0; t < s.tile; ++t) {
           Value s2 = dotTile(kl, qv, kTile, t);
           Value key = arith::AddIOp::create(lb, l, jt, kl.c(t));
+          if (mask)
+            s2 = addMask(kl, s2, mask, bh, rowc,
+                         arith::MinUIOp::create(lb, l, key, kl.c(s.nk - 1)));
           Value vis = arith::CmpIOp::create(lb, l, arith::CmpIPredicate::ult,
                                             key, kl.c(s.nk));
           if (rowLimit)
@@ -227,7 +234,10 @@ gpu::GPUFuncOp gpukernels::buildGradKVKernel(OpBuilder &ob, Location loc,
   auto vTy = MemRefType::get({bhkv, s.nk, s.dv}, s.elt);
   auto oTy = MemRefType::get({s.bh, s.nq, s.dv}, s.elt);
   auto lTy = MemRefType::get({s.bh, s.nq}, f32);
-  auto fn = newKernel(ob, loc, name, {qTy, kTy, vTy, lTy, oTy, lTy, kTy, vTy},
+  SmallVector<Type> argTys{qTy, kTy, vTy, lTy, oTy, lTy, kTy, vTy};
+  if (s.mask)
+    argTys.push_back(maskType(ctx, s));
+  auto fn = newKernel(ob, loc, name, argTys,
                       {tileType(ctx, s.tile, s.d), tileType(ctx, s.tile, s.dv),
                        tileType(ctx, s.tile, 2)},
                       s.threads);
@@ -237,6 +247,7 @@ gpu::GPUFuncOp gpukernels::buildGradKVKernel(OpBuilder &ob, Location loc,
         lse = fn.getArgument(3), dO = fn.getArgument(4),
         delta = fn.getArgument(5), dk = fn.getArgument(6),
         dv = fn.getArgument(7);
+  Value mask = s.mask ? fn.getArgument(8) : Value();
   Value qTile = fn.getWorkgroupAttributions()[0];
   Value doTile = fn.getWorkgroupAttributions()[1];
   Value rowTile = fn.getWorkgroupAttributions()[2]; // (lse2, D) per query
@@ -307,6 +318,11 @@ gpu::GPUFuncOp gpukernels::buildGradKVKernel(OpBuilder &ob, Location loc,
               for (int64_t t = 0; t < s.tile; ++t) {
                 Value s2 = dotTile(kl, kv, qTile, t);
                 Value qrow = arith::AddIOp::create(lb, l, it, kl.c(t));
+                if (mask)
+                  s2 = addMask(kl, s2, mask, bh,
+                               arith::MinUIOp::create(lb, l, qrow,
+                                                      kl.c(s.nq - 1)),
+                               keyc);
                 Value vis = arith::CmpIOp::create(
                     lb, l, arith::CmpIPredicate::ult, qrow, kl.c(s.nq));
                 if (s.causalOffset)

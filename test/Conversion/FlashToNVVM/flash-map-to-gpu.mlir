@@ -29,12 +29,23 @@ func.func @gqa_causal(%q: tensor<2x4x100x64xf32>, %k: tensor<2x2x130x64xf32>,
 
 // -----
 
-func.func @negative_mask(%q: tensor<8x16xf32>, %m: tensor<8x8xi1>) -> tensor<8x16xf32> {
-  // expected-error @+1 {{masks are not supported by the GPU mapping yet}}
-  %r = flash.attention ins(%q, %q, %q : tensor<8x16xf32>, tensor<8x16xf32>,
-           tensor<8x16xf32>) mask(%m : tensor<8x8xi1>) outs(%q : tensor<8x16xf32>)
-       -> tensor<8x16xf32>
-  return %r : tensor<8x16xf32>
+// A broadcast keep-mask: expanded on the host to an additive f32
+// [B, H, Nq, Nk] (0 / -inf), the kernel's last argument, added to the
+// scores in the log2 domain.
+// CHECK-LABEL: func.func @bool_mask
+// CHECK: linalg.generic {{.*}}ins(%{{.*}} : tensor<2x1x1x9xi1>) outs(%{{.*}} : tensor<2x3x8x9xf32>)
+// CHECK:   arith.select %{{.*}}, %{{.*}}, %{{.*}} : f32
+// CHECK: gpu.launch_func {{.*}} args({{.*}}, %{{.*}} : memref<6x8x9xf32>)
+// CHECK: gpu.func @flash_attention_0({{.*}}, %{{.*}}: memref<6x8x9xf32>)
+// CHECK:   memref.load %{{.*}} : memref<6x8x9xf32>
+func.func @bool_mask(%q: tensor<2x3x8x16xf32>, %k: tensor<2x3x9x16xf32>,
+                     %m: tensor<2x1x1x9xi1>) -> tensor<2x3x8x16xf32> {
+  %o = tensor.empty() : tensor<2x3x8x16xf32>
+  %r = flash.attention ins(%q, %k, %k : tensor<2x3x8x16xf32>,
+           tensor<2x3x9x16xf32>, tensor<2x3x9x16xf32>)
+       mask(%m : tensor<2x1x1x9xi1>) outs(%o : tensor<2x3x8x16xf32>)
+       -> tensor<2x3x8x16xf32>
+  return %r : tensor<2x3x8x16xf32>
 }
 
 // -----

@@ -14,5 +14,9 @@
 // RUN: flash-opt %t.3.mlir --flash-to-nvvm=format=bin | mlir-translate --mlir-to-llvmir -o %t.3.ll
 // RUN: clang-22 -O2 -Wno-override-module %t.3.ll %t.utils.o -o %t.3 -L%flash_lib -lflash_cuda_runtime -Wl,--allow-shlib-undefined -Wl,-rpath,%flash_lib -lm
 // RUN: %t.3 | FileCheck %s
+// RUN: %gen --batch 2 --hq 3 --nq 37 --nk 100 --d 32 --mask bool --full-mask --causal > %t.4.mlir
+// RUN: flash-opt %t.4.mlir --flash-to-nvvm=format=bin | mlir-translate --mlir-to-llvmir -o %t.4.ll
+// RUN: clang-22 -O2 -Wno-override-module %t.4.ll %t.utils.o -o %t.4 -L%flash_lib -lflash_cuda_runtime -Wl,--allow-shlib-undefined -Wl,-rpath,%flash_lib -lm
+// RUN: %t.4 | FileCheck %s
 // CHECK: o_err:
 // CHECK: ok: 1

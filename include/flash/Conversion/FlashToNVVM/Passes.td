@@ -24,13 +24,16 @@ def FlashMapToGPU : Pass<"flash-map-to-gpu", "::mlir::ModuleOp"> {
     shared memory, summing over the query heads of a GQA group).
 
     This is the first GPU mapping: f32 arithmetic on CUDA cores, no tensor
-    cores yet. Masks and dynamic shapes are diagnosed as not supported.
+    cores yet. A mask (additive or i1, statically shaped) is expanded on the
+    host to an additive f32 [B..., Hq, Nq, Nk] that the kernels read; dynamic
+    shapes are diagnosed as not supported.
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::bufferization::BufferizationDialect",
     "::mlir::gpu::GPUDialect", "::mlir::LLVM::LLVMDialect",
-    "::mlir::math::MathDialect",
-    "::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect"
+    "::mlir::linalg::LinalgDialect", "::mlir::math::MathDialect",
+    "::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect",
+    "::mlir::tensor::TensorDialect"
   ];
   let options = [
     Option<"threads", "threads", "int64_t", /*default=*/"128",
