@@ -6,7 +6,7 @@
 // RUN: flash-opt %s --split-input-file --flash-to-spirv=client-api=opencl | FileCheck %s --check-prefix=CL
 // RUN: flash-opt %s --split-input-file --flash-to-spirv=client-api=opencl | %python %S/spirv_val.py opencl2.0 | FileCheck %s --check-prefix=VAL
 // REQUIRES: spirv-val
-// VAL-COUNT-2: __spv__flash_kernels: {{[0-9]+}} bytes, spirv-val ok
+// VAL-COUNT-3: __spv__flash_kernels: {{[0-9]+}} bytes, spirv-val ok
 
 // CL: gpu.module @flash_kernels
 // CL:   spirv.module @__spv__flash_kernels Physical{{32|64}} OpenCL
@@ -44,4 +44,19 @@ func.func @grad_f16(%t: tensor<3x37x16xf16>, %l: tensor<3x37xf32>) -> tensor<3x3
       tensor<3x37x16xf16>) outs(%t, %t, %t : tensor<3x37x16xf16>, tensor<3x37x16xf16>,
       tensor<3x37x16xf16>) {causal} -> tensor<3x37x16xf16>, tensor<3x37x16xf16>, tensor<3x37x16xf16>
   return %r#0 : tensor<3x37x16xf16>
+}
+
+// -----
+
+// An additive mask: one more storage buffer, read in the score loop.
+// CHECK-LABEL: func.func @additive_mask
+// CHECK: spirv.GlobalVariable @flash_attention_0_arg_5 bind(0, 5) : !spirv.ptr<!spirv.struct<(!spirv.array<4800 x f32, stride=4> [0])>, StorageBuffer>
+func.func @additive_mask(%q: tensor<2x3x20x16xf32>, %k: tensor<2x3x40x16xf32>,
+                         %m: tensor<20x40xf32>) -> tensor<2x3x20x16xf32> {
+  %o = tensor.empty() : tensor<2x3x20x16xf32>
+  %r = flash.attention ins(%q, %k, %k : tensor<2x3x20x16xf32>,
+           tensor<2x3x40x16xf32>, tensor<2x3x40x16xf32>)
+       mask(%m : tensor<20x40xf32>) outs(%o : tensor<2x3x20x16xf32>)
+       -> tensor<2x3x20x16xf32>
+  return %r : tensor<2x3x20x16xf32>
 }
