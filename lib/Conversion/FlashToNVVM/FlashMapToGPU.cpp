@@ -276,20 +276,14 @@ Value as2D(OpBuilder &b, Location loc, Value m) {
       .getResult();
 }
 
-/// [B..., Hq, Nq, Nk] for a query [B..., Hq, Nq, D].
-SmallVector<int64_t> scoreShape(Value query, int64_t nk) {
-  SmallVector<int64_t> shape(
-      cast<RankedTensorType>(query.getType()).getShape());
-  shape.back() = nk;
-  return shape;
-}
-
-/// The mask operand as the kernels read it: additive f32 over the whole
-/// [B..., Hq, Nq, Nk] (broadcast dims repeated, an i1 keep-mask as 0 / -inf).
-/// This costs B*Hq*Nq*Nk floats of device memory for a broadcast mask; reading
-/// the broadcast mask in place is left for the tensor-core mapping.
-Value expandMask(OpBuilder &b, Location loc, Value mask, ArrayRef<int64_t> full) {
+/// Writes the mask operand as the kernels read it into `dst` (managed
+/// memory, [B..., Hq, Nq, Nk] f32): additive, broadcast dims repeated, an i1
+/// keep-mask as 0 / -inf. Written in place, so no host temporary is left
+/// behind; it costs B*Hq*Nq*Nk floats of device memory for a broadcast mask
+/// (reading the broadcast mask in place is left for the tensor-core mapping).
+void expandMaskInto(OpBuilder &b, Location loc, Value mask, Value dst) {
   auto mTy = cast<RankedTensorType>(mask.getType());
+  ArrayRef<int64_t> full = cast<MemRefType>(dst.getType()).getShape();
   int64_t r = full.size(), mr = mTy.getRank();
   SmallVector<AffineExpr> exprs;
   for (int64_t i = 0; i < mr; ++i) {
@@ -298,30 +292,28 @@ Value expandMask(OpBuilder &b, Location loc, Value mask, ArrayRef<int64_t> full)
                         ? b.getAffineConstantExpr(0)
                         : b.getAffineDimExpr(j));
   }
+  Value src = bufferization::ToBufferOp::create(
+      b, loc, MemRefType::get(mTy.getShape(), mTy.getElementType()), mask,
+      /*readOnly=*/true);
   auto f32 = b.getF32Type();
-  Value init = tensor::EmptyOp::create(b, loc, full, f32);
-  SmallVector<AffineMap> maps{
-      AffineMap::get(r, 0, exprs, b.getContext()),
-      b.getMultiDimIdentityMap(r)};
+  SmallVector<AffineMap> maps{AffineMap::get(r, 0, exprs, b.getContext()),
+                              b.getMultiDimIdentityMap(r)};
   SmallVector<utils::IteratorType> iters(r, utils::IteratorType::parallel);
-  return linalg::GenericOp::create(
-             b, loc, init.getType(), ValueRange{mask}, ValueRange{init}, maps,
-             iters,
-             [&](OpBuilder &nb, Location nl, ValueRange a) {
-               Value x = a[0];
-               if (x.getType().isInteger(1))
-                 x = arith::SelectOp::create(
-                     nb, nl, x,
-                     arith::ConstantOp::create(nb, nl, nb.getF32FloatAttr(0)),
-                     arith::ConstantOp::create(
-                         nb, nl,
-                         nb.getF32FloatAttr(
-                             -std::numeric_limits<float>::infinity())));
-               else if (!x.getType().isF32())
-                 x = arith::ExtFOp::create(nb, nl, f32, x);
-               linalg::YieldOp::create(nb, nl, x);
-             })
-      .getResult(0);
+  linalg::GenericOp::create(
+      b, loc, TypeRange{}, ValueRange{src}, ValueRange{dst}, maps, iters,
+      [&](OpBuilder &nb, Location nl, ValueRange a) {
+        Value x = a[0];
+        if (x.getType().isInteger(1))
+          x = arith::SelectOp::create(
+              nb, nl, x,
+              arith::ConstantOp::create(nb, nl, nb.getF32FloatAttr(0)),
+              arith::ConstantOp::create(
+                  nb, nl,
+                  nb.getF32FloatAttr(-std::numeric_limits<float>::infinity())));
+        else if (!x.getType().isF32())
+          x = arith::ExtFOp::create(nb, nl, f32, x);
+        linalg::YieldOp::create(nb, nl, x);
+      });
 }
 
 /// Host code around kernel launches: operands staged in managed memory,
@@ -350,6 +342,15 @@ struct HostGlue {
                                                    /*readOnly=*/true);
     Value dev = alloc(mt);
     memref::CopyOp::create(b, loc, host, dev);
+    return dev;
+  }
+  /// The mask staged as the kernels read it (see expandMaskInto).
+  Value mask(Value maskTensor, const KernelSpec &s, Value query) {
+    SmallVector<int64_t> shape(
+        cast<RankedTensorType>(query.getType()).getShape());
+    shape.back() = s.nk;
+    Value dev = alloc(MemRefType::get(shape, b.getF32Type()));
+    expandMaskInto(b, loc, maskTensor, dev);
     return dev;
   }
   /// Launches `name` on grid (gx, gy) and waits for it.
@@ -480,10 +481,8 @@ struct FlashMapToGPUPass
                                 as3D(b, host.loc, v), as3D(b, host.loc, o),
                                 as2D(b, host.loc, lse)};
         if (s->mask)
-          args.push_back(as3D(
-              b, host.loc,
-              host.in(expandMask(b, host.loc, fwd.getMask(),
-                                 scoreShape(fwd.getQuery(), s->nk)))));
+          args.push_back(as3D(b, host.loc, host.mask(fwd.getMask(), *s,
+                                                     fwd.getQuery())));
         host.launch(name, gq, s->bh, s->threads, args);
         repl.push_back(host.out(o));
         if (fwd.getLse())
@@ -517,10 +516,7 @@ struct FlashMapToGPUPass
                                   as3D(b, l, dO),  as2D(b, l, delta),
                                   as3D(b, l, dk),  as3D(b, l, dv)};
         if (s->mask) {
-          Value m = as3D(b, l,
-                         host.in(expandMask(b, l, grad.getMask(),
-                                            scoreShape(grad.getQuery(),
-                                                       s->nk))));
+          Value m = as3D(b, l, host.mask(grad.getMask(), *s, grad.getQuery()));
           qArgs.push_back(m);
           kvArgs.push_back(m);
         }

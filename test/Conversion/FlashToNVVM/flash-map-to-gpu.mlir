@@ -29,11 +29,12 @@ func.func @gqa_causal(%q: tensor<2x4x100x64xf32>, %k: tensor<2x2x130x64xf32>,
 
 // -----
 
-// A broadcast keep-mask: expanded on the host to an additive f32
-// [B, H, Nq, Nk] (0 / -inf), the kernel's last argument, added to the
-// scores in the log2 domain.
+// A broadcast keep-mask: the host writes it into managed memory as an
+// additive f32 [B, H, Nq, Nk] (0 / -inf), the kernel's last argument,
+// added to the scores in the log2 domain.
 // CHECK-LABEL: func.func @bool_mask
-// CHECK: linalg.generic {{.*}}ins(%{{.*}} : tensor<2x1x1x9xi1>) outs(%{{.*}} : tensor<2x3x8x9xf32>)
+// CHECK: %[[M:.*]] = gpu.alloc host_shared () : memref<2x3x8x9xf32>
+// CHECK: linalg.generic {{.*}}ins(%{{.*}} : memref<2x1x1x9xi1>) outs(%[[M]] : memref<2x3x8x9xf32>)
 // CHECK:   arith.select %{{.*}}, %{{.*}}, %{{.*}} : f32
 // CHECK: gpu.launch_func {{.*}} args({{.*}}, %{{.*}} : memref<6x8x9xf32>)
 // CHECK: gpu.func @flash_attention_0({{.*}}, %{{.*}}: memref<6x8x9xf32>)
