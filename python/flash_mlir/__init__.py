@@ -17,7 +17,7 @@ from . import compiler, mlirgen
 __all__ = ["attention", "attention_grad", "compiler", "mlirgen"]
 
 
-def _config(q, k, v, causal, scale, causal_offset=None):
+def _config(q, k, v, causal, scale, causal_offset=None, mask=None):
     for name, t in (("q", q), ("k", k), ("v", v)):
         if t.ndim < 2:
             raise ValueError(f"{name} must have rank >= 2 ([..., N, D]), got "
@@ -50,11 +50,35 @@ def _config(q, k, v, causal, scale, causal_offset=None):
                              f"key/value heads ({hkv})")
     if scale is not None and not math.isfinite(scale):
         raise ValueError(f"scale must be finite, got {scale}")
-    return mlirgen.Config(batch=batch, hq=hq, hkv=hkv, nq=q.shape[-2],
-                          nk=k.shape[-2], d=q.shape[-1], dv=v.shape[-1],
-                          causal=bool(causal), causal_offset=causal_offset,
-                          scale=None if scale is None else float(scale),
-                          lse=True)
+    cfg = mlirgen.Config(batch=batch, hq=hq, hkv=hkv, nq=q.shape[-2],
+                         nk=k.shape[-2], d=q.shape[-1], dv=v.shape[-1],
+                         causal=bool(causal), causal_offset=causal_offset,
+                         scale=None if scale is None else float(scale),
+                         lse=True)
+    if mask is not None:
+        cfg.mask = "bool" if mask.dtype == np.bool_ else "add"
+        cfg.mask_bcast = mask.ndim == 2
+    return cfg
+
+
+def _mask(mask, q, k):
+    """The mask as the kernels take it: bool (keep) or float32 (added),
+    [Nq, Nk] or broadcast to q's leading dims + [Nq, Nk]."""
+    if mask is None:
+        return None
+    m = _as_numpy(mask)
+    if m.dtype != np.bool_ and m.dtype != np.float32:
+        raise TypeError(f"mask must be bool (keep) or float32 (additive), got "
+                        f"{m.dtype}")
+    nq, nk = q.shape[-2], k.shape[-2]
+    if m.shape == (nq, nk):
+        return np.ascontiguousarray(m)
+    full = tuple(q.shape[:-2]) + (nq, nk)
+    try:
+        return np.ascontiguousarray(np.broadcast_to(m, full))
+    except ValueError:
+        raise ValueError(f"mask of shape {m.shape} does not broadcast to "
+                         f"{full}") from None
 
 
 def _blocks(block_q, block_kv, loop_order):
@@ -79,30 +103,37 @@ def _is_cuda(x):
 
 
 def attention(q, k, v, causal=False, scale=None, block_q=64, block_kv=64,
-              loop_order="fa2", return_lse=False, causal_offset=None):
-    """softmax(scale * q k^T [causal]) v computed by flash-mlir: on the GPU
-    for CUDA torch tensors [B, H, N, D] (with autograd), else on the CPU."""
+              loop_order="fa2", return_lse=False, causal_offset=None,
+              mask=None):
+    """softmax(scale * q k^T [+ mask] [causal]) v computed by flash-mlir: on
+    the GPU for CUDA torch tensors [B, H, N, D] (with autograd), else on the
+    CPU. `mask`: bool (True keeps a key) or float32 (added to the scores),
+    broadcastable to [..., Nq, Nk]; a row that keeps no key gives 0 (and
+    lse -inf)."""
     if _is_cuda(q):
         from . import cuda
-        return cuda.attention(q, k, v, causal=causal, scale=scale)
+        return cuda.attention(q, k, v, causal=causal, scale=scale, mask=mask)
     q, k, v = (_as_numpy(t) for t in (q, k, v))
-    cfg = _config(q, k, v, causal, scale, causal_offset)
+    m = _mask(mask, q, k)
+    cfg = _config(q, k, v, causal, scale, causal_offset, m)
     _blocks(block_q, block_kv, loop_order)
     fwd, _ = compiler.attention_kernels(cfg, int(block_q), int(block_kv),
                                         loop_order)
-    o, lse = fwd(q, k, v)
+    o, lse = fwd(q, k, v, *([m] if m is not None else []))
     return (o, lse) if return_lse else o
 
 
 def attention_grad(q, k, v, o, lse, do, causal=False, scale=None, block_q=64,
-                   block_kv=64, loop_order="fa2", causal_offset=None):
+                   block_kv=64, loop_order="fa2", causal_offset=None,
+                   mask=None):
     """(dq, dk, dv) of attention, recomputed from the forward's lse."""
     q, k, v, o, lse, do = (_as_numpy(t) for t in (q, k, v, o, lse, do))
-    cfg = _config(q, k, v, causal, scale, causal_offset)
+    m = _mask(mask, q, k)
+    cfg = _config(q, k, v, causal, scale, causal_offset, m)
     _blocks(block_q, block_kv, loop_order)
     if do.shape != o.shape or o.shape != tuple(cfg.o_shape()):
         raise ValueError(f"o and dO must have shape {tuple(cfg.o_shape())}, "
                          f"got {o.shape} and {do.shape}")
     _, bwd = compiler.attention_kernels(cfg, int(block_q), int(block_kv),
                                         loop_order)
-    return tuple(bwd(q, k, v, o, lse, do))
+    return tuple(bwd(q, k, v, o, lse, do, *([m] if m is not None else [])))
