@@ -145,7 +145,7 @@ class CudaKernel:
 _KERNELS = {}
 
 
-def _config(q, k, v, causal, scale):
+def _config(q, k, v, causal, scale, masked=False):
     import torch
 
     if q.dim() != 4 or k.dim() != 4 or v.dim() != 4:
@@ -159,11 +159,38 @@ def _config(q, k, v, causal, scale):
     B, H, N, D = q.shape
     if k.shape[0] != B or k.shape[1] == 0 or H % k.shape[1]:
         raise ValueError("k/v heads must divide the query heads (GQA)")
-    return mlirgen.Config(batch=[B], hq=H, hkv=k.shape[1], nq=N,
-                          nk=k.shape[2], d=D, dv=v.shape[3], dtype=dt,
-                          causal=bool(causal),
-                          causal_offset=0 if causal else None,
-                          scale=scale, lse=True)
+    cfg = mlirgen.Config(batch=[B], hq=H, hkv=k.shape[1], nq=N,
+                         nk=k.shape[2], d=D, dv=v.shape[3], dtype=dt,
+                         causal=bool(causal),
+                         causal_offset=0 if causal else None,
+                         scale=scale, lse=True)
+    if masked:
+        # The kernels read any mask as additive f32 [B*H, Nq, Nk].
+        cfg.mask, cfg.mask_bcast = "add", False
+    return cfg
+
+
+def _mask(mask, q, k):
+    """A bool (keep) or float mask broadcastable to [B, H, Nq, Nk] as the
+    kernels read it: additive float32 [B, H, Nq, Nk] (a dropped key: -inf)."""
+    import torch
+
+    if mask is None:
+        return None
+    if not isinstance(mask, torch.Tensor) or not mask.is_cuda:
+        raise ValueError("mask must be a CUDA tensor like q")
+    full = (q.shape[0], q.shape[1], q.shape[2], k.shape[2])
+    try:
+        m = mask.expand(full)
+    except RuntimeError:
+        raise ValueError(f"mask of shape {tuple(mask.shape)} does not "
+                         f"broadcast to {full}") from None
+    if m.dtype == torch.bool:
+        return torch.zeros(full, dtype=torch.float32,
+                           device=q.device).masked_fill_(~m, float("-inf"))
+    if not m.dtype.is_floating_point:
+        raise TypeError(f"mask must be bool or floating point, got {m.dtype}")
+    return m.to(torch.float32).contiguous()
 
 
 def _kernel(cfg, grad):
@@ -177,13 +204,15 @@ def _cdiv(a, b):
     return (a + b - 1) // b
 
 
-def forward(q, k, v, causal=False, scale=None):
-    """softmax(scale q k^T [causal]) v on CUDA torch tensors [B, H, N, D]
-    (GQA when k/v have fewer heads; causal is top-left aligned, as torch's
-    is_causal); returns (o, lse)."""
+def forward(q, k, v, causal=False, scale=None, mask=None):
+    """softmax(scale q k^T [+ mask] [causal]) v on CUDA torch tensors
+    [B, H, N, D] (GQA when k/v have fewer heads; causal is top-left aligned,
+    as torch's is_causal; `mask` as _mask returns it, or None); returns
+    (o, lse)."""
     import torch
 
-    cfg = _config(q, k, v, causal, scale)
+    mask = _mask(mask, q, k)
+    cfg = _config(q, k, v, causal, scale, mask is not None)
     kern = _kernel(cfg, grad=False)
     q, k, v = (t.contiguous() for t in (q, k, v))
     B, H, N, _ = q.shape
@@ -191,15 +220,21 @@ def forward(q, k, v, causal=False, scale=None):
     lse = torch.empty(B, H, N, dtype=torch.float32, device=q.device)
     kern.launch((_cdiv(N, THREADS), B * H, 1), (THREADS, 1, 1),
                 [q.data_ptr(), k.data_ptr(), v.data_ptr(), o.data_ptr(),
-                 lse.data_ptr()], torch.cuda.current_stream().cuda_stream)
+                 lse.data_ptr()] + _ptrs(mask),
+                torch.cuda.current_stream().cuda_stream)
     return o, lse
 
 
-def backward(q, k, v, o, lse, do, causal=False, scale=None):
+def _ptrs(mask):
+    return [] if mask is None else [mask.data_ptr()]
+
+
+def backward(q, k, v, o, lse, do, causal=False, scale=None, mask=None):
     """(dq, dk, dv) from the forward's o and lse, recomputing P on the GPU."""
     import torch
 
-    cfg = _config(q, k, v, causal, scale)
+    mask = _mask(mask, q, k)
+    cfg = _config(q, k, v, causal, scale, mask is not None)
     kern = _kernel(cfg, grad=True)
     q, k, v, o, lse, do = (t.contiguous() for t in (q, k, v, o, lse, do))
     B, H, N, _ = q.shape
@@ -210,11 +245,11 @@ def backward(q, k, v, o, lse, do, causal=False, scale=None):
     kern.launch((_cdiv(N, THREADS), B * H, 1), (THREADS, 1, 1),
                 [q.data_ptr(), k.data_ptr(), v.data_ptr(), o.data_ptr(),
                  lse.data_ptr(), do.data_ptr(), dq.data_ptr(),
-                 delta.data_ptr()], stream, which=0)
+                 delta.data_ptr()] + _ptrs(mask), stream, which=0)
     kern.launch((_cdiv(Nk, THREADS), B * Hkv, 1), (THREADS, 1, 1),
                 [q.data_ptr(), k.data_ptr(), v.data_ptr(), lse.data_ptr(),
                  do.data_ptr(), delta.data_ptr(), dk.data_ptr(),
-                 dv.data_ptr()], stream, which=1)
+                 dv.data_ptr()] + _ptrs(mask), stream, which=1)
     return dq, dk, dv
 
 
@@ -223,17 +258,19 @@ def _autograd():
 
     class Attention(torch.autograd.Function):
         @staticmethod
-        def forward(ctx, q, k, v, causal, scale):
-            o, lse = forward(q, k, v, causal, scale)
+        def forward(ctx, q, k, v, causal, scale, mask):
+            m = _mask(mask, q, k)
+            o, lse = forward(q, k, v, causal, scale, m)
             ctx.save_for_backward(q, k, v, o, lse)
-            ctx.causal, ctx.scale = causal, scale
+            ctx.causal, ctx.scale, ctx.mask = causal, scale, m
             return o
 
         @staticmethod
         def backward(ctx, do):
             q, k, v, o, lse = ctx.saved_tensors
-            dq, dk, dv = backward(q, k, v, o, lse, do, ctx.causal, ctx.scale)
-            return dq, dk, dv, None, None
+            dq, dk, dv = backward(q, k, v, o, lse, do, ctx.causal, ctx.scale,
+                                  ctx.mask)
+            return dq, dk, dv, None, None, None
 
     return Attention
 
@@ -241,10 +278,11 @@ def _autograd():
 _FN = None
 
 
-def attention(q, k, v, causal=False, scale=None):
+def attention(q, k, v, causal=False, scale=None, mask=None):
     """flash-mlir attention on CUDA tensors with autograd (our backward
-    kernels run in loss.backward())."""
+    kernels run in loss.backward()); `mask`: bool (True keeps a key) or
+    float (added), broadcastable to [B, H, Nq, Nk]."""
     global _FN
     if _FN is None:
         _FN = _autograd()
-    return _FN.apply(q, k, v, causal, scale)
+    return _FN.apply(q, k, v, causal, scale, mask)
