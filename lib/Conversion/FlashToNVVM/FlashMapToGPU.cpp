@@ -81,6 +81,7 @@ gpu::GPUFuncOp gpukernels::buildForwardKernel(OpBuilder &ob, Location loc,
   Value q = fn.getArgument(0), k = fn.getArgument(1), v = fn.getArgument(2),
         o = fn.getArgument(3), lse = fn.getArgument(4);
   Value mask = s.mask ? fn.getArgument(5) : Value();
+  Value maskBase;
   Value kTile = fn.getWorkgroupAttributions()[0];
   Value vTile = fn.getWorkgroupAttributions()[1];
   const float log2e = 1.4426950408889634f;
@@ -103,6 +104,8 @@ gpu::GPUFuncOp gpukernels::buildForwardKernel(OpBuilder &ob, Location loc,
   Value kvbh = arith::AddIOp::create(
       b, loc, arith::MulIOp::create(b, loc, bIdx, kb.c(s.hkv)),
       arith::DivUIOp::create(b, loc, hIdx, kb.c(s.hq / s.hkv)));
+  if (mask)
+    maskBase = maskLeadBase(kb, s, bh);
 
   // q row, pre-scaled by scale * log2(e), in registers.
   SmallVector<Value> qv;
@@ -179,7 +182,7 @@ gpu::GPUFuncOp gpukernels::buildForwardKernel(OpBuilder &ob, Location loc,
                 arith::CmpIOp::create(lb, l, arith::CmpIPredicate::sle, key,
                                       rowLimit));
           if (mask)
-            acc = addMask(kl, acc, mask, bh, rowc,
+            acc = addMask(kl, s, acc, mask, maskBase, rowc,
                           arith::MinUIOp::create(lb, l, key, kl.c(s.nk - 1)));
           Value st = arith::SelectOp::create(lb, l, vis, acc, kl.f(ninf));
           sv.push_back(st);
@@ -276,28 +279,16 @@ Value as2D(OpBuilder &b, Location loc, Value m) {
       .getResult();
 }
 
-/// Writes the mask operand as the kernels read it into `dst` (managed
-/// memory, [B..., Hq, Nq, Nk] f32): additive, broadcast dims repeated, an i1
-/// keep-mask as 0 / -inf. Written in place, so no host temporary is left
-/// behind; it costs B*Hq*Nq*Nk floats of device memory for a broadcast mask
-/// (reading the broadcast mask in place is left for the tensor-core mapping).
-void expandMaskInto(OpBuilder &b, Location loc, Value mask, Value dst) {
+/// Writes the mask into `dst` (managed memory, the mask's shape, f32) as the
+/// kernels add it: an i1 keep-mask as 0 / -inf, a float mask widened.
+void toF32Into(OpBuilder &b, Location loc, Value mask, Value dst) {
   auto mTy = cast<RankedTensorType>(mask.getType());
-  ArrayRef<int64_t> full = cast<MemRefType>(dst.getType()).getShape();
-  int64_t r = full.size(), mr = mTy.getRank();
-  SmallVector<AffineExpr> exprs;
-  for (int64_t i = 0; i < mr; ++i) {
-    int64_t j = i + (r - mr);
-    exprs.push_back(mTy.getDimSize(i) == 1 && full[j] != 1
-                        ? b.getAffineConstantExpr(0)
-                        : b.getAffineDimExpr(j));
-  }
+  int64_t r = mTy.getRank();
   Value src = bufferization::ToBufferOp::create(
       b, loc, MemRefType::get(mTy.getShape(), mTy.getElementType()), mask,
       /*readOnly=*/true);
   auto f32 = b.getF32Type();
-  SmallVector<AffineMap> maps{AffineMap::get(r, 0, exprs, b.getContext()),
-                              b.getMultiDimIdentityMap(r)};
+  SmallVector<AffineMap> maps(2, b.getMultiDimIdentityMap(r));
   SmallVector<utils::IteratorType> iters(r, utils::IteratorType::parallel);
   linalg::GenericOp::create(
       b, loc, TypeRange{}, ValueRange{src}, ValueRange{dst}, maps, iters,
@@ -344,14 +335,18 @@ struct HostGlue {
     memref::CopyOp::create(b, loc, host, dev);
     return dev;
   }
-  /// The mask staged as the kernels read it (see expandMaskInto).
-  Value mask(Value maskTensor, const KernelSpec &s, Value query) {
-    SmallVector<int64_t> shape(
-        cast<RankedTensorType>(query.getType()).getShape());
-    shape.back() = s.nk;
-    Value dev = alloc(MemRefType::get(shape, b.getF32Type()));
-    expandMaskInto(b, loc, maskTensor, dev);
-    return dev;
+  /// The mask staged as the kernels read it: f32 in its own shape (the
+  /// kernels index broadcast dims with stride 0), flattened.
+  Value mask(Value maskTensor) {
+    auto mTy = cast<RankedTensorType>(maskTensor.getType());
+    Value dev = alloc(MemRefType::get(mTy.getShape(), b.getF32Type()));
+    toF32Into(b, loc, maskTensor, dev);
+    ReassociationIndices all;
+    for (int64_t i = 0; i < mTy.getRank(); ++i)
+      all.push_back(i);
+    return memref::CollapseShapeOp::create(
+               b, loc, dev, SmallVector<ReassociationIndices>{all})
+        .getResult();
   }
   /// Launches `name` on grid (gx, gy) and waits for it.
   void launch(StringRef name, int64_t gx, int64_t gy, int64_t threads,
@@ -420,7 +415,28 @@ FailureOr<KernelSpec> specOf(OpT op, int64_t threads, int64_t tile) {
         op.getCausalOffset() ? *op.getCausalOffset() : s.nk - s.nq;
   s.threads = threads;
   s.tile = tile;
-  s.mask = static_cast<bool>(op.getMask());
+  s.lead.assign(qTy.getShape().begin(), qTy.getShape().end() - 2);
+  if (Value mask = op.getMask()) {
+    // Row-major strides of the mask, aligned to the trailing dims of
+    // [B..., H, Nq, Nk]; 0 where it broadcasts.
+    auto mTy = cast<RankedTensorType>(mask.getType());
+    SmallVector<int64_t> full(s.lead);
+    full.append({s.nq, s.nk});
+    int64_t r = full.size(), mr = mTy.getRank();
+    SmallVector<int64_t> strides(r, 0);
+    int64_t stride = 1;
+    for (int64_t i = mr - 1; i >= 0; --i) {
+      int64_t j = i + (r - mr);
+      if (j >= 0 && !(mTy.getDimSize(i) == 1 && full[j] != 1))
+        strides[j] = stride;
+      stride *= mTy.getDimSize(i);
+    }
+    s.mask = true;
+    s.maskSize = stride;
+    s.maskLeadStrides.assign(strides.begin(), strides.end() - 2);
+    s.maskRowStride = strides[r - 2];
+    s.maskKeyStride = strides[r - 1];
+  }
   if (s.nq == 0 || s.nk == 0 || s.bh == 0)
     return op.emitOpError("empty attention is not supported on the GPU path");
   return s;
@@ -481,8 +497,7 @@ struct FlashMapToGPUPass
                                 as3D(b, host.loc, v), as3D(b, host.loc, o),
                                 as2D(b, host.loc, lse)};
         if (s->mask)
-          args.push_back(as3D(b, host.loc, host.mask(fwd.getMask(), *s,
-                                                     fwd.getQuery())));
+          args.push_back(host.mask(fwd.getMask()));
         host.launch(name, gq, s->bh, s->threads, args);
         repl.push_back(host.out(o));
         if (fwd.getLse())
@@ -516,7 +531,7 @@ struct FlashMapToGPUPass
                                   as3D(b, l, dO),  as2D(b, l, delta),
                                   as3D(b, l, dk),  as3D(b, l, dv)};
         if (s->mask) {
-          Value m = as3D(b, l, host.mask(grad.getMask(), *s, grad.getQuery()));
+          Value m = host.mask(grad.getMask());
           qArgs.push_back(m);
           kvArgs.push_back(m);
         }

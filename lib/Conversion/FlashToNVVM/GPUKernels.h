@@ -27,9 +27,14 @@ struct KernelSpec {
   float scale;
   std::optional<int64_t> causalOffset;
   int64_t threads, tile;
-  /// An additive f32 mask [BH, Nq, Nk] (natural-log units; -inf drops a
-  /// key) as the kernels' last argument.
+  /// An additive f32 mask (natural-log units; -inf drops a key) as the
+  /// kernels' last argument, read in place from a flat buffer of maskSize
+  /// elements: (bh, row, key) is at sum_i lead_i(bh) * maskLeadStrides[i] +
+  /// row * maskRowStride + key * maskKeyStride, with stride 0 along the
+  /// dims the mask broadcasts over (lead: q's leading dims [B..., H]).
   bool mask = false;
+  SmallVector<int64_t> lead, maskLeadStrides;
+  int64_t maskRowStride = 0, maskKeyStride = 0, maskSize = 0;
 };
 
 struct KernelBuilder {
@@ -63,16 +68,39 @@ inline Value log2(OpBuilder &b, Location loc, Value x) {
   return math::Log2Op::create(b, loc, x, arith::FastMathFlags::afn);
 }
 
-/// The mask's [BH, Nq, Nk] type.
+/// The mask's flat f32 buffer type.
 inline MemRefType maskType(MLIRContext *ctx, const KernelSpec &s) {
-  return MemRefType::get({s.bh, s.nq, s.nk}, Float32Type::get(ctx));
+  return MemRefType::get({s.maskSize}, Float32Type::get(ctx));
 }
 
-/// `s2` (a score in the log2 domain) plus mask[bh, row, key] * log2(e).
-inline Value addMask(KernelBuilder &kb, Value s2, Value mask, Value bh,
-                     Value row, Value key) {
-  Value m = memref::LoadOp::create(kb.b, kb.loc, mask,
-                                   ValueRange{bh, row, key});
+/// The mask offset of batch-head `bh` (flattened [B..., H]).
+inline Value maskLeadBase(KernelBuilder &kb, const KernelSpec &s, Value bh) {
+  Value off = kb.c(0), rest = bh;
+  for (int64_t i = static_cast<int64_t>(s.lead.size()) - 1; i >= 0; --i) {
+    Value size = kb.c(s.lead[i]);
+    Value idx = arith::RemUIOp::create(kb.b, kb.loc, rest, size);
+    rest = arith::DivUIOp::create(kb.b, kb.loc, rest, size);
+    if (s.maskLeadStrides[i])
+      off = arith::AddIOp::create(
+          kb.b, kb.loc, off,
+          arith::MulIOp::create(kb.b, kb.loc, idx,
+                                kb.c(s.maskLeadStrides[i])));
+  }
+  return off;
+}
+
+/// `s2` (a score in the log2 domain) plus mask(bh, row, key) * log2(e), with
+/// `leadBase` = maskLeadBase(bh).
+inline Value addMask(KernelBuilder &kb, const KernelSpec &s, Value s2,
+                     Value mask, Value leadBase, Value row, Value key) {
+  Value idx = leadBase;
+  for (auto [v, stride] : {std::pair{row, s.maskRowStride},
+                           std::pair{key, s.maskKeyStride}})
+    if (stride)
+      idx = arith::AddIOp::create(
+          kb.b, kb.loc, idx,
+          arith::MulIOp::create(kb.b, kb.loc, v, kb.c(stride)));
+  Value m = memref::LoadOp::create(kb.b, kb.loc, mask, ValueRange{idx});
   return fmac(kb.b, kb.loc, m, kb.f(1.4426950408889634f), s2);
 }
 

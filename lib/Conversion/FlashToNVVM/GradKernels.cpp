@@ -131,6 +131,7 @@ gpu::GPUFuncOp gpukernels::buildGradQKernel(OpBuilder &ob, Location loc,
         o = fn.getArgument(3), lse = fn.getArgument(4), dO = fn.getArgument(5),
         dq = fn.getArgument(6), delta = fn.getArgument(7);
   Value mask = s.mask ? fn.getArgument(8) : Value();
+  Value maskBase;
   Value kTile = fn.getWorkgroupAttributions()[0];
   Value vTile = fn.getWorkgroupAttributions()[1];
   const float ninf = -std::numeric_limits<float>::infinity();
@@ -149,6 +150,8 @@ gpu::GPUFuncOp gpukernels::buildGradQKernel(OpBuilder &ob, Location loc,
       b, loc, arith::MulIOp::create(b, loc, bIdx, kb.c(s.hkv)),
       arith::DivUIOp::create(b, loc, hIdx, kb.c(s.hq / s.hkv)));
 
+  if (mask)
+    maskBase = maskLeadBase(kb, s, bh);
   SmallVector<Value> qv = loadRow(kb, q, bh, rowc, s.d, kb.f(s.scale * kLog2e));
   SmallVector<Value> dov = loadRow(kb, dO, bh, rowc, s.dv);
   SmallVector<Value> ov = loadRow(kb, o, bh, rowc, s.dv);
@@ -187,7 +190,7 @@ gpu::GPUFuncOp gpukernels::buildGradQKernel(OpBuilder &ob, Location loc,
           Value s2 = dotTile(kl, qv, kTile, t);
           Value key = arith::AddIOp::create(lb, l, jt, kl.c(t));
           if (mask)
-            s2 = addMask(kl, s2, mask, bh, rowc,
+            s2 = addMask(kl, s, s2, mask, maskBase, rowc,
                          arith::MinUIOp::create(lb, l, key, kl.c(s.nk - 1)));
           Value vis = arith::CmpIOp::create(lb, l, arith::CmpIPredicate::ult,
                                             key, kl.c(s.nk));
@@ -286,6 +289,7 @@ gpu::GPUFuncOp gpukernels::buildGradKVKernel(OpBuilder &ob, Location loc,
       [&](OpBuilder &hb, Location hl, Value g, ValueRange accH) {
         KernelBuilder kh{hb, hl};
         Value bh = arith::AddIOp::create(hb, hl, firstQHead, g);
+        Value maskBase = mask ? maskLeadBase(kh, s, bh) : Value();
         auto qloop = scf::ForOp::create(
             hb, hl, qStart, kh.c(s.nq), kh.c(s.tile), accH,
             [&](OpBuilder &lb, Location l, Value it, ValueRange acc) {
@@ -319,7 +323,7 @@ gpu::GPUFuncOp gpukernels::buildGradKVKernel(OpBuilder &ob, Location loc,
                 Value s2 = dotTile(kl, kv, qTile, t);
                 Value qrow = arith::AddIOp::create(lb, l, it, kl.c(t));
                 if (mask)
-                  s2 = addMask(kl, s2, mask, bh,
+                  s2 = addMask(kl, s, s2, mask, maskBase,
                                arith::MinUIOp::create(lb, l, qrow,
                                                       kl.c(s.nq - 1)),
                                keyc);

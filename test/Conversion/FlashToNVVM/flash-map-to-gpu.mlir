@@ -29,16 +29,17 @@ func.func @gqa_causal(%q: tensor<2x4x100x64xf32>, %k: tensor<2x2x130x64xf32>,
 
 // -----
 
-// A broadcast keep-mask: the host writes it into managed memory as an
-// additive f32 [B, H, Nq, Nk] (0 / -inf), the kernel's last argument,
-// added to the scores in the log2 domain.
+// A broadcast keep-mask: the host stages it as f32 in its own shape (0 /
+// -inf), flattened; the kernels read it in place (stride 0 along the
+// broadcast dims) and add it to the scores in the log2 domain.
 // CHECK-LABEL: func.func @bool_mask
-// CHECK: %[[M:.*]] = gpu.alloc host_shared () : memref<2x3x8x9xf32>
-// CHECK: linalg.generic {{.*}}ins(%{{.*}} : memref<2x1x1x9xi1>) outs(%[[M]] : memref<2x3x8x9xf32>)
+// CHECK: %[[M:.*]] = gpu.alloc host_shared () : memref<2x1x1x9xf32>
+// CHECK: linalg.generic {{.*}}ins(%{{.*}} : memref<2x1x1x9xi1>) outs(%[[M]] : memref<2x1x1x9xf32>)
 // CHECK:   arith.select %{{.*}}, %{{.*}}, %{{.*}} : f32
-// CHECK: gpu.launch_func {{.*}} args({{.*}}, %{{.*}} : memref<6x8x9xf32>)
-// CHECK: gpu.func @flash_attention_0({{.*}}, %{{.*}}: memref<6x8x9xf32>)
-// CHECK:   memref.load %{{.*}} : memref<6x8x9xf32>
+// CHECK: %[[F:.*]] = memref.collapse_shape %[[M]] {{\[\[}}0, 1, 2, 3]] : memref<2x1x1x9xf32> into memref<18xf32>
+// CHECK: gpu.launch_func {{.*}} args({{.*}}, %[[F]] : memref<18xf32>)
+// CHECK: gpu.func @flash_attention_0({{.*}}, %{{.*}}: memref<18xf32>)
+// CHECK:   memref.load %{{.*}} : memref<18xf32>
 func.func @bool_mask(%q: tensor<2x3x8x16xf32>, %k: tensor<2x3x9x16xf32>,
                      %m: tensor<2x1x1x9xi1>) -> tensor<2x3x8x16xf32> {
   %o = tensor.empty() : tensor<2x3x8x16xf32>

@@ -50,7 +50,7 @@ func.func @grad_f16(%t: tensor<3x37x16xf16>, %l: tensor<3x37xf32>) -> tensor<3x3
 
 // An additive mask: one more storage buffer, read in the score loop.
 // CHECK-LABEL: func.func @additive_mask
-// CHECK: spirv.GlobalVariable @flash_attention_0_arg_5 bind(0, 5) : !spirv.ptr<!spirv.struct<(!spirv.array<4800 x f32, stride=4> [0])>, StorageBuffer>
+// CHECK: spirv.GlobalVariable @flash_attention_0_arg_5 bind(0, 5) : !spirv.ptr<!spirv.struct<(!spirv.array<800 x f32, stride=4> [0])>, StorageBuffer>
 func.func @additive_mask(%q: tensor<2x3x20x16xf32>, %k: tensor<2x3x40x16xf32>,
                          %m: tensor<20x40xf32>) -> tensor<2x3x20x16xf32> {
   %o = tensor.empty() : tensor<2x3x20x16xf32>

@@ -24,9 +24,10 @@ def FlashMapToGPU : Pass<"flash-map-to-gpu", "::mlir::ModuleOp"> {
     shared memory, summing over the query heads of a GQA group).
 
     This is the first GPU mapping: f32 arithmetic on CUDA cores, no tensor
-    cores yet. A mask (additive or i1, statically shaped) is written by the
-    host into managed memory as an additive f32 [B..., Hq, Nq, Nk] that the
-    kernels read; dynamic shapes are diagnosed as not supported.
+    cores yet. A mask (additive or i1, statically shaped) is staged by the
+    host as f32 in its own shape (an i1 keep-mask as 0 / -inf); the kernels
+    read it in place, with stride 0 along the dims it broadcasts over.
+    Dynamic shapes are diagnosed as not supported.
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::bufferization::BufferizationDialect",
