@@ -45,19 +45,19 @@ FLASH_MLIR_CACHE="$OUT/cache" /usr/bin/python3 - <<'PY'
 import sys
 sys.path.insert(0, "python")
 from flash_mlir import cuda, mlirgen
-# The configurations of test/Python/cuda_autograd.py (masked ones as the
-# kernels read any mask: additive f32 [B, H, Nq, Nk]).
+# The configurations of test/Python/cuda_autograd.py (masks as the Python
+# front passes them: additive f32, [Nq, Nk] or the full [B, H, Nq, Nk]).
 for B, Hq, Hkv, N, D, causal, dt, masked in [
-        (2, 4, 2, 100, 64, True, "f32", False),
-        (1, 3, 3, 65, 32, False, "f32", False),
-        (2, 2, 1, 130, 64, True, "bf16", False),
-        (2, 4, 2, 100, 64, False, "f32", True),
-        (1, 3, 3, 65, 32, True, "f32", True)]:
+        (2, 4, 2, 100, 64, True, "f32", None),
+        (1, 3, 3, 65, 32, False, "f32", None),
+        (2, 2, 1, 130, 64, True, "bf16", None),
+        (2, 4, 2, 100, 64, False, "f32", "full"),
+        (1, 3, 3, 65, 32, True, "f32", "2d")]:
     cfg = mlirgen.Config(batch=[B], hq=Hq, hkv=Hkv, nq=N, nk=N, d=D, dv=D,
                          dtype=dt, causal=causal,
                          causal_offset=0 if causal else None, lse=True)
     if masked:
-        cfg.mask, cfg.mask_bcast = "add", False
+        cfg.mask, cfg.mask_bcast = "add", masked == "2d"
     cuda.compile_kernel(cfg)
     cuda.compile_kernel(cfg, grad=True)
 print("kernel cache ready")

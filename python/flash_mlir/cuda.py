@@ -145,7 +145,7 @@ class CudaKernel:
 _KERNELS = {}
 
 
-def _config(q, k, v, causal, scale, masked=False):
+def _config(q, k, v, causal, scale, mask=None):
     import torch
 
     if q.dim() != 4 or k.dim() != 4 or v.dim() != 4:
@@ -164,15 +164,17 @@ def _config(q, k, v, causal, scale, masked=False):
                          causal=bool(causal),
                          causal_offset=0 if causal else None,
                          scale=scale, lse=True)
-    if masked:
-        # The kernels read any mask as additive f32 [B*H, Nq, Nk].
-        cfg.mask, cfg.mask_bcast = "add", False
+    if mask is not None:
+        # The kernels read an additive f32 mask in place: [Nq, Nk] broadcast
+        # over batch and heads, or the full [B, H, Nq, Nk].
+        cfg.mask, cfg.mask_bcast = "add", mask.dim() == 2
     return cfg
 
 
 def _mask(mask, q, k):
     """A bool (keep) or float mask broadcastable to [B, H, Nq, Nk] as the
-    kernels read it: additive float32 [B, H, Nq, Nk] (a dropped key: -inf)."""
+    kernels read it: additive float32 (a dropped key: -inf), [Nq, Nk] when
+    it is that, else expanded to [B, H, Nq, Nk]."""
     import torch
 
     if mask is None:
@@ -180,6 +182,8 @@ def _mask(mask, q, k):
     if not isinstance(mask, torch.Tensor) or not mask.is_cuda:
         raise ValueError("mask must be a CUDA tensor like q")
     full = (q.shape[0], q.shape[1], q.shape[2], k.shape[2])
+    if mask.dim() == 2 and tuple(mask.shape) == full[2:]:
+        full = full[2:]
     try:
         m = mask.expand(full)
     except RuntimeError:
@@ -212,7 +216,7 @@ def forward(q, k, v, causal=False, scale=None, mask=None):
     import torch
 
     mask = _mask(mask, q, k)
-    cfg = _config(q, k, v, causal, scale, mask is not None)
+    cfg = _config(q, k, v, causal, scale, mask)
     kern = _kernel(cfg, grad=False)
     q, k, v = (t.contiguous() for t in (q, k, v))
     B, H, N, _ = q.shape
@@ -234,7 +238,7 @@ def backward(q, k, v, o, lse, do, causal=False, scale=None, mask=None):
     import torch
 
     mask = _mask(mask, q, k)
-    cfg = _config(q, k, v, causal, scale, mask is not None)
+    cfg = _config(q, k, v, causal, scale, mask)
     kern = _kernel(cfg, grad=True)
     q, k, v, o, lse, do = (t.contiguous() for t in (q, k, v, o, lse, do))
     B, H, N, _ = q.shape
