@@ -93,6 +93,22 @@ std::optional<double> raise::floatConstant(Value v) {
   return std::nullopt;
 }
 
+Value raise::lseAs(RewriterBase &rewriter, Location loc, Value lse,
+                   RankedTensorType want) {
+  auto have = cast<RankedTensorType>(lse.getType());
+  if (have == want)
+    return lse;
+  if (want.getRank() != have.getRank() + 1 || want.getShape().back() != 1 ||
+      want.getShape().drop_back() != have.getShape() ||
+      want.getElementType() != have.getElementType())
+    return Value();
+  SmallVector<ReassociationIndices> re;
+  for (int64_t i = 0; i < have.getRank(); ++i)
+    re.push_back({i});
+  re.back().push_back(have.getRank());
+  return tensor::ExpandShapeOp::create(rewriter, loc, want, lse, re);
+}
+
 Reason raise::buildAttention(RewriterBase &rewriter, Location loc,
                              const AttentionParts &parts, Operation *replaced,
                              Value replacedResult) {
@@ -172,17 +188,9 @@ Reason raise::buildAttention(RewriterBase &rewriter, Location loc,
   }
   SmallVector<Operation *> roots{replaced};
   if (parts.lse) {
-    auto want = cast<RankedTensorType>(parts.lse.getType());
-    auto have = cast<RankedTensorType>(attn.getLse().getType());
-    Value lse = attn.getLse();
-    if (want.getRank() == have.getRank() + 1 && want.getShape().back() == 1) {
-      SmallVector<ReassociationIndices> re;
-      for (int64_t i = 0; i < have.getRank(); ++i)
-        re.push_back({i});
-      re.back().push_back(have.getRank());
-      lse = tensor::ExpandShapeOp::create(rewriter, loc, want, lse, re);
-    }
-    if (lse.getType() != want) {
+    Value lse = lseAs(rewriter, loc, attn.getLse(),
+                      cast<RankedTensorType>(parts.lse.getType()));
+    if (!lse) {
       rewriter.eraseOp(attn);
       return "the log-sum-exp is not laid out as [batch..., rows]";
     }
@@ -346,10 +354,6 @@ raiseAt(RewriterBase &rewriter, linalg::LinalgOp pvOp) {
     if (*m != (chain.addMask ? chain.addMask->tensor : chain.keepMask->tensor))
       made.push_back(m->getDefiningOp());
     parts.mask = *m;
-  }
-  if (joint && lseOp) {
-    cleanup();
-    return fail("a log-sum-exp next to a backward is not raised yet");
   }
   if (joint) {
     // The backward reads the repeated K/V as the forward wrote them.

@@ -32,6 +32,11 @@ Reason buildAttention(RewriterBase &rewriter, Location loc,
                       const AttentionParts &parts, Operation *replaced,
                       Value replacedResult);
 
+/// `lse` ([B..., Hq, Nq] f32) laid out as `want`: itself, or with a
+/// trailing unit dim (keepdim reductions); null when it cannot be.
+Value lseAs(RewriterBase &rewriter, Location loc, Value lse,
+            RankedTensorType want);
+
 /// Erases `roots` and, transitively, the producers that become trivially
 /// dead (the N x N intermediates of a raised attention).
 void eraseDeadFrom(RewriterBase &rewriter, ArrayRef<Operation *> roots);

@@ -302,6 +302,14 @@ Reason raise::raiseJointAt(RewriterBase &rewriter, Location loc, Value p,
                                   TypeRange{oTy, lseInit.getType()}, fwd.q,
                                   fwd.k, fwd.v, fwd.mask, oInit, lseInit, scale,
                                   causal, offset);
+  // A log-sum-exp the program also returns is served by the lse result.
+  Value lseRepl;
+  if (fwd.lse &&
+      !(lseRepl = lseAs(rewriter, loc, attn.getLse(),
+                        cast<RankedTensorType>(fwd.lse.getType())))) {
+    rewriter.eraseOp(attn);
+    return "the log-sum-exp is not laid out as [batch..., rows]";
+  }
   // The grad goes after the last of its operands' producers (dO may be
   // defined after the forward).
   Operation *last = dqOp;
@@ -332,6 +340,8 @@ Reason raise::raiseJointAt(RewriterBase &rewriter, Location loc, Value p,
   }
   if (failed(valid)) {
     rewriter.eraseOp(grad);
+    if (lseRepl && lseRepl != attn.getLse())
+      rewriter.eraseOp(lseRepl.getDefiningOp());
     rewriter.eraseOp(attn);
     return "the operands do not form valid flash.attention/_grad ops";
   }
@@ -339,6 +349,11 @@ Reason raise::raiseJointAt(RewriterBase &rewriter, Location loc, Value p,
   rewriter.replaceAllUsesWith(dqOp->getResult(0), grad.getGradQuery());
   rewriter.replaceAllUsesWith(dkOp->getResult(0), grad.getGradKey());
   rewriter.replaceAllUsesWith(dvOp->getResult(0), grad.getGradValue());
-  eraseDeadFrom(rewriter, {pvOp, dqOp, dkOp, dvOp});
+  SmallVector<Operation *> roots{pvOp, dqOp, dkOp, dvOp};
+  if (lseRepl) {
+    rewriter.replaceAllUsesWith(fwd.lse, lseRepl);
+    roots.push_back(fwd.lse.getDefiningOp());
+  }
+  eraseDeadFrom(rewriter, roots);
   return "";
 }

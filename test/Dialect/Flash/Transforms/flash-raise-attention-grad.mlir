@@ -257,6 +257,125 @@ func.func @joint_torch_style(%q: tensor<2x16x8xf32>, %k: tensor<2x16x8xf32>, %v:
 
 // -----
 
+// The same joint graph also returning the forward's log-sum-exp
+// (log(sum) + max): flash.attention's lse result serves it and the backward.
+// CHECK-LABEL: func.func @joint_with_logsumexp
+// CHECK-NOT: linalg.generic
+// CHECK: %[[O:.*]], %[[LSE:.*]] = flash.attention {{.*}}lse(
+// CHECK: flash.attention_grad {{.*}}, %[[LSE]],
+// CHECK: return %[[O]], {{.*}}, %[[LSE]]
+// EXEC: joint_with_logsumexp: raised=yes
+func.func @joint_with_logsumexp(%q: tensor<2x16x8xf32>, %k: tensor<2x16x8xf32>, %v: tensor<2x16x8xf32>,
+                                 %do: tensor<2x16x8xf32>)
+    -> (tensor<2x16x8xf32>, tensor<2x16x8xf32>, tensor<2x16x8xf32>, tensor<2x16x8xf32>, tensor<2x16xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %et = tensor.empty() : tensor<2x8x16xf32>
+  %kt = linalg.transpose ins(%k : tensor<2x16x8xf32>) outs(%et : tensor<2x8x16xf32>) permutation = [0, 2, 1]
+  %e0 = tensor.empty() : tensor<2x16x16xf32>
+  %z0 = linalg.fill ins(%zero : f32) outs(%e0 : tensor<2x16x16xf32>) -> tensor<2x16x16xf32>
+  %s = linalg.batch_matmul ins(%q, %kt : tensor<2x16x8xf32>, tensor<2x8x16xf32>) outs(%z0 : tensor<2x16x16xf32>) -> tensor<2x16x16xf32>
+  %sm = linalg.generic {indexing_maps = [affine_map<(b, i, j) -> (b, i, j)>, affine_map<(b, i, j) -> (b, i, j)>],
+                        iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%s : tensor<2x16x16xf32>) outs(%e0 : tensor<2x16x16xf32>) {
+  ^bb0(%x: f32, %out: f32):
+    %i = linalg.index 1 : index
+    %j = linalg.index 2 : index
+    %vis = arith.cmpi ule, %j, %i : index
+    %y = arith.select %vis, %x, %ninf : f32
+    linalg.yield %y : f32
+  } -> tensor<2x16x16xf32>
+  %em = tensor.empty() : tensor<2x16xf32>
+  %mi = linalg.fill ins(%ninf : f32) outs(%em : tensor<2x16xf32>) -> tensor<2x16xf32>
+  %mx = linalg.generic {indexing_maps = [affine_map<(b, i, j) -> (b, i, j)>, affine_map<(b, i, j) -> (b, i)>],
+                        iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%sm : tensor<2x16x16xf32>) outs(%mi : tensor<2x16xf32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %y = arith.maxnumf %x, %acc : f32
+    linalg.yield %y : f32
+  } -> tensor<2x16xf32>
+  %ex = linalg.generic {indexing_maps = [affine_map<(b, i, j) -> (b, i, j)>, affine_map<(b, i, j) -> (b, i)>, affine_map<(b, i, j) -> (b, i, j)>],
+                        iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%sm, %mx : tensor<2x16x16xf32>, tensor<2x16xf32>) outs(%e0 : tensor<2x16x16xf32>) {
+  ^bb0(%x: f32, %m: f32, %out: f32):
+    %d = arith.subf %x, %m : f32
+    %y = math.exp %d : f32
+    linalg.yield %y : f32
+  } -> tensor<2x16x16xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%em : tensor<2x16xf32>) -> tensor<2x16xf32>
+  %sum = linalg.generic {indexing_maps = [affine_map<(b, i, j) -> (b, i, j)>, affine_map<(b, i, j) -> (b, i)>],
+                         iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%ex : tensor<2x16x16xf32>) outs(%zs : tensor<2x16xf32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %y = arith.addf %x, %acc : f32
+    linalg.yield %y : f32
+  } -> tensor<2x16xf32>
+  %p = linalg.generic {indexing_maps = [affine_map<(b, i, j) -> (b, i, j)>, affine_map<(b, i, j) -> (b, i)>, affine_map<(b, i, j) -> (b, i, j)>],
+                       iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%ex, %sum : tensor<2x16x16xf32>, tensor<2x16xf32>) outs(%e0 : tensor<2x16x16xf32>) {
+  ^bb0(%x: f32, %d: f32, %out: f32):
+    %y = arith.divf %x, %d : f32
+    linalg.yield %y : f32
+  } -> tensor<2x16x16xf32>
+  %e8 = tensor.empty() : tensor<2x16x8xf32>
+  %z8 = linalg.fill ins(%zero : f32) outs(%e8 : tensor<2x16x8xf32>) -> tensor<2x16x8xf32>
+  %o = linalg.batch_matmul ins(%p, %v : tensor<2x16x16xf32>, tensor<2x16x8xf32>) outs(%z8 : tensor<2x16x8xf32>) -> tensor<2x16x8xf32>
+  // Backward.
+  %dv = linalg.generic {indexing_maps = [affine_map<(b, j, e, i) -> (b, i, j)>, affine_map<(b, j, e, i) -> (b, i, e)>, affine_map<(b, j, e, i) -> (b, j, e)>],
+                        iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%p, %do : tensor<2x16x16xf32>, tensor<2x16x8xf32>) outs(%z8 : tensor<2x16x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32):
+    %m = arith.mulf %a, %b : f32
+    %y = arith.addf %c, %m : f32
+    linalg.yield %y : f32
+  } -> tensor<2x16x8xf32>
+  %vt = linalg.transpose ins(%v : tensor<2x16x8xf32>) outs(%et : tensor<2x8x16xf32>) permutation = [0, 2, 1]
+  %dp = linalg.batch_matmul ins(%do, %vt : tensor<2x16x8xf32>, tensor<2x8x16xf32>) outs(%z0 : tensor<2x16x16xf32>) -> tensor<2x16x16xf32>
+  %prod = linalg.generic {indexing_maps = [affine_map<(b, i, j) -> (b, i, j)>, affine_map<(b, i, j) -> (b, i, j)>, affine_map<(b, i, j) -> (b, i, j)>],
+                          iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%dp, %p : tensor<2x16x16xf32>, tensor<2x16x16xf32>) outs(%e0 : tensor<2x16x16xf32>) {
+  ^bb0(%a: f32, %b: f32, %out: f32):
+    %y = arith.mulf %a, %b : f32
+    linalg.yield %y : f32
+  } -> tensor<2x16x16xf32>
+  %zr = linalg.fill ins(%zero : f32) outs(%em : tensor<2x16xf32>) -> tensor<2x16xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(b, i, j) -> (b, i, j)>, affine_map<(b, i, j) -> (b, i)>],
+                       iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%prod : tensor<2x16x16xf32>) outs(%zr : tensor<2x16xf32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %y = arith.addf %x, %acc : f32
+    linalg.yield %y : f32
+  } -> tensor<2x16xf32>
+  %ds = linalg.generic {indexing_maps = [affine_map<(b, i, j) -> (b, i, j)>, affine_map<(b, i, j) -> (b, i, j)>, affine_map<(b, i, j) -> (b, i)>, affine_map<(b, i, j) -> (b, i, j)>],
+                        iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%dp, %p, %r : tensor<2x16x16xf32>, tensor<2x16x16xf32>, tensor<2x16xf32>) outs(%e0 : tensor<2x16x16xf32>) {
+  ^bb0(%g: f32, %pp: f32, %rr: f32, %out: f32):
+    %d = arith.subf %g, %rr : f32
+    %y = arith.mulf %d, %pp : f32
+    linalg.yield %y : f32
+  } -> tensor<2x16x16xf32>
+  %dq = linalg.batch_matmul ins(%ds, %k : tensor<2x16x16xf32>, tensor<2x16x8xf32>) outs(%z8 : tensor<2x16x8xf32>) -> tensor<2x16x8xf32>
+  %dk = linalg.generic {indexing_maps = [affine_map<(b, j, d, i) -> (b, i, j)>, affine_map<(b, j, d, i) -> (b, i, d)>, affine_map<(b, j, d, i) -> (b, j, d)>],
+                        iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%ds, %q : tensor<2x16x16xf32>, tensor<2x16x8xf32>) outs(%z8 : tensor<2x16x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32):
+    %m = arith.mulf %a, %b : f32
+    %y = arith.addf %c, %m : f32
+    linalg.yield %y : f32
+  } -> tensor<2x16x8xf32>
+  %lse = linalg.generic {indexing_maps = [affine_map<(b, i) -> (b, i)>, affine_map<(b, i) -> (b, i)>, affine_map<(b, i) -> (b, i)>],
+                         iterator_types = ["parallel", "parallel"]}
+      ins(%sum, %mx : tensor<2x16xf32>, tensor<2x16xf32>) outs(%em : tensor<2x16xf32>) {
+  ^bb0(%s1: f32, %m1: f32, %o1: f32):
+    %l = math.log %s1 : f32
+    %y = arith.addf %l, %m1 : f32
+    linalg.yield %y : f32
+  } -> tensor<2x16xf32>
+  return %o, %dq, %dk, %dv, %lse : tensor<2x16x8xf32>, tensor<2x16x8xf32>, tensor<2x16x8xf32>, tensor<2x16x8xf32>, tensor<2x16xf32>
+}
+
+// -----
+
 // Near miss: the backward forgets the rowsum (dS = P * dP is not the
 // softmax gradient), so nothing may change.
 // CHECK-LABEL: func.func @negative_wrong_softmax_grad
