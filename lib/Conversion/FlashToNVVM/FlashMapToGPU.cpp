@@ -47,119 +47,52 @@ using namespace mlir;
 using namespace mlir::flash;
 using namespace mlir::flash::gpukernels;
 
-namespace {
-
-} // namespace
-
 gpu::GPUFuncOp gpukernels::buildForwardKernel(OpBuilder &ob, Location loc,
                                               StringRef name,
                                               const KernelSpec &s) {
   MLIRContext *ctx = ob.getContext();
   Type f32 = ob.getF32Type();
-  auto wg = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
   auto qTy = MemRefType::get({s.bh, s.nq, s.d}, s.elt);
   auto kTy = MemRefType::get({s.bh / (s.hq / s.hkv), s.nk, s.d}, s.elt);
   auto vTy = MemRefType::get({s.bh / (s.hq / s.hkv), s.nk, s.dv}, s.elt);
   auto oTy = MemRefType::get({s.bh, s.nq, s.dv}, s.elt);
   auto lTy = MemRefType::get({s.bh, s.nq}, f32);
-  auto ktTy = MemRefType::get({s.tile, s.d}, f32, MemRefLayoutAttrInterface(),
-                              wg);
-  auto vtTy = MemRefType::get({s.tile, s.dv}, f32,
-                              MemRefLayoutAttrInterface(), wg);
   SmallVector<Type> argTys{qTy, kTy, vTy, oTy, lTy};
   if (s.mask)
     argTys.push_back(maskType(ctx, s));
-  auto fnTy = ob.getFunctionType(argTys, {});
-  auto fn = gpu::GPUFuncOp::create(ob, loc, name, fnTy,
-                                   TypeRange{ktTy, vtTy}, TypeRange{});
-  fn->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), ob.getUnitAttr());
-  fn.setKnownBlockSizeAttr(
-      ob.getDenseI32ArrayAttr({static_cast<int32_t>(s.threads), 1, 1}));
+  auto fn = newKernel(ob, loc, name, argTys,
+                      {tileType(ctx, s.tile, s.d), tileType(ctx, s.tile, s.dv)},
+                      s.threads);
 
   OpBuilder b = OpBuilder::atBlockBegin(&fn.front());
   KernelBuilder kb{b, loc};
   Value q = fn.getArgument(0), k = fn.getArgument(1), v = fn.getArgument(2),
         o = fn.getArgument(3), lse = fn.getArgument(4);
   Value mask = s.mask ? fn.getArgument(5) : Value();
-  Value maskBase;
   Value kTile = fn.getWorkgroupAttributions()[0];
   Value vTile = fn.getWorkgroupAttributions()[1];
   const float log2e = 1.4426950408889634f;
   const float ninf = -std::numeric_limits<float>::infinity();
 
-  Value bx = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
-  Value bh = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
-  Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
-  Value T = kb.c(s.threads);
-  Value rowBase = arith::MulIOp::create(b, loc, bx, T);
-  Value row = arith::AddIOp::create(b, loc, rowBase, tid);
-  Value nq = kb.c(s.nq), nk = kb.c(s.nk);
-  Value active =
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, row, nq);
-  Value rowc = arith::MinUIOp::create(b, loc, row, kb.c(s.nq - 1));
-  // kv batch-head of query batch-head bh = b * Hq + h: b * Hkv + h / G.
-  Value hq = kb.c(s.hq);
-  Value bIdx = arith::DivUIOp::create(b, loc, bh, hq);
-  Value hIdx = arith::RemUIOp::create(b, loc, bh, hq);
-  Value kvbh = arith::AddIOp::create(
-      b, loc, arith::MulIOp::create(b, loc, bIdx, kb.c(s.hkv)),
-      arith::DivUIOp::create(b, loc, hIdx, kb.c(s.hq / s.hkv)));
-  if (mask)
-    maskBase = maskLeadBase(kb, s, bh);
+  QueryRows rows = queryRows(kb, s);
+  Value bh = rows.bh, tid = rows.tid, row = rows.row, rowc = rows.rowc;
+  Value maskBase = mask ? maskLeadBase(kb, s, bh) : Value();
 
   // q row, pre-scaled by scale * log2(e), in registers.
-  SmallVector<Value> qv;
-  Value qs = kb.f(s.scale * log2e);
-  for (int64_t d = 0; d < s.d; ++d) {
-    Value x = memref::LoadOp::create(b, loc, q, ValueRange{bh, rowc, kb.c(d)});
-    qv.push_back(arith::MulFOp::create(b, loc, kb.toF32(x), qs));
-  }
-
-  // Keys the block needs: all, or up to the last row's diagonal.
-  Value kvEnd = nk;
-  Value rowLimit;
-  if (s.causalOffset) {
-    Value off = kb.c(*s.causalOffset);
-    Value lastRow = arith::MinUIOp::create(
-        b, loc, arith::AddIOp::create(b, loc, rowBase, kb.c(s.threads - 1)),
-        kb.c(s.nq - 1));
-    Value end = arith::AddIOp::create(
-        b, loc, arith::AddIOp::create(b, loc, lastRow, off), kb.c(1));
-    end = arith::MaxSIOp::create(b, loc, end, kb.c(0));
-    kvEnd = arith::MinSIOp::create(b, loc, end, nk);
-    rowLimit = arith::AddIOp::create(b, loc, row, off);
-  }
+  SmallVector<Value> qv = loadRow(kb, q, bh, rowc, s.d, kb.f(s.scale * log2e));
 
   SmallVector<Value> inits{kb.f(ninf), kb.f(0.0f)};
   for (int64_t e = 0; e < s.dv; ++e)
     inits.push_back(kb.f(0.0f));
   auto loop = scf::ForOp::create(
-      b, loc, kb.c(0), kvEnd, kb.c(s.tile), inits,
+      b, loc, kb.c(0), rows.kvEnd, kb.c(s.tile), inits,
       [&](OpBuilder &lb, Location l, Value jt, ValueRange args) {
         KernelBuilder kl{lb, l};
-        // Stage K and V tiles (f32) in shared memory, zero past Nk.
-        auto stage = [&](Value src, Value dst, int64_t width) {
-          Value total = kl.c(s.tile * width);
-          scf::ForOp::create(
-              lb, l, tid, total, kl.c(s.threads), ValueRange{},
-              [&](OpBuilder &sb, Location sl, Value idx, ValueRange) {
-                KernelBuilder ks{sb, sl};
-                Value j = arith::DivUIOp::create(sb, sl, idx, ks.c(width));
-                Value dd = arith::RemUIOp::create(sb, sl, idx, ks.c(width));
-                Value key = arith::AddIOp::create(sb, sl, jt, j);
-                Value inb = arith::CmpIOp::create(
-                    sb, sl, arith::CmpIPredicate::ult, key, ks.c(s.nk));
-                Value keyc =
-                    arith::MinUIOp::create(sb, sl, key, ks.c(s.nk - 1));
-                Value x = ks.toF32(memref::LoadOp::create(
-                    sb, sl, src, ValueRange{kvbh, keyc, dd}));
-                x = arith::SelectOp::create(sb, sl, inb, x, ks.f(0.0f));
-                memref::StoreOp::create(sb, sl, x, dst, ValueRange{j, dd});
-                scf::YieldOp::create(sb, sl);
-              });
-        };
-        stage(k, kTile, s.d);
-        stage(v, vTile, s.dv);
+        // K and V tiles (f32) in shared memory, zero past Nk.
+        stageTile(lb, l, k, kTile, rows.kvbh, jt, s.tile, s.nk, s.d, tid,
+                  s.threads);
+        stageTile(lb, l, v, vTile, rows.kvbh, jt, s.tile, s.nk, s.dv, tid,
+                  s.threads);
         gpu::BarrierOp::create(lb, l);
 
         // Scores of this thread's row against the tile (log2 domain).
@@ -174,13 +107,7 @@ gpu::GPUFuncOp gpukernels::buildForwardKernel(OpBuilder &ob, Location loc,
             acc = fmac(lb, l, qv[d], kx, acc);
           }
           Value key = arith::AddIOp::create(lb, l, jt, kl.c(t));
-          Value vis = arith::CmpIOp::create(lb, l, arith::CmpIPredicate::ult,
-                                            key, kl.c(s.nk));
-          if (rowLimit)
-            vis = arith::AndIOp::create(
-                lb, l, vis,
-                arith::CmpIOp::create(lb, l, arith::CmpIPredicate::sle, key,
-                                      rowLimit));
+          Value vis = keyVisible(kl, s, rows, key);
           if (mask)
             acc = addMask(kl, s, acc, mask, maskBase, rowc,
                           arith::MinUIOp::create(lb, l, key, kl.c(s.nk - 1)));
@@ -215,7 +142,7 @@ gpu::GPUFuncOp gpukernels::buildForwardKernel(OpBuilder &ob, Location loc,
       });
 
   // Write o and lse for active rows.
-  scf::IfOp::create(b, loc, active, [&](OpBuilder &ib, Location il) {
+  scf::IfOp::create(b, loc, rows.active, [&](OpBuilder &ib, Location il) {
     KernelBuilder ki{ib, il};
     Value m = loop.getResult(0), lsum = loop.getResult(1);
     Value none = arith::CmpFOp::create(ib, il, arith::CmpFPredicate::OEQ,

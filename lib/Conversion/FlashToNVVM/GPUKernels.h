@@ -104,6 +104,30 @@ inline Value addMask(KernelBuilder &kb, const KernelSpec &s, Value s2,
   return fmac(kb.b, kb.loc, m, kb.f(1.4426950408889634f), s2);
 }
 
+/// Shared-memory tile type [rows, width] f32.
+MemRefType tileType(MLIRContext *ctx, int64_t rows, int64_t width);
+
+/// A kernel function `name` of `threads` threads with workgroup buffers.
+gpu::GPUFuncOp newKernel(OpBuilder &ob, Location loc, StringRef name,
+                         TypeRange args, TypeRange workgroup,
+                         int64_t threads);
+
+/// The query row a thread owns in a grid (ceil(Nq / threads), BH): its
+/// batch-head and the kv batch-head of its group, the row (clamped for
+/// loads, `active` when in range) and the keys the block needs (kvEnd;
+/// rowLimit is the last visible key of the row when causal).
+struct QueryRows {
+  Value bh, tid, rowBase, row, active, rowc, kvbh, kvEnd, rowLimit;
+};
+QueryRows queryRows(KernelBuilder &kb, const KernelSpec &s);
+/// Whether `key` exists and is visible (causal) to the thread's row.
+Value keyVisible(KernelBuilder &kb, const KernelSpec &s, const QueryRows &r,
+                 Value key);
+
+/// Loads row `row` of `src[bh]` (width values) as f32, times `mul`.
+SmallVector<Value> loadRow(KernelBuilder &kb, Value src, Value bh, Value row,
+                           int64_t width, Value mul = Value());
+
 /// All threads of the block copy rows [row0, row0 + rows) of `src[bh]`
 /// ([*, n, width], any float type) into `dst` ([rows, width] f32 in shared
 /// memory), zeros past row n.

@@ -51,17 +51,16 @@ void gpukernels::stageTile(OpBuilder &b, Location loc, Value src, Value dst,
       });
 }
 
-namespace {
-/// Shared-memory tile type [rows, width] f32.
-MemRefType tileType(MLIRContext *ctx, int64_t rows, int64_t width) {
+MemRefType gpukernels::tileType(MLIRContext *ctx, int64_t rows,
+                                int64_t width) {
   auto wg = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
   return MemRefType::get({rows, width}, Float32Type::get(ctx),
                          MemRefLayoutAttrInterface(), wg);
 }
 
-gpu::GPUFuncOp newKernel(OpBuilder &ob, Location loc, StringRef name,
-                         TypeRange args, TypeRange workgroup,
-                         int64_t threads) {
+gpu::GPUFuncOp gpukernels::newKernel(OpBuilder &ob, Location loc,
+                                     StringRef name, TypeRange args,
+                                     TypeRange workgroup, int64_t threads) {
   auto fn = gpu::GPUFuncOp::create(ob, loc, name,
                                    ob.getFunctionType(args, {}), workgroup,
                                    TypeRange{});
@@ -71,9 +70,54 @@ gpu::GPUFuncOp newKernel(OpBuilder &ob, Location loc, StringRef name,
   return fn;
 }
 
-/// Loads row `row` of `src[bh]` (width values) as f32, times `mul`.
-SmallVector<Value> loadRow(KernelBuilder &kb, Value src, Value bh, Value row,
-                           int64_t width, Value mul = Value()) {
+QueryRows gpukernels::queryRows(KernelBuilder &kb, const KernelSpec &s) {
+  OpBuilder &b = kb.b;
+  Location loc = kb.loc;
+  QueryRows r;
+  Value bx = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
+  r.bh = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
+  r.tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  r.rowBase = arith::MulIOp::create(b, loc, bx, kb.c(s.threads));
+  r.row = arith::AddIOp::create(b, loc, r.rowBase, r.tid);
+  r.active = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, r.row,
+                                   kb.c(s.nq));
+  r.rowc = arith::MinUIOp::create(b, loc, r.row, kb.c(s.nq - 1));
+  // kv batch-head of query batch-head bh = b * Hq + h: b * Hkv + h / G.
+  Value bIdx = arith::DivUIOp::create(b, loc, r.bh, kb.c(s.hq));
+  Value hIdx = arith::RemUIOp::create(b, loc, r.bh, kb.c(s.hq));
+  r.kvbh = arith::AddIOp::create(
+      b, loc, arith::MulIOp::create(b, loc, bIdx, kb.c(s.hkv)),
+      arith::DivUIOp::create(b, loc, hIdx, kb.c(s.hq / s.hkv)));
+  // Keys the block needs: all, or up to its last row's diagonal.
+  r.kvEnd = kb.c(s.nk);
+  if (s.causalOffset) {
+    Value off = kb.c(*s.causalOffset);
+    Value lastRow = arith::MinUIOp::create(
+        b, loc, arith::AddIOp::create(b, loc, r.rowBase, kb.c(s.threads - 1)),
+        kb.c(s.nq - 1));
+    Value end = arith::AddIOp::create(
+        b, loc, arith::AddIOp::create(b, loc, lastRow, off), kb.c(1));
+    r.kvEnd = arith::MinSIOp::create(
+        b, loc, arith::MaxSIOp::create(b, loc, end, kb.c(0)), kb.c(s.nk));
+    r.rowLimit = arith::AddIOp::create(b, loc, r.row, off);
+  }
+  return r;
+}
+
+Value gpukernels::keyVisible(KernelBuilder &kb, const KernelSpec &s,
+                             const QueryRows &r, Value key) {
+  Value vis = arith::CmpIOp::create(kb.b, kb.loc, arith::CmpIPredicate::ult,
+                                    key, kb.c(s.nk));
+  if (r.rowLimit)
+    vis = arith::AndIOp::create(
+        kb.b, kb.loc, vis,
+        arith::CmpIOp::create(kb.b, kb.loc, arith::CmpIPredicate::sle, key,
+                              r.rowLimit));
+  return vis;
+}
+
+SmallVector<Value> gpukernels::loadRow(KernelBuilder &kb, Value src, Value bh,
+                                       Value row, int64_t width, Value mul) {
   SmallVector<Value> r;
   for (int64_t d = 0; d < width; ++d) {
     Value x = kb.toF32(memref::LoadOp::create(kb.b, kb.loc, src,
@@ -84,6 +128,7 @@ SmallVector<Value> loadRow(KernelBuilder &kb, Value src, Value bh, Value row,
   return r;
 }
 
+namespace {
 void storeRow(KernelBuilder &kb, ValueRange vals, Value dst, Value bh,
               Value row, Type elt, Value mul) {
   for (auto [d, v] : llvm::enumerate(vals)) {
@@ -136,19 +181,9 @@ gpu::GPUFuncOp gpukernels::buildGradQKernel(OpBuilder &ob, Location loc,
   Value vTile = fn.getWorkgroupAttributions()[1];
   const float ninf = -std::numeric_limits<float>::infinity();
 
-  Value bx = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
-  Value bh = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
-  Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
-  Value rowBase = arith::MulIOp::create(b, loc, bx, kb.c(s.threads));
-  Value row = arith::AddIOp::create(b, loc, rowBase, tid);
-  Value active = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, row,
-                                       kb.c(s.nq));
-  Value rowc = arith::MinUIOp::create(b, loc, row, kb.c(s.nq - 1));
-  Value bIdx = arith::DivUIOp::create(b, loc, bh, kb.c(s.hq));
-  Value hIdx = arith::RemUIOp::create(b, loc, bh, kb.c(s.hq));
-  Value kvbh = arith::AddIOp::create(
-      b, loc, arith::MulIOp::create(b, loc, bIdx, kb.c(s.hkv)),
-      arith::DivUIOp::create(b, loc, hIdx, kb.c(s.hq / s.hkv)));
+  QueryRows rows = queryRows(kb, s);
+  Value bh = rows.bh, tid = rows.tid, row = rows.row, rowc = rows.rowc,
+        kvbh = rows.kvbh, active = rows.active;
 
   if (mask)
     maskBase = maskLeadBase(kb, s, bh);
@@ -163,21 +198,9 @@ gpu::GPUFuncOp gpukernels::buildGradQKernel(OpBuilder &ob, Location loc,
                                          lseRow, kb.f(ninf));
   Value lse2 = arith::MulFOp::create(b, loc, lseRow, kb.f(kLog2e));
 
-  Value kvEnd = kb.c(s.nk), rowLimit;
-  if (s.causalOffset) {
-    Value off = kb.c(*s.causalOffset);
-    Value lastRow = arith::MinUIOp::create(
-        b, loc, arith::AddIOp::create(b, loc, rowBase, kb.c(s.threads - 1)),
-        kb.c(s.nq - 1));
-    Value end = arith::AddIOp::create(
-        b, loc, arith::AddIOp::create(b, loc, lastRow, off), kb.c(1));
-    kvEnd = arith::MinSIOp::create(
-        b, loc, arith::MaxSIOp::create(b, loc, end, kb.c(0)), kb.c(s.nk));
-    rowLimit = arith::AddIOp::create(b, loc, row, off);
-  }
   SmallVector<Value> inits(s.d, kb.f(0.0f));
   auto loop = scf::ForOp::create(
-      b, loc, kb.c(0), kvEnd, kb.c(s.tile), inits,
+      b, loc, kb.c(0), rows.kvEnd, kb.c(s.tile), inits,
       [&](OpBuilder &lb, Location l, Value jt, ValueRange acc) {
         KernelBuilder kl{lb, l};
         stageTile(lb, l, k, kTile, kvbh, jt, s.tile, s.nk, s.d, tid,
@@ -192,13 +215,7 @@ gpu::GPUFuncOp gpukernels::buildGradQKernel(OpBuilder &ob, Location loc,
           if (mask)
             s2 = addMask(kl, s, s2, mask, maskBase, rowc,
                          arith::MinUIOp::create(lb, l, key, kl.c(s.nk - 1)));
-          Value vis = arith::CmpIOp::create(lb, l, arith::CmpIPredicate::ult,
-                                            key, kl.c(s.nk));
-          if (rowLimit)
-            vis = arith::AndIOp::create(
-                lb, l, vis,
-                arith::CmpIOp::create(lb, l, arith::CmpIPredicate::sle, key,
-                                      rowLimit));
+          Value vis = keyVisible(kl, s, rows, key);
           Value p = exp2(lb, l, arith::SubFOp::create(lb, l, s2, lse2));
           Value zero = kl.f(0.0f);
           p = arith::SelectOp::create(lb, l, vis, p, zero);
