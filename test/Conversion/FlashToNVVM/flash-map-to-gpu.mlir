@@ -74,3 +74,13 @@ func.func @grad(%t: tensor<8x16xf32>, %l: tensor<8xf32>) -> tensor<8x16xf32> {
       tensor<8x16xf32>) -> tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>
   return %r#0 : tensor<8x16xf32>
 }
+
+// -----
+
+func.func @negative_dynamic_mask(%q: tensor<8x16xf32>, %m: tensor<?x8xf32>) -> tensor<8x16xf32> {
+  // expected-error @+1 {{needs a statically shaped mask on the GPU path}}
+  %r = flash.attention ins(%q, %q, %q : tensor<8x16xf32>, tensor<8x16xf32>,
+           tensor<8x16xf32>) mask(%m : tensor<?x8xf32>) outs(%q : tensor<8x16xf32>)
+       -> tensor<8x16xf32>
+  return %r : tensor<8x16xf32>
+}

@@ -1,0 +1,30 @@
+// RUN: flash-opt %s --split-input-file --pass-pipeline='builtin.module(gpu.module(flash-gpu-lower-math{target=nvvm}))' | FileCheck %s --check-prefix=NVVM
+// RUN: flash-opt %s --split-input-file --pass-pipeline='builtin.module(gpu.module(flash-gpu-lower-math{target=spirv}))' | FileCheck %s --check-prefix=SPIRV
+// RUN: flash-opt %s --split-input-file --pass-pipeline='builtin.module(gpu.module(flash-gpu-lower-math{target=rocdl}))' --verify-diagnostics
+
+// The kernels' exp2 / log2 per target; f64 is left alone.
+// NVVM-LABEL: gpu.func @k
+// NVVM: llvm.call_intrinsic "llvm.nvvm.ex2.approx.f32"(%{{.*}}) : (f32) -> f32
+// NVVM: llvm.call_intrinsic "llvm.nvvm.lg2.approx.f"(%{{.*}}) : (f32) -> f32
+// NVVM: math.exp2 %{{.*}} : f64
+// SPIRV-LABEL: gpu.func @k
+// SPIRV: %[[LN2:.*]] = arith.constant 0.693147182 : f32
+// SPIRV: %[[X:.*]] = arith.mulf %{{.*}}, %[[LN2]] : f32
+// SPIRV: math.exp %[[X]] : f32
+// SPIRV: %[[L:.*]] = math.log %{{.*}} : f32
+// SPIRV: arith.mulf %[[L]], %{{.*}} : f32
+// SPIRV: math.exp2 %{{.*}} : f64
+// expected-error @+1 {{flash-gpu-lower-math: unknown target 'rocdl' (nvvm or spirv)}}
+gpu.module @m {
+  gpu.func @k(%x: f32, %y: f64, %out: memref<3xf32>, %out64: memref<1xf64>) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %e = math.exp2 %x fastmath<afn> : f32
+    %l = math.log2 %x fastmath<afn> : f32
+    %e64 = math.exp2 %y : f64
+    memref.store %e, %out[%c0] : memref<3xf32>
+    memref.store %l, %out[%c1] : memref<3xf32>
+    memref.store %e64, %out64[%c0] : memref<1xf64>
+    gpu.return
+  }
+}
