@@ -108,6 +108,17 @@ Value raise::skipCasts(Value v) {
   return v;
 }
 
+SmallVector<Value> raise::castFamily(Value root) {
+  SmallVector<Value> family{root};
+  for (size_t i = 0; i < family.size(); ++i)
+    for (Operation *user : family[i].getUsers())
+      if (user->getNumResults() == 1 &&
+          throughCast(user->getResult(0)) == family[i] &&
+          !llvm::is_contained(family, user->getResult(0)))
+        family.push_back(user->getResult(0));
+  return family;
+}
+
 /// True when `v`'s only use is `sink`, possibly through single-use casts.
 bool raise::onlyFeeds(Value v, Operation *sink) {
   while (true) {

@@ -109,6 +109,28 @@ Value raise::lseAs(RewriterBase &rewriter, Location loc, Value lse,
   return tensor::ExpandShapeOp::create(rewriter, loc, want, lse, re);
 }
 
+Value raise::widenTo(OpBuilder &b, Location loc, Value t, Type elt) {
+  auto ty = cast<RankedTensorType>(t.getType());
+  if (ty.getElementType() == elt)
+    return t;
+  if (ty.getElementType().getIntOrFloatBitWidth() >
+      elt.getIntOrFloatBitWidth())
+    return Value();
+  SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(b, loc, t);
+  Value init = tensor::EmptyOp::create(b, loc, sizes, elt);
+  SmallVector<AffineMap> maps(2, b.getMultiDimIdentityMap(ty.getRank()));
+  SmallVector<utils::IteratorType> iters(ty.getRank(),
+                                         utils::IteratorType::parallel);
+  return linalg::GenericOp::create(
+             b, loc, init.getType(), ValueRange{t}, ValueRange{init}, maps,
+             iters,
+             [&](OpBuilder &nb, Location l, ValueRange a) {
+               linalg::YieldOp::create(
+                   nb, l, ValueRange{arith::ExtFOp::create(nb, l, elt, a[0])});
+             })
+      .getResult(0);
+}
+
 Reason raise::buildAttention(RewriterBase &rewriter, Location loc,
                              const AttentionParts &parts, Operation *replaced,
                              Value replacedResult) {
@@ -122,32 +144,9 @@ Reason raise::buildAttention(RewriterBase &rewriter, Location loc,
   // output's type (extf copies of q, k, v are O(N * D)).
   if (getElementTypeOrSelf(q.getType()) != et ||
       getElementTypeOrSelf(k.getType()) != et || outElt != et) {
-    auto widen = [&](Value t) {
-      auto ty = cast<RankedTensorType>(t.getType());
-      if (ty.getElementType() == outElt)
-        return t;
-      if (ty.getElementType().getIntOrFloatBitWidth() >
-          outElt.getIntOrFloatBitWidth())
-        return Value();
-      SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(rewriter, loc, t);
-      Value init = tensor::EmptyOp::create(rewriter, loc, sizes, outElt);
-      SmallVector<AffineMap> maps(2,
-                                  rewriter.getMultiDimIdentityMap(ty.getRank()));
-      SmallVector<utils::IteratorType> iters(ty.getRank(),
-                                             utils::IteratorType::parallel);
-      return linalg::GenericOp::create(
-                 rewriter, loc, init.getType(), ValueRange{t},
-                 ValueRange{init}, maps, iters,
-                 [&](OpBuilder &b, Location l, ValueRange a) {
-                   linalg::YieldOp::create(
-                       b, l,
-                       ValueRange{arith::ExtFOp::create(b, l, outElt, a[0])});
-                 })
-          .getResult(0);
-    };
-    q = widen(q);
-    k = widen(k);
-    v = widen(v);
+    q = widenTo(rewriter, loc, q, outElt);
+    k = widenTo(rewriter, loc, k, outElt);
+    v = widenTo(rewriter, loc, v, outElt);
     if (!q || !k || !v)
       return "the output is narrower than the inputs";
   }
@@ -211,15 +210,17 @@ bool isBackwardDV(linalg::LinalgOp op) {
   FailureOr<BatchedMatmul> mm = matchMatmul(op->getResult(0), "dV", ignored);
   if (failed(mm) || !mm->lhsTransposed)
     return false;
-  for (Operation *user : mm->lhs.getUsers()) {
-    auto other = dyn_cast<linalg::LinalgOp>(user);
-    if (!other || other == op || other->getNumResults() != 1)
-      continue;
-    FailureOr<BatchedMatmul> pv =
-        matchMatmul(other->getResult(0), "P*V", ignored);
-    if (succeeded(pv) && !pv->lhsTransposed && pv->lhs == mm->lhs)
-      return true;
-  }
+  // P may reach the two products through different casts (f16 graphs).
+  for (Value form : castFamily(skipCasts(mm->lhs)))
+    for (Operation *user : form.getUsers()) {
+      auto other = dyn_cast<linalg::LinalgOp>(user);
+      if (!other || other == op || other->getNumResults() != 1)
+        continue;
+      FailureOr<BatchedMatmul> pv =
+          matchMatmul(other->getResult(0), "P*V", ignored);
+      if (succeeded(pv) && !pv->lhsTransposed && pv->lhs == form)
+        return true;
+    }
   return false;
 }
 
@@ -280,8 +281,6 @@ raiseAt(RewriterBase &rewriter, linalg::LinalgOp pvOp) {
   Value pvResult = pvOp->getResult(0);
   // With other uses, P must be the saved probabilities of a backward.
   bool joint = !onlyFeeds(p, pvOp);
-  if (joint && skipCasts(pvOp.getDpsInputs()[0]) != pvOp.getDpsInputs()[0])
-    return fail("the probabilities have other uses than the P*V product");
   FailureOr<BatchedMatmul> pv = matchMatmul(pvResult, "P*V", why);
   if (failed(pv))
     return fail(why);

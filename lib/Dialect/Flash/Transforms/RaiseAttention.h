@@ -32,6 +32,11 @@ Reason buildAttention(RewriterBase &rewriter, Location loc,
                       const AttentionParts &parts, Operation *replaced,
                       Value replacedResult);
 
+/// `t` with its elements extended to `elt` (an elementwise extf generic; an
+/// O(N * D) copy), `t` itself when it already has them, null when `elt` is
+/// narrower.
+Value widenTo(OpBuilder &b, Location loc, Value t, Type elt);
+
 /// `lse` ([B..., Hq, Nq] f32) laid out as `want`: itself, or with a
 /// trailing unit dim (keepdim reductions); null when it cannot be.
 Value lseAs(RewriterBase &rewriter, Location loc, Value lse,
@@ -76,6 +81,8 @@ FailureOr<BatchedMatmul> matchMatmul(Value result, StringRef what,
 /// all such casts skipped.
 Value throughCast(Value v);
 Value skipCasts(Value v);
+/// `root` and every value made from it by a chain of such casts.
+SmallVector<Value> castFamily(Value root);
 /// True when `v`'s only use is `sink`, possibly through single-use casts.
 bool onlyFeeds(Value v, Operation *sink);
 /// Whether `m` indexes a tensor reduced along loop `dim` (dropped or

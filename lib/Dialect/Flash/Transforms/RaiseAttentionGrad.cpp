@@ -98,7 +98,7 @@ std::optional<std::pair<Value, Value>> matchRowDot(Value r) {
   return std::make_pair(x, y);
 }
 
-/// dS = P * (dP - r): returns {dP, r}.
+/// dS = P * (dP - r), P possibly through casts: returns {dP, r}.
 std::optional<std::pair<Value, Value>> matchSoftmaxGrad(linalg::GenericOp g,
                                                         Value p) {
   if (!isElementwise(g) || g.getNumDpsInputs() != 3)
@@ -110,7 +110,7 @@ std::optional<std::pair<Value, Value>> matchSoftmaxGrad(linalg::GenericOp g,
   for (int s = 0; s < 2; ++s) {
     Value pa = mul->getOperand(s);
     auto sub = mul->getOperand(1 - s).getDefiningOp<arith::SubFOp>();
-    if (!sub || inputOf(g, pa) != p)
+    if (!sub || skipCasts(inputOf(g, pa)) != p)
       continue;
     Value dp = inputOf(g, sub.getLhs()), r = inputOf(g, sub.getRhs());
     if (!dp || !r)
@@ -149,44 +149,51 @@ std::optional<std::pair<Value, double>> matchScaled(Value v) {
 Reason raise::raiseJointAt(RewriterBase &rewriter, Location loc, Value p,
                            Operation *pvOp, const AttentionParts &fwd,
                            Value kRows, Value kCols) {
-  // P's other uses: dV, dS and the rowsum (all direct).
+  // P's other uses: dV, dS and the rowsum, reading P or a cast of it (an
+  // f16/bf16 graph truncates P for the products and may extend it back).
+  SmallVector<Value> pForms = castFamily(p);
+  auto isP = [&](Value v) { return v && skipCasts(v) == p; };
   Operation *dvOp = nullptr, *dsOp = nullptr, *rowOp = nullptr;
   Value dO;
   Reason why;
   bool unknownUse = false;
-  for (Operation *user : p.getUsers()) {
-    if (user == pvOp)
-      continue;
-    if (user->getNumResults() != 1) {
+  SmallPtrSet<Operation *, 8> seen;
+  for (Value form : pForms)
+    for (Operation *user : form.getUsers()) {
+      if (user == pvOp || !seen.insert(user).second ||
+          (user->getNumResults() == 1 &&
+           llvm::is_contained(pForms, user->getResult(0))))
+        continue;
+      if (user->getNumResults() != 1) {
+        unknownUse = true;
+        continue;
+      }
+      Value res = user->getResult(0);
+      auto g = dyn_cast<linalg::GenericOp>(user);
+      if (g && !dsOp && matchSoftmaxGrad(g, p)) {
+        dsOp = user;
+        continue;
+      }
+      // rowsum(dP * P) as one generic, or the product feeding a sum.
+      if (g && !rowOp &&
+          (matchRowDot(res) ||
+           (res.hasOneUse() &&
+            matchRowDot((*res.getUsers().begin())->getResult(0))))) {
+        rowOp = user;
+        continue;
+      }
+      if (auto lo = dyn_cast<linalg::LinalgOp>(user);
+          lo && linalg::isaContractionOpInterface(lo)) {
+        FailureOr<BatchedMatmul> mm = matchMatmul(res, "dV", why);
+        if (failed(mm) || !isP(mm->lhs) || !mm->lhsTransposed ||
+            mm->rhsTransposed || dvOp)
+          return "the probabilities feed a product that is not dV = P^T dO";
+        dvOp = user;
+        dO = skipCasts(mm->rhs);
+        continue;
+      }
       unknownUse = true;
-      continue;
     }
-    Value res = user->getResult(0);
-    auto g = dyn_cast<linalg::GenericOp>(user);
-    if (g && !dsOp && matchSoftmaxGrad(g, p)) {
-      dsOp = user;
-      continue;
-    }
-    // rowsum(dP * P) as one generic, or the product feeding a sum.
-    if (g && !rowOp &&
-        (matchRowDot(res) ||
-         (res.hasOneUse() &&
-          matchRowDot((*res.getUsers().begin())->getResult(0))))) {
-      rowOp = user;
-      continue;
-    }
-    if (auto lo = dyn_cast<linalg::LinalgOp>(user);
-        lo && linalg::isaContractionOpInterface(lo)) {
-      FailureOr<BatchedMatmul> mm = matchMatmul(res, "dV", why);
-      if (failed(mm) || mm->lhs != p || !mm->lhsTransposed ||
-          mm->rhsTransposed || dvOp)
-        return "the probabilities feed a product that is not dV = P^T dO";
-      dvOp = user;
-      dO = mm->rhs;
-      continue;
-    }
-    unknownUse = true;
-  }
   if (unknownUse && !dvOp && !dsOp && !rowOp)
     return "the probabilities have other uses than the P*V product";
   if (unknownUse)
@@ -197,8 +204,10 @@ Reason raise::raiseJointAt(RewriterBase &rewriter, Location loc, Value p,
            "complete backward: dV = P^T dO, dS = P * (dP - rowsum(dP * P)))";
   auto [dp, r] = *matchSoftmaxGrad(cast<linalg::GenericOp>(dsOp), p);
   auto rd = matchRowDot(r);
-  if (!rd || !((rd->first == dp && rd->second == p) ||
-               (rd->first == p && rd->second == dp)))
+  Value dpRoot = skipCasts(dp);
+  auto isDP = [&](Value v) { return skipCasts(v) == dpRoot; };
+  if (!rd || !((isDP(rd->first) && isP(rd->second)) ||
+               (isP(rd->first) && isDP(rd->second))))
     return "the softmax gradient does not subtract rowsum(dP * P)";
   Operation *rowRoot = r.getDefiningOp();
   if (rowOp != rowRoot && rowOp != rd->first.getDefiningOp() &&
@@ -206,28 +215,37 @@ Reason raise::raiseJointAt(RewriterBase &rewriter, Location loc, Value p,
         llvm::is_contained(rowRoot->getOperands(), rowOp->getResult(0))))
     return "the probabilities have other uses than the P*V product and its "
            "backward";
-  FailureOr<BatchedMatmul> dpm = matchMatmul(dp, "dP", why);
+  FailureOr<BatchedMatmul> dpm = matchMatmul(skipCasts(dp), "dP", why);
   if (failed(dpm))
     return why;
-  if (dpm->lhs != dO || dpm->lhsTransposed)
+  if (skipCasts(dpm->lhs) != dO || dpm->lhsTransposed)
     return "dP is not dO V^T with the dO of dV";
-  bool vOk = (dpm->rhsTransposed && dpm->rhs == fwd.v);
+  auto sameAs = [](Value a, Value b) { return skipCasts(a) == skipCasts(b); };
+  bool vOk = (dpm->rhsTransposed && sameAs(dpm->rhs, fwd.v));
   if (!vOk && !dpm->rhsTransposed)
-    if (auto t = dpm->rhs.getDefiningOp<linalg::TransposeOp>())
-      vOk = t.getInput() == fwd.v;
+    if (auto t = skipCasts(dpm->rhs).getDefiningOp<linalg::TransposeOp>())
+      vOk = sameAs(t.getInput(), fwd.v);
   if (!vOk)
     return "dP does not read the forward's V";
 
-  // dS' = dS * scale, then dQ = dS' K and dK = dS'^T Q.
+  // dS' = dS * scale (and casts, in f16/bf16 graphs), then dQ = dS' K and
+  // dK = dS'^T Q.
   Value ds = dsOp->getResult(0);
   double scaleB = 1.0;
-  if (ds.hasOneUse()) {
+  while (ds.hasOneUse()) {
     Operation *user = *ds.getUsers().begin();
-    if (user->getNumResults() == 1)
-      if (auto sc = matchScaled(user->getResult(0)); sc && sc->first == ds) {
-        scaleB = sc->second;
-        ds = user->getResult(0);
-      }
+    if (user->getNumResults() != 1)
+      break;
+    Value next = user->getResult(0);
+    if (throughCast(next) == ds) {
+      ds = next;
+      continue;
+    }
+    auto sc = matchScaled(next);
+    if (!sc || sc->first != ds)
+      break;
+    scaleB *= sc->second;
+    ds = next;
   }
   Operation *dqOp = nullptr, *dkOp = nullptr;
   for (Operation *user : ds.getUsers()) {
@@ -237,10 +255,11 @@ Reason raise::raiseJointAt(RewriterBase &rewriter, Location loc, Value p,
     if (failed(mm) || mm->lhs != ds)
       return "dS feeds an op that is not dQ = dS K or dK = dS^T Q";
     if (!mm->lhsTransposed &&
-        ((!mm->rhsTransposed && mm->rhs == kRows) ||
-         (mm->rhsTransposed && kCols && mm->rhs == kCols)))
+        ((!mm->rhsTransposed && sameAs(mm->rhs, kRows)) ||
+         (mm->rhsTransposed && kCols && sameAs(mm->rhs, kCols))))
       dqOp = user;
-    else if (mm->lhsTransposed && !mm->rhsTransposed && mm->rhs == fwd.q)
+    else if (mm->lhsTransposed && !mm->rhsTransposed &&
+             sameAs(mm->rhs, fwd.q))
       dkOp = user;
     else
       return "dS feeds a product that is not dQ = dS K or dK = dS^T Q";
@@ -276,17 +295,36 @@ Reason raise::raiseJointAt(RewriterBase &rewriter, Location loc, Value p,
   for (Operation *op : {dqOp, dkOp, dvOp})
     if (op->getBlock() != pvOp->getBlock())
       return "the backward is not in the forward's block";
-  for (Value t : SmallVector<Value>{fwd.q, fwd.k, fwd.v, dO,
-                                   dqOp->getResult(0), dkOp->getResult(0),
-                                   dvOp->getResult(0)})
-    if (!getElementTypeOrSelf(t.getType()).isF32())
-      return "the backward is raised for f32 graphs only";
+  // Everything is computed in the forward output's element type: f16/bf16
+  // inputs of an f32-accumulating graph are extended (O(N * D) copies).
+  Value oRes = pvOp->getResult(0);
+  auto oTy = cast<RankedTensorType>(oRes.getType());
+  Type ct = oTy.getElementType();
+  for (Operation *op : {dqOp, dkOp, dvOp})
+    if (getElementTypeOrSelf(op->getResult(0).getType()) != ct)
+      return "the gradients' element type differs from the forward output's";
+  for (Value t : {fwd.q, fwd.k, fwd.v, dO})
+    if (getElementTypeOrSelf(t.getType()).getIntOrFloatBitWidth() >
+        ct.getIntOrFloatBitWidth())
+      return "an input is wider than the forward output";
 
   // Build: flash.attention with lse, flash.attention_grad reading it.
   OpBuilder::InsertionGuard guard(rewriter);
   rewriter.setInsertionPoint(pvOp);
-  Value oRes = pvOp->getResult(0);
-  auto oTy = cast<RankedTensorType>(oRes.getType());
+  Value q = widenTo(rewriter, loc, fwd.q, ct);
+  Value k = widenTo(rewriter, loc, fwd.k, ct);
+  Value v = widenTo(rewriter, loc, fwd.v, ct);
+  Value dOc;
+  // On failure: the extended copies made here go again.
+  auto dropCopies = [&]() {
+    SmallVector<Operation *> made;
+    for (auto [mine, orig] : llvm::zip(SmallVector<Value>{q, k, v, dOc},
+                                       SmallVector<Value>{fwd.q, fwd.k, fwd.v,
+                                                          dO}))
+      if (mine && mine != orig)
+        made.push_back(mine.getDefiningOp());
+    eraseDeadFrom(rewriter, made);
+  };
   SmallVector<OpFoldResult> oSizes = tensor::getMixedSizes(rewriter, loc, oRes);
   Value oInit = tensor::EmptyOp::create(rewriter, loc, oSizes,
                                         oTy.getElementType());
@@ -299,8 +337,8 @@ Reason raise::raiseJointAt(RewriterBase &rewriter, Location loc, Value p,
       fwd.causalOffset ? rewriter.getI64IntegerAttr(*fwd.causalOffset)
                        : nullptr;
   auto attn = AttentionOp::create(rewriter, loc,
-                                  TypeRange{oTy, lseInit.getType()}, fwd.q,
-                                  fwd.k, fwd.v, fwd.mask, oInit, lseInit, scale,
+                                  TypeRange{oTy, lseInit.getType()}, q, k, v,
+                                  fwd.mask, oInit, lseInit, scale,
                                   causal, offset);
   // A log-sum-exp the program also returns is served by the lse result.
   Value lseRepl;
@@ -308,6 +346,7 @@ Reason raise::raiseJointAt(RewriterBase &rewriter, Location loc, Value p,
       !(lseRepl = lseAs(rewriter, loc, attn.getLse(),
                         cast<RankedTensorType>(fwd.lse.getType())))) {
     rewriter.eraseOp(attn);
+    dropCopies();
     return "the log-sum-exp is not laid out as [batch..., rows]";
   }
   // The grad goes after the last of its operands' producers (dO may be
@@ -317,6 +356,7 @@ Reason raise::raiseJointAt(RewriterBase &rewriter, Location loc, Value p,
     if (last->isBeforeInBlock(op))
       last = op;
   rewriter.setInsertionPoint(last);
+  dOc = widenTo(rewriter, loc, dO, ct);
   SmallVector<Value> inits;
   for (Operation *op : {dqOp, dkOp, dvOp}) {
     Value res = op->getResult(0);
@@ -328,7 +368,7 @@ Reason raise::raiseJointAt(RewriterBase &rewriter, Location loc, Value p,
       rewriter, loc,
       TypeRange{dqOp->getResult(0).getType(), dkOp->getResult(0).getType(),
                 dvOp->getResult(0).getType()},
-      fwd.q, fwd.k, fwd.v, attn.getResult(), attn.getLse(), dO, fwd.mask,
+      q, k, v, attn.getResult(), attn.getLse(), dOc, fwd.mask,
       inits[0], inits[1], inits[2], scale, causal, offset,
       /*deterministic=*/nullptr);
   LogicalResult valid = success();
@@ -343,6 +383,7 @@ Reason raise::raiseJointAt(RewriterBase &rewriter, Location loc, Value p,
     if (lseRepl && lseRepl != attn.getLse())
       rewriter.eraseOp(lseRepl.getDefiningOp());
     rewriter.eraseOp(attn);
+    dropCopies();
     return "the operands do not form valid flash.attention/_grad ops";
   }
   rewriter.replaceAllUsesWith(oRes, attn.getResult());
