@@ -53,6 +53,7 @@ llvm_config.add_tool_substitutions(tools, [config.llvm_tools_dir])
 
 # CUDA: ptxas (for format=bin) from the toolkit; executable GPU tests only
 # where a GPU answers nvidia-smi.
+import glob
 import shutil
 import subprocess
 cuda_bin = "/usr/local/cuda/bin"
@@ -62,6 +63,22 @@ if os.path.exists(os.path.join(cuda_bin, "ptxas")):
 if shutil.which("nvidia-smi") and subprocess.run(
         ["nvidia-smi", "-L"], capture_output=True).returncode == 0:
     config.available_features.add("cuda-gpu")
+# Vulkan: our runtime (built when libvulkan-dev is present) and a device the
+# loader finds (lavapipe from mesa-vulkan-drivers, installed by make deps).
+vulkan_rt = os.path.join(config.flash_obj_root, "lib",
+                         "libflash_vulkan_runtime.so")
+if os.path.exists(vulkan_rt) and (
+        glob.glob("/usr/share/vulkan/icd.d/*.json") or
+        os.environ.get("VK_DRIVER_FILES") or os.environ.get("VK_ICD_FILENAMES")):
+    config.available_features.add("vulkan")
+    config.substitutions.append(
+        ("%vkrun", "mlir-runner -e main -entry-point-result=void "
+         "-shared-libs=" + vulkan_rt + "," +
+         os.path.join(config.llvm_lib_dir, "libmlir_runner_utils.so") + "," +
+         os.path.join(config.llvm_lib_dir, "libmlir_c_runner_utils.so")))
+for var in ["VK_DRIVER_FILES", "VK_ICD_FILENAMES", "FLASH_VULKAN_DEVICE"]:
+    if var in os.environ:
+        config.environment[var] = os.environ[var]
 # SPIR-V: spirv-val (spirv-tools, installed by make deps).
 if shutil.which("spirv-val"):
     config.available_features.add("spirv-val")

@@ -4,15 +4,18 @@
 // exp2/log2 for SPIR-V (flash-gpu-lower-math) -> entry-point ABI and
 // workgroup memory (flash-prepare-spirv-kernels) -> upstream: attach the
 // Vulkan target environment, math/GPU to SPIR-V, ABI lowering, VCE
-// triple. The result holds one spirv.module per gpu.module; serialize it
-// with `mlir-translate --serialize-spirv`.
+// triple -> the spirv.module inside its gpu.module
+// (flash-nest-spirv-modules) -> gpu-module-to-binary and the host to LLVM
+// with the Vulkan runtime's calling convention (bare pointers + sizes).
+// `kernels-only` stops at the spirv.module (for inspection and spirv-val).
 //
 //===----------------------------------------------------------------------===//
 
 #include "flash/Conversion/FlashToSPIRV/FlashToSPIRV.h"
 #include "flash/Conversion/FlashToNVVM/FlashToNVVM.h"
+#include "flash/Dialect/Flash/Transforms/Passes.h"
 
-#include "mlir/Conversion/GPUToSPIRV/GPUToSPIRVPass.h"
+#include "mlir/Conversion/Passes.h"
 #include "mlir/Conversion/MathToSPIRV/MathToSPIRVPass.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
@@ -22,11 +25,14 @@
 #include "mlir/Dialect/SPIRV/IR/SPIRVOps.h"
 #include "mlir/Dialect/SPIRV/IR/TargetAndABI.h"
 #include "mlir/Dialect/SPIRV/Transforms/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
 
 namespace mlir {
 namespace flash {
 #define GEN_PASS_DEF_FLASHPREPARESPIRVKERNELS
+#define GEN_PASS_DEF_FLASHNESTSPIRVMODULES
 #define GEN_PASS_REGISTRATION
 #include "flash/Conversion/FlashToSPIRV/Passes.h.inc"
 } // namespace flash
@@ -56,6 +62,30 @@ struct FlashPrepareSPIRVKernelsPass
         f.emitError("a SPIR-V kernel needs a known block size");
         return WalkResult::interrupt();
       }
+      // Upstream's type conversion would silently store unsupported
+      // 16-bit floats as f32 ("emulation"): the host's buffers would be
+      // misread. Refuse instead.
+      auto env = spirv::lookupTargetEnvOrDefault(f);
+      spirv::TargetEnv target(env);
+      for (Type t : f.getArgumentTypes()) {
+        Type elt = getElementTypeOrSelf(t);
+        if (elt.isBF16()) {
+          f.emitError("a SPIR-V kernel cannot take bf16 buffers (run "
+                      "flash-widen-bf16 before flash-map-to-gpu)");
+          return WalkResult::interrupt();
+        }
+        bool storage16 =
+            target.allows(spirv::Capability::StorageBuffer16BitAccess) ||
+            target.allows(spirv::Capability::Float16Buffer);
+        if (elt.isF16() &&
+            !(target.allows(spirv::Capability::Float16) && storage16)) {
+          f.emitError("f16 buffers need the Float16 and "
+                      "StorageBuffer16BitAccess (Vulkan) or Float16Buffer "
+                      "(OpenCL) capabilities in the SPIR-V target "
+                      "environment (or run flash-widen-bf16{include-f16})");
+          return WalkResult::interrupt();
+        }
+      }
       f->setAttr(spirv::getEntryPointABIAttrName(),
                  spirv::getEntryPointABIAttr(ctx, *block));
       Block &entry = f.getBody().front();
@@ -80,6 +110,27 @@ struct FlashPrepareSPIRVKernelsPass
       signalPassFailure();
   }
 };
+
+struct FlashNestSPIRVModulesPass
+    : flash::impl::FlashNestSPIRVModulesBase<FlashNestSPIRVModulesPass> {
+  void runOnOperation() override {
+    ModuleOp top = getOperation();
+    for (auto spv :
+         llvm::make_early_inc_range(top.getOps<spirv::ModuleOp>())) {
+      std::optional<StringRef> name = spv.getName();
+      if (!name || !name->starts_with("__spv__"))
+        continue;
+      auto gpuMod =
+          top.lookupSymbol<gpu::GPUModuleOp>(name->drop_front(7));
+      if (!gpuMod) {
+        spv.emitError("no gpu.module '") << name->drop_front(7)
+                                          << "' to move this module into";
+        return signalPassFailure();
+      }
+      spv->moveBefore(&gpuMod.getBody()->front());
+    }
+  }
+};
 } // namespace
 
 void mlir::flash::buildFlashToSPIRVPipeline(
@@ -89,17 +140,24 @@ void mlir::flash::buildFlashToSPIRVPipeline(
   GpuSPIRVAttachTargetOptions target;
   if (opencl) {
     target.spirvVersion = version.empty() ? "v1.0" : version;
+    // f16 arithmetic is optional in OpenCL: f16 ops are widened to f32
+    // like bf16 ones.
     target.spirvCapabilities = {"Addresses", "Int64", "Kernel"};
     target.clientApi = "OpenCL";
   } else {
     target.spirvVersion = version.empty() ? "v1.3" : version;
-    target.spirvCapabilities = {"Shader"};
-    target.spirvExtensions = {"SPV_KHR_storage_buffer_storage_class"};
+    // f16 buffers natively (update-vce keeps only what a kernel uses);
+    // bf16 ones are widened to f32 before the mapping (flash-widen-bf16).
+    target.spirvCapabilities = {"Shader", "Float16",
+                                "StorageBuffer16BitAccess"};
+    target.spirvExtensions = {"SPV_KHR_storage_buffer_storage_class",
+                              "SPV_KHR_16bit_storage"};
     target.clientApi = "Vulkan";
   }
   llvm::append_range(target.spirvCapabilities, options.caps);
   llvm::append_range(target.spirvExtensions, options.exts);
 
+  pm.addPass(createFlashWidenBF16(FlashWidenBF16Options{opencl}));
   pm.addPass(createFlashMapToGPU());
   pm.addNestedPass<gpu::GPUModuleOp>(
       createFlashGPULowerMath(FlashGPULowerMathOptions{"spirv"}));
@@ -108,20 +166,43 @@ void mlir::flash::buildFlashToSPIRVPipeline(
   pm.addPass(createFlashPrepareSPIRVKernels());
   pm.addNestedPass<gpu::GPUModuleOp>(createConvertMathToSPIRVPass());
   pm.addPass(createConvertGPUToSPIRVPass(/*mapMemorySpace=*/true));
-  // Vulkan: spirv.module beside the gpu.module; OpenCL: inside it.
-  for (OpPassManager *spv :
-       {&pm.nest<spirv::ModuleOp>(),
-        &pm.nest<gpu::GPUModuleOp>().nest<spirv::ModuleOp>()}) {
-    spv->addPass(spirv::createSPIRVLowerABIAttributesPass());
-    spv->addPass(spirv::createSPIRVUpdateVCEPass());
-  }
+  // Vulkan: convert-gpu-to-spirv put the spirv.module beside the
+  // gpu.module; OpenCL: already inside it.
+  if (!opencl)
+    pm.addPass(createFlashNestSPIRVModules());
+  OpPassManager &spv = pm.nest<gpu::GPUModuleOp>().nest<spirv::ModuleOp>();
+  spv.addPass(spirv::createSPIRVLowerABIAttributesPass());
+  spv.addPass(spirv::createSPIRVUpdateVCEPass());
+  if (options.kernelsOnly)
+    return;
+
+  // The SPIR-V blob into gpu.binary, then the host to LLVM: launches call
+  // mgpu* with (pointer, size) pairs, the Vulkan runtime's ABI.
+  pm.addPass(createGpuModuleToBinaryPass());
+  pm.addPass(createConvertVectorToSCFPass());
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(createConvertFuncToLLVMPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createConvertIndexToLLVMPass());
+  pm.addPass(createCanonicalizerPass());
+  GpuToLLVMConversionPassOptions host;
+  host.kernelBarePtrCallConv = true;
+  host.kernelIntersperseSizeCallConv = true;
+  pm.addPass(createGpuToLLVMConversionPass(host));
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
 }
 
 void mlir::flash::registerFlashToSPIRVPipeline() {
   registerFlashToSPIRVPasses();
   PassPipelineRegistration<FlashToSPIRVOptions>(
       "flash-to-spirv",
-      "flash ops to host code + SPIR-V compute kernels for Vulkan (the "
-      "kernels of the shared GPU mapping; no Vulkan runtime yet)",
+      "Lower a whole module with flash ops to host LLVM + gpu.binary of "
+      "SPIR-V kernels (Vulkan, run by the mgpu* runtime "
+      "libflash_vulkan_runtime.so; or the OpenCL/Kernel flavour)",
       buildFlashToSPIRVPipeline);
 }

@@ -25,3 +25,23 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// Upstream's conversion would store these as f32 ("emulation") and misread
+// the host's buffers: refused instead.
+gpu.module @m {
+  // expected-error @+1 {{a SPIR-V kernel cannot take bf16 buffers (run flash-widen-bf16 before flash-map-to-gpu)}}
+  gpu.func @k(%a: memref<4xbf16>) kernel attributes {known_block_size = array<i32: 64, 1, 1>} {
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  // expected-error @+1 {{f16 buffers need the Float16 and StorageBuffer16BitAccess (Vulkan) or Float16Buffer (OpenCL) capabilities}}
+  gpu.func @k(%a: memref<4xf16>) kernel attributes {known_block_size = array<i32: 64, 1, 1>} {
+    gpu.return
+  }
+}

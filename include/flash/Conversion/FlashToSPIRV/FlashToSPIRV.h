@@ -11,6 +11,7 @@ namespace mlir {
 namespace flash {
 
 #define GEN_PASS_DECL_FLASHPREPARESPIRVKERNELS
+#define GEN_PASS_DECL_FLASHNESTSPIRVMODULES
 #include "flash/Conversion/FlashToSPIRV/Passes.h.inc"
 
 struct FlashToSPIRVOptions : public PassPipelineOptions<FlashToSPIRVOptions> {
@@ -35,12 +36,18 @@ struct FlashToSPIRVOptions : public PassPipelineOptions<FlashToSPIRVOptions> {
   PassOptions::ListOption<std::string> exts{
       *this, "exts",
       llvm::cl::desc("Extensions besides those of the client API")};
+  PassOptions::Option<bool> kernelsOnly{
+      *this, "kernels-only",
+      llvm::cl::desc("Stop once the kernels are spirv.modules (inside their "
+                     "gpu.modules), before serialization and the host "
+                     "lowering"),
+      llvm::cl::init(false)};
 };
 
-/// flash-map-to-gpu, the shared host preparation, then the kernels to a
-/// spirv.module: beside the gpu.module for Vulkan (Shader), inside it for
-/// OpenCL (Kernel). The host code keeps its gpu.launch_func calls: there
-/// is no Vulkan runtime yet.
+/// flash-map-to-gpu, the shared host preparation, the kernels to a
+/// spirv.module inside each gpu.module (Shader for Vulkan, Kernel for
+/// OpenCL), then gpu.binary and host LLVM that calls the mgpu* runtime with
+/// bare-pointer + size kernel arguments (libflash_vulkan_runtime.so).
 void buildFlashToSPIRVPipeline(OpPassManager &pm,
                                const FlashToSPIRVOptions &options);
 

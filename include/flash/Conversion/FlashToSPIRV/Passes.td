@@ -26,4 +26,19 @@ def FlashPrepareSPIRVKernels
   ];
 }
 
+def FlashNestSPIRVModules
+    : Pass<"flash-nest-spirv-modules", "::mlir::ModuleOp"> {
+  let summary = "Move each Vulkan spirv.module into the gpu.module it was "
+                "converted from";
+  let description = [{
+    For a Shader (Vulkan) target, convert-gpu-to-spirv places
+    `spirv.module @__spv__<name>` beside `gpu.module @<name>`, where
+    gpu-module-to-binary does not look for it. This pass moves it inside
+    (as the OpenCL flavour already is), so that gpu-module-to-binary
+    serializes it into the `gpu.binary` the host's launches load. Our own
+    pass: upstream only does this in a test pass (test-convert-to-spirv's
+    nest-in-gpu-module).
+  }];
+}
+
 #endif // FLASH_CONVERSION_FLASHTOSPIRV_PASSES_TD

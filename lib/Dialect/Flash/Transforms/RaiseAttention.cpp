@@ -27,6 +27,7 @@
 
 #include "BlockBuilder.h"
 #include "RaiseAttention.h"
+#include "flash/Dialect/Flash/Transforms/Transforms.h"
 #include "flash/Dialect/Flash/IR/FlashOps.h"
 #include "flash/Dialect/Flash/Transforms/Passes.h"
 
@@ -111,24 +112,10 @@ Value raise::lseAs(RewriterBase &rewriter, Location loc, Value lse,
 
 Value raise::widenTo(OpBuilder &b, Location loc, Value t, Type elt) {
   auto ty = cast<RankedTensorType>(t.getType());
-  if (ty.getElementType() == elt)
-    return t;
   if (ty.getElementType().getIntOrFloatBitWidth() >
       elt.getIntOrFloatBitWidth())
     return Value();
-  SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(b, loc, t);
-  Value init = tensor::EmptyOp::create(b, loc, sizes, elt);
-  SmallVector<AffineMap> maps(2, b.getMultiDimIdentityMap(ty.getRank()));
-  SmallVector<utils::IteratorType> iters(ty.getRank(),
-                                         utils::IteratorType::parallel);
-  return linalg::GenericOp::create(
-             b, loc, init.getType(), ValueRange{t}, ValueRange{init}, maps,
-             iters,
-             [&](OpBuilder &nb, Location l, ValueRange a) {
-               linalg::YieldOp::create(
-                   nb, l, ValueRange{arith::ExtFOp::create(nb, l, elt, a[0])});
-             })
-      .getResult(0);
+  return convertElements(b, loc, t, elt);
 }
 
 Reason raise::buildAttention(RewriterBase &rewriter, Location loc,

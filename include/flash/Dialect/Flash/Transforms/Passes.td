@@ -141,6 +141,27 @@ def FlashDecomposeAggregates : Pass<"flash-decompose-aggregates"> {
                            "::mlir::math::MathDialect"];
 }
 
+def FlashWidenBF16 : Pass<"flash-widen-bf16"> {
+  let summary = "Run bf16 flash ops in f32 between conversions";
+  let description = [{
+    Rewrites every `flash.attention` / `flash.attention_grad` whose query,
+    key, value (and output, grad_output) are bf16 into the same op on f32
+    tensors: the inputs are extended (`arith.extf`, O(N * D) copies), the
+    results truncated back (`arith.truncf`, round to nearest even). The
+    kernels accumulate in f32 either way, so the results are the ones the
+    bf16 op defines. For targets that cannot store bf16: SPIR-V without
+    `SPV_KHR_bfloat16` (`--flash-to-spirv` runs it). `include-f16` does the
+    same for f16 (SPIR-V for OpenCL, where f16 arithmetic is optional).
+  }];
+  let options = [
+    Option<"includeF16", "include-f16", "bool", /*default=*/"false",
+           "Widen f16 ops too">
+  ];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def FlashVectorizeCPU : Pass<"flash-vectorize-cpu", "::mlir::func::FuncOp"> {
   let summary = "Register-tile and vectorize the linalg ops of a function";
   let description = [{

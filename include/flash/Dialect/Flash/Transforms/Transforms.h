@@ -42,6 +42,16 @@ tileAttentionGrad(RewriterBase &rewriter, AttentionGradOp op,
 void populateTileAttentionPatterns(RewritePatternSet &patterns,
                                    const TileAttentionOptions &options);
 
+/// `t` with its elements converted to `elt` by an elementwise linalg.generic
+/// (extf when wider, truncf when narrower); `t` itself when they already
+/// are `elt`.
+Value convertElements(OpBuilder &b, Location loc, Value t, Type elt);
+
+/// Rewrites flash ops on bf16 (and, with `includeF16`, f16) tensors into f32
+/// ones between conversions.
+void populateWidenBF16Patterns(RewritePatternSet &patterns,
+                               bool includeF16 = false);
+
 /// Decomposes every op implementing AggregatedOpInterface (linalg.softmax).
 void populateDecomposeAggregatesPatterns(RewritePatternSet &patterns);
 

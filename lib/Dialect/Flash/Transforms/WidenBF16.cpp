@@ -1,0 +1,142 @@
+//===- WidenBF16.cpp - bf16 flash ops computed on f32 tensors -------------===//
+//
+// For targets that cannot hold bf16 in their buffers (SPIR-V without
+// SPV_KHR_bfloat16): the flash op runs on f32 copies of its inputs and its
+// results are rounded back to bf16. The kernels accumulate in f32 anyway,
+// so this changes where the conversion happens, not the result.
+//
+//===----------------------------------------------------------------------===//
+
+#include "flash/Dialect/Flash/Transforms/Passes.h"
+#include "flash/Dialect/Flash/Transforms/Transforms.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace mlir {
+namespace flash {
+#define GEN_PASS_DEF_FLASHWIDENBF16
+#include "flash/Dialect/Flash/Transforms/Passes.h.inc"
+} // namespace flash
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::flash;
+
+Value flash::convertElements(OpBuilder &b, Location loc, Value t, Type elt) {
+  auto ty = cast<RankedTensorType>(t.getType());
+  Type from = ty.getElementType();
+  if (from == elt)
+    return t;
+  bool wider =
+      elt.getIntOrFloatBitWidth() > from.getIntOrFloatBitWidth() ||
+      (elt.getIntOrFloatBitWidth() == from.getIntOrFloatBitWidth() &&
+       from.isBF16());
+  Value init = tensor::EmptyOp::create(b, loc, tensor::getMixedSizes(b, loc, t),
+                                       elt);
+  SmallVector<AffineMap> maps(2, b.getMultiDimIdentityMap(ty.getRank()));
+  SmallVector<utils::IteratorType> iters(ty.getRank(),
+                                         utils::IteratorType::parallel);
+  return linalg::GenericOp::create(
+             b, loc, init.getType(), ValueRange{t}, ValueRange{init}, maps,
+             iters,
+             [&](OpBuilder &nb, Location l, ValueRange a) {
+               Value c =
+                   wider ? Value(arith::ExtFOp::create(nb, l, elt, a[0]))
+                         : Value(arith::TruncFOp::create(nb, l, elt, a[0]));
+               linalg::YieldOp::create(nb, l, c);
+             })
+      .getResult(0);
+}
+
+namespace {
+
+/// Whether `v`'s elements are a type these patterns widen.
+bool isNarrow(Value v, bool includeF16) {
+  Type t = getElementTypeOrSelf(v.getType());
+  return t.isBF16() || (includeF16 && t.isF16());
+}
+
+/// An empty f32 tensor shaped like `t`.
+Value f32Init(OpBuilder &b, Location loc, Value t) {
+  return tensor::EmptyOp::create(b, loc, tensor::getMixedSizes(b, loc, t),
+                                 b.getF32Type());
+}
+
+struct WidenAttention : OpRewritePattern<AttentionOp> {
+  WidenAttention(MLIRContext *ctx, bool includeF16)
+      : OpRewritePattern(ctx), includeF16(includeF16) {}
+  bool includeF16;
+  LogicalResult matchAndRewrite(AttentionOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!isNarrow(op.getQuery(), includeF16))
+      return failure();
+    Type narrow = getElementTypeOrSelf(op.getQuery().getType());
+    Location loc = op.getLoc();
+    Type f32 = rewriter.getF32Type();
+    auto wide = [&](Value v) { return convertElements(rewriter, loc, v, f32); };
+    Value out = f32Init(rewriter, loc, op.getOutput());
+    auto widened = AttentionOp::create(
+        rewriter, loc,
+        op.getLse() ? TypeRange{out.getType(), op.getLse().getType()}
+                    : TypeRange{out.getType()},
+        wide(op.getQuery()), wide(op.getKey()), wide(op.getValue()),
+        op.getMask(), out, op.getLseInit(), op.getScaleAttr(),
+        op.getCausalAttr(), op.getCausalOffsetAttr());
+    SmallVector<Value> repl{convertElements(rewriter, loc, widened.getResult(),
+                                            narrow)};
+    if (op.getLse())
+      repl.push_back(widened.getLse());
+    rewriter.replaceOp(op, repl);
+    return success();
+  }
+};
+
+struct WidenAttentionGrad : OpRewritePattern<AttentionGradOp> {
+  WidenAttentionGrad(MLIRContext *ctx, bool includeF16)
+      : OpRewritePattern(ctx), includeF16(includeF16) {}
+  bool includeF16;
+  LogicalResult matchAndRewrite(AttentionGradOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!isNarrow(op.getQuery(), includeF16))
+      return failure();
+    Type narrow = getElementTypeOrSelf(op.getQuery().getType());
+    Location loc = op.getLoc();
+    Type f32 = rewriter.getF32Type();
+    auto wide = [&](Value v) { return convertElements(rewriter, loc, v, f32); };
+    Value dq = f32Init(rewriter, loc, op.getGradQueryInit());
+    Value dk = f32Init(rewriter, loc, op.getGradKeyInit());
+    Value dv = f32Init(rewriter, loc, op.getGradValueInit());
+    auto widened = AttentionGradOp::create(
+        rewriter, loc, TypeRange{dq.getType(), dk.getType(), dv.getType()},
+        wide(op.getQuery()), wide(op.getKey()), wide(op.getValue()),
+        wide(op.getOutput()), op.getLse(), wide(op.getGradOutput()),
+        op.getMask(), dq, dk, dv, op.getScaleAttr(), op.getCausalAttr(),
+        op.getCausalOffsetAttr(), op.getDeterministicAttr());
+    SmallVector<Value> repl;
+    for (Value r : widened.getResults())
+      repl.push_back(convertElements(rewriter, loc, r, narrow));
+    rewriter.replaceOp(op, repl);
+    return success();
+  }
+};
+
+struct FlashWidenBF16Pass
+    : flash::impl::FlashWidenBF16Base<FlashWidenBF16Pass> {
+  using FlashWidenBF16Base::FlashWidenBF16Base;
+  void runOnOperation() override {
+    RewritePatternSet patterns(&getContext());
+    populateWidenBF16Patterns(patterns, includeF16);
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      return signalPassFailure();
+  }
+};
+} // namespace
+
+void flash::populateWidenBF16Patterns(RewritePatternSet &patterns,
+                                      bool includeF16) {
+  patterns.add<WidenAttention, WidenAttentionGrad>(patterns.getContext(),
+                                                   includeF16);
+}

@@ -1,0 +1,486 @@
+//===- VulkanRuntime.cpp - The mgpu* C ABI on Vulkan compute --------------===//
+//
+// `--flash-to-spirv` output calls the same `mgpu*` C ABI as the NVVM path
+// (gpu-to-llvm with bare-pointer kernel arguments, each followed by its size
+// in bytes; the translation of gpu.binary loads the SPIR-V blob). Upstream's
+// Vulkan wrappers are not packaged by Debian, so this is flash-mlir's, on
+// the Vulkan 1.1 API:
+//
+//  - mgpuMemAlloc returns host-visible, persistently mapped device memory
+//    (device-local when the device has such a heap), so the host staging
+//    that flash-map-to-gpu emits writes straight into the kernel's buffers;
+//  - mgpuLaunchKernel binds argument i as storage buffer (set 0, binding i),
+//    as convert-gpu-to-spirv numbers them; a pointer not from mgpuMemAlloc
+//    is copied into a temporary buffer and back;
+//  - launches are synchronous (streams and events are no-ops);
+//  - FLASH_VULKAN_TIMING=1 prints each dispatch's device time (timestamp
+//    queries) on stderr; FLASH_VULKAN_DEVICE=<n> picks a physical device.
+//
+// Errors are reported on stderr with the failing call and abort.
+//
+//===----------------------------------------------------------------------===//
+
+#include <vulkan/vulkan.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#define FLASH_EXPORT extern "C" __attribute__((visibility("default")))
+
+namespace {
+
+void check(VkResult r, const char *what) {
+  if (r == VK_SUCCESS)
+    return;
+  std::fflush(stdout);
+  std::fprintf(stderr, "flash_vulkan_runtime: %s failed: VkResult %d\n", what,
+               static_cast<int>(r));
+  std::abort();
+}
+
+[[noreturn]] void fail(const char *msg) {
+  std::fflush(stdout);
+  std::fprintf(stderr, "flash_vulkan_runtime: %s\n", msg);
+  std::abort();
+}
+
+#define VK_CHECK(expr) check((expr), #expr)
+
+struct Allocation {
+  VkBuffer buffer;
+  VkDeviceMemory memory;
+  size_t size;
+};
+
+/// The process's one Vulkan device, compute queue and command pool.
+struct Context {
+  VkInstance instance = VK_NULL_HANDLE;
+  VkPhysicalDevice physical = VK_NULL_HANDLE;
+  VkDevice device = VK_NULL_HANDLE;
+  VkQueue queue = VK_NULL_HANDLE;
+  uint32_t queueFamily = 0;
+  VkCommandPool pool = VK_NULL_HANDLE;
+  VkPhysicalDeviceMemoryProperties memProps{};
+  float timestampPeriodNs = 0;
+  bool timing = false;
+  std::mutex mutex;
+  /// Mapped base address -> allocation (mgpuMemAlloc's buffers).
+  std::map<uintptr_t, Allocation> allocations;
+};
+
+Context &context() {
+  static Context *ctx = [] {
+    auto *c = new Context;
+    VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
+    app.pApplicationName = "flash-mlir";
+    app.apiVersion = VK_API_VERSION_1_1;
+    VkInstanceCreateInfo ici{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
+    ici.pApplicationInfo = &app;
+    VK_CHECK(vkCreateInstance(&ici, nullptr, &c->instance));
+
+    uint32_t n = 0;
+    VK_CHECK(vkEnumeratePhysicalDevices(c->instance, &n, nullptr));
+    if (n == 0)
+      fail("no Vulkan device");
+    std::vector<VkPhysicalDevice> devices(n);
+    VK_CHECK(vkEnumeratePhysicalDevices(c->instance, &n, devices.data()));
+    uint32_t pick = 0;
+    if (const char *env = std::getenv("FLASH_VULKAN_DEVICE"))
+      pick = static_cast<uint32_t>(std::atoi(env));
+    if (pick >= n)
+      fail("FLASH_VULKAN_DEVICE is out of range");
+    c->physical = devices[pick];
+    VkPhysicalDeviceProperties props;
+    vkGetPhysicalDeviceProperties(c->physical, &props);
+    c->timestampPeriodNs = props.limits.timestampPeriod;
+    c->timing = std::getenv("FLASH_VULKAN_TIMING") != nullptr;
+    if (c->timing)
+      std::fprintf(stderr, "flash_vulkan_runtime: device %s\n",
+                   props.deviceName);
+    vkGetPhysicalDeviceMemoryProperties(c->physical, &c->memProps);
+
+    uint32_t nq = 0;
+    vkGetPhysicalDeviceQueueFamilyProperties(c->physical, &nq, nullptr);
+    std::vector<VkQueueFamilyProperties> families(nq);
+    vkGetPhysicalDeviceQueueFamilyProperties(c->physical, &nq,
+                                             families.data());
+    bool found = false;
+    for (uint32_t i = 0; i < nq && !found; ++i)
+      if (families[i].queueFlags & VK_QUEUE_COMPUTE_BIT) {
+        c->queueFamily = i;
+        found = true;
+      }
+    if (!found)
+      fail("the Vulkan device has no compute queue");
+
+    // Enable the 16-bit types the f16/bf16 kernels use, where offered.
+    VkPhysicalDeviceShaderFloat16Int8Features f16{
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_FLOAT16_INT8_FEATURES};
+    VkPhysicalDevice16BitStorageFeatures s16{
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES};
+    s16.pNext = &f16;
+    VkPhysicalDeviceFeatures2 features{
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
+    features.pNext = &s16;
+    vkGetPhysicalDeviceFeatures2(c->physical, &features);
+    VkPhysicalDeviceFeatures2 enable{
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
+    enable.features.shaderInt64 = features.features.shaderInt64;
+    enable.features.shaderInt16 = features.features.shaderInt16;
+    enable.pNext = &s16; // as queried: everything offered is enabled
+    float priority = 1.0f;
+    VkDeviceQueueCreateInfo qci{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
+    qci.queueFamilyIndex = c->queueFamily;
+    qci.queueCount = 1;
+    qci.pQueuePriorities = &priority;
+    VkDeviceCreateInfo dci{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
+    dci.pNext = &enable;
+    dci.queueCreateInfoCount = 1;
+    dci.pQueueCreateInfos = &qci;
+    VK_CHECK(vkCreateDevice(c->physical, &dci, nullptr, &c->device));
+    vkGetDeviceQueue(c->device, c->queueFamily, 0, &c->queue);
+    VkCommandPoolCreateInfo pci{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+    pci.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
+    pci.queueFamilyIndex = c->queueFamily;
+    VK_CHECK(vkCreateCommandPool(c->device, &pci, nullptr, &c->pool));
+    return c;
+  }();
+  return *ctx;
+}
+
+/// A storage buffer in host-visible memory, mapped; device-local when the
+/// device has host-visible device-local memory (resizable BAR, or any
+/// integrated/CPU device such as lavapipe).
+Allocation allocate(Context &c, size_t size, void **mapped) {
+  Allocation a{VK_NULL_HANDLE, VK_NULL_HANDLE, size};
+  VkBufferCreateInfo bci{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+  bci.size = size ? size : 4;
+  bci.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
+  bci.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
+  VK_CHECK(vkCreateBuffer(c.device, &bci, nullptr, &a.buffer));
+  VkMemoryRequirements req;
+  vkGetBufferMemoryRequirements(c.device, a.buffer, &req);
+  const VkMemoryPropertyFlags host = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
+                                     VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+  int type = -1;
+  for (VkMemoryPropertyFlags want :
+       {host | VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, host}) {
+    for (uint32_t i = 0; i < c.memProps.memoryTypeCount && type < 0; ++i)
+      if ((req.memoryTypeBits & (1u << i)) &&
+          (c.memProps.memoryTypes[i].propertyFlags & want) == want) {
+        VkMemoryAllocateInfo mai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+        mai.allocationSize = req.size;
+        mai.memoryTypeIndex = i;
+        // A small BAR heap may be full: fall back to the next type.
+        if (vkAllocateMemory(c.device, &mai, nullptr, &a.memory) ==
+            VK_SUCCESS)
+          type = static_cast<int>(i);
+      }
+    if (type >= 0)
+      break;
+  }
+  if (type < 0)
+    fail("no host-visible memory for a buffer");
+  VK_CHECK(vkBindBufferMemory(c.device, a.buffer, a.memory, 0));
+  VK_CHECK(vkMapMemory(c.device, a.memory, 0, VK_WHOLE_SIZE, 0, mapped));
+  return a;
+}
+
+void release(Context &c, const Allocation &a) {
+  vkUnmapMemory(c.device, a.memory);
+  vkDestroyBuffer(c.device, a.buffer, nullptr);
+  vkFreeMemory(c.device, a.memory, nullptr);
+}
+
+struct Module {
+  VkShaderModule shader;
+};
+
+/// An entry point, with its pipeline per number of buffer arguments.
+struct Function {
+  Module *module;
+  std::string name;
+  uint32_t numBuffers = ~0u;
+  VkDescriptorSetLayout setLayout = VK_NULL_HANDLE;
+  VkPipelineLayout layout = VK_NULL_HANDLE;
+  VkPipeline pipeline = VK_NULL_HANDLE;
+};
+
+void buildPipeline(Context &c, Function &f, uint32_t numBuffers) {
+  if (f.numBuffers == numBuffers)
+    return;
+  if (f.pipeline != VK_NULL_HANDLE)
+    fail("a kernel launched with a different number of arguments");
+  std::vector<VkDescriptorSetLayoutBinding> bindings(numBuffers);
+  for (uint32_t i = 0; i < numBuffers; ++i)
+    bindings[i] = {i, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1,
+                   VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
+  VkDescriptorSetLayoutCreateInfo lci{
+      VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+  lci.bindingCount = numBuffers;
+  lci.pBindings = bindings.data();
+  VK_CHECK(
+      vkCreateDescriptorSetLayout(c.device, &lci, nullptr, &f.setLayout));
+  VkPipelineLayoutCreateInfo plci{
+      VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+  plci.setLayoutCount = 1;
+  plci.pSetLayouts = &f.setLayout;
+  VK_CHECK(vkCreatePipelineLayout(c.device, &plci, nullptr, &f.layout));
+  VkComputePipelineCreateInfo cpci{
+      VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
+  cpci.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO};
+  cpci.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
+  cpci.stage.module = f.module->shader;
+  cpci.stage.pName = f.name.c_str();
+  cpci.layout = f.layout;
+  VK_CHECK(vkCreateComputePipelines(c.device, VK_NULL_HANDLE, 1, &cpci,
+                                    nullptr, &f.pipeline));
+  f.numBuffers = numBuffers;
+}
+
+} // namespace
+
+FLASH_EXPORT void mgpuSetDefaultDevice(int32_t) {}
+
+FLASH_EXPORT void *mgpuModuleLoad(void *data, size_t size) {
+  Context &c = context();
+  if (size % 4 != 0)
+    fail("a SPIR-V blob whose size is not a multiple of 4");
+  VkShaderModuleCreateInfo smci{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
+  smci.codeSize = size;
+  smci.pCode = static_cast<const uint32_t *>(data);
+  auto *m = new Module;
+  VK_CHECK(vkCreateShaderModule(c.device, &smci, nullptr, &m->shader));
+  return m;
+}
+
+FLASH_EXPORT void *mgpuModuleLoadJIT(void *, int) {
+  fail("mgpuModuleLoadJIT: SPIR-V modules are loaded as binaries");
+}
+
+FLASH_EXPORT void mgpuModuleUnload(void *module) {
+  auto *m = static_cast<Module *>(module);
+  vkDestroyShaderModule(context().device, m->shader, nullptr);
+  delete m;
+}
+
+FLASH_EXPORT void *mgpuModuleGetFunction(void *module, const char *name) {
+  // The host asks once per launch: one Function per (module, name).
+  static std::mutex mutex;
+  static std::map<std::pair<void *, std::string>, std::unique_ptr<Function>>
+      functions;
+  std::lock_guard<std::mutex> lock(mutex);
+  std::unique_ptr<Function> &f = functions[{module, name}];
+  if (!f) {
+    f = std::make_unique<Function>();
+    f->module = static_cast<Module *>(module);
+    f->name = name;
+  }
+  return f.get();
+}
+
+FLASH_EXPORT void mgpuLaunchKernel(void *function, intptr_t gridX,
+                                   intptr_t gridY, intptr_t gridZ,
+                                   intptr_t /*blockX*/, intptr_t /*blockY*/,
+                                   intptr_t /*blockZ*/, int32_t smem,
+                                   void * /*stream*/, void **params,
+                                   void ** /*extra*/, size_t paramsCount) {
+  // The block size is the kernel's LocalSize execution mode; workgroup
+  // memory is declared in the kernel (no dynamic shared memory).
+  if (smem != 0)
+    fail("dynamic workgroup memory is not supported");
+  if (paramsCount % 2 != 0)
+    fail("kernel arguments are not (pointer, size) pairs: lower the host "
+         "with gpu-to-llvm{use-bare-pointers-for-kernels "
+         "intersperse-sizes-for-kernels}");
+  Context &c = context();
+  std::lock_guard<std::mutex> lock(c.mutex);
+  auto &f = *static_cast<Function *>(function);
+  uint32_t n = static_cast<uint32_t>(paramsCount / 2);
+  buildPipeline(c, f, n);
+
+  // Argument i: our buffer (at an offset), or a temporary copy.
+  struct Temp {
+    Allocation a;
+    void *mapped, *host;
+  };
+  std::vector<Temp> temps;
+  std::vector<VkDescriptorBufferInfo> infos(n);
+  for (uint32_t i = 0; i < n; ++i) {
+    void *ptr = *static_cast<void **>(params[2 * i]);
+    size_t size = *static_cast<size_t *>(params[2 * i + 1]);
+    auto p = reinterpret_cast<uintptr_t>(ptr);
+    auto it = c.allocations.upper_bound(p);
+    if (it != c.allocations.begin() &&
+        p + size <= std::prev(it)->first + std::prev(it)->second.size) {
+      --it;
+      infos[i] = {it->second.buffer, p - it->first, size ? size : 4};
+      continue;
+    }
+    Temp t;
+    t.host = ptr;
+    t.a = allocate(c, size, &t.mapped);
+    std::memcpy(t.mapped, ptr, size);
+    infos[i] = {t.a.buffer, 0, size ? size : 4};
+    temps.push_back(t);
+  }
+
+  VkDescriptorPoolSize poolSize{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+                                n ? n : 1};
+  VkDescriptorPoolCreateInfo dpci{
+      VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
+  dpci.maxSets = 1;
+  dpci.poolSizeCount = 1;
+  dpci.pPoolSizes = &poolSize;
+  VkDescriptorPool pool;
+  VK_CHECK(vkCreateDescriptorPool(c.device, &dpci, nullptr, &pool));
+  VkDescriptorSetAllocateInfo dsai{
+      VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
+  dsai.descriptorPool = pool;
+  dsai.descriptorSetCount = 1;
+  dsai.pSetLayouts = &f.setLayout;
+  VkDescriptorSet set;
+  VK_CHECK(vkAllocateDescriptorSets(c.device, &dsai, &set));
+  std::vector<VkWriteDescriptorSet> writes(n);
+  for (uint32_t i = 0; i < n; ++i) {
+    writes[i] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+    writes[i].dstSet = set;
+    writes[i].dstBinding = i;
+    writes[i].descriptorCount = 1;
+    writes[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+    writes[i].pBufferInfo = &infos[i];
+  }
+  vkUpdateDescriptorSets(c.device, n, writes.data(), 0, nullptr);
+
+  VkQueryPool queries = VK_NULL_HANDLE;
+  if (c.timing) {
+    VkQueryPoolCreateInfo qpci{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
+    qpci.queryType = VK_QUERY_TYPE_TIMESTAMP;
+    qpci.queryCount = 2;
+    VK_CHECK(vkCreateQueryPool(c.device, &qpci, nullptr, &queries));
+  }
+  VkCommandBufferAllocateInfo cbai{
+      VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+  cbai.commandPool = c.pool;
+  cbai.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+  cbai.commandBufferCount = 1;
+  VkCommandBuffer cmd;
+  VK_CHECK(vkAllocateCommandBuffers(c.device, &cbai, &cmd));
+  VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+  begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+  VK_CHECK(vkBeginCommandBuffer(cmd, &begin));
+  if (queries) {
+    vkCmdResetQueryPool(cmd, queries, 0, 2);
+    vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, queries, 0);
+  }
+  vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, f.pipeline);
+  vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, f.layout, 0,
+                          1, &set, 0, nullptr);
+  vkCmdDispatch(cmd, static_cast<uint32_t>(gridX),
+                static_cast<uint32_t>(gridY), static_cast<uint32_t>(gridZ));
+  if (queries)
+    vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, queries,
+                        1);
+  // Make the shader's writes visible to the host's reads.
+  VkMemoryBarrier barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+  barrier.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
+  barrier.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
+  vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                       VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &barrier, 0, nullptr,
+                       0, nullptr);
+  VK_CHECK(vkEndCommandBuffer(cmd));
+  VkFenceCreateInfo fci{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+  VkFence fence;
+  VK_CHECK(vkCreateFence(c.device, &fci, nullptr, &fence));
+  VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+  submit.commandBufferCount = 1;
+  submit.pCommandBuffers = &cmd;
+  VK_CHECK(vkQueueSubmit(c.queue, 1, &submit, fence));
+  VK_CHECK(vkWaitForFences(c.device, 1, &fence, VK_TRUE, UINT64_MAX));
+  if (queries) {
+    uint64_t ts[2];
+    VK_CHECK(vkGetQueryPoolResults(
+        c.device, queries, 0, 2, sizeof ts, ts, sizeof ts[0],
+        VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT));
+    std::fprintf(stderr, "flash_vulkan_runtime: %s %.3f ms\n",
+                 f.name.c_str(),
+                 static_cast<double>(ts[1] - ts[0]) * c.timestampPeriodNs *
+                     1e-6);
+    vkDestroyQueryPool(c.device, queries, nullptr);
+  }
+  vkDestroyFence(c.device, fence, nullptr);
+  vkFreeCommandBuffers(c.device, c.pool, 1, &cmd);
+  vkDestroyDescriptorPool(c.device, pool, nullptr);
+  for (Temp &t : temps) {
+    std::memcpy(t.host, t.mapped, t.a.size);
+    release(c, t.a);
+  }
+}
+
+// Launches are synchronous: streams and events only have to exist.
+FLASH_EXPORT void *mgpuStreamCreate() {
+  static int stream;
+  return &stream;
+}
+FLASH_EXPORT void mgpuStreamDestroy(void *) {}
+FLASH_EXPORT void mgpuStreamSynchronize(void *) {}
+FLASH_EXPORT void mgpuStreamWaitEvent(void *, void *) {}
+FLASH_EXPORT void *mgpuEventCreate() {
+  static int event;
+  return &event;
+}
+FLASH_EXPORT void mgpuEventDestroy(void *) {}
+FLASH_EXPORT void mgpuEventSynchronize(void *) {}
+FLASH_EXPORT void mgpuEventRecord(void *, void *) {}
+
+FLASH_EXPORT void *mgpuMemAlloc(uint64_t sizeBytes, void * /*stream*/,
+                                bool /*isHostShared*/) {
+  Context &c = context();
+  std::lock_guard<std::mutex> lock(c.mutex);
+  void *mapped;
+  Allocation a = allocate(c, sizeBytes, &mapped);
+  c.allocations[reinterpret_cast<uintptr_t>(mapped)] = a;
+  return mapped;
+}
+
+FLASH_EXPORT void mgpuMemFree(void *ptr, void * /*stream*/) {
+  Context &c = context();
+  std::lock_guard<std::mutex> lock(c.mutex);
+  auto it = c.allocations.find(reinterpret_cast<uintptr_t>(ptr));
+  if (it == c.allocations.end())
+    fail("mgpuMemFree of a pointer mgpuMemAlloc did not return");
+  release(c, it->second);
+  c.allocations.erase(it);
+}
+
+// All of our device memory is mapped on the host.
+FLASH_EXPORT void mgpuMemcpy(void *dst, void *src, size_t sizeBytes,
+                             void * /*stream*/) {
+  std::memcpy(dst, src, sizeBytes);
+}
+
+FLASH_EXPORT void mgpuMemset32(void *dst, uint32_t value, size_t count,
+                               void * /*stream*/) {
+  auto *d = static_cast<uint32_t *>(dst);
+  for (size_t i = 0; i < count; ++i)
+    d[i] = value;
+}
+
+FLASH_EXPORT void mgpuMemset16(void *dst, unsigned short value, size_t count,
+                               void * /*stream*/) {
+  auto *d = static_cast<unsigned short *>(dst);
+  for (size_t i = 0; i < count; ++i)
+    d[i] = value;
+}
+
+FLASH_EXPORT void mgpuMemHostRegister(void *, uint64_t) {}
+FLASH_EXPORT void mgpuMemHostUnregister(void *) {}
+FLASH_EXPORT void mgpuMemHostRegisterMemRef(int64_t, void *, int64_t) {}
+FLASH_EXPORT void mgpuMemHostUnregisterMemRef(int64_t, void *, int64_t) {}
