@@ -30,6 +30,13 @@ LLVM = "/usr/lib/llvm-22"
 CORE_PEAK_GFLOPS = 200.0
 
 
+def _to_f32(x, dtype):
+    """An op converting scalar `x` of `dtype` to f32 (a no-op add for f32)."""
+    if dtype == "f32":
+        return f"arith.addf {x}, %z : f32"
+    return f"arith.extf {x} : {dtype} to f32"
+
+
 def timing_program(cfg, which, reps):
     """@main fills inputs, calls `which` once to warm up, then `reps` times
     between rtclock calls, and prints the mean seconds per call."""
@@ -56,7 +63,8 @@ def timing_program(cfg, which, reps):
     b.emit(f"  %r:2 = {call}")
     b.emit(f"  %ck = tensor.extract %r#0[{', '.join(['%c0'] * len(cfg.o_shape()))}] : {ot}")
     b.emit(f"  %le = tensor.extract %r#1[{', '.join(['%c0'] * len(cfg.lse_shape()))}] : {lt}")
-    b.emit("  %a1 = arith.addf %acc, %ck : f32")
+    b.emit(f"  %ckf = {_to_f32('%ck', cfg.dtype)}")
+    b.emit("  %a1 = arith.addf %acc, %ckf : f32")
     b.emit("  %a2 = arith.addf %a1, %le : f32")
     b.emit("  scf.yield %a2 : f32")
     b.emit("}")
@@ -103,7 +111,8 @@ def grad_timing_program(cfg, which, reps):
     b.emit(f"  %r:3 = {call}")
     for idx, (shape, tt) in enumerate(zip((cfg.q_shape(), cfg.k_shape(),
                                            cfg.v_shape()), t)):
-        b.emit(f"  %ck{idx} = tensor.extract %r#{idx}[{', '.join(['%c0'] * len(shape))}] : {tt}")
+        b.emit(f"  %cx{idx} = tensor.extract %r#{idx}[{', '.join(['%c0'] * len(shape))}] : {tt}")
+        b.emit(f"  %ck{idx} = {_to_f32(f'%cx{idx}', cfg.dtype)}")
     b.emit("  %a1 = arith.addf %acc, %ck0 : f32")
     b.emit("  %a2 = arith.addf %a1, %ck1 : f32")
     b.emit("  %a3 = arith.addf %a2, %ck2 : f32")

@@ -107,8 +107,29 @@ FLASH_EXPORT void mgpuLaunchKernel(CUfunction function, intptr_t gridX,
     CUDA_CHECK(cuFuncSetAttribute(
         function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, smem));
   }
+  // FLASH_CUDA_TIMING=1: each launch's device time on stderr (events around
+  // it; synchronizes), to compare kernels with the Vulkan runtime's.
+  static const bool timing = std::getenv("FLASH_CUDA_TIMING") != nullptr;
+  CUevent start = nullptr, stop = nullptr;
+  if (timing) {
+    CUDA_CHECK(cuEventCreate(&start, CU_EVENT_DEFAULT));
+    CUDA_CHECK(cuEventCreate(&stop, CU_EVENT_DEFAULT));
+    CUDA_CHECK(cuEventRecord(start, stream));
+  }
   CUDA_CHECK(cuLaunchKernel(function, gridX, gridY, gridZ, blockX, blockY,
                             blockZ, smem, stream, params, extra));
+  if (timing) {
+    CUDA_CHECK(cuEventRecord(stop, stream));
+    CUDA_CHECK(cuEventSynchronize(stop));
+    float ms = 0;
+    CUDA_CHECK(cuEventElapsedTime(&ms, start, stop));
+    const char *name = "?";
+    cuFuncGetName(&name, function);
+    std::fprintf(stderr, "flash_cuda_runtime: %s %.3f ms\n", name,
+                 static_cast<double>(ms));
+    CUDA_CHECK(cuEventDestroy(start));
+    CUDA_CHECK(cuEventDestroy(stop));
+  }
 }
 
 //===----------------------------------------------------------------------===//

@@ -188,6 +188,14 @@ Allocation allocate(Context &c, size_t size, void **mapped) {
   }
   if (type < 0)
     fail("no host-visible memory for a buffer");
+  static bool told = false;
+  if (c.timing && !told) {
+    told = true;
+    bool local = c.memProps.memoryTypes[type].propertyFlags &
+                 VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT;
+    std::fprintf(stderr, "flash_vulkan_runtime: buffers in %s memory\n",
+                 local ? "device-local host-visible" : "host");
+  }
   VK_CHECK(vkBindBufferMemory(c.device, a.buffer, a.memory, 0));
   VK_CHECK(vkMapMemory(c.device, a.memory, 0, VK_WHOLE_SIZE, 0, mapped));
   return a;

@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 void printF32(float f) { printf("%g", f); }
 void printF64(double f) { printf("%g", f); }
@@ -15,6 +16,11 @@ void printComma(void) { printf(", "); }
 void printOpen(void) { printf("( "); }
 void printClose(void) { printf(" )"); }
 void printString(const char *s) { fputs(s, stdout); }
+double rtclock(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
 
 /* f32 -> bf16, round to nearest even (NaN stays NaN); returned as __bf16
  * (in an SSE register on x86-64, as compiler-rt's). */

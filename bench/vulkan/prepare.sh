@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# Prepares the Vulkan run on the GPU machine (it has no MLIR, no Vulkan
+# loader): self-checking programs through --flash-to-spirv (SPIR-V kernels vs
+# the unfused reference on the host), timing programs through --flash-to-spirv
+# and --flash-to-nvvm for the same configurations, both runtimes, and the
+# Vulkan loader + glvnd libraries from this machine. Run from the repository
+# root after `make build`; then, on the GPU machine, with `vk_out` carried:
+#   bash vk_out/run.sh
+set -euo pipefail
+OUT=${OUT:-vk_out}
+LLVM=/usr/lib/llvm-22
+export PATH=/usr/local/cuda/bin:$PATH
+mkdir -p "$OUT"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+clang-22 -O2 -c test/Integration/CUDA/host_utils.c -o "$tmp/utils.o"
+link() { # name pipeline runtime
+  build/bin/flash-opt "$tmp/$1.mlir" "$2" -o "$tmp/$1.ll.mlir"
+  $LLVM/bin/mlir-translate --mlir-to-llvmir "$tmp/$1.ll.mlir" -o "$tmp/$1.ll"
+  clang-22 -O2 -Wno-override-module "$tmp/$1.ll" "$tmp/utils.o" -o "$OUT/$1" \
+    -Lbuild/lib -l"$3" -Wl,--allow-shlib-undefined -Wl,-rpath,'$ORIGIN' -lm
+  echo "built $OUT/$1"
+}
+check() { # name mlirgen-args...
+  local name=$1; shift
+  /usr/bin/python3 python/flash_mlir/mlirgen.py "$@" > "$tmp/$name.mlir"
+  link "$name" --flash-to-spirv flash_vulkan_runtime
+}
+check v1 --batch 2 --hq 4 --hkv 2 --nq 100 --nk 70 --d 64 --causal
+check v2 --n 65 --d 128
+check v3 --nq 37 --nk 100 --d 32 --causal --dtype bf16 --tol 8e-3 --hq 3
+check v4 --nq 130 --nk 130 --d 64 --dtype f16 --tol 2e-3 --hq 2
+check v5 --batch 2 --hq 3 --nq 37 --nk 100 --d 32 --mask bool --full-mask --causal
+check v6 --nq 1000 --nk 1000 --d 64 --batch 2 --hq 2 --hkv 1
+check w1 --grad --n 65 --d 32
+check w2 --grad --batch 2 --hq 4 --hkv 2 --nq 100 --nk 70 --d 64 --causal
+check w3 --grad --n 130 --d 64 --dtype f16 --tol 4e-3
+check w4 --grad --hq 2 --nq 65 --nk 90 --d 32 --mask bool --full-mask --dtype bf16 --tol 2e-2
+# Timing: B·N = 16k, H·d = 2048, N = 4096, f16 (native 16-bit storage on
+# both targets); each runtime prints every kernel's device time.
+/usr/bin/python3 - "$tmp" <<'PY'
+import sys
+sys.path.insert(0, "python"); sys.path.insert(0, "bench/cpu")
+from flash_mlir import mlirgen
+from bench import timing_program
+tmp = sys.argv[1]
+for d, h in [(64, 32), (128, 16)]:
+    cfg = mlirgen.Config(batch=[4], hq=h, hkv=h, nq=4096, nk=4096, d=d, dv=d,
+                         dtype="f16", causal=False, lse=True)
+    open(f"{tmp}/f{d}.mlir", "w").write(timing_program(cfg, "fused", 2))
+    open(f"{tmp}/b{d}.mlir", "w").write(timing_program(cfg, "fused_grad", 1))
+PY
+for p in f64 f128 b64 b128; do
+  cp "$tmp/$p.mlir" "$tmp/tv_$p.mlir"; link "tv_$p" --flash-to-spirv flash_vulkan_runtime
+  cp "$tmp/$p.mlir" "$tmp/tn_$p.mlir"; link "tn_$p" --flash-to-nvvm=format=bin flash_cuda_runtime
+done
+cp build/lib/libflash_vulkan_runtime.so build/lib/libflash_cuda_runtime.so "$OUT/"
+for l in libvulkan.so.1 libGLdispatch.so.0 libEGL.so.1 libGLX.so.0 libOpenGL.so.0 \
+         libGL.so.1 libGLESv2.so.2; do
+  cp -L /usr/lib/x86_64-linux-gnu/$l "$OUT/"
+done
+cp bench/vulkan/run.sh "$OUT/"
