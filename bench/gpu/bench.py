@@ -41,7 +41,7 @@ def precompile():
         print(f"compiled d={d} N={n} causal={causal}", flush=True)
 
 
-def bench():
+def bench(skip_bwd=False):
     import torch
     from torch.nn.attention import SDPBackend, sdpa_kernel
     import torch.nn.functional as F
@@ -98,6 +98,8 @@ def bench():
         print(row, flush=True)
         rows.append(row)
 
+    if skip_bwd:
+        return
     # Backward: autograd through flash_mlir.cuda.attention vs SDPA.
     print("\n| d | N | causal | ours bwd TFLOP/s | flash bwd | cuDNN bwd | "
           "ours/flash | ours/cuDNN | max grad err ours | SDPA |")
@@ -147,5 +149,7 @@ def bench():
 if __name__ == "__main__":
     ap = argparse.ArgumentParser()
     ap.add_argument("--precompile", action="store_true")
+    ap.add_argument("--skip-bwd", action="store_true",
+                    help="forward table only")
     a = ap.parse_args()
-    precompile() if a.precompile else bench()
+    precompile() if a.precompile else bench(a.skip_bwd)

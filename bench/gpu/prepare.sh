@@ -32,6 +32,14 @@ exe t5 --nq 1000 --nk 1000 --d 64 --batch 2 --hq 2 --hkv 1
 exe t6 --n 130 --d 48 --dv 80 --dtype f16 --tol 1e-3
 exe t7 --batch 2 --hq 4 --hkv 2 --nq 100 --nk 70 --d 64 --causal --mask add
 exe t8 --batch 2 --hq 3 --nq 37 --nk 100 --d 32 --mask bool --full-mask --dtype f16 --tol 1e-3
+# The tensor-core forward (f16/bf16, head dim a multiple of 16 up to 128,
+# no mask): odd sizes, causal with Nq != Nk, GQA, fully masked rows.
+exe t9 --batch 2 --hq 4 --hkv 2 --nq 100 --nk 70 --d 64 --causal --dtype f16 --tol 2e-3
+exe t10 --n 200 --d 128 --dtype bf16 --tol 8e-3 --hq 3
+exe t11 --nq 1 --nk 33 --d 16 --dtype bf16 --tol 8e-3
+exe t12 --nq 37 --nk 300 --d 128 --hq 3 --hkv 1 --causal --dtype f16 --tol 2e-3
+exe t13 --nq 130 --nk 65 --d 32 --causal --causal-offset -20 --dtype bf16 --tol 8e-3 --hq 2
+exe t14 --nq 1000 --nk 1000 --d 64 --batch 2 --hq 2 --hkv 1 --dtype bf16 --tol 8e-3
 exe g1 --grad --n 65 --d 32
 exe g2 --grad --batch 2 --hq 4 --hkv 2 --nq 100 --nk 70 --d 64 --causal
 exe g3 --grad --nq 100 --nk 37 --d 32 --causal --hq 2

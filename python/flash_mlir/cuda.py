@@ -1,18 +1,20 @@
 """flash-mlir kernels on NVIDIA GPUs from Python (torch CUDA tensors).
 
 `compile_kernel(cfg)` lowers `flash.attention` for a configuration with
-`flash-opt --flash-to-nvvm` and returns the cubin bytes and the kernel name
-(cached like the CPU kernels, so a machine with only the GPU and the cache
-can load them). `CudaKernel` loads a cubin with the CUDA driver API (through
+`flash-opt --flash-to-nvvm` and returns the cubin bytes, the kernel names
+and their launch geometry (cached like the CPU kernels, so a machine with
+only the GPU and the cache can load them). `CudaKernel` loads a cubin with the CUDA driver API (through
 ctypes, no CUDA toolkit needed at run time) and launches it on torch's
 current stream with the tensors' device pointers: no host copies.
 
-The kernel is the first GPU mapping of flash-map-to-gpu: one query row per
-thread, K/V tiles in shared memory, f32 arithmetic (no tensor cores yet).
+The kernels are flash-map-to-gpu's: the forward of f16/bf16 ops (head dim a
+multiple of 16 up to 128, no mask) on tensor cores (mma.sync, 16 query rows
+per warp), the rest SIMT (one query row per thread, f32 arithmetic).
 """
 
 import ctypes
 import hashlib
+import json
 import os
 import re
 import subprocess
@@ -20,7 +22,6 @@ import tempfile
 
 from . import compiler, mlirgen
 
-THREADS = 128
 
 
 def _unescape_mlir_string(s):
@@ -49,16 +50,41 @@ def _unescape_mlir_string(s):
     return bytes(out)
 
 
+def _launch_geometry(opt, src, names):
+    """{kernel: ((gx, gy, gz), (bx, by, bz))} as flash-map-to-gpu launches
+    them for this chip (the tensor-core forward covers 64 rows per block,
+    the SIMT kernels `threads`)."""
+    p = subprocess.run([opt, src, "--flash-map-to-gpu=tensor-cores=1"],
+                       capture_output=True, text=True)
+    if p.returncode != 0:
+        raise compiler.CompileError(p.stderr[-4000:])
+    consts = {m.group(1): int(m.group(2)) for m in re.finditer(
+        r"(%[\w]+) = arith\.constant (\d+) : index", p.stdout)}
+    geo = {}
+    for m in re.finditer(r"@flash_kernels::@(\w+) blocks in \(([^)]*)\) "
+                         r"threads in \(([^)]*)\)", p.stdout):
+        dims = [tuple(consts[x.strip()] for x in g.split(","))
+                for g in (m.group(2), m.group(3))]
+        geo[m.group(1)] = dims
+    if set(geo) != set(names):
+        raise compiler.CompileError(f"launches {sorted(geo)} != {names}")
+    return geo
+
+
 def compile_kernel(cfg, chip="sm_90a", features="+ptx80", grad=False):
-    """(cubin bytes, kernel names) for flash.attention of `cfg` (static
-    shapes), or for flash.attention_grad with `grad`."""
+    """(cubin bytes, kernel names, launch geometry per kernel) for
+    flash.attention of `cfg` (static shapes), or for flash.attention_grad
+    with `grad`."""
     func = (mlirgen.fused_grad_func(cfg, name="bwd") if grad
             else mlirgen.fused_func(cfg, name="fwd"))
     text = "\n".join(["module {", func, "}"])
-    key = hashlib.sha256("\0".join(["cuda2", text, chip, features]).encode()
+    key = hashlib.sha256("\0".join(["cuda3", text, chip, features]).encode()
                          ).hexdigest()[:32]
     path = os.path.join(compiler.cache_dir(), f"{key}.cubin")
-    if not os.path.exists(path):
+    geo_path = os.path.join(compiler.cache_dir(), f"{key}.json")
+    names = (["flash_attention_grad_dq_0", "flash_attention_grad_dkdv_0"]
+             if grad else ["flash_attention_0"])
+    if not (os.path.exists(path) and os.path.exists(geo_path)):
         opt = compiler._flash_opt()
         with tempfile.TemporaryDirectory() as tmp:
             src = os.path.join(tmp, "k.mlir")
@@ -75,14 +101,18 @@ def compile_kernel(cfg, chip="sm_90a", features="+ptx80", grad=False):
             if not m:
                 raise compiler.CompileError("no gpu.binary in the output")
             blob = _unescape_mlir_string(m.group(1))
-        tmp_path = path + f".{os.getpid()}.tmp"
-        with open(tmp_path, "wb") as f:
-            f.write(blob)
-        os.replace(tmp_path, path)
-    names = (["flash_attention_grad_dq_0", "flash_attention_grad_dkdv_0"]
-             if grad else ["flash_attention_0"])
+            geo = _launch_geometry(opt, src, names)
+        for dst, data, mode in ((path, blob, "wb"),
+                                (geo_path, json.dumps(geo), "w")):
+            tmp_path = dst + f".{os.getpid()}.tmp"
+            with open(tmp_path, mode) as f:
+                f.write(data)
+            os.replace(tmp_path, dst)
     with open(path, "rb") as f:
-        return f.read(), names
+        cubin = f.read()
+    with open(geo_path) as f:
+        geo = json.load(f)
+    return cubin, names, [geo[n] for n in names]
 
 
 class CudaKernel:
@@ -90,7 +120,8 @@ class CudaKernel:
 
     _cuda = None
 
-    def __init__(self, cubin, names):
+    def __init__(self, cubin, names, geometry):
+        self.geometry = [(tuple(g), tuple(b)) for g, b in geometry]
         if CudaKernel._cuda is None:
             CudaKernel._cuda = ctypes.CDLL("libcuda.so.1")
         cu = CudaKernel._cuda
@@ -204,10 +235,6 @@ def _kernel(cfg, grad):
     return _KERNELS[key]
 
 
-def _cdiv(a, b):
-    return (a + b - 1) // b
-
-
 def forward(q, k, v, causal=False, scale=None, mask=None):
     """softmax(scale q k^T [+ mask] [causal]) v on CUDA torch tensors
     [B, H, N, D] (GQA when k/v have fewer heads; causal is top-left aligned,
@@ -222,7 +249,7 @@ def forward(q, k, v, causal=False, scale=None, mask=None):
     B, H, N, _ = q.shape
     o = torch.empty(B, H, N, v.shape[3], dtype=q.dtype, device=q.device)
     lse = torch.empty(B, H, N, dtype=torch.float32, device=q.device)
-    kern.launch((_cdiv(N, THREADS), B * H, 1), (THREADS, 1, 1),
+    kern.launch(*kern.geometry[0],
                 [q.data_ptr(), k.data_ptr(), v.data_ptr(), o.data_ptr(),
                  lse.data_ptr()] + _ptrs(mask),
                 torch.cuda.current_stream().cuda_stream)
@@ -242,15 +269,14 @@ def backward(q, k, v, o, lse, do, causal=False, scale=None, mask=None):
     kern = _kernel(cfg, grad=True)
     q, k, v, o, lse, do = (t.contiguous() for t in (q, k, v, o, lse, do))
     B, H, N, _ = q.shape
-    Hkv, Nk = k.shape[1], k.shape[2]
     dq, dk, dv = (torch.empty_like(t) for t in (q, k, v))
     delta = torch.empty(B, H, N, dtype=torch.float32, device=q.device)
     stream = torch.cuda.current_stream().cuda_stream
-    kern.launch((_cdiv(N, THREADS), B * H, 1), (THREADS, 1, 1),
+    kern.launch(*kern.geometry[0],
                 [q.data_ptr(), k.data_ptr(), v.data_ptr(), o.data_ptr(),
                  lse.data_ptr(), do.data_ptr(), dq.data_ptr(),
                  delta.data_ptr()] + _ptrs(mask), stream, which=0)
-    kern.launch((_cdiv(Nk, THREADS), B * Hkv, 1), (THREADS, 1, 1),
+    kern.launch(*kern.geometry[1],
                 [q.data_ptr(), k.data_ptr(), v.data_ptr(), lse.data_ptr(),
                  do.data_ptr(), delta.data_ptr(), dk.data_ptr(),
                  dv.data_ptr()] + _ptrs(mask), stream, which=1)

@@ -26,10 +26,13 @@
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/SymbolTable.h"
 
@@ -411,7 +414,15 @@ struct FlashMapToGPUPass
       SmallVector<Value> repl;
       if (auto fwd = dyn_cast<AttentionOp>(op)) {
         std::string name = "flash_attention_" + std::to_string(counter++);
-        buildForwardKernel(kb, op->getLoc(), name, *s);
+        int64_t fwdThreads = s->threads, fwdGrid = gq;
+        if (tensorCores && mmaForwardApplies(*s)) {
+          buildForwardMmaKernel(kb, op->getLoc(), name, *s);
+          fwdThreads = mmaForwardThreads();
+          fwdGrid = (s->nq + mmaForwardRowsPerBlock() - 1) /
+                    mmaForwardRowsPerBlock();
+        } else {
+          buildForwardKernel(kb, op->getLoc(), name, *s);
+        }
         Value q = host.in(fwd.getQuery()), k = host.in(fwd.getKey()),
               v = host.in(fwd.getValue());
         auto oTy = fwd.getOutput().getType();
@@ -425,7 +436,7 @@ struct FlashMapToGPUPass
                                 as2D(b, host.loc, lse)};
         if (s->mask)
           args.push_back(host.mask(fwd.getMask()));
-        host.launch(name, gq, s->bh, s->threads, args);
+        host.launch(name, fwdGrid, s->bh, fwdThreads, args);
         repl.push_back(host.out(o));
         if (fwd.getLse())
           repl.push_back(host.out(lse));

@@ -20,6 +20,8 @@
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
 
+#include <cctype>
+
 namespace mlir {
 namespace flash {
 #define GEN_PASS_REGISTRATION
@@ -48,7 +50,14 @@ void mlir::flash::buildGPUHostPreparation(OpPassManager &pm) {
 
 void mlir::flash::buildFlashToNVVMPipeline(OpPassManager &pm,
                                            const FlashToNVVMOptions &options) {
-  pm.addPass(createFlashMapToGPU());
+  // mma.sync needs sm_80 or newer ("sm_90a" -> 90).
+  int sm = 0;
+  StringRef chip = options.chip;
+  if (chip.consume_front("sm_"))
+    chip.take_while([](char c) { return std::isdigit(c); }).getAsInteger(10, sm);
+  FlashMapToGPUOptions map;
+  map.tensorCores = options.tensorCores && sm >= 80;
+  pm.addPass(createFlashMapToGPU(map));
   pm.addNestedPass<gpu::GPUModuleOp>(
       createFlashGPULowerMath(FlashGPULowerMathOptions{"nvvm"}));
   buildGPUHostPreparation(pm);

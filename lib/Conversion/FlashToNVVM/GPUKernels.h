@@ -135,6 +135,15 @@ void stageTile(OpBuilder &b, Location loc, Value src, Value dst, Value bh,
                Value row0, int64_t rows, int64_t n, int64_t width, Value tid,
                int64_t threads);
 
+/// The tensor-core forward kernel (MmaKernels.cpp; f16/bf16, D = Dv a
+/// multiple of 16 up to 128, no mask): args (q, k, v, o, lse), grid
+/// (ceil(Nq / mmaForwardRowsPerBlock()), BH), mmaForwardThreads() threads.
+bool mmaForwardApplies(const KernelSpec &s);
+int64_t mmaForwardRowsPerBlock();
+int64_t mmaForwardThreads();
+gpu::GPUFuncOp buildForwardMmaKernel(OpBuilder &b, Location loc,
+                                     StringRef name, const KernelSpec &s);
+
 /// The forward kernel (FlashMapToGPU.cpp): args (q, k, v, o, lse).
 gpu::GPUFuncOp buildForwardKernel(OpBuilder &b, Location loc, StringRef name,
                                   const KernelSpec &s);

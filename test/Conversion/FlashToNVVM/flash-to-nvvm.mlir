@@ -5,9 +5,12 @@
 // RUN: flash-opt %s --flash-to-nvvm="chip=sm_90a features=+ptx80 format=isa" | FileCheck %s --check-prefix=PTX90
 // RUN: flash-opt %s --flash-to-nvvm="chip=sm_80 features=+ptx70 format=bin" | FileCheck %s --check-prefix=BIN
 // RUN: flash-opt %s --flash-to-nvvm="chip=sm_90a features=+ptx80 format=bin" | FileCheck %s --check-prefix=BIN
+// bf16 with head dim 64 and no mask: the tensor-core forward.
 // PTX80: gpu.binary @flash_kernels
 // PTX80-SAME: .target sm_80
+// PTX80-SAME: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
 // PTX90: .target sm_90a
+// PTX90-SAME: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
 // BIN: llvm.call @mgpuStreamCreate
 // BIN: gpu.launch_func
 // BIN: gpu.binary @flash_kernels [#gpu.object<#nvvm.target<{{.*}}>, {{.*}}bin = "\7FELF

@@ -27,6 +27,11 @@ struct FlashToNVVMOptions : public PassPipelineOptions<FlashToNVVMOptions> {
   PassOptions::Option<int> optLevel{*this, "opt-level",
                                     llvm::cl::desc("Optimization level"),
                                     llvm::cl::init(3)};
+  PassOptions::Option<bool> tensorCores{
+      *this, "tensor-cores",
+      llvm::cl::desc("Tensor-core (mma.sync) forward kernels where they "
+                     "apply (sm_80 and newer)"),
+      llvm::cl::init(true)};
 };
 
 /// Whole-module lowering to host LLVM + gpu.binary: flash ops become

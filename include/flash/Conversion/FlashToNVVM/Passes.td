@@ -34,13 +34,19 @@ def FlashMapToGPU : Pass<"flash-map-to-gpu", "::mlir::ModuleOp"> {
     "::mlir::gpu::GPUDialect", "::mlir::LLVM::LLVMDialect",
     "::mlir::linalg::LinalgDialect", "::mlir::math::MathDialect",
     "::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect",
-    "::mlir::tensor::TensorDialect"
+    "::mlir::tensor::TensorDialect", "::mlir::nvgpu::NVGPUDialect",
+    "::mlir::NVVM::NVVMDialect",
+    "::mlir::vector::VectorDialect"
   ];
   let options = [
     Option<"threads", "threads", "int64_t", /*default=*/"128",
            "Threads (query rows) per block">,
     Option<"tileKV", "tile-kv", "int64_t", /*default=*/"16",
-           "Keys per shared-memory tile">
+           "Keys per shared-memory tile">,
+    Option<"tensorCores", "tensor-cores", "bool", /*default=*/"false",
+           "Forward of f16/bf16 ops with head dim 16..128 (multiple of 16) "
+           "and no mask on NVIDIA tensor cores (nvgpu.mma.sync, sm_80+): "
+           "grid (ceil(Nq / 64), B*H), 128 threads, 16 query rows per warp">
   ];
 }
 

@@ -1,0 +1,67 @@
+// The tensor-core forward of flash-map-to-gpu (tensor-cores=1, which
+// --flash-to-nvvm sets for sm_80 and newer): f16 through nvgpu.mma.sync,
+// bf16 through nvvm.mma.sync; 64 query rows (4 warps of 16) per block of
+// 128 threads; K/V tiles of 64 keys in shared memory in the input type.
+// RUN: flash-opt %s --split-input-file --flash-map-to-gpu=tensor-cores=1 | FileCheck %s
+// RUN: flash-opt %s --split-input-file --flash-map-to-gpu | FileCheck %s --check-prefix=SIMT
+
+// CHECK-LABEL: func.func @f16_gqa_causal
+// K and V arrive by cp.async into rows padded to 72 elements; B fragments
+// by ldmatrix (V transposed).
+// CHECK: gpu.launch_func {{.*}} @flash_kernels::@flash_attention_0 blocks in (%c2, %c8, %c1) threads in (%c128, %c1{{[_0-9]*}}, %c1{{[_0-9]*}})
+// CHECK: gpu.func @flash_attention_0({{.*}}) workgroup(%{{.*}} : memref<64x72xf16, #gpu.address_space<workgroup>>, %{{.*}} : memref<64x72xf16, #gpu.address_space<workgroup>>) kernel
+// CHECK: nvgpu.device_async_copy {{.*}}, 8 {bypassL1} : memref<4x70x64xf16> to memref<64x72xf16, #gpu.address_space<workgroup>>
+// CHECK: scf.for
+// CHECK: nvgpu.device_async_wait
+// CHECK: nvgpu.ldmatrix {{.*}} {numTiles = 4 : i32, transpose = false}
+// CHECK-COUNT-2: nvgpu.mma.sync({{.*}}) {mmaShape = [16, 8, 16]} : (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf32>) -> vector<2x2xf32>
+// CHECK: gpu.shuffle xor
+// CHECK: nvgpu.ldmatrix {{.*}} {numTiles = 4 : i32, transpose = true}
+// SIMT-LABEL: func.func @f16_gqa_causal
+// SIMT: blocks in (%c1, %c8, %c1{{[_0-9]*}}) threads in (%c128, %c1{{[_0-9]*}}, %c1{{[_0-9]*}})
+// SIMT-NOT: mma.sync
+func.func @f16_gqa_causal(%q: tensor<2x4x100x64xf16>, %k: tensor<2x2x70x64xf16>,
+                          %v: tensor<2x2x70x64xf16>) -> tensor<2x4x100x64xf16> {
+  %o = tensor.empty() : tensor<2x4x100x64xf16>
+  %r = flash.attention ins(%q, %k, %v : tensor<2x4x100x64xf16>,
+           tensor<2x2x70x64xf16>, tensor<2x2x70x64xf16>)
+       outs(%o : tensor<2x4x100x64xf16>) {causal} -> tensor<2x4x100x64xf16>
+  return %r : tensor<2x4x100x64xf16>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @bf16
+// CHECK: nvvm.mma.sync A[{{.*}}] B[{{.*}}] C[{{.*}}] {layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>, multiplicandAPtxType = #nvvm.mma_type<bf16>, multiplicandBPtxType = #nvvm.mma_type<bf16>, shape = #nvvm.shape<m = 16, n = 8, k = 16>} : (i32, i32, f32) -> !llvm.struct<(f32, f32, f32, f32)>
+func.func @bf16(%q: tensor<3x37x128xbf16>, %k: tensor<3x300x128xbf16>) -> tensor<3x37x128xbf16> {
+  %o = tensor.empty() : tensor<3x37x128xbf16>
+  %r = flash.attention ins(%q, %k, %k : tensor<3x37x128xbf16>,
+           tensor<3x300x128xbf16>, tensor<3x300x128xbf16>)
+       outs(%o : tensor<3x37x128xbf16>) -> tensor<3x37x128xbf16>
+  return %r : tensor<3x37x128xbf16>
+}
+
+// -----
+
+// Where the tensor-core kernel does not apply (f32, a mask, head dims that
+// differ or are not multiples of 16, over 128): the SIMT kernel.
+// CHECK-LABEL: func.func @simt_cases
+// CHECK-NOT: mma.sync
+// CHECK: return
+func.func @simt_cases(%q: tensor<2x40x64xf32>, %h: tensor<2x40x64xf16>, %m: tensor<40x40xi1>,
+                      %h24: tensor<2x40x24xf16>, %h256: tensor<2x40x256xf16>)
+    -> (tensor<2x40x64xf32>, tensor<2x40x64xf16>, tensor<2x40x24xf16>, tensor<2x40x256xf16>) {
+  %o = tensor.empty() : tensor<2x40x64xf32>
+  %r = flash.attention ins(%q, %q, %q : tensor<2x40x64xf32>, tensor<2x40x64xf32>, tensor<2x40x64xf32>)
+       outs(%o : tensor<2x40x64xf32>) -> tensor<2x40x64xf32>
+  %oh = tensor.empty() : tensor<2x40x64xf16>
+  %rh = flash.attention ins(%h, %h, %h : tensor<2x40x64xf16>, tensor<2x40x64xf16>, tensor<2x40x64xf16>)
+        mask(%m : tensor<40x40xi1>) outs(%oh : tensor<2x40x64xf16>) -> tensor<2x40x64xf16>
+  %o24 = tensor.empty() : tensor<2x40x24xf16>
+  %r24 = flash.attention ins(%h24, %h24, %h24 : tensor<2x40x24xf16>, tensor<2x40x24xf16>, tensor<2x40x24xf16>)
+         outs(%o24 : tensor<2x40x24xf16>) -> tensor<2x40x24xf16>
+  %o256 = tensor.empty() : tensor<2x40x256xf16>
+  %r256 = flash.attention ins(%h256, %h256, %h256 : tensor<2x40x256xf16>, tensor<2x40x256xf16>, tensor<2x40x256xf16>)
+          outs(%o256 : tensor<2x40x256xf16>) -> tensor<2x40x256xf16>
+  return %r, %rh, %r24, %r256 : tensor<2x40x64xf32>, tensor<2x40x64xf16>, tensor<2x40x24xf16>, tensor<2x40x256xf16>
+}
