@@ -30,14 +30,15 @@ def shape(d, n):
     return 16384 // n, 2048 // d  # B, H
 
 
-def precompile():
+def precompile(skip_bwd=False):
     for d, n, causal in CONFIGS:
         b, h = shape(d, n)
         cfg = mlirgen.Config(batch=[b], hq=h, hkv=h, nq=n, nk=n, d=d, dv=d,
                              dtype="bf16", causal=causal,
                              causal_offset=0 if causal else None, lse=True)
         cuda.compile_kernel(cfg)
-        cuda.compile_kernel(cfg, grad=True)
+        if not skip_bwd:
+            cuda.compile_kernel(cfg, grad=True)
         print(f"compiled d={d} N={n} causal={causal}", flush=True)
 
 
@@ -150,6 +151,7 @@ if __name__ == "__main__":
     ap = argparse.ArgumentParser()
     ap.add_argument("--precompile", action="store_true")
     ap.add_argument("--skip-bwd", action="store_true",
-                    help="forward table only")
+                    help="forward only (FLASH_MLIR_NVVM_OPTIONS picks a "
+                    "tuning variant, e.g. mma-warps=8)")
     a = ap.parse_args()
-    precompile() if a.precompile else bench(a.skip_bwd)
+    precompile(a.skip_bwd) if a.precompile else bench(a.skip_bwd)

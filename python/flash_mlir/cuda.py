@@ -50,11 +50,18 @@ def _unescape_mlir_string(s):
     return bytes(out)
 
 
+def _nvvm_options():
+    """Extra --flash-to-nvvm options (tuning: e.g. "mma-warps=8") from
+    FLASH_MLIR_NVVM_OPTIONS; they are part of the cache key."""
+    return os.environ.get("FLASH_MLIR_NVVM_OPTIONS", "").strip()
+
+
 def _launch_geometry(opt, src, names):
     """{kernel: ((gx, gy, gz), (bx, by, bz))} as flash-map-to-gpu launches
     them for this chip (the tensor-core forward covers 64 rows per block,
     the SIMT kernels `threads`)."""
-    p = subprocess.run([opt, src, "--flash-map-to-gpu=tensor-cores=1"],
+    tiles = " ".join(re.findall(r"mma-[a-z-]+=\d+", _nvvm_options()))
+    p = subprocess.run([opt, src, f"--flash-map-to-gpu=tensor-cores=1 {tiles}"],
                        capture_output=True, text=True)
     if p.returncode != 0:
         raise compiler.CompileError(p.stderr[-4000:])
@@ -78,8 +85,9 @@ def compile_kernel(cfg, chip="sm_90a", features="+ptx80", grad=False):
     func = (mlirgen.fused_grad_func(cfg, name="bwd") if grad
             else mlirgen.fused_func(cfg, name="fwd"))
     text = "\n".join(["module {", func, "}"])
-    key = hashlib.sha256("\0".join(["cuda3", text, chip, features]).encode()
-                         ).hexdigest()[:32]
+    extra = _nvvm_options()
+    key = hashlib.sha256("\0".join(["cuda3", text, chip, features, extra]
+                                   ).encode()).hexdigest()[:32]
     path = os.path.join(compiler.cache_dir(), f"{key}.cubin")
     geo_path = os.path.join(compiler.cache_dir(), f"{key}.json")
     names = (["flash_attention_grad_dq_0", "flash_attention_grad_dkdv_0"]
@@ -94,7 +102,8 @@ def compile_kernel(cfg, chip="sm_90a", features="+ptx80", grad=False):
             env["PATH"] = "/usr/local/cuda/bin:" + env.get("PATH", "")
             p = subprocess.run(
                 [opt, src, f"--flash-to-nvvm=chip={chip} features={features} "
-                 "format=bin"], capture_output=True, text=True, env=env)
+                 f"format=bin {extra}"], capture_output=True, text=True,
+                env=env)
             if p.returncode != 0:
                 raise compiler.CompileError(p.stderr[-4000:])
             m = re.search(r'bin = "((?:[^"\\]|\\.)*)"', p.stdout)

@@ -386,6 +386,13 @@ struct FlashMapToGPUPass
     });
     if (ops.empty())
       return;
+    if ((mmaWarps != 0 && mmaWarps != 4 && mmaWarps != 8) ||
+        (mmaTileKV != 0 && mmaTileKV != 32 && mmaTileKV != 64 &&
+         mmaTileKV != 128)) {
+      module.emitError("flash-map-to-gpu: mma-warps must be 4 or 8 and "
+                       "mma-tile-kv 32, 64 or 128 (0: by head dim)");
+      return signalPassFailure();
+    }
     if (threads <= 0 || tileKV <= 0) {
       module.emitError("flash-map-to-gpu: threads and tile-kv must be "
                        "positive");
@@ -416,10 +423,11 @@ struct FlashMapToGPUPass
         std::string name = "flash_attention_" + std::to_string(counter++);
         int64_t fwdThreads = s->threads, fwdGrid = gq;
         if (tensorCores && mmaForwardApplies(*s)) {
+          chooseMmaTiles(*s, mmaWarps, mmaTileKV);
           buildForwardMmaKernel(kb, op->getLoc(), name, *s);
-          fwdThreads = mmaForwardThreads();
-          fwdGrid = (s->nq + mmaForwardRowsPerBlock() - 1) /
-                    mmaForwardRowsPerBlock();
+          fwdThreads = mmaForwardThreads(*s);
+          fwdGrid = (s->nq + mmaForwardRowsPerBlock(*s) - 1) /
+                    mmaForwardRowsPerBlock(*s);
         } else {
           buildForwardKernel(kb, op->getLoc(), name, *s);
         }

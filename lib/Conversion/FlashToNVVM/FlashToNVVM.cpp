@@ -57,6 +57,8 @@ void mlir::flash::buildFlashToNVVMPipeline(OpPassManager &pm,
     chip.take_while([](char c) { return std::isdigit(c); }).getAsInteger(10, sm);
   FlashMapToGPUOptions map;
   map.tensorCores = options.tensorCores && sm >= 80;
+  map.mmaWarps = options.mmaWarps;
+  map.mmaTileKV = options.mmaTileKV;
   pm.addPass(createFlashMapToGPU(map));
   pm.addNestedPass<gpu::GPUModuleOp>(
       createFlashGPULowerMath(FlashGPULowerMathOptions{"nvvm"}));

@@ -27,6 +27,9 @@ struct KernelSpec {
   float scale;
   std::optional<int64_t> causalOffset;
   int64_t threads, tile;
+  /// Warps per block of the tensor-core forward (16 query rows each) and
+  /// keys per K/V tile (chooseMmaTiles).
+  int64_t mmaWarps = 4, mmaTileKV = 64;
   /// An additive f32 mask (natural-log units; -inf drops a key) as the
   /// kernels' last argument, read in place from a flat buffer of maskSize
   /// elements: (bh, row, key) is at sum_i lead_i(bh) * maskLeadStrides[i] +
@@ -137,10 +140,13 @@ void stageTile(OpBuilder &b, Location loc, Value src, Value dst, Value bh,
 
 /// The tensor-core forward kernel (MmaKernels.cpp; f16/bf16, D = Dv a
 /// multiple of 16 up to 128, no mask): args (q, k, v, o, lse), grid
-/// (ceil(Nq / mmaForwardRowsPerBlock()), BH), mmaForwardThreads() threads.
+/// (ceil(Nq / mmaForwardRowsPerBlock(s)), BH), mmaForwardThreads(s) threads.
 bool mmaForwardApplies(const KernelSpec &s);
-int64_t mmaForwardRowsPerBlock();
-int64_t mmaForwardThreads();
+/// Sets mmaWarps / mmaTileKV: the given ones, or (0) the per-head-dim
+/// defaults.
+void chooseMmaTiles(KernelSpec &s, int64_t warps, int64_t tileKV);
+int64_t mmaForwardRowsPerBlock(const KernelSpec &s);
+int64_t mmaForwardThreads(const KernelSpec &s);
 gpu::GPUFuncOp buildForwardMmaKernel(OpBuilder &b, Location loc,
                                      StringRef name, const KernelSpec &s);
 

@@ -3,7 +3,8 @@
 // f16/bf16 attention forward on NVIDIA tensor cores (sm_80+), FlashAttention-2
 // style:
 //
-//   grid  = (ceil(Nq / 64), B*Hq)   block = 4 warps, 16 query rows each
+//   grid  = (ceil(Nq / (16 W)), B*Hq)   block = W warps (4 or 8), 16 query
+//   rows each
 //   Q (16 x D per warp) held in registers as mma A fragments;
 //   per tile of 64 keys (up to the block's causal limit):
 //     all threads copy K and V (elt) into shared memory, barrier;
@@ -42,7 +43,7 @@ using namespace mlir::flash;
 using namespace mlir::flash::gpukernels;
 
 namespace {
-constexpr int64_t kWarps = 4, kRowsPerWarp = 16, kTileKV = 64;
+constexpr int64_t kRowsPerWarp = 16;
 
 /// C + A B for one m16n8k16 tile: A vector<4x2xelt>, B vector<2x2xelt>,
 /// C vector<2x2xf32> in the fragment layouts above. f16 through
@@ -87,19 +88,32 @@ Value mma(OpBuilder &b, Location l, Value a, Value bm, Value c) {
 }
 } // namespace
 
+void gpukernels::chooseMmaTiles(KernelSpec &s, int64_t warps,
+                                int64_t tileKV) {
+  // Measured on the H200 (bench/RESULTS.md, tuning table): 64-key tiles;
+  // 8 warps sharing each K/V tile at D = 128, 4 at D <= 64.
+  s.mmaWarps = warps ? warps : (s.d > 64 ? 8 : 4);
+  s.mmaTileKV = tileKV ? tileKV : 64;
+}
+
 bool gpukernels::mmaForwardApplies(const KernelSpec &s) {
   return (s.elt.isF16() || s.elt.isBF16()) && !s.mask && s.d == s.dv &&
          s.d % 16 == 0 && s.d <= 128;
 }
 
-int64_t gpukernels::mmaForwardRowsPerBlock() { return kWarps * kRowsPerWarp; }
-int64_t gpukernels::mmaForwardThreads() { return kWarps * 32; }
+int64_t gpukernels::mmaForwardRowsPerBlock(const KernelSpec &s) {
+  return s.mmaWarps * kRowsPerWarp;
+}
+int64_t gpukernels::mmaForwardThreads(const KernelSpec &s) {
+  return s.mmaWarps * 32;
+}
 
 gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
                                                  StringRef name,
                                                  const KernelSpec &s) {
   MLIRContext *ctx = ob.getContext();
   Type f32 = ob.getF32Type(), elt = s.elt;
+  const int64_t kWarps = s.mmaWarps, kTileKV = s.mmaTileKV;
   const int64_t D = s.d, rowsPerBlock = kWarps * kRowsPerWarp;
   const int64_t kSteps = D / 16, dTiles = D / 8, nTiles = kTileKV / 8;
   auto qTy = MemRefType::get({s.bh, s.nq, D}, elt);
@@ -188,16 +202,32 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
   auto tokTy = nvgpu::DeviceAsyncTokenType::get(ctx);
   auto copyTile = [&](OpBuilder &cb, Value src, Value dst, Value row0) {
     SmallVector<Value> toks;
-    for (int64_t it = 0; it < kTileKV * D / 8; it += kWarps * 32) {
+    const int64_t total = kTileKV * D / 8;
+    for (int64_t it = 0; it < total; it += kWarps * 32) {
       Value idx = add(cb, tid, kb.c(it));
-      Value r = arith::DivUIOp::create(cb, loc, idx, kb.c(D / 8));
-      Value c = mul(cb, arith::RemUIOp::create(cb, loc, idx, kb.c(D / 8)), 8);
-      Value key = arith::MinUIOp::create(cb, loc, add(cb, row0, r),
-                                         kb.c(s.nk - 1));
-      toks.push_back(nvgpu::DeviceAsyncCopyOp::create(
-          cb, loc, tokTy, dst, ValueRange{r, c}, src,
-          ValueRange{kvbh, key, c}, cb.getIndexAttr(8), Value(),
-          cb.getUnitAttr()));
+      auto issue = [&](OpBuilder &ib) {
+        Value r = arith::DivUIOp::create(ib, loc, idx, kb.c(D / 8));
+        Value c =
+            mul(ib, arith::RemUIOp::create(ib, loc, idx, kb.c(D / 8)), 8);
+        Value key = arith::MinUIOp::create(ib, loc, add(ib, row0, r),
+                                           kb.c(s.nk - 1));
+        return nvgpu::DeviceAsyncCopyOp::create(
+                   ib, loc, tokTy, dst, ValueRange{r, c}, src,
+                   ValueRange{kvbh, key, c}, ib.getIndexAttr(8), Value(),
+                   ib.getUnitAttr())
+            .getResult();
+      };
+      if (it + kWarps * 32 <= total) {
+        toks.push_back(issue(cb));
+        continue;
+      }
+      // A partial last round: only the threads with work copy.
+      Value has = arith::CmpIOp::create(cb, loc, arith::CmpIPredicate::ult,
+                                        idx, kb.c(total));
+      scf::IfOp::create(cb, loc, has, [&](OpBuilder &ib, Location) {
+        issue(ib);
+        scf::YieldOp::create(ib, loc);
+      });
     }
     return nvgpu::DeviceAsyncCreateGroupOp::create(cb, loc, tokTy, toks)
         .getResult();
@@ -216,9 +246,25 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
     inits.push_back(zeroC);
   inits.push_back(firstK);
   const float sl2 = s.scale * log2e;
-  auto loop = scf::ForOp::create(
-      b, loc, kb.c(0), kvEnd, kb.c(kTileKV), inits,
-      [&](OpBuilder &lb, Location l, Value jt, ValueRange args) {
+  // Scores stay raw (Q.K) through the max; the scale (times log2 e) is
+  // folded into one FMA per exp2: p = 2^(x sl2 - m sl2). A negative scale
+  // would flip the max: then scale first.
+  const bool prescale = sl2 <= 0.0f;
+  const float sMul = prescale ? sl2 : 1.0f, eMul = prescale ? 1.0f : sl2;
+  // Tiles every row of the block sees in full need no masking: the first
+  // loop runs them, the second the rest (the causal diagonal, the Nk edge).
+  Value fullEnd = kb.c(s.nk / kTileKV * kTileKV);
+  if (s.causalOffset) {
+    Value firstVisible = arith::MaxSIOp::create(
+        b, loc, add(b, rowBase, kb.c(*s.causalOffset + 1)), kb.c(0));
+    fullEnd = arith::MinSIOp::create(
+        b, loc,
+        mul(b, arith::DivSIOp::create(b, loc, firstVisible, kb.c(kTileKV)),
+            kTileKV),
+        fullEnd);
+  }
+  auto body = [&](bool masked) {
+    return [&, masked](OpBuilder &lb, Location l, Value jt, ValueRange args) {
         KernelBuilder kl{lb, l};
         // K(j) has landed; V(j) streams in while S and the softmax run,
         // K(j+1) while P V runs (one buffer each: the barriers order the
@@ -266,16 +312,19 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
             for (int64_t j = 0; j < 2; ++j) {
               Value x = vector::ExtractOp::create(lb, l, acc,
                                                   ArrayRef<int64_t>{r, j});
-              x = arith::MulFOp::create(lb, l, x, kl.f(sl2));
-              Value key = add(lb, jt, add(lb, t2, kl.c(nt * 8 + j)));
-              Value vis = arith::CmpIOp::create(
-                  lb, l, arith::CmpIPredicate::ult, key, kl.c(s.nk));
-              if (s.causalOffset)
-                vis = arith::AndIOp::create(
-                    lb, l, vis,
-                    arith::CmpIOp::create(lb, l, arith::CmpIPredicate::sle,
-                                          key, rowLimit[r]));
-              x = arith::SelectOp::create(lb, l, vis, x, kl.f(ninf));
+              if (prescale)
+                x = arith::MulFOp::create(lb, l, x, kl.f(sMul));
+              if (masked) {
+                Value key = add(lb, jt, add(lb, t2, kl.c(nt * 8 + j)));
+                Value vis = arith::CmpIOp::create(
+                    lb, l, arith::CmpIPredicate::ult, key, kl.c(s.nk));
+                if (s.causalOffset)
+                  vis = arith::AndIOp::create(
+                      lb, l, vis,
+                      arith::CmpIOp::create(lb, l, arith::CmpIPredicate::sle,
+                                            key, rowLimit[r]));
+                x = arith::SelectOp::create(lb, l, vis, x, kl.f(ninf));
+              }
               tileMax[r] = arith::MaxNumFOp::create(lb, l, tileMax[r], x);
               out = vector::InsertOp::create(lb, l, x, out,
                                              ArrayRef<int64_t>{r, j});
@@ -296,11 +345,16 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
           Value mNew = arith::MaxNumFOp::create(lb, l, args[r], mt);
           Value isInf = arith::CmpFOp::create(
               lb, l, arith::CmpFPredicate::OEQ, mNew, kl.f(ninf));
-          ms[r] = arith::SelectOp::create(lb, l, isInf, kl.f(0.0f), mNew);
-          alpha[r] = exp2(lb, l, arith::SubFOp::create(lb, l, args[r], ms[r]));
+          ms[r] = arith::SelectOp::create(
+              lb, l, isInf, kl.f(0.0f),
+              arith::MulFOp::create(lb, l, mNew, kl.f(eMul)));
+          alpha[r] = exp2(lb, l, fmac(lb, l, args[r], kl.f(eMul),
+                                      arith::NegFOp::create(lb, l, ms[r])));
           next[r] = mNew;
           next[2 + r] = arith::MulFOp::create(lb, l, args[2 + r], alpha[r]);
         }
+        Value negMs[2] = {arith::NegFOp::create(lb, l, ms[0]),
+                          arith::NegFOp::create(lb, l, ms[1])};
         // P (elt) as A fragments, two n-tiles per 16 keys; row sums.
         SmallVector<Value> pA;
         for (int64_t kk = 0; kk < nTiles / 2; ++kk) {
@@ -313,7 +367,7 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
               for (int64_t j = 0; j < 2; ++j) {
                 Value x = vector::ExtractOp::create(
                     lb, l, sAcc[2 * kk + half], ArrayRef<int64_t>{r, j});
-                Value p = exp2(lb, l, arith::SubFOp::create(lb, l, x, ms[r]));
+                Value p = exp2(lb, l, fmac(lb, l, x, kl.f(eMul), negMs[r]));
                 next[2 + r] = arith::AddFOp::create(lb, l, next[2 + r], p);
                 Value pe = arith::TruncFOp::create(lb, l, elt, p);
                 pair = vector::InsertOp::create(lb, l, pe, pair,
@@ -371,7 +425,12 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
         llvm::append_range(next, oAcc);
         next.push_back(nextK);
         scf::YieldOp::create(lb, l, next);
-      });
+    };
+  };
+  auto full = scf::ForOp::create(b, loc, kb.c(0), fullEnd, kb.c(kTileKV),
+                                 inits, body(/*masked=*/false));
+  auto loop = scf::ForOp::create(b, loc, fullEnd, kvEnd, kb.c(kTileKV),
+                                 full.getResults(), body(/*masked=*/true));
 
   waitAll(b, loop.getResults().back());
   // Row sums over the 4 lanes of a row, then o and lse for rows < Nq.
@@ -405,7 +464,9 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
                                           t, ki.c(0));
       scf::IfOp::create(ib, il, first, [&](OpBuilder &jb, Location jl) {
         KernelBuilder kj{jb, jl};
-        Value lg = arith::AddFOp::create(jb, jl, m, log2(jb, jl, lsum));
+        Value lg = arith::AddFOp::create(
+            jb, jl, arith::MulFOp::create(jb, jl, m, kj.f(eMul)),
+            log2(jb, jl, lsum));
         lg = arith::MulFOp::create(jb, jl, lg, kj.f(0.6931471805599453f));
         lg = arith::SelectOp::create(jb, jl, none, kj.f(ninf), lg);
         memref::StoreOp::create(jb, jl, lg, lse, ValueRange{bh, rows[r]});

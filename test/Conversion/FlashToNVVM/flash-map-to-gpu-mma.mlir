@@ -1,7 +1,8 @@
 // The tensor-core forward of flash-map-to-gpu (tensor-cores=1, which
 // --flash-to-nvvm sets for sm_80 and newer): f16 through nvgpu.mma.sync,
-// bf16 through nvvm.mma.sync; 64 query rows (4 warps of 16) per block of
-// 128 threads; K/V tiles of 64 keys in shared memory in the input type.
+// bf16 through nvvm.mma.sync; 16 query rows per warp, 4 warps per block at
+// head dim 64 and 8 at 128; K/V tiles of 64 keys in shared memory in the
+// input type.
 // RUN: flash-opt %s --split-input-file --flash-map-to-gpu=tensor-cores=1 | FileCheck %s
 // RUN: flash-opt %s --split-input-file --flash-map-to-gpu | FileCheck %s --check-prefix=SIMT
 
@@ -32,6 +33,8 @@ func.func @f16_gqa_causal(%q: tensor<2x4x100x64xf16>, %k: tensor<2x2x70x64xf16>,
 // -----
 
 // CHECK-LABEL: func.func @bf16
+// CHECK: gpu.launch_func {{.*}} blocks in (%c1, %c3, %c1{{[_0-9]*}}) threads in (%c256, %c1{{[_0-9]*}}, %c1{{[_0-9]*}})
+// CHECK: workgroup(%{{.*}} : memref<64x136xbf16, #gpu.address_space<workgroup>>
 // CHECK: nvvm.mma.sync A[{{.*}}] B[{{.*}}] C[{{.*}}] {layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>, multiplicandAPtxType = #nvvm.mma_type<bf16>, multiplicandBPtxType = #nvvm.mma_type<bf16>, shape = #nvvm.shape<m = 16, n = 8, k = 16>} : (i32, i32, f32) -> !llvm.struct<(f32, f32, f32, f32)>
 func.func @bf16(%q: tensor<3x37x128xbf16>, %k: tensor<3x300x128xbf16>) -> tensor<3x37x128xbf16> {
   %o = tensor.empty() : tensor<3x37x128xbf16>

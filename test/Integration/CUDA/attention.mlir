@@ -18,5 +18,14 @@
 // RUN: flash-opt %t.4.mlir --flash-to-nvvm=format=bin | mlir-translate --mlir-to-llvmir -o %t.4.ll
 // RUN: clang-22 -O2 -Wno-override-module %t.4.ll %t.utils.o -o %t.4 -L%flash_lib -lflash_cuda_runtime -Wl,--allow-shlib-undefined -Wl,-rpath,%flash_lib -lm
 // RUN: %t.4 | FileCheck %s
+// The tensor-core forward (f16/bf16, head dim a multiple of 16 up to 128):
+// RUN: %gen --batch 2 --hq 4 --hkv 2 --nq 100 --nk 70 --d 64 --causal --dtype f16 --tol 2e-3 > %t.5.mlir
+// RUN: flash-opt %t.5.mlir --flash-to-nvvm=format=bin | mlir-translate --mlir-to-llvmir -o %t.5.ll
+// RUN: clang-22 -O2 -Wno-override-module %t.5.ll %t.utils.o -o %t.5 -L%flash_lib -lflash_cuda_runtime -Wl,--allow-shlib-undefined -Wl,-rpath,%flash_lib -lm
+// RUN: %t.5 | FileCheck %s
+// RUN: %gen --nq 37 --nk 300 --d 128 --hq 3 --hkv 1 --causal --causal-offset -20 --dtype bf16 --tol 8e-3 > %t.6.mlir
+// RUN: flash-opt %t.6.mlir --flash-to-nvvm=format=bin | mlir-translate --mlir-to-llvmir -o %t.6.ll
+// RUN: clang-22 -O2 -Wno-override-module %t.6.ll %t.utils.o -o %t.6 -L%flash_lib -lflash_cuda_runtime -Wl,--allow-shlib-undefined -Wl,-rpath,%flash_lib -lm
+// RUN: %t.6 | FileCheck %s
 // CHECK: o_err:
 // CHECK: ok: 1

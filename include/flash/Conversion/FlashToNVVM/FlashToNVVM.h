@@ -32,6 +32,16 @@ struct FlashToNVVMOptions : public PassPipelineOptions<FlashToNVVMOptions> {
       llvm::cl::desc("Tensor-core (mma.sync) forward kernels where they "
                      "apply (sm_80 and newer)"),
       llvm::cl::init(true)};
+  PassOptions::Option<int64_t> mmaWarps{
+      *this, "mma-warps",
+      llvm::cl::desc("Warps per block of the tensor-core forward (4 or 8; "
+                     "0: by head dim)"),
+      llvm::cl::init(0)};
+  PassOptions::Option<int64_t> mmaTileKV{
+      *this, "mma-tile-kv",
+      llvm::cl::desc("Keys per K/V tile of the tensor-core forward (32, 64 "
+                     "or 128; 0: by head dim)"),
+      llvm::cl::init(0)};
 };
 
 /// Whole-module lowering to host LLVM + gpu.binary: flash ops become

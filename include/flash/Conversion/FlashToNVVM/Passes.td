@@ -46,7 +46,13 @@ def FlashMapToGPU : Pass<"flash-map-to-gpu", "::mlir::ModuleOp"> {
     Option<"tensorCores", "tensor-cores", "bool", /*default=*/"false",
            "Forward of f16/bf16 ops with head dim 16..128 (multiple of 16) "
            "and no mask on NVIDIA tensor cores (nvgpu.mma.sync, sm_80+): "
-           "grid (ceil(Nq / 64), B*H), 128 threads, 16 query rows per warp">
+           "grid (ceil(Nq / (16 mma-warps)), B*H), 16 query rows per warp">,
+    Option<"mmaWarps", "mma-warps", "int64_t", /*default=*/"0",
+           "Warps per block of the tensor-core forward (4 or 8; 0: by head "
+           "dim)">,
+    Option<"mmaTileKV", "mma-tile-kv", "int64_t", /*default=*/"0",
+           "Keys per K/V tile of the tensor-core forward (32, 64 or 128; 0: "
+           "by head dim)">
   ];
 }
 

@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Tuning runs for the tensor-core forward: AOT programs that time the kernel
+# (FLASH_CUDA_TIMING, device time per launch) for each `--flash-to-nvvm`
+# variant, plus self-checking programs of the same variants. Run from the
+# repository root after `make build`; on the GPU machine, with `tune_out`
+# carried: bash tune_out/run.sh
+set -euo pipefail
+OUT=${OUT:-tune_out}
+LLVM=/usr/lib/llvm-22
+export PATH=/usr/local/cuda/bin:$PATH
+VARIANTS=${VARIANTS:-"mma-warps=4 mma-warps=8"}
+mkdir -p "$OUT"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+clang-22 -O2 -c test/Integration/CUDA/host_utils.c -o "$tmp/utils.o"
+link() { # src name options
+  build/bin/flash-opt "$1" "--flash-to-nvvm=format=bin $3" -o "$tmp/$2.ll.mlir"
+  $LLVM/bin/mlir-translate --mlir-to-llvmir "$tmp/$2.ll.mlir" -o "$tmp/$2.ll"
+  clang-22 -O2 -Wno-override-module "$tmp/$2.ll" "$tmp/utils.o" -o "$OUT/$2" \
+    -Lbuild/lib -lflash_cuda_runtime -Wl,--allow-shlib-undefined -Wl,-rpath,'$ORIGIN' -lm
+}
+/usr/bin/python3 - "$tmp" <<'PY'
+import sys
+sys.path.insert(0, "python"); sys.path.insert(0, "bench/cpu")
+from flash_mlir import mlirgen
+from bench import timing_program
+tmp = sys.argv[1]
+for d in (64, 128):
+    for causal in (False, True):
+        cfg = mlirgen.Config(batch=[4], hq=2048 // d, hkv=2048 // d, nq=4096,
+                             nk=4096, d=d, dv=d, dtype="bf16", causal=causal,
+                             causal_offset=0 if causal else None, lse=True)
+        open(f"{tmp}/time_d{d}_{'c' if causal else 'n'}.mlir", "w").write(
+            timing_program(cfg, "fused", 3))
+PY
+i=0
+for v in $VARIANTS; do
+  i=$((i+1)); echo "v$i: $v" >> "$OUT/variants.txt"
+  for f in "$tmp"/time_*.mlir; do
+    n=$(basename "$f" .mlir); link "$f" "v${i}_$n" "$v"
+  done
+  for c in "--batch 2 --hq 4 --hkv 2 --nq 100 --nk 70 --d 64 --causal --dtype f16 --tol 2e-3" \
+           "--nq 37 --nk 300 --d 128 --hq 3 --hkv 1 --causal --causal-offset -20 --dtype bf16 --tol 8e-3" \
+           "--nq 200 --nk 200 --d 128 --hq 2 --causal --dtype bf16 --tol 8e-3" \
+           "--nq 1000 --nk 1000 --d 64 --batch 2 --hq 2 --hkv 1 --dtype bf16 --tol 8e-3"; do
+    i2=$(ls "$OUT" | grep -c "^v${i}_check" || true)
+    /usr/bin/python3 python/flash_mlir/mlirgen.py $c > "$tmp/c.mlir"
+    link "$tmp/c.mlir" "v${i}_check$i2" "$v"
+  done
+done
+cp build/lib/libflash_cuda_runtime.so "$OUT/"
+cat > "$OUT/run.sh" <<'RUN'
+cd "$(dirname "$0")"
+cat variants.txt
+for t in v*_check*; do printf '%s: ' $t; ./$t | tail -1; done
+for t in v*_time_*; do
+  printf '%s: ' $t
+  FLASH_CUDA_TIMING=1 ./$t 2>&1 | grep flash_attention | tail -3 | awk '{s+=$3} END {printf "%.3f ms\n", s/NR}'
+done
+RUN
