@@ -6,7 +6,7 @@
 include "mlir/Pass/PassBase.td"
 
 def FlashMapToGPU : Pass<"flash-map-to-gpu", "::mlir::ModuleOp"> {
-  let summary = "Map flash.attention onto GPU kernels (SIMT, one row per thread)";
+  let summary = "Map flash.attention[_grad] onto GPU kernels (tensor-core or SIMT)";
   let description = [{
     Replaces every `flash.attention` (static shapes) by a launch of a kernel
     in `gpu.module @flash_kernels`, with host code that stages the operands
@@ -23,8 +23,12 @@ def FlashMapToGPU : Pass<"flash-map-to-gpu", "::mlir::ModuleOp"> {
     D = rowsum(dO * O)) then dK/dV (one key row per thread, Q/dO tiles in
     shared memory, summing over the query heads of a GQA group).
 
-    This is the first GPU mapping: f32 arithmetic on CUDA cores, no tensor
-    cores yet. A mask (additive or i1, statically shaped) is staged by the
+    With `tensor-cores` (set by --flash-to-nvvm for sm_80+), the forward of
+    f16/bf16 ops with head dim a multiple of 16 up to 128 and no mask is the
+    tensor-core kernel instead (MmaKernels.cpp: 16 query rows per warp,
+    `mma-warps` warps per block, K/V tiles of `mma-tile-kv` keys streamed by
+    cp.async, ldmatrix fragments, mma.sync m16n8k16, P kept in registers).
+    Everything else uses the SIMT mapping: f32 arithmetic on CUDA cores. A mask (additive or i1, statically shaped) is staged by the
     host as f32 in its own shape (an i1 keep-mask as 0 / -inf); the kernels
     read it in place, with stride 0 along the dims it broadcasts over.
     Dynamic shapes are diagnosed as not supported.
