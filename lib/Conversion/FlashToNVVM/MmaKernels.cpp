@@ -28,7 +28,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "GPUKernels.h"
+#include "MmaFragments.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -44,49 +44,191 @@ using namespace mlir::flash::gpukernels;
 
 namespace {
 constexpr int64_t kRowsPerWarp = 16;
+} // namespace
 
-/// C + A B for one m16n8k16 tile: A vector<4x2xelt>, B vector<2x2xelt>,
-/// C vector<2x2xf32> in the fragment layouts above. f16 through
-/// nvgpu.mma.sync; bf16 through nvvm.mma.sync directly (upstream's
-/// nvgpu-to-nvvm cannot type bf16 operands), with each pair of bf16 packed
-/// in an i32 as PTX wants.
-Value mma(OpBuilder &b, Location l, Value a, Value bm, Value c) {
-  Type elt = cast<VectorType>(a.getType()).getElementType();
+MmaFragments gpukernels::mmaFragments(OpBuilder &b, Location loc, Type elt,
+                                      Value tid) {
+  auto cst = [&](int64_t v) {
+    return arith::ConstantIndexOp::create(b, loc, v).getResult();
+  };
+  Value lane = arith::RemUIOp::create(b, loc, tid, cst(32));
+  Value t = arith::RemUIOp::create(b, loc, lane, cst(4));
+  return MmaFragments{b,
+                      loc,
+                      elt,
+                      arith::RemUIOp::create(b, loc, lane, cst(8)),
+                      arith::DivUIOp::create(b, loc, lane, cst(8)),
+                      arith::DivUIOp::create(b, loc, lane, cst(4)),
+                      arith::MulIOp::create(b, loc, t, cst(2))};
+}
+
+Value MmaFragments::c(int64_t v) {
+  return arith::ConstantIndexOp::create(b, loc, v);
+}
+
+Value MmaFragments::add(Value x, Value y) {
+  return arith::AddIOp::create(b, loc, x, y);
+}
+
+Value MmaFragments::zeroC() {
+  auto ty = VectorType::get({2, 2}, b.getF32Type());
+  return arith::ConstantOp::create(
+      b, loc, ty, DenseElementsAttr::get(ty, b.getF32FloatAttr(0)));
+}
+
+// f16 through nvgpu.mma.sync; bf16 through nvvm.mma.sync directly
+// (upstream's nvgpu-to-nvvm cannot type bf16 operands), with each pair of
+// bf16 packed in an i32 as PTX wants.
+Value MmaFragments::mma(Value a, Value bm, Value acc) {
   if (elt.isF16())
-    return nvgpu::MmaSyncOp::create(b, l, a, bm, c,
+    return nvgpu::MmaSyncOp::create(b, loc, a, bm, acc,
                                     ArrayRef<int64_t>{16, 8, 16});
   auto v1i32 = VectorType::get({1}, b.getI32Type());
   auto words = [&](Value frag, int64_t n) {
     SmallVector<Value> w;
     for (int64_t i = 0; i < n; ++i) {
-      Value pair = vector::ExtractOp::create(b, l, frag, ArrayRef<int64_t>{i});
-      Value word = vector::BitCastOp::create(b, l, v1i32, pair);
-      w.push_back(vector::ExtractOp::create(b, l, word, ArrayRef<int64_t>{0}));
+      Value pair =
+          vector::ExtractOp::create(b, loc, frag, ArrayRef<int64_t>{i});
+      Value word = vector::BitCastOp::create(b, loc, v1i32, pair);
+      w.push_back(
+          vector::ExtractOp::create(b, loc, word, ArrayRef<int64_t>{0}));
     }
     return w;
   };
-  SmallVector<Value> acc;
+  SmallVector<Value> cs;
   for (int64_t i = 0; i < 4; ++i)
-    acc.push_back(
-        vector::ExtractOp::create(b, l, c, ArrayRef<int64_t>{i / 2, i % 2}));
+    cs.push_back(vector::ExtractOp::create(b, loc, acc,
+                                           ArrayRef<int64_t>{i / 2, i % 2}));
   Type f32 = b.getF32Type();
   auto resTy = LLVM::LLVMStructType::getLiteral(b.getContext(),
                                                 {f32, f32, f32, f32});
   auto op = NVVM::MmaOp::create(
-      b, l, resTy, words(a, 4), words(bm, 2), acc, {16, 8, 16}, std::nullopt,
-      std::nullopt,
+      b, loc, resTy, words(a, 4), words(bm, 2), cs, {16, 8, 16},
+      std::nullopt, std::nullopt,
       std::array<NVVM::MMATypes, 2>{NVVM::MMATypes::bf16,
                                     NVVM::MMATypes::bf16},
       std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
                                      NVVM::MMALayout::col});
-  Value out = c;
+  Value out = acc;
   for (int64_t i = 0; i < 4; ++i)
     out = vector::InsertOp::create(
-        b, l, LLVM::ExtractValueOp::create(b, l, op, i), out,
+        b, loc, LLVM::ExtractValueOp::create(b, loc, op, i), out,
         ArrayRef<int64_t>{i / 2, i % 2});
   return out;
 }
-} // namespace
+
+Value MmaFragments::aFromGlobal(Value mem, Value bh, Value r0, Value r1,
+                                int64_t col0) {
+  auto a4x2 = VectorType::get({4, 2}, elt);
+  Value a = arith::ConstantOp::create(
+      b, loc, a4x2, DenseElementsAttr::get(a4x2, b.getZeroAttr(elt)));
+  for (int64_t i = 0; i < 4; ++i) {
+    Value col = add(t2, c(col0 + (i >= 2 ? 8 : 0)));
+    Value x = vector::LoadOp::create(b, loc, VectorType::get({2}, elt), mem,
+                                     ValueRange{bh, i % 2 ? r1 : r0, col});
+    a = vector::InsertOp::create(b, loc, x, a, ArrayRef<int64_t>{i});
+  }
+  return a;
+}
+
+Value MmaFragments::cToA(Value c0, Value c1) {
+  auto a4x2 = VectorType::get({4, 2}, elt);
+  auto v2 = VectorType::get({2}, elt);
+  Value a = arith::ConstantOp::create(
+      b, loc, a4x2, DenseElementsAttr::get(a4x2, b.getZeroAttr(elt)));
+  for (int64_t half = 0; half < 2; ++half)
+    for (int64_t r = 0; r < 2; ++r) {
+      Value row = vector::ExtractOp::create(b, loc, half ? c1 : c0,
+                                            ArrayRef<int64_t>{r});
+      a = vector::InsertOp::create(b, loc,
+                                   arith::TruncFOp::create(b, loc, v2, row), a,
+                                   ArrayRef<int64_t>{2 * half + r});
+    }
+  return a;
+}
+
+SmallVector<Value> MmaFragments::bFrags(Value smem, Value row0, int64_t col0,
+                                        int64_t count, bool trans) {
+  auto b2x2 = VectorType::get({2, 2}, elt);
+  SmallVector<Value> frags;
+  for (int64_t i = 0; i < count; i += 2) {
+    int64_t tiles = i + 1 < count ? 4 : 2;
+    // ldmatrix: lane l addresses row l % 8 of 8x8 matrix l / 8.
+    Value m = tiles == 4 ? lmat
+                         : arith::RemUIOp::create(b, loc, lmat, c(2))
+                               .getResult();
+    Value row, col;
+    if (!trans) {
+      // Matrix m: rows n0.., columns col0 + 16 (i / 2) + 8 m.
+      row = add(row0, lrow);
+      col = add(arith::MulIOp::create(b, loc, m, c(8)), c(col0 + 8 * i));
+    } else {
+      // Matrix m: rows k0 + 8 (m % 2).., columns col0 + 8 i + 8 (m / 2).
+      Value mr = arith::RemUIOp::create(b, loc, m, c(2));
+      Value mc = arith::DivUIOp::create(b, loc, m, c(2));
+      row = add(add(row0, lrow), arith::MulIOp::create(b, loc, mr, c(8)));
+      col = add(arith::MulIOp::create(b, loc, mc, c(8)), c(col0 + 8 * i));
+    }
+    Value all = nvgpu::LdMatrixOp::create(
+        b, loc, VectorType::get({tiles, 2}, elt), smem, ValueRange{row, col},
+        trans, tiles);
+    for (int64_t h = 0; h < tiles / 2; ++h) {
+      Value f = arith::ConstantOp::create(
+          b, loc, b2x2, DenseElementsAttr::get(b2x2, b.getZeroAttr(elt)));
+      for (int64_t j = 0; j < 2; ++j)
+        f = vector::InsertOp::create(
+            b, loc,
+            vector::ExtractOp::create(b, loc, all,
+                                      ArrayRef<int64_t>{2 * h + j}),
+            f, ArrayRef<int64_t>{j});
+      frags.push_back(f);
+    }
+  }
+  return frags;
+}
+
+Value MmaFragments::copyTile(Value tid, int64_t threads, Value src, Value bh,
+                             Value row0, int64_t limit, int64_t rows,
+                             int64_t width, Value dst) {
+  auto tokTy = nvgpu::DeviceAsyncTokenType::get(b.getContext());
+  SmallVector<Value> toks;
+  const int64_t total = rows * width / 8;
+  for (int64_t it = 0; it < total; it += threads) {
+    Value idx = add(tid, c(it));
+    auto issue = [&](OpBuilder &ib) {
+      auto ci = [&](int64_t v) {
+        return arith::ConstantIndexOp::create(ib, loc, v).getResult();
+      };
+      Value r = arith::DivUIOp::create(ib, loc, idx, ci(width / 8));
+      Value col = arith::MulIOp::create(
+          ib, loc, arith::RemUIOp::create(ib, loc, idx, ci(width / 8)),
+          ci(8));
+      Value key = arith::MinUIOp::create(
+          ib, loc, arith::AddIOp::create(ib, loc, row0, r), ci(limit - 1));
+      return nvgpu::DeviceAsyncCopyOp::create(
+                 ib, loc, tokTy, dst, ValueRange{r, col}, src,
+                 ValueRange{bh, key, col}, ib.getIndexAttr(8), Value(),
+                 ib.getUnitAttr())
+          .getResult();
+    };
+    if (it + threads <= total) {
+      toks.push_back(issue(b));
+      continue;
+    }
+    // A partial last round: only the threads with work copy.
+    Value has = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, idx,
+                                      c(total));
+    scf::IfOp::create(b, loc, has, [&](OpBuilder &ib, Location) {
+      issue(ib);
+      scf::YieldOp::create(ib, loc);
+    });
+  }
+  return nvgpu::DeviceAsyncCreateGroupOp::create(b, loc, tokTy, toks);
+}
+
+void MmaFragments::waitAll(Value group) {
+  nvgpu::DeviceAsyncWaitOp::create(b, loc, group, b.getI32IntegerAttr(0));
+}
 
 void gpukernels::chooseMmaTiles(KernelSpec &s, int64_t warps,
                                 int64_t tileKV) {
@@ -113,20 +255,19 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
                                                  const KernelSpec &s) {
   MLIRContext *ctx = ob.getContext();
   Type f32 = ob.getF32Type(), elt = s.elt;
-  const int64_t kWarps = s.mmaWarps, kTileKV = s.mmaTileKV;
-  const int64_t D = s.d, rowsPerBlock = kWarps * kRowsPerWarp;
-  const int64_t kSteps = D / 16, dTiles = D / 8, nTiles = kTileKV / 8;
+  const int64_t warps = s.mmaWarps, tileKV = s.mmaTileKV, threads = warps * 32;
+  const int64_t D = s.d, rowsPerBlock = warps * kRowsPerWarp;
+  const int64_t kSteps = D / 16, dTiles = D / 8, nTiles = tileKV / 8;
   auto qTy = MemRefType::get({s.bh, s.nq, D}, elt);
   auto kTy = MemRefType::get({s.bh / (s.hq / s.hkv), s.nk, D}, elt);
-  auto oTy = MemRefType::get({s.bh, s.nq, D}, elt);
   auto lTy = MemRefType::get({s.bh, s.nq}, f32);
-  auto wg = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
   // Rows padded by 8 elements (16 bytes): the 8 rows an ldmatrix reads
   // start in different banks.
-  auto smemTy = MemRefType::get({kTileKV, D + 8}, elt,
+  auto wg = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+  auto smemTy = MemRefType::get({tileKV, D + 8}, elt,
                                 MemRefLayoutAttrInterface(), wg);
-  auto fn = newKernel(ob, loc, name, {qTy, kTy, kTy, oTy, lTy},
-                      {smemTy, smemTy}, kWarps * 32);
+  auto fn = newKernel(ob, loc, name, {qTy, kTy, kTy, qTy, lTy},
+                      {smemTy, smemTy}, threads);
 
   OpBuilder b = OpBuilder::atBlockBegin(&fn.front());
   KernelBuilder kb{b, loc};
@@ -135,304 +276,186 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
   Value kS = fn.getWorkgroupAttributions()[0];
   Value vS = fn.getWorkgroupAttributions()[1];
   const float ninf = -std::numeric_limits<float>::infinity();
-  const float log2e = 1.4426950408889634f;
-  auto v2 = VectorType::get({2}, elt);
-  auto a4x2 = VectorType::get({4, 2}, elt);
-  auto b2x2 = VectorType::get({2, 2}, elt);
-  auto c2x2 = VectorType::get({2, 2}, f32);
-  auto add = [&](OpBuilder &bb, Value x, Value y) {
-    return arith::AddIOp::create(bb, loc, x, y).getResult();
-  };
-  auto mul = [&](OpBuilder &bb, Value x, int64_t c) {
-    return arith::MulIOp::create(bb, loc, x,
-                                 arith::ConstantIndexOp::create(bb, loc, c))
-        .getResult();
-  };
+  const float sl2 = s.scale * 1.4426950408889634f;
+  auto v2f = VectorType::get({2}, f32);
 
-  // Who am I: batch-head, warp, lane = 4 g + t, my two rows.
+  // Who am I: batch-head, warp, my two rows g and g + 8.
   Value bx = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
   Value bh = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
   Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  MmaFragments F = mmaFragments(b, loc, elt, tid);
   Value warp = arith::DivUIOp::create(b, loc, tid, kb.c(32));
-  Value lane = arith::RemUIOp::create(b, loc, tid, kb.c(32));
-  Value g = arith::DivUIOp::create(b, loc, lane, kb.c(4));
-  Value t = arith::RemUIOp::create(b, loc, lane, kb.c(4));
-  Value t2 = mul(b, t, 2);
-  Value rowBase = mul(b, bx, rowsPerBlock);
-  Value row0 = add(b, add(b, rowBase, mul(b, warp, kRowsPerWarp)), g);
-  Value rows[2] = {row0, add(b, row0, kb.c(8))};
+  Value rowBase = arith::MulIOp::create(b, loc, bx, kb.c(rowsPerBlock));
+  Value row0 = F.add(F.add(rowBase, arith::MulIOp::create(
+                                        b, loc, warp, kb.c(kRowsPerWarp))),
+                     F.g);
+  Value rows[2] = {row0, F.add(row0, kb.c(8))};
   Value rowsc[2];
   for (int r = 0; r < 2; ++r)
     rowsc[r] = arith::MinUIOp::create(b, loc, rows[r], kb.c(s.nq - 1));
   Value bIdx = arith::DivUIOp::create(b, loc, bh, kb.c(s.hq));
   Value hIdx = arith::RemUIOp::create(b, loc, bh, kb.c(s.hq));
-  Value kvbh = add(b, mul(b, bIdx, s.hkv),
-                   arith::DivUIOp::create(b, loc, hIdx, kb.c(s.hq / s.hkv)));
-  Value kvEnd = kb.c(s.nk);
-  Value rowLimit[2];
+  Value kvbh = F.add(arith::MulIOp::create(b, loc, bIdx, kb.c(s.hkv)),
+                     arith::DivUIOp::create(b, loc, hIdx, kb.c(s.hq / s.hkv)));
+  // Keys the block needs (all, or up to its last row's diagonal); tiles
+  // every row of the block sees in full need no masking: the first loop
+  // runs them, the second the rest (the causal diagonal, the Nk edge).
+  Value kvEnd = kb.c(s.nk), rowLimit[2];
+  Value fullEnd = kb.c(s.nk / tileKV * tileKV);
   if (s.causalOffset) {
     Value off = kb.c(*s.causalOffset);
     Value lastRow = arith::MinUIOp::create(
-        b, loc, add(b, rowBase, kb.c(rowsPerBlock - 1)), kb.c(s.nq - 1));
-    Value end = add(b, add(b, lastRow, off), kb.c(1));
+        b, loc, F.add(rowBase, kb.c(rowsPerBlock - 1)), kb.c(s.nq - 1));
     kvEnd = arith::MinSIOp::create(
-        b, loc, arith::MaxSIOp::create(b, loc, end, kb.c(0)), kb.c(s.nk));
+        b, loc,
+        arith::MaxSIOp::create(b, loc, F.add(F.add(lastRow, off), kb.c(1)),
+                               kb.c(0)),
+        kb.c(s.nk));
     for (int r = 0; r < 2; ++r)
-      rowLimit[r] = add(b, rows[r], off);
+      rowLimit[r] = F.add(rows[r], off);
+    Value firstVisible = arith::MaxSIOp::create(
+        b, loc, F.add(rowBase, kb.c(*s.causalOffset + 1)), kb.c(0));
+    fullEnd = arith::MinSIOp::create(
+        b, loc,
+        arith::MulIOp::create(
+            b, loc, arith::DivSIOp::create(b, loc, firstVisible, kb.c(tileKV)),
+            kb.c(tileKV)),
+        fullEnd);
   }
 
-  // Q as A fragments, one per 16 columns of D.
-  auto load2 = [&](OpBuilder &bb, Value mem, ValueRange idx) {
-    return vector::LoadOp::create(bb, loc, v2, mem, idx).getResult();
-  };
+  // Q as A fragments (registers), one per 16 columns of D.
   SmallVector<Value> qA;
-  for (int64_t ks = 0; ks < kSteps; ++ks) {
-    Value a = arith::ConstantOp::create(
-        b, loc, a4x2, DenseElementsAttr::get(a4x2, b.getZeroAttr(elt)));
-    for (int64_t i = 0; i < 4; ++i) {
-      Value col = add(b, t2, kb.c(ks * 16 + (i >= 2 ? 8 : 0)));
-      Value x = load2(b, q, {bh, rowsc[i % 2], col});
-      a = vector::InsertOp::create(b, loc, x, a, ArrayRef<int64_t>{i});
-    }
-    qA.push_back(a);
-  }
+  for (int64_t ks = 0; ks < kSteps; ++ks)
+    qA.push_back(F.aFromGlobal(q, bh, rowsc[0], rowsc[1], ks * 16));
 
-  // A K or V tile (keys row0 .. row0+63, clamped to Nk) into shared memory
-  // with cp.async, 16 bytes per copy; returns the group's token.
-  auto tokTy = nvgpu::DeviceAsyncTokenType::get(ctx);
-  auto copyTile = [&](OpBuilder &cb, Value src, Value dst, Value row0) {
-    SmallVector<Value> toks;
-    const int64_t total = kTileKV * D / 8;
-    for (int64_t it = 0; it < total; it += kWarps * 32) {
-      Value idx = add(cb, tid, kb.c(it));
-      auto issue = [&](OpBuilder &ib) {
-        Value r = arith::DivUIOp::create(ib, loc, idx, kb.c(D / 8));
-        Value c =
-            mul(ib, arith::RemUIOp::create(ib, loc, idx, kb.c(D / 8)), 8);
-        Value key = arith::MinUIOp::create(ib, loc, add(ib, row0, r),
-                                           kb.c(s.nk - 1));
-        return nvgpu::DeviceAsyncCopyOp::create(
-                   ib, loc, tokTy, dst, ValueRange{r, c}, src,
-                   ValueRange{kvbh, key, c}, ib.getIndexAttr(8), Value(),
-                   ib.getUnitAttr())
-            .getResult();
-      };
-      if (it + kWarps * 32 <= total) {
-        toks.push_back(issue(cb));
-        continue;
-      }
-      // A partial last round: only the threads with work copy.
-      Value has = arith::CmpIOp::create(cb, loc, arith::CmpIPredicate::ult,
-                                        idx, kb.c(total));
-      scf::IfOp::create(cb, loc, has, [&](OpBuilder &ib, Location) {
-        issue(ib);
-        scf::YieldOp::create(ib, loc);
-      });
-    }
-    return nvgpu::DeviceAsyncCreateGroupOp::create(cb, loc, tokTy, toks)
-        .getResult();
-  };
-  auto waitAll = [&](OpBuilder &wb, Value group) {
-    nvgpu::DeviceAsyncWaitOp::create(wb, loc, group, wb.getI32IntegerAttr(0));
-  };
-  Value firstK = copyTile(b, k, kS, kb.c(0));
-
-  // Loop-carried: m, l (per row: this lane's partial sum), O accumulators,
-  // the pending copy of the next K tile.
-  SmallVector<Value> inits{kb.f(ninf), kb.f(ninf), kb.f(0.0f), kb.f(0.0f)};
-  Value zeroC = arith::ConstantOp::create(
-      b, loc, c2x2, DenseElementsAttr::get(c2x2, b.getF32FloatAttr(0)));
-  for (int64_t dt = 0; dt < dTiles; ++dt)
-    inits.push_back(zeroC);
-  inits.push_back(firstK);
-  const float sl2 = s.scale * log2e;
   // Scores stay raw (Q.K) through the max; the scale (times log2 e) is
   // folded into one FMA per exp2: p = 2^(x sl2 - m sl2). A negative scale
   // would flip the max: then scale first.
   const bool prescale = sl2 <= 0.0f;
   const float sMul = prescale ? sl2 : 1.0f, eMul = prescale ? 1.0f : sl2;
-  // Tiles every row of the block sees in full need no masking: the first
-  // loop runs them, the second the rest (the causal diagonal, the Nk edge).
-  Value fullEnd = kb.c(s.nk / kTileKV * kTileKV);
-  if (s.causalOffset) {
-    Value firstVisible = arith::MaxSIOp::create(
-        b, loc, add(b, rowBase, kb.c(*s.causalOffset + 1)), kb.c(0));
-    fullEnd = arith::MinSIOp::create(
-        b, loc,
-        mul(b, arith::DivSIOp::create(b, loc, firstVisible, kb.c(kTileKV)),
-            kTileKV),
-        fullEnd);
-  }
+  auto copyK = [&](MmaFragments &G, Value row0) {
+    return G.copyTile(tid, threads, k, kvbh, row0, s.nk, tileKV, D, kS);
+  };
+  // Loop-carried: m, l (per row: this lane's partial sum), O accumulators,
+  // the pending copy of the next K tile.
+  SmallVector<Value> inits{kb.f(ninf), kb.f(ninf), kb.f(0.0f), kb.f(0.0f)};
+  for (int64_t dt = 0; dt < dTiles; ++dt)
+    inits.push_back(F.zeroC());
+  inits.push_back(copyK(F, kb.c(0)));
+
   auto body = [&](bool masked) {
     return [&, masked](OpBuilder &lb, Location l, Value jt, ValueRange args) {
-        KernelBuilder kl{lb, l};
-        // K(j) has landed; V(j) streams in while S and the softmax run,
-        // K(j+1) while P V runs (one buffer each: the barriers order the
-        // reuse).
-        waitAll(lb, args.back());
-        gpu::BarrierOp::create(lb, l);
-        Value vGroup = copyTile(lb, v, vS, jt);
-        // S = Q K^T, scaled into the log2 domain, invisible keys at -inf.
-        SmallVector<Value> sAcc; // per n-tile, vector<2x2xf32>
-        Value tileMax[2] = {kl.f(ninf), kl.f(ninf)};
-        // Lane l addresses row l % 8 of 8x8 matrix l / 8 for ldmatrix.
-        Value lrow = arith::RemUIOp::create(lb, l, lane, kl.c(8));
-        Value lmat = arith::DivUIOp::create(lb, l, lane, kl.c(8));
-        for (int64_t nt = 0; nt < nTiles; ++nt) {
-          Value acc = zeroC;
-          // B fragments of two k-steps per ldmatrix.x4 (matrix m: keys
-          // nt*8.., columns 8m..), one per x2 for an odd last step.
-          Value kRow = add(lb, lrow, kl.c(nt * 8));
-          for (int64_t ks = 0; ks < kSteps; ks += 2) {
-            int64_t tiles = ks + 1 < kSteps ? 4 : 2;
-            Value col = add(lb, mul(lb, lmat, 8), kl.c(ks * 16));
-            if (tiles == 2)
-              col = add(lb,
-                        mul(lb, arith::RemUIOp::create(lb, l, lmat, kl.c(2)),
-                            8),
-                        kl.c(ks * 16));
-            Value frags = nvgpu::LdMatrixOp::create(
-                lb, l, VectorType::get({tiles, 2}, elt), kS,
-                ValueRange{kRow, col}, /*transpose=*/false, tiles);
-            for (int64_t h = 0; h < tiles / 2; ++h) {
-              Value bf = arith::ConstantOp::create(
-                  lb, l, b2x2,
-                  DenseElementsAttr::get(b2x2, lb.getZeroAttr(elt)));
-              for (int64_t i = 0; i < 2; ++i)
-                bf = vector::InsertOp::create(
-                    lb, l,
-                    vector::ExtractOp::create(lb, l, frags,
-                                              ArrayRef<int64_t>{2 * h + i}),
-                    bf, ArrayRef<int64_t>{i});
-              acc = mma(lb, l, qA[ks + h], bf, acc);
+      KernelBuilder kl{lb, l};
+      MmaFragments G{lb, l, elt, F.lrow, F.lmat, F.g, F.t2};
+      // K(j) has landed; V(j) streams in while S and the softmax run,
+      // K(j+1) while P V runs (one buffer each: the barriers order reuse).
+      G.waitAll(args.back());
+      gpu::BarrierOp::create(lb, l);
+      Value vGroup = G.copyTile(tid, threads, v, kvbh, jt, s.nk, tileKV, D, vS);
+
+      // S = Q K^T; invisible keys at -inf.
+      SmallVector<Value> sAcc;
+      Value tileMax[2] = {kl.f(ninf), kl.f(ninf)};
+      for (int64_t nt = 0; nt < nTiles; ++nt) {
+        SmallVector<Value> kB =
+            G.bFrags(kS, kl.c(nt * 8), 0, kSteps, /*trans=*/false);
+        Value acc = G.zeroC();
+        for (int64_t ks = 0; ks < kSteps; ++ks)
+          acc = G.mma(qA[ks], kB[ks], acc);
+        for (int64_t r = 0; r < 2; ++r)
+          for (int64_t j = 0; j < 2; ++j) {
+            Value x = vector::ExtractOp::create(lb, l, acc,
+                                                ArrayRef<int64_t>{r, j});
+            if (prescale)
+              x = arith::MulFOp::create(lb, l, x, kl.f(sMul));
+            if (masked) {
+              Value key = G.add(jt, G.add(G.t2, kl.c(nt * 8 + j)));
+              Value vis = arith::CmpIOp::create(
+                  lb, l, arith::CmpIPredicate::ult, key, kl.c(s.nk));
+              if (s.causalOffset)
+                vis = arith::AndIOp::create(
+                    lb, l, vis,
+                    arith::CmpIOp::create(lb, l, arith::CmpIPredicate::sle,
+                                          key, rowLimit[r]));
+              x = arith::SelectOp::create(lb, l, vis, x, kl.f(ninf));
             }
+            tileMax[r] = arith::MaxNumFOp::create(lb, l, tileMax[r], x);
+            acc = vector::InsertOp::create(lb, l, x, acc,
+                                           ArrayRef<int64_t>{r, j});
           }
-          Value out = zeroC;
-          for (int64_t r = 0; r < 2; ++r)
-            for (int64_t j = 0; j < 2; ++j) {
-              Value x = vector::ExtractOp::create(lb, l, acc,
-                                                  ArrayRef<int64_t>{r, j});
-              if (prescale)
-                x = arith::MulFOp::create(lb, l, x, kl.f(sMul));
-              if (masked) {
-                Value key = add(lb, jt, add(lb, t2, kl.c(nt * 8 + j)));
-                Value vis = arith::CmpIOp::create(
-                    lb, l, arith::CmpIPredicate::ult, key, kl.c(s.nk));
-                if (s.causalOffset)
-                  vis = arith::AndIOp::create(
-                      lb, l, vis,
-                      arith::CmpIOp::create(lb, l, arith::CmpIPredicate::sle,
-                                            key, rowLimit[r]));
-                x = arith::SelectOp::create(lb, l, vis, x, kl.f(ninf));
-              }
-              tileMax[r] = arith::MaxNumFOp::create(lb, l, tileMax[r], x);
-              out = vector::InsertOp::create(lb, l, x, out,
-                                             ArrayRef<int64_t>{r, j});
-            }
-          sAcc.push_back(out);
-        }
-        // Online softmax per row; the 4 lanes of a row agree on its max.
-        SmallVector<Value> next(4);
-        Value alpha[2], ms[2];
-        for (int r = 0; r < 2; ++r) {
-          Value mt = tileMax[r];
-          for (int32_t x : {1, 2}) {
-            Value other =
-                gpu::ShuffleOp::create(lb, l, mt, x, 32, gpu::ShuffleMode::XOR)
-                    .getShuffleResult();
-            mt = arith::MaxNumFOp::create(lb, l, mt, other);
+        sAcc.push_back(acc);
+      }
+      // Online softmax per row; the 4 lanes of a row agree on its max.
+      SmallVector<Value> next(4);
+      Value alpha[2], negMs[2];
+      for (int r = 0; r < 2; ++r) {
+        Value mt = tileMax[r];
+        for (int32_t x : {1, 2})
+          mt = arith::MaxNumFOp::create(
+              lb, l, mt,
+              gpu::ShuffleOp::create(lb, l, mt, x, 32, gpu::ShuffleMode::XOR)
+                  .getShuffleResult());
+        Value mNew = arith::MaxNumFOp::create(lb, l, args[r], mt);
+        Value isInf = arith::CmpFOp::create(lb, l, arith::CmpFPredicate::OEQ,
+                                            mNew, kl.f(ninf));
+        Value ms = arith::SelectOp::create(
+            lb, l, isInf, kl.f(0.0f),
+            arith::MulFOp::create(lb, l, mNew, kl.f(eMul)));
+        negMs[r] = arith::NegFOp::create(lb, l, ms);
+        alpha[r] = exp2(lb, l, fmac(lb, l, args[r], kl.f(eMul), negMs[r]));
+        next[r] = mNew;
+        next[2 + r] = arith::MulFOp::create(lb, l, args[2 + r], alpha[r]);
+      }
+      // P = 2^(S sl2 - m sl2), row sums; as A fragments (two n-tiles per
+      // 16 keys) in registers.
+      SmallVector<Value> pC;
+      for (Value acc : sAcc) {
+        for (int64_t r = 0; r < 2; ++r)
+          for (int64_t j = 0; j < 2; ++j) {
+            Value x = vector::ExtractOp::create(lb, l, acc,
+                                                ArrayRef<int64_t>{r, j});
+            Value p = exp2(lb, l, fmac(lb, l, x, kl.f(eMul), negMs[r]));
+            next[2 + r] = arith::AddFOp::create(lb, l, next[2 + r], p);
+            acc = vector::InsertOp::create(lb, l, p, acc,
+                                           ArrayRef<int64_t>{r, j});
           }
-          Value mNew = arith::MaxNumFOp::create(lb, l, args[r], mt);
-          Value isInf = arith::CmpFOp::create(
-              lb, l, arith::CmpFPredicate::OEQ, mNew, kl.f(ninf));
-          ms[r] = arith::SelectOp::create(
-              lb, l, isInf, kl.f(0.0f),
-              arith::MulFOp::create(lb, l, mNew, kl.f(eMul)));
-          alpha[r] = exp2(lb, l, fmac(lb, l, args[r], kl.f(eMul),
-                                      arith::NegFOp::create(lb, l, ms[r])));
-          next[r] = mNew;
-          next[2 + r] = arith::MulFOp::create(lb, l, args[2 + r], alpha[r]);
+        pC.push_back(acc);
+      }
+      G.waitAll(vGroup);
+      gpu::BarrierOp::create(lb, l);
+      Value nextK = copyK(G, G.add(jt, kl.c(tileKV)));
+      // O = alpha O + P V (V's B fragments by ldmatrix.trans).
+      SmallVector<Value> oAcc;
+      for (int64_t dt = 0; dt < dTiles; ++dt) {
+        Value acc = args[4 + dt];
+        for (int64_t r = 0; r < 2; ++r) {
+          Value row = vector::ExtractOp::create(lb, l, acc,
+                                                ArrayRef<int64_t>{r});
+          row = arith::MulFOp::create(
+              lb, l, row, vector::BroadcastOp::create(lb, l, v2f, alpha[r]));
+          acc = vector::InsertOp::create(lb, l, row, acc,
+                                         ArrayRef<int64_t>{r});
         }
-        Value negMs[2] = {arith::NegFOp::create(lb, l, ms[0]),
-                          arith::NegFOp::create(lb, l, ms[1])};
-        // P (elt) as A fragments, two n-tiles per 16 keys; row sums.
-        SmallVector<Value> pA;
-        for (int64_t kk = 0; kk < nTiles / 2; ++kk) {
-          Value a = arith::ConstantOp::create(
-              lb, l, a4x2, DenseElementsAttr::get(a4x2, lb.getZeroAttr(elt)));
-          for (int64_t half = 0; half < 2; ++half)
-            for (int64_t r = 0; r < 2; ++r) {
-              Value pair = arith::ConstantOp::create(
-                  lb, l, v2, DenseElementsAttr::get(v2, lb.getZeroAttr(elt)));
-              for (int64_t j = 0; j < 2; ++j) {
-                Value x = vector::ExtractOp::create(
-                    lb, l, sAcc[2 * kk + half], ArrayRef<int64_t>{r, j});
-                Value p = exp2(lb, l, fmac(lb, l, x, kl.f(eMul), negMs[r]));
-                next[2 + r] = arith::AddFOp::create(lb, l, next[2 + r], p);
-                Value pe = arith::TruncFOp::create(lb, l, elt, p);
-                pair = vector::InsertOp::create(lb, l, pe, pair,
-                                                ArrayRef<int64_t>{j});
-              }
-              a = vector::InsertOp::create(lb, l, pair, a,
-                                           ArrayRef<int64_t>{2 * half + r});
-            }
-          pA.push_back(a);
-        }
-        waitAll(lb, vGroup);
-        gpu::BarrierOp::create(lb, l);
-        Value nextK = copyTile(lb, k, kS, add(lb, jt, kl.c(kTileKV)));
-        // O = alpha O + P V; V's B fragments by ldmatrix.x4.trans: matrix m
-        // holds keys kk*16 + 8 (m % 2).., columns dt*8 + 8 (m / 2)..
-        SmallVector<Value> oAcc;
-        for (int64_t dt = 0; dt < dTiles; ++dt) {
-          Value acc = args[4 + dt];
-          for (int64_t r = 0; r < 2; ++r) {
-            Value row = vector::ExtractOp::create(lb, l, acc,
-                                                  ArrayRef<int64_t>{r});
-            Value sc = vector::BroadcastOp::create(
-                lb, l, VectorType::get({2}, f32), alpha[r]);
-            row = arith::MulFOp::create(lb, l, row, sc);
-            acc = vector::InsertOp::create(lb, l, row, acc,
-                                           ArrayRef<int64_t>{r});
-          }
-          oAcc.push_back(acc);
-        }
-        Value vRowOff = add(lb, lrow,
-                            mul(lb, arith::RemUIOp::create(lb, l, lmat,
-                                                           kl.c(2)),
-                                8));
-        Value vColOff = mul(lb, arith::DivUIOp::create(lb, l, lmat, kl.c(2)), 8);
-        for (int64_t kk = 0; kk < nTiles / 2; ++kk)
-          for (int64_t dt = 0; dt < dTiles; dt += 2) {
-            Value frags = nvgpu::LdMatrixOp::create(
-                lb, l, VectorType::get({4, 2}, elt), vS,
-                ValueRange{add(lb, vRowOff, kl.c(kk * 16)),
-                           add(lb, vColOff, kl.c(dt * 8))},
-                /*transpose=*/true, 4);
-            for (int64_t h = 0; h < 2; ++h) {
-              Value bf = arith::ConstantOp::create(
-                  lb, l, b2x2,
-                  DenseElementsAttr::get(b2x2, lb.getZeroAttr(elt)));
-              for (int64_t i = 0; i < 2; ++i)
-                bf = vector::InsertOp::create(
-                    lb, l,
-                    vector::ExtractOp::create(lb, l, frags,
-                                              ArrayRef<int64_t>{2 * h + i}),
-                    bf, ArrayRef<int64_t>{i});
-              oAcc[dt + h] = mma(lb, l, pA[kk], bf, oAcc[dt + h]);
-            }
-          }
-        llvm::append_range(next, oAcc);
-        next.push_back(nextK);
-        scf::YieldOp::create(lb, l, next);
+        oAcc.push_back(acc);
+      }
+      for (int64_t kk = 0; kk < nTiles / 2; ++kk) {
+        Value pA = G.cToA(pC[2 * kk], pC[2 * kk + 1]);
+        SmallVector<Value> vB =
+            G.bFrags(vS, kl.c(kk * 16), 0, dTiles, /*trans=*/true);
+        for (int64_t dt = 0; dt < dTiles; ++dt)
+          oAcc[dt] = G.mma(pA, vB[dt], oAcc[dt]);
+      }
+      llvm::append_range(next, oAcc);
+      next.push_back(nextK);
+      scf::YieldOp::create(lb, l, next);
     };
   };
-  auto full = scf::ForOp::create(b, loc, kb.c(0), fullEnd, kb.c(kTileKV),
+  auto full = scf::ForOp::create(b, loc, kb.c(0), fullEnd, kb.c(tileKV),
                                  inits, body(/*masked=*/false));
-  auto loop = scf::ForOp::create(b, loc, fullEnd, kvEnd, kb.c(kTileKV),
+  auto loop = scf::ForOp::create(b, loc, fullEnd, kvEnd, kb.c(tileKV),
                                  full.getResults(), body(/*masked=*/true));
+  F.waitAll(loop.getResults().back());
 
-  waitAll(b, loop.getResults().back());
   // Row sums over the 4 lanes of a row, then o and lse for rows < Nq.
   for (int r = 0; r < 2; ++r) {
     Value m = loop.getResult(r), lsum = loop.getResult(2 + r);
@@ -449,19 +472,19 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
                                          lsum, ki.f(0.0f));
       Value inv = arith::DivFOp::create(ib, il, ki.f(1.0f), lsum);
       inv = arith::SelectOp::create(ib, il, none, ki.f(0.0f), inv);
-      Value invV =
-          vector::BroadcastOp::create(ib, il, VectorType::get({2}, f32), inv);
+      Value invV = vector::BroadcastOp::create(ib, il, v2f, inv);
       for (int64_t dt = 0; dt < dTiles; ++dt) {
         Value x = vector::ExtractOp::create(ib, il, loop.getResult(4 + dt),
                                             ArrayRef<int64_t>{r});
         x = arith::MulFOp::create(ib, il, x, invV);
-        x = arith::TruncFOp::create(ib, il, v2, x);
-        vector::StoreOp::create(ib, il, x, o,
-                                ValueRange{bh, rows[r],
-                                           add(ib, t2, ki.c(dt * 8))});
+        x = arith::TruncFOp::create(ib, il, VectorType::get({2}, elt), x);
+        vector::StoreOp::create(
+            ib, il, x, o,
+            ValueRange{bh, rows[r],
+                       arith::AddIOp::create(ib, il, F.t2, ki.c(dt * 8))});
       }
       Value first = arith::CmpIOp::create(ib, il, arith::CmpIPredicate::eq,
-                                          t, ki.c(0));
+                                          F.t2, ki.c(0));
       scf::IfOp::create(ib, il, first, [&](OpBuilder &jb, Location jl) {
         KernelBuilder kj{jb, jl};
         Value lg = arith::AddFOp::create(

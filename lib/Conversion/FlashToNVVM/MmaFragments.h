@@ -1,0 +1,65 @@
+//===- MmaFragments.h - mma.sync fragments for the flash kernels -*- C++ -*-===//
+//
+// Internal to lib/Conversion/FlashToNVVM: building blocks of the tensor-core
+// kernels (MmaKernels.cpp forward, MmaGradKernels.cpp backward), in the PTX
+// fragment layouts of mma.m16n8k16 (lane = 4 g + t):
+//   A (16x16): a[0] = A[g][2t..], a[1] = A[g+8][2t..], a[2] = A[g][8+2t..],
+//              a[3] = A[g+8][8+2t..]            (2 consecutive elements each)
+//   B (16x8):  b[0] = B[2t..2t+1][g], b[1] = B[8+2t..8+2t+1][g]
+//   C (16x8):  c[0] = C[g][2t..2t+1], c[1] = C[g+8][2t..2t+1]
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FLASH_LIB_CONVERSION_FLASHTONVVM_MMAFRAGMENTS_H
+#define FLASH_LIB_CONVERSION_FLASHTONVVM_MMAFRAGMENTS_H
+
+#include "GPUKernels.h"
+
+namespace mlir {
+namespace flash {
+namespace gpukernels {
+
+struct MmaFragments {
+  OpBuilder &b;
+  Location loc;
+  Type elt;
+  /// lane % 8 and lane / 8 (the ldmatrix row / matrix a lane addresses),
+  /// g = lane / 4 and 2t = 2 (lane % 4).
+  Value lrow, lmat, g, t2;
+
+  Value c(int64_t v);
+  Value add(Value x, Value y);
+  /// An f32 C tile of zeros.
+  Value zeroC();
+  /// C + A B on tensor cores (f16: nvgpu.mma.sync; bf16: nvvm.mma.sync).
+  Value mma(Value a, Value bm, Value acc);
+  /// A fragment of rows (r0, r1 = r0 + 8, clamped by the caller) and
+  /// columns col0 .. col0 + 15 of mem[bh] ([*, rows, cols] in global memory).
+  Value aFromGlobal(Value mem, Value bh, Value r0, Value r1, int64_t col0);
+  /// Two C tiles (adjacent 8-column blocks of one 16-row block, f32) as an
+  /// A fragment in `elt`: the accumulator layout is the operand layout.
+  Value cToA(Value c0, Value c1);
+  /// B fragments from shared memory by ldmatrix, `count` of them:
+  ///  - !trans: smem holds B^T (rows n0 .. n0 + 7, the reduction along the
+  ///    columns): one fragment per 16 columns from col0;
+  ///  - trans: smem holds B (rows k0 .. k0 + 15 the reduction, columns n):
+  ///    one fragment per 8 columns from col0.
+  SmallVector<Value> bFrags(Value smem, Value row0, int64_t col0,
+                            int64_t count, bool trans);
+  /// All `threads` threads copy rows row0 .. row0 + rows - 1 (clamped to
+  /// limit - 1) of src[bh] ([*, limit, width]) into dst ([rows, >= width]
+  /// in shared memory) with cp.async, 16 bytes per copy; returns the
+  /// group's token (wait with waitAll).
+  Value copyTile(Value tid, int64_t threads, Value src, Value bh, Value row0,
+                 int64_t limit, int64_t rows, int64_t width, Value dst);
+  void waitAll(Value group);
+};
+
+/// Builds the lane decomposition for MmaFragments from the thread id.
+MmaFragments mmaFragments(OpBuilder &b, Location loc, Type elt, Value tid);
+
+} // namespace gpukernels
+} // namespace flash
+} // namespace mlir
+
+#endif // FLASH_LIB_CONVERSION_FLASHTONVVM_MMAFRAGMENTS_H
