@@ -453,8 +453,19 @@ struct FlashMapToGPUPass
         std::string id = std::to_string(counter++);
         std::string qName = "flash_attention_grad_dq_" + id;
         std::string kvName = "flash_attention_grad_dkdv_" + id;
-        buildGradQKernel(kb, op->getLoc(), qName, *s);
-        buildGradKVKernel(kb, op->getLoc(), kvName, *s);
+        int64_t gThreads = s->threads, gqGrid = gq, gkGrid = gk;
+        if (tensorCores && mmaGradApplies(*s)) {
+          chooseMmaTiles(*s, mmaWarps, mmaTileKV);
+          buildGradQMmaKernel(kb, op->getLoc(), qName, *s);
+          buildGradKVMmaKernel(kb, op->getLoc(), kvName, *s);
+          gThreads = mmaGradThreads(*s);
+          int64_t rowsPerBlock = gThreads / 2; // 16 rows per warp
+          gqGrid = (s->nq + rowsPerBlock - 1) / rowsPerBlock;
+          gkGrid = (s->nk + rowsPerBlock - 1) / rowsPerBlock;
+        } else {
+          buildGradQKernel(kb, op->getLoc(), qName, *s);
+          buildGradKVKernel(kb, op->getLoc(), kvName, *s);
+        }
         Value q = host.in(grad.getQuery()), k = host.in(grad.getKey()),
               v = host.in(grad.getValue()), o = host.in(grad.getOutput()),
               lse = host.in(grad.getLse()), dO = host.in(grad.getGradOutput());
@@ -481,8 +492,8 @@ struct FlashMapToGPUPass
           qArgs.push_back(m);
           kvArgs.push_back(m);
         }
-        host.launch(qName, gq, s->bh, s->threads, qArgs);
-        host.launch(kvName, gk, bhkv, s->threads, kvArgs);
+        host.launch(qName, gqGrid, s->bh, gThreads, qArgs);
+        host.launch(kvName, gkGrid, bhkv, gThreads, kvArgs);
         repl = {host.out(dq), host.out(dk), host.out(dv)};
       }
       host.freeAll();

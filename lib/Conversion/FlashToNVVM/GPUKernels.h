@@ -150,6 +150,16 @@ int64_t mmaForwardThreads(const KernelSpec &s);
 gpu::GPUFuncOp buildForwardMmaKernel(OpBuilder &b, Location loc,
                                      StringRef name, const KernelSpec &s);
 
+/// The tensor-core backward kernels (MmaGradKernels.cpp; as the forward,
+/// head dim up to 64): the same arguments as the SIMT ones, 16 rows (dQ:
+/// queries, dK/dV: keys) per warp, mmaGradThreads(s) threads per block.
+bool mmaGradApplies(const KernelSpec &s);
+int64_t mmaGradThreads(const KernelSpec &s);
+gpu::GPUFuncOp buildGradQMmaKernel(OpBuilder &b, Location loc,
+                                   StringRef name, const KernelSpec &s);
+gpu::GPUFuncOp buildGradKVMmaKernel(OpBuilder &b, Location loc,
+                                    StringRef name, const KernelSpec &s);
+
 /// The forward kernel (FlashMapToGPU.cpp): args (q, k, v, o, lse).
 gpu::GPUFuncOp buildForwardKernel(OpBuilder &b, Location loc, StringRef name,
                                   const KernelSpec &s);

@@ -159,9 +159,10 @@ SmallVector<Value> MmaFragments::bFrags(Value smem, Value row0, int64_t col0,
                                .getResult();
     Value row, col;
     if (!trans) {
-      // Matrix m: rows n0.., columns col0 + 16 (i / 2) + 8 m.
+      // Fragment i covers columns col0 + 16 i ..: matrix m of the pair at
+      // rows n0.., columns col0 + 16 i + 8 m.
       row = add(row0, lrow);
-      col = add(arith::MulIOp::create(b, loc, m, c(8)), c(col0 + 8 * i));
+      col = add(arith::MulIOp::create(b, loc, m, c(8)), c(col0 + 16 * i));
     } else {
       // Matrix m: rows k0 + 8 (m % 2).., columns col0 + 8 i + 8 (m / 2).
       Value mr = arith::RemUIOp::create(b, loc, m, c(2));

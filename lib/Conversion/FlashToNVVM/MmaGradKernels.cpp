@@ -1,0 +1,411 @@
+//===- MmaGradKernels.cpp - The backward kernels on tensor cores ----------===//
+//
+// f16/bf16 attention backward on NVIDIA tensor cores (mma.sync m16n8k16,
+// f32 accumulation), as two deterministic kernels like the SIMT ones:
+//
+// dQ (and D = rowsum(dO * O)): grid (ceil(Nq / 16W), B*Hq), W warps of 16
+// query rows; Q and dO held as A fragments; per tile of 64 keys (K and V by
+// cp.async into padded shared memory):
+//   S = Q K^T, P = 2^(S sl2 - lse log2 e)        (C layout, registers)
+//   dP = dO V^T                                  (V as B^T: ldmatrix)
+//   dS = P * (dP - D)                            (C layout)
+//   dQ += dS K                                   (dS C->A in registers, K
+//                                                 by ldmatrix.trans)
+// dK, dV: grid (ceil(Nk / 16W), B*Hkv), W warps of 16 key rows; K and V held
+// as A fragments; over the query heads of the GQA group and tiles of 64
+// queries (Q and dO by cp.async):
+//   S^T = K Q^T, P^T = 2^(S^T sl2 - lse log2 e)  (lse, D per column)
+//   dV += P^T dO ; dP^T = V dO^T ; dS^T = P^T * (dP^T - D) ; dK += dS^T Q
+// Every transpose is a choice of operand, never a copy: the accumulator
+// layout of two adjacent 8-column tiles is the A layout of one 16-column
+// step, and ldmatrix (.trans) reads shared memory as either B or B^T.
+// No N x N tensor and no atomics.
+//
+//===----------------------------------------------------------------------===//
+
+#include "MmaFragments.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+#include <limits>
+
+using namespace mlir;
+using namespace mlir::flash;
+using namespace mlir::flash::gpukernels;
+
+namespace {
+constexpr float kLog2e = 1.4426950408889634f;
+constexpr int64_t kTile = 64;
+
+MemRefType paddedTile(MLIRContext *ctx, Type elt, int64_t rows,
+                      int64_t width) {
+  auto wg = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+  return MemRefType::get({rows, width + 8}, elt, MemRefLayoutAttrInterface(),
+                         wg);
+}
+
+/// x * l2 with -inf (an empty row's lse) mapped to +inf, so that
+/// 2^(s - lse l2) is 0 there, not NaN.
+Value lseLog2(KernelBuilder &kb, Value lse) {
+  Value empty = arith::CmpFOp::create(
+      kb.b, kb.loc, arith::CmpFPredicate::OEQ, lse,
+      kb.f(-std::numeric_limits<float>::infinity()));
+  return arith::SelectOp::create(
+      kb.b, kb.loc, empty, kb.f(std::numeric_limits<float>::infinity()),
+      arith::MulFOp::create(kb.b, kb.loc, lse, kb.f(kLog2e)));
+}
+
+/// Element (r, j) of a C tile.
+Value at(OpBuilder &b, Location l, Value c, int64_t r, int64_t j) {
+  return vector::ExtractOp::create(b, l, c, ArrayRef<int64_t>{r, j});
+}
+Value put(OpBuilder &b, Location l, Value x, Value c, int64_t r, int64_t j) {
+  return vector::InsertOp::create(b, l, x, c, ArrayRef<int64_t>{r, j});
+}
+
+/// Stores a 16-row block of C tiles (scaled by `mul`) as `elt` to
+/// mem[bh][rows[r]][dt*8 + 2t ..] for rows < limit.
+void storeRows(OpBuilder &b, Location loc, Type elt, Value mem, Value bh,
+               Value rows[2], int64_t limit, Value t2, ArrayRef<Value> acc,
+               float mul) {
+  auto v2f = VectorType::get({2}, b.getF32Type());
+  for (int r = 0; r < 2; ++r) {
+    Value active = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::ult, rows[r],
+        arith::ConstantIndexOp::create(b, loc, limit));
+    scf::IfOp::create(b, loc, active, [&](OpBuilder &ib, Location il) {
+      KernelBuilder ki{ib, il};
+      Value m = vector::BroadcastOp::create(ib, il, v2f, ki.f(mul));
+      for (auto [dt, c] : llvm::enumerate(acc)) {
+        Value x = vector::ExtractOp::create(ib, il, c, ArrayRef<int64_t>{r});
+        x = arith::MulFOp::create(ib, il, x, m);
+        x = arith::TruncFOp::create(ib, il, VectorType::get({2}, elt), x);
+        vector::StoreOp::create(
+            ib, il, x, mem,
+            ValueRange{bh, rows[r],
+                       arith::AddIOp::create(ib, il, t2,
+                                             ki.c(static_cast<int64_t>(dt) *
+                                                  8))});
+      }
+      scf::YieldOp::create(ib, il);
+    });
+  }
+}
+} // namespace
+
+bool gpukernels::mmaGradApplies(const KernelSpec &s) {
+  return mmaForwardApplies(s) && s.d <= 64;
+}
+
+int64_t gpukernels::mmaGradThreads(const KernelSpec &s) {
+  return s.mmaWarps * 32;
+}
+
+gpu::GPUFuncOp gpukernels::buildGradQMmaKernel(OpBuilder &ob, Location loc,
+                                               StringRef name,
+                                               const KernelSpec &s) {
+  MLIRContext *ctx = ob.getContext();
+  Type f32 = ob.getF32Type(), elt = s.elt;
+  const int64_t warps = s.mmaWarps, threads = warps * 32, D = s.d;
+  const int64_t kSteps = D / 16, dTiles = D / 8, nTiles = kTile / 8;
+  int64_t bhkv = s.bh / (s.hq / s.hkv);
+  auto qTy = MemRefType::get({s.bh, s.nq, D}, elt);
+  auto kTy = MemRefType::get({bhkv, s.nk, D}, elt);
+  auto lTy = MemRefType::get({s.bh, s.nq}, f32);
+  auto fn = newKernel(ob, loc, name, {qTy, kTy, kTy, qTy, lTy, qTy, qTy, lTy},
+                      {paddedTile(ctx, elt, kTile, D),
+                       paddedTile(ctx, elt, kTile, D)},
+                      threads);
+  OpBuilder b = OpBuilder::atBlockBegin(&fn.front());
+  KernelBuilder kb{b, loc};
+  Value q = fn.getArgument(0), k = fn.getArgument(1), v = fn.getArgument(2),
+        o = fn.getArgument(3), lse = fn.getArgument(4), dO = fn.getArgument(5),
+        dq = fn.getArgument(6), delta = fn.getArgument(7);
+  Value kS = fn.getWorkgroupAttributions()[0];
+  Value vS = fn.getWorkgroupAttributions()[1];
+  const float sl2 = s.scale * kLog2e;
+
+  Value bx = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
+  Value bh = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
+  Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  MmaFragments F = mmaFragments(b, loc, elt, tid);
+  Value warp = arith::DivUIOp::create(b, loc, tid, kb.c(32));
+  Value rowBase = arith::MulIOp::create(b, loc, bx, kb.c(warps * 16));
+  Value row0 =
+      F.add(F.add(rowBase, arith::MulIOp::create(b, loc, warp, kb.c(16))),
+            F.g);
+  Value rows[2] = {row0, F.add(row0, kb.c(8))}, rowsc[2];
+  for (int r = 0; r < 2; ++r)
+    rowsc[r] = arith::MinUIOp::create(b, loc, rows[r], kb.c(s.nq - 1));
+  Value bIdx = arith::DivUIOp::create(b, loc, bh, kb.c(s.hq));
+  Value hIdx = arith::RemUIOp::create(b, loc, bh, kb.c(s.hq));
+  Value kvbh = F.add(arith::MulIOp::create(b, loc, bIdx, kb.c(s.hkv)),
+                     arith::DivUIOp::create(b, loc, hIdx, kb.c(s.hq / s.hkv)));
+  Value kvEnd = kb.c(s.nk), rowLimit[2];
+  if (s.causalOffset) {
+    Value off = kb.c(*s.causalOffset);
+    Value lastRow = arith::MinUIOp::create(
+        b, loc, F.add(rowBase, kb.c(warps * 16 - 1)), kb.c(s.nq - 1));
+    kvEnd = arith::MinSIOp::create(
+        b, loc,
+        arith::MaxSIOp::create(b, loc, F.add(F.add(lastRow, off), kb.c(1)),
+                               kb.c(0)),
+        kb.c(s.nk));
+    for (int r = 0; r < 2; ++r)
+      rowLimit[r] = F.add(rows[r], off);
+  }
+
+  // Q and dO as A fragments; D = rowsum(dO * O) from the same positions,
+  // reduced over the 4 lanes of a row; lse per row.
+  SmallVector<Value> qA, doA;
+  Value dRow[2] = {kb.f(0.0f), kb.f(0.0f)}, lse2[2];
+  for (int64_t ks = 0; ks < kSteps; ++ks) {
+    qA.push_back(F.aFromGlobal(q, bh, rowsc[0], rowsc[1], ks * 16));
+    doA.push_back(F.aFromGlobal(dO, bh, rowsc[0], rowsc[1], ks * 16));
+    Value oA = F.aFromGlobal(o, bh, rowsc[0], rowsc[1], ks * 16);
+    for (int64_t i = 0; i < 4; ++i)
+      for (int64_t j = 0; j < 2; ++j) {
+        Value x = kb.toF32(at(b, loc, doA.back(), i, j));
+        Value y = kb.toF32(at(b, loc, oA, i, j));
+        dRow[i % 2] = fmac(b, loc, x, y, dRow[i % 2]);
+      }
+  }
+  for (int r = 0; r < 2; ++r) {
+    for (int32_t x : {1, 2})
+      dRow[r] = arith::AddFOp::create(
+          b, loc, dRow[r],
+          gpu::ShuffleOp::create(b, loc, dRow[r], x, 32,
+                                 gpu::ShuffleMode::XOR)
+              .getShuffleResult());
+    lse2[r] = lseLog2(
+        kb, memref::LoadOp::create(b, loc, lse, ValueRange{bh, rowsc[r]}));
+    Value write = arith::AndIOp::create(
+        b, loc,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, rows[r],
+                              kb.c(s.nq)),
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, F.t2,
+                              kb.c(0)));
+    scf::IfOp::create(b, loc, write, [&](OpBuilder &ib, Location il) {
+      memref::StoreOp::create(ib, il, dRow[r], delta, ValueRange{bh, rows[r]});
+      scf::YieldOp::create(ib, il);
+    });
+  }
+
+  SmallVector<Value> inits;
+  for (int64_t dt = 0; dt < dTiles; ++dt)
+    inits.push_back(F.zeroC());
+  auto loop = scf::ForOp::create(
+      b, loc, kb.c(0), kvEnd, kb.c(kTile), inits,
+      [&](OpBuilder &lb, Location l, Value jt, ValueRange args) {
+        KernelBuilder kl{lb, l};
+        MmaFragments G{lb, l, elt, F.lrow, F.lmat, F.g, F.t2};
+        Value kg = G.copyTile(tid, threads, k, kvbh, jt, s.nk, kTile, D, kS);
+        Value vg = G.copyTile(tid, threads, v, kvbh, jt, s.nk, kTile, D, vS);
+        G.waitAll(kg);
+        G.waitAll(vg);
+        gpu::BarrierOp::create(lb, l);
+        SmallVector<Value> dsC;
+        for (int64_t nt = 0; nt < nTiles; ++nt) {
+          SmallVector<Value> kB = G.bFrags(kS, kl.c(nt * 8), 0, kSteps, false);
+          SmallVector<Value> vB = G.bFrags(vS, kl.c(nt * 8), 0, kSteps, false);
+          Value sC = G.zeroC(), dpC = G.zeroC();
+          for (int64_t ks = 0; ks < kSteps; ++ks) {
+            sC = G.mma(qA[ks], kB[ks], sC);
+            dpC = G.mma(doA[ks], vB[ks], dpC);
+          }
+          Value ds = G.zeroC();
+          for (int64_t r = 0; r < 2; ++r)
+            for (int64_t j = 0; j < 2; ++j) {
+              Value p = exp2(lb, l,
+                             fmac(lb, l, at(lb, l, sC, r, j), kl.f(sl2),
+                                  arith::NegFOp::create(lb, l, lse2[r])));
+              Value key = G.add(jt, G.add(G.t2, kl.c(nt * 8 + j)));
+              Value vis = arith::CmpIOp::create(
+                  lb, l, arith::CmpIPredicate::ult, key, kl.c(s.nk));
+              if (s.causalOffset)
+                vis = arith::AndIOp::create(
+                    lb, l, vis,
+                    arith::CmpIOp::create(lb, l, arith::CmpIPredicate::sle,
+                                          key, rowLimit[r]));
+              p = arith::SelectOp::create(lb, l, vis, p, kl.f(0.0f));
+              Value d = arith::SubFOp::create(lb, l, at(lb, l, dpC, r, j),
+                                              dRow[r]);
+              ds = put(lb, l, arith::MulFOp::create(lb, l, p, d), ds, r, j);
+            }
+          dsC.push_back(ds);
+        }
+        // dQ += dS K (K read as B by ldmatrix.trans).
+        SmallVector<Value> acc(args);
+        for (int64_t kk = 0; kk < nTiles / 2; ++kk) {
+          Value dsA = G.cToA(dsC[2 * kk], dsC[2 * kk + 1]);
+          SmallVector<Value> kB = G.bFrags(kS, kl.c(kk * 16), 0, dTiles, true);
+          for (int64_t dt = 0; dt < dTiles; ++dt)
+            acc[dt] = G.mma(dsA, kB[dt], acc[dt]);
+        }
+        gpu::BarrierOp::create(lb, l);
+        scf::YieldOp::create(lb, l, acc);
+      });
+  SmallVector<Value> res(loop.getResults());
+  storeRows(b, loc, elt, dq, bh, rows, s.nq, F.t2, res, s.scale);
+  gpu::ReturnOp::create(b, loc);
+  return fn;
+}
+
+gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
+                                                StringRef name,
+                                                const KernelSpec &s) {
+  MLIRContext *ctx = ob.getContext();
+  Type f32 = ob.getF32Type(), elt = s.elt;
+  const int64_t warps = s.mmaWarps, threads = warps * 32, D = s.d;
+  const int64_t kSteps = D / 16, dTiles = D / 8, nTiles = kTile / 8;
+  const int64_t group = s.hq / s.hkv, bhkv = s.bh / group;
+  auto qTy = MemRefType::get({s.bh, s.nq, D}, elt);
+  auto kTy = MemRefType::get({bhkv, s.nk, D}, elt);
+  auto lTy = MemRefType::get({s.bh, s.nq}, f32);
+  auto fn = newKernel(ob, loc, name, {qTy, kTy, kTy, lTy, qTy, lTy, kTy, kTy},
+                      {paddedTile(ctx, elt, kTile, D),
+                       paddedTile(ctx, elt, kTile, D)},
+                      threads);
+  OpBuilder b = OpBuilder::atBlockBegin(&fn.front());
+  KernelBuilder kb{b, loc};
+  Value q = fn.getArgument(0), k = fn.getArgument(1), v = fn.getArgument(2),
+        lse = fn.getArgument(3), dO = fn.getArgument(4),
+        delta = fn.getArgument(5), dk = fn.getArgument(6),
+        dv = fn.getArgument(7);
+  Value qS = fn.getWorkgroupAttributions()[0];
+  Value doS = fn.getWorkgroupAttributions()[1];
+  const float sl2 = s.scale * kLog2e;
+
+  Value bx = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
+  Value kvbh = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
+  Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  MmaFragments F = mmaFragments(b, loc, elt, tid);
+  Value warp = arith::DivUIOp::create(b, loc, tid, kb.c(32));
+  Value keyBase = arith::MulIOp::create(b, loc, bx, kb.c(warps * 16));
+  Value key0 =
+      F.add(F.add(keyBase, arith::MulIOp::create(b, loc, warp, kb.c(16))),
+            F.g);
+  Value keys[2] = {key0, F.add(key0, kb.c(8))}, keysc[2];
+  for (int r = 0; r < 2; ++r)
+    keysc[r] = arith::MinUIOp::create(b, loc, keys[r], kb.c(s.nk - 1));
+  Value bIdx = arith::DivUIOp::create(b, loc, kvbh, kb.c(s.hkv));
+  Value hkv = arith::RemUIOp::create(b, loc, kvbh, kb.c(s.hkv));
+  Value firstQHead =
+      F.add(arith::MulIOp::create(b, loc, bIdx, kb.c(s.hq)),
+            arith::MulIOp::create(b, loc, hkv, kb.c(group)));
+  // Queries that see a key of this block: q >= keyBase - off.
+  Value qStart = kb.c(0);
+  if (s.causalOffset) {
+    Value first = arith::MaxSIOp::create(
+        b, loc,
+        arith::SubIOp::create(b, loc, keyBase, kb.c(*s.causalOffset)),
+        kb.c(0));
+    qStart = arith::MulIOp::create(
+        b, loc, arith::DivUIOp::create(b, loc, first, kb.c(kTile)),
+        kb.c(kTile));
+    qStart = arith::MinUIOp::create(
+        b, loc, qStart, kb.c((s.nq + kTile - 1) / kTile * kTile));
+  }
+
+  SmallVector<Value> kA, vA;
+  for (int64_t ks = 0; ks < kSteps; ++ks) {
+    kA.push_back(F.aFromGlobal(k, kvbh, keysc[0], keysc[1], ks * 16));
+    vA.push_back(F.aFromGlobal(v, kvbh, keysc[0], keysc[1], ks * 16));
+  }
+  SmallVector<Value> inits;
+  for (int64_t dt = 0; dt < 2 * dTiles; ++dt)
+    inits.push_back(F.zeroC());
+  // Over the query heads of the group, then the query tiles.
+  auto heads = scf::ForOp::create(
+      b, loc, kb.c(0), kb.c(group), kb.c(1), inits,
+      [&](OpBuilder &hb, Location hl, Value gh, ValueRange hargs) {
+        Value qbh = arith::AddIOp::create(hb, hl, firstQHead, gh);
+        auto tiles = scf::ForOp::create(
+            hb, hl, qStart,
+            arith::ConstantIndexOp::create(hb, hl, s.nq).getResult(),
+            arith::ConstantIndexOp::create(hb, hl, kTile).getResult(), hargs,
+            [&](OpBuilder &lb, Location l, Value it, ValueRange args) {
+              KernelBuilder kl{lb, l};
+              MmaFragments G{lb, l, elt, F.lrow, F.lmat, F.g, F.t2};
+              Value qg =
+                  G.copyTile(tid, threads, q, qbh, it, s.nq, kTile, D, qS);
+              Value dg =
+                  G.copyTile(tid, threads, dO, qbh, it, s.nq, kTile, D, doS);
+              G.waitAll(qg);
+              G.waitAll(dg);
+              gpu::BarrierOp::create(lb, l);
+              SmallVector<Value> pC, dsC;
+              for (int64_t nt = 0; nt < nTiles; ++nt) {
+                SmallVector<Value> qB =
+                    G.bFrags(qS, kl.c(nt * 8), 0, kSteps, false);
+                SmallVector<Value> dB =
+                    G.bFrags(doS, kl.c(nt * 8), 0, kSteps, false);
+                Value sC = G.zeroC(), dpC = G.zeroC();
+                for (int64_t ks = 0; ks < kSteps; ++ks) {
+                  sC = G.mma(kA[ks], qB[ks], sC);
+                  dpC = G.mma(vA[ks], dB[ks], dpC);
+                }
+                Value pt = G.zeroC(), ds = G.zeroC();
+                for (int64_t j = 0; j < 2; ++j) {
+                  // Column j of this n-tile: query qi.
+                  Value qi = G.add(it, G.add(G.t2, kl.c(nt * 8 + j)));
+                  Value qc = arith::MinUIOp::create(lb, l, qi,
+                                                    kl.c(s.nq - 1));
+                  Value l2 = lseLog2(kl, memref::LoadOp::create(
+                                             lb, l, lse, ValueRange{qbh, qc}));
+                  Value dq = memref::LoadOp::create(lb, l, delta,
+                                                    ValueRange{qbh, qc});
+                  Value qOk = arith::CmpIOp::create(
+                      lb, l, arith::CmpIPredicate::ult, qi, kl.c(s.nq));
+                  for (int64_t r = 0; r < 2; ++r) {
+                    Value p = exp2(
+                        lb, l,
+                        fmac(lb, l, at(lb, l, sC, r, j), kl.f(sl2),
+                             arith::NegFOp::create(lb, l, l2)));
+                    Value vis = qOk;
+                    if (s.causalOffset)
+                      vis = arith::AndIOp::create(
+                          lb, l, vis,
+                          arith::CmpIOp::create(
+                              lb, l, arith::CmpIPredicate::sle, keys[r],
+                              G.add(qi, kl.c(*s.causalOffset))));
+                    p = arith::SelectOp::create(lb, l, vis, p, kl.f(0.0f));
+                    pt = put(lb, l, p, pt, r, j);
+                    Value d = arith::SubFOp::create(
+                        lb, l, at(lb, l, dpC, r, j), dq);
+                    ds = put(lb, l, arith::MulFOp::create(lb, l, p, d), ds,
+                             r, j);
+                  }
+                }
+                pC.push_back(pt);
+                dsC.push_back(ds);
+              }
+              // dV += P^T dO, dK += dS^T Q (dO, Q read as B by
+              // ldmatrix.trans).
+              SmallVector<Value> acc(args);
+              for (int64_t kk = 0; kk < nTiles / 2; ++kk) {
+                Value pA = G.cToA(pC[2 * kk], pC[2 * kk + 1]);
+                Value dsA = G.cToA(dsC[2 * kk], dsC[2 * kk + 1]);
+                SmallVector<Value> dB =
+                    G.bFrags(doS, kl.c(kk * 16), 0, dTiles, true);
+                SmallVector<Value> qB =
+                    G.bFrags(qS, kl.c(kk * 16), 0, dTiles, true);
+                for (int64_t dt = 0; dt < dTiles; ++dt) {
+                  acc[dTiles + dt] = G.mma(pA, dB[dt], acc[dTiles + dt]);
+                  acc[dt] = G.mma(dsA, qB[dt], acc[dt]);
+                }
+              }
+              gpu::BarrierOp::create(lb, l);
+              scf::YieldOp::create(lb, l, acc);
+            });
+        scf::YieldOp::create(hb, hl, tiles.getResults());
+      });
+  SmallVector<Value> res(heads.getResults());
+  storeRows(b, loc, elt, dk, kvbh, keys, s.nk, F.t2,
+            ArrayRef<Value>(res).take_front(dTiles), s.scale);
+  storeRows(b, loc, elt, dv, kvbh, keys, s.nk, F.t2,
+            ArrayRef<Value>(res).drop_front(dTiles), 1.0f);
+  gpu::ReturnOp::create(b, loc);
+  return fn;
+}
