@@ -47,12 +47,14 @@ exe g4 --grad --n 130 --d 64 --dtype bf16 --tol 2e-2
 exe g5 --grad --nq 37 --nk 100 --d 48 --dv 32 --causal --causal-offset 0
 exe g6 --grad --batch 2 --hq 4 --hkv 2 --nq 100 --nk 70 --d 32 --mask add --causal
 exe g7 --grad --hq 2 --nq 65 --nk 90 --d 32 --mask bool --full-mask
-# The tensor-core backward (f16/bf16, head dim a multiple of 16 up to 64).
+# The tensor-core backward (f16/bf16, head dim a multiple of 16 up to 128).
 exe g8 --grad --batch 2 --hq 4 --hkv 2 --nq 100 --nk 70 --d 64 --causal --dtype f16 --tol 4e-3
 exe g9 --grad --nq 130 --nk 65 --d 32 --hq 2 --causal --causal-offset -20 --dtype bf16 --tol 2e-2
 exe g10 --grad --nq 37 --nk 300 --d 16 --hq 3 --hkv 1 --dtype bf16 --tol 2e-2
 exe g11 --grad --n 200 --d 48 --hq 2 --causal --dtype f16 --tol 4e-3
 exe g12 --grad --nq 1 --nk 33 --d 64 --dtype f16 --tol 4e-3
+exe g13 --grad --batch 2 --hq 4 --hkv 2 --nq 100 --nk 70 --d 128 --causal --dtype bf16 --tol 2e-2
+exe g14 --grad --n 130 --d 96 --hq 2 --dtype f16 --tol 4e-3
 cp build/lib/libflash_cuda_runtime.so "$OUT/"
 FLASH_MLIR_CACHE="$OUT/cache" /usr/bin/python3 bench/gpu/bench.py --precompile
 FLASH_MLIR_CACHE="$OUT/cache" /usr/bin/python3 - <<'PY'

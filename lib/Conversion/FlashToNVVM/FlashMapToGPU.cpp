@@ -455,7 +455,8 @@ struct FlashMapToGPUPass
         std::string kvName = "flash_attention_grad_dkdv_" + id;
         int64_t gThreads = s->threads, gqGrid = gq, gkGrid = gk;
         if (tensorCores && mmaGradApplies(*s)) {
-          chooseMmaTiles(*s, mmaWarps, mmaTileKV);
+          // 4 warps: the backward holds twice the forward's accumulators.
+          chooseMmaTiles(*s, mmaWarps ? mmaWarps : 4, mmaTileKV);
           buildGradQMmaKernel(kb, op->getLoc(), qName, *s);
           buildGradKVMmaKernel(kb, op->getLoc(), kvName, *s);
           gThreads = mmaGradThreads(*s);

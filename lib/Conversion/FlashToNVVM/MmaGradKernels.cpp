@@ -36,7 +36,13 @@ using namespace mlir::flash::gpukernels;
 
 namespace {
 constexpr float kLog2e = 1.4426950408889634f;
-constexpr int64_t kTile = 64;
+/// Keys per tile of the dQ kernel, queries per tile of the dK/dV kernel:
+/// smaller at D = 128 to keep the accumulators in registers.
+int64_t gradTile(const KernelSpec &s, bool kv) {
+  if (s.d <= 64)
+    return 64;
+  return kv ? 16 : 32;
+}
 
 MemRefType paddedTile(MLIRContext *ctx, Type elt, int64_t rows,
                       int64_t width) {
@@ -95,7 +101,7 @@ void storeRows(OpBuilder &b, Location loc, Type elt, Value mem, Value bh,
 } // namespace
 
 bool gpukernels::mmaGradApplies(const KernelSpec &s) {
-  return mmaForwardApplies(s) && s.d <= 64;
+  return mmaForwardApplies(s);
 }
 
 int64_t gpukernels::mmaGradThreads(const KernelSpec &s) {
@@ -108,6 +114,7 @@ gpu::GPUFuncOp gpukernels::buildGradQMmaKernel(OpBuilder &ob, Location loc,
   MLIRContext *ctx = ob.getContext();
   Type f32 = ob.getF32Type(), elt = s.elt;
   const int64_t warps = s.mmaWarps, threads = warps * 32, D = s.d;
+  const int64_t kTile = gradTile(s, /*kv=*/false);
   const int64_t kSteps = D / 16, dTiles = D / 8, nTiles = kTile / 8;
   int64_t bhkv = s.bh / (s.hq / s.hkv);
   auto qTy = MemRefType::get({s.bh, s.nq, D}, elt);
@@ -258,6 +265,7 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
   MLIRContext *ctx = ob.getContext();
   Type f32 = ob.getF32Type(), elt = s.elt;
   const int64_t warps = s.mmaWarps, threads = warps * 32, D = s.d;
+  const int64_t kTile = gradTile(s, /*kv=*/true);
   const int64_t kSteps = D / 16, dTiles = D / 8, nTiles = kTile / 8;
   const int64_t group = s.hq / s.hkv, bhkv = s.bh / group;
   auto qTy = MemRefType::get({s.bh, s.nq, D}, elt);
