@@ -68,3 +68,29 @@ func.func @simt_cases(%q: tensor<2x40x64xf32>, %h: tensor<2x40x64xf16>, %m: tens
           outs(%o256 : tensor<2x40x256xf16>) -> tensor<2x40x256xf16>
   return %r, %rh, %r24, %r256 : tensor<2x40x64xf32>, tensor<2x40x64xf16>, tensor<2x40x24xf16>, tensor<2x40x256xf16>
 }
+
+// -----
+
+// The backward on tensor cores: a dQ kernel (16 query rows per warp) and a
+// dK/dV kernel (16 key rows per warp), 4 warps each; P^T, dS^T come from
+// the accumulators, the transposed operands from ldmatrix.trans.
+// CHECK-LABEL: func.func @grad_bf16_gqa
+// CHECK: gpu.launch_func {{.*}} @flash_kernels::@flash_attention_grad_dq_0 blocks in (%c2, %c8, %c1{{[_0-9]*}}) threads in (%c128
+// CHECK: gpu.launch_func {{.*}} @flash_kernels::@flash_attention_grad_dkdv_0 blocks in (%c2{{[_0-9]*}}, %c4, %c1{{[_0-9]*}}) threads in (%c128
+// CHECK: gpu.func @flash_attention_grad_dq_0
+// CHECK: nvvm.mma.sync
+// CHECK: nvgpu.ldmatrix {{.*}} {numTiles = 4 : i32, transpose = true}
+// CHECK: gpu.func @flash_attention_grad_dkdv_0
+// CHECK: nvvm.mma.sync
+// CHECK: nvgpu.ldmatrix {{.*}} {numTiles = 4 : i32, transpose = true}
+// SIMT-LABEL: func.func @grad_bf16_gqa
+// SIMT-NOT: mma.sync
+func.func @grad_bf16_gqa(%q: tensor<2x4x100x64xbf16>, %k: tensor<2x2x70x64xbf16>,
+                         %l: tensor<2x4x100xf32>) -> (tensor<2x4x100x64xbf16>, tensor<2x2x70x64xbf16>) {
+  %r:3 = flash.attention_grad ins(%q, %k, %k, %q, %l, %q : tensor<2x4x100x64xbf16>,
+             tensor<2x2x70x64xbf16>, tensor<2x2x70x64xbf16>, tensor<2x4x100x64xbf16>,
+             tensor<2x4x100xf32>, tensor<2x4x100x64xbf16>)
+         outs(%q, %k, %k : tensor<2x4x100x64xbf16>, tensor<2x2x70x64xbf16>, tensor<2x2x70x64xbf16>)
+         {causal} -> tensor<2x4x100x64xbf16>, tensor<2x2x70x64xbf16>, tensor<2x2x70x64xbf16>
+  return %r#0, %r#1 : tensor<2x4x100x64xbf16>, tensor<2x2x70x64xbf16>
+}

@@ -23,11 +23,13 @@ def FlashMapToGPU : Pass<"flash-map-to-gpu", "::mlir::ModuleOp"> {
     D = rowsum(dO * O)) then dK/dV (one key row per thread, Q/dO tiles in
     shared memory, summing over the query heads of a GQA group).
 
-    With `tensor-cores` (set by --flash-to-nvvm for sm_80+), the forward of
-    f16/bf16 ops with head dim a multiple of 16 up to 128 and no mask is the
-    tensor-core kernel instead (MmaKernels.cpp: 16 query rows per warp,
+    With `tensor-cores` (set by --flash-to-nvvm for sm_80+), f16/bf16 ops
+    with head dim a multiple of 16 up to 128 and no mask get tensor-core
+    kernels instead: the forward (MmaKernels.cpp: 16 query rows per warp,
     `mma-warps` warps per block, K/V tiles of `mma-tile-kv` keys streamed by
-    cp.async, ldmatrix fragments, mma.sync m16n8k16, P kept in registers).
+    cp.async, ldmatrix fragments, mma.sync m16n8k16, P kept in registers)
+    and the backward (MmaGradKernels.cpp: dQ with 16 query rows per warp,
+    dK/dV with 16 key rows per warp; transposes as operand choices).
     Everything else uses the SIMT mapping: f32 arithmetic on CUDA cores. A mask (additive or i1, statically shaped) is staged by the
     host as f32 in its own shape (an i1 keep-mask as 0 / -inf); the kernels
     read it in place, with stride 0 along the dims it broadcasts over.
