@@ -40,6 +40,9 @@ exe t11 --nq 1 --nk 33 --d 16 --dtype bf16 --tol 8e-3
 exe t12 --nq 37 --nk 300 --d 128 --hq 3 --hkv 1 --causal --dtype f16 --tol 2e-3
 exe t13 --nq 130 --nk 65 --d 32 --causal --causal-offset -20 --dtype bf16 --tol 8e-3 --hq 2
 exe t14 --nq 1000 --nk 1000 --d 64 --batch 2 --hq 2 --hkv 1 --dtype bf16 --tol 8e-3
+# Masks on tensor cores: additive broadcast, bool with fully masked rows.
+exe t15 --batch 2 --hq 4 --hkv 2 --nq 100 --nk 70 --d 64 --causal --mask add --dtype bf16 --tol 8e-3
+exe t16 --batch 2 --hq 3 --nq 37 --nk 100 --d 128 --mask bool --full-mask --dtype f16 --tol 2e-3
 exe g1 --grad --n 65 --d 32
 exe g2 --grad --batch 2 --hq 4 --hkv 2 --nq 100 --nk 70 --d 64 --causal
 exe g3 --grad --nq 100 --nk 37 --d 32 --causal --hq 2
@@ -55,6 +58,8 @@ exe g11 --grad --n 200 --d 48 --hq 2 --causal --dtype f16 --tol 4e-3
 exe g12 --grad --nq 1 --nk 33 --d 64 --dtype f16 --tol 4e-3
 exe g13 --grad --batch 2 --hq 4 --hkv 2 --nq 100 --nk 70 --d 128 --causal --dtype bf16 --tol 2e-2
 exe g14 --grad --n 130 --d 96 --hq 2 --dtype f16 --tol 4e-3
+exe g15 --grad --batch 2 --hq 4 --hkv 2 --nq 100 --nk 70 --d 64 --causal --mask add --dtype bf16 --tol 2e-2
+exe g16 --grad --hq 2 --nq 65 --nk 90 --d 32 --mask bool --full-mask --dtype f16 --tol 4e-3
 cp build/lib/libflash_cuda_runtime.so "$OUT/"
 FLASH_MLIR_CACHE="$OUT/cache" /usr/bin/python3 bench/gpu/bench.py --precompile
 FLASH_MLIR_CACHE="$OUT/cache" /usr/bin/python3 - <<'PY'

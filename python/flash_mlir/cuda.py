@@ -7,9 +7,10 @@ only the GPU and the cache can load them). `CudaKernel` loads a cubin with the C
 ctypes, no CUDA toolkit needed at run time) and launches it on torch's
 current stream with the tensors' device pointers: no host copies.
 
-The kernels are flash-map-to-gpu's: the forward of f16/bf16 ops (head dim a
-multiple of 16 up to 128, no mask) on tensor cores (mma.sync, 16 query rows
-per warp), the rest SIMT (one query row per thread, f32 arithmetic).
+The kernels are flash-map-to-gpu's: forward and backward of f16/bf16 ops
+(head dim a multiple of 16 up to 128, masked or not) on tensor cores
+(mma.sync, 16 rows per warp), the rest SIMT (one row per thread, f32
+arithmetic).
 """
 
 import ctypes

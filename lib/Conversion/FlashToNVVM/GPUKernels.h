@@ -139,7 +139,7 @@ void stageTile(OpBuilder &b, Location loc, Value src, Value dst, Value bh,
                int64_t threads);
 
 /// The tensor-core forward kernel (MmaKernels.cpp; f16/bf16, D = Dv a
-/// multiple of 16 up to 128, no mask): args (q, k, v, o, lse), grid
+/// multiple of 16 up to 128): args (q, k, v, o, lse[, mask]), grid
 /// (ceil(Nq / mmaForwardRowsPerBlock(s)), BH), mmaForwardThreads(s) threads.
 bool mmaForwardApplies(const KernelSpec &s);
 /// Sets mmaWarps / mmaTileKV: the given ones, or (0) the per-head-dim

@@ -120,7 +120,10 @@ gpu::GPUFuncOp gpukernels::buildGradQMmaKernel(OpBuilder &ob, Location loc,
   auto qTy = MemRefType::get({s.bh, s.nq, D}, elt);
   auto kTy = MemRefType::get({bhkv, s.nk, D}, elt);
   auto lTy = MemRefType::get({s.bh, s.nq}, f32);
-  auto fn = newKernel(ob, loc, name, {qTy, kTy, kTy, qTy, lTy, qTy, qTy, lTy},
+  SmallVector<Type> argTys{qTy, kTy, kTy, qTy, lTy, qTy, qTy, lTy};
+  if (s.mask)
+    argTys.push_back(maskType(ctx, s));
+  auto fn = newKernel(ob, loc, name, argTys,
                       {paddedTile(ctx, elt, kTile, D),
                        paddedTile(ctx, elt, kTile, D)},
                       threads);
@@ -129,6 +132,7 @@ gpu::GPUFuncOp gpukernels::buildGradQMmaKernel(OpBuilder &ob, Location loc,
   Value q = fn.getArgument(0), k = fn.getArgument(1), v = fn.getArgument(2),
         o = fn.getArgument(3), lse = fn.getArgument(4), dO = fn.getArgument(5),
         dq = fn.getArgument(6), delta = fn.getArgument(7);
+  Value mask = s.mask ? fn.getArgument(8) : Value();
   Value kS = fn.getWorkgroupAttributions()[0];
   Value vS = fn.getWorkgroupAttributions()[1];
   const float sl2 = s.scale * kLog2e;
@@ -163,6 +167,7 @@ gpu::GPUFuncOp gpukernels::buildGradQMmaKernel(OpBuilder &ob, Location loc,
       rowLimit[r] = F.add(rows[r], off);
   }
 
+  Value maskBase = mask ? maskLeadBase(kb, s, bh) : Value();
   // Q and dO as A fragments; D = rowsum(dO * O) from the same positions,
   // reduced over the 4 lanes of a row; lse per row.
   SmallVector<Value> qA, doA;
@@ -224,10 +229,14 @@ gpu::GPUFuncOp gpukernels::buildGradQMmaKernel(OpBuilder &ob, Location loc,
           Value ds = G.zeroC();
           for (int64_t r = 0; r < 2; ++r)
             for (int64_t j = 0; j < 2; ++j) {
-              Value p = exp2(lb, l,
-                             fmac(lb, l, at(lb, l, sC, r, j), kl.f(sl2),
-                                  arith::NegFOp::create(lb, l, lse2[r])));
               Value key = G.add(jt, G.add(G.t2, kl.c(nt * 8 + j)));
+              Value arg = fmac(lb, l, at(lb, l, sC, r, j), kl.f(sl2),
+                               arith::NegFOp::create(lb, l, lse2[r]));
+              if (mask)
+                arg = addMask(kl, s, arg, mask, maskBase, rowsc[r],
+                              arith::MinUIOp::create(lb, l, key,
+                                                     kl.c(s.nk - 1)));
+              Value p = exp2(lb, l, arg);
               Value vis = arith::CmpIOp::create(
                   lb, l, arith::CmpIPredicate::ult, key, kl.c(s.nk));
               if (s.causalOffset)
@@ -271,7 +280,10 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
   auto qTy = MemRefType::get({s.bh, s.nq, D}, elt);
   auto kTy = MemRefType::get({bhkv, s.nk, D}, elt);
   auto lTy = MemRefType::get({s.bh, s.nq}, f32);
-  auto fn = newKernel(ob, loc, name, {qTy, kTy, kTy, lTy, qTy, lTy, kTy, kTy},
+  SmallVector<Type> argTys{qTy, kTy, kTy, lTy, qTy, lTy, kTy, kTy};
+  if (s.mask)
+    argTys.push_back(maskType(ctx, s));
+  auto fn = newKernel(ob, loc, name, argTys,
                       {paddedTile(ctx, elt, kTile, D),
                        paddedTile(ctx, elt, kTile, D)},
                       threads);
@@ -281,6 +293,7 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
         lse = fn.getArgument(3), dO = fn.getArgument(4),
         delta = fn.getArgument(5), dk = fn.getArgument(6),
         dv = fn.getArgument(7);
+  Value mask = s.mask ? fn.getArgument(8) : Value();
   Value qS = fn.getWorkgroupAttributions()[0];
   Value doS = fn.getWorkgroupAttributions()[1];
   const float sl2 = s.scale * kLog2e;
@@ -329,6 +342,8 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
       b, loc, kb.c(0), kb.c(group), kb.c(1), inits,
       [&](OpBuilder &hb, Location hl, Value gh, ValueRange hargs) {
         Value qbh = arith::AddIOp::create(hb, hl, firstQHead, gh);
+        KernelBuilder khb{hb, hl};
+        Value maskBase = mask ? maskLeadBase(khb, s, qbh) : Value();
         auto tiles = scf::ForOp::create(
             hb, hl, qStart,
             arith::ConstantIndexOp::create(hb, hl, s.nq).getResult(),
@@ -367,10 +382,11 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
                   Value qOk = arith::CmpIOp::create(
                       lb, l, arith::CmpIPredicate::ult, qi, kl.c(s.nq));
                   for (int64_t r = 0; r < 2; ++r) {
-                    Value p = exp2(
-                        lb, l,
-                        fmac(lb, l, at(lb, l, sC, r, j), kl.f(sl2),
-                             arith::NegFOp::create(lb, l, l2)));
+                    Value arg = fmac(lb, l, at(lb, l, sC, r, j), kl.f(sl2),
+                                     arith::NegFOp::create(lb, l, l2));
+                    if (mask)
+                      arg = addMask(kl, s, arg, mask, maskBase, qc, keysc[r]);
+                    Value p = exp2(lb, l, arg);
                     Value vis = qOk;
                     if (s.causalOffset)
                       vis = arith::AndIOp::create(

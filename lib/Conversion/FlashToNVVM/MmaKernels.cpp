@@ -240,7 +240,7 @@ void gpukernels::chooseMmaTiles(KernelSpec &s, int64_t warps,
 }
 
 bool gpukernels::mmaForwardApplies(const KernelSpec &s) {
-  return (s.elt.isF16() || s.elt.isBF16()) && !s.mask && s.d == s.dv &&
+  return (s.elt.isF16() || s.elt.isBF16()) && s.d == s.dv &&
          s.d % 16 == 0 && s.d <= 128;
 }
 
@@ -267,13 +267,16 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
   auto wg = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
   auto smemTy = MemRefType::get({tileKV, D + 8}, elt,
                                 MemRefLayoutAttrInterface(), wg);
-  auto fn = newKernel(ob, loc, name, {qTy, kTy, kTy, qTy, lTy},
-                      {smemTy, smemTy}, threads);
+  SmallVector<Type> argTys{qTy, kTy, kTy, qTy, lTy};
+  if (s.mask)
+    argTys.push_back(maskType(ctx, s));
+  auto fn = newKernel(ob, loc, name, argTys, {smemTy, smemTy}, threads);
 
   OpBuilder b = OpBuilder::atBlockBegin(&fn.front());
   KernelBuilder kb{b, loc};
   Value q = fn.getArgument(0), k = fn.getArgument(1), v = fn.getArgument(2),
         o = fn.getArgument(3), lse = fn.getArgument(4);
+  Value mask = s.mask ? fn.getArgument(5) : Value();
   Value kS = fn.getWorkgroupAttributions()[0];
   Value vS = fn.getWorkgroupAttributions()[1];
   const float ninf = -std::numeric_limits<float>::infinity();
@@ -322,6 +325,13 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
             b, loc, arith::DivSIOp::create(b, loc, firstVisible, kb.c(tileKV)),
             kb.c(tileKV)),
         fullEnd);
+  }
+
+  // With a mask every tile is a masked one.
+  Value maskBase;
+  if (mask) {
+    fullEnd = kb.c(0);
+    maskBase = maskLeadBase(kb, s, bh);
   }
 
   // Q as A fragments (registers), one per 16 columns of D.
@@ -379,6 +389,14 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
                     arith::CmpIOp::create(lb, l, arith::CmpIPredicate::sle,
                                           key, rowLimit[r]));
               x = arith::SelectOp::create(lb, l, vis, x, kl.f(ninf));
+              if (mask) {
+                // mask(row, key) (natural-log units) in the scores' units:
+                // raw (/ scale) or, prescaled, log2.
+                Value mv = addMask(
+                    kl, s, kl.f(0.0f), mask, maskBase, rowsc[r],
+                    arith::MinUIOp::create(lb, l, key, kl.c(s.nk - 1)));
+                x = fmac(lb, l, mv, kl.f(prescale ? 1.0f : 1.0f / sl2), x);
+              }
             }
             tileMax[r] = arith::MaxNumFOp::create(lb, l, tileMax[r], x);
             acc = vector::InsertOp::create(lb, l, x, acc,

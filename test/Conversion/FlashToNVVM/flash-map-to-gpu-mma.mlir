@@ -46,27 +46,39 @@ func.func @bf16(%q: tensor<3x37x128xbf16>, %k: tensor<3x300x128xbf16>) -> tensor
 
 // -----
 
-// Where the tensor-core kernel does not apply (f32, a mask, head dims that
-// differ or are not multiples of 16, over 128): the SIMT kernel.
+// Where the tensor-core kernels do not apply (f32; head dims that are not
+// multiples of 16, or over 128): the SIMT kernels.
 // CHECK-LABEL: func.func @simt_cases
-// CHECK-NOT: mma.sync
 // CHECK: return
-func.func @simt_cases(%q: tensor<2x40x64xf32>, %h: tensor<2x40x64xf16>, %m: tensor<40x40xi1>,
-                      %h24: tensor<2x40x24xf16>, %h256: tensor<2x40x256xf16>)
-    -> (tensor<2x40x64xf32>, tensor<2x40x64xf16>, tensor<2x40x24xf16>, tensor<2x40x256xf16>) {
+// CHECK-NOT: mma.sync
+func.func @simt_cases(%q: tensor<2x40x64xf32>, %h24: tensor<2x40x24xf16>,
+                      %h256: tensor<2x40x256xf16>)
+    -> (tensor<2x40x64xf32>, tensor<2x40x24xf16>, tensor<2x40x256xf16>) {
   %o = tensor.empty() : tensor<2x40x64xf32>
   %r = flash.attention ins(%q, %q, %q : tensor<2x40x64xf32>, tensor<2x40x64xf32>, tensor<2x40x64xf32>)
        outs(%o : tensor<2x40x64xf32>) -> tensor<2x40x64xf32>
-  %oh = tensor.empty() : tensor<2x40x64xf16>
-  %rh = flash.attention ins(%h, %h, %h : tensor<2x40x64xf16>, tensor<2x40x64xf16>, tensor<2x40x64xf16>)
-        mask(%m : tensor<40x40xi1>) outs(%oh : tensor<2x40x64xf16>) -> tensor<2x40x64xf16>
   %o24 = tensor.empty() : tensor<2x40x24xf16>
   %r24 = flash.attention ins(%h24, %h24, %h24 : tensor<2x40x24xf16>, tensor<2x40x24xf16>, tensor<2x40x24xf16>)
          outs(%o24 : tensor<2x40x24xf16>) -> tensor<2x40x24xf16>
   %o256 = tensor.empty() : tensor<2x40x256xf16>
   %r256 = flash.attention ins(%h256, %h256, %h256 : tensor<2x40x256xf16>, tensor<2x40x256xf16>, tensor<2x40x256xf16>)
           outs(%o256 : tensor<2x40x256xf16>) -> tensor<2x40x256xf16>
-  return %r, %rh, %r24, %r256 : tensor<2x40x64xf32>, tensor<2x40x64xf16>, tensor<2x40x24xf16>, tensor<2x40x256xf16>
+  return %r, %r24, %r256 : tensor<2x40x64xf32>, tensor<2x40x24xf16>, tensor<2x40x256xf16>
+}
+
+// -----
+
+// A mask on tensor cores: staged as f32 in its own shape ([Nq, Nk] here,
+// broadcast over batch and heads) and added to the scores of every tile.
+// CHECK-LABEL: func.func @masked_f16
+// CHECK: gpu.func @flash_attention_0({{.*}}, %{{.*}}: memref<1600xf32>) workgroup
+// CHECK: nvgpu.mma.sync
+// CHECK: memref.load %{{.*}} : memref<1600xf32>
+func.func @masked_f16(%h: tensor<2x40x64xf16>, %m: tensor<40x40xi1>) -> tensor<2x40x64xf16> {
+  %oh = tensor.empty() : tensor<2x40x64xf16>
+  %rh = flash.attention ins(%h, %h, %h : tensor<2x40x64xf16>, tensor<2x40x64xf16>, tensor<2x40x64xf16>)
+        mask(%m : tensor<40x40xi1>) outs(%oh : tensor<2x40x64xf16>) -> tensor<2x40x64xf16>
+  return %rh : tensor<2x40x64xf16>
 }
 
 // -----
