@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""GPU benchmark: flash-mlir's --flash-to-nvvm forward against torch SDPA
-(flash, cuDNN, memory-efficient backends) in the same process, same inputs.
+"""GPU benchmark: flash-mlir's --flash-to-nvvm forward and backward against
+torch SDPA (flash, cuDNN, memory-efficient backends) in the same process,
+same inputs, over d in {64, 128, 256}, N in {1k, 4k, 16k}, causal or not.
 
   # here (flash-opt available): compile the kernels into a cache
   FLASH_MLIR_CACHE=gpu_out/cache python3 bench/gpu/bench.py --precompile
@@ -9,7 +10,9 @@
 
 Correctness: bf16 error of each implementation against an fp32 reference on
 the same inputs; ours must be <= 2x SDPA's. FLOPs: 4 B H N^2 d (halved for
-causal). bf16, B*N = 16k tokens, H*d = 2048.
+causal; bwd 2.5x). bf16, B*N = 16k tokens, H*d = 2048. The backward of
+d = 256 (SIMT kernels: minutes per call) is not timed. `--json PATH` also
+writes every measurement (bench/gpu/plot.py draws them).
 """
 
 import argparse
@@ -22,8 +25,10 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(HERE)),
 
 from flash_mlir import cuda, mlirgen  # noqa: E402
 
-CONFIGS = [(d, n, causal) for d in (64, 128) for n in (1024, 4096)
+CONFIGS = [(d, n, causal) for d in (64, 128, 256) for n in (1024, 4096, 16384)
            for causal in (False, True)]
+# The backward is timed where it runs on tensor cores.
+BWD_DIMS = (64, 128)
 
 
 def shape(d, n):
@@ -37,12 +42,12 @@ def precompile(skip_bwd=False):
                              dtype="bf16", causal=causal,
                              causal_offset=0 if causal else None, lse=True)
         cuda.compile_kernel(cfg)
-        if not skip_bwd:
+        if not skip_bwd and d in BWD_DIMS:
             cuda.compile_kernel(cfg, grad=True)
         print(f"compiled d={d} N={n} causal={causal}", flush=True)
 
 
-def bench(skip_bwd=False):
+def bench(skip_bwd=False, json_path=None):
     import torch
     from torch.nn.attention import SDPBackend, sdpa_kernel
     import torch.nn.functional as F
@@ -60,7 +65,13 @@ def bench(skip_bwd=False):
         torch.cuda.synchronize()
         return start.elapsed_time(end) / iters / 1e3
 
-    rows = []
+    rows, results = [], []
+
+    def dump():
+        if json_path:
+            import json
+            with open(json_path, "w") as f:
+                json.dump(results, f, indent=1)
     print("| d | N | causal | ours TFLOP/s | flash | cuDNN | mem-eff | "
           "ours/flash | ours/cuDNN | err ours | err SDPA |")
     print("|---|---|---|---|---|---|---|---|---|---|---|")
@@ -98,7 +109,12 @@ def bench(skip_bwd=False):
                f"{'' if ok else ' FAIL'} | {err_sdpa:.2e} |")
         print(row, flush=True)
         rows.append(row)
+        results.append(dict(pass_="fwd", d=d, n=n, causal=causal,
+                            ours=tf(t_ours), flash=tf(res["flash"]),
+                            cudnn=tf(res["cudnn"]), eff=tf(res["eff"]),
+                            err=err_ours, err_sdpa=err_sdpa, ok=ok))
 
+    dump()
     if skip_bwd:
         return
     # Backward: autograd through flash_mlir.cuda.attention vs SDPA.
@@ -106,6 +122,8 @@ def bench(skip_bwd=False):
           "ours/flash | ours/cuDNN | max grad err ours | SDPA |")
     print("|---|---|---|---|---|---|---|---|---|---|")
     for d, n, causal in CONFIGS:
+        if d not in BWD_DIMS:
+            continue
         b, h = shape(d, n)
         torch.manual_seed(0)
         q, k, v = (torch.randn(b, h, n, d, device="cuda", dtype=torch.bfloat16,
@@ -145,13 +163,19 @@ def bench(skip_bwd=False):
               f"{tf(res['cudnn']):.1f} | {res['flash'] / t_ours:.3f} | "
               f"{res['cudnn'] / t_ours:.3f} | {e_ours:.2e}{'' if ok else ' FAIL'} | "
               f"{e_sdpa:.2e} |", flush=True)
+        results.append(dict(pass_="bwd", d=d, n=n, causal=causal,
+                            ours=tf(t_ours), flash=tf(res["flash"]),
+                            cudnn=tf(res["cudnn"]), err=e_ours,
+                            err_sdpa=e_sdpa, ok=ok))
+        dump()
 
 
 if __name__ == "__main__":
     ap = argparse.ArgumentParser()
     ap.add_argument("--precompile", action="store_true")
+    ap.add_argument("--json", help="write the measurements to this file")
     ap.add_argument("--skip-bwd", action="store_true",
                     help="forward only (FLASH_MLIR_NVVM_OPTIONS picks a "
                     "tuning variant, e.g. mma-warps=8)")
     a = ap.parse_args()
-    precompile(a.skip_bwd) if a.precompile else bench(a.skip_bwd)
+    precompile(a.skip_bwd) if a.precompile else bench(a.skip_bwd, a.json)
