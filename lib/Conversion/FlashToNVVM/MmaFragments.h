@@ -53,6 +53,20 @@ struct MmaFragments {
   Value copyTile(Value tid, int64_t threads, Value src, Value bh, Value row0,
                  int64_t limit, int64_t rows, int64_t width, Value dst);
   void waitAll(Value group);
+
+  /// The two rows (g and g + 8 of the warp's 16) a lane owns in a grid of
+  /// blocks of `warps` warps over `limit` rows, and the same clamped to
+  /// limit - 1 for loads; base is the block's first row.
+  struct WarpRows {
+    Value base, rows[2], clamped[2];
+  };
+  WarpRows warpRows(Value blockIdx, Value tid, int64_t warps, int64_t limit);
+  /// The K/V batch-head of query batch-head bh (GQA: b * Hkv + h / G).
+  Value kvHead(const KernelSpec &s, Value bh);
+  /// The keys a block of queries [base, base + rows) needs (causal: up to
+  /// its last row's diagonal), and each lane row's last visible key.
+  Value kvEnd(const KernelSpec &s, const WarpRows &w, int64_t rows,
+              Value rowLimit[2]);
 };
 
 /// Builds the lane decomposition for MmaFragments from the thread id.

@@ -141,31 +141,11 @@ gpu::GPUFuncOp gpukernels::buildGradQMmaKernel(OpBuilder &ob, Location loc,
   Value bh = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
   Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
   MmaFragments F = mmaFragments(b, loc, elt, tid);
-  Value warp = arith::DivUIOp::create(b, loc, tid, kb.c(32));
-  Value rowBase = arith::MulIOp::create(b, loc, bx, kb.c(warps * 16));
-  Value row0 =
-      F.add(F.add(rowBase, arith::MulIOp::create(b, loc, warp, kb.c(16))),
-            F.g);
-  Value rows[2] = {row0, F.add(row0, kb.c(8))}, rowsc[2];
-  for (int r = 0; r < 2; ++r)
-    rowsc[r] = arith::MinUIOp::create(b, loc, rows[r], kb.c(s.nq - 1));
-  Value bIdx = arith::DivUIOp::create(b, loc, bh, kb.c(s.hq));
-  Value hIdx = arith::RemUIOp::create(b, loc, bh, kb.c(s.hq));
-  Value kvbh = F.add(arith::MulIOp::create(b, loc, bIdx, kb.c(s.hkv)),
-                     arith::DivUIOp::create(b, loc, hIdx, kb.c(s.hq / s.hkv)));
-  Value kvEnd = kb.c(s.nk), rowLimit[2];
-  if (s.causalOffset) {
-    Value off = kb.c(*s.causalOffset);
-    Value lastRow = arith::MinUIOp::create(
-        b, loc, F.add(rowBase, kb.c(warps * 16 - 1)), kb.c(s.nq - 1));
-    kvEnd = arith::MinSIOp::create(
-        b, loc,
-        arith::MaxSIOp::create(b, loc, F.add(F.add(lastRow, off), kb.c(1)),
-                               kb.c(0)),
-        kb.c(s.nk));
-    for (int r = 0; r < 2; ++r)
-      rowLimit[r] = F.add(rows[r], off);
-  }
+  MmaFragments::WarpRows w = F.warpRows(bx, tid, warps, s.nq);
+  Value *rows = w.rows, *rowsc = w.clamped;
+  Value kvbh = F.kvHead(s, bh);
+  Value rowLimit[2];
+  Value kvEnd = F.kvEnd(s, w, warps * 16, rowLimit);
 
   Value maskBase = mask ? maskLeadBase(kb, s, bh) : Value();
   // Q and dO as A fragments; D = rowsum(dO * O) from the same positions,
@@ -302,14 +282,8 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
   Value kvbh = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
   Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
   MmaFragments F = mmaFragments(b, loc, elt, tid);
-  Value warp = arith::DivUIOp::create(b, loc, tid, kb.c(32));
-  Value keyBase = arith::MulIOp::create(b, loc, bx, kb.c(warps * 16));
-  Value key0 =
-      F.add(F.add(keyBase, arith::MulIOp::create(b, loc, warp, kb.c(16))),
-            F.g);
-  Value keys[2] = {key0, F.add(key0, kb.c(8))}, keysc[2];
-  for (int r = 0; r < 2; ++r)
-    keysc[r] = arith::MinUIOp::create(b, loc, keys[r], kb.c(s.nk - 1));
+  MmaFragments::WarpRows w = F.warpRows(bx, tid, warps, s.nk);
+  Value keyBase = w.base, *keys = w.rows, *keysc = w.clamped;
   Value bIdx = arith::DivUIOp::create(b, loc, kvbh, kb.c(s.hkv));
   Value hkv = arith::RemUIOp::create(b, loc, kvbh, kb.c(s.hkv));
   Value firstQHead =

@@ -231,6 +231,43 @@ void MmaFragments::waitAll(Value group) {
   nvgpu::DeviceAsyncWaitOp::create(b, loc, group, b.getI32IntegerAttr(0));
 }
 
+MmaFragments::WarpRows MmaFragments::warpRows(Value blockIdx, Value tid,
+                                              int64_t warps, int64_t limit) {
+  WarpRows w;
+  Value warp = arith::DivUIOp::create(b, loc, tid, c(32));
+  w.base = arith::MulIOp::create(b, loc, blockIdx, c(warps * kRowsPerWarp));
+  Value r0 = add(add(w.base, arith::MulIOp::create(b, loc, warp,
+                                                   c(kRowsPerWarp))),
+                 g);
+  w.rows[0] = r0;
+  w.rows[1] = add(r0, c(8));
+  for (int r = 0; r < 2; ++r)
+    w.clamped[r] = arith::MinUIOp::create(b, loc, w.rows[r], c(limit - 1));
+  return w;
+}
+
+Value MmaFragments::kvHead(const KernelSpec &s, Value bh) {
+  Value bIdx = arith::DivUIOp::create(b, loc, bh, c(s.hq));
+  Value hIdx = arith::RemUIOp::create(b, loc, bh, c(s.hq));
+  return add(arith::MulIOp::create(b, loc, bIdx, c(s.hkv)),
+             arith::DivUIOp::create(b, loc, hIdx, c(s.hq / s.hkv)));
+}
+
+Value MmaFragments::kvEnd(const KernelSpec &s, const WarpRows &w,
+                          int64_t rows, Value rowLimit[2]) {
+  if (!s.causalOffset)
+    return c(s.nk);
+  Value off = c(*s.causalOffset);
+  for (int r = 0; r < 2; ++r)
+    rowLimit[r] = add(w.rows[r], off);
+  Value lastRow = arith::MinUIOp::create(b, loc, add(w.base, c(rows - 1)),
+                                         c(s.nq - 1));
+  return arith::MinSIOp::create(
+      b, loc,
+      arith::MaxSIOp::create(b, loc, add(add(lastRow, off), c(1)), c(0)),
+      c(s.nk));
+}
+
 void gpukernels::chooseMmaTiles(KernelSpec &s, int64_t warps,
                                 int64_t tileKV) {
   // Measured on the H200 (bench/RESULTS.md, tuning table): 64-key tiles;
@@ -288,35 +325,16 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
   Value bh = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
   Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
   MmaFragments F = mmaFragments(b, loc, elt, tid);
-  Value warp = arith::DivUIOp::create(b, loc, tid, kb.c(32));
-  Value rowBase = arith::MulIOp::create(b, loc, bx, kb.c(rowsPerBlock));
-  Value row0 = F.add(F.add(rowBase, arith::MulIOp::create(
-                                        b, loc, warp, kb.c(kRowsPerWarp))),
-                     F.g);
-  Value rows[2] = {row0, F.add(row0, kb.c(8))};
-  Value rowsc[2];
-  for (int r = 0; r < 2; ++r)
-    rowsc[r] = arith::MinUIOp::create(b, loc, rows[r], kb.c(s.nq - 1));
-  Value bIdx = arith::DivUIOp::create(b, loc, bh, kb.c(s.hq));
-  Value hIdx = arith::RemUIOp::create(b, loc, bh, kb.c(s.hq));
-  Value kvbh = F.add(arith::MulIOp::create(b, loc, bIdx, kb.c(s.hkv)),
-                     arith::DivUIOp::create(b, loc, hIdx, kb.c(s.hq / s.hkv)));
+  MmaFragments::WarpRows w = F.warpRows(bx, tid, warps, s.nq);
+  Value rowBase = w.base, *rows = w.rows, *rowsc = w.clamped;
+  Value kvbh = F.kvHead(s, bh);
   // Keys the block needs (all, or up to its last row's diagonal); tiles
   // every row of the block sees in full need no masking: the first loop
   // runs them, the second the rest (the causal diagonal, the Nk edge).
-  Value kvEnd = kb.c(s.nk), rowLimit[2];
+  Value rowLimit[2];
+  Value kvEnd = F.kvEnd(s, w, rowsPerBlock, rowLimit);
   Value fullEnd = kb.c(s.nk / tileKV * tileKV);
   if (s.causalOffset) {
-    Value off = kb.c(*s.causalOffset);
-    Value lastRow = arith::MinUIOp::create(
-        b, loc, F.add(rowBase, kb.c(rowsPerBlock - 1)), kb.c(s.nq - 1));
-    kvEnd = arith::MinSIOp::create(
-        b, loc,
-        arith::MaxSIOp::create(b, loc, F.add(F.add(lastRow, off), kb.c(1)),
-                               kb.c(0)),
-        kb.c(s.nk));
-    for (int r = 0; r < 2; ++r)
-      rowLimit[r] = F.add(rows[r], off);
     Value firstVisible = arith::MaxSIOp::create(
         b, loc, F.add(rowBase, kb.c(*s.causalOffset + 1)), kb.c(0));
     fullEnd = arith::MinSIOp::create(
