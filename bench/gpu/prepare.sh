@@ -43,6 +43,9 @@ exe t14 --nq 1000 --nk 1000 --d 64 --batch 2 --hq 2 --hkv 1 --dtype bf16 --tol 8
 # Masks on tensor cores: additive broadcast, bool with fully masked rows.
 exe t15 --batch 2 --hq 4 --hkv 2 --nq 100 --nk 70 --d 64 --causal --mask add --dtype bf16 --tol 8e-3
 exe t16 --batch 2 --hq 3 --nq 37 --nk 100 --d 128 --mask bool --full-mask --dtype f16 --tol 2e-3
+# d = 256 forward on tensor cores (32-key tiles).
+exe t17 --batch 2 --hq 4 --hkv 2 --nq 100 --nk 130 --d 256 --causal --dtype bf16 --tol 8e-3
+exe t18 --n 65 --d 256 --hq 2 --mask bool --full-mask --dtype f16 --tol 2e-3
 exe g1 --grad --n 65 --d 32
 exe g2 --grad --batch 2 --hq 4 --hkv 2 --nq 100 --nk 70 --d 64 --causal
 exe g3 --grad --nq 100 --nk 37 --d 32 --causal --hq 2

@@ -7,8 +7,8 @@ only the GPU and the cache can load them). `CudaKernel` loads a cubin with the C
 ctypes, no CUDA toolkit needed at run time) and launches it on torch's
 current stream with the tensors' device pointers: no host copies.
 
-The kernels are flash-map-to-gpu's: forward and backward of f16/bf16 ops
-(head dim a multiple of 16 up to 128, masked or not) on tensor cores
+The kernels are flash-map-to-gpu's: forward (head dim a multiple of 16 up to
+256) and backward (up to 128) of f16/bf16 ops, masked or not, on tensor cores
 (mma.sync, 16 rows per warp), the rest SIMT (one row per thread, f32
 arithmetic).
 """

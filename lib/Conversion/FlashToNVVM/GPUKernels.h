@@ -139,7 +139,7 @@ void stageTile(OpBuilder &b, Location loc, Value src, Value dst, Value bh,
                int64_t threads);
 
 /// The tensor-core forward kernel (MmaKernels.cpp; f16/bf16, D = Dv a
-/// multiple of 16 up to 128): args (q, k, v, o, lse[, mask]), grid
+/// multiple of 16 up to 256): args (q, k, v, o, lse[, mask]), grid
 /// (ceil(Nq / mmaForwardRowsPerBlock(s)), BH), mmaForwardThreads(s) threads.
 bool mmaForwardApplies(const KernelSpec &s);
 /// Sets mmaWarps / mmaTileKV: the given ones, or (0) the per-head-dim
@@ -151,7 +151,7 @@ gpu::GPUFuncOp buildForwardMmaKernel(OpBuilder &b, Location loc,
                                      StringRef name, const KernelSpec &s);
 
 /// The tensor-core backward kernels (MmaGradKernels.cpp; as the forward,
-/// head dim up to 64): the same arguments as the SIMT ones, 16 rows (dQ:
+/// head dim up to 128): the same arguments as the SIMT ones, 16 rows (dQ:
 /// queries, dK/dV: keys) per warp, mmaGradThreads(s) threads per block.
 bool mmaGradApplies(const KernelSpec &s);
 int64_t mmaGradThreads(const KernelSpec &s);

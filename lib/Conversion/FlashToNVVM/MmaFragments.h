@@ -69,6 +69,12 @@ struct MmaFragments {
               Value rowLimit[2]);
 };
 
+/// Lets ptxas give every thread of tensor-core kernel `fn` up to 255
+/// registers (without it, ptxas capped the causal d = 256 forward of 256
+/// threads at 128 and spilled its accumulators; 128-thread kernels do
+/// better with ptxas' own choice).
+void allowAllRegisters(gpu::GPUFuncOp fn);
+
 /// Builds the lane decomposition for MmaFragments from the thread id.
 MmaFragments mmaFragments(OpBuilder &b, Location loc, Type elt, Value tid);
 

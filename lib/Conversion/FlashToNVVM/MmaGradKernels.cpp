@@ -101,7 +101,8 @@ void storeRows(OpBuilder &b, Location loc, Type elt, Value mem, Value bh,
 } // namespace
 
 bool gpukernels::mmaGradApplies(const KernelSpec &s) {
-  return mmaForwardApplies(s);
+  // At d = 256 the dK/dV accumulators alone would fill the registers.
+  return mmaForwardApplies(s) && s.d <= 128;
 }
 
 int64_t gpukernels::mmaGradThreads(const KernelSpec &s) {

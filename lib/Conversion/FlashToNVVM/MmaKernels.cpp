@@ -46,6 +46,11 @@ namespace {
 constexpr int64_t kRowsPerWarp = 16;
 } // namespace
 
+void gpukernels::allowAllRegisters(gpu::GPUFuncOp fn) {
+  fn->setAttr(NVVM::NVVMDialect::getMaxnregAttrName(),
+              IntegerAttr::get(IntegerType::get(fn.getContext(), 32), 255));
+}
+
 MmaFragments gpukernels::mmaFragments(OpBuilder &b, Location loc, Type elt,
                                       Value tid) {
   auto cst = [&](int64_t v) {
@@ -273,12 +278,18 @@ void gpukernels::chooseMmaTiles(KernelSpec &s, int64_t warps,
   // Measured on the H200 (bench/RESULTS.md, tuning table): 64-key tiles;
   // 8 warps sharing each K/V tile at D = 128, 4 at D <= 64.
   s.mmaWarps = warps ? warps : (s.d > 64 ? 8 : 4);
-  s.mmaTileKV = tileKV ? tileKV : 64;
+  s.mmaTileKV = tileKV ? tileKV : (s.d > 128 ? 32 : 64);
+  // K and V tiles (rows padded by 8) within the 48 KiB of static shared
+  // memory a block may have.
+  while (s.mmaTileKV > 16 && 2 * s.mmaTileKV * (s.d + 8) *
+                                     s.elt.getIntOrFloatBitWidth() / 8 >
+                                 48 * 1024)
+    s.mmaTileKV /= 2;
 }
 
 bool gpukernels::mmaForwardApplies(const KernelSpec &s) {
   return (s.elt.isF16() || s.elt.isBF16()) && s.d == s.dv &&
-         s.d % 16 == 0 && s.d <= 128;
+         s.d % 16 == 0 && s.d <= 256;
 }
 
 int64_t gpukernels::mmaForwardRowsPerBlock(const KernelSpec &s) {
@@ -308,6 +319,8 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
   if (s.mask)
     argTys.push_back(maskType(ctx, s));
   auto fn = newKernel(ob, loc, name, argTys, {smemTy, smemTy}, threads);
+  if (threads > 128)
+    allowAllRegisters(fn);
 
   OpBuilder b = OpBuilder::atBlockBegin(&fn.front());
   KernelBuilder kb{b, loc};

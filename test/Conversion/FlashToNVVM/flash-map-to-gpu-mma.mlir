@@ -47,23 +47,23 @@ func.func @bf16(%q: tensor<3x37x128xbf16>, %k: tensor<3x300x128xbf16>) -> tensor
 // -----
 
 // Where the tensor-core kernels do not apply (f32; head dims that are not
-// multiples of 16, or over 128): the SIMT kernels.
+// multiples of 16, or over 256): the SIMT kernels.
 // CHECK-LABEL: func.func @simt_cases
 // CHECK: return
 // CHECK-NOT: mma.sync
 func.func @simt_cases(%q: tensor<2x40x64xf32>, %h24: tensor<2x40x24xf16>,
-                      %h256: tensor<2x40x256xf16>)
-    -> (tensor<2x40x64xf32>, tensor<2x40x24xf16>, tensor<2x40x256xf16>) {
+                      %h272: tensor<2x40x272xf16>)
+    -> (tensor<2x40x64xf32>, tensor<2x40x24xf16>, tensor<2x40x272xf16>) {
   %o = tensor.empty() : tensor<2x40x64xf32>
   %r = flash.attention ins(%q, %q, %q : tensor<2x40x64xf32>, tensor<2x40x64xf32>, tensor<2x40x64xf32>)
        outs(%o : tensor<2x40x64xf32>) -> tensor<2x40x64xf32>
   %o24 = tensor.empty() : tensor<2x40x24xf16>
   %r24 = flash.attention ins(%h24, %h24, %h24 : tensor<2x40x24xf16>, tensor<2x40x24xf16>, tensor<2x40x24xf16>)
          outs(%o24 : tensor<2x40x24xf16>) -> tensor<2x40x24xf16>
-  %o256 = tensor.empty() : tensor<2x40x256xf16>
-  %r256 = flash.attention ins(%h256, %h256, %h256 : tensor<2x40x256xf16>, tensor<2x40x256xf16>, tensor<2x40x256xf16>)
-          outs(%o256 : tensor<2x40x256xf16>) -> tensor<2x40x256xf16>
-  return %r, %r24, %r256 : tensor<2x40x64xf32>, tensor<2x40x24xf16>, tensor<2x40x256xf16>
+  %o272 = tensor.empty() : tensor<2x40x272xf16>
+  %r272 = flash.attention ins(%h272, %h272, %h272 : tensor<2x40x272xf16>, tensor<2x40x272xf16>, tensor<2x40x272xf16>)
+          outs(%o272 : tensor<2x40x272xf16>) -> tensor<2x40x272xf16>
+  return %r, %r24, %r272 : tensor<2x40x64xf32>, tensor<2x40x24xf16>, tensor<2x40x272xf16>
 }
 
 // -----

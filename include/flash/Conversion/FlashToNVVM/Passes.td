@@ -24,7 +24,8 @@ def FlashMapToGPU : Pass<"flash-map-to-gpu", "::mlir::ModuleOp"> {
     shared memory, summing over the query heads of a GQA group).
 
     With `tensor-cores` (set by --flash-to-nvvm for sm_80+), f16/bf16 ops
-    with head dim a multiple of 16 up to 128 (masked or not) get tensor-core
+    with head dim a multiple of 16 (forward up to 256, backward up to 128;
+    masked or not) get tensor-core
     kernels instead: the forward (MmaKernels.cpp: 16 query rows per warp,
     `mma-warps` warps per block, K/V tiles of `mma-tile-kv` keys streamed by
     cp.async, ldmatrix fragments, mma.sync m16n8k16, P kept in registers)
@@ -50,8 +51,8 @@ def FlashMapToGPU : Pass<"flash-map-to-gpu", "::mlir::ModuleOp"> {
     Option<"tileKV", "tile-kv", "int64_t", /*default=*/"16",
            "Keys per shared-memory tile">,
     Option<"tensorCores", "tensor-cores", "bool", /*default=*/"false",
-           "Forward and backward of f16/bf16 ops with head dim 16..128 "
-           "(multiple of 16, masked or not) on NVIDIA tensor cores "
+           "Forward (head dim 16..256) and backward (16..128) of f16/bf16 "
+           "ops (multiples of 16, masked or not) on NVIDIA tensor cores "
            "(mma.sync, sm_80+), 16 rows per warp">,
     Option<"mmaWarps", "mma-warps", "int64_t", /*default=*/"0",
            "Warps per block of the tensor-core forward (4 or 8; 0: by head "
