@@ -93,7 +93,18 @@ def compile_kernel(cfg, chip="sm_90a", features="+ptx80", grad=False):
     geo_path = os.path.join(compiler.cache_dir(), f"{key}.json")
     names = (["flash_attention_grad_dq_0", "flash_attention_grad_dkdv_0"]
              if grad else ["flash_attention_0"])
-    if not (os.path.exists(path) and os.path.exists(geo_path)):
+    # The key has no compiler identity (a machine with only the GPU and the
+    # cache cannot compute one): the sidecar records it, and a machine that
+    # has flash-opt recompiles kernels another build of it made.
+    try:
+        tool = compiler._tool_id(compiler._flash_opt())
+    except (compiler.CompileError, OSError):
+        tool = None
+    stale = not (os.path.exists(path) and os.path.exists(geo_path))
+    if not stale and tool is not None:
+        with open(geo_path) as f:
+            stale = json.load(f).get("compiler") != tool
+    if stale:
         opt = compiler._flash_opt()
         with tempfile.TemporaryDirectory() as tmp:
             src = os.path.join(tmp, "k.mlir")
@@ -112,8 +123,9 @@ def compile_kernel(cfg, chip="sm_90a", features="+ptx80", grad=False):
                 raise compiler.CompileError("no gpu.binary in the output")
             blob = _unescape_mlir_string(m.group(1))
             geo = _launch_geometry(opt, src, names)
+        side = {"compiler": tool, "kernels": geo}
         for dst, data, mode in ((path, blob, "wb"),
-                                (geo_path, json.dumps(geo), "w")):
+                                (geo_path, json.dumps(side), "w")):
             tmp_path = dst + f".{os.getpid()}.tmp"
             with open(tmp_path, mode) as f:
                 f.write(data)
@@ -121,7 +133,7 @@ def compile_kernel(cfg, chip="sm_90a", features="+ptx80", grad=False):
     with open(path, "rb") as f:
         cubin = f.read()
     with open(geo_path) as f:
-        geo = json.load(f)
+        geo = json.load(f)["kernels"]
     return cubin, names, [geo[n] for n in names]
 
 
