@@ -1,0 +1,53 @@
+# The Python CUDA front's compile step, without a GPU: cubins from
+# --flash-to-nvvm (ptxas), kernel names and launch geometry read from
+# flash-map-to-gpu, and the cache's compiler check.
+# REQUIRES: ptxas
+# RUN: rm -rf %t.cache && FLASH_MLIR_CACHE=%t.cache %python %s | FileCheck %s
+
+import json
+import os
+
+from flash_mlir import compiler, cuda, mlirgen
+
+
+def cfg(d, dtype, causal=False, hq=4, hkv=2, n=100):
+    return mlirgen.Config(batch=[2], hq=hq, hkv=hkv, nq=n, nk=n, d=d, dv=d,
+                          dtype=dtype, causal=causal,
+                          causal_offset=0 if causal else None, lse=True)
+
+
+# Tensor cores: 16 rows per warp, 4 warps at d = 64, 8 at d = 128.
+# CHECK: bf16 d=64 fwd ELF flash_attention_0 grid=2x8x1 block=128
+# CHECK: bf16 d=128 fwd ELF flash_attention_0 grid=1x8x1 block=256
+# The backward: dQ over query rows (B*Hq), dK/dV over key rows (B*Hkv).
+# CHECK: f16 d=64 bwd ELF flash_attention_grad_dq_0 grid=2x8x1 block=128 flash_attention_grad_dkdv_0 grid=2x4x1 block=128
+# SIMT (f32): one row per thread.
+# CHECK: f32 d=64 fwd ELF flash_attention_0 grid=1x8x1 block=128
+for d, dtype, grad in [(64, "bf16", False), (128, "bf16", False),
+                       (64, "f16", True), (64, "f32", False)]:
+    blob, names, geo = cuda.compile_kernel(cfg(d, dtype, causal=True),
+                                           grad=grad)
+    magic = "ELF" if blob[1:4] == b"ELF" else repr(blob[:4])
+    launches = " ".join(f"{n} grid={'x'.join(map(str, g))} block={b[0]}"
+                        for n, (g, b) in zip(names, geo))
+    print(dtype, f"d={d}", "bwd" if grad else "fwd", magic, launches)
+
+# The cache remembers which flash-opt built a kernel; another build's
+# kernels are recompiled.
+# CHECK: compiler recorded: True
+# CHECK: recompiled: True
+c = cfg(64, "bf16", causal=True)
+side = [f for f in os.listdir(compiler.cache_dir()) if f.endswith(".json")]
+first = json.load(open(os.path.join(compiler.cache_dir(), side[0])))
+print("compiler recorded:", first["compiler"] == compiler._tool_id(
+    compiler._flash_opt()))
+for f in side:
+    p = os.path.join(compiler.cache_dir(), f)
+    j = json.load(open(p))
+    j["compiler"] = "another build"
+    json.dump(j, open(p, "w"))
+cuda.compile_kernel(c)
+after = [json.load(open(os.path.join(compiler.cache_dir(), f)))["compiler"]
+         for f in side]
+print("recompiled:", "another build" in after and
+      compiler._tool_id(compiler._flash_opt()) in after)
