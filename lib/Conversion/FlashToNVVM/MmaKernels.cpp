@@ -1,30 +1,30 @@
 //===- MmaKernels.cpp - The forward kernel on tensor cores (mma.sync) -----===//
 //
 // f16/bf16 attention forward on NVIDIA tensor cores (sm_80+), FlashAttention-2
-// style:
+// style, and the fragment helpers (MmaFragments.h) the backward shares:
 //
-//   grid  = (ceil(Nq / (16 W)), B*Hq)   block = W warps (4 or 8), 16 query
-//   rows each
+//   grid  = (ceil(Nq / (16 W)), B*Hq)   block = W warps (4, or 8 at D > 64),
+//                                       16 query rows each
 //   Q (16 x D per warp) held in registers as mma A fragments;
-//   per tile of 64 keys (up to the block's causal limit):
-//     all threads copy K and V (elt) into shared memory, barrier;
-//     S = Q K^T    : nvgpu.mma.sync m16n8k16, f32 accumulators (8 n-tiles)
-//     online softmax on the accumulators in registers (exp2, log2(e) folded
-//     into the scale; the row max reduced over the 4 lanes sharing a row
-//     with two xor shuffles; the row sum kept per lane until the end)
+//   per tile of T keys (64; 32 at D = 256) up to the block's causal limit:
+//     K(j) was prefetched by cp.async; V(j) streams in while
+//     S = Q K^T    : mma.sync m16n8k16, f32 accumulators, K's B fragments by
+//                    ldmatrix from rows padded against bank conflicts
+//     online softmax on the accumulators in registers (raw scores through
+//     the max, then 2^(s sl2 - m sl2) with one FMA; the row max reduced
+//     over the 4 lanes sharing a row by two xor shuffles; the row sum kept
+//     per lane until the end); masked tiles only where needed (the causal
+//     diagonal, the Nk edge, or all tiles when there is a mask operand)
+//     K(j+1) streams in while
 //     O += P V     : P converted to elt *in registers* as the A operand
 //                    (the m16n8 accumulator layout of two adjacent n-tiles
-//                    is the m16k16 A layout), V read from shared memory.
-//   o = acc / l, lse = (m + log2 l) ln 2.
+//                    is the m16k16 A layout), V by ldmatrix.trans.
+//   o = acc / l, lse = (m sl2 + log2 l) ln 2.
 //
-// The fragment layouts are PTX's for mma.m16n8k16 (lane = 4 g + t):
-//   A (16x16): a[0] = A[g][2t..], a[1] = A[g+8][2t..], a[2] = A[g][8+2t..],
-//              a[3] = A[g+8][8+2t..]            (2 consecutive elements each)
-//   B (16x8):  b[0] = B[2t..2t+1][g], b[1] = B[8+2t..8+2t+1][g]
-//   C (16x8):  c[0] = C[g][2t..2t+1], c[1] = C[g+8][2t..2t+1]
-// Written directly against nvgpu.mma.sync: upstream's vector-to-nvgpu
-// lowering needs vector.contract on a matching unrolled form, which our
-// loop nest with an online softmax in between does not offer.
+// The fragment layouts are in MmaFragments.h. Written directly against
+// nvgpu/nvvm mma.sync: upstream's vector-to-nvgpu lowering needs
+// vector.contract on a matching unrolled form, which our loop nest with an
+// online softmax in between does not offer.
 //
 //===----------------------------------------------------------------------===//
 
