@@ -65,59 +65,57 @@ Value f32Init(OpBuilder &b, Location loc, Value t) {
                                  b.getF32Type());
 }
 
-struct WidenAttention : OpRewritePattern<AttentionOp> {
-  WidenAttention(MLIRContext *ctx, bool includeF16)
-      : OpRewritePattern(ctx), includeF16(includeF16) {}
-  bool includeF16;
-  LogicalResult matchAndRewrite(AttentionOp op,
-                                PatternRewriter &rewriter) const override {
-    if (!isNarrow(op.getQuery(), includeF16))
-      return failure();
-    Type narrow = getElementTypeOrSelf(op.getQuery().getType());
-    Location loc = op.getLoc();
-    Type f32 = rewriter.getF32Type();
-    auto wide = [&](Value v) { return convertElements(rewriter, loc, v, f32); };
-    Value out = f32Init(rewriter, loc, op.getOutput());
-    auto widened = AttentionOp::create(
-        rewriter, loc,
-        op.getLse() ? TypeRange{out.getType(), op.getLse().getType()}
-                    : TypeRange{out.getType()},
-        wide(op.getQuery()), wide(op.getKey()), wide(op.getValue()),
-        op.getMask(), out, op.getLseInit(), op.getScaleAttr(),
-        op.getCausalAttr(), op.getCausalOffsetAttr());
-    SmallVector<Value> repl{convertElements(rewriter, loc, widened.getResult(),
-                                            narrow)};
-    if (op.getLse())
-      repl.push_back(widened.getLse());
-    rewriter.replaceOp(op, repl);
-    return success();
-  }
-};
+/// The op on f32 copies of its narrow inputs, with f32 outs; results in op
+/// order.
+SmallVector<Value> buildWide(AttentionOp op, OpBuilder &b,
+                             function_ref<Value(Value)> wide) {
+  Location loc = op.getLoc();
+  Value out = f32Init(b, loc, op.getOutput());
+  auto w = AttentionOp::create(
+      b, loc,
+      op.getLse() ? TypeRange{out.getType(), op.getLse().getType()}
+                  : TypeRange{out.getType()},
+      wide(op.getQuery()), wide(op.getKey()), wide(op.getValue()),
+      op.getMask(), out, op.getLseInit(), op.getScaleAttr(),
+      op.getCausalAttr(), op.getCausalOffsetAttr());
+  return SmallVector<Value>(w->getResults());
+}
 
-struct WidenAttentionGrad : OpRewritePattern<AttentionGradOp> {
-  WidenAttentionGrad(MLIRContext *ctx, bool includeF16)
-      : OpRewritePattern(ctx), includeF16(includeF16) {}
+SmallVector<Value> buildWide(AttentionGradOp op, OpBuilder &b,
+                             function_ref<Value(Value)> wide) {
+  Location loc = op.getLoc();
+  Value dq = f32Init(b, loc, op.getGradQueryInit());
+  Value dk = f32Init(b, loc, op.getGradKeyInit());
+  Value dv = f32Init(b, loc, op.getGradValueInit());
+  auto w = AttentionGradOp::create(
+      b, loc, TypeRange{dq.getType(), dk.getType(), dv.getType()},
+      wide(op.getQuery()), wide(op.getKey()), wide(op.getValue()),
+      wide(op.getOutput()), op.getLse(), wide(op.getGradOutput()),
+      op.getMask(), dq, dk, dv, op.getScaleAttr(), op.getCausalAttr(),
+      op.getCausalOffsetAttr(), op.getDeterministicAttr());
+  return SmallVector<Value>(w->getResults());
+}
+
+/// A flash op on narrow tensors -> the same op on f32 copies, each result
+/// converted back to its original element type (lse stays f32).
+template <typename OpT>
+struct WidenOp : OpRewritePattern<OpT> {
+  WidenOp(MLIRContext *ctx, bool includeF16)
+      : OpRewritePattern<OpT>(ctx), includeF16(includeF16) {}
   bool includeF16;
-  LogicalResult matchAndRewrite(AttentionGradOp op,
+  LogicalResult matchAndRewrite(OpT op,
                                 PatternRewriter &rewriter) const override {
     if (!isNarrow(op.getQuery(), includeF16))
       return failure();
-    Type narrow = getElementTypeOrSelf(op.getQuery().getType());
     Location loc = op.getLoc();
     Type f32 = rewriter.getF32Type();
-    auto wide = [&](Value v) { return convertElements(rewriter, loc, v, f32); };
-    Value dq = f32Init(rewriter, loc, op.getGradQueryInit());
-    Value dk = f32Init(rewriter, loc, op.getGradKeyInit());
-    Value dv = f32Init(rewriter, loc, op.getGradValueInit());
-    auto widened = AttentionGradOp::create(
-        rewriter, loc, TypeRange{dq.getType(), dk.getType(), dv.getType()},
-        wide(op.getQuery()), wide(op.getKey()), wide(op.getValue()),
-        wide(op.getOutput()), op.getLse(), wide(op.getGradOutput()),
-        op.getMask(), dq, dk, dv, op.getScaleAttr(), op.getCausalAttr(),
-        op.getCausalOffsetAttr(), op.getDeterministicAttr());
+    SmallVector<Value> wideResults = buildWide(op, rewriter, [&](Value v) {
+      return convertElements(rewriter, loc, v, f32);
+    });
     SmallVector<Value> repl;
-    for (Value r : widened.getResults())
-      repl.push_back(convertElements(rewriter, loc, r, narrow));
+    for (auto [orig, w] : llvm::zip(op->getResults(), wideResults))
+      repl.push_back(convertElements(rewriter, loc, w,
+                                     getElementTypeOrSelf(orig.getType())));
     rewriter.replaceOp(op, repl);
     return success();
   }
@@ -137,6 +135,6 @@ struct FlashWidenBF16Pass
 
 void flash::populateWidenBF16Patterns(RewritePatternSet &patterns,
                                       bool includeF16) {
-  patterns.add<WidenAttention, WidenAttentionGrad>(patterns.getContext(),
-                                                   includeF16);
+  patterns.add<WidenOp<AttentionOp>, WidenOp<AttentionGradOp>>(
+      patterns.getContext(), includeF16);
 }
