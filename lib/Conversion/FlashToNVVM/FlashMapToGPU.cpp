@@ -55,14 +55,8 @@ gpu::GPUFuncOp gpukernels::buildForwardKernel(OpBuilder &ob, Location loc,
                                               const KernelSpec &s) {
   MLIRContext *ctx = ob.getContext();
   Type f32 = ob.getF32Type();
-  auto qTy = MemRefType::get({s.bh, s.nq, s.d}, s.elt);
-  auto kTy = MemRefType::get({s.bh / (s.hq / s.hkv), s.nk, s.d}, s.elt);
-  auto vTy = MemRefType::get({s.bh / (s.hq / s.hkv), s.nk, s.dv}, s.elt);
-  auto oTy = MemRefType::get({s.bh, s.nq, s.dv}, s.elt);
-  auto lTy = MemRefType::get({s.bh, s.nq}, f32);
-  SmallVector<Type> argTys{qTy, kTy, vTy, oTy, lTy};
-  if (s.mask)
-    argTys.push_back(maskType(ctx, s));
+  OperandTypes t = operandTypes(ctx, s);
+  SmallVector<Type> argTys = withMask(ctx, s, {t.q, t.k, t.v, t.o, t.lse});
   auto fn = newKernel(ob, loc, name, argTys,
                       {tileType(ctx, s.tile, s.d), tileType(ctx, s.tile, s.dv)},
                       s.threads);

@@ -71,6 +71,16 @@ inline Value log2(OpBuilder &b, Location loc, Value x) {
   return math::Log2Op::create(b, loc, x, arith::FastMathFlags::afn);
 }
 
+/// The kernels' operand types: q, o [BH, Nq, D/Dv], k, v [BHkv, Nk, D/Dv]
+/// (also dq, dk, dv, dO), lse and D [BH, Nq] f32.
+struct OperandTypes {
+  MemRefType q, k, v, o, lse;
+};
+OperandTypes operandTypes(MLIRContext *ctx, const KernelSpec &s);
+/// `args`, plus the mask's buffer when the kernel has one.
+SmallVector<Type> withMask(MLIRContext *ctx, const KernelSpec &s,
+                           ArrayRef<Type> args);
+
 /// The mask's flat f32 buffer type.
 inline MemRefType maskType(MLIRContext *ctx, const KernelSpec &s) {
   return MemRefType::get({s.maskSize}, Float32Type::get(ctx));

@@ -51,6 +51,23 @@ void gpukernels::stageTile(OpBuilder &b, Location loc, Value src, Value dst,
       });
 }
 
+OperandTypes gpukernels::operandTypes(MLIRContext *ctx, const KernelSpec &s) {
+  int64_t bhkv = s.bh / (s.hq / s.hkv);
+  return {MemRefType::get({s.bh, s.nq, s.d}, s.elt),
+          MemRefType::get({bhkv, s.nk, s.d}, s.elt),
+          MemRefType::get({bhkv, s.nk, s.dv}, s.elt),
+          MemRefType::get({s.bh, s.nq, s.dv}, s.elt),
+          MemRefType::get({s.bh, s.nq}, Float32Type::get(ctx))};
+}
+
+SmallVector<Type> gpukernels::withMask(MLIRContext *ctx, const KernelSpec &s,
+                                       ArrayRef<Type> args) {
+  SmallVector<Type> all(args);
+  if (s.mask)
+    all.push_back(maskType(ctx, s));
+  return all;
+}
+
 MemRefType gpukernels::tileType(MLIRContext *ctx, int64_t rows,
                                 int64_t width) {
   auto wg = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
@@ -157,16 +174,9 @@ gpu::GPUFuncOp gpukernels::buildGradQKernel(OpBuilder &ob, Location loc,
                                             StringRef name,
                                             const KernelSpec &s) {
   MLIRContext *ctx = ob.getContext();
-  Type f32 = ob.getF32Type();
-  int64_t bhkv = s.bh / (s.hq / s.hkv);
-  auto qTy = MemRefType::get({s.bh, s.nq, s.d}, s.elt);
-  auto kTy = MemRefType::get({bhkv, s.nk, s.d}, s.elt);
-  auto vTy = MemRefType::get({bhkv, s.nk, s.dv}, s.elt);
-  auto oTy = MemRefType::get({s.bh, s.nq, s.dv}, s.elt);
-  auto lTy = MemRefType::get({s.bh, s.nq}, f32);
-  SmallVector<Type> argTys{qTy, kTy, vTy, oTy, lTy, oTy, qTy, lTy};
-  if (s.mask)
-    argTys.push_back(maskType(ctx, s));
+  OperandTypes t = operandTypes(ctx, s);
+  SmallVector<Type> argTys =
+      withMask(ctx, s, {t.q, t.k, t.v, t.o, t.lse, t.o, t.q, t.lse});
   auto fn = newKernel(ob, loc, name, argTys,
                       {tileType(ctx, s.tile, s.d), tileType(ctx, s.tile, s.dv)},
                       s.threads);
@@ -246,17 +256,10 @@ gpu::GPUFuncOp gpukernels::buildGradKVKernel(OpBuilder &ob, Location loc,
                                              StringRef name,
                                              const KernelSpec &s) {
   MLIRContext *ctx = ob.getContext();
-  Type f32 = ob.getF32Type();
   int64_t group = s.hq / s.hkv;
-  int64_t bhkv = s.bh / group;
-  auto qTy = MemRefType::get({s.bh, s.nq, s.d}, s.elt);
-  auto kTy = MemRefType::get({bhkv, s.nk, s.d}, s.elt);
-  auto vTy = MemRefType::get({bhkv, s.nk, s.dv}, s.elt);
-  auto oTy = MemRefType::get({s.bh, s.nq, s.dv}, s.elt);
-  auto lTy = MemRefType::get({s.bh, s.nq}, f32);
-  SmallVector<Type> argTys{qTy, kTy, vTy, lTy, oTy, lTy, kTy, vTy};
-  if (s.mask)
-    argTys.push_back(maskType(ctx, s));
+  OperandTypes t = operandTypes(ctx, s);
+  SmallVector<Type> argTys =
+      withMask(ctx, s, {t.q, t.k, t.v, t.lse, t.o, t.lse, t.k, t.v});
   auto fn = newKernel(ob, loc, name, argTys,
                       {tileType(ctx, s.tile, s.d), tileType(ctx, s.tile, s.dv),
                        tileType(ctx, s.tile, 2)},

@@ -113,17 +113,13 @@ gpu::GPUFuncOp gpukernels::buildGradQMmaKernel(OpBuilder &ob, Location loc,
                                                StringRef name,
                                                const KernelSpec &s) {
   MLIRContext *ctx = ob.getContext();
-  Type f32 = ob.getF32Type(), elt = s.elt;
+  Type elt = s.elt;
   const int64_t warps = s.mmaWarps, threads = warps * 32, D = s.d;
   const int64_t kTile = gradTile(s, /*kv=*/false);
   const int64_t kSteps = D / 16, dTiles = D / 8, nTiles = kTile / 8;
-  int64_t bhkv = s.bh / (s.hq / s.hkv);
-  auto qTy = MemRefType::get({s.bh, s.nq, D}, elt);
-  auto kTy = MemRefType::get({bhkv, s.nk, D}, elt);
-  auto lTy = MemRefType::get({s.bh, s.nq}, f32);
-  SmallVector<Type> argTys{qTy, kTy, kTy, qTy, lTy, qTy, qTy, lTy};
-  if (s.mask)
-    argTys.push_back(maskType(ctx, s));
+  OperandTypes t = operandTypes(ctx, s);
+  SmallVector<Type> argTys =
+      withMask(ctx, s, {t.q, t.k, t.v, t.o, t.lse, t.o, t.q, t.lse});
   auto fn = newKernel(ob, loc, name, argTys,
                       {paddedTile(ctx, elt, kTile, D),
                        paddedTile(ctx, elt, kTile, D)},
@@ -253,17 +249,14 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
                                                 StringRef name,
                                                 const KernelSpec &s) {
   MLIRContext *ctx = ob.getContext();
-  Type f32 = ob.getF32Type(), elt = s.elt;
+  Type elt = s.elt;
   const int64_t warps = s.mmaWarps, threads = warps * 32, D = s.d;
   const int64_t kTile = gradTile(s, /*kv=*/true);
   const int64_t kSteps = D / 16, dTiles = D / 8, nTiles = kTile / 8;
-  const int64_t group = s.hq / s.hkv, bhkv = s.bh / group;
-  auto qTy = MemRefType::get({s.bh, s.nq, D}, elt);
-  auto kTy = MemRefType::get({bhkv, s.nk, D}, elt);
-  auto lTy = MemRefType::get({s.bh, s.nq}, f32);
-  SmallVector<Type> argTys{qTy, kTy, kTy, lTy, qTy, lTy, kTy, kTy};
-  if (s.mask)
-    argTys.push_back(maskType(ctx, s));
+  const int64_t group = s.hq / s.hkv;
+  OperandTypes t = operandTypes(ctx, s);
+  SmallVector<Type> argTys =
+      withMask(ctx, s, {t.q, t.k, t.v, t.lse, t.o, t.lse, t.k, t.v});
   auto fn = newKernel(ob, loc, name, argTys,
                       {paddedTile(ctx, elt, kTile, D),
                        paddedTile(ctx, elt, kTile, D)},

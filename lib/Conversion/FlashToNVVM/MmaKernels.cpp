@@ -307,17 +307,13 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
   const int64_t warps = s.mmaWarps, tileKV = s.mmaTileKV, threads = warps * 32;
   const int64_t D = s.d, rowsPerBlock = warps * kRowsPerWarp;
   const int64_t kSteps = D / 16, dTiles = D / 8, nTiles = tileKV / 8;
-  auto qTy = MemRefType::get({s.bh, s.nq, D}, elt);
-  auto kTy = MemRefType::get({s.bh / (s.hq / s.hkv), s.nk, D}, elt);
-  auto lTy = MemRefType::get({s.bh, s.nq}, f32);
+  OperandTypes t = operandTypes(ctx, s);
   // Rows padded by 8 elements (16 bytes): the 8 rows an ldmatrix reads
   // start in different banks.
   auto wg = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
   auto smemTy = MemRefType::get({tileKV, D + 8}, elt,
                                 MemRefLayoutAttrInterface(), wg);
-  SmallVector<Type> argTys{qTy, kTy, kTy, qTy, lTy};
-  if (s.mask)
-    argTys.push_back(maskType(ctx, s));
+  SmallVector<Type> argTys = withMask(ctx, s, {t.q, t.k, t.v, t.o, t.lse});
   auto fn = newKernel(ob, loc, name, argTys, {smemTy, smemTy}, threads);
   if (threads > 128)
     allowAllRegisters(fn);
