@@ -54,7 +54,6 @@ gpu::GPUFuncOp gpukernels::buildForwardKernel(OpBuilder &ob, Location loc,
                                               StringRef name,
                                               const KernelSpec &s) {
   MLIRContext *ctx = ob.getContext();
-  Type f32 = ob.getF32Type();
   OperandTypes t = operandTypes(ctx, s);
   SmallVector<Type> argTys = withMask(ctx, s, {t.q, t.k, t.v, t.o, t.lse});
   auto fn = newKernel(ob, loc, name, argTys,
@@ -68,7 +67,6 @@ gpu::GPUFuncOp gpukernels::buildForwardKernel(OpBuilder &ob, Location loc,
   Value mask = s.mask ? fn.getArgument(5) : Value();
   Value kTile = fn.getWorkgroupAttributions()[0];
   Value vTile = fn.getWorkgroupAttributions()[1];
-  const float log2e = 1.4426950408889634f;
   const float ninf = -std::numeric_limits<float>::infinity();
 
   QueryRows rows = queryRows(kb, s);
@@ -76,7 +74,7 @@ gpu::GPUFuncOp gpukernels::buildForwardKernel(OpBuilder &ob, Location loc,
   Value maskBase = mask ? maskLeadBase(kb, s, bh) : Value();
 
   // q row, pre-scaled by scale * log2(e), in registers.
-  SmallVector<Value> qv = loadRow(kb, q, bh, rowc, s.d, kb.f(s.scale * log2e));
+  SmallVector<Value> qv = loadRow(kb, q, bh, rowc, s.d, kb.f(s.scale * kLog2e));
 
   SmallVector<Value> inits{kb.f(ninf), kb.f(0.0f)};
   for (int64_t e = 0; e < s.dv; ++e)
@@ -417,11 +415,10 @@ struct FlashMapToGPUPass
         std::string name = "flash_attention_" + std::to_string(counter++);
         int64_t fwdThreads = s->threads, fwdGrid = gq;
         if (tensorCores && mmaForwardApplies(*s)) {
-          chooseMmaTiles(*s, mmaWarps, mmaTileKV);
+          chooseMmaTiles(*s, mmaWarps, mmaTileKV, /*backward=*/false);
           buildForwardMmaKernel(kb, op->getLoc(), name, *s);
-          fwdThreads = mmaForwardThreads(*s);
-          fwdGrid = (s->nq + mmaForwardRowsPerBlock(*s) - 1) /
-                    mmaForwardRowsPerBlock(*s);
+          fwdThreads = mmaThreads(*s);
+          fwdGrid = (s->nq + mmaRowsPerBlock(*s) - 1) / mmaRowsPerBlock(*s);
         } else {
           buildForwardKernel(kb, op->getLoc(), name, *s);
         }
@@ -449,14 +446,13 @@ struct FlashMapToGPUPass
         std::string kvName = "flash_attention_grad_dkdv_" + id;
         int64_t gThreads = s->threads, gqGrid = gq, gkGrid = gk;
         if (tensorCores && mmaGradApplies(*s)) {
-          // 4 warps: the backward holds twice the forward's accumulators.
-          chooseMmaTiles(*s, mmaWarps ? mmaWarps : 4, mmaTileKV);
+          chooseMmaTiles(*s, mmaWarps, mmaTileKV, /*backward=*/true);
           buildGradQMmaKernel(kb, op->getLoc(), qName, *s);
           buildGradKVMmaKernel(kb, op->getLoc(), kvName, *s);
-          gThreads = mmaGradThreads(*s);
-          int64_t rowsPerBlock = gThreads / 2; // 16 rows per warp
-          gqGrid = (s->nq + rowsPerBlock - 1) / rowsPerBlock;
-          gkGrid = (s->nk + rowsPerBlock - 1) / rowsPerBlock;
+          gThreads = mmaThreads(*s);
+          int64_t rows = mmaRowsPerBlock(*s);
+          gqGrid = (s->nq + rows - 1) / rows;
+          gkGrid = (s->nk + rows - 1) / rows;
         } else {
           buildGradQKernel(kb, op->getLoc(), qName, *s);
           buildGradKVKernel(kb, op->getLoc(), kvName, *s);

@@ -40,6 +40,8 @@ struct KernelSpec {
   int64_t maskRowStride = 0, maskKeyStride = 0, maskSize = 0;
 };
 
+constexpr float kLog2e = 1.4426950408889634f;
+
 struct KernelBuilder {
   OpBuilder &b;
   Location loc;
@@ -114,7 +116,7 @@ inline Value addMask(KernelBuilder &kb, const KernelSpec &s, Value s2,
           kb.b, kb.loc, idx,
           arith::MulIOp::create(kb.b, kb.loc, v, kb.c(stride)));
   Value m = memref::LoadOp::create(kb.b, kb.loc, mask, ValueRange{idx});
-  return fmac(kb.b, kb.loc, m, kb.f(1.4426950408889634f), s2);
+  return fmac(kb.b, kb.loc, m, kb.f(kLog2e), s2);
 }
 
 /// Shared-memory tile type [rows, width] f32.
@@ -148,23 +150,28 @@ void stageTile(OpBuilder &b, Location loc, Value src, Value dst, Value bh,
                Value row0, int64_t rows, int64_t n, int64_t width, Value tid,
                int64_t threads);
 
-/// The tensor-core forward kernel (MmaKernels.cpp; f16/bf16, D = Dv a
-/// multiple of 16 up to 256): args (q, k, v, o, lse[, mask]), grid
-/// (ceil(Nq / mmaForwardRowsPerBlock(s)), BH), mmaForwardThreads(s) threads.
+/// The argument lists of the backward kernels, SIMT and tensor-core alike:
+/// dQ (q, k, v, o, lse, dO, dq, D[, mask]) and dK/dV (q, k, v, lse, dO, D,
+/// dk, dv[, mask]).
+SmallVector<Type> gradQArgTypes(MLIRContext *ctx, const KernelSpec &s);
+SmallVector<Type> gradKVArgTypes(MLIRContext *ctx, const KernelSpec &s);
+
+/// The tensor-core kernels: whether they apply (f16/bf16, D = Dv a multiple
+/// of 16; forward up to 256, backward up to 128), and their tiles: W warps
+/// of 16 rows (queries; keys for dK/dV) per block, mmaThreads(s) threads,
+/// grid (ceil(rows / mmaRowsPerBlock(s)), BH or BHkv).
 bool mmaForwardApplies(const KernelSpec &s);
+bool mmaGradApplies(const KernelSpec &s);
 /// Sets mmaWarps / mmaTileKV: the given ones, or (0) the per-head-dim
-/// defaults.
-void chooseMmaTiles(KernelSpec &s, int64_t warps, int64_t tileKV);
-int64_t mmaForwardRowsPerBlock(const KernelSpec &s);
-int64_t mmaForwardThreads(const KernelSpec &s);
+/// defaults of the forward or the backward.
+void chooseMmaTiles(KernelSpec &s, int64_t warps, int64_t tileKV,
+                    bool backward);
+int64_t mmaRowsPerBlock(const KernelSpec &s);
+int64_t mmaThreads(const KernelSpec &s);
+/// The forward (MmaKernels.cpp): args (q, k, v, o, lse[, mask]).
 gpu::GPUFuncOp buildForwardMmaKernel(OpBuilder &b, Location loc,
                                      StringRef name, const KernelSpec &s);
-
-/// The tensor-core backward kernels (MmaGradKernels.cpp; as the forward,
-/// head dim up to 128): the same arguments as the SIMT ones, 16 rows (dQ:
-/// queries, dK/dV: keys) per warp, mmaGradThreads(s) threads per block.
-bool mmaGradApplies(const KernelSpec &s);
-int64_t mmaGradThreads(const KernelSpec &s);
+/// The backward (MmaGradKernels.cpp): the SIMT kernels' arguments.
 gpu::GPUFuncOp buildGradQMmaKernel(OpBuilder &b, Location loc,
                                    StringRef name, const KernelSpec &s);
 gpu::GPUFuncOp buildGradKVMmaKernel(OpBuilder &b, Location loc,

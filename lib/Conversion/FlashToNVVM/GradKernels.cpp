@@ -27,7 +27,6 @@ using namespace mlir;
 using namespace mlir::flash;
 using namespace mlir::flash::gpukernels;
 
-static constexpr float kLog2e = 1.4426950408889634f;
 
 void gpukernels::stageTile(OpBuilder &b, Location loc, Value src, Value dst,
                            Value bh, Value row0, int64_t rows, int64_t n,
@@ -66,6 +65,18 @@ SmallVector<Type> gpukernels::withMask(MLIRContext *ctx, const KernelSpec &s,
   if (s.mask)
     all.push_back(maskType(ctx, s));
   return all;
+}
+
+SmallVector<Type> gpukernels::gradQArgTypes(MLIRContext *ctx,
+                                            const KernelSpec &s) {
+  OperandTypes t = operandTypes(ctx, s);
+  return withMask(ctx, s, {t.q, t.k, t.v, t.o, t.lse, t.o, t.q, t.lse});
+}
+
+SmallVector<Type> gpukernels::gradKVArgTypes(MLIRContext *ctx,
+                                             const KernelSpec &s) {
+  OperandTypes t = operandTypes(ctx, s);
+  return withMask(ctx, s, {t.q, t.k, t.v, t.lse, t.o, t.lse, t.k, t.v});
 }
 
 MemRefType gpukernels::tileType(MLIRContext *ctx, int64_t rows,
@@ -174,9 +185,7 @@ gpu::GPUFuncOp gpukernels::buildGradQKernel(OpBuilder &ob, Location loc,
                                             StringRef name,
                                             const KernelSpec &s) {
   MLIRContext *ctx = ob.getContext();
-  OperandTypes t = operandTypes(ctx, s);
-  SmallVector<Type> argTys =
-      withMask(ctx, s, {t.q, t.k, t.v, t.o, t.lse, t.o, t.q, t.lse});
+  SmallVector<Type> argTys = gradQArgTypes(ctx, s);
   auto fn = newKernel(ob, loc, name, argTys,
                       {tileType(ctx, s.tile, s.d), tileType(ctx, s.tile, s.dv)},
                       s.threads);
@@ -257,9 +266,7 @@ gpu::GPUFuncOp gpukernels::buildGradKVKernel(OpBuilder &ob, Location loc,
                                              const KernelSpec &s) {
   MLIRContext *ctx = ob.getContext();
   int64_t group = s.hq / s.hkv;
-  OperandTypes t = operandTypes(ctx, s);
-  SmallVector<Type> argTys =
-      withMask(ctx, s, {t.q, t.k, t.v, t.lse, t.o, t.lse, t.k, t.v});
+  SmallVector<Type> argTys = gradKVArgTypes(ctx, s);
   auto fn = newKernel(ob, loc, name, argTys,
                       {tileType(ctx, s.tile, s.d), tileType(ctx, s.tile, s.dv),
                        tileType(ctx, s.tile, 2)},

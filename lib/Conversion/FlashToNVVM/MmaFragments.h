@@ -69,6 +69,10 @@ struct MmaFragments {
               Value rowLimit[2]);
 };
 
+/// A [rows, width] shared-memory tile with rows padded by 8 elements (16
+/// bytes), so that the 8 rows an ldmatrix reads start in different banks.
+MemRefType paddedTile(MLIRContext *ctx, Type elt, int64_t rows, int64_t width);
+
 /// Lets ptxas give every thread of tensor-core kernel `fn` up to 255
 /// registers (without it, ptxas capped the causal d = 256 forward of 256
 /// threads at 128 and spilled its accumulators; 128-thread kernels do

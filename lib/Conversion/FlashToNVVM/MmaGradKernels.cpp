@@ -35,20 +35,12 @@ using namespace mlir::flash;
 using namespace mlir::flash::gpukernels;
 
 namespace {
-constexpr float kLog2e = 1.4426950408889634f;
 /// Keys per tile of the dQ kernel, queries per tile of the dK/dV kernel:
 /// smaller at D = 128 to keep the accumulators in registers.
 int64_t gradTile(const KernelSpec &s, bool kv) {
   if (s.d <= 64)
     return 64;
   return kv ? 16 : 32;
-}
-
-MemRefType paddedTile(MLIRContext *ctx, Type elt, int64_t rows,
-                      int64_t width) {
-  auto wg = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
-  return MemRefType::get({rows, width + 8}, elt, MemRefLayoutAttrInterface(),
-                         wg);
 }
 
 /// x * l2 with -inf (an empty row's lse) mapped to +inf, so that
@@ -100,15 +92,6 @@ void storeRows(OpBuilder &b, Location loc, Type elt, Value mem, Value bh,
 }
 } // namespace
 
-bool gpukernels::mmaGradApplies(const KernelSpec &s) {
-  // At d = 256 the dK/dV accumulators alone would fill the registers.
-  return mmaForwardApplies(s) && s.d <= 128;
-}
-
-int64_t gpukernels::mmaGradThreads(const KernelSpec &s) {
-  return s.mmaWarps * 32;
-}
-
 gpu::GPUFuncOp gpukernels::buildGradQMmaKernel(OpBuilder &ob, Location loc,
                                                StringRef name,
                                                const KernelSpec &s) {
@@ -117,10 +100,7 @@ gpu::GPUFuncOp gpukernels::buildGradQMmaKernel(OpBuilder &ob, Location loc,
   const int64_t warps = s.mmaWarps, threads = warps * 32, D = s.d;
   const int64_t kTile = gradTile(s, /*kv=*/false);
   const int64_t kSteps = D / 16, dTiles = D / 8, nTiles = kTile / 8;
-  OperandTypes t = operandTypes(ctx, s);
-  SmallVector<Type> argTys =
-      withMask(ctx, s, {t.q, t.k, t.v, t.o, t.lse, t.o, t.q, t.lse});
-  auto fn = newKernel(ob, loc, name, argTys,
+  auto fn = newKernel(ob, loc, name, gradQArgTypes(ctx, s),
                       {paddedTile(ctx, elt, kTile, D),
                        paddedTile(ctx, elt, kTile, D)},
                       threads);
@@ -254,10 +234,7 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
   const int64_t kTile = gradTile(s, /*kv=*/true);
   const int64_t kSteps = D / 16, dTiles = D / 8, nTiles = kTile / 8;
   const int64_t group = s.hq / s.hkv;
-  OperandTypes t = operandTypes(ctx, s);
-  SmallVector<Type> argTys =
-      withMask(ctx, s, {t.q, t.k, t.v, t.lse, t.o, t.lse, t.k, t.v});
-  auto fn = newKernel(ob, loc, name, argTys,
+  auto fn = newKernel(ob, loc, name, gradKVArgTypes(ctx, s),
                       {paddedTile(ctx, elt, kTile, D),
                        paddedTile(ctx, elt, kTile, D)},
                       threads);

@@ -273,11 +273,13 @@ Value MmaFragments::kvEnd(const KernelSpec &s, const WarpRows &w,
       c(s.nk));
 }
 
-void gpukernels::chooseMmaTiles(KernelSpec &s, int64_t warps,
-                                int64_t tileKV) {
+void gpukernels::chooseMmaTiles(KernelSpec &s, int64_t warps, int64_t tileKV,
+                                bool backward) {
   // Measured on the H200 (bench/RESULTS.md, tuning table): 64-key tiles;
-  // 8 warps sharing each K/V tile at D = 128, 4 at D <= 64.
-  s.mmaWarps = warps ? warps : (s.d > 64 ? 8 : 4);
+  // 8 warps sharing each K/V tile at D = 128, 4 at D <= 64; 4 in the
+  // backward, which holds twice the forward's accumulators (its tiles are
+  // its own, MmaGradKernels.cpp).
+  s.mmaWarps = warps ? warps : (!backward && s.d > 64 ? 8 : 4);
   s.mmaTileKV = tileKV ? tileKV : (s.d > 128 ? 32 : 64);
   // K and V tiles (rows padded by 8) within the 48 KiB of static shared
   // memory a block may have.
@@ -292,11 +294,21 @@ bool gpukernels::mmaForwardApplies(const KernelSpec &s) {
          s.d % 16 == 0 && s.d <= 256;
 }
 
-int64_t gpukernels::mmaForwardRowsPerBlock(const KernelSpec &s) {
+bool gpukernels::mmaGradApplies(const KernelSpec &s) {
+  // At d = 256 the dK/dV accumulators alone would fill the registers.
+  return mmaForwardApplies(s) && s.d <= 128;
+}
+
+int64_t gpukernels::mmaRowsPerBlock(const KernelSpec &s) {
   return s.mmaWarps * kRowsPerWarp;
 }
-int64_t gpukernels::mmaForwardThreads(const KernelSpec &s) {
-  return s.mmaWarps * 32;
+int64_t gpukernels::mmaThreads(const KernelSpec &s) { return s.mmaWarps * 32; }
+
+MemRefType gpukernels::paddedTile(MLIRContext *ctx, Type elt, int64_t rows,
+                                  int64_t width) {
+  auto wg = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+  return MemRefType::get({rows, width + 8}, elt, MemRefLayoutAttrInterface(),
+                         wg);
 }
 
 gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
@@ -308,11 +320,7 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
   const int64_t D = s.d, rowsPerBlock = warps * kRowsPerWarp;
   const int64_t kSteps = D / 16, dTiles = D / 8, nTiles = tileKV / 8;
   OperandTypes t = operandTypes(ctx, s);
-  // Rows padded by 8 elements (16 bytes): the 8 rows an ldmatrix reads
-  // start in different banks.
-  auto wg = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
-  auto smemTy = MemRefType::get({tileKV, D + 8}, elt,
-                                MemRefLayoutAttrInterface(), wg);
+  MemRefType smemTy = paddedTile(ctx, elt, tileKV, D);
   SmallVector<Type> argTys = withMask(ctx, s, {t.q, t.k, t.v, t.o, t.lse});
   auto fn = newKernel(ob, loc, name, argTys, {smemTy, smemTy}, threads);
   if (threads > 128)
@@ -326,7 +334,7 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
   Value kS = fn.getWorkgroupAttributions()[0];
   Value vS = fn.getWorkgroupAttributions()[1];
   const float ninf = -std::numeric_limits<float>::infinity();
-  const float sl2 = s.scale * 1.4426950408889634f;
+  const float sl2 = s.scale * kLog2e;
   auto v2f = VectorType::get({2}, f32);
 
   // Who am I: batch-head, warp, my two rows g and g + 8.
