@@ -37,36 +37,37 @@ def _to_f32(x, dtype):
     return f"arith.extf {x} : {dtype} to f32"
 
 
-def timing_program(cfg, which, reps):
-    """@main fills inputs, calls `which` once to warm up, then `reps` times
-    between rtclock calls, and prints the mean seconds per call."""
-    if which in ("fused_grad", "unfused_grad"):
-        return grad_timing_program(cfg, which, reps)
-    b = mlirgen.Builder()
-    q = mlirgen._fill_random(b, cfg.q_shape(), cfg.dtype, 1, 1.0)
-    k = mlirgen._fill_random(b, cfg.k_shape(), cfg.dtype, 2, 1.0)
-    v = mlirgen._fill_random(b, cfg.v_shape(), cfg.dtype, 3, 1.0)
-    t = [mlirgen.ttype(s, cfg.dtype)
-         for s in (cfg.q_shape(), cfg.k_shape(), cfg.v_shape())]
-    ot = mlirgen.ttype(cfg.o_shape(), cfg.dtype)
-    lt = mlirgen.ttype(cfg.lse_shape(), "f32")
-    call = (f"func.call @{which}({q}, {k}, {v}) : ({', '.join(t)}) -> "
-            f"({ot}, {lt})")
-    b.emit(f"%w:2 = {call}")
+def _inputs(b, cfg):
+    """q, k, v filled with pseudo-random values, and their tensor types."""
+    names = [mlirgen._fill_random(b, shape, cfg.dtype, seed, 1.0)
+             for shape, seed in ((cfg.q_shape(), 1), (cfg.k_shape(), 2),
+                                 (cfg.v_shape(), 3))]
+    types = [mlirgen.ttype(s, cfg.dtype)
+             for s in (cfg.q_shape(), cfg.k_shape(), cfg.v_shape())]
+    return names, types
+
+
+def _timed_loop(b, call, results, reps):
+    """Calls `call` once to warm up, then `reps` times between rtclock
+    calls, and prints the mean seconds per call. `results` are the call's
+    (shape, tensor type, element type): one element of each feeds a printed
+    checksum, so that no call is dead code."""
+    n = len(results)
+    b.emit(f"%w:{n} = {call}")
     b.emit("%c0 = arith.constant 0 : index")
     b.emit("%c1 = arith.constant 1 : index")
     b.emit(f"%cr = arith.constant {reps} : index")
     b.emit("%t0 = func.call @rtclock() : () -> f64")
-    # Each call's results feed a checksum, so that no call is dead code.
     b.emit("%z = arith.constant 0.0 : f32")
     b.emit("%sum = scf.for %i = %c0 to %cr step %c1 iter_args(%acc = %z) -> (f32) {")
-    b.emit(f"  %r:2 = {call}")
-    b.emit(f"  %ck = tensor.extract %r#0[{', '.join(['%c0'] * len(cfg.o_shape()))}] : {ot}")
-    b.emit(f"  %le = tensor.extract %r#1[{', '.join(['%c0'] * len(cfg.lse_shape()))}] : {lt}")
-    b.emit(f"  %ckf = {_to_f32('%ck', cfg.dtype)}")
-    b.emit("  %a1 = arith.addf %acc, %ckf : f32")
-    b.emit("  %a2 = arith.addf %a1, %le : f32")
-    b.emit("  scf.yield %a2 : f32")
+    b.emit(f"  %r:{n} = {call}")
+    acc = "%acc"
+    for idx, (shape, tt, elt) in enumerate(results):
+        b.emit(f"  %cx{idx} = tensor.extract %r#{idx}[{', '.join(['%c0'] * len(shape))}] : {tt}")
+        b.emit(f"  %ck{idx} = {_to_f32(f'%cx{idx}', elt)}")
+        b.emit(f"  %a{idx} = arith.addf {acc}, %ck{idx} : f32")
+        acc = f"%a{idx}"
+    b.emit(f"  scf.yield {acc} : f32")
     b.emit("}")
     b.emit("%t1 = func.call @rtclock() : () -> f64")
     b.emit("%dt = arith.subf %t1, %t0 : f64")
@@ -74,26 +75,40 @@ def timing_program(cfg, which, reps):
     b.emit("%per = arith.divf %dt, %n : f64")
     b.emit('vector.print str "seconds: "')
     b.emit("vector.print %per : f64")
-    # Keep a checksum so the calls are not dead.
     b.emit('vector.print str "checksum: "')
     b.emit("vector.print %sum : f32")
     b.emit("return")
+
+
+def _module(funcs, b):
+    return "\n".join(["module {", "  func.func private @rtclock() -> f64",
+                      *funcs, "  func.func @main() {", b.text(), "  }", "}"])
+
+
+def timing_program(cfg, which, reps):
+    """@main fills inputs, calls `which` once to warm up, then `reps` times
+    between rtclock calls, and prints the mean seconds per call."""
+    if which in ("fused_grad", "unfused_grad"):
+        return grad_timing_program(cfg, which, reps)
+    b = mlirgen.Builder()
+    (q, k, v), t = _inputs(b, cfg)
+    ot = mlirgen.ttype(cfg.o_shape(), cfg.dtype)
+    lt = mlirgen.ttype(cfg.lse_shape(), "f32")
+    call = (f"func.call @{which}({q}, {k}, {v}) : ({', '.join(t)}) -> "
+            f"({ot}, {lt})")
+    _timed_loop(b, call, [(cfg.o_shape(), ot, cfg.dtype),
+                          (cfg.lse_shape(), lt, "f32")], reps)
     body = (mlirgen.fused_func(cfg) if which == "fused"
             else mlirgen.reference_func(cfg, name="unfused"))
-    return "\n".join(["module {", "  func.func private @rtclock() -> f64",
-                      body, "  func.func @main() {", b.text(), "  }", "}"])
+    return _module([body], b)
 
 
 def grad_timing_program(cfg, which, reps):
     """Like timing_program for the backward: o and lse come from the fused
     forward (outside the timed region)."""
     b = mlirgen.Builder()
-    q = mlirgen._fill_random(b, cfg.q_shape(), cfg.dtype, 1, 1.0)
-    k = mlirgen._fill_random(b, cfg.k_shape(), cfg.dtype, 2, 1.0)
-    v = mlirgen._fill_random(b, cfg.v_shape(), cfg.dtype, 3, 1.0)
+    (q, k, v), t = _inputs(b, cfg)
     do = mlirgen._fill_random(b, cfg.o_shape(), cfg.dtype, 5, 1.0)
-    t = [mlirgen.ttype(s, cfg.dtype)
-         for s in (cfg.q_shape(), cfg.k_shape(), cfg.v_shape())]
     ot = mlirgen.ttype(cfg.o_shape(), cfg.dtype)
     lt = mlirgen.ttype(cfg.lse_shape(), "f32")
     b.emit(f"%f:2 = func.call @fused({q}, {k}, {v}) : ({', '.join(t)}) -> "
@@ -101,37 +116,12 @@ def grad_timing_program(cfg, which, reps):
     gts = mlirgen._grad_arg_types(cfg)
     call = (f"func.call @{which}({q}, {k}, {v}, %f#0, %f#1, {do}) : "
             f"({', '.join(gts)}) -> ({', '.join(t)})")
-    b.emit(f"%w:3 = {call}")
-    b.emit("%c0 = arith.constant 0 : index")
-    b.emit("%c1 = arith.constant 1 : index")
-    b.emit(f"%cr = arith.constant {reps} : index")
-    b.emit("%t0 = func.call @rtclock() : () -> f64")
-    b.emit("%z = arith.constant 0.0 : f32")
-    b.emit("%sum = scf.for %i = %c0 to %cr step %c1 iter_args(%acc = %z) -> (f32) {")
-    b.emit(f"  %r:3 = {call}")
-    for idx, (shape, tt) in enumerate(zip((cfg.q_shape(), cfg.k_shape(),
-                                           cfg.v_shape()), t)):
-        b.emit(f"  %cx{idx} = tensor.extract %r#{idx}[{', '.join(['%c0'] * len(shape))}] : {tt}")
-        b.emit(f"  %ck{idx} = {_to_f32(f'%cx{idx}', cfg.dtype)}")
-    b.emit("  %a1 = arith.addf %acc, %ck0 : f32")
-    b.emit("  %a2 = arith.addf %a1, %ck1 : f32")
-    b.emit("  %a3 = arith.addf %a2, %ck2 : f32")
-    b.emit("  scf.yield %a3 : f32")
-    b.emit("}")
-    b.emit("%t1 = func.call @rtclock() : () -> f64")
-    b.emit("%dt = arith.subf %t1, %t0 : f64")
-    b.emit(f"%n = arith.constant {float(reps)} : f64")
-    b.emit("%per = arith.divf %dt, %n : f64")
-    b.emit('vector.print str "seconds: "')
-    b.emit("vector.print %per : f64")
-    b.emit('vector.print str "checksum: "')
-    b.emit("vector.print %sum : f32")
-    b.emit("return")
+    shapes = (cfg.q_shape(), cfg.k_shape(), cfg.v_shape())
+    _timed_loop(b, call, [(sh, tt, cfg.dtype) for sh, tt in zip(shapes, t)],
+                reps)
     grad = (mlirgen.fused_grad_func(cfg) if which == "fused_grad"
             else mlirgen.reference_grad_func(cfg, name="unfused_grad"))
-    return "\n".join(["module {", "  func.func private @rtclock() -> f64",
-                      mlirgen.fused_func(cfg), grad, "  func.func @main() {",
-                      b.text(), "  }", "}"])
+    return _module([mlirgen.fused_func(cfg), grad], b)
 
 
 def run(cfg, which, reps, pipeline, build):
