@@ -9,20 +9,11 @@
 #     python3 bench/gpu/bench.py
 set -euo pipefail
 OUT=${OUT:-gpu_out}
-LLVM=/usr/lib/llvm-22
-export PATH=/usr/local/cuda/bin:$PATH
-mkdir -p "$OUT"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-clang-22 -O2 -c test/Integration/CUDA/host_utils.c -o "$tmp/utils.o"
-exe() {
+source bench/aot.sh
+exe() { # name mlirgen-args...
   local name=$1; shift
   /usr/bin/python3 python/flash_mlir/mlirgen.py "$@" > "$tmp/$name.mlir"
-  build/bin/flash-opt "$tmp/$name.mlir" --flash-to-nvvm=format=bin -o "$tmp/$name.nvvm.mlir"
-  $LLVM/bin/mlir-translate --mlir-to-llvmir "$tmp/$name.nvvm.mlir" -o "$tmp/$name.ll"
-  clang-22 -O2 -Wno-override-module "$tmp/$name.ll" "$tmp/utils.o" -o "$OUT/$name" \
-    -Lbuild/lib -lflash_cuda_runtime -Wl,--allow-shlib-undefined -Wl,-rpath,'$ORIGIN' -lm
-  echo "built $OUT/$name"
+  aot_link "$tmp/$name.mlir" "$name" --flash-to-nvvm=format=bin flash_cuda_runtime
 }
 exe t1 --batch 2 --hq 4 --hkv 2 --nq 100 --nk 70 --d 64 --causal
 exe t2 --n 65 --d 128

@@ -6,18 +6,10 @@
 # carried: bash tune_out/run.sh
 set -euo pipefail
 OUT=${OUT:-tune_out}
-LLVM=/usr/lib/llvm-22
-export PATH=/usr/local/cuda/bin:$PATH
 VARIANTS=${VARIANTS:-"mma-warps=4 mma-warps=8"}
-mkdir -p "$OUT"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-clang-22 -O2 -c test/Integration/CUDA/host_utils.c -o "$tmp/utils.o"
+source bench/aot.sh
 link() { # src name options
-  build/bin/flash-opt "$1" "--flash-to-nvvm=format=bin $3" -o "$tmp/$2.ll.mlir"
-  $LLVM/bin/mlir-translate --mlir-to-llvmir "$tmp/$2.ll.mlir" -o "$tmp/$2.ll"
-  clang-22 -O2 -Wno-override-module "$tmp/$2.ll" "$tmp/utils.o" -o "$OUT/$2" \
-    -Lbuild/lib -lflash_cuda_runtime -Wl,--allow-shlib-undefined -Wl,-rpath,'$ORIGIN' -lm
+  aot_link "$1" "$2" "--flash-to-nvvm=format=bin $3" flash_cuda_runtime
 }
 /usr/bin/python3 - "$tmp" <<'PY'
 import sys

@@ -8,18 +8,9 @@
 #   bash vk_out/run.sh
 set -euo pipefail
 OUT=${OUT:-vk_out}
-LLVM=/usr/lib/llvm-22
-export PATH=/usr/local/cuda/bin:$PATH
-mkdir -p "$OUT"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-clang-22 -O2 -c test/Integration/CUDA/host_utils.c -o "$tmp/utils.o"
+source bench/aot.sh
 link() { # name pipeline runtime
-  build/bin/flash-opt "$tmp/$1.mlir" "$2" -o "$tmp/$1.ll.mlir"
-  $LLVM/bin/mlir-translate --mlir-to-llvmir "$tmp/$1.ll.mlir" -o "$tmp/$1.ll"
-  clang-22 -O2 -Wno-override-module "$tmp/$1.ll" "$tmp/utils.o" -o "$OUT/$1" \
-    -Lbuild/lib -l"$3" -Wl,--allow-shlib-undefined -Wl,-rpath,'$ORIGIN' -lm
-  echo "built $OUT/$1"
+  aot_link "$tmp/$1.mlir" "$1" "$2" "$3"
 }
 check() { # name mlirgen-args...
   local name=$1; shift

@@ -1,0 +1,19 @@
+# Sourced by the bench prepare scripts: ahead-of-time compiled programs for
+# the GPU machine, which has no MLIR. Sets up $OUT and a temporary $tmp
+# (removed on exit) with the host utilities, and defines
+#   aot_link SRC NAME PIPELINE RUNTIME   flash-opt SRC with PIPELINE, to LLVM
+#                                        IR, linked against libRUNTIME into
+#                                        $OUT/NAME (rpath $ORIGIN)
+LLVM=/usr/lib/llvm-22
+export PATH=/usr/local/cuda/bin:$PATH
+mkdir -p "$OUT"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+clang-22 -O2 -c test/Integration/CUDA/host_utils.c -o "$tmp/utils.o"
+aot_link() {
+  build/bin/flash-opt "$1" "$3" -o "$tmp/$2.ll.mlir"
+  $LLVM/bin/mlir-translate --mlir-to-llvmir "$tmp/$2.ll.mlir" -o "$tmp/$2.ll"
+  clang-22 -O2 -Wno-override-module "$tmp/$2.ll" "$tmp/utils.o" -o "$OUT/$2" \
+    -Lbuild/lib -l"$4" -Wl,--allow-shlib-undefined -Wl,-rpath,'$ORIGIN' -lm
+  echo "built $OUT/$2"
+}
