@@ -15,17 +15,26 @@
 #include "flash/Conversion/FlashToNVVM/FlashToNVVM.h"
 #include "flash/Dialect/Flash/Transforms/Passes.h"
 
-#include "mlir/Conversion/Passes.h"
+#include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
+#include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
+#include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVMPass.h"
+#include "mlir/Conversion/GPUCommon/GPUCommonPass.h"
+#include "mlir/Conversion/GPUToSPIRV/GPUToSPIRVPass.h"
+#include "mlir/Conversion/IndexToLLVM/IndexToLLVM.h"
+#include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
 #include "mlir/Conversion/MathToSPIRV/MathToSPIRVPass.h"
+#include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
+#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Dialect/SPIRV/IR/SPIRVAttributes.h"
 #include "mlir/Dialect/SPIRV/IR/SPIRVDialect.h"
 #include "mlir/Dialect/SPIRV/IR/SPIRVOps.h"
 #include "mlir/Dialect/SPIRV/IR/TargetAndABI.h"
 #include "mlir/Dialect/SPIRV/Transforms/Passes.h"
-#include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
 
@@ -65,8 +74,11 @@ struct FlashPrepareSPIRVKernelsPass
       // Upstream's type conversion would silently store unsupported
       // 16-bit floats as f32 ("emulation"): the host's buffers would be
       // misread. Refuse instead.
-      auto env = spirv::lookupTargetEnvOrDefault(f);
-      spirv::TargetEnv target(env);
+      spirv::TargetEnv target(spirv::lookupTargetEnvOrDefault(f));
+      bool f16Buffers =
+          target.allows(spirv::Capability::Float16) &&
+          (target.allows(spirv::Capability::StorageBuffer16BitAccess) ||
+           target.allows(spirv::Capability::Float16Buffer));
       for (Type t : f.getArgumentTypes()) {
         Type elt = getElementTypeOrSelf(t);
         if (elt.isBF16()) {
@@ -74,11 +86,7 @@ struct FlashPrepareSPIRVKernelsPass
                       "flash-widen-bf16 before flash-map-to-gpu)");
           return WalkResult::interrupt();
         }
-        bool storage16 =
-            target.allows(spirv::Capability::StorageBuffer16BitAccess) ||
-            target.allows(spirv::Capability::Float16Buffer);
-        if (elt.isF16() &&
-            !(target.allows(spirv::Capability::Float16) && storage16)) {
+        if (elt.isF16() && !f16Buffers) {
           f.emitError("f16 buffers need the Float16 and "
                       "StorageBuffer16BitAccess (Vulkan) or Float16Buffer "
                       "(OpenCL) capabilities in the SPIR-V target "
