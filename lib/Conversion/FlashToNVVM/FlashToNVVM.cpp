@@ -10,7 +10,6 @@
 #include "flash/Conversion/FlashToNVVM/FlashToNVVM.h"
 #include "flash/Dialect/Flash/Transforms/Passes.h"
 
-#include "mlir/Conversion/Passes.h"
 #include "mlir/Conversion/TosaToLinalg/TosaToLinalg.h"
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
