@@ -138,6 +138,10 @@ QueryRows queryRows(KernelBuilder &kb, const KernelSpec &s);
 /// Whether `key` exists and is visible (causal) to the thread's row.
 Value keyVisible(KernelBuilder &kb, const KernelSpec &s, const QueryRows &r,
                  Value key);
+/// The same for a row whose last visible key is `rowLimit` (null: not
+/// causal).
+Value keyVisible(KernelBuilder &kb, const KernelSpec &s, Value rowLimit,
+                 Value key);
 
 /// Loads row `row` of `src[bh]` (width values) as f32, times `mul`.
 SmallVector<Value> loadRow(KernelBuilder &kb, Value src, Value bh, Value row,

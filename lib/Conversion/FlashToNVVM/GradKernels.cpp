@@ -133,15 +133,20 @@ QueryRows gpukernels::queryRows(KernelBuilder &kb, const KernelSpec &s) {
 }
 
 Value gpukernels::keyVisible(KernelBuilder &kb, const KernelSpec &s,
-                             const QueryRows &r, Value key) {
+                             Value rowLimit, Value key) {
   Value vis = arith::CmpIOp::create(kb.b, kb.loc, arith::CmpIPredicate::ult,
                                     key, kb.c(s.nk));
-  if (r.rowLimit)
+  if (rowLimit)
     vis = arith::AndIOp::create(
         kb.b, kb.loc, vis,
         arith::CmpIOp::create(kb.b, kb.loc, arith::CmpIPredicate::sle, key,
-                              r.rowLimit));
+                              rowLimit));
   return vis;
+}
+
+Value gpukernels::keyVisible(KernelBuilder &kb, const KernelSpec &s,
+                             const QueryRows &r, Value key) {
+  return keyVisible(kb, s, r.rowLimit, key);
 }
 
 SmallVector<Value> gpukernels::loadRow(KernelBuilder &kb, Value src, Value bh,

@@ -194,13 +194,7 @@ gpu::GPUFuncOp gpukernels::buildGradQMmaKernel(OpBuilder &ob, Location loc,
                               arith::MinUIOp::create(lb, l, key,
                                                      kl.c(s.nk - 1)));
               Value p = exp2(lb, l, arg);
-              Value vis = arith::CmpIOp::create(
-                  lb, l, arith::CmpIPredicate::ult, key, kl.c(s.nk));
-              if (s.causalOffset)
-                vis = arith::AndIOp::create(
-                    lb, l, vis,
-                    arith::CmpIOp::create(lb, l, arith::CmpIPredicate::sle,
-                                          key, rowLimit[r]));
+              Value vis = keyVisible(kl, s, rowLimit[r], key);
               p = arith::SelectOp::create(lb, l, vis, p, kl.f(0.0f));
               Value d = arith::SubFOp::create(lb, l, at(lb, l, dpC, r, j),
                                               dRow[r]);

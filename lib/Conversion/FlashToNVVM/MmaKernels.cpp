@@ -416,13 +416,7 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
               x = arith::MulFOp::create(lb, l, x, kl.f(sMul));
             if (masked) {
               Value key = G.add(jt, G.add(G.t2, kl.c(nt * 8 + j)));
-              Value vis = arith::CmpIOp::create(
-                  lb, l, arith::CmpIPredicate::ult, key, kl.c(s.nk));
-              if (s.causalOffset)
-                vis = arith::AndIOp::create(
-                    lb, l, vis,
-                    arith::CmpIOp::create(lb, l, arith::CmpIPredicate::sle,
-                                          key, rowLimit[r]));
+              Value vis = keyVisible(kl, s, rowLimit[r], key);
               x = arith::SelectOp::create(lb, l, vis, x, kl.f(ninf));
               if (mask) {
                 // mask(row, key) (natural-log units) in the scores' units:
