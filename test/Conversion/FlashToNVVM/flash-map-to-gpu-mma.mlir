@@ -5,6 +5,14 @@
 // input type.
 // RUN: flash-opt %s --split-input-file --flash-map-to-gpu=tensor-cores=1 | FileCheck %s
 // RUN: flash-opt %s --split-input-file --flash-map-to-gpu | FileCheck %s --check-prefix=SIMT
+// RUN: flash-opt %s --split-input-file --flash-map-to-gpu="tensor-cores=1 mma-warps=8 mma-tile-kv=32" | FileCheck %s --check-prefix=OPT
+// RUN: not flash-opt %s --split-input-file --flash-map-to-gpu="tensor-cores=1 mma-warps=3" 2>&1 | FileCheck %s --check-prefix=BAD
+// BAD: error: flash-map-to-gpu: mma-warps must be 4 or 8 and mma-tile-kv 32, 64 or 128 (0: by head dim)
+
+// Explicit tiles: 8 warps (128 rows) per block, 32-key tiles.
+// OPT-LABEL: func.func @f16_gqa_causal
+// OPT: blocks in (%c1, %c8, %c1{{[_0-9]*}}) threads in (%c256
+// OPT: workgroup(%{{.*}} : memref<32x72xf16, #gpu.address_space<workgroup>>
 
 // CHECK-LABEL: func.func @f16_gqa_causal
 // K and V arrive by cp.async into rows padded to 72 elements; B fragments

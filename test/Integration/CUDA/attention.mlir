@@ -27,5 +27,12 @@
 // RUN: flash-opt %t.6.mlir --flash-to-nvvm=format=bin | mlir-translate --mlir-to-llvmir -o %t.6.ll
 // RUN: clang-22 -O2 -Wno-override-module %t.6.ll %t.utils.o -o %t.6 -L%flash_lib -lflash_cuda_runtime -Wl,--allow-shlib-undefined -Wl,-rpath,%flash_lib -lm
 // RUN: %t.6 | FileCheck %s
+// The tensor-core backward (dQ, dK/dV kernels), with GQA, causal, a mask:
+// RUN: %gen --grad --batch 2 --hq 4 --hkv 2 --nq 100 --nk 70 --d 64 --causal --mask add --dtype bf16 --tol 2e-2 > %t.7.mlir
+// RUN: flash-opt %t.7.mlir --flash-to-nvvm=format=bin | mlir-translate --mlir-to-llvmir -o %t.7.ll
+// RUN: clang-22 -O2 -Wno-override-module %t.7.ll %t.utils.o -o %t.7 -L%flash_lib -lflash_cuda_runtime -Wl,--allow-shlib-undefined -Wl,-rpath,%flash_lib -lm
+// RUN: %t.7 | FileCheck %s --check-prefix=GRAD
+// GRAD: dq_err:
+// GRAD: ok: 1
 // CHECK: o_err:
 // CHECK: ok: 1

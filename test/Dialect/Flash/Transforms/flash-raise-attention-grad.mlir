@@ -572,6 +572,74 @@ func.func @joint_bf16_mixed(%q: tensor<2x16x8xbf16>, %k: tensor<2x20x8xbf16>, %v
 
 // -----
 
+// Near miss: dQ is produced in f16 while the forward output is f32; the
+// gradients would need another element type than flash.attention_grad
+// gives them, so nothing changes.
+// CHECK-LABEL: func.func @negative_grad_type_differs
+// CHECK-NOT: flash.attention
+func.func @negative_grad_type_differs(%q: tensor<16x8xf32>, %k: tensor<20x8xf32>, %v: tensor<20x8xf32>,
+                       %do: tensor<16x8xf32>)
+    -> (tensor<16x8xf32>, tensor<16x8xf16>, tensor<20x8xf32>, tensor<20x8xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e0 = tensor.empty() : tensor<16x20xf32>
+  %z0 = linalg.fill ins(%zero : f32) outs(%e0 : tensor<16x20xf32>) -> tensor<16x20xf32>
+  %s = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+      ins(%q, %k : tensor<16x8xf32>, tensor<20x8xf32>) outs(%z0 : tensor<16x20xf32>) -> tensor<16x20xf32>
+  %sc = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%s : tensor<16x20xf32>) outs(%e0 : tensor<16x20xf32>) {
+  ^bb0(%x: f32, %out: f32):
+    %c = arith.constant 0.35355339 : f32
+    %y = arith.mulf %x, %c : f32
+    linalg.yield %y : f32
+  } -> tensor<16x20xf32>
+  // expected-remark @+1 {{attention not raised: the gradients' element type differs from the forward output's}}
+  %p = linalg.softmax dimension(1) ins(%sc : tensor<16x20xf32>) outs(%e0 : tensor<16x20xf32>) -> tensor<16x20xf32>
+  %e8 = tensor.empty() : tensor<16x8xf32>
+  %z8 = linalg.fill ins(%zero : f32) outs(%e8 : tensor<16x8xf32>) -> tensor<16x8xf32>
+  %o = linalg.matmul ins(%p, %v : tensor<16x20xf32>, tensor<20x8xf32>) outs(%z8 : tensor<16x8xf32>) -> tensor<16x8xf32>
+  // Backward.
+  %ek = tensor.empty() : tensor<20x8xf32>
+  %zk = linalg.fill ins(%zero : f32) outs(%ek : tensor<20x8xf32>) -> tensor<20x8xf32>
+  %dv = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (k, m)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>]
+      ins(%p, %do : tensor<16x20xf32>, tensor<16x8xf32>) outs(%zk : tensor<20x8xf32>) -> tensor<20x8xf32>
+  %dp = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+      ins(%do, %v : tensor<16x8xf32>, tensor<20x8xf32>) outs(%z0 : tensor<16x20xf32>) -> tensor<16x20xf32>
+  %er = tensor.empty() : tensor<16xf32>
+  %zr = linalg.fill ins(%zero : f32) outs(%er : tensor<16xf32>) -> tensor<16xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>],
+                       iterator_types = ["parallel", "reduction"]}
+      ins(%dp, %p : tensor<16x20xf32>, tensor<16x20xf32>) outs(%zr : tensor<16xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %y = arith.addf %acc, %m : f32
+    linalg.yield %y : f32
+  } -> tensor<16xf32>
+  %ds = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i, j)>],
+                        iterator_types = ["parallel", "parallel"]}
+      ins(%p, %dp, %r : tensor<16x20xf32>, tensor<16x20xf32>, tensor<16xf32>) outs(%e0 : tensor<16x20xf32>) {
+  ^bb0(%pp: f32, %g: f32, %rr: f32, %out: f32):
+    %d = arith.subf %g, %rr : f32
+    %y = arith.mulf %pp, %d : f32
+    linalg.yield %y : f32
+  } -> tensor<16x20xf32>
+  %ds2 = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%ds : tensor<16x20xf32>) outs(%e0 : tensor<16x20xf32>) {
+  ^bb0(%x: f32, %out: f32):
+    %c = arith.constant 0.35355339 : f32
+    %y = arith.mulf %x, %c : f32
+    linalg.yield %y : f32
+  } -> tensor<16x20xf32>
+  %zero16 = arith.constant 0.0 : f16
+  %e8h = tensor.empty() : tensor<16x8xf16>
+  %z8h = linalg.fill ins(%zero16 : f16) outs(%e8h : tensor<16x8xf16>) -> tensor<16x8xf16>
+  %dq = linalg.matmul ins(%ds2, %k : tensor<16x20xf32>, tensor<20x8xf32>) outs(%z8h : tensor<16x8xf16>) -> tensor<16x8xf16>
+  %dk = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (k, m)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>]
+      ins(%ds2, %q : tensor<16x20xf32>, tensor<16x8xf32>) outs(%zk : tensor<20x8xf32>) -> tensor<20x8xf32>
+  return %o, %dq, %dk, %dv : tensor<16x8xf32>, tensor<16x8xf16>, tensor<20x8xf32>, tensor<20x8xf32>
+}
+
+// -----
+
 // Near miss: the backward forgets the rowsum (dS = P * dP is not the
 // softmax gradient), so nothing may change.
 // CHECK-LABEL: func.func @negative_wrong_softmax_grad
