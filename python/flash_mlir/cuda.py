@@ -57,12 +57,16 @@ def _nvvm_options():
     return os.environ.get("FLASH_MLIR_NVVM_OPTIONS", "").strip()
 
 
-def _launch_geometry(opt, src, names):
+def _launch_geometry(opt, src, names, chip):
     """{kernel: ((gx, gy, gz), (bx, by, bz))} as flash-map-to-gpu launches
-    them for this chip (the tensor-core forward covers 64 rows per block,
-    the SIMT kernels `threads`)."""
-    tiles = " ".join(re.findall(r"mma-[a-z-]+=\d+", _nvvm_options()))
-    p = subprocess.run([opt, src, f"--flash-map-to-gpu=tensor-cores=1 {tiles}"],
+    them for this chip, with the options --flash-to-nvvm gives it (tensor
+    cores from sm_80, wgmma on sm_90a unless FLASH_MLIR_NVVM_OPTIONS says
+    wgmma=0, the mma tiles)."""
+    extra = _nvvm_options()
+    tiles = " ".join(re.findall(r"mma-[a-z-]+=\d+", extra))
+    wgmma = chip == "sm_90a" and not re.search(r"wgmma=(0|false)", extra)
+    p = subprocess.run([opt, src, "--flash-map-to-gpu=tensor-cores=1 "
+                        f"wgmma={int(wgmma)} {tiles}"],
                        capture_output=True, text=True)
     if p.returncode != 0:
         raise compiler.CompileError(p.stderr[-4000:])
@@ -87,7 +91,7 @@ def compile_kernel(cfg, chip="sm_90a", features="+ptx80", grad=False):
             else mlirgen.fused_func(cfg, name="fwd"))
     text = "\n".join(["module {", func, "}"])
     extra = _nvvm_options()
-    key = hashlib.sha256("\0".join(["cuda3", text, chip, features, extra]
+    key = hashlib.sha256("\0".join(["cuda4", text, chip, features, extra]
                                    ).encode()).hexdigest()[:32]
     path = os.path.join(compiler.cache_dir(), f"{key}.cubin")
     geo_path = os.path.join(compiler.cache_dir(), f"{key}.json")
@@ -122,7 +126,7 @@ def compile_kernel(cfg, chip="sm_90a", features="+ptx80", grad=False):
             if not m:
                 raise compiler.CompileError("no gpu.binary in the output")
             blob = _unescape_mlir_string(m.group(1))
-            geo = _launch_geometry(opt, src, names)
+            geo = _launch_geometry(opt, src, names, chip)
         side = {"compiler": tool, "kernels": geo}
         for dst, data, mode in ((path, blob, "wb"),
                                 (geo_path, json.dumps(side), "w")):

@@ -16,9 +16,9 @@ def cfg(d, dtype, causal=False, hq=4, hkv=2, n=100):
                           causal_offset=0 if causal else None, lse=True)
 
 
-# Tensor cores: 16 rows per warp, 4 warps at d = 64, 8 at d = 128.
+# Tensor cores: on sm_90a wgmma, one warpgroup of 64 rows per block.
 # CHECK: bf16 d=64 fwd ELF flash_attention_0 grid=2x8x1 block=128
-# CHECK: bf16 d=128 fwd ELF flash_attention_0 grid=1x8x1 block=256
+# CHECK: bf16 d=128 fwd ELF flash_attention_0 grid=2x8x1 block=128
 # The backward: dQ over query rows (B*Hq), dK/dV over key rows (B*Hkv).
 # CHECK: f16 d=64 bwd ELF flash_attention_grad_dq_0 grid=2x8x1 block=128 flash_attention_grad_dkdv_0 grid=2x4x1 block=128
 # SIMT (f32): one row per thread.
@@ -31,6 +31,15 @@ for d, dtype, grad in [(64, "bf16", False), (128, "bf16", False),
     launches = " ".join(f"{n} grid={'x'.join(map(str, g))} block={b[0]}"
                         for n, (g, b) in zip(names, geo))
     print(dtype, f"d={d}", "bwd" if grad else "fwd", magic, launches)
+
+# The geometry follows the options the kernels were compiled with: mma.sync
+# (wgmma=0) puts 8 warps of 16 rows on a block at d = 128.
+# CHECK: wgmma=0 d=128 flash_attention_0 grid=1x8x1 block=256
+os.environ["FLASH_MLIR_NVVM_OPTIONS"] = "wgmma=0"
+_, names, geo = cuda.compile_kernel(cfg(128, "bf16", causal=True))
+print("wgmma=0 d=128", " ".join(
+    f"{n} grid={'x'.join(map(str, g))} block={b[0]}" for n, (g, b) in zip(names, geo)))
+del os.environ["FLASH_MLIR_NVVM_OPTIONS"]
 
 # The cache remembers which flash-opt built a kernel; another build's
 # kernels are recompiled.

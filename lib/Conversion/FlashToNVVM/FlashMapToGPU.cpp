@@ -415,6 +415,7 @@ struct FlashMapToGPUPass
         std::string name = "flash_attention_" + std::to_string(counter++);
         int64_t fwdThreads = s->threads, fwdGrid = gq;
         if (tensorCores && mmaForwardApplies(*s)) {
+          s->wgmma = wgmma && wgmmaForwardApplies(*s);
           chooseMmaTiles(*s, mmaWarps, mmaTileKV, /*backward=*/false);
           buildForwardMmaKernel(kb, op->getLoc(), name, *s);
           fwdThreads = mmaThreads(*s);

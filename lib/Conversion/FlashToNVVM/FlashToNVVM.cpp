@@ -53,11 +53,14 @@ void mlir::flash::buildFlashToNVVMPipeline(OpPassManager &pm,
   int sm = 0;
   StringRef chip = options.chip;
   if (chip.consume_front("sm_"))
-    chip.take_while([](char c) { return std::isdigit(c); }).getAsInteger(10, sm);
+    chip.take_while([](char c) { return std::isdigit(c); })
+        .getAsInteger(10, sm);
   FlashMapToGPUOptions map;
   map.tensorCores = options.tensorCores && sm >= 80;
   map.mmaWarps = options.mmaWarps;
   map.mmaTileKV = options.mmaTileKV;
+  // wgmma exists only on sm_90a (the "a" features of Hopper).
+  map.wgmma = map.tensorCores && options.wgmma && options.chip == "sm_90a";
   pm.addPass(createFlashMapToGPU(map));
   pm.addNestedPass<gpu::GPUModuleOp>(
       createFlashGPULowerMath(FlashGPULowerMathOptions{"nvvm"}));

@@ -30,6 +30,9 @@ struct KernelSpec {
   /// Warps per block of the tensor-core forward (16 query rows each) and
   /// keys per K/V tile (chooseMmaTiles).
   int64_t mmaWarps = 4, mmaTileKV = 64;
+  /// The tensor-core forward on Hopper warpgroup MMA (wgmma, sm_90a)
+  /// instead of mma.sync.
+  bool wgmma = false;
   /// An additive f32 mask (natural-log units; -inf drops a key) as the
   /// kernels' last argument, read in place from a flat buffer of maskSize
   /// elements: (bh, row, key) is at sum_i lead_i(bh) * maskLeadStrides[i] +
@@ -98,8 +101,7 @@ inline Value maskLeadBase(KernelBuilder &kb, const KernelSpec &s, Value bh) {
     if (s.maskLeadStrides[i])
       off = arith::AddIOp::create(
           kb.b, kb.loc, off,
-          arith::MulIOp::create(kb.b, kb.loc, idx,
-                                kb.c(s.maskLeadStrides[i])));
+          arith::MulIOp::create(kb.b, kb.loc, idx, kb.c(s.maskLeadStrides[i])));
   }
   return off;
 }
@@ -109,8 +111,8 @@ inline Value maskLeadBase(KernelBuilder &kb, const KernelSpec &s, Value bh) {
 inline Value addMask(KernelBuilder &kb, const KernelSpec &s, Value s2,
                      Value mask, Value leadBase, Value row, Value key) {
   Value idx = leadBase;
-  for (auto [v, stride] : {std::pair{row, s.maskRowStride},
-                           std::pair{key, s.maskKeyStride}})
+  for (auto [v, stride] :
+       {std::pair{row, s.maskRowStride}, std::pair{key, s.maskKeyStride}})
     if (stride)
       idx = arith::AddIOp::create(
           kb.b, kb.loc, idx,
@@ -124,8 +126,7 @@ MemRefType tileType(MLIRContext *ctx, int64_t rows, int64_t width);
 
 /// A kernel function `name` of `threads` threads with workgroup buffers.
 gpu::GPUFuncOp newKernel(OpBuilder &ob, Location loc, StringRef name,
-                         TypeRange args, TypeRange workgroup,
-                         int64_t threads);
+                         TypeRange args, TypeRange workgroup, int64_t threads);
 
 /// The query row a thread owns in a grid (ceil(Nq / threads), BH): its
 /// batch-head and the kv batch-head of its group, the row (clamped for
@@ -166,6 +167,8 @@ SmallVector<Type> gradKVArgTypes(MLIRContext *ctx, const KernelSpec &s);
 /// grid (ceil(rows / mmaRowsPerBlock(s)), BH or BHkv).
 bool mmaForwardApplies(const KernelSpec &s);
 bool mmaGradApplies(const KernelSpec &s);
+/// The forward also runs on wgmma (head dim a multiple of 64).
+bool wgmmaForwardApplies(const KernelSpec &s);
 /// Sets mmaWarps / mmaTileKV: the given ones, or (0) the per-head-dim
 /// defaults of the forward or the backward.
 void chooseMmaTiles(KernelSpec &s, int64_t warps, int64_t tileKV,
@@ -173,13 +176,13 @@ void chooseMmaTiles(KernelSpec &s, int64_t warps, int64_t tileKV,
 int64_t mmaRowsPerBlock(const KernelSpec &s);
 int64_t mmaThreads(const KernelSpec &s);
 /// The forward (MmaKernels.cpp): args (q, k, v, o, lse[, mask]).
-gpu::GPUFuncOp buildForwardMmaKernel(OpBuilder &b, Location loc,
-                                     StringRef name, const KernelSpec &s);
+gpu::GPUFuncOp buildForwardMmaKernel(OpBuilder &b, Location loc, StringRef name,
+                                     const KernelSpec &s);
 /// The backward (MmaGradKernels.cpp): the SIMT kernels' arguments.
-gpu::GPUFuncOp buildGradQMmaKernel(OpBuilder &b, Location loc,
-                                   StringRef name, const KernelSpec &s);
-gpu::GPUFuncOp buildGradKVMmaKernel(OpBuilder &b, Location loc,
-                                    StringRef name, const KernelSpec &s);
+gpu::GPUFuncOp buildGradQMmaKernel(OpBuilder &b, Location loc, StringRef name,
+                                   const KernelSpec &s);
+gpu::GPUFuncOp buildGradKVMmaKernel(OpBuilder &b, Location loc, StringRef name,
+                                    const KernelSpec &s);
 
 /// The forward kernel (FlashMapToGPU.cpp): args (q, k, v, o, lse).
 gpu::GPUFuncOp buildForwardKernel(OpBuilder &b, Location loc, StringRef name,

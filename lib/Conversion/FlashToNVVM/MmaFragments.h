@@ -1,4 +1,5 @@
-//===- MmaFragments.h - mma.sync fragments for the flash kernels -*- C++ -*-===//
+//===- MmaFragments.h - mma.sync fragments for the flash kernels -*- C++
+//-*-===//
 //
 // Internal to lib/Conversion/FlashToNVVM: building blocks of the tensor-core
 // kernels (MmaKernels.cpp forward, MmaGradKernels.cpp backward), in the PTX
@@ -44,15 +45,42 @@ struct MmaFragments {
   ///    columns): one fragment per 16 columns from col0;
   ///  - trans: smem holds B (rows k0 .. k0 + 15 the reduction, columns n):
   ///    one fragment per 8 columns from col0.
-  SmallVector<Value> bFrags(Value smem, Value row0, int64_t col0,
-                            int64_t count, bool trans);
+  SmallVector<Value> bFrags(Value smem, Value row0, int64_t col0, int64_t count,
+                            bool trans);
+  /// Where row r, columns col .. col + 7 of a tile go in shared memory.
+  using TileIndex =
+      llvm::function_ref<SmallVector<Value>(OpBuilder &, Value r, Value col)>;
   /// All `threads` threads copy rows row0 .. row0 + rows - 1 (clamped to
   /// limit - 1) of src[bh] ([*, limit, width]) into dst ([rows, >= width]
-  /// in shared memory) with cp.async, 16 bytes per copy; returns the
-  /// group's token (wait with waitAll).
+  /// in shared memory, or wherever `at` says) with cp.async, 16 bytes per
+  /// copy; returns the group's token (wait with waitAll).
   Value copyTile(Value tid, int64_t threads, Value src, Value bh, Value row0,
-                 int64_t limit, int64_t rows, int64_t width, Value dst);
+                 int64_t limit, int64_t rows, int64_t width, Value dst,
+                 TileIndex at = nullptr);
   void waitAll(Value group);
+
+  // Hopper warpgroup MMA (sm_90a). A warpgroup (4 warps) computes a 64-row
+  // block; each warp's 16 rows keep the mma.sync C and A layouts above, so
+  // the softmax and the C -> A conversion are shared with the mma.sync path.
+  // B comes from shared memory in the 128-byte-swizzled layout of
+  // swizzledIndex, addressed by a matrix descriptor.
+
+  /// acc + A B over the k-steps of `a` (one A fragment per 16-deep step),
+  /// B's step i at descriptor desc + stepOffsets[i] (bytes); acc: C tiles
+  /// (N = 8 * acc.size()), or, with acc empty, A B into zeroTiles fresh
+  /// tiles. transB: B is stored N-contiguous (V), else K-contiguous (K).
+  /// Synchronous: fence, the steps, commit, wait.
+  SmallVector<Value> wgmma(ArrayRef<Value> acc, ArrayRef<Value> a, Value desc,
+                           ArrayRef<int64_t> stepOffsets, bool transB,
+                           int64_t zeroTiles = 0);
+  /// Orders this thread's earlier generic-proxy shared-memory writes (cp.async)
+  /// before later async-proxy reads (wgmma); follow with a barrier.
+  void fenceProxyAsync();
+  /// The shared-memory address of workgroup buffer `buf` (i64).
+  Value sharedAddress(Value buf);
+  /// A wgmma matrix descriptor (128-byte swizzle) for the tile at shared
+  /// address `addr` (i64, 1024-byte aligned): leading / stride byte offsets.
+  Value wgmmaDescriptor(Value addr, int64_t leadBytes, int64_t strideBytes);
 
   /// The two rows (g and g + 8 of the warp's 16) a lane owns in a grid of
   /// blocks of `warps` warps over `limit` rows, and the same clamped to
@@ -72,6 +100,15 @@ struct MmaFragments {
 /// A [rows, width] shared-memory tile with rows padded by 8 elements (16
 /// bytes), so that the 8 rows an ldmatrix reads start in different banks.
 MemRefType paddedTile(MLIRContext *ctx, Type elt, int64_t rows, int64_t width);
+
+/// The element index, in a [rows, width] tile stored in the 128-byte
+/// swizzle of wgmma (sm_90a), of row r, columns col .. col + 7: the tile is
+/// split into 64-column groups ([group][rows][64], 128-byte rows) and the
+/// 16-byte chunk c of row r sits at chunk c ^ (r % 8) of its row (so 8
+/// threads copying one row, and wgmma reading 8 rows, hit 8 banks). The
+/// tile must start 1024-byte aligned. 16-bit elements.
+Value swizzledIndex(OpBuilder &b, Location loc, Value tileBase, int64_t rows,
+                    Value r, Value col);
 
 /// Lets ptxas give every thread of tensor-core kernel `fn` up to 255
 /// registers (without it, ptxas capped the causal d = 256 forward of 256

@@ -36,7 +36,10 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
+#include "llvm/Support/raw_ostream.h"
+
 #include <limits>
+#include <string>
 
 using namespace mlir;
 using namespace mlir::flash;
@@ -105,20 +108,19 @@ Value MmaFragments::mma(Value a, Value bm, Value acc) {
     cs.push_back(vector::ExtractOp::create(b, loc, acc,
                                            ArrayRef<int64_t>{i / 2, i % 2}));
   Type f32 = b.getF32Type();
-  auto resTy = LLVM::LLVMStructType::getLiteral(b.getContext(),
-                                                {f32, f32, f32, f32});
+  auto resTy =
+      LLVM::LLVMStructType::getLiteral(b.getContext(), {f32, f32, f32, f32});
   auto op = NVVM::MmaOp::create(
-      b, loc, resTy, words(a, 4), words(bm, 2), cs, {16, 8, 16},
-      std::nullopt, std::nullopt,
-      std::array<NVVM::MMATypes, 2>{NVVM::MMATypes::bf16,
-                                    NVVM::MMATypes::bf16},
+      b, loc, resTy, words(a, 4), words(bm, 2), cs, {16, 8, 16}, std::nullopt,
+      std::nullopt,
+      std::array<NVVM::MMATypes, 2>{NVVM::MMATypes::bf16, NVVM::MMATypes::bf16},
       std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
                                      NVVM::MMALayout::col});
   Value out = acc;
   for (int64_t i = 0; i < 4; ++i)
-    out = vector::InsertOp::create(
-        b, loc, LLVM::ExtractValueOp::create(b, loc, op, i), out,
-        ArrayRef<int64_t>{i / 2, i % 2});
+    out = vector::InsertOp::create(b, loc,
+                                   LLVM::ExtractValueOp::create(b, loc, op, i),
+                                   out, ArrayRef<int64_t>{i / 2, i % 2});
   return out;
 }
 
@@ -159,9 +161,9 @@ SmallVector<Value> MmaFragments::bFrags(Value smem, Value row0, int64_t col0,
   for (int64_t i = 0; i < count; i += 2) {
     int64_t tiles = i + 1 < count ? 4 : 2;
     // ldmatrix: lane l addresses row l % 8 of 8x8 matrix l / 8.
-    Value m = tiles == 4 ? lmat
-                         : arith::RemUIOp::create(b, loc, lmat, c(2))
-                               .getResult();
+    Value m = tiles == 4
+                  ? lmat
+                  : arith::RemUIOp::create(b, loc, lmat, c(2)).getResult();
     Value row, col;
     if (!trans) {
       // Fragment i covers columns col0 + 16 i ..: matrix m of the pair at
@@ -175,9 +177,9 @@ SmallVector<Value> MmaFragments::bFrags(Value smem, Value row0, int64_t col0,
       row = add(add(row0, lrow), arith::MulIOp::create(b, loc, mr, c(8)));
       col = add(arith::MulIOp::create(b, loc, mc, c(8)), c(col0 + 8 * i));
     }
-    Value all = nvgpu::LdMatrixOp::create(
-        b, loc, VectorType::get({tiles, 2}, elt), smem, ValueRange{row, col},
-        trans, tiles);
+    Value all =
+        nvgpu::LdMatrixOp::create(b, loc, VectorType::get({tiles, 2}, elt),
+                                  smem, ValueRange{row, col}, trans, tiles);
     for (int64_t h = 0; h < tiles / 2; ++h) {
       Value f = arith::ConstantOp::create(
           b, loc, b2x2, DenseElementsAttr::get(b2x2, b.getZeroAttr(elt)));
@@ -195,7 +197,7 @@ SmallVector<Value> MmaFragments::bFrags(Value smem, Value row0, int64_t col0,
 
 Value MmaFragments::copyTile(Value tid, int64_t threads, Value src, Value bh,
                              Value row0, int64_t limit, int64_t rows,
-                             int64_t width, Value dst) {
+                             int64_t width, Value dst, TileIndex at) {
   auto tokTy = nvgpu::DeviceAsyncTokenType::get(b.getContext());
   SmallVector<Value> toks;
   const int64_t total = rows * width / 8;
@@ -207,14 +209,14 @@ Value MmaFragments::copyTile(Value tid, int64_t threads, Value src, Value bh,
       };
       Value r = arith::DivUIOp::create(ib, loc, idx, ci(width / 8));
       Value col = arith::MulIOp::create(
-          ib, loc, arith::RemUIOp::create(ib, loc, idx, ci(width / 8)),
-          ci(8));
+          ib, loc, arith::RemUIOp::create(ib, loc, idx, ci(width / 8)), ci(8));
       Value key = arith::MinUIOp::create(
           ib, loc, arith::AddIOp::create(ib, loc, row0, r), ci(limit - 1));
+      SmallVector<Value> dstIdx =
+          at ? at(ib, r, col) : SmallVector<Value>{r, col};
       return nvgpu::DeviceAsyncCopyOp::create(
-                 ib, loc, tokTy, dst, ValueRange{r, col}, src,
-                 ValueRange{bh, key, col}, ib.getIndexAttr(8), Value(),
-                 ib.getUnitAttr())
+                 ib, loc, tokTy, dst, dstIdx, src, ValueRange{bh, key, col},
+                 ib.getIndexAttr(8), Value(), ib.getUnitAttr())
           .getResult();
     };
     if (it + threads <= total) {
@@ -222,8 +224,8 @@ Value MmaFragments::copyTile(Value tid, int64_t threads, Value src, Value bh,
       continue;
     }
     // A partial last round: only the threads with work copy.
-    Value has = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, idx,
-                                      c(total));
+    Value has =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, idx, c(total));
     scf::IfOp::create(b, loc, has, [&](OpBuilder &ib, Location) {
       issue(ib);
       scf::YieldOp::create(ib, loc);
@@ -236,14 +238,140 @@ void MmaFragments::waitAll(Value group) {
   nvgpu::DeviceAsyncWaitOp::create(b, loc, group, b.getI32IntegerAttr(0));
 }
 
+// Written as inline PTX: upstream's nvvm.wgmma.mma_async takes A only
+// from shared memory, and our A operands (Q, P) live in registers.
+SmallVector<Value> MmaFragments::wgmma(ArrayRef<Value> acc, ArrayRef<Value> a,
+                                       Value desc,
+                                       ArrayRef<int64_t> stepOffsets,
+                                       bool transB, int64_t zeroTiles) {
+  const bool fromZero = acc.empty();
+  const int64_t tiles = fromZero ? zeroTiles : acc.size();
+  const int64_t n = 4 * tiles, steps = a.size();
+  Type f32 = b.getF32Type(), i32 = b.getI32Type();
+  SmallVector<Value> operands;
+  for (Value tile : acc)
+    for (int64_t i = 0; i < 4; ++i)
+      operands.push_back(vector::ExtractOp::create(
+          b, loc, tile, ArrayRef<int64_t>{i / 2, i % 2}));
+  auto v1i32 = VectorType::get({1}, i32);
+  for (Value frag : a)
+    for (int64_t i = 0; i < 4; ++i) {
+      Value pair =
+          vector::ExtractOp::create(b, loc, frag, ArrayRef<int64_t>{i});
+      operands.push_back(vector::ExtractOp::create(
+          b, loc, vector::BitCastOp::create(b, loc, v1i32, pair),
+          ArrayRef<int64_t>{0}));
+    }
+  operands.push_back(desc);
+  operands.push_back(arith::ConstantIntOp::create(b, loc, i32, 1));
+
+  // $0..$n-1: D (tied to inputs $n..$2n-1 unless from zero), then the A
+  // words, desc, 1 (the scale-d predicates: p = accumulate, z = the first
+  // step of a product from zero).
+  std::string constraints, ptx;
+  llvm::raw_string_ostream os(ptx);
+  for (int64_t i = 0; i < n; ++i)
+    constraints += "=f,";
+  for (int64_t i = 0; !fromZero && i < n; ++i)
+    constraints += std::to_string(i) + ",";
+  for (int64_t i = 0; i < 4 * steps; ++i)
+    constraints += "r,";
+  constraints += "l,r";
+  const int64_t aBase = fromZero ? n : 2 * n, descIdx = aBase + 4 * steps;
+  const char *ty = elt.isBF16() ? "bf16" : "f16";
+  os << "{\n.reg .pred p, z;\n.reg .b64 d;\nsetp.ne.b32 p, $" << descIdx + 1
+     << ", 0;\nsetp.eq.b32 z, $" << descIdx + 1
+     << ", 0;\nwgmma.fence.sync.aligned;\n";
+  for (int64_t st = 0; st < steps; ++st) {
+    os << "add.s64 d, $" << descIdx << ", " << (stepOffsets[st] >> 4)
+       << ";\nwgmma.mma_async.sync.aligned.m64n" << 8 * tiles << "k16.f32."
+       << ty << "." << ty << " {";
+    for (int64_t i = 0; i < n; ++i)
+      os << (i ? ", $" : "$") << i;
+    os << "}, {";
+    for (int64_t i = 0; i < 4; ++i)
+      os << (i ? ", $" : "$") << aBase + 4 * st + i;
+    os << "}, d, " << (fromZero && st == 0 ? "z" : "p") << ", 1, 1, "
+       << (transB ? 1 : 0) << ";\n";
+  }
+  os << "wgmma.commit_group.sync.aligned;\n"
+        "wgmma.wait_group.sync.aligned 0;\n}";
+
+  auto resTy = LLVM::LLVMStructType::getLiteral(b.getContext(),
+                                                SmallVector<Type>(n, f32));
+  auto op = LLVM::InlineAsmOp::create(
+      b, loc, resTy, operands, ptx, constraints, /*has_side_effects=*/true,
+      /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None,
+      LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
+      ArrayAttr());
+  SmallVector<Value> out;
+  for (int64_t t = 0; t < tiles; ++t) {
+    Value c = fromZero ? zeroC() : acc[t];
+    for (int64_t i = 0; i < 4; ++i)
+      c = vector::InsertOp::create(
+          b, loc,
+          LLVM::ExtractValueOp::create(b, loc, op.getResult(0), 4 * t + i), c,
+          ArrayRef<int64_t>{i / 2, i % 2});
+    out.push_back(c);
+  }
+  return out;
+}
+
+void MmaFragments::fenceProxyAsync() {
+  LLVM::InlineAsmOp::create(
+      b, loc, TypeRange(), ValueRange(), "fence.proxy.async.shared::cta;", "",
+      /*has_side_effects=*/true, /*is_align_stack=*/false,
+      LLVM::tailcallkind::TailCallKind::None,
+      LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
+      ArrayAttr());
+}
+
+Value MmaFragments::sharedAddress(Value buf) {
+  Value p = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, buf);
+  return arith::IndexCastUIOp::create(b, loc, b.getI64Type(), p);
+}
+
+Value MmaFragments::wgmmaDescriptor(Value addr, int64_t leadBytes,
+                                    int64_t strideBytes) {
+  // Bits 0-13: address >> 4; 16-29: leading byte offset >> 4; 32-45:
+  // stride byte offset >> 4; 62-63: 1 = 128-byte swizzle.
+  auto i64c = [&](uint64_t v) {
+    return arith::ConstantIntOp::create(b, loc, b.getI64Type(),
+                                        static_cast<int64_t>(v))
+        .getResult();
+  };
+  Value start = arith::AndIOp::create(
+      b, loc, arith::ShRUIOp::create(b, loc, addr, i64c(4)), i64c(0x3FFF));
+  uint64_t fields = (uint64_t(leadBytes >> 4) << 16) |
+                    (uint64_t(strideBytes >> 4) << 32) | (uint64_t(1) << 62);
+  return arith::OrIOp::create(b, loc, start, i64c(fields));
+}
+
+Value gpukernels::swizzledIndex(OpBuilder &b, Location loc, Value tileBase,
+                                int64_t rows, Value r, Value col) {
+  auto c = [&](int64_t v) {
+    return arith::ConstantIndexOp::create(b, loc, v).getResult();
+  };
+  Value group = arith::DivUIOp::create(b, loc, col, c(64));
+  Value chunk = arith::DivUIOp::create(
+      b, loc, arith::RemUIOp::create(b, loc, col, c(64)), c(8));
+  Value phys = arith::XOrIOp::create(b, loc, chunk,
+                                     arith::RemUIOp::create(b, loc, r, c(8)));
+  Value idx = arith::AddIOp::create(
+      b, loc, arith::MulIOp::create(b, loc, group, c(rows * 64)),
+      arith::MulIOp::create(b, loc, r, c(64)));
+  idx = arith::AddIOp::create(b, loc, idx,
+                              arith::MulIOp::create(b, loc, phys, c(8)));
+  return arith::AddIOp::create(b, loc, tileBase, idx);
+}
+
 MmaFragments::WarpRows MmaFragments::warpRows(Value blockIdx, Value tid,
                                               int64_t warps, int64_t limit) {
   WarpRows w;
   Value warp = arith::DivUIOp::create(b, loc, tid, c(32));
   w.base = arith::MulIOp::create(b, loc, blockIdx, c(warps * kRowsPerWarp));
-  Value r0 = add(add(w.base, arith::MulIOp::create(b, loc, warp,
-                                                   c(kRowsPerWarp))),
-                 g);
+  Value r0 =
+      add(add(w.base, arith::MulIOp::create(b, loc, warp, c(kRowsPerWarp))), g);
   w.rows[0] = r0;
   w.rows[1] = add(r0, c(8));
   for (int r = 0; r < 2; ++r)
@@ -258,15 +386,15 @@ Value MmaFragments::kvHead(const KernelSpec &s, Value bh) {
              arith::DivUIOp::create(b, loc, hIdx, c(s.hq / s.hkv)));
 }
 
-Value MmaFragments::kvEnd(const KernelSpec &s, const WarpRows &w,
-                          int64_t rows, Value rowLimit[2]) {
+Value MmaFragments::kvEnd(const KernelSpec &s, const WarpRows &w, int64_t rows,
+                          Value rowLimit[2]) {
   if (!s.causalOffset)
     return c(s.nk);
   Value off = c(*s.causalOffset);
   for (int r = 0; r < 2; ++r)
     rowLimit[r] = add(w.rows[r], off);
-  Value lastRow = arith::MinUIOp::create(b, loc, add(w.base, c(rows - 1)),
-                                         c(s.nq - 1));
+  Value lastRow =
+      arith::MinUIOp::create(b, loc, add(w.base, c(rows - 1)), c(s.nq - 1));
   return arith::MinSIOp::create(
       b, loc,
       arith::MaxSIOp::create(b, loc, add(add(lastRow, off), c(1)), c(0)),
@@ -279,19 +407,27 @@ void gpukernels::chooseMmaTiles(KernelSpec &s, int64_t warps, int64_t tileKV,
   // 8 warps sharing each K/V tile at D = 128, 4 at D <= 64; 4 in the
   // backward, which holds twice the forward's accumulators (its tiles are
   // its own, MmaGradKernels.cpp).
-  s.mmaWarps = warps ? warps : (!backward && s.d > 64 ? 8 : 4);
-  s.mmaTileKV = tileKV ? tileKV : (s.d > 128 ? 32 : 64);
-  // K and V tiles (rows padded by 8) within the 48 KiB of static shared
-  // memory a block may have.
-  while (s.mmaTileKV > 16 && 2 * s.mmaTileKV * (s.d + 8) *
-                                     s.elt.getIntOrFloatBitWidth() / 8 >
-                                 48 * 1024)
+  s.mmaWarps = warps ? warps : (!backward && s.d > 64 && !s.wgmma ? 8 : 4);
+  s.mmaTileKV = tileKV ? tileKV
+                       : (s.d > 128              ? 32
+                          : s.wgmma && s.d <= 64 ? 128
+                                                 : 64);
+  // K and V tiles (rows padded by 8, or swizzled plus 1 KiB to align them)
+  // within the 48 KiB of static shared memory a block may have.
+  const int64_t rowBytes = (s.wgmma ? s.d : s.d + 8) * 2;
+  while (s.mmaTileKV > 16 &&
+         2 * s.mmaTileKV * rowBytes + (s.wgmma ? 1024 : 0) > 48 * 1024)
     s.mmaTileKV /= 2;
 }
 
 bool gpukernels::mmaForwardApplies(const KernelSpec &s) {
-  return (s.elt.isF16() || s.elt.isBF16()) && s.d == s.dv &&
-         s.d % 16 == 0 && s.d <= 256;
+  return (s.elt.isF16() || s.elt.isBF16()) && s.d == s.dv && s.d % 16 == 0 &&
+         s.d <= 256;
+}
+
+bool gpukernels::wgmmaForwardApplies(const KernelSpec &s) {
+  // The swizzled tiles are made of 64-column groups.
+  return mmaForwardApplies(s) && s.d % 64 == 0;
 }
 
 bool gpukernels::mmaGradApplies(const KernelSpec &s) {
@@ -319,10 +455,18 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
   const int64_t warps = s.mmaWarps, tileKV = s.mmaTileKV, threads = warps * 32;
   const int64_t D = s.d, rowsPerBlock = warps * kRowsPerWarp;
   const int64_t kSteps = D / 16, dTiles = D / 8, nTiles = tileKV / 8;
+  const bool wg = s.wgmma;
   OperandTypes t = operandTypes(ctx, s);
   MemRefType smemTy = paddedTile(ctx, elt, tileKV, D);
+  // wgmma: K and V swizzled in one buffer with room to align it to 1024.
+  auto wgBuf = MemRefType::get(
+      {2 * tileKV * D + 1024 / 2}, elt, MemRefLayoutAttrInterface(),
+      gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup));
   SmallVector<Type> argTys = withMask(ctx, s, {t.q, t.k, t.v, t.o, t.lse});
-  auto fn = newKernel(ob, loc, name, argTys, {smemTy, smemTy}, threads);
+  auto fn = newKernel(ob, loc, name, argTys,
+                      wg ? SmallVector<Type>{wgBuf}
+                         : SmallVector<Type>{smemTy, smemTy},
+                      threads);
   if (threads > 128)
     allowAllRegisters(fn);
 
@@ -332,7 +476,7 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
         o = fn.getArgument(3), lse = fn.getArgument(4);
   Value mask = s.mask ? fn.getArgument(5) : Value();
   Value kS = fn.getWorkgroupAttributions()[0];
-  Value vS = fn.getWorkgroupAttributions()[1];
+  Value vS = fn.getWorkgroupAttributions().back();
   const float ninf = -std::numeric_limits<float>::infinity();
   const float sl2 = s.scale * kLog2e;
   auto v2f = VectorType::get({2}, f32);
@@ -345,6 +489,34 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
   MmaFragments::WarpRows w = F.warpRows(bx, tid, warps, s.nq);
   Value rowBase = w.base, *rows = w.rows, *rowsc = w.clamped;
   Value kvbh = F.kvHead(s, bh);
+  // wgmma: the K and V tiles' element offsets in the buffer (1024-byte
+  // aligned) and their matrix descriptors: K is B^T (K-contiguous rows, 8-row
+  // groups 1024 bytes apart), V is B (N-contiguous; 64-column groups
+  // tileKV * 128 bytes apart, 8-key groups 1024 bytes apart).
+  Value kBase, vBase, kDesc, vDesc;
+  if (wg) {
+    auto i64c = [&](int64_t v) {
+      return arith::ConstantIntOp::create(b, loc, b.getI64Type(), v)
+          .getResult();
+    };
+    Value addr = F.sharedAddress(kS);
+    Value aligned = arith::AndIOp::create(
+        b, loc, arith::AddIOp::create(b, loc, addr, i64c(1023)), i64c(~1023));
+    kBase = arith::IndexCastUIOp::create(
+        b, loc, b.getIndexType(),
+        arith::DivUIOp::create(
+            b, loc, arith::SubIOp::create(b, loc, aligned, addr), i64c(2)));
+    vBase = F.add(kBase, kb.c(tileKV * D));
+    kDesc = F.wgmmaDescriptor(aligned, 16, 1024);
+    vDesc = F.wgmmaDescriptor(
+        arith::AddIOp::create(b, loc, aligned, i64c(tileKV * D * 2)),
+        tileKV * 128, 1024);
+  }
+  auto swizzled = [&](Value base) {
+    return [&, base](OpBuilder &ib, Value r, Value col) {
+      return SmallVector<Value>{swizzledIndex(ib, loc, base, tileKV, r, col)};
+    };
+  };
   // Keys the block needs (all, or up to its last row's diagonal); tiles
   // every row of the block sees in full need no masking: the first loop
   // runs them, the second the rest (the causal diagonal, the Nk edge).
@@ -380,7 +552,18 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
   const bool prescale = sl2 <= 0.0f;
   const float sMul = prescale ? sl2 : 1.0f, eMul = prescale ? 1.0f : sl2;
   auto copyK = [&](MmaFragments &G, Value row0) {
+    if (wg)
+      return G.copyTile(tid, threads, k, kvbh, row0, s.nk, tileKV, D, kS,
+                        swizzled(kBase));
     return G.copyTile(tid, threads, k, kvbh, row0, s.nk, tileKV, D, kS);
+  };
+  // A landed tile: visible to the block (and, for wgmma, to the async
+  // proxy that reads it).
+  auto landed = [&](MmaFragments &G, Value group) {
+    G.waitAll(group);
+    if (wg)
+      G.fenceProxyAsync();
+    gpu::BarrierOp::create(G.b, G.loc);
   };
   // Loop-carried: m, l (per row: this lane's partial sum), O accumulators,
   // the pending copy of the next K tile.
@@ -395,23 +578,39 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
       MmaFragments G{lb, l, elt, F.lrow, F.lmat, F.g, F.t2};
       // K(j) has landed; V(j) streams in while S and the softmax run,
       // K(j+1) while P V runs (one buffer each: the barriers order reuse).
-      G.waitAll(args.back());
-      gpu::BarrierOp::create(lb, l);
-      Value vGroup = G.copyTile(tid, threads, v, kvbh, jt, s.nk, tileKV, D, vS);
+      landed(G, args.back());
+      Value vGroup =
+          wg ? G.copyTile(tid, threads, v, kvbh, jt, s.nk, tileKV, D, vS,
+                          swizzled(vBase))
+             : G.copyTile(tid, threads, v, kvbh, jt, s.nk, tileKV, D, vS);
 
-      // S = Q K^T; invisible keys at -inf.
+      // S = Q K^T (one warpgroup wgmma per 16 columns of D, or per 8-key
+      // tile mma.syncs).
+      SmallVector<Value> sRaw;
+      if (wg) {
+        SmallVector<int64_t> offs;
+        for (int64_t ks = 0; ks < kSteps; ++ks)
+          offs.push_back(ks / 4 * tileKV * 128 + ks % 4 * 32);
+        sRaw = G.wgmma({}, qA, kDesc, offs, /*transB=*/false, nTiles);
+      } else {
+        for (int64_t nt = 0; nt < nTiles; ++nt) {
+          SmallVector<Value> kB =
+              G.bFrags(kS, kl.c(nt * 8), 0, kSteps, /*trans=*/false);
+          Value acc = G.zeroC();
+          for (int64_t ks = 0; ks < kSteps; ++ks)
+            acc = G.mma(qA[ks], kB[ks], acc);
+          sRaw.push_back(acc);
+        }
+      }
+      // Invisible keys at -inf.
       SmallVector<Value> sAcc;
       Value tileMax[2] = {kl.f(ninf), kl.f(ninf)};
       for (int64_t nt = 0; nt < nTiles; ++nt) {
-        SmallVector<Value> kB =
-            G.bFrags(kS, kl.c(nt * 8), 0, kSteps, /*trans=*/false);
-        Value acc = G.zeroC();
-        for (int64_t ks = 0; ks < kSteps; ++ks)
-          acc = G.mma(qA[ks], kB[ks], acc);
+        Value acc = sRaw[nt];
         for (int64_t r = 0; r < 2; ++r)
           for (int64_t j = 0; j < 2; ++j) {
-            Value x = vector::ExtractOp::create(lb, l, acc,
-                                                ArrayRef<int64_t>{r, j});
+            Value x =
+                vector::ExtractOp::create(lb, l, acc, ArrayRef<int64_t>{r, j});
             if (prescale)
               x = arith::MulFOp::create(lb, l, x, kl.f(sMul));
             if (masked) {
@@ -421,9 +620,9 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
               if (mask) {
                 // mask(row, key) (natural-log units) in the scores' units:
                 // raw (/ scale) or, prescaled, log2.
-                Value mv = addMask(
-                    kl, s, kl.f(0.0f), mask, maskBase, rowsc[r],
-                    arith::MinUIOp::create(lb, l, key, kl.c(s.nk - 1)));
+                Value mv =
+                    addMask(kl, s, kl.f(0.0f), mask, maskBase, rowsc[r],
+                            arith::MinUIOp::create(lb, l, key, kl.c(s.nk - 1)));
                 x = fmac(lb, l, mv, kl.f(prescale ? 1.0f : 1.0f / sl2), x);
               }
             }
@@ -460,8 +659,8 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
       for (Value acc : sAcc) {
         for (int64_t r = 0; r < 2; ++r)
           for (int64_t j = 0; j < 2; ++j) {
-            Value x = vector::ExtractOp::create(lb, l, acc,
-                                                ArrayRef<int64_t>{r, j});
+            Value x =
+                vector::ExtractOp::create(lb, l, acc, ArrayRef<int64_t>{r, j});
             Value p = exp2(lb, l, fmac(lb, l, x, kl.f(eMul), negMs[r]));
             next[2 + r] = arith::AddFOp::create(lb, l, next[2 + r], p);
             acc = vector::InsertOp::create(lb, l, p, acc,
@@ -469,37 +668,45 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
           }
         pC.push_back(acc);
       }
-      G.waitAll(vGroup);
-      gpu::BarrierOp::create(lb, l);
+      landed(G, vGroup);
       Value nextK = copyK(G, G.add(jt, kl.c(tileKV)));
       // O = alpha O + P V (V's B fragments by ldmatrix.trans).
       SmallVector<Value> oAcc;
       for (int64_t dt = 0; dt < dTiles; ++dt) {
         Value acc = args[4 + dt];
         for (int64_t r = 0; r < 2; ++r) {
-          Value row = vector::ExtractOp::create(lb, l, acc,
-                                                ArrayRef<int64_t>{r});
+          Value row =
+              vector::ExtractOp::create(lb, l, acc, ArrayRef<int64_t>{r});
           row = arith::MulFOp::create(
               lb, l, row, vector::BroadcastOp::create(lb, l, v2f, alpha[r]));
-          acc = vector::InsertOp::create(lb, l, row, acc,
-                                         ArrayRef<int64_t>{r});
+          acc = vector::InsertOp::create(lb, l, row, acc, ArrayRef<int64_t>{r});
         }
         oAcc.push_back(acc);
       }
-      for (int64_t kk = 0; kk < nTiles / 2; ++kk) {
-        Value pA = G.cToA(pC[2 * kk], pC[2 * kk + 1]);
-        SmallVector<Value> vB =
-            G.bFrags(vS, kl.c(kk * 16), 0, dTiles, /*trans=*/true);
-        for (int64_t dt = 0; dt < dTiles; ++dt)
-          oAcc[dt] = G.mma(pA, vB[dt], oAcc[dt]);
+      if (wg) {
+        SmallVector<Value> pA;
+        SmallVector<int64_t> offs;
+        for (int64_t kk = 0; kk < nTiles / 2; ++kk) {
+          pA.push_back(G.cToA(pC[2 * kk], pC[2 * kk + 1]));
+          offs.push_back(kk * 16 * 128);
+        }
+        oAcc = G.wgmma(oAcc, pA, vDesc, offs, /*transB=*/true);
+      } else {
+        for (int64_t kk = 0; kk < nTiles / 2; ++kk) {
+          Value pA = G.cToA(pC[2 * kk], pC[2 * kk + 1]);
+          SmallVector<Value> vB =
+              G.bFrags(vS, kl.c(kk * 16), 0, dTiles, /*trans=*/true);
+          for (int64_t dt = 0; dt < dTiles; ++dt)
+            oAcc[dt] = G.mma(pA, vB[dt], oAcc[dt]);
+        }
       }
       llvm::append_range(next, oAcc);
       next.push_back(nextK);
       scf::YieldOp::create(lb, l, next);
     };
   };
-  auto full = scf::ForOp::create(b, loc, kb.c(0), fullEnd, kb.c(tileKV),
-                                 inits, body(/*masked=*/false));
+  auto full = scf::ForOp::create(b, loc, kb.c(0), fullEnd, kb.c(tileKV), inits,
+                                 body(/*masked=*/false));
   auto loop = scf::ForOp::create(b, loc, fullEnd, kvEnd, kb.c(tileKV),
                                  full.getResults(), body(/*masked=*/true));
   F.waitAll(loop.getResults().back());

@@ -7,12 +7,32 @@
 // RUN: flash-opt %s --split-input-file --flash-map-to-gpu | FileCheck %s --check-prefix=SIMT
 // RUN: flash-opt %s --split-input-file --flash-map-to-gpu="tensor-cores=1 mma-warps=8 mma-tile-kv=32" | FileCheck %s --check-prefix=OPT
 // RUN: not flash-opt %s --split-input-file --flash-map-to-gpu="tensor-cores=1 mma-warps=3" 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: flash-opt %s --split-input-file --flash-map-to-gpu="tensor-cores=1 wgmma=1" | FileCheck %s --check-prefix=WGMMA
 // BAD: error: flash-map-to-gpu: mma-warps must be 4 or 8 and mma-tile-kv 32, 64 or 128 (0: by head dim)
 
 // Explicit tiles: 8 warps (128 rows) per block, 32-key tiles.
 // OPT-LABEL: func.func @f16_gqa_causal
 // OPT: blocks in (%c1, %c8, %c1{{[_0-9]*}}) threads in (%c256
 // OPT: workgroup(%{{.*}} : memref<32x72xf16, #gpu.address_space<workgroup>>
+
+// wgmma (sm_90a): 4 warps = one warpgroup of 64 rows, 128-key tiles at head
+// dim 64; K and V by cp.async into one buffer (aligned to 1024 bytes at run
+// time) in the 128-byte swizzle, each 16-byte chunk at chunk ^ (row % 8);
+// after each landing a proxy fence; S = Q K^T and O += P V as inline PTX
+// (A in registers, B by descriptor: K K-major, V transposed).
+// WGMMA-LABEL: func.func @f16_gqa_causal
+// WGMMA: blocks in (%c2, %c8, %c1{{[_0-9]*}}) threads in (%c128
+// WGMMA: workgroup(%{{.*}} : memref<16896xf16, #gpu.address_space<workgroup>>)
+// WGMMA: memref.extract_aligned_pointer_as_index
+// WGMMA: arith.xori
+// WGMMA: nvgpu.device_async_copy {{.*}} : memref<4x70x64xf16> to memref<16896xf16, #gpu.address_space<workgroup>>
+// WGMMA: scf.for
+// WGMMA: llvm.inline_asm has_side_effects asm_dialect = att "fence.proxy.async.shared::cta;"
+// WGMMA: gpu.barrier
+// WGMMA: llvm.inline_asm {{.*}}wgmma.fence.sync.aligned;{{.*}}wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {{.*}} d, z, 1, 1, 0;{{.*}}wgmma.commit_group.sync.aligned;{{.*}}wgmma.wait_group.sync.aligned 0;
+// WGMMA: gpu.shuffle xor
+// WGMMA: llvm.inline_asm {{.*}}wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {{.*}} d, p, 1, 1, 1;
+// WGMMA-NOT: ldmatrix
 
 // CHECK-LABEL: func.func @f16_gqa_causal
 // K and V arrive by cp.async into rows padded to 72 elements; B fragments
@@ -40,6 +60,13 @@ func.func @f16_gqa_causal(%q: tensor<2x4x100x64xf16>, %k: tensor<2x2x70x64xf16>,
 
 // -----
 
+// Head dim 128: 64-key tiles in two 64-column groups (K steps 4.. one
+// group further: 64 keys * 128 bytes = 8192 bytes = 512 in descriptor units).
+// WGMMA-LABEL: func.func @bf16
+// WGMMA: threads in (%c128
+// WGMMA: memref<16896xbf16, #gpu.address_space<workgroup>>
+// WGMMA: add.s64 d, ${{[0-9]+}}, 512;\0Awgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16
+// WGMMA: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16
 // CHECK-LABEL: func.func @bf16
 // CHECK: gpu.launch_func {{.*}} blocks in (%c1, %c3, %c1{{[_0-9]*}}) threads in (%c256, %c1{{[_0-9]*}}, %c1{{[_0-9]*}})
 // CHECK: workgroup(%{{.*}} : memref<64x136xbf16, #gpu.address_space<workgroup>>

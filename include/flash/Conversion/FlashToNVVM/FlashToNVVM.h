@@ -37,6 +37,11 @@ struct FlashToNVVMOptions : public PassPipelineOptions<FlashToNVVMOptions> {
       llvm::cl::desc("Warps per block of the tensor-core forward (4 or 8; "
                      "0: by head dim)"),
       llvm::cl::init(0)};
+  PassOptions::Option<bool> wgmma{
+      *this, "wgmma",
+      llvm::cl::desc("Forward kernels on warpgroup MMA (wgmma) where they "
+                     "apply (chip sm_90a)"),
+      llvm::cl::init(true)};
   PassOptions::Option<int64_t> mmaTileKV{
       *this, "mma-tile-kv",
       llvm::cl::desc("Keys per K/V tile of the tensor-core forward (32, 64 "
