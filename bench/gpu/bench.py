@@ -27,6 +27,17 @@ from flash_mlir import cuda, mlirgen  # noqa: E402
 
 CONFIGS = [(d, n, causal) for d in (64, 128, 256) for n in (1024, 4096, 16384)
            for causal in (False, True)]
+
+
+def configs():
+    """CONFIGS, or the head dims of FLASH_BENCH_DIMS (e.g. "128") only."""
+    dims = os.environ.get("FLASH_BENCH_DIMS")
+    if not dims:
+        return CONFIGS
+    keep = {int(x) for x in dims.split(",")}
+    return [c for c in CONFIGS if c[0] in keep]
+
+
 # The backward is timed where it runs on tensor cores.
 BWD_DIMS = (64, 128)
 
@@ -36,7 +47,7 @@ def shape(d, n):
 
 
 def precompile(skip_bwd=False):
-    for d, n, causal in CONFIGS:
+    for d, n, causal in configs():
         b, h = shape(d, n)
         cfg = mlirgen.Config(batch=[b], hq=h, hkv=h, nq=n, nk=n, d=d, dv=d,
                              dtype="bf16", causal=causal,
@@ -75,7 +86,7 @@ def bench(skip_bwd=False, json_path=None):
     print("| d | N | causal | ours TFLOP/s | flash | cuDNN | mem-eff | "
           "ours/flash | ours/cuDNN | err ours | err SDPA |")
     print("|---|---|---|---|---|---|---|---|---|---|---|")
-    for d, n, causal in CONFIGS:
+    for d, n, causal in configs():
         b, h = shape(d, n)
         torch.manual_seed(0)
         q, k, v = (torch.randn(b, h, n, d, device="cuda",
@@ -121,7 +132,7 @@ def bench(skip_bwd=False, json_path=None):
     print("\n| d | N | causal | ours bwd TFLOP/s | flash bwd | cuDNN bwd | "
           "ours/flash | ours/cuDNN | max grad err ours | SDPA |")
     print("|---|---|---|---|---|---|---|---|---|---|")
-    for d, n, causal in CONFIGS:
+    for d, n, causal in configs():
         if d not in BWD_DIMS:
             continue
         b, h = shape(d, n)

@@ -54,6 +54,12 @@ exe g13 --grad --batch 2 --hq 4 --hkv 2 --nq 100 --nk 70 --d 128 --causal --dtyp
 exe g14 --grad --n 130 --d 96 --hq 2 --dtype f16 --tol 4e-3
 exe g15 --grad --batch 2 --hq 4 --hkv 2 --nq 100 --nk 70 --d 64 --causal --mask add --dtype bf16 --tol 2e-2
 exe g16 --grad --hq 2 --nq 65 --nk 90 --d 32 --mask bool --full-mask --dtype f16 --tol 4e-3
+# wgmma backward (sm_90a, head dim 64 / 128): a partial query tile with
+# one query (its zero P fragments once shared a register with the wgmma
+# accumulators), several double-buffered tiles with GQA, causal.
+exe g17 --grad --nq 1 --nk 33 --d 64 --dtype bf16 --tol 2e-2
+exe g18 --grad --batch 2 --hq 3 --nq 37 --nk 300 --d 64 --causal --dtype f16 --tol 4e-3
+exe g19 --grad --nq 300 --nk 260 --d 128 --hq 4 --hkv 2 --causal --causal-offset -20 --dtype bf16 --tol 2e-2
 cp build/lib/libflash_cuda_runtime.so "$OUT/"
 FLASH_MLIR_CACHE="$OUT/cache" /usr/bin/python3 bench/gpu/bench.py --precompile
 FLASH_MLIR_CACHE="$OUT/cache" /usr/bin/python3 - <<'PY'

@@ -447,6 +447,7 @@ struct FlashMapToGPUPass
         std::string kvName = "flash_attention_grad_dkdv_" + id;
         int64_t gThreads = s->threads, gqGrid = gq, gkGrid = gk;
         if (tensorCores && mmaGradApplies(*s)) {
+          s->wgmma = wgmma && wgmmaForwardApplies(*s);
           chooseMmaTiles(*s, mmaWarps, mmaTileKV, /*backward=*/true);
           buildGradQMmaKernel(kb, op->getLoc(), qName, *s);
           buildGradKVMmaKernel(kb, op->getLoc(), kvName, *s);

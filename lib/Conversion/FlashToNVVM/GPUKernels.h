@@ -33,6 +33,9 @@ struct KernelSpec {
   /// The tensor-core forward on Hopper warpgroup MMA (wgmma, sm_90a)
   /// instead of mma.sync.
   bool wgmma = false;
+  /// The backward's tile (keys of the dQ kernel, queries of the dK/dV
+  /// kernel) when given by mma-tile-kv; 0: by head dim.
+  int64_t mmaGradTile = 0;
   /// An additive f32 mask (natural-log units; -inf drops a key) as the
   /// kernels' last argument, read in place from a flat buffer of maskSize
   /// elements: (bh, row, key) is at sum_i lead_i(bh) * maskLeadStrides[i] +

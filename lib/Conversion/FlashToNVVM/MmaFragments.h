@@ -110,6 +110,35 @@ MemRefType paddedTile(MLIRContext *ctx, Type elt, int64_t rows, int64_t width);
 Value swizzledIndex(OpBuilder &b, Location loc, Value tileBase, int64_t rows,
                     Value r, Value col);
 
+/// `count` tiles of [rows, width] elements in the swizzle of swizzledIndex,
+/// back to back in one workgroup buffer (swizzledBufferType) whose start is
+/// rounded up to 1024 bytes at run time; rows a multiple of 8, width of 64.
+struct SwizzledTiles {
+  Value buf;
+  /// The first tile's element index in buf, and its shared address (i64).
+  Value base, addr;
+  int64_t rows, width;
+
+  /// Where row r, columns col .. col + 7 of tile i (a constant or an index
+  /// value) go (for copyTile).
+  SmallVector<Value> at(OpBuilder &b, Location loc, int64_t i, Value r,
+                        Value col) const;
+  SmallVector<Value> at(OpBuilder &b, Location loc, Value i, Value r,
+                        Value col) const;
+  /// Tile i as a wgmma operand: K-major (rows are M or N, the reduction
+  /// along the row, step offsets kMajorSteps) or, transposed, MN-major (the
+  /// reduction down the rows, step offsets mnMajorSteps).
+  Value descriptor(MmaFragments &F, int64_t i, bool mnMajor) const;
+  /// The descriptor of tile i + `tiles` from that of tile i.
+  Value advance(MmaFragments &F, Value desc, Value tiles) const;
+  SmallVector<int64_t> kMajorSteps() const;
+  SmallVector<int64_t> mnMajorSteps() const;
+};
+MemRefType swizzledBufferType(MLIRContext *ctx, Type elt, int64_t count,
+                              int64_t rows, int64_t width);
+SwizzledTiles swizzledTiles(MmaFragments &F, Value buf, int64_t rows,
+                            int64_t width);
+
 /// Lets ptxas give every thread of tensor-core kernel `fn` up to 255
 /// registers (without it, ptxas capped the causal d = 256 forward of 256
 /// threads at 128 and spilled its accumulators; 128-thread kernels do

@@ -25,6 +25,7 @@
 
 #include "MmaFragments.h"
 
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
@@ -38,10 +39,67 @@ namespace {
 /// Keys per tile of the dQ kernel, queries per tile of the dK/dV kernel:
 /// smaller at D = 128 to keep the accumulators in registers.
 int64_t gradTile(const KernelSpec &s, bool kv) {
+  if (s.mmaGradTile)
+    return s.mmaGradTile;
   if (s.d <= 64)
     return 64;
-  return kv ? 16 : 32;
+  // wgmma keeps no B fragments in registers, but double-buffers its tiles
+  // (static shared memory: 48 KiB).
+  return kv ? (s.wgmma ? 32 : 16) : 32;
 }
+
+/// The two input tiles of each step of a backward kernel (K and V of the dQ
+/// kernel, Q and dO of the dK/dV kernel). mma.sync: two padded tiles,
+/// loaded and waited for at the top of the step. wgmma: one swizzled buffer
+/// of two stages (tiles 2 stage, 2 stage + 1); step j computes on stage
+/// j % 2 while the tiles of step j + 1 stream into the other.
+SmallVector<Type> gradTiles(MLIRContext *ctx, const KernelSpec &s,
+                            int64_t rows) {
+  if (s.wgmma)
+    return {swizzledBufferType(ctx, s.elt, 4, rows, s.d)};
+  return {paddedTile(ctx, s.elt, rows, s.d), paddedTile(ctx, s.elt, rows, s.d)};
+}
+
+struct GradTiles {
+  const KernelSpec &s;
+  Value tid;
+  int64_t threads, rows, limit;
+  Value a, b, aS, bS;
+  std::optional<SwizzledTiles> sw;
+
+  /// Issues the copies of rows row0.. of a[bh], b[bh] (into `stage` for
+  /// wgmma), one cp.async group per tile; returns the last.
+  Value issue(MmaFragments &G, Value bh, Value row0, Value stage) const {
+    SmallVector<Value> toks;
+    for (int64_t i = 0; i < 2; ++i) {
+      Value src = i ? b : a;
+      if (sw) {
+        Value tile = G.add(arith::MulIOp::create(G.b, G.loc, stage, G.c(2)),
+                           G.c(i));
+        toks.push_back(G.copyTile(tid, threads, src, bh, row0, limit, rows,
+                                  s.d, sw->buf,
+                                  [&](OpBuilder &ib, Value r, Value col) {
+                                    return sw->at(ib, G.loc, tile, r, col);
+                                  }));
+      } else {
+        toks.push_back(G.copyTile(tid, threads, src, bh, row0, limit, rows,
+                                  s.d, i ? bS : aS));
+      }
+    }
+    return toks.back();
+  }
+
+  /// Waits for the tiles of the current step: all groups, or (wgmma) all but
+  /// the two of the next step; then makes the tiles visible to the block
+  /// (and, for wgmma, to the async proxy).
+  void landed(MmaFragments &G, Value group) const {
+    nvgpu::DeviceAsyncWaitOp::create(G.b, G.loc, group,
+                                     G.b.getI32IntegerAttr(sw ? 2 : 0));
+    if (sw)
+      G.fenceProxyAsync();
+    gpu::BarrierOp::create(G.b, G.loc);
+  }
+};
 
 /// x * l2 with -inf (an empty row's lse) mapped to +inf, so that
 /// 2^(s - lse l2) is 0 there, not NaN.
@@ -101,9 +159,7 @@ gpu::GPUFuncOp gpukernels::buildGradQMmaKernel(OpBuilder &ob, Location loc,
   const int64_t kTile = gradTile(s, /*kv=*/false);
   const int64_t kSteps = D / 16, dTiles = D / 8, nTiles = kTile / 8;
   auto fn = newKernel(ob, loc, name, gradQArgTypes(ctx, s),
-                      {paddedTile(ctx, elt, kTile, D),
-                       paddedTile(ctx, elt, kTile, D)},
-                      threads);
+                      gradTiles(ctx, s, kTile), threads);
   OpBuilder b = OpBuilder::atBlockBegin(&fn.front());
   KernelBuilder kb{b, loc};
   Value q = fn.getArgument(0), k = fn.getArgument(1), v = fn.getArgument(2),
@@ -111,7 +167,7 @@ gpu::GPUFuncOp gpukernels::buildGradQMmaKernel(OpBuilder &ob, Location loc,
         dq = fn.getArgument(6), delta = fn.getArgument(7);
   Value mask = s.mask ? fn.getArgument(8) : Value();
   Value kS = fn.getWorkgroupAttributions()[0];
-  Value vS = fn.getWorkgroupAttributions()[1];
+  Value vS = fn.getWorkgroupAttributions().back();
   const float sl2 = s.scale * kLog2e;
 
   Value bx = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
@@ -123,6 +179,17 @@ gpu::GPUFuncOp gpukernels::buildGradQMmaKernel(OpBuilder &ob, Location loc,
   Value kvbh = F.kvHead(s, bh);
   Value rowLimit[2];
   Value kvEnd = F.kvEnd(s, w, warps * 16, rowLimit);
+  // wgmma: K (tile 0 of a stage) is read K-major for S and MN-major for
+  // dS K, V (tile 1) K-major for dP.
+  GradTiles tiles{s, tid, threads, kTile, s.nk, k, v, kS, vS, std::nullopt};
+  Value kDesc, kDescT, vDesc;
+  if (s.wgmma) {
+    tiles.sw = swizzledTiles(F, kS, kTile, D);
+    kDesc = tiles.sw->descriptor(F, 0, false);
+    kDescT = tiles.sw->descriptor(F, 0, true);
+    vDesc = tiles.sw->descriptor(F, 1, false);
+  }
+  const std::optional<SwizzledTiles> &sw = tiles.sw;
 
   Value maskBase = mask ? maskLeadBase(kb, s, bh) : Value();
   // Q and dO as A fragments; D = rowsum(dO * O) from the same positions,
@@ -161,28 +228,56 @@ gpu::GPUFuncOp gpukernels::buildGradQMmaKernel(OpBuilder &ob, Location loc,
     });
   }
 
+  // Loop-carried: the dQ accumulators; wgmma: the pending copies of this
+  // step's tiles and their stage.
   SmallVector<Value> inits;
   for (int64_t dt = 0; dt < dTiles; ++dt)
     inits.push_back(F.zeroC());
+  if (sw) {
+    inits.push_back(tiles.issue(F, kvbh, kb.c(0), kb.c(0)));
+    inits.push_back(kb.c(0));
+  }
   auto loop = scf::ForOp::create(
       b, loc, kb.c(0), kvEnd, kb.c(kTile), inits,
       [&](OpBuilder &lb, Location l, Value jt, ValueRange args) {
         KernelBuilder kl{lb, l};
         MmaFragments G{lb, l, elt, F.lrow, F.lmat, F.g, F.t2};
-        Value kg = G.copyTile(tid, threads, k, kvbh, jt, s.nk, kTile, D, kS);
-        Value vg = G.copyTile(tid, threads, v, kvbh, jt, s.nk, kTile, D, vS);
-        G.waitAll(kg);
-        G.waitAll(vg);
-        gpu::BarrierOp::create(lb, l);
+        Value stage, next, kD, kDT, vD;
+        if (sw) {
+          stage = args[dTiles + 1];
+          next = tiles.issue(G, kvbh, G.add(jt, kl.c(kTile)),
+                             arith::SubIOp::create(lb, l, kl.c(1), stage));
+          tiles.landed(G, args[dTiles]);
+          Value off = arith::MulIOp::create(lb, l, stage, kl.c(2));
+          kD = sw->advance(G, kDesc, off);
+          kDT = sw->advance(G, kDescT, off);
+          vD = sw->advance(G, vDesc, off);
+        } else {
+          tiles.landed(G, tiles.issue(G, kvbh, jt, Value()));
+        }
+        // S = Q K^T, dP = dO V^T.
+        SmallVector<Value> sAll, dpAll;
+        if (sw) {
+          sAll = G.wgmma({}, qA, kD, sw->kMajorSteps(), false, nTiles);
+          dpAll = G.wgmma({}, doA, vD, sw->kMajorSteps(), false, nTiles);
+        } else {
+          for (int64_t nt = 0; nt < nTiles; ++nt) {
+            SmallVector<Value> kB =
+                G.bFrags(kS, kl.c(nt * 8), 0, kSteps, false);
+            SmallVector<Value> vB =
+                G.bFrags(vS, kl.c(nt * 8), 0, kSteps, false);
+            Value sC = G.zeroC(), dpC = G.zeroC();
+            for (int64_t ks = 0; ks < kSteps; ++ks) {
+              sC = G.mma(qA[ks], kB[ks], sC);
+              dpC = G.mma(doA[ks], vB[ks], dpC);
+            }
+            sAll.push_back(sC);
+            dpAll.push_back(dpC);
+          }
+        }
         SmallVector<Value> dsC;
         for (int64_t nt = 0; nt < nTiles; ++nt) {
-          SmallVector<Value> kB = G.bFrags(kS, kl.c(nt * 8), 0, kSteps, false);
-          SmallVector<Value> vB = G.bFrags(vS, kl.c(nt * 8), 0, kSteps, false);
-          Value sC = G.zeroC(), dpC = G.zeroC();
-          for (int64_t ks = 0; ks < kSteps; ++ks) {
-            sC = G.mma(qA[ks], kB[ks], sC);
-            dpC = G.mma(doA[ks], vB[ks], dpC);
-          }
+          Value sC = sAll[nt], dpC = dpAll[nt];
           Value ds = G.zeroC();
           for (int64_t r = 0; r < 2; ++r)
             for (int64_t j = 0; j < 2; ++j) {
@@ -202,18 +297,28 @@ gpu::GPUFuncOp gpukernels::buildGradQMmaKernel(OpBuilder &ob, Location loc,
             }
           dsC.push_back(ds);
         }
-        // dQ += dS K (K read as B by ldmatrix.trans).
-        SmallVector<Value> acc(args);
-        for (int64_t kk = 0; kk < nTiles / 2; ++kk) {
-          Value dsA = G.cToA(dsC[2 * kk], dsC[2 * kk + 1]);
-          SmallVector<Value> kB = G.bFrags(kS, kl.c(kk * 16), 0, dTiles, true);
-          for (int64_t dt = 0; dt < dTiles; ++dt)
-            acc[dt] = G.mma(dsA, kB[dt], acc[dt]);
+        // dQ += dS K (K read as B by ldmatrix.trans, or MN-major).
+        SmallVector<Value> acc(args.take_front(dTiles)), dsA;
+        for (int64_t kk = 0; kk < nTiles / 2; ++kk)
+          dsA.push_back(G.cToA(dsC[2 * kk], dsC[2 * kk + 1]));
+        if (sw) {
+          acc = G.wgmma(acc, dsA, kDT, sw->mnMajorSteps(), true);
+          acc.push_back(next);
+          acc.push_back(arith::SubIOp::create(lb, l, kl.c(1), stage));
+        } else {
+          for (int64_t kk = 0; kk < nTiles / 2; ++kk) {
+            SmallVector<Value> kB =
+                G.bFrags(kS, kl.c(kk * 16), 0, dTiles, true);
+            for (int64_t dt = 0; dt < dTiles; ++dt)
+              acc[dt] = G.mma(dsA[kk], kB[dt], acc[dt]);
+          }
         }
         gpu::BarrierOp::create(lb, l);
         scf::YieldOp::create(lb, l, acc);
       });
-  SmallVector<Value> res(loop.getResults());
+  SmallVector<Value> res(loop.getResults().take_front(dTiles));
+  if (sw)
+    F.waitAll(loop.getResult(dTiles));
   storeRows(b, loc, elt, dq, bh, rows, s.nq, F.t2, res, s.scale);
   gpu::ReturnOp::create(b, loc);
   return fn;
@@ -229,9 +334,7 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
   const int64_t kSteps = D / 16, dTiles = D / 8, nTiles = kTile / 8;
   const int64_t group = s.hq / s.hkv;
   auto fn = newKernel(ob, loc, name, gradKVArgTypes(ctx, s),
-                      {paddedTile(ctx, elt, kTile, D),
-                       paddedTile(ctx, elt, kTile, D)},
-                      threads);
+                      gradTiles(ctx, s, kTile), threads);
   OpBuilder b = OpBuilder::atBlockBegin(&fn.front());
   KernelBuilder kb{b, loc};
   Value q = fn.getArgument(0), k = fn.getArgument(1), v = fn.getArgument(2),
@@ -240,7 +343,7 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
         dv = fn.getArgument(7);
   Value mask = s.mask ? fn.getArgument(8) : Value();
   Value qS = fn.getWorkgroupAttributions()[0];
-  Value doS = fn.getWorkgroupAttributions()[1];
+  Value doS = fn.getWorkgroupAttributions().back();
   const float sl2 = s.scale * kLog2e;
 
   Value bx = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
@@ -268,6 +371,19 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
         b, loc, qStart, kb.c((s.nq + kTile - 1) / kTile * kTile));
   }
 
+  // wgmma: Q (tile 0 of a stage) and dO (tile 1) are read K-major for S^T
+  // and dP^T, MN-major for dK and dV.
+  GradTiles tiles{s, tid, threads, kTile, s.nq, q, dO, qS, doS, std::nullopt};
+  Value qDesc, qDescT, doDesc, doDescT;
+  if (s.wgmma) {
+    tiles.sw = swizzledTiles(F, qS, kTile, D);
+    qDesc = tiles.sw->descriptor(F, 0, false);
+    qDescT = tiles.sw->descriptor(F, 0, true);
+    doDesc = tiles.sw->descriptor(F, 1, false);
+    doDescT = tiles.sw->descriptor(F, 1, true);
+  }
+  const std::optional<SwizzledTiles> &sw = tiles.sw;
+
   SmallVector<Value> kA, vA;
   for (int64_t ks = 0; ks < kSteps; ++ks) {
     kA.push_back(F.aFromGlobal(k, kvbh, keysc[0], keysc[1], ks * 16));
@@ -283,43 +399,83 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
         Value qbh = arith::AddIOp::create(hb, hl, firstQHead, gh);
         KernelBuilder khb{hb, hl};
         Value maskBase = mask ? maskLeadBase(khb, s, qbh) : Value();
-        auto tiles = scf::ForOp::create(
+        SmallVector<Value> tInits(hargs);
+        if (sw) {
+          MmaFragments H{hb, hl, elt, F.lrow, F.lmat, F.g, F.t2};
+          tInits.push_back(tiles.issue(H, qbh, qStart, khb.c(0)));
+          tInits.push_back(khb.c(0));
+        }
+        auto qLoop = scf::ForOp::create(
             hb, hl, qStart,
             arith::ConstantIndexOp::create(hb, hl, s.nq).getResult(),
-            arith::ConstantIndexOp::create(hb, hl, kTile).getResult(), hargs,
+            arith::ConstantIndexOp::create(hb, hl, kTile).getResult(), tInits,
             [&](OpBuilder &lb, Location l, Value it, ValueRange args) {
               KernelBuilder kl{lb, l};
               MmaFragments G{lb, l, elt, F.lrow, F.lmat, F.g, F.t2};
-              Value qg =
-                  G.copyTile(tid, threads, q, qbh, it, s.nq, kTile, D, qS);
-              Value dg =
-                  G.copyTile(tid, threads, dO, qbh, it, s.nq, kTile, D, doS);
-              G.waitAll(qg);
-              G.waitAll(dg);
-              gpu::BarrierOp::create(lb, l);
+              const int64_t nAcc = 2 * dTiles;
+              Value stage, next, qD, qDT, doD, doDT;
+              if (sw) {
+                stage = args[nAcc + 1];
+                next = tiles.issue(
+                    G, qbh, G.add(it, kl.c(kTile)),
+                    arith::SubIOp::create(lb, l, kl.c(1), stage));
+                tiles.landed(G, args[nAcc]);
+                Value off = arith::MulIOp::create(lb, l, stage, kl.c(2));
+                qD = sw->advance(G, qDesc, off);
+                qDT = sw->advance(G, qDescT, off);
+                doD = sw->advance(G, doDesc, off);
+                doDT = sw->advance(G, doDescT, off);
+              } else {
+                tiles.landed(G, tiles.issue(G, qbh, it, Value()));
+              }
+              // Per column (query) of the tile: lse, D, in range; loaded
+              // before the products so that their latency overlaps them.
+              SmallVector<Value> colL2, colD, colQ, colQc, colOk;
+              for (int64_t nt = 0; nt < nTiles; ++nt)
+                for (int64_t j = 0; j < 2; ++j) {
+                  Value qi = G.add(it, G.add(G.t2, kl.c(nt * 8 + j)));
+                  Value qc =
+                      arith::MinUIOp::create(lb, l, qi, kl.c(s.nq - 1));
+                  colQ.push_back(qi);
+                  colQc.push_back(qc);
+                  colL2.push_back(lseLog2(
+                      kl, memref::LoadOp::create(lb, l, lse,
+                                                 ValueRange{qbh, qc})));
+                  colD.push_back(memref::LoadOp::create(
+                      lb, l, delta, ValueRange{qbh, qc}));
+                  colOk.push_back(arith::CmpIOp::create(
+                      lb, l, arith::CmpIPredicate::ult, qi, kl.c(s.nq)));
+                }
+              // S^T = K Q^T, dP^T = V dO^T.
+              SmallVector<Value> sAll, dpAll;
+              if (sw) {
+                sAll = G.wgmma({}, kA, qD, sw->kMajorSteps(), false, nTiles);
+                dpAll =
+                    G.wgmma({}, vA, doD, sw->kMajorSteps(), false, nTiles);
+              } else {
+                for (int64_t nt = 0; nt < nTiles; ++nt) {
+                  SmallVector<Value> qB =
+                      G.bFrags(qS, kl.c(nt * 8), 0, kSteps, false);
+                  SmallVector<Value> dB =
+                      G.bFrags(doS, kl.c(nt * 8), 0, kSteps, false);
+                  Value sC = G.zeroC(), dpC = G.zeroC();
+                  for (int64_t ks = 0; ks < kSteps; ++ks) {
+                    sC = G.mma(kA[ks], qB[ks], sC);
+                    dpC = G.mma(vA[ks], dB[ks], dpC);
+                  }
+                  sAll.push_back(sC);
+                  dpAll.push_back(dpC);
+                }
+              }
               SmallVector<Value> pC, dsC;
               for (int64_t nt = 0; nt < nTiles; ++nt) {
-                SmallVector<Value> qB =
-                    G.bFrags(qS, kl.c(nt * 8), 0, kSteps, false);
-                SmallVector<Value> dB =
-                    G.bFrags(doS, kl.c(nt * 8), 0, kSteps, false);
-                Value sC = G.zeroC(), dpC = G.zeroC();
-                for (int64_t ks = 0; ks < kSteps; ++ks) {
-                  sC = G.mma(kA[ks], qB[ks], sC);
-                  dpC = G.mma(vA[ks], dB[ks], dpC);
-                }
+                Value sC = sAll[nt], dpC = dpAll[nt];
                 Value pt = G.zeroC(), ds = G.zeroC();
                 for (int64_t j = 0; j < 2; ++j) {
                   // Column j of this n-tile: query qi.
-                  Value qi = G.add(it, G.add(G.t2, kl.c(nt * 8 + j)));
-                  Value qc = arith::MinUIOp::create(lb, l, qi,
-                                                    kl.c(s.nq - 1));
-                  Value l2 = lseLog2(kl, memref::LoadOp::create(
-                                             lb, l, lse, ValueRange{qbh, qc}));
-                  Value dq = memref::LoadOp::create(lb, l, delta,
-                                                    ValueRange{qbh, qc});
-                  Value qOk = arith::CmpIOp::create(
-                      lb, l, arith::CmpIPredicate::ult, qi, kl.c(s.nq));
+                  Value qi = colQ[2 * nt + j], qc = colQc[2 * nt + j];
+                  Value l2 = colL2[2 * nt + j], dq = colD[2 * nt + j];
+                  Value qOk = colOk[2 * nt + j];
                   for (int64_t r = 0; r < 2; ++r) {
                     Value arg = fmac(lb, l, at(lb, l, sC, r, j), kl.f(sl2),
                                      arith::NegFOp::create(lb, l, l2));
@@ -346,23 +502,45 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
               }
               // dV += P^T dO, dK += dS^T Q (dO, Q read as B by
               // ldmatrix.trans).
-              SmallVector<Value> acc(args);
+              SmallVector<Value> acc(args.take_front(nAcc)), pA, dsA;
               for (int64_t kk = 0; kk < nTiles / 2; ++kk) {
-                Value pA = G.cToA(pC[2 * kk], pC[2 * kk + 1]);
-                Value dsA = G.cToA(dsC[2 * kk], dsC[2 * kk + 1]);
-                SmallVector<Value> dB =
-                    G.bFrags(doS, kl.c(kk * 16), 0, dTiles, true);
-                SmallVector<Value> qB =
-                    G.bFrags(qS, kl.c(kk * 16), 0, dTiles, true);
-                for (int64_t dt = 0; dt < dTiles; ++dt) {
-                  acc[dTiles + dt] = G.mma(pA, dB[dt], acc[dTiles + dt]);
-                  acc[dt] = G.mma(dsA, qB[dt], acc[dt]);
+                pA.push_back(G.cToA(pC[2 * kk], pC[2 * kk + 1]));
+                dsA.push_back(G.cToA(dsC[2 * kk], dsC[2 * kk + 1]));
+              }
+              if (sw) {
+                SmallVector<Value> dK =
+                    G.wgmma(ArrayRef<Value>(acc).take_front(dTiles), dsA, qDT,
+                            sw->mnMajorSteps(), true);
+                SmallVector<Value> dV =
+                    G.wgmma(ArrayRef<Value>(acc).drop_front(dTiles), pA, doDT,
+                            sw->mnMajorSteps(), true);
+                acc = dK;
+                llvm::append_range(acc, dV);
+                acc.push_back(next);
+                acc.push_back(arith::SubIOp::create(lb, l, kl.c(1), stage));
+              } else {
+                for (int64_t kk = 0; kk < nTiles / 2; ++kk) {
+                  SmallVector<Value> dB =
+                      G.bFrags(doS, kl.c(kk * 16), 0, dTiles, true);
+                  SmallVector<Value> qB =
+                      G.bFrags(qS, kl.c(kk * 16), 0, dTiles, true);
+                  for (int64_t dt = 0; dt < dTiles; ++dt) {
+                    acc[dTiles + dt] =
+                        G.mma(pA[kk], dB[dt], acc[dTiles + dt]);
+                    acc[dt] = G.mma(dsA[kk], qB[dt], acc[dt]);
+                  }
                 }
               }
               gpu::BarrierOp::create(lb, l);
               scf::YieldOp::create(lb, l, acc);
             });
-        scf::YieldOp::create(hb, hl, tiles.getResults());
+        // wgmma: the copies issued past the last step land before the
+        // next head's first ones reuse the buffer.
+        if (sw)
+          nvgpu::DeviceAsyncWaitOp::create(hb, hl, qLoop.getResult(2 * dTiles),
+                                           hb.getI32IntegerAttr(0));
+        scf::YieldOp::create(
+            hb, hl, ValueRange(qLoop.getResults()).take_front(2 * dTiles));
       });
   SmallVector<Value> res(heads.getResults());
   storeRows(b, loc, elt, dk, kvbh, keys, s.nk, F.t2,

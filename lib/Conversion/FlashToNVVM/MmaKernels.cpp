@@ -265,13 +265,16 @@ SmallVector<Value> MmaFragments::wgmma(ArrayRef<Value> acc, ArrayRef<Value> a,
   operands.push_back(desc);
   operands.push_back(arith::ConstantIntOp::create(b, loc, i32, 1));
 
+  // D is early-clobber: wgmma writes it while later steps still read their
+  // A registers, which therefore must not share a register with D (equal
+  // values, e.g. zeros, would otherwise be coalesced into one).
   // $0..$n-1: D (tied to inputs $n..$2n-1 unless from zero), then the A
   // words, desc, 1 (the scale-d predicates: p = accumulate, z = the first
   // step of a product from zero).
   std::string constraints, ptx;
   llvm::raw_string_ostream os(ptx);
   for (int64_t i = 0; i < n; ++i)
-    constraints += "=f,";
+    constraints += "=&f,";
   for (int64_t i = 0; !fromZero && i < n; ++i)
     constraints += std::to_string(i) + ",";
   for (int64_t i = 0; i < 4 * steps; ++i)
@@ -365,6 +368,86 @@ Value gpukernels::swizzledIndex(OpBuilder &b, Location loc, Value tileBase,
   return arith::AddIOp::create(b, loc, tileBase, idx);
 }
 
+MemRefType gpukernels::swizzledBufferType(MLIRContext *ctx, Type elt,
+                                          int64_t count, int64_t rows,
+                                          int64_t width) {
+  // 1024 bytes more, to align the start.
+  return MemRefType::get(
+      {count * rows * width + 1024 / 2}, elt, MemRefLayoutAttrInterface(),
+      gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup));
+}
+
+SwizzledTiles gpukernels::swizzledTiles(MmaFragments &F, Value buf,
+                                        int64_t rows, int64_t width) {
+  OpBuilder &b = F.b;
+  auto i64c = [&](int64_t v) {
+    return arith::ConstantIntOp::create(b, F.loc, b.getI64Type(), v)
+        .getResult();
+  };
+  Value addr = F.sharedAddress(buf);
+  Value aligned = arith::AndIOp::create(
+      b, F.loc, arith::AddIOp::create(b, F.loc, addr, i64c(1023)),
+      i64c(~int64_t(1023)));
+  Value base = arith::IndexCastUIOp::create(
+      b, F.loc, b.getIndexType(),
+      arith::DivUIOp::create(
+          b, F.loc, arith::SubIOp::create(b, F.loc, aligned, addr), i64c(2)));
+  return SwizzledTiles{buf, base, aligned, rows, width};
+}
+
+SmallVector<Value> SwizzledTiles::at(OpBuilder &b, Location loc, int64_t i,
+                                     Value r, Value col) const {
+  return at(b, loc, arith::ConstantIndexOp::create(b, loc, i), r, col);
+}
+
+SmallVector<Value> SwizzledTiles::at(OpBuilder &b, Location loc, Value i,
+                                     Value r, Value col) const {
+  Value tile = arith::AddIOp::create(
+      b, loc, base,
+      arith::MulIOp::create(
+          b, loc, i, arith::ConstantIndexOp::create(b, loc, rows * width)));
+  return {swizzledIndex(b, loc, tile, rows, r, col)};
+}
+
+Value SwizzledTiles::advance(MmaFragments &F, Value desc, Value tiles) const {
+  // The start address field (address >> 4) is the descriptor's low bits.
+  Value t = arith::IndexCastUIOp::create(F.b, F.loc, F.b.getI64Type(), tiles);
+  return arith::AddIOp::create(
+      F.b, F.loc, desc,
+      arith::MulIOp::create(
+          F.b, F.loc, t,
+          arith::ConstantIntOp::create(F.b, F.loc, F.b.getI64Type(),
+                                       rows * width * 2 / 16)));
+}
+
+Value SwizzledTiles::descriptor(MmaFragments &F, int64_t i,
+                                bool mnMajor) const {
+  Value tile = arith::AddIOp::create(
+      F.b, F.loc, addr,
+      arith::ConstantIntOp::create(F.b, F.loc, F.b.getI64Type(),
+                                   i * rows * width * 2));
+  // K-major: 8-row groups 1024 bytes apart (the leading offset unused).
+  // MN-major: 8-row groups along the reduction 1024 bytes apart, 64-column
+  // groups rows * 128 bytes apart.
+  return F.wgmmaDescriptor(tile, mnMajor ? rows * 128 : 16, 1024);
+}
+
+SmallVector<int64_t> SwizzledTiles::kMajorSteps() const {
+  // 16 columns (32 bytes) per step, then the next 64-column group.
+  SmallVector<int64_t> offs;
+  for (int64_t ks = 0; ks < width / 16; ++ks)
+    offs.push_back(ks / 4 * rows * 128 + ks % 4 * 32);
+  return offs;
+}
+
+SmallVector<int64_t> SwizzledTiles::mnMajorSteps() const {
+  // 16 rows of 128 bytes per step.
+  SmallVector<int64_t> offs;
+  for (int64_t kk = 0; kk < rows / 16; ++kk)
+    offs.push_back(kk * 16 * 128);
+  return offs;
+}
+
 MmaFragments::WarpRows MmaFragments::warpRows(Value blockIdx, Value tid,
                                               int64_t warps, int64_t limit) {
   WarpRows w;
@@ -403,21 +486,24 @@ Value MmaFragments::kvEnd(const KernelSpec &s, const WarpRows &w, int64_t rows,
 
 void gpukernels::chooseMmaTiles(KernelSpec &s, int64_t warps, int64_t tileKV,
                                 bool backward) {
-  // Measured on the H200 (bench/RESULTS.md, tuning table): 64-key tiles;
-  // 8 warps sharing each K/V tile at D = 128, 4 at D <= 64; 4 in the
-  // backward, which holds twice the forward's accumulators (its tiles are
-  // its own, MmaGradKernels.cpp).
+  // Measured on the H200 (bench/RESULTS.md, tuning table). mma.sync:
+  // 64-key tiles; 8 warps sharing each K/V tile at D = 128, 4 at D <= 64.
+  // wgmma: one warpgroup (4 warps) per block, 128-key tiles at D = 64 but
+  // 64 when causal (fewer keys computed past the diagonal), 64 at D = 128.
+  // The backward (4 warps) chooses its tiles itself (MmaGradKernels.cpp).
   s.mmaWarps = warps ? warps : (!backward && s.d > 64 && !s.wgmma ? 8 : 4);
-  s.mmaTileKV = tileKV ? tileKV
-                       : (s.d > 128              ? 32
-                          : s.wgmma && s.d <= 64 ? 128
-                                                 : 64);
+  int64_t byDim = s.d > 128 ? 32 : 64;
+  if (s.wgmma && s.d <= 64 && !s.causalOffset)
+    byDim = 128;
+  s.mmaTileKV = tileKV ? tileKV : byDim;
   // K and V tiles (rows padded by 8, or swizzled plus 1 KiB to align them)
   // within the 48 KiB of static shared memory a block may have.
   const int64_t rowBytes = (s.wgmma ? s.d : s.d + 8) * 2;
   while (s.mmaTileKV > 16 &&
          2 * s.mmaTileKV * rowBytes + (s.wgmma ? 1024 : 0) > 48 * 1024)
     s.mmaTileKV /= 2;
+  if (backward && tileKV)
+    s.mmaGradTile = s.mmaTileKV;
 }
 
 bool gpukernels::mmaForwardApplies(const KernelSpec &s) {
@@ -458,10 +544,8 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
   const bool wg = s.wgmma;
   OperandTypes t = operandTypes(ctx, s);
   MemRefType smemTy = paddedTile(ctx, elt, tileKV, D);
-  // wgmma: K and V swizzled in one buffer with room to align it to 1024.
-  auto wgBuf = MemRefType::get(
-      {2 * tileKV * D + 1024 / 2}, elt, MemRefLayoutAttrInterface(),
-      gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup));
+  // wgmma: K and V swizzled in one buffer.
+  MemRefType wgBuf = swizzledBufferType(ctx, elt, 2, tileKV, D);
   SmallVector<Type> argTys = withMask(ctx, s, {t.q, t.k, t.v, t.o, t.lse});
   auto fn = newKernel(ob, loc, name, argTys,
                       wg ? SmallVector<Type>{wgBuf}
@@ -489,34 +573,14 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
   MmaFragments::WarpRows w = F.warpRows(bx, tid, warps, s.nq);
   Value rowBase = w.base, *rows = w.rows, *rowsc = w.clamped;
   Value kvbh = F.kvHead(s, bh);
-  // wgmma: the K and V tiles' element offsets in the buffer (1024-byte
-  // aligned) and their matrix descriptors: K is B^T (K-contiguous rows, 8-row
-  // groups 1024 bytes apart), V is B (N-contiguous; 64-column groups
-  // tileKV * 128 bytes apart, 8-key groups 1024 bytes apart).
-  Value kBase, vBase, kDesc, vDesc;
+  // wgmma: K (tile 0) is read K-major, V (tile 1) MN-major.
+  std::optional<SwizzledTiles> kv;
+  Value kDesc, vDesc;
   if (wg) {
-    auto i64c = [&](int64_t v) {
-      return arith::ConstantIntOp::create(b, loc, b.getI64Type(), v)
-          .getResult();
-    };
-    Value addr = F.sharedAddress(kS);
-    Value aligned = arith::AndIOp::create(
-        b, loc, arith::AddIOp::create(b, loc, addr, i64c(1023)), i64c(~1023));
-    kBase = arith::IndexCastUIOp::create(
-        b, loc, b.getIndexType(),
-        arith::DivUIOp::create(
-            b, loc, arith::SubIOp::create(b, loc, aligned, addr), i64c(2)));
-    vBase = F.add(kBase, kb.c(tileKV * D));
-    kDesc = F.wgmmaDescriptor(aligned, 16, 1024);
-    vDesc = F.wgmmaDescriptor(
-        arith::AddIOp::create(b, loc, aligned, i64c(tileKV * D * 2)),
-        tileKV * 128, 1024);
+    kv = swizzledTiles(F, kS, tileKV, D);
+    kDesc = kv->descriptor(F, 0, /*mnMajor=*/false);
+    vDesc = kv->descriptor(F, 1, /*mnMajor=*/true);
   }
-  auto swizzled = [&](Value base) {
-    return [&, base](OpBuilder &ib, Value r, Value col) {
-      return SmallVector<Value>{swizzledIndex(ib, loc, base, tileKV, r, col)};
-    };
-  };
   // Keys the block needs (all, or up to its last row's diagonal); tiles
   // every row of the block sees in full need no masking: the first loop
   // runs them, the second the rest (the causal diagonal, the Nk edge).
@@ -554,7 +618,9 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
   auto copyK = [&](MmaFragments &G, Value row0) {
     if (wg)
       return G.copyTile(tid, threads, k, kvbh, row0, s.nk, tileKV, D, kS,
-                        swizzled(kBase));
+                        [&](OpBuilder &ib, Value r, Value col) {
+                          return kv->at(ib, loc, 0, r, col);
+                        });
     return G.copyTile(tid, threads, k, kvbh, row0, s.nk, tileKV, D, kS);
   };
   // A landed tile: visible to the block (and, for wgmma, to the async
@@ -581,17 +647,17 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
       landed(G, args.back());
       Value vGroup =
           wg ? G.copyTile(tid, threads, v, kvbh, jt, s.nk, tileKV, D, vS,
-                          swizzled(vBase))
+                          [&](OpBuilder &ib, Value r, Value col) {
+                            return kv->at(ib, l, 1, r, col);
+                          })
              : G.copyTile(tid, threads, v, kvbh, jt, s.nk, tileKV, D, vS);
 
       // S = Q K^T (one warpgroup wgmma per 16 columns of D, or per 8-key
       // tile mma.syncs).
       SmallVector<Value> sRaw;
       if (wg) {
-        SmallVector<int64_t> offs;
-        for (int64_t ks = 0; ks < kSteps; ++ks)
-          offs.push_back(ks / 4 * tileKV * 128 + ks % 4 * 32);
-        sRaw = G.wgmma({}, qA, kDesc, offs, /*transB=*/false, nTiles);
+        sRaw = G.wgmma({}, qA, kDesc, kv->kMajorSteps(), /*transB=*/false,
+                       nTiles);
       } else {
         for (int64_t nt = 0; nt < nTiles; ++nt) {
           SmallVector<Value> kB =
@@ -685,12 +751,9 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
       }
       if (wg) {
         SmallVector<Value> pA;
-        SmallVector<int64_t> offs;
-        for (int64_t kk = 0; kk < nTiles / 2; ++kk) {
+        for (int64_t kk = 0; kk < nTiles / 2; ++kk)
           pA.push_back(G.cToA(pC[2 * kk], pC[2 * kk + 1]));
-          offs.push_back(kk * 16 * 128);
-        }
-        oAcc = G.wgmma(oAcc, pA, vDesc, offs, /*transB=*/true);
+        oAcc = G.wgmma(oAcc, pA, vDesc, kv->mnMajorSteps(), /*transB=*/true);
       } else {
         for (int64_t kk = 0; kk < nTiles / 2; ++kk) {
           Value pA = G.cToA(pC[2 * kk], pC[2 * kk + 1]);

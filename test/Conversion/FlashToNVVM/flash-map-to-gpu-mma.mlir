@@ -15,21 +15,21 @@
 // OPT: blocks in (%c1, %c8, %c1{{[_0-9]*}}) threads in (%c256
 // OPT: workgroup(%{{.*}} : memref<32x72xf16, #gpu.address_space<workgroup>>
 
-// wgmma (sm_90a): 4 warps = one warpgroup of 64 rows, 128-key tiles at head
-// dim 64; K and V by cp.async into one buffer (aligned to 1024 bytes at run
+// wgmma (sm_90a): 4 warps = one warpgroup of 64 rows, 64-key tiles at head
+// dim 64 when causal (128 otherwise); K and V by cp.async into one buffer (aligned to 1024 bytes at run
 // time) in the 128-byte swizzle, each 16-byte chunk at chunk ^ (row % 8);
 // after each landing a proxy fence; S = Q K^T and O += P V as inline PTX
 // (A in registers, B by descriptor: K K-major, V transposed).
 // WGMMA-LABEL: func.func @f16_gqa_causal
 // WGMMA: blocks in (%c2, %c8, %c1{{[_0-9]*}}) threads in (%c128
-// WGMMA: workgroup(%{{.*}} : memref<16896xf16, #gpu.address_space<workgroup>>)
+// WGMMA: workgroup(%{{.*}} : memref<8704xf16, #gpu.address_space<workgroup>>)
 // WGMMA: memref.extract_aligned_pointer_as_index
 // WGMMA: arith.xori
-// WGMMA: nvgpu.device_async_copy {{.*}} : memref<4x70x64xf16> to memref<16896xf16, #gpu.address_space<workgroup>>
+// WGMMA: nvgpu.device_async_copy {{.*}} : memref<4x70x64xf16> to memref<8704xf16, #gpu.address_space<workgroup>>
 // WGMMA: scf.for
 // WGMMA: llvm.inline_asm has_side_effects asm_dialect = att "fence.proxy.async.shared::cta;"
 // WGMMA: gpu.barrier
-// WGMMA: llvm.inline_asm {{.*}}wgmma.fence.sync.aligned;{{.*}}wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {{.*}} d, z, 1, 1, 0;{{.*}}wgmma.commit_group.sync.aligned;{{.*}}wgmma.wait_group.sync.aligned 0;
+// WGMMA: llvm.inline_asm {{.*}}wgmma.fence.sync.aligned;{{.*}}wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {{.*}} d, z, 1, 1, 0;{{.*}}wgmma.commit_group.sync.aligned;{{.*}}wgmma.wait_group.sync.aligned 0;
 // WGMMA: gpu.shuffle xor
 // WGMMA: llvm.inline_asm {{.*}}wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {{.*}} d, p, 1, 1, 1;
 // WGMMA-NOT: ldmatrix

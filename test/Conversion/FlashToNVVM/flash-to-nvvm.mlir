@@ -14,7 +14,7 @@
 // On sm_90a warpgroup MMA (wgmma) by default, mma.sync on request.
 // PTX90: .target sm_90a
 // PTX90-SAME: fence.proxy.async.shared::cta;
-// PTX90-SAME: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16
+// PTX90-SAME: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16
 // PTX90-NOT: mma.sync.aligned.m16n8k16
 // PTX90MMA: .target sm_90a
 // PTX90MMA-SAME: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32

@@ -44,8 +44,9 @@ struct FlashToNVVMOptions : public PassPipelineOptions<FlashToNVVMOptions> {
       llvm::cl::init(true)};
   PassOptions::Option<int64_t> mmaTileKV{
       *this, "mma-tile-kv",
-      llvm::cl::desc("Keys per K/V tile of the tensor-core forward (32, 64 "
-                     "or 128; 0: by head dim)"),
+      llvm::cl::desc("Keys per K/V tile of the tensor-core forward, keys / "
+                     "queries per tile of its backward (32, 64 or 128; 0: by "
+                     "head dim)"),
       llvm::cl::init(0)};
 };
 

@@ -58,8 +58,9 @@ def FlashMapToGPU : Pass<"flash-map-to-gpu", "::mlir::ModuleOp"> {
            "Warps per block of the tensor-core forward (4 or 8; 0: by head "
            "dim)">,
     Option<"mmaTileKV", "mma-tile-kv", "int64_t", /*default=*/"0",
-           "Keys per K/V tile of the tensor-core forward (32, 64 or 128; 0: "
-           "by head dim)">,
+           "Keys per K/V tile of the tensor-core forward, keys / queries per "
+           "tile of its backward (32, 64 or 128, lowered to fit shared "
+           "memory; 0: by head dim)">,
     Option<"wgmma", "wgmma", "bool", /*default=*/"false",
            "With tensor-cores: the forward (head dim a multiple of 64) on "
            "Hopper warpgroup MMA (wgmma, sm_90a only), 64 rows per "
