@@ -6,8 +6,8 @@
 //   per block, over tiles of `tile-kv` keys up to the block's causal limit:
 //     all threads stage K and V tiles in shared memory (f32), barrier;
 //     each thread: s_t = (scale log2 e) q . k_t   (q in registers, f32)
-//                  m' = max(m, max_t s_t); alpha = 2^(m - m'); p_t = 2^(s_t - m')
-//                  l = alpha l + sum p_t ; acc = alpha acc + sum p_t v_t
+//                  m' = max(m, max_t s_t); alpha = 2^(m - m'); p_t = 2^(s_t -
+//                  m') l = alpha l + sum p_t ; acc = alpha acc + sum p_t v_t
 //   o = acc / l ; lse = (m + log2 l) ln 2       (0 and -inf for empty rows)
 //
 // exp2 with log2(e) folded into the scale, one rescale per tile, causal
@@ -18,8 +18,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "flash/Conversion/FlashToNVVM/FlashToNVVM.h"
 #include "GPUKernels.h"
+#include "flash/Conversion/FlashToNVVM/FlashToNVVM.h"
 #include "flash/Dialect/Flash/IR/FlashOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -32,8 +32,8 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/SymbolTable.h"
 
 #include <cmath>
@@ -140,8 +140,8 @@ gpu::GPUFuncOp gpukernels::buildForwardKernel(OpBuilder &ob, Location loc,
   scf::IfOp::create(b, loc, rows.active, [&](OpBuilder &ib, Location il) {
     KernelBuilder ki{ib, il};
     Value m = loop.getResult(0), lsum = loop.getResult(1);
-    Value none = arith::CmpFOp::create(ib, il, arith::CmpFPredicate::OEQ,
-                                       lsum, ki.f(0.0f));
+    Value none = arith::CmpFOp::create(ib, il, arith::CmpFPredicate::OEQ, lsum,
+                                       ki.f(0.0f));
     Value inv = arith::DivFOp::create(ib, il, ki.f(1.0f), lsum);
     for (int64_t e = 0; e < s.dv; ++e) {
       Value x = arith::MulFOp::create(ib, il, loop.getResult(2 + e), inv);
@@ -188,9 +188,8 @@ Value as2D(OpBuilder &b, Location loc, Value m) {
     return m;
   if (r == 1) {
     auto t = MemRefType::get({1, ty.getDimSize(0)}, ty.getElementType());
-    return memref::ExpandShapeOp::create(b, loc, t, m,
-                                         SmallVector<ReassociationIndices>{
-                                             {0, 1}})
+    return memref::ExpandShapeOp::create(
+               b, loc, t, m, SmallVector<ReassociationIndices>{{0, 1}})
         .getResult();
   }
   ReassociationIndices lead;
@@ -241,10 +240,10 @@ struct HostGlue {
     return arith::ConstantIndexOp::create(b, loc, v).getResult();
   }
   Value alloc(MemRefType mt) {
-    Value dev = gpu::AllocOp::create(b, loc, mt, Type(), ValueRange{},
-                                     ValueRange{}, ValueRange{},
-                                     b.getUnitAttr())
-                    .getMemref();
+    Value dev =
+        gpu::AllocOp::create(b, loc, mt, Type(), ValueRange{}, ValueRange{},
+                             ValueRange{}, b.getUnitAttr())
+            .getMemref();
     staged.push_back(dev);
     return dev;
   }
@@ -275,9 +274,9 @@ struct HostGlue {
               ValueRange args) {
     auto sym = SymbolRefAttr::get(ctx, "flash_kernels",
                                   {FlatSymbolRefAttr::get(ctx, name)});
-    Value t0 = gpu::WaitOp::create(b, loc, gpu::AsyncTokenType::get(ctx),
-                                   ValueRange{})
-                   .getAsyncToken();
+    Value t0 =
+        gpu::WaitOp::create(b, loc, gpu::AsyncTokenType::get(ctx), ValueRange{})
+            .getAsyncToken();
     auto l = gpu::LaunchFuncOp::create(
         b, loc, sym, gpu::KernelDim3{c(gx), c(gy), c(1)},
         gpu::KernelDim3{c(threads), c(1), c(1)}, Value(), args,
@@ -289,16 +288,16 @@ struct HostGlue {
     Value host = memref::AllocOp::create(b, loc, mt);
     memref::CopyOp::create(b, loc, dev, host);
     return bufferization::ToTensorOp::create(
-               b, loc, RankedTensorType::get(mt.getShape(),
-                                             mt.getElementType()),
-               host, /*restrict=*/true, /*writable=*/true)
+               b, loc,
+               RankedTensorType::get(mt.getShape(), mt.getElementType()), host,
+               /*restrict=*/true, /*writable=*/true)
         .getResult();
   }
   /// Frees the staging buffers (gpu-to-llvm wants async deallocs).
   void freeAll() {
-    Value t = gpu::WaitOp::create(b, loc, gpu::AsyncTokenType::get(ctx),
-                                  ValueRange{})
-                  .getAsyncToken();
+    Value t =
+        gpu::WaitOp::create(b, loc, gpu::AsyncTokenType::get(ctx), ValueRange{})
+            .getAsyncToken();
     for (Value dev : staged)
       t = gpu::DeallocOp::create(b, loc, gpu::AsyncTokenType::get(ctx),
                                  ValueRange{t}, dev)
@@ -314,8 +313,7 @@ FailureOr<KernelSpec> specOf(OpT op, int64_t threads, int64_t tile) {
   auto qTy = op.getQuery().getType();
   auto kTy = op.getKey().getType();
   auto vTy = op.getValue().getType();
-  if (!qTy.hasStaticShape() || !kTy.hasStaticShape() ||
-      !vTy.hasStaticShape())
+  if (!qTy.hasStaticShape() || !kTy.hasStaticShape() || !vTy.hasStaticShape())
     return op.emitOpError("needs static shapes on the GPU path for now");
   if (op.getMask() && !op.getMask().getType().hasStaticShape())
     return op.emitOpError("needs a statically shaped mask on the GPU path");
@@ -333,8 +331,7 @@ FailureOr<KernelSpec> specOf(OpT op, int64_t threads, int64_t tile) {
   s.elt = qTy.getElementType();
   s.scale = op.getScaleValue();
   if (op.getCausal())
-    s.causalOffset =
-        op.getCausalOffset() ? *op.getCausalOffset() : s.nk - s.nq;
+    s.causalOffset = op.getCausalOffset() ? *op.getCausalOffset() : s.nk - s.nq;
   s.threads = threads;
   s.tile = tile;
   s.lead.assign(qTy.getShape().begin(), qTy.getShape().end() - 2);
@@ -364,8 +361,7 @@ FailureOr<KernelSpec> specOf(OpT op, int64_t threads, int64_t tile) {
   return s;
 }
 
-struct FlashMapToGPUPass
-    : flash::impl::FlashMapToGPUBase<FlashMapToGPUPass> {
+struct FlashMapToGPUPass : flash::impl::FlashMapToGPUBase<FlashMapToGPUPass> {
   using FlashMapToGPUBase::FlashMapToGPUBase;
 
   void runOnOperation() override {
@@ -380,9 +376,12 @@ struct FlashMapToGPUPass
       return;
     if ((mmaWarps != 0 && mmaWarps != 4 && mmaWarps != 8) ||
         (mmaTileKV != 0 && mmaTileKV != 32 && mmaTileKV != 64 &&
-         mmaTileKV != 128)) {
-      module.emitError("flash-map-to-gpu: mma-warps must be 4 or 8 and "
-                       "mma-tile-kv 32, 64 or 128 (0: by head dim)");
+         mmaTileKV != 128) ||
+        (mmaMaxRegisters != 0 &&
+         (mmaMaxRegisters < 64 || mmaMaxRegisters > 255))) {
+      module.emitError("flash-map-to-gpu: mma-warps must be 4 or 8, "
+                       "mma-tile-kv 32, 64 or 128 (0: by head dim), "
+                       "mma-max-registers 64..255 (0: by block size)");
       return signalPassFailure();
     }
     if (threads <= 0 || tileKV <= 0) {
@@ -416,6 +415,7 @@ struct FlashMapToGPUPass
         int64_t fwdThreads = s->threads, fwdGrid = gq;
         if (tensorCores && mmaForwardApplies(*s)) {
           s->wgmma = wgmma && wgmmaForwardApplies(*s);
+          s->mmaMaxRegisters = mmaMaxRegisters;
           chooseMmaTiles(*s, mmaWarps, mmaTileKV, /*backward=*/false);
           buildForwardMmaKernel(kb, op->getLoc(), name, *s);
           fwdThreads = mmaThreads(*s);
@@ -426,10 +426,10 @@ struct FlashMapToGPUPass
         Value q = host.in(fwd.getQuery()), k = host.in(fwd.getKey()),
               v = host.in(fwd.getValue());
         auto oTy = fwd.getOutput().getType();
-        Value o = host.alloc(MemRefType::get(oTy.getShape(),
-                                             oTy.getElementType()));
-        SmallVector<int64_t> lseShape(fwd.getQuery().getType().getShape()
-                                          .drop_back());
+        Value o =
+            host.alloc(MemRefType::get(oTy.getShape(), oTy.getElementType()));
+        SmallVector<int64_t> lseShape(
+            fwd.getQuery().getType().getShape().drop_back());
         Value lse = host.alloc(MemRefType::get(lseShape, f32));
         SmallVector<Value> args{as3D(b, host.loc, q), as3D(b, host.loc, k),
                                 as3D(b, host.loc, v), as3D(b, host.loc, o),
@@ -448,6 +448,7 @@ struct FlashMapToGPUPass
         int64_t gThreads = s->threads, gqGrid = gq, gkGrid = gk;
         if (tensorCores && mmaGradApplies(*s)) {
           s->wgmma = wgmma && wgmmaForwardApplies(*s);
+          s->mmaMaxRegisters = mmaMaxRegisters;
           chooseMmaTiles(*s, mmaWarps, mmaTileKV, /*backward=*/true);
           buildGradQMmaKernel(kb, op->getLoc(), qName, *s);
           buildGradKVMmaKernel(kb, op->getLoc(), kvName, *s);
@@ -472,14 +473,12 @@ struct FlashMapToGPUPass
         Value delta = host.alloc(
             MemRefType::get(cast<MemRefType>(lse.getType()).getShape(), f32));
         Location l = host.loc;
-        SmallVector<Value> qArgs{as3D(b, l, q),   as3D(b, l, k),
-                                 as3D(b, l, v),   as3D(b, l, o),
-                                 as2D(b, l, lse), as3D(b, l, dO),
-                                 as3D(b, l, dq),  as2D(b, l, delta)};
-        SmallVector<Value> kvArgs{as3D(b, l, q),   as3D(b, l, k),
-                                  as3D(b, l, v),   as2D(b, l, lse),
-                                  as3D(b, l, dO),  as2D(b, l, delta),
-                                  as3D(b, l, dk),  as3D(b, l, dv)};
+        SmallVector<Value> qArgs{
+            as3D(b, l, q),   as3D(b, l, k),  as3D(b, l, v),  as3D(b, l, o),
+            as2D(b, l, lse), as3D(b, l, dO), as3D(b, l, dq), as2D(b, l, delta)};
+        SmallVector<Value> kvArgs{
+            as3D(b, l, q),  as3D(b, l, k),     as3D(b, l, v),  as2D(b, l, lse),
+            as3D(b, l, dO), as2D(b, l, delta), as3D(b, l, dk), as3D(b, l, dv)};
         if (s->mask) {
           Value m = host.mask(grad.getMask());
           qArgs.push_back(m);

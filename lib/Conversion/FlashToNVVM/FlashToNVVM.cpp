@@ -59,6 +59,7 @@ void mlir::flash::buildFlashToNVVMPipeline(OpPassManager &pm,
   map.tensorCores = options.tensorCores && sm >= 80;
   map.mmaWarps = options.mmaWarps;
   map.mmaTileKV = options.mmaTileKV;
+  map.mmaMaxRegisters = options.mmaMaxRegisters;
   // wgmma exists only on sm_90a (the "a" features of Hopper).
   map.wgmma = map.tensorCores && options.wgmma && options.chip == "sm_90a";
   pm.addPass(createFlashMapToGPU(map));

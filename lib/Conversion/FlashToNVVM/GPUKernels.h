@@ -36,6 +36,9 @@ struct KernelSpec {
   /// The backward's tile (keys of the dQ kernel, queries of the dK/dV
   /// kernel) when given by mma-tile-kv; 0: by head dim.
   int64_t mmaGradTile = 0;
+  /// ptxas' register limit for the tensor-core kernels (mma-max-registers;
+  /// 0: see limitRegisters).
+  int64_t mmaMaxRegisters = 0;
   /// An additive f32 mask (natural-log units; -inf drops a key) as the
   /// kernels' last argument, read in place from a flat buffer of maskSize
   /// elements: (bh, row, key) is at sum_i lead_i(bh) * maskLeadStrides[i] +

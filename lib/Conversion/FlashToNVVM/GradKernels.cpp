@@ -27,7 +27,6 @@ using namespace mlir;
 using namespace mlir::flash;
 using namespace mlir::flash::gpukernels;
 
-
 void gpukernels::stageTile(OpBuilder &b, Location loc, Value src, Value dst,
                            Value bh, Value row0, int64_t rows, int64_t n,
                            int64_t width, Value tid, int64_t threads) {
@@ -79,8 +78,7 @@ SmallVector<Type> gpukernels::gradKVArgTypes(MLIRContext *ctx,
   return withMask(ctx, s, {t.q, t.k, t.v, t.lse, t.o, t.lse, t.k, t.v});
 }
 
-MemRefType gpukernels::tileType(MLIRContext *ctx, int64_t rows,
-                                int64_t width) {
+MemRefType gpukernels::tileType(MLIRContext *ctx, int64_t rows, int64_t width) {
   auto wg = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
   return MemRefType::get({rows, width}, Float32Type::get(ctx),
                          MemRefLayoutAttrInterface(), wg);
@@ -89,9 +87,8 @@ MemRefType gpukernels::tileType(MLIRContext *ctx, int64_t rows,
 gpu::GPUFuncOp gpukernels::newKernel(OpBuilder &ob, Location loc,
                                      StringRef name, TypeRange args,
                                      TypeRange workgroup, int64_t threads) {
-  auto fn = gpu::GPUFuncOp::create(ob, loc, name,
-                                   ob.getFunctionType(args, {}), workgroup,
-                                   TypeRange{});
+  auto fn = gpu::GPUFuncOp::create(ob, loc, name, ob.getFunctionType(args, {}),
+                                   workgroup, TypeRange{});
   fn->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), ob.getUnitAttr());
   fn.setKnownBlockSizeAttr(
       ob.getDenseI32ArrayAttr({static_cast<int32_t>(threads), 1, 1}));
@@ -137,10 +134,10 @@ Value gpukernels::keyVisible(KernelBuilder &kb, const KernelSpec &s,
   Value vis = arith::CmpIOp::create(kb.b, kb.loc, arith::CmpIPredicate::ult,
                                     key, kb.c(s.nk));
   if (rowLimit)
-    vis = arith::AndIOp::create(
-        kb.b, kb.loc, vis,
-        arith::CmpIOp::create(kb.b, kb.loc, arith::CmpIPredicate::sle, key,
-                              rowLimit));
+    vis = arith::AndIOp::create(kb.b, kb.loc, vis,
+                                arith::CmpIOp::create(kb.b, kb.loc,
+                                                      arith::CmpIPredicate::sle,
+                                                      key, rowLimit));
   return vis;
 }
 
@@ -165,12 +162,10 @@ namespace {
 void storeRow(KernelBuilder &kb, ValueRange vals, Value dst, Value bh,
               Value row, Type elt, Value mul) {
   for (auto [d, v] : llvm::enumerate(vals)) {
-    Value x = mul ? arith::MulFOp::create(kb.b, kb.loc, v, mul).getResult()
-                  : v;
+    Value x = mul ? arith::MulFOp::create(kb.b, kb.loc, v, mul).getResult() : v;
     if (!elt.isF32())
       x = arith::TruncFOp::create(kb.b, kb.loc, elt, x);
-    memref::StoreOp::create(kb.b, kb.loc, x, dst,
-                            ValueRange{bh, row, kb.c(d)});
+    memref::StoreOp::create(kb.b, kb.loc, x, dst, ValueRange{bh, row, kb.c(d)});
   }
 }
 
@@ -227,8 +222,7 @@ gpu::GPUFuncOp gpukernels::buildGradQKernel(OpBuilder &ob, Location loc,
       b, loc, kb.c(0), rows.kvEnd, kb.c(s.tile), inits,
       [&](OpBuilder &lb, Location l, Value jt, ValueRange acc) {
         KernelBuilder kl{lb, l};
-        stageTile(lb, l, k, kTile, kvbh, jt, s.tile, s.nk, s.d, tid,
-                  s.threads);
+        stageTile(lb, l, k, kTile, kvbh, jt, s.tile, s.nk, s.d, tid, s.threads);
         stageTile(lb, l, v, vTile, kvbh, jt, s.tile, s.nk, s.dv, tid,
                   s.threads);
         gpu::BarrierOp::create(lb, l);
@@ -293,8 +287,8 @@ gpu::GPUFuncOp gpukernels::buildGradKVKernel(OpBuilder &ob, Location loc,
   Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
   Value keyBase = arith::MulIOp::create(b, loc, bx, kb.c(s.threads));
   Value key = arith::AddIOp::create(b, loc, keyBase, tid);
-  Value active = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, key,
-                                       kb.c(s.nk));
+  Value active =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, key, kb.c(s.nk));
   Value keyc = arith::MinUIOp::create(b, loc, key, kb.c(s.nk - 1));
   Value bIdx = arith::DivUIOp::create(b, loc, kvbh, kb.c(s.hkv));
   Value hkv = arith::RemUIOp::create(b, loc, kvbh, kb.c(s.hkv));
@@ -308,8 +302,7 @@ gpu::GPUFuncOp gpukernels::buildGradKVKernel(OpBuilder &ob, Location loc,
   // Queries that can see this block's keys: i >= keyBase - off.
   Value qStart = kb.c(0);
   if (s.causalOffset) {
-    Value first = arith::SubIOp::create(b, loc, keyBase,
-                                        kb.c(*s.causalOffset));
+    Value first = arith::SubIOp::create(b, loc, keyBase, kb.c(*s.causalOffset));
     first = arith::MaxSIOp::create(b, loc, first, kb.c(0));
     qStart = arith::MulIOp::create(
         b, loc, arith::DivUIOp::create(b, loc, first, kb.c(s.tile)),
@@ -355,10 +348,10 @@ gpu::GPUFuncOp gpukernels::buildGradKVKernel(OpBuilder &ob, Location loc,
                 Value s2 = dotTile(kl, kv, qTile, t);
                 Value qrow = arith::AddIOp::create(lb, l, it, kl.c(t));
                 if (mask)
-                  s2 = addMask(kl, s, s2, mask, maskBase,
-                               arith::MinUIOp::create(lb, l, qrow,
-                                                      kl.c(s.nq - 1)),
-                               keyc);
+                  s2 = addMask(
+                      kl, s, s2, mask, maskBase,
+                      arith::MinUIOp::create(lb, l, qrow, kl.c(s.nq - 1)),
+                      keyc);
                 Value vis = arith::CmpIOp::create(
                     lb, l, arith::CmpIPredicate::ult, qrow, kl.c(s.nq));
                 if (s.causalOffset)

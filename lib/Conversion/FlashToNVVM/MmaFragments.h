@@ -139,11 +139,12 @@ MemRefType swizzledBufferType(MLIRContext *ctx, Type elt, int64_t count,
 SwizzledTiles swizzledTiles(MmaFragments &F, Value buf, int64_t rows,
                             int64_t width);
 
-/// Lets ptxas give every thread of tensor-core kernel `fn` up to 255
-/// registers (without it, ptxas capped the causal d = 256 forward of 256
-/// threads at 128 and spilled its accumulators; 128-thread kernels do
-/// better with ptxas' own choice).
-void allowAllRegisters(gpu::GPUFuncOp fn);
+/// The registers per thread ptxas may give tensor-core kernel `fn`:
+/// mma-max-registers when set (fewer registers, more blocks per SM);
+/// otherwise 255 for 256-thread kernels (without it, ptxas capped the causal
+/// d = 256 forward of 256 threads at 128 and spilled its accumulators) and
+/// ptxas' own choice for 128-thread ones.
+void limitRegisters(gpu::GPUFuncOp fn, const KernelSpec &s);
 
 /// Builds the lane decomposition for MmaFragments from the thread id.
 MmaFragments mmaFragments(OpBuilder &b, Location loc, Type elt, Value tid);

@@ -44,8 +44,9 @@ int64_t gradTile(const KernelSpec &s, bool kv) {
   if (s.d <= 64)
     return 64;
   // wgmma keeps no B fragments in registers, but double-buffers its tiles
-  // (static shared memory: 48 KiB).
-  return kv ? (s.wgmma ? 32 : 16) : 32;
+  // (static shared memory: 48 KiB); the mask's indices would spill a 32-query
+  // dK/dV tile.
+  return kv ? (s.wgmma && !s.mask ? 32 : 16) : 32;
 }
 
 /// The two input tiles of each step of a backward kernel (K and V of the dQ
@@ -74,16 +75,16 @@ struct GradTiles {
     for (int64_t i = 0; i < 2; ++i) {
       Value src = i ? b : a;
       if (sw) {
-        Value tile = G.add(arith::MulIOp::create(G.b, G.loc, stage, G.c(2)),
-                           G.c(i));
-        toks.push_back(G.copyTile(tid, threads, src, bh, row0, limit, rows,
-                                  s.d, sw->buf,
+        Value tile =
+            G.add(arith::MulIOp::create(G.b, G.loc, stage, G.c(2)), G.c(i));
+        toks.push_back(G.copyTile(tid, threads, src, bh, row0, limit, rows, s.d,
+                                  sw->buf,
                                   [&](OpBuilder &ib, Value r, Value col) {
                                     return sw->at(ib, G.loc, tile, r, col);
                                   }));
       } else {
-        toks.push_back(G.copyTile(tid, threads, src, bh, row0, limit, rows,
-                                  s.d, i ? bS : aS));
+        toks.push_back(G.copyTile(tid, threads, src, bh, row0, limit, rows, s.d,
+                                  i ? bS : aS));
       }
     }
     return toks.back();
@@ -104,9 +105,9 @@ struct GradTiles {
 /// x * l2 with -inf (an empty row's lse) mapped to +inf, so that
 /// 2^(s - lse l2) is 0 there, not NaN.
 Value lseLog2(KernelBuilder &kb, Value lse) {
-  Value empty = arith::CmpFOp::create(
-      kb.b, kb.loc, arith::CmpFPredicate::OEQ, lse,
-      kb.f(-std::numeric_limits<float>::infinity()));
+  Value empty =
+      arith::CmpFOp::create(kb.b, kb.loc, arith::CmpFPredicate::OEQ, lse,
+                            kb.f(-std::numeric_limits<float>::infinity()));
   return arith::SelectOp::create(
       kb.b, kb.loc, empty, kb.f(std::numeric_limits<float>::infinity()),
       arith::MulFOp::create(kb.b, kb.loc, lse, kb.f(kLog2e)));
@@ -127,9 +128,9 @@ void storeRows(OpBuilder &b, Location loc, Type elt, Value mem, Value bh,
                float mul) {
   auto v2f = VectorType::get({2}, b.getF32Type());
   for (int r = 0; r < 2; ++r) {
-    Value active = arith::CmpIOp::create(
-        b, loc, arith::CmpIPredicate::ult, rows[r],
-        arith::ConstantIndexOp::create(b, loc, limit));
+    Value active =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, rows[r],
+                              arith::ConstantIndexOp::create(b, loc, limit));
     scf::IfOp::create(b, loc, active, [&](OpBuilder &ib, Location il) {
       KernelBuilder ki{ib, il};
       Value m = vector::BroadcastOp::create(ib, il, v2f, ki.f(mul));
@@ -140,9 +141,8 @@ void storeRows(OpBuilder &b, Location loc, Type elt, Value mem, Value bh,
         vector::StoreOp::create(
             ib, il, x, mem,
             ValueRange{bh, rows[r],
-                       arith::AddIOp::create(ib, il, t2,
-                                             ki.c(static_cast<int64_t>(dt) *
-                                                  8))});
+                       arith::AddIOp::create(
+                           ib, il, t2, ki.c(static_cast<int64_t>(dt) * 8))});
       }
       scf::YieldOp::create(ib, il);
     });
@@ -160,6 +160,7 @@ gpu::GPUFuncOp gpukernels::buildGradQMmaKernel(OpBuilder &ob, Location loc,
   const int64_t kSteps = D / 16, dTiles = D / 8, nTiles = kTile / 8;
   auto fn = newKernel(ob, loc, name, gradQArgTypes(ctx, s),
                       gradTiles(ctx, s, kTile), threads);
+  limitRegisters(fn, s);
   OpBuilder b = OpBuilder::atBlockBegin(&fn.front());
   KernelBuilder kb{b, loc};
   Value q = fn.getArgument(0), k = fn.getArgument(1), v = fn.getArgument(2),
@@ -211,8 +212,7 @@ gpu::GPUFuncOp gpukernels::buildGradQMmaKernel(OpBuilder &ob, Location loc,
     for (int32_t x : {1, 2})
       dRow[r] = arith::AddFOp::create(
           b, loc, dRow[r],
-          gpu::ShuffleOp::create(b, loc, dRow[r], x, 32,
-                                 gpu::ShuffleMode::XOR)
+          gpu::ShuffleOp::create(b, loc, dRow[r], x, 32, gpu::ShuffleMode::XOR)
               .getShuffleResult());
     lse2[r] = lseLog2(
         kb, memref::LoadOp::create(b, loc, lse, ValueRange{bh, rowsc[r]}));
@@ -220,8 +220,7 @@ gpu::GPUFuncOp gpukernels::buildGradQMmaKernel(OpBuilder &ob, Location loc,
         b, loc,
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, rows[r],
                               kb.c(s.nq)),
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, F.t2,
-                              kb.c(0)));
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, F.t2, kb.c(0)));
     scf::IfOp::create(b, loc, write, [&](OpBuilder &ib, Location il) {
       memref::StoreOp::create(ib, il, dRow[r], delta, ValueRange{bh, rows[r]});
       scf::YieldOp::create(ib, il);
@@ -285,14 +284,14 @@ gpu::GPUFuncOp gpukernels::buildGradQMmaKernel(OpBuilder &ob, Location loc,
               Value arg = fmac(lb, l, at(lb, l, sC, r, j), kl.f(sl2),
                                arith::NegFOp::create(lb, l, lse2[r]));
               if (mask)
-                arg = addMask(kl, s, arg, mask, maskBase, rowsc[r],
-                              arith::MinUIOp::create(lb, l, key,
-                                                     kl.c(s.nk - 1)));
+                arg =
+                    addMask(kl, s, arg, mask, maskBase, rowsc[r],
+                            arith::MinUIOp::create(lb, l, key, kl.c(s.nk - 1)));
               Value p = exp2(lb, l, arg);
               Value vis = keyVisible(kl, s, rowLimit[r], key);
               p = arith::SelectOp::create(lb, l, vis, p, kl.f(0.0f));
-              Value d = arith::SubFOp::create(lb, l, at(lb, l, dpC, r, j),
-                                              dRow[r]);
+              Value d =
+                  arith::SubFOp::create(lb, l, at(lb, l, dpC, r, j), dRow[r]);
               ds = put(lb, l, arith::MulFOp::create(lb, l, p, d), ds, r, j);
             }
           dsC.push_back(ds);
@@ -335,6 +334,7 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
   const int64_t group = s.hq / s.hkv;
   auto fn = newKernel(ob, loc, name, gradKVArgTypes(ctx, s),
                       gradTiles(ctx, s, kTile), threads);
+  limitRegisters(fn, s);
   OpBuilder b = OpBuilder::atBlockBegin(&fn.front());
   KernelBuilder kb{b, loc};
   Value q = fn.getArgument(0), k = fn.getArgument(1), v = fn.getArgument(2),
@@ -354,21 +354,19 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
   Value keyBase = w.base, *keys = w.rows, *keysc = w.clamped;
   Value bIdx = arith::DivUIOp::create(b, loc, kvbh, kb.c(s.hkv));
   Value hkv = arith::RemUIOp::create(b, loc, kvbh, kb.c(s.hkv));
-  Value firstQHead =
-      F.add(arith::MulIOp::create(b, loc, bIdx, kb.c(s.hq)),
-            arith::MulIOp::create(b, loc, hkv, kb.c(group)));
+  Value firstQHead = F.add(arith::MulIOp::create(b, loc, bIdx, kb.c(s.hq)),
+                           arith::MulIOp::create(b, loc, hkv, kb.c(group)));
   // Queries that see a key of this block: q >= keyBase - off.
   Value qStart = kb.c(0);
   if (s.causalOffset) {
     Value first = arith::MaxSIOp::create(
-        b, loc,
-        arith::SubIOp::create(b, loc, keyBase, kb.c(*s.causalOffset)),
+        b, loc, arith::SubIOp::create(b, loc, keyBase, kb.c(*s.causalOffset)),
         kb.c(0));
     qStart = arith::MulIOp::create(
         b, loc, arith::DivUIOp::create(b, loc, first, kb.c(kTile)),
         kb.c(kTile));
-    qStart = arith::MinUIOp::create(
-        b, loc, qStart, kb.c((s.nq + kTile - 1) / kTile * kTile));
+    qStart = arith::MinUIOp::create(b, loc, qStart,
+                                    kb.c((s.nq + kTile - 1) / kTile * kTile));
   }
 
   // wgmma: Q (tile 0 of a stage) and dO (tile 1) are read K-major for S^T
@@ -416,9 +414,9 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
               Value stage, next, qD, qDT, doD, doDT;
               if (sw) {
                 stage = args[nAcc + 1];
-                next = tiles.issue(
-                    G, qbh, G.add(it, kl.c(kTile)),
-                    arith::SubIOp::create(lb, l, kl.c(1), stage));
+                next =
+                    tiles.issue(G, qbh, G.add(it, kl.c(kTile)),
+                                arith::SubIOp::create(lb, l, kl.c(1), stage));
                 tiles.landed(G, args[nAcc]);
                 Value off = arith::MulIOp::create(lb, l, stage, kl.c(2));
                 qD = sw->advance(G, qDesc, off);
@@ -434,15 +432,14 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
               for (int64_t nt = 0; nt < nTiles; ++nt)
                 for (int64_t j = 0; j < 2; ++j) {
                   Value qi = G.add(it, G.add(G.t2, kl.c(nt * 8 + j)));
-                  Value qc =
-                      arith::MinUIOp::create(lb, l, qi, kl.c(s.nq - 1));
+                  Value qc = arith::MinUIOp::create(lb, l, qi, kl.c(s.nq - 1));
                   colQ.push_back(qi);
                   colQc.push_back(qc);
-                  colL2.push_back(lseLog2(
-                      kl, memref::LoadOp::create(lb, l, lse,
-                                                 ValueRange{qbh, qc})));
-                  colD.push_back(memref::LoadOp::create(
-                      lb, l, delta, ValueRange{qbh, qc}));
+                  colL2.push_back(
+                      lseLog2(kl, memref::LoadOp::create(lb, l, lse,
+                                                         ValueRange{qbh, qc})));
+                  colD.push_back(memref::LoadOp::create(lb, l, delta,
+                                                        ValueRange{qbh, qc}));
                   colOk.push_back(arith::CmpIOp::create(
                       lb, l, arith::CmpIPredicate::ult, qi, kl.c(s.nq)));
                 }
@@ -450,8 +447,7 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
               SmallVector<Value> sAll, dpAll;
               if (sw) {
                 sAll = G.wgmma({}, kA, qD, sw->kMajorSteps(), false, nTiles);
-                dpAll =
-                    G.wgmma({}, vA, doD, sw->kMajorSteps(), false, nTiles);
+                dpAll = G.wgmma({}, vA, doD, sw->kMajorSteps(), false, nTiles);
               } else {
                 for (int64_t nt = 0; nt < nTiles; ++nt) {
                   SmallVector<Value> qB =
@@ -491,10 +487,10 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
                               G.add(qi, kl.c(*s.causalOffset))));
                     p = arith::SelectOp::create(lb, l, vis, p, kl.f(0.0f));
                     pt = put(lb, l, p, pt, r, j);
-                    Value d = arith::SubFOp::create(
-                        lb, l, at(lb, l, dpC, r, j), dq);
-                    ds = put(lb, l, arith::MulFOp::create(lb, l, p, d), ds,
-                             r, j);
+                    Value d =
+                        arith::SubFOp::create(lb, l, at(lb, l, dpC, r, j), dq);
+                    ds = put(lb, l, arith::MulFOp::create(lb, l, p, d), ds, r,
+                             j);
                   }
                 }
                 pC.push_back(pt);
@@ -525,8 +521,7 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
                   SmallVector<Value> qB =
                       G.bFrags(qS, kl.c(kk * 16), 0, dTiles, true);
                   for (int64_t dt = 0; dt < dTiles; ++dt) {
-                    acc[dTiles + dt] =
-                        G.mma(pA[kk], dB[dt], acc[dTiles + dt]);
+                    acc[dTiles + dt] = G.mma(pA[kk], dB[dt], acc[dTiles + dt]);
                     acc[dt] = G.mma(dsA[kk], qB[dt], acc[dt]);
                   }
                 }

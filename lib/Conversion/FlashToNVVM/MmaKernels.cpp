@@ -49,9 +49,13 @@ namespace {
 constexpr int64_t kRowsPerWarp = 16;
 } // namespace
 
-void gpukernels::allowAllRegisters(gpu::GPUFuncOp fn) {
-  fn->setAttr(NVVM::NVVMDialect::getMaxnregAttrName(),
-              IntegerAttr::get(IntegerType::get(fn.getContext(), 32), 255));
+void gpukernels::limitRegisters(gpu::GPUFuncOp fn, const KernelSpec &s) {
+  int64_t n = s.mmaMaxRegisters     ? s.mmaMaxRegisters
+              : mmaThreads(s) > 128 ? 255
+                                    : 0;
+  if (n)
+    fn->setAttr(NVVM::NVVMDialect::getMaxnregAttrName(),
+                IntegerAttr::get(IntegerType::get(fn.getContext(), 32), n));
 }
 
 MmaFragments gpukernels::mmaFragments(OpBuilder &b, Location loc, Type elt,
@@ -496,6 +500,14 @@ void gpukernels::chooseMmaTiles(KernelSpec &s, int64_t warps, int64_t tileKV,
   if (s.wgmma && s.d <= 64 && !s.causalOffset)
     byDim = 128;
   s.mmaTileKV = tileKV ? tileKV : byDim;
+  // The causal wgmma forward (two loop bodies: more registers) ran 7-15 %
+  // faster capped at 128 registers (d = 64: 4 blocks per SM) and 168
+  // (d = 128: 3 blocks) than with ptxas' 130 / 182 (3 / 2 blocks), without
+  // spills; the other forwards ran as fast or faster uncapped (and masked
+  // ones would spill a few registers).
+  if (s.wgmma && !backward && s.causalOffset && !s.mask && !s.mmaMaxRegisters &&
+      s.d <= 128)
+    s.mmaMaxRegisters = s.d <= 64 ? 128 : 168;
   // K and V tiles (rows padded by 8, or swizzled plus 1 KiB to align them)
   // within the 48 KiB of static shared memory a block may have.
   const int64_t rowBytes = (s.wgmma ? s.d : s.d + 8) * 2;
@@ -551,8 +563,7 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
                       wg ? SmallVector<Type>{wgBuf}
                          : SmallVector<Type>{smemTy, smemTy},
                       threads);
-  if (threads > 128)
-    allowAllRegisters(fn);
+  limitRegisters(fn, s);
 
   OpBuilder b = OpBuilder::atBlockBegin(&fn.front());
   KernelBuilder kb{b, loc};
@@ -656,8 +667,8 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
       // tile mma.syncs).
       SmallVector<Value> sRaw;
       if (wg) {
-        sRaw = G.wgmma({}, qA, kDesc, kv->kMajorSteps(), /*transB=*/false,
-                       nTiles);
+        sRaw =
+            G.wgmma({}, qA, kDesc, kv->kMajorSteps(), /*transB=*/false, nTiles);
       } else {
         for (int64_t nt = 0; nt < nTiles; ++nt) {
           SmallVector<Value> kB =

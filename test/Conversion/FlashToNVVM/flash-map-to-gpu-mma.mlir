@@ -8,7 +8,7 @@
 // RUN: flash-opt %s --split-input-file --flash-map-to-gpu="tensor-cores=1 mma-warps=8 mma-tile-kv=32" | FileCheck %s --check-prefix=OPT
 // RUN: not flash-opt %s --split-input-file --flash-map-to-gpu="tensor-cores=1 mma-warps=3" 2>&1 | FileCheck %s --check-prefix=BAD
 // RUN: flash-opt %s --split-input-file --flash-map-to-gpu="tensor-cores=1 wgmma=1" | FileCheck %s --check-prefix=WGMMA
-// BAD: error: flash-map-to-gpu: mma-warps must be 4 or 8 and mma-tile-kv 32, 64 or 128 (0: by head dim)
+// BAD: error: flash-map-to-gpu: mma-warps must be 4 or 8, mma-tile-kv 32, 64 or 128 (0: by head dim), mma-max-registers 64..255 (0: by block size)
 
 // Explicit tiles: 8 warps (128 rows) per block, 32-key tiles.
 // OPT-LABEL: func.func @f16_gqa_causal

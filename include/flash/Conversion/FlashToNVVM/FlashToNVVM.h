@@ -37,6 +37,11 @@ struct FlashToNVVMOptions : public PassPipelineOptions<FlashToNVVMOptions> {
       llvm::cl::desc("Warps per block of the tensor-core forward (4 or 8; "
                      "0: by head dim)"),
       llvm::cl::init(0)};
+  PassOptions::Option<int64_t> mmaMaxRegisters{
+      *this, "mma-max-registers",
+      llvm::cl::desc("Registers per thread for the tensor-core kernels "
+                     "(64..255; 0: by block size)"),
+      llvm::cl::init(0)};
   PassOptions::Option<bool> wgmma{
       *this, "wgmma",
       llvm::cl::desc("Forward kernels on warpgroup MMA (wgmma) where they "

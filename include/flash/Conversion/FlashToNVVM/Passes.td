@@ -61,6 +61,10 @@ def FlashMapToGPU : Pass<"flash-map-to-gpu", "::mlir::ModuleOp"> {
            "Keys per K/V tile of the tensor-core forward, keys / queries per "
            "tile of its backward (32, 64 or 128, lowered to fit shared "
            "memory; 0: by head dim)">,
+    Option<"mmaMaxRegisters", "mma-max-registers", "int64_t",
+           /*default=*/"0",
+           "Registers per thread ptxas may give the tensor-core kernels "
+           "(64..255; 0: its choice, 255 for 256-thread blocks)">,
     Option<"wgmma", "wgmma", "bool", /*default=*/"false",
            "With tensor-cores: the forward (head dim a multiple of 64) on "
            "Hopper warpgroup MMA (wgmma, sm_90a only), 64 rows per "
