@@ -510,9 +510,11 @@ void gpukernels::chooseMmaTiles(KernelSpec &s, int64_t warps, int64_t tileKV,
     s.mmaMaxRegisters = s.d <= 64 ? 128 : 168;
   // K and V tiles (rows padded by 8, or swizzled plus 1 KiB to align them)
   // within the 48 KiB of static shared memory a block may have.
+  // The wgmma backward double-buffers its two tiles.
   const int64_t rowBytes = (s.wgmma ? s.d : s.d + 8) * 2;
+  const int64_t tiles = backward && s.wgmma ? 4 : 2;
   while (s.mmaTileKV > 16 &&
-         2 * s.mmaTileKV * rowBytes + (s.wgmma ? 1024 : 0) > 48 * 1024)
+         tiles * s.mmaTileKV * rowBytes + (s.wgmma ? 1024 : 0) > 48 * 1024)
     s.mmaTileKV /= 2;
   if (backward && tileKV)
     s.mmaGradTile = s.mmaTileKV;
