@@ -31,7 +31,12 @@ def FlashMapToGPU : Pass<"flash-map-to-gpu", "::mlir::ModuleOp"> {
     cp.async, ldmatrix fragments, mma.sync m16n8k16, P kept in registers)
     and the backward (MmaGradKernels.cpp: dQ with 16 query rows per warp,
     dK/dV with 16 key rows per warp; transposes as operand choices).
-    Everything else uses the SIMT mapping: f32 arithmetic on CUDA cores. A mask (additive or i1, statically shaped) is staged by the
+    With `wgmma` too (set by --flash-to-nvvm for sm_90a) and a head dim
+    that is a multiple of 64, the same kernels run on Hopper's warpgroup
+    MMA: 64 rows per warpgroup, A operands in registers, B by descriptor
+    from tiles in the 128-byte swizzle (the backward's double-buffered).
+    Everything else uses the SIMT mapping: f32 arithmetic on CUDA cores.
+    A mask (additive or i1, statically shaped) is staged by the
     host as f32 in its own shape (an i1 keep-mask as 0 / -inf); the kernels
     read it in place, with stride 0 along the dims it broadcasts over.
     Dynamic shapes are diagnosed as not supported.
