@@ -27,6 +27,21 @@ check w1 --grad --n 65 --d 32
 check w2 --grad --batch 2 --hq 4 --hkv 2 --nq 100 --nk 70 --d 64 --causal
 check w3 --grad --n 130 --d 64 --dtype f16 --tol 4e-3
 check w4 --grad --hq 2 --nq 65 --nk 90 --d 32 --mask bool --full-mask --dtype bf16 --tol 2e-2
+# The f16 forward on KHR cooperative matrices (a target environment with the
+# CooperativeMatrixKHR capability): odd sizes, causal, GQA, masks with fully
+# masked rows, head dims 16..256.
+COOP='--flash-to-spirv=caps=CooperativeMatrixKHR'
+checkc() { # name mlirgen-args...
+  local name=$1; shift
+  /usr/bin/python3 python/flash_mlir/mlirgen.py "$@" > "$tmp/$name.mlir"
+  link "$name" "$COOP" flash_vulkan_runtime
+}
+checkc c1 --batch 2 --hq 4 --hkv 2 --nq 100 --nk 70 --d 64 --causal --dtype f16 --tol 2e-3
+checkc c2 --n 65 --d 128 --dtype f16 --tol 2e-3
+checkc c3 --batch 2 --hq 3 --nq 37 --nk 100 --d 32 --mask bool --full-mask --causal --dtype f16 --tol 2e-3
+checkc c4 --nq 1000 --nk 1000 --d 64 --batch 2 --hq 2 --hkv 1 --dtype f16 --tol 2e-3
+checkc c5 --nq 17 --nk 5 --d 16 --dtype f16 --tol 2e-3 --mask add
+checkc c6 --n 300 --d 256 --causal --causal-offset -20 --dtype f16 --tol 2e-3
 # Timing: B·N = 16k, H·d = 2048, N = 4096, f16 (native 16-bit storage on
 # both targets); each runtime prints every kernel's device time.
 /usr/bin/python3 - "$tmp" <<'PY'
@@ -41,6 +56,9 @@ for d, h in [(64, 32), (128, 16)]:
     open(f"{tmp}/f{d}.mlir", "w").write(timing_program(cfg, "fused", 2))
     open(f"{tmp}/b{d}.mlir", "w").write(timing_program(cfg, "fused_grad", 1))
 PY
+for p in f64 f128; do
+  cp "$tmp/$p.mlir" "$tmp/tc_$p.mlir"; link "tc_$p" "$COOP" flash_vulkan_runtime
+done
 for p in f64 f128 b64 b128; do
   cp "$tmp/$p.mlir" "$tmp/tv_$p.mlir"; link "tv_$p" --flash-to-spirv flash_vulkan_runtime
   cp "$tmp/$p.mlir" "$tmp/tn_$p.mlir"; link "tn_$p" --flash-to-nvvm=format=bin flash_cuda_runtime

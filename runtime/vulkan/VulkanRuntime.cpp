@@ -80,7 +80,8 @@ Context &context() {
     auto *c = new Context;
     VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
     app.pApplicationName = "flash-mlir";
-    app.apiVersion = VK_API_VERSION_1_1;
+    // 1.3: SPIR-V 1.6 modules (the cooperative-matrix kernels).
+    app.apiVersion = VK_API_VERSION_1_3;
     VkInstanceCreateInfo ici{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
     ici.pApplicationInfo = &app;
     VK_CHECK(vkCreateInstance(&ici, nullptr, &c->instance));
@@ -109,8 +110,7 @@ Context &context() {
     uint32_t nq = 0;
     vkGetPhysicalDeviceQueueFamilyProperties(c->physical, &nq, nullptr);
     std::vector<VkQueueFamilyProperties> families(nq);
-    vkGetPhysicalDeviceQueueFamilyProperties(c->physical, &nq,
-                                             families.data());
+    vkGetPhysicalDeviceQueueFamilyProperties(c->physical, &nq, families.data());
     bool found = false;
     for (uint32_t i = 0; i < nq && !found; ++i)
       if (families[i].queueFlags & VK_QUEUE_COMPUTE_BIT) {
@@ -126,10 +126,32 @@ Context &context() {
     VkPhysicalDevice16BitStorageFeatures s16{
         VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES};
     s16.pNext = &f16;
+    // And KHR cooperative matrices where the device has them (the struct
+    // is spelled out: Debian 12's Vulkan headers predate the extension).
+    struct CooperativeMatrixFeatures {
+      VkStructureType sType;
+      void *pNext;
+      VkBool32 cooperativeMatrix, cooperativeMatrixRobustBufferAccess;
+    } coop{static_cast<VkStructureType>(1000506000), nullptr, VK_FALSE,
+           VK_FALSE};
+    const char *coopExt = "VK_KHR_cooperative_matrix";
+    uint32_t nExt = 0;
+    vkEnumerateDeviceExtensionProperties(c->physical, nullptr, &nExt, nullptr);
+    std::vector<VkExtensionProperties> exts(nExt);
+    vkEnumerateDeviceExtensionProperties(c->physical, nullptr, &nExt,
+                                         exts.data());
+    bool hasCoop = false;
+    for (const VkExtensionProperties &e : exts)
+      hasCoop |= std::strcmp(e.extensionName, coopExt) == 0;
+    if (hasCoop)
+      f16.pNext = &coop;
     VkPhysicalDeviceFeatures2 features{
         VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
     features.pNext = &s16;
     vkGetPhysicalDeviceFeatures2(c->physical, &features);
+    if (c->timing)
+      std::fprintf(stderr, "flash_vulkan_runtime: cooperative matrices %s\n",
+                   coop.cooperativeMatrix ? "on" : "off");
     VkPhysicalDeviceFeatures2 enable{
         VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
     enable.features.shaderInt64 = features.features.shaderInt64;
@@ -144,6 +166,10 @@ Context &context() {
     dci.pNext = &enable;
     dci.queueCreateInfoCount = 1;
     dci.pQueueCreateInfos = &qci;
+    if (hasCoop) {
+      dci.enabledExtensionCount = 1;
+      dci.ppEnabledExtensionNames = &coopExt;
+    }
     VK_CHECK(vkCreateDevice(c->physical, &dci, nullptr, &c->device));
     vkGetDeviceQueue(c->device, c->queueFamily, 0, &c->queue);
     VkCommandPoolCreateInfo pci{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
@@ -179,8 +205,7 @@ Allocation allocate(Context &c, size_t size, void **mapped) {
         mai.allocationSize = req.size;
         mai.memoryTypeIndex = i;
         // A small BAR heap may be full: fall back to the next type.
-        if (vkAllocateMemory(c.device, &mai, nullptr, &a.memory) ==
-            VK_SUCCESS)
+        if (vkAllocateMemory(c.device, &mai, nullptr, &a.memory) == VK_SUCCESS)
           type = static_cast<int>(i);
       }
     if (type >= 0)
@@ -234,8 +259,7 @@ void buildPipeline(Context &c, Function &f, uint32_t numBuffers) {
       VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
   lci.bindingCount = numBuffers;
   lci.pBindings = bindings.data();
-  VK_CHECK(
-      vkCreateDescriptorSetLayout(c.device, &lci, nullptr, &f.setLayout));
+  VK_CHECK(vkCreateDescriptorSetLayout(c.device, &lci, nullptr, &f.setLayout));
   VkPipelineLayoutCreateInfo plci{
       VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
   plci.setLayoutCount = 1;
@@ -248,8 +272,8 @@ void buildPipeline(Context &c, Function &f, uint32_t numBuffers) {
   cpci.stage.module = f.module->shader;
   cpci.stage.pName = f.name.c_str();
   cpci.layout = f.layout;
-  VK_CHECK(vkCreateComputePipelines(c.device, VK_NULL_HANDLE, 1, &cpci,
-                                    nullptr, &f.pipeline));
+  VK_CHECK(vkCreateComputePipelines(c.device, VK_NULL_HANDLE, 1, &cpci, nullptr,
+                                    &f.pipeline));
   f.numBuffers = numBuffers;
 }
 
@@ -340,8 +364,7 @@ FLASH_EXPORT void mgpuLaunchKernel(void *function, intptr_t gridX,
     temps.push_back(t);
   }
 
-  VkDescriptorPoolSize poolSize{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
-                                n ? n : 1};
+  VkDescriptorPoolSize poolSize{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, n ? n : 1};
   VkDescriptorPoolCreateInfo dpci{
       VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
   dpci.maxSets = 1;
@@ -389,13 +412,12 @@ FLASH_EXPORT void mgpuLaunchKernel(void *function, intptr_t gridX,
     vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, queries, 0);
   }
   vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, f.pipeline);
-  vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, f.layout, 0,
-                          1, &set, 0, nullptr);
-  vkCmdDispatch(cmd, static_cast<uint32_t>(gridX),
-                static_cast<uint32_t>(gridY), static_cast<uint32_t>(gridZ));
+  vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, f.layout, 0, 1,
+                          &set, 0, nullptr);
+  vkCmdDispatch(cmd, static_cast<uint32_t>(gridX), static_cast<uint32_t>(gridY),
+                static_cast<uint32_t>(gridZ));
   if (queries)
-    vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, queries,
-                        1);
+    vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, queries, 1);
   // Make the shader's writes visible to the host's reads.
   VkMemoryBarrier barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
   barrier.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
@@ -417,8 +439,7 @@ FLASH_EXPORT void mgpuLaunchKernel(void *function, intptr_t gridX,
     VK_CHECK(vkGetQueryPoolResults(
         c.device, queries, 0, 2, sizeof ts, ts, sizeof ts[0],
         VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT));
-    std::fprintf(stderr, "flash_vulkan_runtime: %s %.3f ms\n",
-                 f.name.c_str(),
+    std::fprintf(stderr, "flash_vulkan_runtime: %s %.3f ms\n", f.name.c_str(),
                  static_cast<double>(ts[1] - ts[0]) * c.timestampPeriodNs *
                      1e-6);
     vkDestroyQueryPool(c.device, queries, nullptr);

@@ -413,7 +413,12 @@ struct FlashMapToGPUPass : flash::impl::FlashMapToGPUBase<FlashMapToGPUPass> {
       if (auto fwd = dyn_cast<AttentionOp>(op)) {
         std::string name = "flash_attention_" + std::to_string(counter++);
         int64_t fwdThreads = s->threads, fwdGrid = gq;
-        if (tensorCores && mmaForwardApplies(*s)) {
+        if (cooperativeMatrix && coopMatrixForwardApplies(*s)) {
+          buildForwardCoopMatrixKernel(kb, op->getLoc(), name, *s);
+          fwdThreads = coopMatrixThreads();
+          fwdGrid =
+              (s->nq + coopMatrixRowsPerBlock() - 1) / coopMatrixRowsPerBlock();
+        } else if (tensorCores && mmaForwardApplies(*s)) {
           s->wgmma = wgmma && wgmmaForwardApplies(*s);
           s->mmaMaxRegisters = mmaMaxRegisters;
           chooseMmaTiles(*s, mmaWarps, mmaTileKV, /*backward=*/false);

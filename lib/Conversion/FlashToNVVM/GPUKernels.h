@@ -190,6 +190,16 @@ gpu::GPUFuncOp buildGradQMmaKernel(OpBuilder &b, Location loc, StringRef name,
 gpu::GPUFuncOp buildGradKVMmaKernel(OpBuilder &b, Location loc, StringRef name,
                                     const KernelSpec &s);
 
+/// The forward on subgroup matrices (CoopMatrixKernels.cpp; SPIR-V
+/// cooperative matrices): f16, D = Dv a multiple of 16 up to 256, masks
+/// included; 16 query rows per block of one 32-thread subgroup.
+bool coopMatrixForwardApplies(const KernelSpec &s);
+int64_t coopMatrixRowsPerBlock();
+int64_t coopMatrixThreads();
+gpu::GPUFuncOp buildForwardCoopMatrixKernel(OpBuilder &b, Location loc,
+                                            StringRef name,
+                                            const KernelSpec &s);
+
 /// The forward kernel (FlashMapToGPU.cpp): args (q, k, v, o, lse).
 gpu::GPUFuncOp buildForwardKernel(OpBuilder &b, Location loc, StringRef name,
                                   const KernelSpec &s);

@@ -123,16 +123,14 @@ struct FlashNestSPIRVModulesPass
     : flash::impl::FlashNestSPIRVModulesBase<FlashNestSPIRVModulesPass> {
   void runOnOperation() override {
     ModuleOp top = getOperation();
-    for (auto spv :
-         llvm::make_early_inc_range(top.getOps<spirv::ModuleOp>())) {
+    for (auto spv : llvm::make_early_inc_range(top.getOps<spirv::ModuleOp>())) {
       std::optional<StringRef> name = spv.getName();
       if (!name || !name->starts_with("__spv__"))
         continue;
-      auto gpuMod =
-          top.lookupSymbol<gpu::GPUModuleOp>(name->drop_front(7));
+      auto gpuMod = top.lookupSymbol<gpu::GPUModuleOp>(name->drop_front(7));
       if (!gpuMod) {
-        spv.emitError("no gpu.module '") << name->drop_front(7)
-                                          << "' to move this module into";
+        spv.emitError("no gpu.module '")
+            << name->drop_front(7) << "' to move this module into";
         return signalPassFailure();
       }
       spv->moveBefore(&gpuMod.getBody()->front());
@@ -164,9 +162,22 @@ void mlir::flash::buildFlashToSPIRVPipeline(
   }
   llvm::append_range(target.spirvCapabilities, options.caps);
   llvm::append_range(target.spirvExtensions, options.exts);
+  // A target with KHR cooperative matrices gets the f16 forward's products
+  // on them (its extension implied by the capability; upstream's
+  // conversion makes the ops available from SPIR-V 1.6, Vulkan 1.3).
+  FlashMapToGPUOptions map;
+  map.cooperativeMatrix =
+      !opencl && llvm::is_contained(options.caps, "CooperativeMatrixKHR");
+  if (map.cooperativeMatrix) {
+    if (!llvm::is_contained(target.spirvExtensions,
+                            "SPV_KHR_cooperative_matrix"))
+      target.spirvExtensions.push_back("SPV_KHR_cooperative_matrix");
+    if (version.empty())
+      target.spirvVersion = "v1.6";
+  }
 
   pm.addPass(createFlashWidenBF16(FlashWidenBF16Options{opencl}));
-  pm.addPass(createFlashMapToGPU());
+  pm.addPass(createFlashMapToGPU(map));
   pm.addNestedPass<gpu::GPUModuleOp>(
       createFlashGPULowerMath(FlashGPULowerMathOptions{"spirv"}));
   buildGPUHostPreparation(pm);

@@ -70,6 +70,11 @@ def FlashMapToGPU : Pass<"flash-map-to-gpu", "::mlir::ModuleOp"> {
            /*default=*/"0",
            "Registers per thread ptxas may give the tensor-core kernels "
            "(64..255; 0: its choice, 255 for 256-thread blocks)">,
+    Option<"cooperativeMatrix", "cooperative-matrix", "bool",
+           /*default=*/"false",
+           "The f16 forward (head dim a multiple of 16 up to 256) on "
+           "gpu.subgroup_mma ops (16x16x16, one subgroup of 32 threads per "
+           "16 query rows): SPIR-V cooperative matrices">,
     Option<"wgmma", "wgmma", "bool", /*default=*/"false",
            "With tensor-cores: the forward (head dim a multiple of 64) on "
            "Hopper warpgroup MMA (wgmma, sm_90a only), 64 rows per "
