@@ -90,6 +90,53 @@ struct GradTiles {
     return toks.back();
   }
 
+  /// The top of the step at rows row0. mma.sync: loads the tiles and waits
+  /// for them. wgmma (`pending`, `stage` loop-carried): issues the next
+  /// step's copies into the other stage and waits for this one's. Returns
+  /// the next step's loop-carried values and this stage's first tile (for
+  /// SwizzledTiles::advance).
+  struct Step {
+    Value next, nextStage, firstTile;
+  };
+  Step begin(MmaFragments &G, Value bh, Value row0, Value pending,
+             Value stage) const {
+    if (!sw) {
+      landed(G, issue(G, bh, row0, Value()));
+      return {};
+    }
+    Step st;
+    st.nextStage = arith::SubIOp::create(G.b, G.loc, G.c(1), stage);
+    st.next = issue(G, bh, G.add(row0, G.c(rows)), st.nextStage);
+    landed(G, pending);
+    st.firstTile = arith::MulIOp::create(G.b, G.loc, stage, G.c(2));
+    return st;
+  }
+
+  /// The step's two products with the tiles read as B^T: A0 tile0^T and
+  /// A1 tile1^T (S and dP, or S^T and dP^T), nTiles C tiles each; for wgmma
+  /// desc0 / desc1 are the tiles' K-major descriptors for this stage.
+  std::pair<SmallVector<Value>, SmallVector<Value>>
+  products(MmaFragments &G, ArrayRef<Value> a0, ArrayRef<Value> a1, Value desc0,
+           Value desc1, int64_t nTiles) const {
+    if (sw)
+      return {G.wgmma({}, a0, desc0, sw->kMajorSteps(), false, nTiles),
+              G.wgmma({}, a1, desc1, sw->kMajorSteps(), false, nTiles)};
+    SmallVector<Value> c0, c1;
+    const int64_t kSteps = s.d / 16;
+    for (int64_t nt = 0; nt < nTiles; ++nt) {
+      SmallVector<Value> b0 = G.bFrags(aS, G.c(nt * 8), 0, kSteps, false);
+      SmallVector<Value> b1 = G.bFrags(bS, G.c(nt * 8), 0, kSteps, false);
+      Value x = G.zeroC(), y = G.zeroC();
+      for (int64_t ks = 0; ks < kSteps; ++ks) {
+        x = G.mma(a0[ks], b0[ks], x);
+        y = G.mma(a1[ks], b1[ks], y);
+      }
+      c0.push_back(x);
+      c1.push_back(y);
+    }
+    return {c0, c1};
+  }
+
   /// Waits for the tiles of the current step: all groups, or (wgmma) all but
   /// the two of the next step; then makes the tiles visible to the block
   /// (and, for wgmma, to the async proxy).
@@ -241,39 +288,17 @@ gpu::GPUFuncOp gpukernels::buildGradQMmaKernel(OpBuilder &ob, Location loc,
       [&](OpBuilder &lb, Location l, Value jt, ValueRange args) {
         KernelBuilder kl{lb, l};
         MmaFragments G{lb, l, elt, F.lrow, F.lmat, F.g, F.t2};
-        Value stage, next, kD, kDT, vD;
+        GradTiles::Step st =
+            sw ? tiles.begin(G, kvbh, jt, args[dTiles], args[dTiles + 1])
+               : tiles.begin(G, kvbh, jt, Value(), Value());
+        Value kD, kDT, vD;
         if (sw) {
-          stage = args[dTiles + 1];
-          next = tiles.issue(G, kvbh, G.add(jt, kl.c(kTile)),
-                             arith::SubIOp::create(lb, l, kl.c(1), stage));
-          tiles.landed(G, args[dTiles]);
-          Value off = arith::MulIOp::create(lb, l, stage, kl.c(2));
-          kD = sw->advance(G, kDesc, off);
-          kDT = sw->advance(G, kDescT, off);
-          vD = sw->advance(G, vDesc, off);
-        } else {
-          tiles.landed(G, tiles.issue(G, kvbh, jt, Value()));
+          kD = sw->advance(G, kDesc, st.firstTile);
+          kDT = sw->advance(G, kDescT, st.firstTile);
+          vD = sw->advance(G, vDesc, st.firstTile);
         }
         // S = Q K^T, dP = dO V^T.
-        SmallVector<Value> sAll, dpAll;
-        if (sw) {
-          sAll = G.wgmma({}, qA, kD, sw->kMajorSteps(), false, nTiles);
-          dpAll = G.wgmma({}, doA, vD, sw->kMajorSteps(), false, nTiles);
-        } else {
-          for (int64_t nt = 0; nt < nTiles; ++nt) {
-            SmallVector<Value> kB =
-                G.bFrags(kS, kl.c(nt * 8), 0, kSteps, false);
-            SmallVector<Value> vB =
-                G.bFrags(vS, kl.c(nt * 8), 0, kSteps, false);
-            Value sC = G.zeroC(), dpC = G.zeroC();
-            for (int64_t ks = 0; ks < kSteps; ++ks) {
-              sC = G.mma(qA[ks], kB[ks], sC);
-              dpC = G.mma(doA[ks], vB[ks], dpC);
-            }
-            sAll.push_back(sC);
-            dpAll.push_back(dpC);
-          }
-        }
+        auto [sAll, dpAll] = tiles.products(G, qA, doA, kD, vD, nTiles);
         SmallVector<Value> dsC;
         for (int64_t nt = 0; nt < nTiles; ++nt) {
           Value sC = sAll[nt], dpC = dpAll[nt];
@@ -302,8 +327,8 @@ gpu::GPUFuncOp gpukernels::buildGradQMmaKernel(OpBuilder &ob, Location loc,
           dsA.push_back(G.cToA(dsC[2 * kk], dsC[2 * kk + 1]));
         if (sw) {
           acc = G.wgmma(acc, dsA, kDT, sw->mnMajorSteps(), true);
-          acc.push_back(next);
-          acc.push_back(arith::SubIOp::create(lb, l, kl.c(1), stage));
+          acc.push_back(st.next);
+          acc.push_back(st.nextStage);
         } else {
           for (int64_t kk = 0; kk < nTiles / 2; ++kk) {
             SmallVector<Value> kB =
@@ -411,20 +436,15 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
               KernelBuilder kl{lb, l};
               MmaFragments G{lb, l, elt, F.lrow, F.lmat, F.g, F.t2};
               const int64_t nAcc = 2 * dTiles;
-              Value stage, next, qD, qDT, doD, doDT;
+              GradTiles::Step st =
+                  sw ? tiles.begin(G, qbh, it, args[nAcc], args[nAcc + 1])
+                     : tiles.begin(G, qbh, it, Value(), Value());
+              Value qD, qDT, doD, doDT;
               if (sw) {
-                stage = args[nAcc + 1];
-                next =
-                    tiles.issue(G, qbh, G.add(it, kl.c(kTile)),
-                                arith::SubIOp::create(lb, l, kl.c(1), stage));
-                tiles.landed(G, args[nAcc]);
-                Value off = arith::MulIOp::create(lb, l, stage, kl.c(2));
-                qD = sw->advance(G, qDesc, off);
-                qDT = sw->advance(G, qDescT, off);
-                doD = sw->advance(G, doDesc, off);
-                doDT = sw->advance(G, doDescT, off);
-              } else {
-                tiles.landed(G, tiles.issue(G, qbh, it, Value()));
+                qD = sw->advance(G, qDesc, st.firstTile);
+                qDT = sw->advance(G, qDescT, st.firstTile);
+                doD = sw->advance(G, doDesc, st.firstTile);
+                doDT = sw->advance(G, doDescT, st.firstTile);
               }
               // Per column (query) of the tile: lse, D, in range; loaded
               // before the products so that their latency overlaps them.
@@ -444,25 +464,7 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
                       lb, l, arith::CmpIPredicate::ult, qi, kl.c(s.nq)));
                 }
               // S^T = K Q^T, dP^T = V dO^T.
-              SmallVector<Value> sAll, dpAll;
-              if (sw) {
-                sAll = G.wgmma({}, kA, qD, sw->kMajorSteps(), false, nTiles);
-                dpAll = G.wgmma({}, vA, doD, sw->kMajorSteps(), false, nTiles);
-              } else {
-                for (int64_t nt = 0; nt < nTiles; ++nt) {
-                  SmallVector<Value> qB =
-                      G.bFrags(qS, kl.c(nt * 8), 0, kSteps, false);
-                  SmallVector<Value> dB =
-                      G.bFrags(doS, kl.c(nt * 8), 0, kSteps, false);
-                  Value sC = G.zeroC(), dpC = G.zeroC();
-                  for (int64_t ks = 0; ks < kSteps; ++ks) {
-                    sC = G.mma(kA[ks], qB[ks], sC);
-                    dpC = G.mma(vA[ks], dB[ks], dpC);
-                  }
-                  sAll.push_back(sC);
-                  dpAll.push_back(dpC);
-                }
-              }
+              auto [sAll, dpAll] = tiles.products(G, kA, vA, qD, doD, nTiles);
               SmallVector<Value> pC, dsC;
               for (int64_t nt = 0; nt < nTiles; ++nt) {
                 Value sC = sAll[nt], dpC = dpAll[nt];
@@ -512,8 +514,8 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
                             sw->mnMajorSteps(), true);
                 acc = dK;
                 llvm::append_range(acc, dV);
-                acc.push_back(next);
-                acc.push_back(arith::SubIOp::create(lb, l, kl.c(1), stage));
+                acc.push_back(st.next);
+                acc.push_back(st.nextStage);
               } else {
                 for (int64_t kk = 0; kk < nTiles / 2; ++kk) {
                   SmallVector<Value> dB =
