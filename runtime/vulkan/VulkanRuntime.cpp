@@ -213,12 +213,16 @@ Allocation allocate(Context &c, size_t size, void **mapped) {
   }
   if (type < 0)
     fail("no host-visible memory for a buffer");
+  // With timing: where the buffers land (the first, and every one that
+  // had to fall back to host memory: kernels then read it over PCIe).
   static bool told = false;
-  if (c.timing && !told) {
+  bool local = c.memProps.memoryTypes[type].propertyFlags &
+               VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT;
+  if (c.timing && (!told || !local)) {
     told = true;
-    bool local = c.memProps.memoryTypes[type].propertyFlags &
-                 VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT;
-    std::fprintf(stderr, "flash_vulkan_runtime: buffers in %s memory\n",
+    std::fprintf(stderr,
+                 "flash_vulkan_runtime: buffer of %llu bytes in %s memory\n",
+                 static_cast<unsigned long long>(req.size),
                  local ? "device-local host-visible" : "host");
   }
   VK_CHECK(vkBindBufferMemory(c.device, a.buffer, a.memory, 0));
