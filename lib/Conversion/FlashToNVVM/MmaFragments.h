@@ -141,10 +141,12 @@ SwizzledTiles swizzledTiles(MmaFragments &F, Value buf, int64_t rows,
 
 /// The registers per thread ptxas may give tensor-core kernel `fn`:
 /// mma-max-registers when set (fewer registers, more blocks per SM);
-/// otherwise 255 for 256-thread kernels (without it, ptxas capped the causal
-/// d = 256 forward of 256 threads at 128 and spilled its accumulators) and
-/// ptxas' own choice for 128-thread ones.
-void limitRegisters(gpu::GPUFuncOp fn, const KernelSpec &s);
+/// otherwise 255 for 256-thread kernels and the backward's (without it,
+/// ptxas capped the causal d = 256 forward of 256 threads, and the d = 32
+/// dK/dV kernel, at 128 and spilled) and ptxas' own choice for the 128-thread
+/// forwards.
+void limitRegisters(gpu::GPUFuncOp fn, const KernelSpec &s,
+                    bool backward = false);
 
 /// Builds the lane decomposition for MmaFragments from the thread id.
 MmaFragments mmaFragments(OpBuilder &b, Location loc, Type elt, Value tid);

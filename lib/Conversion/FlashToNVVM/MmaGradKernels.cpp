@@ -207,7 +207,7 @@ gpu::GPUFuncOp gpukernels::buildGradQMmaKernel(OpBuilder &ob, Location loc,
   const int64_t kSteps = D / 16, dTiles = D / 8, nTiles = kTile / 8;
   auto fn = newKernel(ob, loc, name, gradQArgTypes(ctx, s),
                       gradTiles(ctx, s, kTile), threads);
-  limitRegisters(fn, s);
+  limitRegisters(fn, s, /*backward=*/true);
   OpBuilder b = OpBuilder::atBlockBegin(&fn.front());
   KernelBuilder kb{b, loc};
   Value q = fn.getArgument(0), k = fn.getArgument(1), v = fn.getArgument(2),
@@ -359,7 +359,7 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
   const int64_t group = s.hq / s.hkv;
   auto fn = newKernel(ob, loc, name, gradKVArgTypes(ctx, s),
                       gradTiles(ctx, s, kTile), threads);
-  limitRegisters(fn, s);
+  limitRegisters(fn, s, /*backward=*/true);
   OpBuilder b = OpBuilder::atBlockBegin(&fn.front());
   KernelBuilder kb{b, loc};
   Value q = fn.getArgument(0), k = fn.getArgument(1), v = fn.getArgument(2),

@@ -49,10 +49,11 @@ namespace {
 constexpr int64_t kRowsPerWarp = 16;
 } // namespace
 
-void gpukernels::limitRegisters(gpu::GPUFuncOp fn, const KernelSpec &s) {
-  int64_t n = s.mmaMaxRegisters     ? s.mmaMaxRegisters
-              : mmaThreads(s) > 128 ? 255
-                                    : 0;
+void gpukernels::limitRegisters(gpu::GPUFuncOp fn, const KernelSpec &s,
+                                bool backward) {
+  int64_t n = s.mmaMaxRegisters                 ? s.mmaMaxRegisters
+              : backward || mmaThreads(s) > 128 ? 255
+                                                : 0;
   if (n)
     fn->setAttr(NVVM::NVVMDialect::getMaxnregAttrName(),
                 IntegerAttr::get(IntegerType::get(fn.getContext(), 32), n));
