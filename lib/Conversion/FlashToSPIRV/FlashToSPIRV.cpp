@@ -42,6 +42,7 @@ namespace mlir {
 namespace flash {
 #define GEN_PASS_DEF_FLASHPREPARESPIRVKERNELS
 #define GEN_PASS_DEF_FLASHNESTSPIRVMODULES
+#define GEN_PASS_DEF_FLASHPINSPIRVVERSION
 #define GEN_PASS_REGISTRATION
 #include "flash/Conversion/FlashToSPIRV/Passes.h.inc"
 } // namespace flash
@@ -137,6 +138,20 @@ struct FlashNestSPIRVModulesPass
     }
   }
 };
+struct FlashPinSPIRVVersionPass
+    : flash::impl::FlashPinSPIRVVersionBase<FlashPinSPIRVVersionPass> {
+  void runOnOperation() override {
+    spirv::ModuleOp m = getOperation();
+    std::optional<spirv::VerCapExtAttr> vce = m.getVceTriple();
+    spirv::TargetEnvAttr target = spirv::lookupTargetEnvOrDefault(m);
+    if (!vce || vce->getVersion() >= target.getVersion())
+      return;
+    m.setVceTripleAttr(spirv::VerCapExtAttr::get(
+        IntegerAttr::get(IntegerType::get(&getContext(), 32),
+                         static_cast<uint32_t>(target.getVersion())),
+        vce->getCapabilitiesAttr(), vce->getExtensionsAttr()));
+  }
+};
 } // namespace
 
 void mlir::flash::buildFlashToSPIRVPipeline(
@@ -151,7 +166,11 @@ void mlir::flash::buildFlashToSPIRVPipeline(
     target.spirvCapabilities = {"Addresses", "Int64", "Kernel"};
     target.clientApi = "OpenCL";
   } else {
-    target.spirvVersion = version.empty() ? "v1.3" : version;
+    // 1.4: entry points list every global they use, workgroup memory
+    // included. Under 1.3 the H200's Vulkan driver took each kernel of a
+    // module to use all of the module's workgroup variables: a forward and
+    // backward at d = 128 (49 KB together) lost the device.
+    target.spirvVersion = version.empty() ? "v1.4" : version;
     // f16 buffers natively (update-vce keeps only what a kernel uses);
     // bf16 ones are widened to f32 before the mapping (flash-widen-bf16).
     target.spirvCapabilities = {"Shader", "Float16",
@@ -192,6 +211,7 @@ void mlir::flash::buildFlashToSPIRVPipeline(
   OpPassManager &spv = pm.nest<gpu::GPUModuleOp>().nest<spirv::ModuleOp>();
   spv.addPass(spirv::createSPIRVLowerABIAttributesPass());
   spv.addPass(spirv::createSPIRVUpdateVCEPass());
+  spv.addPass(createFlashPinSPIRVVersion());
   if (options.kernelsOnly)
     return;
 

@@ -12,6 +12,7 @@ namespace flash {
 
 #define GEN_PASS_DECL_FLASHPREPARESPIRVKERNELS
 #define GEN_PASS_DECL_FLASHNESTSPIRVMODULES
+#define GEN_PASS_DECL_FLASHPINSPIRVVERSION
 #include "flash/Conversion/FlashToSPIRV/Passes.h.inc"
 
 struct FlashToSPIRVOptions : public PassPipelineOptions<FlashToSPIRVOptions> {
@@ -28,8 +29,9 @@ struct FlashToSPIRVOptions : public PassPipelineOptions<FlashToSPIRVOptions> {
                      "gpu.module)"))};
   PassOptions::Option<std::string> version{
       *this, "version",
-      llvm::cl::desc("SPIR-V version (v1.0 ... v1.6); default v1.3 for "
-                     "vulkan, v1.0 for opencl")};
+      llvm::cl::desc("SPIR-V version (v1.0 ... v1.6); default v1.4 for "
+                     "vulkan (v1.6 with cooperative matrices), v1.0 for "
+                     "opencl")};
   PassOptions::ListOption<std::string> caps{
       *this, "caps",
       llvm::cl::desc("Capabilities besides those of the client API")};

@@ -41,4 +41,17 @@ def FlashNestSPIRVModules
   }];
 }
 
+def FlashPinSPIRVVersion
+    : Pass<"flash-pin-spirv-version", "::mlir::spirv::ModuleOp"> {
+  let summary = "Keep a spirv.module at its target environment's SPIR-V "
+                "version";
+  let description = [{
+    spirv-update-vce sets the module's version to the least its ops need,
+    but from SPIR-V 1.4 on an entry point lists every global variable it
+    uses (spirv-lower-abi-attrs writes them when the target is 1.4+), which
+    an older version forbids. This pass (our own; upstream has no
+    equivalent) raises the module's version back to the target's.
+  }];
+}
+
 #endif // FLASH_CONVERSION_FLASHTOSPIRV_PASSES_TD
