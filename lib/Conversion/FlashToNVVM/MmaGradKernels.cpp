@@ -41,8 +41,10 @@ namespace {
 int64_t gradTile(const KernelSpec &s, bool kv) {
   if (s.mmaGradTile)
     return s.mmaGradTile;
+  // Per-element mask indices and loads, or the causal test, would spill a
+  // 64-query mma.sync dK/dV tile (sm_80: 8-28 bytes).
   if (s.d <= 64)
-    return 64;
+    return kv && (s.mask || s.causalOffset) && !s.wgmma ? 32 : 64;
   // wgmma keeps no B fragments in registers, but double-buffers its tiles
   // (static shared memory: 48 KiB); the mask's indices would spill a 32-query
   // dK/dV tile.
@@ -447,22 +449,30 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
                 doDT = sw->advance(G, doDescT, st.firstTile);
               }
               // Per column (query) of the tile: lse, D, in range; loaded
-              // before the products so that their latency overlaps them.
-              SmallVector<Value> colL2, colD, colQ, colQc, colOk;
+              // before the products so that their latency overlaps them
+              // (the wgmma asm blocks keep loads from moving above them).
+              struct Column {
+                Value qi, qc, l2, d, ok;
+              };
+              auto column = [&](OpBuilder &cb, int64_t nt, int64_t j) {
+                KernelBuilder kc{cb, l};
+                Column c;
+                c.qi = arith::AddIOp::create(
+                    cb, l, it,
+                    arith::AddIOp::create(cb, l, G.t2, kc.c(nt * 8 + j)));
+                c.qc = arith::MinUIOp::create(cb, l, c.qi, kc.c(s.nq - 1));
+                c.l2 = lseLog2(kc, memref::LoadOp::create(
+                                       cb, l, lse, ValueRange{qbh, c.qc}));
+                c.d =
+                    memref::LoadOp::create(cb, l, delta, ValueRange{qbh, c.qc});
+                c.ok = arith::CmpIOp::create(cb, l, arith::CmpIPredicate::ult,
+                                             c.qi, kc.c(s.nq));
+                return c;
+              };
+              SmallVector<Column> cols;
               for (int64_t nt = 0; nt < nTiles; ++nt)
-                for (int64_t j = 0; j < 2; ++j) {
-                  Value qi = G.add(it, G.add(G.t2, kl.c(nt * 8 + j)));
-                  Value qc = arith::MinUIOp::create(lb, l, qi, kl.c(s.nq - 1));
-                  colQ.push_back(qi);
-                  colQc.push_back(qc);
-                  colL2.push_back(
-                      lseLog2(kl, memref::LoadOp::create(lb, l, lse,
-                                                         ValueRange{qbh, qc})));
-                  colD.push_back(memref::LoadOp::create(lb, l, delta,
-                                                        ValueRange{qbh, qc}));
-                  colOk.push_back(arith::CmpIOp::create(
-                      lb, l, arith::CmpIPredicate::ult, qi, kl.c(s.nq)));
-                }
+                for (int64_t j = 0; j < 2; ++j)
+                  cols.push_back(column(lb, nt, j));
               // S^T = K Q^T, dP^T = V dO^T.
               auto [sAll, dpAll] = tiles.products(G, kA, vA, qD, doD, nTiles);
               SmallVector<Value> pC, dsC;
@@ -471,9 +481,8 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
                 Value pt = G.zeroC(), ds = G.zeroC();
                 for (int64_t j = 0; j < 2; ++j) {
                   // Column j of this n-tile: query qi.
-                  Value qi = colQ[2 * nt + j], qc = colQc[2 * nt + j];
-                  Value l2 = colL2[2 * nt + j], dq = colD[2 * nt + j];
-                  Value qOk = colOk[2 * nt + j];
+                  const Column &c = cols[2 * nt + j];
+                  Value qi = c.qi, qc = c.qc, l2 = c.l2, dq = c.d, qOk = c.ok;
                   for (int64_t r = 0; r < 2; ++r) {
                     Value arg = fmac(lb, l, at(lb, l, sC, r, j), kl.f(sl2),
                                      arith::NegFOp::create(lb, l, l2));
