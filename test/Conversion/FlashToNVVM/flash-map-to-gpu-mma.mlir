@@ -7,6 +7,10 @@
 // RUN: flash-opt %s --split-input-file --flash-map-to-gpu | FileCheck %s --check-prefix=SIMT
 // RUN: flash-opt %s --split-input-file --flash-map-to-gpu="tensor-cores=1 mma-warps=8 mma-tile-kv=32" | FileCheck %s --check-prefix=OPT
 // RUN: not flash-opt %s --split-input-file --flash-map-to-gpu="tensor-cores=1 mma-warps=3" 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: not flash-opt %s --split-input-file --flash-map-to-gpu="tensor-cores=1 mma-max-registers=300" 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: flash-opt %s --split-input-file --flash-map-to-gpu="tensor-cores=1 mma-max-registers=96" | FileCheck %s --check-prefix=REGS
+// REGS-LABEL: func.func @f16_gqa_causal
+// REGS: gpu.func @flash_attention_0({{.*}} kernel attributes {{{.*}}nvvm.maxnreg = 96
 // RUN: flash-opt %s --split-input-file --flash-map-to-gpu="tensor-cores=1 wgmma=1" | FileCheck %s --check-prefix=WGMMA
 // BAD: error: flash-map-to-gpu: mma-warps must be 4 or 8, mma-tile-kv 32, 64 or 128 (0: by head dim), mma-max-registers 64..255 (0: by block size)
 
@@ -20,9 +24,11 @@
 // time) in the 128-byte swizzle, each 16-byte chunk at chunk ^ (row % 8);
 // after each landing a proxy fence; S = Q K^T and O += P V as inline PTX
 // (A in registers, B by descriptor: K K-major, V transposed).
+// Causal (two loop bodies) at head dim 64: capped at 128 registers, so that
+// 4 blocks share an SM.
 // WGMMA-LABEL: func.func @f16_gqa_causal
 // WGMMA: blocks in (%c2, %c8, %c1{{[_0-9]*}}) threads in (%c128
-// WGMMA: workgroup(%{{.*}} : memref<8704xf16, #gpu.address_space<workgroup>>)
+// WGMMA: gpu.func @flash_attention_0({{.*}}) workgroup(%{{.*}} : memref<8704xf16, #gpu.address_space<workgroup>>) kernel attributes {{{.*}}nvvm.maxnreg = 128
 // WGMMA: memref.extract_aligned_pointer_as_index
 // WGMMA: arith.xori
 // WGMMA: nvgpu.device_async_copy {{.*}} : memref<4x70x64xf16> to memref<8704xf16, #gpu.address_space<workgroup>>
@@ -121,6 +127,20 @@ func.func @masked_f16(%h: tensor<2x40x64xf16>, %m: tensor<40x40xi1>) -> tensor<2
 // The backward on tensor cores: a dQ kernel (16 query rows per warp) and a
 // dK/dV kernel (16 key rows per warp), 4 warps each; P^T, dS^T come from
 // the accumulators, the transposed operands from ldmatrix.trans.
+// The wgmma backward: each kernel's two input tiles double-buffered in one
+// swizzled buffer (4 tiles of 64 rows), waiting for all but the next step's
+// two copy groups; the products with the tiles as B^T (K-major), then as B
+// (MN-major, transposed: dQ += dS K, dK += dS^T Q, dV += P^T dO).
+// WGMMA-LABEL: func.func @grad_bf16_gqa
+// WGMMA: gpu.func @flash_attention_grad_dq_0({{.*}}workgroup(%{{.*}} : memref<16896xbf16, #gpu.address_space<workgroup>>)
+// WGMMA: nvgpu.device_async_wait %{{.*}} {numGroups = 2 : i32}
+// WGMMA: fence.proxy.async.shared::cta;
+// WGMMA: m64n64k16.f32.bf16.bf16 {{.*}} d, z, 1, 1, 0;
+// WGMMA: m64n64k16.f32.bf16.bf16 {{.*}} d, p, 1, 1, 1;
+// WGMMA: gpu.func @flash_attention_grad_dkdv_0({{.*}}workgroup(%{{.*}} : memref<16896xbf16, #gpu.address_space<workgroup>>)
+// WGMMA: nvgpu.device_async_wait %{{.*}} {numGroups = 2 : i32}
+// WGMMA-COUNT-2: m64n64k16.f32.bf16.bf16 {{.*}} d, z, 1, 1, 0;
+// WGMMA-COUNT-2: m64n64k16.f32.bf16.bf16 {{.*}} d, p, 1, 1, 1;
 // CHECK-LABEL: func.func @grad_bf16_gqa
 // CHECK: gpu.launch_func {{.*}} @flash_kernels::@flash_attention_grad_dq_0 blocks in (%c2, %c8, %c1{{[_0-9]*}}) threads in (%c128
 // CHECK: gpu.launch_func {{.*}} @flash_kernels::@flash_attention_grad_dkdv_0 blocks in (%c2{{[_0-9]*}}, %c4, %c1{{[_0-9]*}}) threads in (%c128
