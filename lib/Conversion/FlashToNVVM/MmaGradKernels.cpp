@@ -41,10 +41,8 @@ namespace {
 int64_t gradTile(const KernelSpec &s, bool kv) {
   if (s.mmaGradTile)
     return s.mmaGradTile;
-  // Per-element mask indices and loads, or the causal test, would spill a
-  // 64-query mma.sync dK/dV tile (sm_80: 8-28 bytes).
   if (s.d <= 64)
-    return kv && (s.mask || s.causalOffset) && !s.wgmma ? 32 : 64;
+    return 64;
   // wgmma keeps no B fragments in registers, but double-buffers its tiles
   // (static shared memory: 48 KiB); the mask's indices would spill a 32-query
   // dK/dV tile.
