@@ -80,7 +80,14 @@ def _launch_geometry(opt, src, names, chip):
         geo[m.group(1)] = dims
     if set(geo) != set(names):
         raise compiler.CompileError(f"launches {sorted(geo)} != {names}")
-    return geo
+    # The mapping each kernel got (flash.kernel_kind: wgmma, mma.sync, simt).
+    kinds = {}
+    for line in p.stdout.splitlines():
+        m = re.search(r"gpu\.func @(\w+)\(", line)
+        k = re.search(r'flash\.kernel_kind = "([\w.-]+)"', line)
+        if m and k:
+            kinds[m.group(1)] = k.group(1)
+    return geo, kinds
 
 
 def compile_kernel(cfg, chip="sm_90a", features="+ptx80", grad=False):
@@ -91,7 +98,7 @@ def compile_kernel(cfg, chip="sm_90a", features="+ptx80", grad=False):
             else mlirgen.fused_func(cfg, name="fwd"))
     text = "\n".join(["module {", func, "}"])
     extra = _nvvm_options()
-    key = hashlib.sha256("\0".join(["cuda4", text, chip, features, extra]
+    key = hashlib.sha256("\0".join(["cuda5", text, chip, features, extra]
                                    ).encode()).hexdigest()[:32]
     path = os.path.join(compiler.cache_dir(), f"{key}.cubin")
     geo_path = os.path.join(compiler.cache_dir(), f"{key}.json")
@@ -126,8 +133,8 @@ def compile_kernel(cfg, chip="sm_90a", features="+ptx80", grad=False):
             if not m:
                 raise compiler.CompileError("no gpu.binary in the output")
             blob = _unescape_mlir_string(m.group(1))
-            geo = _launch_geometry(opt, src, names, chip)
-        side = {"compiler": tool, "kernels": geo}
+            geo, kinds = _launch_geometry(opt, src, names, chip)
+        side = {"compiler": tool, "kernels": geo, "kinds": kinds}
         for dst, data, mode in ((path, blob, "wb"),
                                 (geo_path, json.dumps(side), "w")):
             tmp_path = dst + f".{os.getpid()}.tmp"
@@ -137,8 +144,23 @@ def compile_kernel(cfg, chip="sm_90a", features="+ptx80", grad=False):
     with open(path, "rb") as f:
         cubin = f.read()
     with open(geo_path) as f:
-        geo = json.load(f)["kernels"]
+        side = json.load(f)
+    geo = side["kernels"]
+    kinds = side.get("kinds", {})
+    _KINDS[(repr(cfg), grad, _nvvm_options())] = [
+        kinds.get(n, "unknown") for n in names]
     return cubin, names, [geo[n] for n in names]
+
+
+_KINDS = {}
+
+
+def kernel_kinds(cfg, grad=False):
+    """The mapping of each kernel of compile_kernel(cfg, grad=grad):
+    "wgmma", "mma.sync" (tensor cores) or "simt" (CUDA cores)."""
+    if (repr(cfg), grad, _nvvm_options()) not in _KINDS:
+        compile_kernel(cfg, grad=grad)
+    return _KINDS[(repr(cfg), grad, _nvvm_options())]
 
 
 class CudaKernel:
@@ -255,9 +277,17 @@ def _mask(mask, q, k):
 
 
 def _kernel(cfg, grad):
-    key = (repr(cfg), grad)
+    key = (repr(cfg), grad, _nvvm_options())
     if key not in _KERNELS:
         _KERNELS[key] = CudaKernel(*compile_kernel(cfg, grad=grad))
+        if "simt" in kernel_kinds(cfg, grad):
+            import warnings
+            warnings.warn(
+                f"flash_mlir: this {'backward' if grad else 'forward'} "
+                f"({cfg.dtype}, head dim {cfg.d}) runs on CUDA cores, not "
+                "tensor cores (those take f16/bf16 with head dims that are "
+                "multiples of 16, up to 256 forward and 128 backward): "
+                "correct but slow", stacklevel=3)
     return _KERNELS[key]
 
 

@@ -17,12 +17,12 @@ def cfg(d, dtype, causal=False, hq=4, hkv=2, n=100):
 
 
 # Tensor cores: on sm_90a wgmma, one warpgroup of 64 rows per block.
-# CHECK: bf16 d=64 fwd ELF flash_attention_0 grid=2x8x1 block=128
-# CHECK: bf16 d=128 fwd ELF flash_attention_0 grid=2x8x1 block=128
+# CHECK: bf16 d=64 fwd ELF flash_attention_0 grid=2x8x1 block=128 kinds=wgmma
+# CHECK: bf16 d=128 fwd ELF flash_attention_0 grid=2x8x1 block=128 kinds=wgmma
 # The backward: dQ over query rows (B*Hq), dK/dV over key rows (B*Hkv).
-# CHECK: f16 d=64 bwd ELF flash_attention_grad_dq_0 grid=2x8x1 block=128 flash_attention_grad_dkdv_0 grid=2x4x1 block=128
+# CHECK: f16 d=64 bwd ELF flash_attention_grad_dq_0 grid=2x8x1 block=128 flash_attention_grad_dkdv_0 grid=2x4x1 block=128 kinds=wgmma,wgmma
 # SIMT (f32): one row per thread.
-# CHECK: f32 d=64 fwd ELF flash_attention_0 grid=1x8x1 block=128
+# CHECK: f32 d=64 fwd ELF flash_attention_0 grid=1x8x1 block=128 kinds=simt
 for d, dtype, grad in [(64, "bf16", False), (128, "bf16", False),
                        (64, "f16", True), (64, "f32", False)]:
     blob, names, geo = cuda.compile_kernel(cfg(d, dtype, causal=True),
@@ -30,15 +30,18 @@ for d, dtype, grad in [(64, "bf16", False), (128, "bf16", False),
     magic = "ELF" if blob[1:4] == b"ELF" else repr(blob[:4])
     launches = " ".join(f"{n} grid={'x'.join(map(str, g))} block={b[0]}"
                         for n, (g, b) in zip(names, geo))
-    print(dtype, f"d={d}", "bwd" if grad else "fwd", magic, launches)
+    kinds = ",".join(cuda.kernel_kinds(cfg(d, dtype, causal=True), grad))
+    print(dtype, f"d={d}", "bwd" if grad else "fwd", magic, launches,
+          f"kinds={kinds}")
 
 # The geometry follows the options the kernels were compiled with: mma.sync
 # (wgmma=0) puts 8 warps of 16 rows on a block at d = 128.
-# CHECK: wgmma=0 d=128 flash_attention_0 grid=1x8x1 block=256
+# CHECK: wgmma=0 d=128 flash_attention_0 grid=1x8x1 block=256 mma.sync
 os.environ["FLASH_MLIR_NVVM_OPTIONS"] = "wgmma=0"
 _, names, geo = cuda.compile_kernel(cfg(128, "bf16", causal=True))
 print("wgmma=0 d=128", " ".join(
-    f"{n} grid={'x'.join(map(str, g))} block={b[0]}" for n, (g, b) in zip(names, geo)))
+    f"{n} grid={'x'.join(map(str, g))} block={b[0]}" for n, (g, b) in zip(names, geo)),
+    *cuda.kernel_kinds(cfg(128, "bf16", causal=True)))
 del os.environ["FLASH_MLIR_NVVM_OPTIONS"]
 
 # The cache remembers which flash-opt built a kernel; another build's

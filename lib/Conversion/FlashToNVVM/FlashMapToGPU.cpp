@@ -394,6 +394,11 @@ struct FlashMapToGPUPass : flash::impl::FlashMapToGPUBase<FlashMapToGPUPass> {
     OpBuilder mb = OpBuilder::atBlockEnd(module.getBody());
     auto gpuModule =
         gpu::GPUModuleOp::create(mb, module.getLoc(), "flash_kernels");
+    // Which mapping each kernel got, for tests and tools (the Python front
+    // warns when f16/bf16 attention falls back to the slow SIMT kernels).
+    auto kind = [&](gpu::GPUFuncOp fn, StringRef k) {
+      fn->setAttr("flash.kernel_kind", StringAttr::get(ctx, k));
+    };
     int counter = 0;
     for (Operation *op : ops) {
       FailureOr<KernelSpec> s =
@@ -414,7 +419,8 @@ struct FlashMapToGPUPass : flash::impl::FlashMapToGPUBase<FlashMapToGPUPass> {
         std::string name = "flash_attention_" + std::to_string(counter++);
         int64_t fwdThreads = s->threads, fwdGrid = gq;
         if (cooperativeMatrix && coopMatrixForwardApplies(*s)) {
-          buildForwardCoopMatrixKernel(kb, op->getLoc(), name, *s);
+          kind(buildForwardCoopMatrixKernel(kb, op->getLoc(), name, *s),
+               "cooperative-matrix");
           fwdThreads = coopMatrixThreads();
           fwdGrid =
               (s->nq + coopMatrixRowsPerBlock() - 1) / coopMatrixRowsPerBlock();
@@ -422,11 +428,12 @@ struct FlashMapToGPUPass : flash::impl::FlashMapToGPUBase<FlashMapToGPUPass> {
           s->wgmma = wgmma && wgmmaForwardApplies(*s);
           s->mmaMaxRegisters = mmaMaxRegisters;
           chooseMmaTiles(*s, mmaWarps, mmaTileKV, /*backward=*/false);
-          buildForwardMmaKernel(kb, op->getLoc(), name, *s);
+          kind(buildForwardMmaKernel(kb, op->getLoc(), name, *s),
+               s->wgmma ? "wgmma" : "mma.sync");
           fwdThreads = mmaThreads(*s);
           fwdGrid = (s->nq + mmaRowsPerBlock(*s) - 1) / mmaRowsPerBlock(*s);
         } else {
-          buildForwardKernel(kb, op->getLoc(), name, *s);
+          kind(buildForwardKernel(kb, op->getLoc(), name, *s), "simt");
         }
         Value q = host.in(fwd.getQuery()), k = host.in(fwd.getKey()),
               v = host.in(fwd.getValue());
@@ -455,15 +462,16 @@ struct FlashMapToGPUPass : flash::impl::FlashMapToGPUBase<FlashMapToGPUPass> {
           s->wgmma = wgmma && wgmmaForwardApplies(*s);
           s->mmaMaxRegisters = mmaMaxRegisters;
           chooseMmaTiles(*s, mmaWarps, mmaTileKV, /*backward=*/true);
-          buildGradQMmaKernel(kb, op->getLoc(), qName, *s);
-          buildGradKVMmaKernel(kb, op->getLoc(), kvName, *s);
+          StringRef k = s->wgmma ? "wgmma" : "mma.sync";
+          kind(buildGradQMmaKernel(kb, op->getLoc(), qName, *s), k);
+          kind(buildGradKVMmaKernel(kb, op->getLoc(), kvName, *s), k);
           gThreads = mmaThreads(*s);
           int64_t rows = mmaRowsPerBlock(*s);
           gqGrid = (s->nq + rows - 1) / rows;
           gkGrid = (s->nk + rows - 1) / rows;
         } else {
-          buildGradQKernel(kb, op->getLoc(), qName, *s);
-          buildGradKVKernel(kb, op->getLoc(), kvName, *s);
+          kind(buildGradQKernel(kb, op->getLoc(), qName, *s), "simt");
+          kind(buildGradKVKernel(kb, op->getLoc(), kvName, *s), "simt");
         }
         Value q = host.in(grad.getQuery()), k = host.in(grad.getKey()),
               v = host.in(grad.getValue()), o = host.in(grad.getOutput()),

@@ -70,12 +70,12 @@ func.func @f16_gqa_causal(%q: tensor<2x4x100x64xf16>, %k: tensor<2x2x70x64xf16>,
 // group further: 64 keys * 128 bytes = 8192 bytes = 512 in descriptor units).
 // WGMMA-LABEL: func.func @bf16
 // WGMMA: threads in (%c128
-// WGMMA: memref<16896xbf16, #gpu.address_space<workgroup>>
+// WGMMA: memref<16896xbf16, #gpu.address_space<workgroup>>{{.*}}flash.kernel_kind = "wgmma"
 // WGMMA: add.s64 d, ${{[0-9]+}}, 512;\0Awgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16
 // WGMMA: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16
 // CHECK-LABEL: func.func @bf16
 // CHECK: gpu.launch_func {{.*}} blocks in (%c1, %c3, %c1{{[_0-9]*}}) threads in (%c256, %c1{{[_0-9]*}}, %c1{{[_0-9]*}})
-// CHECK: workgroup(%{{.*}} : memref<64x136xbf16, #gpu.address_space<workgroup>>
+// CHECK: workgroup(%{{.*}} : memref<64x136xbf16, #gpu.address_space<workgroup>>{{.*}}flash.kernel_kind = "mma.sync"
 // CHECK: nvvm.mma.sync A[{{.*}}] B[{{.*}}] C[{{.*}}] {layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>, multiplicandAPtxType = #nvvm.mma_type<bf16>, multiplicandBPtxType = #nvvm.mma_type<bf16>, shape = #nvvm.shape<m = 16, n = 8, k = 16>} : (i32, i32, f32) -> !llvm.struct<(f32, f32, f32, f32)>
 func.func @bf16(%q: tensor<3x37x128xbf16>, %k: tensor<3x300x128xbf16>) -> tensor<3x37x128xbf16> {
   %o = tensor.empty() : tensor<3x37x128xbf16>
@@ -91,6 +91,7 @@ func.func @bf16(%q: tensor<3x37x128xbf16>, %k: tensor<3x300x128xbf16>) -> tensor
 // multiples of 16, or over 256): the SIMT kernels.
 // CHECK-LABEL: func.func @simt_cases
 // CHECK: return
+// CHECK-COUNT-3: flash.kernel_kind = "simt"
 // CHECK-NOT: mma.sync
 func.func @simt_cases(%q: tensor<2x40x64xf32>, %h24: tensor<2x40x24xf16>,
                       %h272: tensor<2x40x272xf16>)
