@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
-# Tuning runs for the tensor-core forward: AOT programs that time the kernel
-# (FLASH_CUDA_TIMING, device time per launch) for each `--flash-to-nvvm`
-# variant, plus self-checking programs of the same variants. Run from the
-# repository root after `make build`; on the GPU machine, with `tune_out`
-# carried: bash tune_out/run.sh
+# Tuning runs for the tensor-core forward: self-checking AOT programs for each
+# `--flash-to-nvvm` variant, and programs that time the kernel
+# (FLASH_CUDA_TIMING). Those times include the managed-memory migration of
+# the AOT programs' buffers (tens of ms): compare variants' throughput with
+#   FLASH_BENCH_DIMS=128 FLASH_MLIR_NVVM_OPTIONS=mma-warps=8 bench/gpu/bench.py
+# instead (precompile the variant here with --precompile into the same cache).
+# Run from the repository root after `make build`; on the GPU machine, with
+# `tune_out` carried: bash tune_out/run.sh
 set -euo pipefail
 OUT=${OUT:-tune_out}
 VARIANTS=${VARIANTS:-"mma-warps=4 mma-warps=8"}
