@@ -122,30 +122,14 @@ gpu::GPUFuncOp gpukernels::buildForwardCoopMatrixKernel(OpBuilder &ob,
   Value bh = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
   Value lane = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
   Value row0 = arith::MulIOp::create(b, loc, bx, kb.c(kM));
-  Value bIdx = arith::DivUIOp::create(b, loc, bh, kb.c(s.hq));
-  Value hIdx = arith::RemUIOp::create(b, loc, bh, kb.c(s.hq));
-  Value kvbh = arith::AddIOp::create(
-      b, loc, arith::MulIOp::create(b, loc, bIdx, kb.c(s.hkv)),
-      arith::DivUIOp::create(b, loc, hIdx, kb.c(s.hq / s.hkv)));
+  Value kvbh = kvHeadOf(kb, s, bh);
   // This thread's row (row threads), clamped for loads; its causal limit.
   Value myRow = arith::AddIOp::create(b, loc, row0, lane);
   Value myRowc = arith::MinUIOp::create(b, loc, myRow, kb.c(s.nq - 1));
-  Value rowLimit, kvEnd = kb.c(s.nk);
-  if (s.causalOffset) {
-    Value off = kb.c(*s.causalOffset);
-    rowLimit = arith::AddIOp::create(b, loc, myRow, off);
-    Value last = arith::MinUIOp::create(
-        b, loc, arith::AddIOp::create(b, loc, row0, kb.c(kM - 1)),
-        kb.c(s.nq - 1));
-    kvEnd = arith::MinSIOp::create(
-        b, loc,
-        arith::MaxSIOp::create(
-            b, loc,
-            arith::AddIOp::create(
-                b, loc, arith::AddIOp::create(b, loc, last, off), kb.c(1)),
-            kb.c(0)),
-        kb.c(s.nk));
-  }
+  Value rowLimit;
+  if (s.causalOffset)
+    rowLimit = arith::AddIOp::create(b, loc, myRow, kb.c(*s.causalOffset));
+  Value kvEnd = blockKvEnd(kb, s, row0, kM);
   Value maskBase = mask ? maskLeadBase(kb, s, bh) : Value();
 
   // Q: staged, then held as A matrices.

@@ -134,6 +134,14 @@ MemRefType tileType(MLIRContext *ctx, int64_t rows, int64_t width);
 gpu::GPUFuncOp newKernel(OpBuilder &ob, Location loc, StringRef name,
                          TypeRange args, TypeRange workgroup, int64_t threads);
 
+/// The K/V batch-head of query batch-head bh = b * Hq + h (GQA:
+/// b * Hkv + h / G).
+Value kvHeadOf(KernelBuilder &kb, const KernelSpec &s, Value bh);
+/// The keys a block of query rows [rowBase, rowBase + rows) needs: all, or
+/// (causal) up to its last row's diagonal.
+Value blockKvEnd(KernelBuilder &kb, const KernelSpec &s, Value rowBase,
+                 int64_t rows);
+
 /// The query row a thread owns in a grid (ceil(Nq / threads), BH): its
 /// batch-head and the kv batch-head of its group, the row (clamped for
 /// loads, `active` when in range) and the keys the block needs (kvEnd;

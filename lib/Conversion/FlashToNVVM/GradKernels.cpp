@@ -107,26 +107,36 @@ QueryRows gpukernels::queryRows(KernelBuilder &kb, const KernelSpec &s) {
   r.active = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, r.row,
                                    kb.c(s.nq));
   r.rowc = arith::MinUIOp::create(b, loc, r.row, kb.c(s.nq - 1));
-  // kv batch-head of query batch-head bh = b * Hq + h: b * Hkv + h / G.
-  Value bIdx = arith::DivUIOp::create(b, loc, r.bh, kb.c(s.hq));
-  Value hIdx = arith::RemUIOp::create(b, loc, r.bh, kb.c(s.hq));
-  r.kvbh = arith::AddIOp::create(
-      b, loc, arith::MulIOp::create(b, loc, bIdx, kb.c(s.hkv)),
-      arith::DivUIOp::create(b, loc, hIdx, kb.c(s.hq / s.hkv)));
-  // Keys the block needs: all, or up to its last row's diagonal.
-  r.kvEnd = kb.c(s.nk);
-  if (s.causalOffset) {
-    Value off = kb.c(*s.causalOffset);
-    Value lastRow = arith::MinUIOp::create(
-        b, loc, arith::AddIOp::create(b, loc, r.rowBase, kb.c(s.threads - 1)),
-        kb.c(s.nq - 1));
-    Value end = arith::AddIOp::create(
-        b, loc, arith::AddIOp::create(b, loc, lastRow, off), kb.c(1));
-    r.kvEnd = arith::MinSIOp::create(
-        b, loc, arith::MaxSIOp::create(b, loc, end, kb.c(0)), kb.c(s.nk));
-    r.rowLimit = arith::AddIOp::create(b, loc, r.row, off);
-  }
+  r.kvbh = kvHeadOf(kb, s, r.bh);
+  r.kvEnd = blockKvEnd(kb, s, r.rowBase, s.threads);
+  if (s.causalOffset)
+    r.rowLimit = arith::AddIOp::create(b, loc, r.row, kb.c(*s.causalOffset));
   return r;
+}
+
+Value gpukernels::kvHeadOf(KernelBuilder &kb, const KernelSpec &s, Value bh) {
+  OpBuilder &b = kb.b;
+  Value bIdx = arith::DivUIOp::create(b, kb.loc, bh, kb.c(s.hq));
+  Value hIdx = arith::RemUIOp::create(b, kb.loc, bh, kb.c(s.hq));
+  return arith::AddIOp::create(
+      b, kb.loc, arith::MulIOp::create(b, kb.loc, bIdx, kb.c(s.hkv)),
+      arith::DivUIOp::create(b, kb.loc, hIdx, kb.c(s.hq / s.hkv)));
+}
+
+Value gpukernels::blockKvEnd(KernelBuilder &kb, const KernelSpec &s,
+                             Value rowBase, int64_t rows) {
+  if (!s.causalOffset)
+    return kb.c(s.nk);
+  OpBuilder &b = kb.b;
+  Value lastRow = arith::MinUIOp::create(
+      b, kb.loc, arith::AddIOp::create(b, kb.loc, rowBase, kb.c(rows - 1)),
+      kb.c(s.nq - 1));
+  Value end = arith::AddIOp::create(
+      b, kb.loc,
+      arith::AddIOp::create(b, kb.loc, lastRow, kb.c(*s.causalOffset)),
+      kb.c(1));
+  return arith::MinSIOp::create(
+      b, kb.loc, arith::MaxSIOp::create(b, kb.loc, end, kb.c(0)), kb.c(s.nk));
 }
 
 Value gpukernels::keyVisible(KernelBuilder &kb, const KernelSpec &s,

@@ -468,25 +468,16 @@ MmaFragments::WarpRows MmaFragments::warpRows(Value blockIdx, Value tid,
 }
 
 Value MmaFragments::kvHead(const KernelSpec &s, Value bh) {
-  Value bIdx = arith::DivUIOp::create(b, loc, bh, c(s.hq));
-  Value hIdx = arith::RemUIOp::create(b, loc, bh, c(s.hq));
-  return add(arith::MulIOp::create(b, loc, bIdx, c(s.hkv)),
-             arith::DivUIOp::create(b, loc, hIdx, c(s.hq / s.hkv)));
+  KernelBuilder kb{b, loc};
+  return kvHeadOf(kb, s, bh);
 }
 
 Value MmaFragments::kvEnd(const KernelSpec &s, const WarpRows &w, int64_t rows,
                           Value rowLimit[2]) {
-  if (!s.causalOffset)
-    return c(s.nk);
-  Value off = c(*s.causalOffset);
-  for (int r = 0; r < 2; ++r)
-    rowLimit[r] = add(w.rows[r], off);
-  Value lastRow =
-      arith::MinUIOp::create(b, loc, add(w.base, c(rows - 1)), c(s.nq - 1));
-  return arith::MinSIOp::create(
-      b, loc,
-      arith::MaxSIOp::create(b, loc, add(add(lastRow, off), c(1)), c(0)),
-      c(s.nk));
+  for (int r = 0; s.causalOffset && r < 2; ++r)
+    rowLimit[r] = add(w.rows[r], c(*s.causalOffset));
+  KernelBuilder kb{b, loc};
+  return blockKvEnd(kb, s, w.base, rows);
 }
 
 void gpukernels::chooseMmaTiles(KernelSpec &s, int64_t warps, int64_t tileKV,
