@@ -57,16 +57,12 @@ def _nvvm_options():
     return os.environ.get("FLASH_MLIR_NVVM_OPTIONS", "").strip()
 
 
-def _launch_geometry(opt, src, names, chip):
+def _launch_geometry(opt, src, names, chip, features):
     """{kernel: ((gx, gy, gz), (bx, by, bz))} as flash-map-to-gpu launches
-    them for this chip, with the options --flash-to-nvvm gives it (tensor
-    cores from sm_80, wgmma on sm_90a unless FLASH_MLIR_NVVM_OPTIONS says
-    wgmma=0, the mma tiles)."""
-    extra = _nvvm_options()
-    tiles = " ".join(re.findall(r"mma-[a-z-]+=\d+", extra))
-    wgmma = chip == "sm_90a" and not re.search(r"wgmma=(0|false)", extra)
-    p = subprocess.run([opt, src, "--flash-map-to-gpu=tensor-cores=1 "
-                        f"wgmma={int(wgmma)} {tiles}"],
+    them, with the options --flash-to-nvvm gives it for this chip (its
+    map-only stop), and each kernel's mapping."""
+    p = subprocess.run([opt, src, f"--flash-to-nvvm=chip={chip} "
+                        f"features={features} map-only=1 {_nvvm_options()}"],
                        capture_output=True, text=True)
     if p.returncode != 0:
         raise compiler.CompileError(p.stderr[-4000:])
@@ -133,7 +129,7 @@ def compile_kernel(cfg, chip="sm_90a", features="+ptx80", grad=False):
             if not m:
                 raise compiler.CompileError("no gpu.binary in the output")
             blob = _unescape_mlir_string(m.group(1))
-            geo, kinds = _launch_geometry(opt, src, names, chip)
+            geo, kinds = _launch_geometry(opt, src, names, chip, features)
         side = {"compiler": tool, "kernels": geo, "kinds": kinds}
         for dst, data, mode in ((path, blob, "wb"),
                                 (geo_path, json.dumps(side), "w")):

@@ -63,6 +63,8 @@ void mlir::flash::buildFlashToNVVMPipeline(OpPassManager &pm,
   // wgmma exists only on sm_90a (the "a" features of Hopper).
   map.wgmma = map.tensorCores && options.wgmma && options.chip == "sm_90a";
   pm.addPass(createFlashMapToGPU(map));
+  if (options.mapOnly)
+    return;
   pm.addNestedPass<gpu::GPUModuleOp>(
       createFlashGPULowerMath(FlashGPULowerMathOptions{"nvvm"}));
   buildGPUHostPreparation(pm);

@@ -18,6 +18,13 @@
 // PTX90-NOT: mma.sync.aligned.m16n8k16
 // PTX90MMA: .target sm_90a
 // PTX90MMA-SAME: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
+// RUN: flash-opt %s --flash-to-nvvm="chip=sm_90a map-only=1" | FileCheck %s --check-prefix=MAP
+// RUN: flash-opt %s --flash-to-nvvm="chip=sm_80 map-only=1" | FileCheck %s --check-prefix=MAP80
+// map-only: the kernels as the pipeline maps them for the chip, unlowered.
+// MAP: gpu.launch_func {{.*}} threads in (%c128
+// MAP: flash.kernel_kind = "wgmma"
+// MAP-NOT: gpu.binary
+// MAP80: flash.kernel_kind = "mma.sync"
 // BIN: llvm.call @mgpuStreamCreate
 // BIN: gpu.launch_func
 // BIN: gpu.binary @flash_kernels [#gpu.object<#nvvm.target<{{.*}}>, {{.*}}bin = "\7FELF

@@ -42,6 +42,11 @@ struct FlashToNVVMOptions : public PassPipelineOptions<FlashToNVVMOptions> {
       llvm::cl::desc("Registers per thread for the tensor-core kernels "
                      "(64..255; 0: by block size)"),
       llvm::cl::init(0)};
+  PassOptions::Option<bool> mapOnly{
+      *this, "map-only",
+      llvm::cl::desc("Stop after flash-map-to-gpu (with the options this "
+                     "pipeline gives it): the kernels and their launches"),
+      llvm::cl::init(false)};
   PassOptions::Option<bool> wgmma{
       *this, "wgmma",
       llvm::cl::desc("Forward kernels on warpgroup MMA (wgmma) where they "
