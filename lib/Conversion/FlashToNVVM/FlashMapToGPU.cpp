@@ -425,7 +425,7 @@ struct FlashMapToGPUPass : flash::impl::FlashMapToGPUBase<FlashMapToGPUPass> {
           fwdGrid =
               (s->nq + coopMatrixRowsPerBlock() - 1) / coopMatrixRowsPerBlock();
         } else if (tensorCores && mmaForwardApplies(*s)) {
-          s->wgmma = wgmma && wgmmaForwardApplies(*s);
+          s->wgmma = wgmma && wgmmaApplies(*s);
           s->mmaMaxRegisters = mmaMaxRegisters;
           chooseMmaTiles(*s, mmaWarps, mmaTileKV, /*backward=*/false);
           kind(buildForwardMmaKernel(kb, op->getLoc(), name, *s),
@@ -459,7 +459,7 @@ struct FlashMapToGPUPass : flash::impl::FlashMapToGPUBase<FlashMapToGPUPass> {
         std::string kvName = "flash_attention_grad_dkdv_" + id;
         int64_t gThreads = s->threads, gqGrid = gq, gkGrid = gk;
         if (tensorCores && mmaGradApplies(*s)) {
-          s->wgmma = wgmma && wgmmaForwardApplies(*s);
+          s->wgmma = wgmma && wgmmaApplies(*s);
           s->mmaMaxRegisters = mmaMaxRegisters;
           chooseMmaTiles(*s, mmaWarps, mmaTileKV, /*backward=*/true);
           StringRef k = s->wgmma ? "wgmma" : "mma.sync";

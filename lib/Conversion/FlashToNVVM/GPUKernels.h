@@ -181,8 +181,8 @@ SmallVector<Type> gradKVArgTypes(MLIRContext *ctx, const KernelSpec &s);
 /// grid (ceil(rows / mmaRowsPerBlock(s)), BH or BHkv).
 bool mmaForwardApplies(const KernelSpec &s);
 bool mmaGradApplies(const KernelSpec &s);
-/// The forward also runs on wgmma (head dim a multiple of 64).
-bool wgmmaForwardApplies(const KernelSpec &s);
+/// The tensor-core kernels also run on wgmma (head dim a multiple of 64).
+bool wgmmaApplies(const KernelSpec &s);
 /// Sets mmaWarps / mmaTileKV: the given ones, or (0) the per-head-dim
 /// defaults of the forward or the backward.
 void chooseMmaTiles(KernelSpec &s, int64_t warps, int64_t tileKV,

@@ -517,7 +517,7 @@ bool gpukernels::mmaForwardApplies(const KernelSpec &s) {
          s.d <= 256;
 }
 
-bool gpukernels::wgmmaForwardApplies(const KernelSpec &s) {
+bool gpukernels::wgmmaApplies(const KernelSpec &s) {
   // The swizzled tiles are made of 64-column groups.
   return mmaForwardApplies(s) && s.d % 64 == 0;
 }
