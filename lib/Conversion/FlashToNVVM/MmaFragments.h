@@ -136,6 +136,10 @@ struct SwizzledTiles {
 };
 MemRefType swizzledBufferType(MLIRContext *ctx, Type elt, int64_t count,
                               int64_t rows, int64_t width);
+/// The workgroup buffers of a kernel's two [rows, D] input tiles: two padded
+/// tiles for ldmatrix, or (wgmma) one swizzled buffer of `stages` pairs.
+SmallVector<Type> mmaTileBuffers(MLIRContext *ctx, const KernelSpec &s,
+                                 int64_t rows, int64_t stages);
 SwizzledTiles swizzledTiles(MmaFragments &F, Value buf, int64_t rows,
                             int64_t width);
 

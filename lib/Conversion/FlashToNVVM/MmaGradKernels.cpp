@@ -50,17 +50,11 @@ int64_t gradTile(const KernelSpec &s, bool kv) {
 }
 
 /// The two input tiles of each step of a backward kernel (K and V of the dQ
-/// kernel, Q and dO of the dK/dV kernel). mma.sync: two padded tiles,
-/// loaded and waited for at the top of the step. wgmma: one swizzled buffer
-/// of two stages (tiles 2 stage, 2 stage + 1); step j computes on stage
-/// j % 2 while the tiles of step j + 1 stream into the other.
-SmallVector<Type> gradTiles(MLIRContext *ctx, const KernelSpec &s,
-                            int64_t rows) {
-  if (s.wgmma)
-    return {swizzledBufferType(ctx, s.elt, 4, rows, s.d)};
-  return {paddedTile(ctx, s.elt, rows, s.d), paddedTile(ctx, s.elt, rows, s.d)};
-}
-
+/// kernel, Q and dO of the dK/dV kernel), in mmaTileBuffers(.., 2 stages).
+/// mma.sync: two padded tiles, loaded and waited for at the top of the step.
+/// wgmma: one swizzled buffer of two stages (tiles 2 stage, 2 stage + 1);
+/// step j computes on stage j % 2 while the tiles of step j + 1 stream into
+/// the other.
 struct GradTiles {
   const KernelSpec &s;
   Value tid;
@@ -206,7 +200,7 @@ gpu::GPUFuncOp gpukernels::buildGradQMmaKernel(OpBuilder &ob, Location loc,
   const int64_t kTile = gradTile(s, /*kv=*/false);
   const int64_t kSteps = D / 16, dTiles = D / 8, nTiles = kTile / 8;
   auto fn = newKernel(ob, loc, name, gradQArgTypes(ctx, s),
-                      gradTiles(ctx, s, kTile), threads);
+                      mmaTileBuffers(ctx, s, kTile, /*stages=*/2), threads);
   limitRegisters(fn, s, /*backward=*/true);
   OpBuilder b = OpBuilder::atBlockBegin(&fn.front());
   KernelBuilder kb{b, loc};
@@ -358,7 +352,7 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
   const int64_t kSteps = D / 16, dTiles = D / 8, nTiles = kTile / 8;
   const int64_t group = s.hq / s.hkv;
   auto fn = newKernel(ob, loc, name, gradKVArgTypes(ctx, s),
-                      gradTiles(ctx, s, kTile), threads);
+                      mmaTileBuffers(ctx, s, kTile, /*stages=*/2), threads);
   limitRegisters(fn, s, /*backward=*/true);
   OpBuilder b = OpBuilder::atBlockBegin(&fn.front());
   KernelBuilder kb{b, loc};

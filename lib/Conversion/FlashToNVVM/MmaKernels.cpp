@@ -382,6 +382,15 @@ MemRefType gpukernels::swizzledBufferType(MLIRContext *ctx, Type elt,
       gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup));
 }
 
+SmallVector<Type> gpukernels::mmaTileBuffers(MLIRContext *ctx,
+                                             const KernelSpec &s, int64_t rows,
+                                             int64_t stages) {
+  if (s.wgmma)
+    return {swizzledBufferType(ctx, s.elt, 2 * stages, rows, s.d)};
+  MemRefType tile = paddedTile(ctx, s.elt, rows, s.d);
+  return {tile, tile};
+}
+
 SwizzledTiles gpukernels::swizzledTiles(MmaFragments &F, Value buf,
                                         int64_t rows, int64_t width) {
   OpBuilder &b = F.b;
@@ -549,14 +558,10 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
   const int64_t kSteps = D / 16, dTiles = D / 8, nTiles = tileKV / 8;
   const bool wg = s.wgmma;
   OperandTypes t = operandTypes(ctx, s);
-  MemRefType smemTy = paddedTile(ctx, elt, tileKV, D);
-  // wgmma: K and V swizzled in one buffer.
-  MemRefType wgBuf = swizzledBufferType(ctx, elt, 2, tileKV, D);
   SmallVector<Type> argTys = withMask(ctx, s, {t.q, t.k, t.v, t.o, t.lse});
+  // K and V (wgmma: one swizzled buffer, one stage).
   auto fn = newKernel(ob, loc, name, argTys,
-                      wg ? SmallVector<Type>{wgBuf}
-                         : SmallVector<Type>{smemTy, smemTy},
-                      threads);
+                      mmaTileBuffers(ctx, s, tileKV, /*stages=*/1), threads);
   limitRegisters(fn, s);
 
   OpBuilder b = OpBuilder::atBlockBegin(&fn.front());
