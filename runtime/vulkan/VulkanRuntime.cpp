@@ -14,7 +14,13 @@
 //    is copied into a temporary buffer and back;
 //  - launches are synchronous (streams and events are no-ops);
 //  - FLASH_VULKAN_TIMING=1 prints each dispatch's device time (timestamp
-//    queries) on stderr; FLASH_VULKAN_DEVICE=<n> picks a physical device.
+//    queries) on stderr; FLASH_VULKAN_DEVICE=<n> picks a physical device;
+//  - a kernel whose workgroup variables exceed the device's
+//    maxComputeSharedMemorySize is refused before its pipeline is built
+//    (the NVIDIA driver builds such a pipeline and then loses the device);
+//  - the device and the instance are destroyed when the last module is
+//    unloaded with no buffer left, or at exit (NVIDIA's driver can crash at
+//    exit when the instance outlives its own teardown).
 //
 // Errors are reported on stderr with the failing call and abort.
 //
@@ -22,6 +28,7 @@
 
 #include <vulkan/vulkan.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -29,7 +36,9 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #define FLASH_EXPORT extern "C" __attribute__((visibility("default")))
@@ -59,6 +68,8 @@ struct Allocation {
   size_t size;
 };
 
+struct Module;
+
 /// The process's one Vulkan device, compute queue and command pool.
 struct Context {
   VkInstance instance = VK_NULL_HANDLE;
@@ -69,116 +80,136 @@ struct Context {
   VkCommandPool pool = VK_NULL_HANDLE;
   VkPhysicalDeviceMemoryProperties memProps{};
   float timestampPeriodNs = 0;
+  uint32_t maxSharedBytes = 0;
   bool timing = false;
   std::mutex mutex;
   /// Mapped base address -> allocation (mgpuMemAlloc's buffers).
   std::map<uintptr_t, Allocation> allocations;
+  /// Loaded modules (their pipelines go with the device).
+  std::set<Module *> modules;
 };
 
-Context &context() {
-  static Context *ctx = [] {
-    auto *c = new Context;
-    VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
-    app.pApplicationName = "flash-mlir";
-    // 1.3: SPIR-V 1.6 modules (the cooperative-matrix kernels).
-    app.apiVersion = VK_API_VERSION_1_3;
-    VkInstanceCreateInfo ici{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
-    ici.pApplicationInfo = &app;
-    VK_CHECK(vkCreateInstance(&ici, nullptr, &c->instance));
+/// The context while it exists; created on first use, destroyed by
+/// teardown().
+Context *live = nullptr;
+std::mutex liveMutex;
 
-    uint32_t n = 0;
-    VK_CHECK(vkEnumeratePhysicalDevices(c->instance, &n, nullptr));
-    if (n == 0)
-      fail("no Vulkan device");
-    std::vector<VkPhysicalDevice> devices(n);
-    VK_CHECK(vkEnumeratePhysicalDevices(c->instance, &n, devices.data()));
-    uint32_t pick = 0;
-    if (const char *env = std::getenv("FLASH_VULKAN_DEVICE"))
-      pick = static_cast<uint32_t>(std::atoi(env));
-    if (pick >= n)
-      fail("FLASH_VULKAN_DEVICE is out of range");
-    c->physical = devices[pick];
-    VkPhysicalDeviceProperties props;
-    vkGetPhysicalDeviceProperties(c->physical, &props);
-    c->timestampPeriodNs = props.limits.timestampPeriod;
-    c->timing = std::getenv("FLASH_VULKAN_TIMING") != nullptr;
-    if (c->timing)
-      std::fprintf(stderr, "flash_vulkan_runtime: device %s\n",
-                   props.deviceName);
-    vkGetPhysicalDeviceMemoryProperties(c->physical, &c->memProps);
+void teardown();
 
-    uint32_t nq = 0;
-    vkGetPhysicalDeviceQueueFamilyProperties(c->physical, &nq, nullptr);
-    std::vector<VkQueueFamilyProperties> families(nq);
-    vkGetPhysicalDeviceQueueFamilyProperties(c->physical, &nq, families.data());
-    bool found = false;
-    for (uint32_t i = 0; i < nq && !found; ++i)
-      if (families[i].queueFlags & VK_QUEUE_COMPUTE_BIT) {
-        c->queueFamily = i;
-        found = true;
-      }
-    if (!found)
-      fail("the Vulkan device has no compute queue");
+Context *createContext() {
+  auto *c = new Context;
+  VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
+  app.pApplicationName = "flash-mlir";
+  // 1.3: SPIR-V 1.6 modules (the cooperative-matrix kernels).
+  app.apiVersion = VK_API_VERSION_1_3;
+  VkInstanceCreateInfo ici{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
+  ici.pApplicationInfo = &app;
+  VK_CHECK(vkCreateInstance(&ici, nullptr, &c->instance));
 
-    // Enable the 16-bit types the f16/bf16 kernels use, where offered.
-    VkPhysicalDeviceShaderFloat16Int8Features f16{
-        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_FLOAT16_INT8_FEATURES};
-    VkPhysicalDevice16BitStorageFeatures s16{
-        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES};
-    s16.pNext = &f16;
-    // And KHR cooperative matrices where the device has them (the struct
-    // is spelled out: Debian 12's Vulkan headers predate the extension).
-    struct CooperativeMatrixFeatures {
-      VkStructureType sType;
-      void *pNext;
-      VkBool32 cooperativeMatrix, cooperativeMatrixRobustBufferAccess;
-    } coop{static_cast<VkStructureType>(1000506000), nullptr, VK_FALSE,
-           VK_FALSE};
-    const char *coopExt = "VK_KHR_cooperative_matrix";
-    uint32_t nExt = 0;
-    vkEnumerateDeviceExtensionProperties(c->physical, nullptr, &nExt, nullptr);
-    std::vector<VkExtensionProperties> exts(nExt);
-    vkEnumerateDeviceExtensionProperties(c->physical, nullptr, &nExt,
-                                         exts.data());
-    bool hasCoop = false;
-    for (const VkExtensionProperties &e : exts)
-      hasCoop |= std::strcmp(e.extensionName, coopExt) == 0;
-    if (hasCoop)
-      f16.pNext = &coop;
-    VkPhysicalDeviceFeatures2 features{
-        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
-    features.pNext = &s16;
-    vkGetPhysicalDeviceFeatures2(c->physical, &features);
-    if (c->timing)
-      std::fprintf(stderr, "flash_vulkan_runtime: cooperative matrices %s\n",
-                   coop.cooperativeMatrix ? "on" : "off");
-    VkPhysicalDeviceFeatures2 enable{
-        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
-    enable.features.shaderInt64 = features.features.shaderInt64;
-    enable.features.shaderInt16 = features.features.shaderInt16;
-    enable.pNext = &s16; // as queried: everything offered is enabled
-    float priority = 1.0f;
-    VkDeviceQueueCreateInfo qci{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
-    qci.queueFamilyIndex = c->queueFamily;
-    qci.queueCount = 1;
-    qci.pQueuePriorities = &priority;
-    VkDeviceCreateInfo dci{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
-    dci.pNext = &enable;
-    dci.queueCreateInfoCount = 1;
-    dci.pQueueCreateInfos = &qci;
-    if (hasCoop) {
-      dci.enabledExtensionCount = 1;
-      dci.ppEnabledExtensionNames = &coopExt;
+  uint32_t n = 0;
+  VK_CHECK(vkEnumeratePhysicalDevices(c->instance, &n, nullptr));
+  if (n == 0)
+    fail("no Vulkan device");
+  std::vector<VkPhysicalDevice> devices(n);
+  VK_CHECK(vkEnumeratePhysicalDevices(c->instance, &n, devices.data()));
+  uint32_t pick = 0;
+  if (const char *env = std::getenv("FLASH_VULKAN_DEVICE"))
+    pick = static_cast<uint32_t>(std::atoi(env));
+  if (pick >= n)
+    fail("FLASH_VULKAN_DEVICE is out of range");
+  c->physical = devices[pick];
+  VkPhysicalDeviceProperties props;
+  vkGetPhysicalDeviceProperties(c->physical, &props);
+  c->timestampPeriodNs = props.limits.timestampPeriod;
+  c->maxSharedBytes = props.limits.maxComputeSharedMemorySize;
+  c->timing = std::getenv("FLASH_VULKAN_TIMING") != nullptr;
+  if (c->timing)
+    std::fprintf(stderr, "flash_vulkan_runtime: device %s\n", props.deviceName);
+  vkGetPhysicalDeviceMemoryProperties(c->physical, &c->memProps);
+
+  uint32_t nq = 0;
+  vkGetPhysicalDeviceQueueFamilyProperties(c->physical, &nq, nullptr);
+  std::vector<VkQueueFamilyProperties> families(nq);
+  vkGetPhysicalDeviceQueueFamilyProperties(c->physical, &nq, families.data());
+  bool found = false;
+  for (uint32_t i = 0; i < nq && !found; ++i)
+    if (families[i].queueFlags & VK_QUEUE_COMPUTE_BIT) {
+      c->queueFamily = i;
+      found = true;
     }
-    VK_CHECK(vkCreateDevice(c->physical, &dci, nullptr, &c->device));
-    vkGetDeviceQueue(c->device, c->queueFamily, 0, &c->queue);
-    VkCommandPoolCreateInfo pci{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
-    pci.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
-    pci.queueFamilyIndex = c->queueFamily;
-    VK_CHECK(vkCreateCommandPool(c->device, &pci, nullptr, &c->pool));
-    return c;
-  }();
-  return *ctx;
+  if (!found)
+    fail("the Vulkan device has no compute queue");
+
+  // Enable the 16-bit types the f16/bf16 kernels use, where offered.
+  VkPhysicalDeviceShaderFloat16Int8Features f16{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_FLOAT16_INT8_FEATURES};
+  VkPhysicalDevice16BitStorageFeatures s16{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES};
+  s16.pNext = &f16;
+  // And KHR cooperative matrices where the device has them (the struct
+  // is spelled out: Debian 12's Vulkan headers predate the extension).
+  struct CooperativeMatrixFeatures {
+    VkStructureType sType;
+    void *pNext;
+    VkBool32 cooperativeMatrix, cooperativeMatrixRobustBufferAccess;
+  } coop{static_cast<VkStructureType>(1000506000), nullptr, VK_FALSE, VK_FALSE};
+  const char *coopExt = "VK_KHR_cooperative_matrix";
+  uint32_t nExt = 0;
+  vkEnumerateDeviceExtensionProperties(c->physical, nullptr, &nExt, nullptr);
+  std::vector<VkExtensionProperties> exts(nExt);
+  vkEnumerateDeviceExtensionProperties(c->physical, nullptr, &nExt,
+                                       exts.data());
+  bool hasCoop = false;
+  for (const VkExtensionProperties &e : exts)
+    hasCoop |= std::strcmp(e.extensionName, coopExt) == 0;
+  if (hasCoop)
+    f16.pNext = &coop;
+  VkPhysicalDeviceFeatures2 features{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
+  features.pNext = &s16;
+  vkGetPhysicalDeviceFeatures2(c->physical, &features);
+  if (c->timing)
+    std::fprintf(stderr, "flash_vulkan_runtime: cooperative matrices %s\n",
+                 coop.cooperativeMatrix ? "on" : "off");
+  VkPhysicalDeviceFeatures2 enable{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
+  enable.features.shaderInt64 = features.features.shaderInt64;
+  enable.features.shaderInt16 = features.features.shaderInt16;
+  enable.pNext = &s16; // as queried: everything offered is enabled
+  float priority = 1.0f;
+  VkDeviceQueueCreateInfo qci{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
+  qci.queueFamilyIndex = c->queueFamily;
+  qci.queueCount = 1;
+  qci.pQueuePriorities = &priority;
+  VkDeviceCreateInfo dci{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
+  dci.pNext = &enable;
+  dci.queueCreateInfoCount = 1;
+  dci.pQueueCreateInfos = &qci;
+  if (hasCoop) {
+    dci.enabledExtensionCount = 1;
+    dci.ppEnabledExtensionNames = &coopExt;
+  }
+  VK_CHECK(vkCreateDevice(c->physical, &dci, nullptr, &c->device));
+  vkGetDeviceQueue(c->device, c->queueFamily, 0, &c->queue);
+  VkCommandPoolCreateInfo pci{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+  pci.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
+  pci.queueFamilyIndex = c->queueFamily;
+  VK_CHECK(vkCreateCommandPool(c->device, &pci, nullptr, &c->pool));
+  return c;
+}
+
+Context &context() {
+  std::lock_guard<std::mutex> lock(liveMutex);
+  if (!live) {
+    live = createContext();
+    // Registered after the driver is loaded, so it runs before the
+    // driver's own exit handlers.
+    static bool registered = false;
+    if (!registered)
+      std::atexit(teardown);
+    registered = true;
+  }
+  return *live;
 }
 
 /// A storage buffer in host-visible memory, mapped; device-local when the
@@ -236,10 +267,6 @@ void release(Context &c, const Allocation &a) {
   vkFreeMemory(c.device, a.memory, nullptr);
 }
 
-struct Module {
-  VkShaderModule shader;
-};
-
 /// An entry point, with its pipeline per number of buffer arguments.
 struct Function {
   Module *module;
@@ -250,11 +277,158 @@ struct Function {
   VkPipeline pipeline = VK_NULL_HANDLE;
 };
 
+struct Module {
+  VkShaderModule shader = VK_NULL_HANDLE;
+  std::vector<uint32_t> words; // the SPIR-V, for workgroupBytes()
+  std::map<std::string, std::unique_ptr<Function>> functions;
+};
+
+/// Destroys the module's Vulkan objects (its pipelines, its shader).
+void destroyModule(Context &c, Module &m) {
+  for (auto &[name, f] : m.functions) {
+    vkDestroyPipeline(c.device, f->pipeline, nullptr);
+    vkDestroyPipelineLayout(c.device, f->layout, nullptr);
+    vkDestroyDescriptorSetLayout(c.device, f->setLayout, nullptr);
+  }
+  m.functions.clear();
+  vkDestroyShaderModule(c.device, m.shader, nullptr);
+  m.shader = VK_NULL_HANDLE;
+}
+
+void destroyContext(Context *c) {
+  vkDeviceWaitIdle(c->device);
+  for (Module *m : c->modules)
+    destroyModule(*c, *m);
+  for (auto &[ptr, a] : c->allocations)
+    release(*c, a);
+  vkDestroyCommandPool(c->device, c->pool, nullptr);
+  vkDestroyDevice(c->device, nullptr);
+  vkDestroyInstance(c->instance, nullptr);
+  delete c;
+}
+
+void teardown() {
+  std::lock_guard<std::mutex> lock(liveMutex);
+  if (live)
+    destroyContext(live);
+  live = nullptr;
+}
+
+/// Bytes of workgroup memory the entry point `name` declares: the
+/// Workgroup variables its OpEntryPoint lists (SPIR-V 1.4 and later), or
+/// all of the module's (before 1.4 an entry point lists only its inputs and
+/// outputs). Member and element sizes are summed with scalar alignment.
+/// Written by hand: no SPIR-V reflection library is packaged here.
+uint64_t workgroupBytes(const std::vector<uint32_t> &w,
+                        const std::string &name) {
+  enum : uint32_t {
+    OpEntryPoint = 15,
+    OpTypeBool = 20,
+    OpTypeInt = 21,
+    OpTypeFloat = 22,
+    OpTypeVector = 23,
+    OpTypeMatrix = 24,
+    OpTypeArray = 28,
+    OpTypeStruct = 30,
+    OpTypePointer = 32,
+    OpConstant = 43,
+    OpVariable = 59,
+    Workgroup = 4
+  };
+  if (w.size() < 5)
+    return 0;
+  bool listsGlobals = w[1] >= 0x00010400;
+  std::unordered_map<uint32_t, uint64_t> size, align, constant, pointee;
+  std::unordered_map<uint32_t, uint64_t> workgroupVars; // id -> bytes
+  std::set<uint32_t> interface;
+  auto sizeOf = [&](uint32_t id) { return size.count(id) ? size[id] : 0; };
+  auto alignOf = [&](uint32_t id) {
+    return align.count(id) && align[id] ? align[id] : 1;
+  };
+  for (size_t i = 5; i < w.size();) {
+    uint32_t op = w[i] & 0xffff, n = w[i] >> 16;
+    if (n == 0 || i + n > w.size())
+      break;
+    const uint32_t *a = &w[i + 1];
+    switch (op) {
+    case OpEntryPoint: {
+      const char *s = reinterpret_cast<const char *>(a + 2);
+      size_t len = strnlen(s, (n - 3) * 4);
+      if (name == std::string(s, len))
+        for (uint32_t k = 2 + static_cast<uint32_t>(len / 4 + 1); k + 1 < n;
+             ++k)
+          interface.insert(a[k]);
+      break;
+    }
+    case OpTypeBool:
+      size[a[0]] = align[a[0]] = 4;
+      break;
+    case OpTypeInt:
+    case OpTypeFloat:
+      size[a[0]] = align[a[0]] = a[1] / 8;
+      break;
+    case OpTypeVector:
+    case OpTypeMatrix:
+      size[a[0]] = sizeOf(a[1]) * a[2];
+      align[a[0]] = alignOf(a[1]);
+      break;
+    case OpTypeArray:
+      size[a[0]] = sizeOf(a[1]) * (constant.count(a[2]) ? constant[a[2]] : 0);
+      align[a[0]] = alignOf(a[1]);
+      break;
+    case OpTypeStruct: {
+      uint64_t bytes = 0, al = 1;
+      for (uint32_t k = 1; k + 1 < n; ++k) {
+        uint64_t m = alignOf(a[k]);
+        bytes = (bytes + m - 1) / m * m + sizeOf(a[k]);
+        al = std::max(al, m);
+      }
+      size[a[0]] = (bytes + al - 1) / al * al;
+      align[a[0]] = al;
+      break;
+    }
+    case OpTypePointer:
+      pointee[a[0]] = a[2];
+      break;
+    case OpConstant:
+      constant[a[1]] = a[2];
+      break;
+    case OpVariable:
+      if (a[2] == Workgroup && pointee.count(a[0]))
+        workgroupVars[a[1]] = sizeOf(static_cast<uint32_t>(pointee[a[0]]));
+      break;
+    default:
+      break;
+    }
+    i += n;
+  }
+  uint64_t total = 0;
+  for (auto &[id, bytes] : workgroupVars)
+    if (!listsGlobals || interface.count(id))
+      total += bytes;
+  return total;
+}
+
 void buildPipeline(Context &c, Function &f, uint32_t numBuffers) {
   if (f.numBuffers == numBuffers)
     return;
   if (f.pipeline != VK_NULL_HANDLE)
     fail("a kernel launched with a different number of arguments");
+  uint64_t shared = workgroupBytes(f.module->words, f.name);
+  if (shared > c.maxSharedBytes) {
+    std::fflush(stdout);
+    std::fprintf(stderr,
+                 "flash_vulkan_runtime: kernel %s needs %llu bytes of "
+                 "workgroup memory; the device offers %u "
+                 "(maxComputeSharedMemorySize%s)\n",
+                 f.name.c_str(), static_cast<unsigned long long>(shared),
+                 c.maxSharedBytes,
+                 f.module->words[1] < 0x00010400
+                     ? "; before SPIR-V 1.4 every workgroup variable of the "
+                       "module counts"
+                     : "");
+    std::abort();
+  }
   std::vector<VkDescriptorSetLayoutBinding> bindings(numBuffers);
   for (uint32_t i = 0; i < numBuffers; ++i)
     bindings[i] = {i, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1,
@@ -293,7 +467,11 @@ FLASH_EXPORT void *mgpuModuleLoad(void *data, size_t size) {
   smci.codeSize = size;
   smci.pCode = static_cast<const uint32_t *>(data);
   auto *m = new Module;
+  const auto *words = static_cast<const uint32_t *>(data);
+  m->words.assign(words, words + size / 4);
   VK_CHECK(vkCreateShaderModule(c.device, &smci, nullptr, &m->shader));
+  std::lock_guard<std::mutex> lock(c.mutex);
+  c.modules.insert(m);
   return m;
 }
 
@@ -303,17 +481,28 @@ FLASH_EXPORT void *mgpuModuleLoadJIT(void *, int) {
 
 FLASH_EXPORT void mgpuModuleUnload(void *module) {
   auto *m = static_cast<Module *>(module);
-  vkDestroyShaderModule(context().device, m->shader, nullptr);
+  // At exit, teardown() may have destroyed the device already.
+  bool last = false;
+  {
+    std::lock_guard<std::mutex> lock(liveMutex);
+    if (live) {
+      std::lock_guard<std::mutex> clock(live->mutex);
+      vkDeviceWaitIdle(live->device);
+      destroyModule(*live, *m);
+      live->modules.erase(m);
+      last = live->modules.empty() && live->allocations.empty();
+    }
+  }
   delete m;
+  if (last)
+    teardown();
 }
 
 FLASH_EXPORT void *mgpuModuleGetFunction(void *module, const char *name) {
   // The host asks once per launch: one Function per (module, name).
-  static std::mutex mutex;
-  static std::map<std::pair<void *, std::string>, std::unique_ptr<Function>>
-      functions;
-  std::lock_guard<std::mutex> lock(mutex);
-  std::unique_ptr<Function> &f = functions[{module, name}];
+  auto *m = static_cast<Module *>(module);
+  std::lock_guard<std::mutex> lock(context().mutex);
+  std::unique_ptr<Function> &f = m->functions[name];
   if (!f) {
     f = std::make_unique<Function>();
     f->module = static_cast<Module *>(module);
