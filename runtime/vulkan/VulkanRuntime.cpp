@@ -4,7 +4,8 @@
 // (gpu-to-llvm with bare-pointer kernel arguments, each followed by its size
 // in bytes; the translation of gpu.binary loads the SPIR-V blob). Upstream's
 // Vulkan wrappers are not packaged by Debian, so this is flash-mlir's, on
-// the Vulkan 1.1 API:
+// the Vulkan 1.2 API (SPIR-V 1.4; 1.3 is asked for the cooperative-matrix
+// kernels' SPIR-V 1.6):
 //
 //  - mgpuMemAlloc returns host-visible, persistently mapped device memory
 //    (device-local when the device has such a heap), so the host staging

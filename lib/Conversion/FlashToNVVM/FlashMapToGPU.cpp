@@ -399,6 +399,36 @@ struct FlashMapToGPUPass : flash::impl::FlashMapToGPUBase<FlashMapToGPUPass> {
     auto kind = [&](gpu::GPUFuncOp fn, StringRef k) {
       fn->setAttr("flash.kernel_kind", StringAttr::get(ctx, k));
     };
+    auto fits = [&](gpu::GPUFuncOp fn) {
+      return maxWorkgroupMemory <= 0 ||
+             workgroupBytes(fn) <= maxWorkgroupMemory;
+    };
+    // The SIMT kernels of one op, with keys per tile halved until each
+    // fits max-workgroup-memory.
+    auto buildSimt = [&](Operation *op, KernelSpec &s,
+                         function_ref<SmallVector<gpu::GPUFuncOp>()> build)
+        -> LogicalResult {
+      while (true) {
+        SmallVector<gpu::GPUFuncOp> fns = build();
+        int64_t worst = 0;
+        for (gpu::GPUFuncOp fn : fns)
+          worst = std::max(worst, workgroupBytes(fn));
+        if (llvm::all_of(fns, fits)) {
+          for (gpu::GPUFuncOp fn : fns)
+            kind(fn, "simt");
+          return success();
+        }
+        for (gpu::GPUFuncOp fn : fns)
+          fn.erase();
+        if (s.tile == 1)
+          return op->emitOpError("needs ")
+                 << worst << " bytes of workgroup memory with one key per "
+                 << "tile; the limit is "
+                 << static_cast<int64_t>(maxWorkgroupMemory)
+                 << " (max-workgroup-memory)";
+        s.tile /= 2;
+      }
+    };
     int counter = 0;
     for (Operation *op : ops) {
       FailureOr<KernelSpec> s =
@@ -418,9 +448,17 @@ struct FlashMapToGPUPass : flash::impl::FlashMapToGPUBase<FlashMapToGPUPass> {
       if (auto fwd = dyn_cast<AttentionOp>(op)) {
         std::string name = "flash_attention_" + std::to_string(counter++);
         int64_t fwdThreads = s->threads, fwdGrid = gq;
+        gpu::GPUFuncOp coop;
         if (cooperativeMatrix && coopMatrixForwardApplies(*s)) {
-          kind(buildForwardCoopMatrixKernel(kb, op->getLoc(), name, *s),
-               "cooperative-matrix");
+          // Over the workgroup-memory limit: the SIMT kernel instead.
+          coop = buildForwardCoopMatrixKernel(kb, op->getLoc(), name, *s);
+          if (!fits(coop)) {
+            coop.erase();
+            coop = {};
+          }
+        }
+        if (coop) {
+          kind(coop, "cooperative-matrix");
           fwdThreads = coopMatrixThreads();
           fwdGrid =
               (s->nq + coopMatrixRowsPerBlock() - 1) / coopMatrixRowsPerBlock();
@@ -432,8 +470,11 @@ struct FlashMapToGPUPass : flash::impl::FlashMapToGPUBase<FlashMapToGPUPass> {
                s->wgmma ? "wgmma" : "mma.sync");
           fwdThreads = mmaThreads(*s);
           fwdGrid = (s->nq + mmaRowsPerBlock(*s) - 1) / mmaRowsPerBlock(*s);
-        } else {
-          kind(buildForwardKernel(kb, op->getLoc(), name, *s), "simt");
+        } else if (failed(buildSimt(op, *s, [&] {
+                     return SmallVector<gpu::GPUFuncOp>{
+                         buildForwardKernel(kb, op->getLoc(), name, *s)};
+                   }))) {
+          return signalPassFailure();
         }
         Value q = host.in(fwd.getQuery()), k = host.in(fwd.getKey()),
               v = host.in(fwd.getValue());
@@ -469,9 +510,12 @@ struct FlashMapToGPUPass : flash::impl::FlashMapToGPUBase<FlashMapToGPUPass> {
           int64_t rows = mmaRowsPerBlock(*s);
           gqGrid = (s->nq + rows - 1) / rows;
           gkGrid = (s->nk + rows - 1) / rows;
-        } else {
-          kind(buildGradQKernel(kb, op->getLoc(), qName, *s), "simt");
-          kind(buildGradKVKernel(kb, op->getLoc(), kvName, *s), "simt");
+        } else if (failed(buildSimt(op, *s, [&] {
+                     return SmallVector<gpu::GPUFuncOp>{
+                         buildGradQKernel(kb, op->getLoc(), qName, *s),
+                         buildGradKVKernel(kb, op->getLoc(), kvName, *s)};
+                   }))) {
+          return signalPassFailure();
         }
         Value q = host.in(grad.getQuery()), k = host.in(grad.getKey()),
               v = host.in(grad.getValue()), o = host.in(grad.getOutput()),

@@ -134,6 +134,9 @@ MemRefType tileType(MLIRContext *ctx, int64_t rows, int64_t width);
 gpu::GPUFuncOp newKernel(OpBuilder &ob, Location loc, StringRef name,
                          TypeRange args, TypeRange workgroup, int64_t threads);
 
+/// Bytes of the kernel's workgroup buffers (its workgroup attributions).
+int64_t workgroupBytes(gpu::GPUFuncOp fn);
+
 /// The K/V batch-head of query batch-head bh = b * Hq + h (GQA:
 /// b * Hkv + h / G).
 Value kvHeadOf(KernelBuilder &kb, const KernelSpec &s, Value bh);

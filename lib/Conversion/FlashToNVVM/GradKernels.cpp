@@ -95,6 +95,15 @@ gpu::GPUFuncOp gpukernels::newKernel(OpBuilder &ob, Location loc,
   return fn;
 }
 
+int64_t gpukernels::workgroupBytes(gpu::GPUFuncOp fn) {
+  int64_t bytes = 0;
+  for (BlockArgument buf : fn.getWorkgroupAttributions()) {
+    auto ty = cast<MemRefType>(buf.getType());
+    bytes += ty.getNumElements() * ty.getElementTypeBitWidth() / 8;
+  }
+  return bytes;
+}
+
 QueryRows gpukernels::queryRows(KernelBuilder &kb, const KernelSpec &s) {
   OpBuilder &b = kb.b;
   Location loc = kb.loc;

@@ -53,14 +53,75 @@ using namespace mlir;
 namespace {
 struct FlashPrepareSPIRVKernelsPass
     : flash::impl::FlashPrepareSPIRVKernelsBase<FlashPrepareSPIRVKernelsPass> {
+  using FlashPrepareSPIRVKernelsBase::FlashPrepareSPIRVKernelsBase;
+
+  /// `env` with the resource limits given as options.
+  spirv::TargetEnvAttr withLimits(spirv::TargetEnvAttr env) {
+    spirv::ResourceLimitsAttr l = env.getResourceLimits();
+    auto pick = [](int64_t option, int current) {
+      return option > 0 ? static_cast<int>(option) : current;
+    };
+    auto limits = spirv::ResourceLimitsAttr::get(
+        env.getContext(),
+        pick(maxWorkgroupMemory, l.getMaxComputeSharedMemorySize()),
+        pick(maxInvocations, l.getMaxComputeWorkgroupInvocations()),
+        l.getMaxComputeWorkgroupSize(), pick(subgroupSize, l.getSubgroupSize()),
+        l.getMinSubgroupSize(), l.getMaxSubgroupSize(),
+        l.getCooperativeMatrixPropertiesKhr(),
+        l.getCooperativeMatrixPropertiesNv());
+    return spirv::TargetEnvAttr::get(env.getTripleAttr(), limits,
+                                     env.getClientAPI(), env.getVendorID(),
+                                     env.getDeviceType(), env.getDeviceID());
+  }
+
+  /// The kernel against its target's limits.
+  LogicalResult checkLimits(gpu::GPUFuncOp f, ArrayRef<int32_t> block) {
+    spirv::ResourceLimitsAttr limits =
+        spirv::lookupTargetEnvOrDefault(f).getResourceLimits();
+    int64_t invocations = int64_t(block[0]) * block[1] * block[2];
+    if (invocations > limits.getMaxComputeWorkgroupInvocations())
+      return f.emitError("kernel '")
+             << f.getName() << "' has " << invocations
+             << " invocations per workgroup; the SPIR-V target allows "
+             << limits.getMaxComputeWorkgroupInvocations()
+             << " (max-invocations)";
+    int64_t bytes = 0;
+    for (BlockArgument buf : f.getWorkgroupAttributions()) {
+      auto ty = cast<MemRefType>(buf.getType());
+      bytes += ty.getNumElements() * ty.getElementTypeBitWidth() / 8;
+    }
+    if (bytes > limits.getMaxComputeSharedMemorySize())
+      return f.emitError("kernel '")
+             << f.getName() << "' needs " << bytes
+             << " bytes of workgroup memory; the SPIR-V target allows "
+             << limits.getMaxComputeSharedMemorySize()
+             << " (max-workgroup-memory)";
+    auto kind = f->getAttrOfType<StringAttr>("flash.kernel_kind");
+    if (kind && kind.getValue() == "cooperative-matrix" &&
+        limits.getSubgroupSize() != 32)
+      return f.emitError("kernel '")
+             << f.getName()
+             << "' is written for 32-wide subgroups; the SPIR-V target's "
+                "subgroup size is "
+             << limits.getSubgroupSize() << " (subgroup-size)";
+    return success();
+  }
+
   void runOnOperation() override {
     MLIRContext *ctx = &getContext();
-    // The attached target, where the math and ABI conversions look for it.
+    // The attached target, with the given limits, where the math and ABI
+    // conversions look for it.
     getOperation()->walk([&](gpu::GPUModuleOp m) {
-      if (ArrayAttr targets = m.getTargetsAttr())
-        for (Attribute t : targets)
-          if (auto env = dyn_cast<spirv::TargetEnvAttr>(t))
-            m->setAttr(spirv::getTargetEnvAttrName(), env);
+      ArrayAttr targets = m.getTargetsAttr();
+      if (!targets)
+        return;
+      SmallVector<Attribute> updated(targets.begin(), targets.end());
+      for (Attribute &t : updated)
+        if (auto env = dyn_cast<spirv::TargetEnvAttr>(t)) {
+          t = withLimits(env);
+          m->setAttr(spirv::getTargetEnvAttrName(), t);
+        }
+      m.setTargetsAttr(ArrayAttr::get(ctx, updated));
     });
     auto workgroup =
         spirv::StorageClassAttr::get(ctx, spirv::StorageClass::Workgroup);
@@ -95,6 +156,8 @@ struct FlashPrepareSPIRVKernelsPass
           return WalkResult::interrupt();
         }
       }
+      if (failed(checkLimits(f, *block)))
+        return WalkResult::interrupt();
       f->setAttr(spirv::getEntryPointABIAttrName(),
                  spirv::getEntryPointABIAttr(ctx, *block));
       Block &entry = f.getBody().front();
@@ -179,12 +242,18 @@ void mlir::flash::buildFlashToSPIRVPipeline(
                               "SPV_KHR_16bit_storage"};
     target.clientApi = "Vulkan";
   }
+  // Resource limits: the kernels are mapped to fit them and checked
+  // against them (the Vulkan runtime checks the device's again).
+  FlashPrepareSPIRVKernelsOptions limits{
+      options.maxWorkgroupMemory, options.maxInvocations, options.subgroupSize};
   llvm::append_range(target.spirvCapabilities, options.caps);
   llvm::append_range(target.spirvExtensions, options.exts);
   // A target with KHR cooperative matrices gets the f16 forward's products
   // on them (its extension implied by the capability; upstream's
   // conversion makes the ops available from SPIR-V 1.6, Vulkan 1.3).
   FlashMapToGPUOptions map;
+  map.maxWorkgroupMemory = options.maxWorkgroupMemory;
+  map.threads = std::min<int64_t>(map.threads, options.maxInvocations);
   map.cooperativeMatrix =
       !opencl && llvm::is_contained(options.caps, "CooperativeMatrixKHR");
   if (map.cooperativeMatrix) {
@@ -201,7 +270,7 @@ void mlir::flash::buildFlashToSPIRVPipeline(
       createFlashGPULowerMath(FlashGPULowerMathOptions{"spirv"}));
   buildGPUHostPreparation(pm);
   pm.addPass(createGpuSPIRVAttachTarget(target));
-  pm.addPass(createFlashPrepareSPIRVKernels());
+  pm.addPass(createFlashPrepareSPIRVKernels(limits));
   pm.addNestedPass<gpu::GPUModuleOp>(createConvertMathToSPIRVPass());
   pm.addPass(createConvertGPUToSPIRVPass(/*mapMemorySpace=*/true));
   // Vulkan: convert-gpu-to-spirv put the spirv.module beside the

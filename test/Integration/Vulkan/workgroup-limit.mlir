@@ -1,6 +1,8 @@
 // libflash_vulkan_runtime.so refuses a kernel whose workgroup variables
 // exceed the device's maxComputeSharedMemorySize (NVIDIA's driver builds the
-// pipeline and then loses the device), with a message naming the kernel.
+// pipeline and then loses the device), with a message naming the kernel;
+// --flash-to-spirv checks the same against its target environment's limit
+// (max-workgroup-memory, 32 KiB by default) at compile time.
 // Five kernels of 16,000 bytes each (under Vulkan's guaranteed 16 KiB),
 // 80,000 bytes together. SPIR-V 1.4 entry points list the variables they
 // use: every kernel runs. Before 1.4 they do not, and a driver may reserve
@@ -8,10 +10,12 @@
 // REQUIRES: vulkan
 // RUN: flash-opt %s --flash-to-spirv | %vkrun | FileCheck %s
 // RUN: flash-opt %s --flash-to-spirv=version=v1.3 | not --crash %vkrun 2>&1 | FileCheck %s --check-prefix=V13
-// RUN: sed 's/4000xf32/100000xf32/' %s | flash-opt --flash-to-spirv | not --crash %vkrun 2>&1 | FileCheck %s --check-prefix=BIG
+// RUN: sed 's/4000xf32/100000xf32/' %s | not flash-opt --flash-to-spirv 2>&1 | FileCheck %s --check-prefix=COMPILE
+// RUN: sed 's/4000xf32/100000xf32/' %s | flash-opt --flash-to-spirv=max-workgroup-memory=1000000 | not --crash %vkrun 2>&1 | FileCheck %s --check-prefix=BIG
 
 // CHECK: ( 1.5, 2.5, 3.5, 4.5, 5.5 )
 // V13: flash_vulkan_runtime: kernel k0 needs 80000 bytes of workgroup memory; the device offers {{[0-9]+}} (maxComputeSharedMemorySize; before SPIR-V 1.4 every workgroup variable of the module counts)
+// COMPILE: error: kernel 'k0' needs 400000 bytes of workgroup memory; the SPIR-V target allows 32768 (max-workgroup-memory)
 // BIG: flash_vulkan_runtime: kernel k0 needs 400000 bytes of workgroup memory; the device offers {{[0-9]+}} (maxComputeSharedMemorySize)
 module attributes {gpu.container_module} {
   gpu.module @kernels {

@@ -78,7 +78,12 @@ def FlashMapToGPU : Pass<"flash-map-to-gpu", "::mlir::ModuleOp"> {
     Option<"wgmma", "wgmma", "bool", /*default=*/"false",
            "With tensor-cores: the forward (head dim a multiple of 64) on "
            "Hopper warpgroup MMA (wgmma, sm_90a only), 64 rows per "
-           "warpgroup">
+           "warpgroup">,
+    Option<"maxWorkgroupMemory", "max-workgroup-memory", "int64_t",
+           /*default=*/"0",
+           "Bytes of workgroup (shared) memory a kernel may declare: SIMT "
+           "kernels take fewer keys per tile to fit, a cooperative-matrix "
+           "forward that does not fit falls back to SIMT (0: no limit)">
   ];
 }
 

@@ -38,6 +38,23 @@ struct FlashToSPIRVOptions : public PassPipelineOptions<FlashToSPIRVOptions> {
   PassOptions::ListOption<std::string> exts{
       *this, "exts",
       llvm::cl::desc("Extensions besides those of the client API")};
+  PassOptions::Option<int64_t> maxWorkgroupMemory{
+      *this, "max-workgroup-memory",
+      llvm::cl::desc("Workgroup memory per kernel in bytes (the target "
+                     "environment's max_compute_shared_memory_size): SIMT "
+                     "kernels take fewer keys per tile to fit"),
+      llvm::cl::init(32768)};
+  PassOptions::Option<int64_t> maxInvocations{
+      *this, "max-invocations",
+      llvm::cl::desc("Invocations per workgroup (max_compute_workgroup_"
+                     "invocations): the SIMT kernels' block size is at "
+                     "most this"),
+      llvm::cl::init(128)};
+  PassOptions::Option<int64_t> subgroupSize{
+      *this, "subgroup-size",
+      llvm::cl::desc("The device's subgroup size (the cooperative-matrix "
+                     "kernels need 32)"),
+      llvm::cl::init(32)};
   PassOptions::Option<bool> kernelsOnly{
       *this, "kernels-only",
       llvm::cl::desc("Stop once the kernels are spirv.modules (inside their "

@@ -20,9 +20,24 @@ def FlashPrepareSPIRVKernels
     - workgroup memory as `memref.alloc` in the `Workgroup` storage class
       (it becomes a `spirv.GlobalVariable`) instead of `gpu.func`
       workgroup attributions, which it does not convert.
+
+    The resource limits given as options replace those of the target
+    environment, and every kernel is checked against its target's limits
+    (workgroup memory, invocations per workgroup, the 32-wide subgroups of
+    the cooperative-matrix kernels), with an error at the kernel (the
+    location of its flash op) rather than a driver failure at run time.
   }];
   let dependentDialects = [
     "::mlir::memref::MemRefDialect", "::mlir::spirv::SPIRVDialect"
+  ];
+  let options = [
+    Option<"maxWorkgroupMemory", "max-workgroup-memory", "int64_t",
+           /*default=*/"0",
+           "max_compute_shared_memory_size in bytes (0: the target's)">,
+    Option<"maxInvocations", "max-invocations", "int64_t", /*default=*/"0",
+           "max_compute_workgroup_invocations (0: the target's)">,
+    Option<"subgroupSize", "subgroup-size", "int64_t", /*default=*/"0",
+           "subgroup_size (0: the target's)">
   ];
 }
 
