@@ -7,9 +7,16 @@
 // the Vulkan 1.2 API (SPIR-V 1.4; 1.3 is asked for the cooperative-matrix
 // kernels' SPIR-V 1.6):
 //
-//  - mgpuMemAlloc returns host-visible, persistently mapped device memory
-//    (device-local when the device has such a heap), so the host staging
-//    that flash-map-to-gpu emits writes straight into the kernel's buffers;
+//  - mgpuMemAlloc returns the address of a host-visible, persistently
+//    mapped buffer: host-shared memory, as flash-map-to-gpu's host glue
+//    expects (it reads and writes it directly). On a device with
+//    device-only memory (a discrete GPU) the buffer is in system memory and
+//    the kernels use a device-only twin, which each launch fills from the
+//    mapped ranges of its arguments and copies back: on the H200 kernels
+//    ran 2.5-5x slower from host-visible device-local (BAR) memory, and the
+//    host's reads of it were slower still. Elsewhere (lavapipe, integrated
+//    GPUs, or FLASH_VULKAN_MAPPED=1) the kernels use the mapped buffer
+//    (FLASH_VULKAN_STAGED=1 stages on any device);
 //  - mgpuLaunchKernel binds argument i as storage buffer (set 0, binding i),
 //    as convert-gpu-to-spirv numbers them; a pointer not from mgpuMemAlloc
 //    is copied into a temporary buffer and back;
@@ -67,6 +74,10 @@ struct Allocation {
   VkBuffer buffer;
   VkDeviceMemory memory;
   size_t size;
+  /// Where the device has device-only memory: the buffer the kernels use
+  /// (the mapped one above stages copies to and from it).
+  VkBuffer devBuffer = VK_NULL_HANDLE;
+  VkDeviceMemory devMemory = VK_NULL_HANDLE;
 };
 
 struct Module;
@@ -83,6 +94,9 @@ struct Context {
   float timestampPeriodNs = 0;
   uint32_t maxSharedBytes = 0;
   bool timing = false;
+  /// Kernels read and write device-only buffers; the mapped ones stage
+  /// mgpuMemcpy's copies.
+  bool deviceCopies = false;
   std::mutex mutex;
   /// Mapped base address -> allocation (mgpuMemAlloc's buffers).
   std::map<uintptr_t, Allocation> allocations;
@@ -127,6 +141,20 @@ Context *createContext() {
   if (c->timing)
     std::fprintf(stderr, "flash_vulkan_runtime: device %s\n", props.deviceName);
   vkGetPhysicalDeviceMemoryProperties(c->physical, &c->memProps);
+  // Kernels run from device-only memory where the device has it: on the
+  // H200 they ran 2.5-5x slower from host-visible device-local (BAR)
+  // memory. FLASH_VULKAN_MAPPED=1 keeps them on the mapped buffers.
+  for (uint32_t i = 0; i < c->memProps.memoryTypeCount; ++i) {
+    VkMemoryPropertyFlags f = c->memProps.memoryTypes[i].propertyFlags;
+    if ((f & VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT) &&
+        !(f & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT))
+      c->deviceCopies = true;
+  }
+  // FLASH_VULKAN_STAGED=1 stages on any device (tested on lavapipe).
+  if (std::getenv("FLASH_VULKAN_MAPPED"))
+    c->deviceCopies = false;
+  if (std::getenv("FLASH_VULKAN_STAGED"))
+    c->deviceCopies = true;
 
   uint32_t nq = 0;
   vkGetPhysicalDeviceQueueFamilyProperties(c->physical, &nq, nullptr);
@@ -213,51 +241,79 @@ Context &context() {
   return *live;
 }
 
-/// A storage buffer in host-visible memory, mapped; device-local when the
-/// device has host-visible device-local memory (resizable BAR, or any
-/// integrated/CPU device such as lavapipe).
-Allocation allocate(Context &c, size_t size, void **mapped) {
-  Allocation a{VK_NULL_HANDLE, VK_NULL_HANDLE, size};
+/// A buffer of `size` bytes in memory of the first of `wants` the device
+/// has room in, of a type without the `avoid` properties; false if none.
+bool createBuffer(Context &c, size_t size,
+                  std::initializer_list<VkMemoryPropertyFlags> wants,
+                  VkMemoryPropertyFlags avoid, VkBuffer &buffer,
+                  VkDeviceMemory &memory, int &type) {
   VkBufferCreateInfo bci{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
   bci.size = size ? size : 4;
-  bci.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
+  bci.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
+              VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
+              VK_BUFFER_USAGE_TRANSFER_DST_BIT;
   bci.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
-  VK_CHECK(vkCreateBuffer(c.device, &bci, nullptr, &a.buffer));
+  VK_CHECK(vkCreateBuffer(c.device, &bci, nullptr, &buffer));
   VkMemoryRequirements req;
-  vkGetBufferMemoryRequirements(c.device, a.buffer, &req);
-  const VkMemoryPropertyFlags host = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
-                                     VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
-  int type = -1;
-  for (VkMemoryPropertyFlags want :
-       {host | VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, host}) {
+  vkGetBufferMemoryRequirements(c.device, buffer, &req);
+  type = -1;
+  for (VkMemoryPropertyFlags want : wants) {
     for (uint32_t i = 0; i < c.memProps.memoryTypeCount && type < 0; ++i)
       if ((req.memoryTypeBits & (1u << i)) &&
-          (c.memProps.memoryTypes[i].propertyFlags & want) == want) {
+          (c.memProps.memoryTypes[i].propertyFlags & want) == want &&
+          !(c.memProps.memoryTypes[i].propertyFlags & avoid)) {
         VkMemoryAllocateInfo mai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
         mai.allocationSize = req.size;
         mai.memoryTypeIndex = i;
         // A small BAR heap may be full: fall back to the next type.
-        if (vkAllocateMemory(c.device, &mai, nullptr, &a.memory) == VK_SUCCESS)
+        if (vkAllocateMemory(c.device, &mai, nullptr, &memory) == VK_SUCCESS)
           type = static_cast<int>(i);
       }
     if (type >= 0)
       break;
   }
-  if (type < 0)
+  if (type < 0) {
+    vkDestroyBuffer(c.device, buffer, nullptr);
+    return false;
+  }
+  VK_CHECK(vkBindBufferMemory(c.device, buffer, memory, 0));
+  return true;
+}
+
+/// A storage buffer in host-visible memory, mapped; device-local when the
+/// device has host-visible device-local memory (resizable BAR, or any
+/// integrated/CPU device such as lavapipe); with deviceCopies, in system
+/// memory, staging a device-only twin that the kernels use.
+Allocation allocate(Context &c, size_t size, void **mapped) {
+  Allocation a{VK_NULL_HANDLE, VK_NULL_HANDLE, size};
+  const VkMemoryPropertyFlags host = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
+                                     VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+  int type, devType;
+  if (!createBuffer(c, size, {host | VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, host},
+                    c.deviceCopies ? VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT : 0,
+                    a.buffer, a.memory, type) &&
+      !createBuffer(c, size, {host}, 0, a.buffer, a.memory, type))
     fail("no host-visible memory for a buffer");
+  if (c.deviceCopies &&
+      !createBuffer(c, size, {VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT},
+                    VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT, a.devBuffer,
+                    a.devMemory, devType) &&
+      !createBuffer(c, size, {0}, 0, a.devBuffer, a.devMemory, devType))
+    fail("no device memory for a buffer");
   // With timing: where the buffers land (the first, and every one that
   // had to fall back to host memory: kernels then read it over PCIe).
   static bool told = false;
-  bool local = c.memProps.memoryTypes[type].propertyFlags &
-               VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT;
+  bool local = c.deviceCopies || (c.memProps.memoryTypes[type].propertyFlags &
+                                  VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
   if (c.timing && (!told || !local)) {
     told = true;
     std::fprintf(stderr,
                  "flash_vulkan_runtime: buffer of %llu bytes in %s memory\n",
-                 static_cast<unsigned long long>(req.size),
-                 local ? "device-local host-visible" : "host");
+                 static_cast<unsigned long long>(size),
+                 c.deviceCopies ? "device-only (staged)"
+                 : local        ? "device-local host-visible"
+                                : "host");
   }
-  VK_CHECK(vkBindBufferMemory(c.device, a.buffer, a.memory, 0));
   VK_CHECK(vkMapMemory(c.device, a.memory, 0, VK_WHOLE_SIZE, 0, mapped));
   return a;
 }
@@ -266,6 +322,60 @@ void release(Context &c, const Allocation &a) {
   vkUnmapMemory(c.device, a.memory);
   vkDestroyBuffer(c.device, a.buffer, nullptr);
   vkFreeMemory(c.device, a.memory, nullptr);
+  if (a.devBuffer) {
+    vkDestroyBuffer(c.device, a.devBuffer, nullptr);
+    vkFreeMemory(c.device, a.devMemory, nullptr);
+  }
+}
+
+/// The mgpuMemAlloc allocation holding [p, p + size), and p's offset in it.
+const Allocation *findAllocation(Context &c, const void *ptr, size_t size,
+                                 VkDeviceSize &offset) {
+  auto p = reinterpret_cast<uintptr_t>(ptr);
+  auto it = c.allocations.upper_bound(p);
+  if (it == c.allocations.begin())
+    return nullptr;
+  --it;
+  if (p + size > it->first + it->second.size)
+    return nullptr;
+  offset = p - it->first;
+  return &it->second;
+}
+
+void memoryBarrier(VkCommandBuffer cmd, VkPipelineStageFlags srcStage,
+                   VkAccessFlags src, VkPipelineStageFlags dstStage,
+                   VkAccessFlags dst) {
+  VkMemoryBarrier barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+  barrier.srcAccessMask = src;
+  barrier.dstAccessMask = dst;
+  vkCmdPipelineBarrier(cmd, srcStage, dstStage, 0, 1, &barrier, 0, nullptr, 0,
+                       nullptr);
+}
+
+/// Records commands into a one-time command buffer, submits it and waits.
+template <typename Record> void runCommands(Context &c, Record record) {
+  VkCommandBufferAllocateInfo cbai{
+      VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+  cbai.commandPool = c.pool;
+  cbai.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+  cbai.commandBufferCount = 1;
+  VkCommandBuffer cmd;
+  VK_CHECK(vkAllocateCommandBuffers(c.device, &cbai, &cmd));
+  VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+  begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+  VK_CHECK(vkBeginCommandBuffer(cmd, &begin));
+  record(cmd);
+  VK_CHECK(vkEndCommandBuffer(cmd));
+  VkFenceCreateInfo fci{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+  VkFence fence;
+  VK_CHECK(vkCreateFence(c.device, &fci, nullptr, &fence));
+  VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+  submit.commandBufferCount = 1;
+  submit.pCommandBuffers = &cmd;
+  VK_CHECK(vkQueueSubmit(c.queue, 1, &submit, fence));
+  VK_CHECK(vkWaitForFences(c.device, 1, &fence, VK_TRUE, UINT64_MAX));
+  vkDestroyFence(c.device, fence, nullptr);
+  vkFreeCommandBuffers(c.device, c.pool, 1, &cmd);
 }
 
 /// An entry point, with its pipeline per number of buffer arguments.
@@ -539,24 +649,40 @@ FLASH_EXPORT void mgpuLaunchKernel(void *function, intptr_t gridX,
   };
   std::vector<Temp> temps;
   std::vector<VkDescriptorBufferInfo> infos(n);
+  // Arguments with device-only twins: their ranges copied in before the
+  // dispatch and out after it (the mapped buffers are host-shared memory:
+  // the host glue reads and writes them directly).
+  struct Copy {
+    VkBuffer mapped, device;
+    VkBufferCopy region;
+  };
+  std::vector<Copy> copies;
+  auto bind = [&](uint32_t i, const Allocation &a, VkDeviceSize offset,
+                  size_t size) {
+    infos[i] = {a.devBuffer ? a.devBuffer : a.buffer, offset, size ? size : 4};
+    if (a.devBuffer && size)
+      copies.push_back({a.buffer, a.devBuffer, {offset, offset, size}});
+  };
   for (uint32_t i = 0; i < n; ++i) {
     void *ptr = *static_cast<void **>(params[2 * i]);
     size_t size = *static_cast<size_t *>(params[2 * i + 1]);
-    auto p = reinterpret_cast<uintptr_t>(ptr);
-    auto it = c.allocations.upper_bound(p);
-    if (it != c.allocations.begin() &&
-        p + size <= std::prev(it)->first + std::prev(it)->second.size) {
-      --it;
-      infos[i] = {it->second.buffer, p - it->first, size ? size : 4};
+    VkDeviceSize offset;
+    if (const Allocation *a = findAllocation(c, ptr, size, offset)) {
+      bind(i, *a, offset, size);
       continue;
     }
     Temp t;
     t.host = ptr;
     t.a = allocate(c, size, &t.mapped);
     std::memcpy(t.mapped, ptr, size);
-    infos[i] = {t.a.buffer, 0, size ? size : 4};
+    bind(i, t.a, 0, size);
     temps.push_back(t);
   }
+  auto copyAll = [&](VkCommandBuffer cmd, bool in) {
+    for (const Copy &cp : copies)
+      vkCmdCopyBuffer(cmd, in ? cp.mapped : cp.device,
+                      in ? cp.device : cp.mapped, 1, &cp.region);
+  };
 
   VkDescriptorPoolSize poolSize{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, n ? n : 1};
   VkDescriptorPoolCreateInfo dpci{
@@ -591,43 +717,42 @@ FLASH_EXPORT void mgpuLaunchKernel(void *function, intptr_t gridX,
     qpci.queryCount = 2;
     VK_CHECK(vkCreateQueryPool(c.device, &qpci, nullptr, &queries));
   }
-  VkCommandBufferAllocateInfo cbai{
-      VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
-  cbai.commandPool = c.pool;
-  cbai.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
-  cbai.commandBufferCount = 1;
-  VkCommandBuffer cmd;
-  VK_CHECK(vkAllocateCommandBuffers(c.device, &cbai, &cmd));
-  VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
-  begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
-  VK_CHECK(vkBeginCommandBuffer(cmd, &begin));
-  if (queries) {
-    vkCmdResetQueryPool(cmd, queries, 0, 2);
-    vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, queries, 0);
-  }
-  vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, f.pipeline);
-  vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, f.layout, 0, 1,
-                          &set, 0, nullptr);
-  vkCmdDispatch(cmd, static_cast<uint32_t>(gridX), static_cast<uint32_t>(gridY),
-                static_cast<uint32_t>(gridZ));
-  if (queries)
-    vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, queries, 1);
-  // Make the shader's writes visible to the host's reads.
-  VkMemoryBarrier barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
-  barrier.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
-  barrier.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
-  vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-                       VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &barrier, 0, nullptr,
-                       0, nullptr);
-  VK_CHECK(vkEndCommandBuffer(cmd));
-  VkFenceCreateInfo fci{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
-  VkFence fence;
-  VK_CHECK(vkCreateFence(c.device, &fci, nullptr, &fence));
-  VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
-  submit.commandBufferCount = 1;
-  submit.pCommandBuffers = &cmd;
-  VK_CHECK(vkQueueSubmit(c.queue, 1, &submit, fence));
-  VK_CHECK(vkWaitForFences(c.device, 1, &fence, VK_TRUE, UINT64_MAX));
+  runCommands(c, [&](VkCommandBuffer cmd) {
+    if (!copies.empty()) {
+      copyAll(cmd, /*in=*/true);
+      memoryBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                    VK_ACCESS_TRANSFER_WRITE_BIT,
+                    VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                    VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+    }
+    if (queries) {
+      vkCmdResetQueryPool(cmd, queries, 0, 2);
+      vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, queries, 0);
+    }
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, f.pipeline);
+    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, f.layout, 0, 1,
+                            &set, 0, nullptr);
+    vkCmdDispatch(cmd, static_cast<uint32_t>(gridX),
+                  static_cast<uint32_t>(gridY), static_cast<uint32_t>(gridZ));
+    if (queries)
+      vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, queries,
+                          1);
+    // Make the shader's writes (or the copies of them) visible to the
+    // host's reads.
+    if (!copies.empty()) {
+      memoryBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                    VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                    VK_ACCESS_TRANSFER_READ_BIT);
+      copyAll(cmd, /*in=*/false);
+      memoryBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                    VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT,
+                    VK_ACCESS_HOST_READ_BIT);
+    } else {
+      memoryBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                    VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT,
+                    VK_ACCESS_HOST_READ_BIT);
+    }
+  });
   if (queries) {
     uint64_t ts[2];
     VK_CHECK(vkGetQueryPoolResults(
@@ -638,8 +763,6 @@ FLASH_EXPORT void mgpuLaunchKernel(void *function, intptr_t gridX,
                      1e-6);
     vkDestroyQueryPool(c.device, queries, nullptr);
   }
-  vkDestroyFence(c.device, fence, nullptr);
-  vkFreeCommandBuffers(c.device, c.pool, 1, &cmd);
   vkDestroyDescriptorPool(c.device, pool, nullptr);
   for (Temp &t : temps) {
     std::memcpy(t.host, t.mapped, t.a.size);
@@ -683,7 +806,8 @@ FLASH_EXPORT void mgpuMemFree(void *ptr, void * /*stream*/) {
   c.allocations.erase(it);
 }
 
-// All of our device memory is mapped on the host.
+// Device pointers are the mapped buffers' addresses (the host glue's
+// memory is host-shared: the host reads and writes it directly).
 FLASH_EXPORT void mgpuMemcpy(void *dst, void *src, size_t sizeBytes,
                              void * /*stream*/) {
   std::memcpy(dst, src, sizeBytes);

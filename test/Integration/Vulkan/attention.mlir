@@ -21,6 +21,11 @@
 // RUN: %gen --grad --hq 3 --hkv 1 --nq 33 --nk 70 --d 16 --dtype f16 --tol 4e-3 --causal | flash-opt --flash-to-spirv | %vkrun | FileCheck %s --check-prefix=BWD
 // RUN: %gen --grad --nq 37 --nk 50 --d 16 --dtype bf16 --tol 2e-2 --causal | flash-opt --flash-to-spirv | %vkrun | FileCheck %s --check-prefix=BWD
 //
+// Staged buffers (the default on discrete GPUs: kernels use device-only
+// twins filled and read back around each launch), forced on lavapipe.
+// RUN: %gen --batch 2 --hq 4 --hkv 2 --nq 100 --nk 70 --d 32 --causal --mask bool --full-mask | flash-opt --flash-to-spirv | env FLASH_VULKAN_STAGED=1 %vkrun | FileCheck %s --check-prefix=FWD
+// RUN: %gen --grad --batch 2 --hq 4 --hkv 2 --n 65 --d 16 --causal --mask bool --full-mask | flash-opt --flash-to-spirv | env FLASH_VULKAN_STAGED=1 %vkrun | FileCheck %s --check-prefix=BWD
+//
 // FWD: o_err:
 // FWD: lse_err:
 // FWD: ok: 1
