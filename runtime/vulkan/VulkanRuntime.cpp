@@ -23,6 +23,8 @@
 //  - launches are synchronous (streams and events are no-ops);
 //  - FLASH_VULKAN_TIMING=1 prints each dispatch's device time (timestamp
 //    queries) on stderr; FLASH_VULKAN_DEVICE=<n> picks a physical device;
+//    FLASH_VULKAN_STATS=1 prints the driver's statistics of each kernel
+//    (VK_KHR_pipeline_executable_properties: registers, spills, ...);
 //  - a kernel whose workgroup variables exceed the device's
 //    maxComputeSharedMemorySize is refused before its pipeline is built
 //    (the NVIDIA driver builds such a pipeline and then loses the device);
@@ -94,6 +96,7 @@ struct Context {
   float timestampPeriodNs = 0;
   uint32_t maxSharedBytes = 0;
   bool timing = false;
+  bool stats = false; // FLASH_VULKAN_STATS, where offered
   /// Kernels read and write device-only buffers; the mapped ones stage
   /// mgpuMemcpy's copies.
   bool deviceCopies = false;
@@ -188,11 +191,28 @@ Context *createContext() {
   std::vector<VkExtensionProperties> exts(nExt);
   vkEnumerateDeviceExtensionProperties(c->physical, nullptr, &nExt,
                                        exts.data());
-  bool hasCoop = false;
-  for (const VkExtensionProperties &e : exts)
-    hasCoop |= std::strcmp(e.extensionName, coopExt) == 0;
-  if (hasCoop)
+  auto offered = [&](const char *name) {
+    for (const VkExtensionProperties &e : exts)
+      if (std::strcmp(e.extensionName, name) == 0)
+        return true;
+    return false;
+  };
+  std::vector<const char *> enabled;
+  bool hasCoop = offered(coopExt);
+  if (hasCoop) {
     f16.pNext = &coop;
+    enabled.push_back(coopExt);
+  }
+  // FLASH_VULKAN_STATS=1: the driver's statistics of each kernel (registers,
+  // spills, ...), where it offers them.
+  VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR execProps{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR};
+  const char *execExt = VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME;
+  if (std::getenv("FLASH_VULKAN_STATS") && offered(execExt)) {
+    execProps.pNext = hasCoop ? static_cast<void *>(&coop) : nullptr;
+    f16.pNext = &execProps;
+    enabled.push_back(execExt);
+  }
   VkPhysicalDeviceFeatures2 features{
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
   features.pNext = &s16;
@@ -214,11 +234,10 @@ Context *createContext() {
   dci.pNext = &enable;
   dci.queueCreateInfoCount = 1;
   dci.pQueueCreateInfos = &qci;
-  if (hasCoop) {
-    dci.enabledExtensionCount = 1;
-    dci.ppEnabledExtensionNames = &coopExt;
-  }
+  dci.enabledExtensionCount = static_cast<uint32_t>(enabled.size());
+  dci.ppEnabledExtensionNames = enabled.data();
   VK_CHECK(vkCreateDevice(c->physical, &dci, nullptr, &c->device));
+  c->stats = execProps.pipelineExecutableInfo;
   vkGetDeviceQueue(c->device, c->queueFamily, 0, &c->queue);
   VkCommandPoolCreateInfo pci{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
   pci.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
@@ -520,6 +539,53 @@ uint64_t workgroupBytes(const std::vector<uint32_t> &w,
   return total;
 }
 
+/// The driver's statistics of a kernel's pipeline, on stderr.
+void printStatistics(Context &c, const Function &f) {
+  auto getExecutables =
+      reinterpret_cast<PFN_vkGetPipelineExecutablePropertiesKHR>(
+          vkGetDeviceProcAddr(c.device,
+                              "vkGetPipelineExecutablePropertiesKHR"));
+  auto getStatistics =
+      reinterpret_cast<PFN_vkGetPipelineExecutableStatisticsKHR>(
+          vkGetDeviceProcAddr(c.device,
+                              "vkGetPipelineExecutableStatisticsKHR"));
+  if (!getExecutables || !getStatistics)
+    return;
+  VkPipelineInfoKHR info{VK_STRUCTURE_TYPE_PIPELINE_INFO_KHR};
+  info.pipeline = f.pipeline;
+  uint32_t n = 0;
+  VK_CHECK(getExecutables(c.device, &info, &n, nullptr));
+  for (uint32_t e = 0; e < n; ++e) {
+    VkPipelineExecutableInfoKHR exe{
+        VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_INFO_KHR};
+    exe.pipeline = f.pipeline;
+    exe.executableIndex = e;
+    uint32_t ns = 0;
+    VK_CHECK(getStatistics(c.device, &exe, &ns, nullptr));
+    std::vector<VkPipelineExecutableStatisticKHR> stats(
+        ns, {VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_STATISTIC_KHR});
+    VK_CHECK(getStatistics(c.device, &exe, &ns, stats.data()));
+    for (const VkPipelineExecutableStatisticKHR &st : stats) {
+      std::fprintf(stderr, "flash_vulkan_runtime: %s %s = ", f.name.c_str(),
+                   st.name);
+      switch (st.format) {
+      case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_BOOL32_KHR:
+        std::fprintf(stderr, "%s\n", st.value.b32 ? "true" : "false");
+        break;
+      case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_INT64_KHR:
+        std::fprintf(stderr, "%lld\n", static_cast<long long>(st.value.i64));
+        break;
+      case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_UINT64_KHR:
+        std::fprintf(stderr, "%llu\n",
+                     static_cast<unsigned long long>(st.value.u64));
+        break;
+      default:
+        std::fprintf(stderr, "%g\n", st.value.f64);
+      }
+    }
+  }
+}
+
 void buildPipeline(Context &c, Function &f, uint32_t numBuffers) {
   if (f.numBuffers == numBuffers)
     return;
@@ -561,9 +627,13 @@ void buildPipeline(Context &c, Function &f, uint32_t numBuffers) {
   cpci.stage.module = f.module->shader;
   cpci.stage.pName = f.name.c_str();
   cpci.layout = f.layout;
+  if (c.stats)
+    cpci.flags |= VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR;
   VK_CHECK(vkCreateComputePipelines(c.device, VK_NULL_HANDLE, 1, &cpci, nullptr,
                                     &f.pipeline));
   f.numBuffers = numBuffers;
+  if (c.stats)
+    printStatistics(c, f);
 }
 
 } // namespace
