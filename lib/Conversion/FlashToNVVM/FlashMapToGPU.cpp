@@ -2,10 +2,14 @@
 //
 // The first GPU mapping of the attention loop nest (forward):
 //
-//   grid  = (ceil(Nq / T), B*Hq)     block = T threads, one query row each
+//   grid  = (ceil(Nq / (T / L)), B*Hq)   block = T threads, L per query row
+//                                        (row-lanes; 1 on NVVM)
 //   per block, over tiles of `tile-kv` keys up to the block's causal limit:
 //     all threads stage K and V tiles in shared memory (f32), barrier;
-//     each thread: s_t = (scale log2 e) q . k_t   (q in registers, f32)
+//     each thread: s_t = (scale log2 e) q . k_t   (q in registers, f32;
+//                  with L > 1 each of the row's threads holds every L-th
+//                  element of q and acc, and the partial dot products are
+//                  summed by L - 1 xor shuffles)
 //                  m' = max(m, max_t s_t); alpha = 2^(m - m'); p_t = 2^(s_t -
 //                  m') l = alpha l + sum p_t ; acc = alpha acc + sum p_t v_t
 //   o = acc / l ; lse = (m + log2 l) ln 2       (0 and -inf for empty rows)
@@ -73,11 +77,14 @@ gpu::GPUFuncOp gpukernels::buildForwardKernel(OpBuilder &ob, Location loc,
   Value bh = rows.bh, tid = rows.tid, row = rows.row, rowc = rows.rowc;
   Value maskBase = mask ? maskLeadBase(kb, s, bh) : Value();
 
-  // q row, pre-scaled by scale * log2(e), in registers.
-  SmallVector<Value> qv = loadRow(kb, q, bh, rowc, s.d, kb.f(s.scale * kLog2e));
+  // q row (this thread's 1 / L of it), pre-scaled by scale * log2(e), in
+  // registers.
+  const int64_t L = s.lanes, dq = s.d / L, dvq = s.dv / L;
+  SmallVector<Value> qv =
+      loadRow(kb, q, bh, rowc, s.d, kb.f(s.scale * kLog2e), rows.lane, L);
 
   SmallVector<Value> inits{kb.f(ninf), kb.f(0.0f)};
-  for (int64_t e = 0; e < s.dv; ++e)
+  for (int64_t e = 0; e < dvq; ++e)
     inits.push_back(kb.f(0.0f));
   auto loop = scf::ForOp::create(
       b, loc, kb.c(0), rows.kvEnd, kb.c(s.tile), inits,
@@ -96,11 +103,14 @@ gpu::GPUFuncOp gpukernels::buildForwardKernel(OpBuilder &ob, Location loc,
         Value mt = kl.f(ninf);
         for (int64_t t = 0; t < s.tile; ++t) {
           Value acc = kl.f(0.0f);
-          for (int64_t d = 0; d < s.d; ++d) {
-            Value kx = memref::LoadOp::create(lb, l, kTile,
-                                              ValueRange{kl.c(t), kl.c(d)});
+          for (int64_t d = 0; d < dq; ++d) {
+            Value kx = memref::LoadOp::create(
+                lb, l, kTile,
+                ValueRange{kl.c(t), laneColumn(kl, rows.lane, L, d)});
             acc = fmac(lb, l, qv[d], kx, acc);
           }
+          if (L > 1)
+            acc = sumOverLanes(kl, acc, L);
           Value key = arith::AddIOp::create(lb, l, jt, kl.c(t));
           Value vis = keyVisible(kl, s, rows, key);
           if (mask)
@@ -123,11 +133,12 @@ gpu::GPUFuncOp gpukernels::buildForwardKernel(OpBuilder &ob, Location loc,
           lNew = arith::AddFOp::create(lb, l, lNew, p);
         }
         SmallVector<Value> next{mNew, lNew};
-        for (int64_t e = 0; e < s.dv; ++e) {
+        for (int64_t e = 0; e < dvq; ++e) {
           Value acc = arith::MulFOp::create(lb, l, args[2 + e], alpha);
+          Value col = laneColumn(kl, rows.lane, L, e);
           for (int64_t t = 0; t < s.tile; ++t) {
-            Value vx = memref::LoadOp::create(lb, l, vTile,
-                                              ValueRange{kl.c(t), kl.c(e)});
+            Value vx =
+                memref::LoadOp::create(lb, l, vTile, ValueRange{kl.c(t), col});
             acc = fmac(lb, l, pv[t], vx, acc);
           }
           next.push_back(acc);
@@ -143,17 +154,28 @@ gpu::GPUFuncOp gpukernels::buildForwardKernel(OpBuilder &ob, Location loc,
     Value none = arith::CmpFOp::create(ib, il, arith::CmpFPredicate::OEQ, lsum,
                                        ki.f(0.0f));
     Value inv = arith::DivFOp::create(ib, il, ki.f(1.0f), lsum);
-    for (int64_t e = 0; e < s.dv; ++e) {
+    for (int64_t e = 0; e < dvq; ++e) {
       Value x = arith::MulFOp::create(ib, il, loop.getResult(2 + e), inv);
       x = arith::SelectOp::create(ib, il, none, ki.f(0.0f), x);
       if (!s.elt.isF32())
         x = arith::TruncFOp::create(ib, il, s.elt, x);
-      memref::StoreOp::create(ib, il, x, o, ValueRange{bh, row, ki.c(e)});
+      memref::StoreOp::create(
+          ib, il, x, o, ValueRange{bh, row, laneColumn(ki, rows.lane, L, e)});
     }
     Value lg = arith::AddFOp::create(ib, il, m, log2(ib, il, lsum));
     lg = arith::MulFOp::create(ib, il, lg, ki.f(0.6931471805599453f));
     lg = arith::SelectOp::create(ib, il, none, ki.f(ninf), lg);
-    memref::StoreOp::create(ib, il, lg, lse, ValueRange{bh, row});
+    // One of the row's threads writes lse.
+    if (L > 1) {
+      Value first = arith::CmpIOp::create(ib, il, arith::CmpIPredicate::eq,
+                                          rows.lane, ki.c(0));
+      scf::IfOp::create(ib, il, first, [&](OpBuilder &jb, Location jl) {
+        memref::StoreOp::create(jb, jl, lg, lse, ValueRange{bh, row});
+        scf::YieldOp::create(jb, jl);
+      });
+    } else {
+      memref::StoreOp::create(ib, il, lg, lse, ValueRange{bh, row});
+    }
     scf::YieldOp::create(ib, il);
   });
   gpu::ReturnOp::create(b, loc);
@@ -389,6 +411,25 @@ struct FlashMapToGPUPass : flash::impl::FlashMapToGPUBase<FlashMapToGPUPass> {
                        "positive");
       return signalPassFailure();
     }
+    if (rowLanes < 0 || rowLanes > 32 || (rowLanes & (rowLanes - 1))) {
+      module.emitError("flash-map-to-gpu: row-lanes must be a power of 2 up "
+                       "to 32 (0: by head dim)");
+      return signalPassFailure();
+    }
+    // Threads per row of the SIMT forward: as asked (or enough that a
+    // thread holds at most 32 values of q and of o, up to 8), then halved
+    // until it divides both head dims and the block.
+    auto lanesFor = [&](const KernelSpec &s) {
+      int64_t want = rowLanes;
+      if (want == 0) {
+        want = 1;
+        while (want < 8 && std::max(s.d, s.dv) > 32 * want)
+          want *= 2;
+      }
+      while (want > 1 && (s.d % want || s.dv % want || s.threads % want))
+        want /= 2;
+      return want;
+    };
     module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
                     UnitAttr::get(ctx));
     OpBuilder mb = OpBuilder::atBlockEnd(module.getBody());
@@ -470,11 +511,15 @@ struct FlashMapToGPUPass : flash::impl::FlashMapToGPUBase<FlashMapToGPUPass> {
                s->wgmma ? "wgmma" : "mma.sync");
           fwdThreads = mmaThreads(*s);
           fwdGrid = (s->nq + mmaRowsPerBlock(*s) - 1) / mmaRowsPerBlock(*s);
-        } else if (failed(buildSimt(op, *s, [&] {
-                     return SmallVector<gpu::GPUFuncOp>{
-                         buildForwardKernel(kb, op->getLoc(), name, *s)};
-                   }))) {
-          return signalPassFailure();
+        } else {
+          s->lanes = lanesFor(*s);
+          int64_t rows = s->threads / s->lanes;
+          fwdGrid = (s->nq + rows - 1) / rows;
+          if (failed(buildSimt(op, *s, [&] {
+                return SmallVector<gpu::GPUFuncOp>{
+                    buildForwardKernel(kb, op->getLoc(), name, *s)};
+              })))
+            return signalPassFailure();
         }
         Value q = host.in(fwd.getQuery()), k = host.in(fwd.getKey()),
               v = host.in(fwd.getValue());

@@ -27,6 +27,10 @@ struct KernelSpec {
   float scale;
   std::optional<int64_t> causalOffset;
   int64_t threads, tile;
+  /// Threads per query row of the SIMT forward: each holds every lanes-th
+  /// element of its row's q and o, and the row's scores are summed across
+  /// them by subgroup shuffles (1: a row per thread).
+  int64_t lanes = 1;
   /// Warps per block of the tensor-core forward (16 query rows each) and
   /// keys per K/V tile (chooseMmaTiles).
   int64_t mmaWarps = 4, mmaTileKV = 64;
@@ -151,6 +155,8 @@ Value blockKvEnd(KernelBuilder &kb, const KernelSpec &s, Value rowBase,
 /// rowLimit is the last visible key of the row when causal).
 struct QueryRows {
   Value bh, tid, rowBase, row, active, rowc, kvbh, kvEnd, rowLimit;
+  /// The thread's place among its row's s.lanes threads (null if 1).
+  Value lane;
 };
 QueryRows queryRows(KernelBuilder &kb, const KernelSpec &s);
 /// Whether `key` exists and is visible (causal) to the thread's row.
@@ -161,9 +167,17 @@ Value keyVisible(KernelBuilder &kb, const KernelSpec &s, const QueryRows &r,
 Value keyVisible(KernelBuilder &kb, const KernelSpec &s, Value rowLimit,
                  Value key);
 
-/// Loads row `row` of `src[bh]` (width values) as f32, times `mul`.
+/// Loads row `row` of `src[bh]` (width values) as f32, times `mul`; with
+/// `lane`, only the columns lane, lane + lanes, ... (width / lanes values).
 SmallVector<Value> loadRow(KernelBuilder &kb, Value src, Value bh, Value row,
-                           int64_t width, Value mul = Value());
+                           int64_t width, Value mul = Value(),
+                           Value lane = Value(), int64_t lanes = 1);
+/// Column lane + lanes * i of a row split across `lanes` threads (i without
+/// a lane).
+Value laneColumn(KernelBuilder &kb, Value lane, int64_t lanes, int64_t i);
+/// The sum of `x` over the `lanes` adjacent threads of a row (xor
+/// shuffles; lanes a power of 2 dividing the subgroup size).
+Value sumOverLanes(KernelBuilder &kb, Value x, int64_t lanes);
 
 /// All threads of the block copy rows [row0, row0 + rows) of `src[bh]`
 /// ([*, n, width], any float type) into `dst` ([rows, width] f32 in shared

@@ -111,13 +111,19 @@ QueryRows gpukernels::queryRows(KernelBuilder &kb, const KernelSpec &s) {
   Value bx = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
   r.bh = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
   r.tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
-  r.rowBase = arith::MulIOp::create(b, loc, bx, kb.c(s.threads));
-  r.row = arith::AddIOp::create(b, loc, r.rowBase, r.tid);
+  int64_t rows = s.threads / s.lanes;
+  r.rowBase = arith::MulIOp::create(b, loc, bx, kb.c(rows));
+  Value inBlock = r.tid;
+  if (s.lanes > 1) {
+    inBlock = arith::DivUIOp::create(b, loc, r.tid, kb.c(s.lanes));
+    r.lane = arith::RemUIOp::create(b, loc, r.tid, kb.c(s.lanes));
+  }
+  r.row = arith::AddIOp::create(b, loc, r.rowBase, inBlock);
   r.active = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, r.row,
                                    kb.c(s.nq));
   r.rowc = arith::MinUIOp::create(b, loc, r.row, kb.c(s.nq - 1));
   r.kvbh = kvHeadOf(kb, s, r.bh);
-  r.kvEnd = blockKvEnd(kb, s, r.rowBase, s.threads);
+  r.kvEnd = blockKvEnd(kb, s, r.rowBase, rows);
   if (s.causalOffset)
     r.rowLimit = arith::AddIOp::create(b, loc, r.row, kb.c(*s.causalOffset));
   return r;
@@ -165,12 +171,33 @@ Value gpukernels::keyVisible(KernelBuilder &kb, const KernelSpec &s,
   return keyVisible(kb, s, r.rowLimit, key);
 }
 
+Value gpukernels::laneColumn(KernelBuilder &kb, Value lane, int64_t lanes,
+                             int64_t i) {
+  if (!lane)
+    return kb.c(i);
+  return arith::AddIOp::create(kb.b, kb.loc, lane, kb.c(lanes * i));
+}
+
+Value gpukernels::sumOverLanes(KernelBuilder &kb, Value x, int64_t lanes) {
+  OpBuilder &b = kb.b;
+  for (int64_t off = lanes / 2; off >= 1; off /= 2) {
+    Value o = arith::ConstantOp::create(b, kb.loc, b.getI32IntegerAttr(off));
+    Value w = arith::ConstantOp::create(b, kb.loc, b.getI32IntegerAttr(32));
+    Value y = gpu::ShuffleOp::create(b, kb.loc, x, o, w, gpu::ShuffleMode::XOR)
+                  .getShuffleResult();
+    x = arith::AddFOp::create(b, kb.loc, x, y);
+  }
+  return x;
+}
+
 SmallVector<Value> gpukernels::loadRow(KernelBuilder &kb, Value src, Value bh,
-                                       Value row, int64_t width, Value mul) {
+                                       Value row, int64_t width, Value mul,
+                                       Value lane, int64_t lanes) {
   SmallVector<Value> r;
-  for (int64_t d = 0; d < width; ++d) {
-    Value x = kb.toF32(memref::LoadOp::create(kb.b, kb.loc, src,
-                                              ValueRange{bh, row, kb.c(d)}));
+  for (int64_t d = 0; d < width / lanes; ++d) {
+    Value x = kb.toF32(memref::LoadOp::create(
+        kb.b, kb.loc, src,
+        ValueRange{bh, row, laneColumn(kb, lane, lanes, d)}));
     r.push_back(mul ? arith::MulFOp::create(kb.b, kb.loc, x, mul).getResult()
                     : x);
   }

@@ -236,8 +236,10 @@ void mlir::flash::buildFlashToSPIRVPipeline(
     target.spirvVersion = version.empty() ? "v1.4" : version;
     // f16 buffers natively (update-vce keeps only what a kernel uses);
     // bf16 ones are widened to f32 before the mapping (flash-widen-bf16).
-    target.spirvCapabilities = {"Shader", "Float16",
-                                "StorageBuffer16BitAccess"};
+    // Subgroup shuffles: the SIMT forward's threads of one query row sum
+    // their partial scores.
+    target.spirvCapabilities = {"Shader", "Float16", "StorageBuffer16BitAccess",
+                                "GroupNonUniformShuffle"};
     target.spirvExtensions = {"SPV_KHR_storage_buffer_storage_class",
                               "SPV_KHR_16bit_storage"};
     target.clientApi = "Vulkan";
@@ -253,6 +255,11 @@ void mlir::flash::buildFlashToSPIRVPipeline(
   // conversion makes the ops available from SPIR-V 1.6, Vulkan 1.3).
   FlashMapToGPUOptions map;
   map.maxWorkgroupMemory = options.maxWorkgroupMemory;
+  // Vulkan: several threads per query row, so that a thread's share of q
+  // and o stays in registers (the NVIDIA Vulkan compiler spilled the
+  // one-row-per-thread kernel at d = 128). OpenCL: one row per thread (no
+  // subgroup shuffles in its SPIR-V 1.0).
+  map.rowLanes = opencl ? 1 : 0;
   map.threads = std::min<int64_t>(map.threads, options.maxInvocations);
   map.cooperativeMatrix =
       !opencl && llvm::is_contained(options.caps, "CooperativeMatrixKHR");

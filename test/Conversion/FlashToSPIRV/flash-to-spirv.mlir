@@ -14,6 +14,7 @@
 
 // CL: gpu.module @flash_kernels
 // CL:   spirv.module @__spv__flash_kernels Physical{{32|64}} OpenCL
+// CL-NOT: GroupNonUniformShuffle
 // CL:     spirv.CL.exp
 // CL:     spirv.EntryPoint "Kernel" @flash_attention_0
 
@@ -33,8 +34,11 @@
 // CHECK: spirv.module @__spv__flash_kernels Logical GLSL450 requires #spirv.vce<v1.4,
 // CHECK-DAG: spirv.GlobalVariable @flash_attention_0_arg_0 bind(0, 0) : !spirv.ptr<!spirv.struct<(!spirv.array<51200 x f32, stride=4> [0])>, StorageBuffer>
 // CHECK-DAG: spirv.GlobalVariable @{{.*}} : !spirv.ptr<!spirv.struct<(!spirv.array<1024 x f32>)>, Workgroup>
+// d = 64: two threads per query row (row-lanes), 64 rows per block of 128,
+// each thread's partial score of a key completed by one xor shuffle.
 // CHECK: spirv.func @flash_attention_0
 // CHECK:   spirv.ControlBarrier <Workgroup>, <Workgroup>
+// CHECK:   spirv.GroupNonUniformShuffleXor <Subgroup> %{{.*}}, %{{.*}} : f32, i32
 // CHECK:   spirv.GL.Exp
 // CHECK:   spirv.GL.Log
 // CHECK: spirv.EntryPoint "GLCompute" @flash_attention_0, {{.*}}@__workgroup_mem__

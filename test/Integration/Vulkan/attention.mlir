@@ -1,11 +1,16 @@
 // flash.attention and flash.attention_grad through --flash-to-spirv, run by
 // libflash_vulkan_runtime.so on the machine's Vulkan device (lavapipe in
 // `make test`), against the unfused reference computed on the host.
-// Head dims stay small: lavapipe compiles the unrolled kernels slowly.
+// Masked cases keep head dims small: lavapipe compiles the unrolled kernels
+// slowly.
 // REQUIRES: vulkan
 //
-// Forward: GQA + causal with Nq != Nk, odd sizes.
+// Forward: GQA + causal with Nq != Nk, odd sizes; d = 64, 128, 256 split
+// over 2, 4, 8 threads per query row (row-lanes), d = 48 / dv = 64 over 2.
 // RUN: %gen --batch 2 --hq 4 --hkv 2 --nq 100 --nk 70 --d 64 --causal | flash-opt --flash-to-spirv | %vkrun | FileCheck %s --check-prefix=FWD
+// RUN: %gen --batch 2 --hq 4 --hkv 2 --nq 100 --nk 70 --d 128 --causal | flash-opt --flash-to-spirv | %vkrun | FileCheck %s --check-prefix=FWD
+// RUN: %gen --nq 37 --nk 50 --d 256 --dtype f16 --tol 4e-3 --mask bool --full-mask | flash-opt --flash-to-spirv | %vkrun | FileCheck %s --check-prefix=FWD
+// RUN: %gen --nq 33 --nk 65 --d 48 --dv 64 --mask add --hq 2 | flash-opt --flash-to-spirv | %vkrun | FileCheck %s --check-prefix=FWD
 // RUN: %gen --n 1 --d 16 | flash-opt --flash-to-spirv | %vkrun | FileCheck %s --check-prefix=FWD
 // f16 (native 16-bit storage) and bf16 (widened to f32 around the kernel).
 // RUN: %gen --nq 37 --nk 100 --d 32 --hq 3 --dtype f16 --tol 4e-3 | flash-opt --flash-to-spirv | %vkrun | FileCheck %s --check-prefix=FWD

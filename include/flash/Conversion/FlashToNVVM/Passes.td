@@ -79,6 +79,11 @@ def FlashMapToGPU : Pass<"flash-map-to-gpu", "::mlir::ModuleOp"> {
            "With tensor-cores: the forward (head dim a multiple of 64) on "
            "Hopper warpgroup MMA (wgmma, sm_90a only), 64 rows per "
            "warpgroup">,
+    Option<"rowLanes", "row-lanes", "int64_t", /*default=*/"1",
+           "Threads per query row of the SIMT forward (a power of 2 up to "
+           "32; each holds 1 / row-lanes of q and o, scores summed by "
+           "subgroup shuffles; 0: by head dim, up to 8, so that a thread "
+           "holds at most 32 values of each)">,
     Option<"maxWorkgroupMemory", "max-workgroup-memory", "int64_t",
            /*default=*/"0",
            "Bytes of workgroup (shared) memory a kernel may declare: SIMT "
