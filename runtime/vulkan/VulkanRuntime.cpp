@@ -95,6 +95,7 @@ struct Context {
   VkPhysicalDeviceMemoryProperties memProps{};
   float timestampPeriodNs = 0;
   uint32_t maxSharedBytes = 0;
+  uint32_t subgroupSize = 0;
   bool timing = false;
   bool stats = false; // FLASH_VULKAN_STATS, where offered
   /// Kernels read and write device-only buffers; the mapped ones stage
@@ -140,6 +141,13 @@ Context *createContext() {
   vkGetPhysicalDeviceProperties(c->physical, &props);
   c->timestampPeriodNs = props.limits.timestampPeriod;
   c->maxSharedBytes = props.limits.maxComputeSharedMemorySize;
+  VkPhysicalDeviceSubgroupProperties subgroup{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES};
+  VkPhysicalDeviceProperties2 props2{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
+  props2.pNext = &subgroup;
+  vkGetPhysicalDeviceProperties2(c->physical, &props2);
+  c->subgroupSize = subgroup.subgroupSize;
   c->timing = std::getenv("FLASH_VULKAN_TIMING") != nullptr;
   if (c->timing)
     std::fprintf(stderr, "flash_vulkan_runtime: device %s\n", props.deviceName);
@@ -586,6 +594,20 @@ void printStatistics(Context &c, const Function &f) {
   }
 }
 
+/// Whether the SPIR-V module declares OpCapability `cap`.
+bool usesCapability(const std::vector<uint32_t> &w, uint32_t cap) {
+  for (size_t i = 5; i < w.size();) {
+    uint32_t op = w[i] & 0xffff, n = w[i] >> 16;
+    if (n == 0)
+      break;
+    if (op == /*OpCapability=*/17 && n == 2 && i + 1 < w.size() &&
+        w[i + 1] == cap)
+      return true;
+    i += n;
+  }
+  return false;
+}
+
 void buildPipeline(Context &c, Function &f, uint32_t numBuffers) {
   if (f.numBuffers == numBuffers)
     return;
@@ -650,6 +672,18 @@ FLASH_EXPORT void *mgpuModuleLoad(void *data, size_t size) {
   auto *m = new Module;
   const auto *words = static_cast<const uint32_t *>(data);
   m->words.assign(words, words + size / 4);
+  // The SIMT kernels' threads of one row (up to 8) exchange values by
+  // subgroup shuffles: they must share a subgroup.
+  if (usesCapability(m->words, /*GroupNonUniformShuffle=*/65) &&
+      c.subgroupSize < 8) {
+    std::fflush(stdout);
+    std::fprintf(stderr,
+                 "flash_vulkan_runtime: the kernels shuffle values within "
+                 "groups of up to 8 invocations; the device's subgroups have "
+                 "%u (compile with --flash-to-spirv=row-lanes=1)\n",
+                 c.subgroupSize);
+    std::abort();
+  }
   VK_CHECK(vkCreateShaderModule(c.device, &smci, nullptr, &m->shader));
   std::lock_guard<std::mutex> lock(c.mutex);
   c.modules.insert(m);

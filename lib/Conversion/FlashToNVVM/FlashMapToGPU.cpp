@@ -416,14 +416,16 @@ struct FlashMapToGPUPass : flash::impl::FlashMapToGPUBase<FlashMapToGPUPass> {
                        "to 32 (0: by head dim)");
       return signalPassFailure();
     }
-    // Threads per row of the SIMT forward: as asked (or enough that a
-    // thread holds at most 32 values of q and of o, up to 8), then halved
+    // Threads per row of the SIMT kernels: as asked, or enough that a
+    // thread holds at most 64 values of its `rows` row vectors (forward: q
+    // and o; backward: q, dO, dq and o, or k, v, dk and dv), up to 8 (the
+    // row's threads must share a subgroup: lavapipe's has 8); then halved
     // until it divides both head dims and the block.
-    auto lanesFor = [&](const KernelSpec &s) {
+    auto lanesFor = [&](const KernelSpec &s, int64_t rows) {
       int64_t want = rowLanes;
       if (want == 0) {
         want = 1;
-        while (want < 8 && std::max(s.d, s.dv) > 32 * want)
+        while (want < 8 && rows * std::max(s.d, s.dv) > 64 * want)
           want *= 2;
       }
       while (want > 1 && (s.d % want || s.dv % want || s.threads % want))
@@ -512,7 +514,7 @@ struct FlashMapToGPUPass : flash::impl::FlashMapToGPUBase<FlashMapToGPUPass> {
           fwdThreads = mmaThreads(*s);
           fwdGrid = (s->nq + mmaRowsPerBlock(*s) - 1) / mmaRowsPerBlock(*s);
         } else {
-          s->lanes = lanesFor(*s);
+          s->lanes = lanesFor(*s, 2);
           int64_t rows = s->threads / s->lanes;
           fwdGrid = (s->nq + rows - 1) / rows;
           if (failed(buildSimt(op, *s, [&] {
@@ -555,12 +557,17 @@ struct FlashMapToGPUPass : flash::impl::FlashMapToGPUBase<FlashMapToGPUPass> {
           int64_t rows = mmaRowsPerBlock(*s);
           gqGrid = (s->nq + rows - 1) / rows;
           gkGrid = (s->nk + rows - 1) / rows;
-        } else if (failed(buildSimt(op, *s, [&] {
-                     return SmallVector<gpu::GPUFuncOp>{
-                         buildGradQKernel(kb, op->getLoc(), qName, *s),
-                         buildGradKVKernel(kb, op->getLoc(), kvName, *s)};
-                   }))) {
-          return signalPassFailure();
+        } else {
+          s->lanes = lanesFor(*s, 4);
+          int64_t rows = s->threads / s->lanes;
+          gqGrid = (s->nq + rows - 1) / rows;
+          gkGrid = (s->nk + rows - 1) / rows;
+          if (failed(buildSimt(op, *s, [&] {
+                return SmallVector<gpu::GPUFuncOp>{
+                    buildGradQKernel(kb, op->getLoc(), qName, *s),
+                    buildGradKVKernel(kb, op->getLoc(), kvName, *s)};
+              })))
+            return signalPassFailure();
         }
         Value q = host.in(grad.getQuery()), k = host.in(grad.getKey()),
               v = host.in(grad.getValue()), o = host.in(grad.getOutput()),

@@ -27,9 +27,10 @@ struct KernelSpec {
   float scale;
   std::optional<int64_t> causalOffset;
   int64_t threads, tile;
-  /// Threads per query row of the SIMT forward: each holds every lanes-th
-  /// element of its row's q and o, and the row's scores are summed across
-  /// them by subgroup shuffles (1: a row per thread).
+  /// Threads per row of the SIMT kernels (a query row; a key row in the
+  /// dK/dV kernel): each holds every lanes-th element of the row's vectors,
+  /// and dot products are summed across them by subgroup shuffles (1: a row
+  /// per thread).
   int64_t lanes = 1;
   /// Warps per block of the tensor-core forward (16 query rows each) and
   /// keys per K/V tile (chooseMmaTiles).

@@ -205,25 +205,47 @@ SmallVector<Value> gpukernels::loadRow(KernelBuilder &kb, Value src, Value bh,
 }
 
 namespace {
+/// Stores this thread's values of a row (columns laneColumn(lane, lanes,
+/// i)).
 void storeRow(KernelBuilder &kb, ValueRange vals, Value dst, Value bh,
-              Value row, Type elt, Value mul) {
+              Value row, Type elt, Value mul, Value lane, int64_t lanes) {
   for (auto [d, v] : llvm::enumerate(vals)) {
     Value x = mul ? arith::MulFOp::create(kb.b, kb.loc, v, mul).getResult() : v;
     if (!elt.isF32())
       x = arith::TruncFOp::create(kb.b, kb.loc, elt, x);
-    memref::StoreOp::create(kb.b, kb.loc, x, dst, ValueRange{bh, row, kb.c(d)});
+    memref::StoreOp::create(
+        kb.b, kb.loc, x, dst,
+        ValueRange{bh, row, laneColumn(kb, lane, lanes, d)});
   }
 }
 
-/// sum_d a[d] * tile[t][d].
-Value dotTile(KernelBuilder &kb, ArrayRef<Value> a, Value tile, int64_t t) {
+/// sum_d a[d] * tile[t][d] over the whole row: this thread's columns, then
+/// the sum over the row's threads.
+Value dotTile(KernelBuilder &kb, ArrayRef<Value> a, Value tile, int64_t t,
+              Value lane, int64_t lanes) {
   Value acc = kb.f(0.0f);
   for (auto [d, x] : llvm::enumerate(a)) {
-    Value y = memref::LoadOp::create(kb.b, kb.loc, tile,
-                                     ValueRange{kb.c(t), kb.c(d)});
+    Value y = memref::LoadOp::create(
+        kb.b, kb.loc, tile,
+        ValueRange{kb.c(t), laneColumn(kb, lane, lanes, d)});
     acc = fmac(kb.b, kb.loc, x, y, acc);
   }
-  return acc;
+  return lanes > 1 ? sumOverLanes(kb, acc, lanes) : acc;
+}
+
+/// Stores `x` to dst[idx] from the first of the row's threads.
+void storeFromFirstLane(KernelBuilder &kb, Value x, Value dst, ValueRange idx,
+                        Value lane) {
+  if (!lane) {
+    memref::StoreOp::create(kb.b, kb.loc, x, dst, idx);
+    return;
+  }
+  Value first = arith::CmpIOp::create(kb.b, kb.loc, arith::CmpIPredicate::eq,
+                                      lane, kb.c(0));
+  scf::IfOp::create(kb.b, kb.loc, first, [&](OpBuilder &ib, Location il) {
+    memref::StoreOp::create(ib, il, x, dst, idx);
+    scf::YieldOp::create(ib, il);
+  });
 }
 } // namespace
 
@@ -252,18 +274,24 @@ gpu::GPUFuncOp gpukernels::buildGradQKernel(OpBuilder &ob, Location loc,
 
   if (mask)
     maskBase = maskLeadBase(kb, s, bh);
-  SmallVector<Value> qv = loadRow(kb, q, bh, rowc, s.d, kb.f(s.scale * kLog2e));
-  SmallVector<Value> dov = loadRow(kb, dO, bh, rowc, s.dv);
-  SmallVector<Value> ov = loadRow(kb, o, bh, rowc, s.dv);
+  // This thread's 1 / L of the row's q, dO, o and dq.
+  const int64_t L = s.lanes;
+  Value lane = rows.lane;
+  SmallVector<Value> qv =
+      loadRow(kb, q, bh, rowc, s.d, kb.f(s.scale * kLog2e), lane, L);
+  SmallVector<Value> dov = loadRow(kb, dO, bh, rowc, s.dv, Value(), lane, L);
+  SmallVector<Value> ov = loadRow(kb, o, bh, rowc, s.dv, Value(), lane, L);
   Value dRow = kb.f(0.0f);
   for (auto [a, c] : llvm::zip(dov, ov))
     dRow = fmac(b, loc, a, c, dRow);
+  if (L > 1)
+    dRow = sumOverLanes(kb, dRow, L);
   Value lseRow = memref::LoadOp::create(b, loc, lse, ValueRange{bh, rowc});
   Value rowEmpty = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ,
                                          lseRow, kb.f(ninf));
   Value lse2 = arith::MulFOp::create(b, loc, lseRow, kb.f(kLog2e));
 
-  SmallVector<Value> inits(s.d, kb.f(0.0f));
+  SmallVector<Value> inits(s.d / L, kb.f(0.0f));
   auto loop = scf::ForOp::create(
       b, loc, kb.c(0), rows.kvEnd, kb.c(s.tile), inits,
       [&](OpBuilder &lb, Location l, Value jt, ValueRange acc) {
@@ -274,7 +302,7 @@ gpu::GPUFuncOp gpukernels::buildGradQKernel(OpBuilder &ob, Location loc,
         gpu::BarrierOp::create(lb, l);
         SmallVector<Value> next(acc);
         for (int64_t t = 0; t < s.tile; ++t) {
-          Value s2 = dotTile(kl, qv, kTile, t);
+          Value s2 = dotTile(kl, qv, kTile, t, lane, L);
           Value key = arith::AddIOp::create(lb, l, jt, kl.c(t));
           if (mask)
             s2 = addMask(kl, s, s2, mask, maskBase, rowc,
@@ -284,12 +312,12 @@ gpu::GPUFuncOp gpukernels::buildGradQKernel(OpBuilder &ob, Location loc,
           Value zero = kl.f(0.0f);
           p = arith::SelectOp::create(lb, l, vis, p, zero);
           p = arith::SelectOp::create(lb, l, rowEmpty, zero, p);
-          Value dp = dotTile(kl, dov, vTile, t);
+          Value dp = dotTile(kl, dov, vTile, t, lane, L);
           Value ds = arith::MulFOp::create(
               lb, l, p, arith::SubFOp::create(lb, l, dp, dRow));
-          for (int64_t d = 0; d < s.d; ++d) {
-            Value kx = memref::LoadOp::create(lb, l, kTile,
-                                              ValueRange{kl.c(t), kl.c(d)});
+          for (int64_t d = 0; d < s.d / L; ++d) {
+            Value kx = memref::LoadOp::create(
+                lb, l, kTile, ValueRange{kl.c(t), laneColumn(kl, lane, L, d)});
             next[d] = fmac(lb, l, ds, kx, next[d]);
           }
         }
@@ -298,8 +326,8 @@ gpu::GPUFuncOp gpukernels::buildGradQKernel(OpBuilder &ob, Location loc,
       });
   scf::IfOp::create(b, loc, active, [&](OpBuilder &ib, Location il) {
     KernelBuilder ki{ib, il};
-    storeRow(ki, loop.getResults(), dq, bh, row, s.elt, ki.f(s.scale));
-    memref::StoreOp::create(ib, il, dRow, delta, ValueRange{bh, row});
+    storeRow(ki, loop.getResults(), dq, bh, row, s.elt, ki.f(s.scale), lane, L);
+    storeFromFirstLane(ki, dRow, delta, ValueRange{bh, row}, lane);
     scf::YieldOp::create(ib, il);
   });
   gpu::ReturnOp::create(b, loc);
@@ -331,8 +359,15 @@ gpu::GPUFuncOp gpukernels::buildGradKVKernel(OpBuilder &ob, Location loc,
   Value bx = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
   Value kvbh = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
   Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
-  Value keyBase = arith::MulIOp::create(b, loc, bx, kb.c(s.threads));
-  Value key = arith::AddIOp::create(b, loc, keyBase, tid);
+  // L threads per key, each holding 1 / L of its k, v, dk and dv.
+  const int64_t L = s.lanes;
+  Value keyBase = arith::MulIOp::create(b, loc, bx, kb.c(s.threads / L));
+  Value lane, inBlock = tid;
+  if (L > 1) {
+    inBlock = arith::DivUIOp::create(b, loc, tid, kb.c(L));
+    lane = arith::RemUIOp::create(b, loc, tid, kb.c(L));
+  }
+  Value key = arith::AddIOp::create(b, loc, keyBase, inBlock);
   Value active =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, key, kb.c(s.nk));
   Value keyc = arith::MinUIOp::create(b, loc, key, kb.c(s.nk - 1));
@@ -343,8 +378,8 @@ gpu::GPUFuncOp gpukernels::buildGradKVKernel(OpBuilder &ob, Location loc,
       arith::MulIOp::create(b, loc, hkv, kb.c(group)));
 
   SmallVector<Value> kv =
-      loadRow(kb, k, kvbh, keyc, s.d, kb.f(s.scale * kLog2e));
-  SmallVector<Value> vv = loadRow(kb, v, kvbh, keyc, s.dv);
+      loadRow(kb, k, kvbh, keyc, s.d, kb.f(s.scale * kLog2e), lane, L);
+  SmallVector<Value> vv = loadRow(kb, v, kvbh, keyc, s.dv, Value(), lane, L);
   // Queries that can see this block's keys: i >= keyBase - off.
   Value qStart = kb.c(0);
   if (s.causalOffset) {
@@ -354,7 +389,8 @@ gpu::GPUFuncOp gpukernels::buildGradKVKernel(OpBuilder &ob, Location loc,
         b, loc, arith::DivUIOp::create(b, loc, first, kb.c(s.tile)),
         kb.c(s.tile));
   }
-  SmallVector<Value> inits(s.d + s.dv, kb.f(0.0f));
+  const int64_t dq = s.d / L, dvq = s.dv / L;
+  SmallVector<Value> inits(dq + dvq, kb.f(0.0f));
   auto heads = scf::ForOp::create(
       b, loc, kb.c(0), kb.c(group), kb.c(1), inits,
       [&](OpBuilder &hb, Location hl, Value g, ValueRange accH) {
@@ -391,7 +427,7 @@ gpu::GPUFuncOp gpukernels::buildGradKVKernel(OpBuilder &ob, Location loc,
               gpu::BarrierOp::create(lb, l);
               SmallVector<Value> next(acc);
               for (int64_t t = 0; t < s.tile; ++t) {
-                Value s2 = dotTile(kl, kv, qTile, t);
+                Value s2 = dotTile(kl, kv, qTile, t, lane, L);
                 Value qrow = arith::AddIOp::create(lb, l, it, kl.c(t));
                 if (mask)
                   s2 = addMask(
@@ -417,18 +453,20 @@ gpu::GPUFuncOp gpukernels::buildGradKVKernel(OpBuilder &ob, Location loc,
                 Value zero = kl.f(0.0f);
                 p = arith::SelectOp::create(lb, l, vis, p, zero);
                 p = arith::SelectOp::create(lb, l, empty, zero, p);
-                Value dp = dotTile(kl, vv, doTile, t);
+                Value dp = dotTile(kl, vv, doTile, t, lane, L);
                 Value ds = arith::MulFOp::create(
                     lb, l, p, arith::SubFOp::create(lb, l, dp, dRow));
-                for (int64_t d = 0; d < s.d; ++d) {
+                for (int64_t d = 0; d < dq; ++d) {
                   Value qx = memref::LoadOp::create(
-                      lb, l, qTile, ValueRange{kl.c(t), kl.c(d)});
+                      lb, l, qTile,
+                      ValueRange{kl.c(t), laneColumn(kl, lane, L, d)});
                   next[d] = fmac(lb, l, ds, qx, next[d]);
                 }
-                for (int64_t e = 0; e < s.dv; ++e) {
+                for (int64_t e = 0; e < dvq; ++e) {
                   Value ox = memref::LoadOp::create(
-                      lb, l, doTile, ValueRange{kl.c(t), kl.c(e)});
-                  next[s.d + e] = fmac(lb, l, p, ox, next[s.d + e]);
+                      lb, l, doTile,
+                      ValueRange{kl.c(t), laneColumn(kl, lane, L, e)});
+                  next[dq + e] = fmac(lb, l, p, ox, next[dq + e]);
                 }
               }
               gpu::BarrierOp::create(lb, l);
@@ -439,8 +477,9 @@ gpu::GPUFuncOp gpukernels::buildGradKVKernel(OpBuilder &ob, Location loc,
   scf::IfOp::create(b, loc, active, [&](OpBuilder &ib, Location il) {
     KernelBuilder ki{ib, il};
     ValueRange r = heads.getResults();
-    storeRow(ki, r.take_front(s.d), dk, kvbh, key, s.elt, ki.f(s.scale));
-    storeRow(ki, r.drop_front(s.d), dv, kvbh, key, s.elt, Value());
+    storeRow(ki, r.take_front(dq), dk, kvbh, key, s.elt, ki.f(s.scale), lane,
+             L);
+    storeRow(ki, r.drop_front(dq), dv, kvbh, key, s.elt, Value(), lane, L);
     scf::YieldOp::create(ib, il);
   });
   gpu::ReturnOp::create(b, loc);

@@ -20,7 +20,12 @@
 // RUN: %gen --batch 2 --hq 3 --nq 37 --nk 100 --d 16 --mask bool --full-mask --causal | flash-opt --flash-to-spirv | %vkrun | FileCheck %s --check-prefix=FWD
 // RUN: %gen --batch 2 --hq 2 --nq 33 --nk 65 --d 16 --mask add | flash-opt --flash-to-spirv | %vkrun | FileCheck %s --check-prefix=FWD
 //
-// Backward (dQ kernel, dK/dV kernel).
+// Backward (dQ kernel, dK/dV kernel), 1 to 8 threads per row (d = 16 ...
+// 128 and up), and one thread per row (row-lanes=1).
+// RUN: %gen --grad --batch 2 --hq 4 --hkv 2 --nq 100 --nk 70 --d 64 --causal | flash-opt --flash-to-spirv | %vkrun | FileCheck %s --check-prefix=BWD
+// RUN: %gen --grad --n 65 --d 128 --dtype f16 --tol 4e-3 --mask bool --full-mask | flash-opt --flash-to-spirv | %vkrun | FileCheck %s --check-prefix=BWD
+// RUN: %gen --grad --nq 37 --nk 50 --d 256 --causal --causal-offset -5 | flash-opt --flash-to-spirv | %vkrun | FileCheck %s --check-prefix=BWD
+// RUN: %gen --grad --nq 33 --nk 65 --d 48 --dv 64 --hq 2 --mask add | flash-opt --flash-to-spirv=row-lanes=1 | %vkrun | FileCheck %s --check-prefix=BWD
 // RUN: %gen --grad --n 65 --d 32 | flash-opt --flash-to-spirv | %vkrun | FileCheck %s --check-prefix=BWD
 // RUN: %gen --grad --batch 2 --hq 4 --hkv 2 --n 65 --d 16 --causal --mask bool --full-mask | flash-opt --flash-to-spirv | %vkrun | FileCheck %s --check-prefix=BWD
 // RUN: %gen --grad --hq 3 --hkv 1 --nq 33 --nk 70 --d 16 --dtype f16 --tol 4e-3 --causal | flash-opt --flash-to-spirv | %vkrun | FileCheck %s --check-prefix=BWD

@@ -55,6 +55,12 @@ struct FlashToSPIRVOptions : public PassPipelineOptions<FlashToSPIRVOptions> {
       llvm::cl::desc("The device's subgroup size (the cooperative-matrix "
                      "kernels need 32)"),
       llvm::cl::init(32)};
+  PassOptions::Option<int64_t> rowLanes{
+      *this, "row-lanes",
+      llvm::cl::desc("Threads per row of the SIMT kernels, which exchange "
+                     "values by subgroup shuffles (at most the device's "
+                     "subgroup size; 0: by head dim, up to 8; OpenCL: 1)"),
+      llvm::cl::init(0)};
   PassOptions::Option<bool> kernelsOnly{
       *this, "kernels-only",
       llvm::cl::desc("Stop once the kernels are spirv.modules (inside their "
