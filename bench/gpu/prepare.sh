@@ -60,8 +60,17 @@ exe g16 --grad --hq 2 --nq 65 --nk 90 --d 32 --mask bool --full-mask --dtype f16
 exe g17 --grad --nq 1 --nk 33 --d 64 --dtype bf16 --tol 2e-2
 exe g18 --grad --batch 2 --hq 3 --nq 37 --nk 300 --d 64 --causal --dtype f16 --tol 4e-3
 exe g19 --grad --nq 300 --nk 260 --d 128 --hq 4 --hkv 2 --causal --causal-offset -20 --dtype bf16 --tol 2e-2
+# The SIMT kernels with several threads per row (row-lanes): f32 at
+# d = 128, the bf16 backward at d = 256, d = 48 / dv = 64.
+exe t19 --batch 2 --hq 4 --hkv 2 --nq 300 --nk 260 --d 128 --causal --causal-offset -20 --mask bool --full-mask
+exe g20 --grad --batch 2 --hq 4 --hkv 2 --nq 100 --nk 130 --d 256 --causal --dtype bf16 --tol 2e-2
+exe g21 --grad --batch 2 --hq 4 --hkv 2 --nq 300 --nk 260 --d 128 --causal --causal-offset -20 --mask add
+exe g22 --grad --nq 33 --nk 65 --d 48 --dv 64 --hq 2 --mask bool --full-mask
 cp build/lib/libflash_cuda_runtime.so "$OUT/"
 FLASH_MLIR_CACHE="$OUT/cache" /usr/bin/python3 bench/gpu/bench.py --precompile
+FLASH_MLIR_CACHE="$OUT/cache" /usr/bin/python3 bench/gpu/bench_simt.py --precompile
+FLASH_MLIR_CACHE="$OUT/cache" FLASH_MLIR_NVVM_OPTIONS=row-lanes=1 \
+  /usr/bin/python3 bench/gpu/bench_simt.py --precompile
 FLASH_MLIR_CACHE="$OUT/cache" /usr/bin/python3 - <<'PY'
 import sys
 sys.path.insert(0, "python")

@@ -21,10 +21,13 @@ def cfg(d, dtype, causal=False, hq=4, hkv=2, n=100):
 # CHECK: bf16 d=128 fwd ELF flash_attention_0 grid=2x8x1 block=128 kinds=wgmma
 # The backward: dQ over query rows (B*Hq), dK/dV over key rows (B*Hkv).
 # CHECK: f16 d=64 bwd ELF flash_attention_grad_dq_0 grid=2x8x1 block=128 flash_attention_grad_dkdv_0 grid=2x4x1 block=128 kinds=wgmma,wgmma
-# SIMT (f32): one row per thread.
+# SIMT (f32): the forward one row per thread; the backward four threads
+# per row at d = 64 (grad-row-lanes), 32 rows per block of 128.
 # CHECK: f32 d=64 fwd ELF flash_attention_0 grid=1x8x1 block=128 kinds=simt
+# CHECK: f32 d=64 bwd ELF flash_attention_grad_dq_0 grid=4x8x1 block=128 flash_attention_grad_dkdv_0 grid=4x4x1 block=128 kinds=simt,simt
 for d, dtype, grad in [(64, "bf16", False), (128, "bf16", False),
-                       (64, "f16", True), (64, "f32", False)]:
+                       (64, "f16", True), (64, "f32", False),
+                       (64, "f32", True)]:
     blob, names, geo = cuda.compile_kernel(cfg(d, dtype, causal=True),
                                            grad=grad)
     magic = "ELF" if blob[1:4] == b"ELF" else repr(blob[:4])

@@ -411,18 +411,19 @@ struct FlashMapToGPUPass : flash::impl::FlashMapToGPUBase<FlashMapToGPUPass> {
                        "positive");
       return signalPassFailure();
     }
-    if (rowLanes < 0 || rowLanes > 32 || (rowLanes & (rowLanes - 1))) {
-      module.emitError("flash-map-to-gpu: row-lanes must be a power of 2 up "
-                       "to 32 (0: by head dim)");
-      return signalPassFailure();
-    }
+    for (int64_t l : {int64_t(rowLanes), int64_t(gradRowLanes)})
+      if (l < 0 || l > 32 || (l & (l - 1))) {
+        module.emitError("flash-map-to-gpu: row-lanes and grad-row-lanes "
+                         "must be powers of 2 up to 32 (0: by head dim)");
+        return signalPassFailure();
+      }
     // Threads per row of the SIMT kernels: as asked, or enough that a
     // thread holds at most 64 values of its `rows` row vectors (forward: q
     // and o; backward: q, dO, dq and o, or k, v, dk and dv), up to 8 (the
     // row's threads must share a subgroup: lavapipe's has 8); then halved
     // until it divides both head dims and the block.
     auto lanesFor = [&](const KernelSpec &s, int64_t rows) {
-      int64_t want = rowLanes;
+      int64_t want = rows == 2 ? rowLanes : gradRowLanes;
       if (want == 0) {
         want = 1;
         while (want < 8 && rows * std::max(s.d, s.dv) > 64 * want)

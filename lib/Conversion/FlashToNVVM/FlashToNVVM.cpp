@@ -60,6 +60,8 @@ void mlir::flash::buildFlashToNVVMPipeline(OpPassManager &pm,
   map.mmaWarps = options.mmaWarps;
   map.mmaTileKV = options.mmaTileKV;
   map.mmaMaxRegisters = options.mmaMaxRegisters;
+  map.rowLanes = options.rowLanes;
+  map.gradRowLanes = options.gradRowLanes;
   // wgmma exists only on sm_90a (the "a" features of Hopper).
   map.wgmma = map.tensorCores && options.wgmma && options.chip == "sm_90a";
   pm.addPass(createFlashMapToGPU(map));

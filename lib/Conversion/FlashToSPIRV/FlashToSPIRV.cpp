@@ -259,7 +259,7 @@ void mlir::flash::buildFlashToSPIRVPipeline(
   // and o stays in registers (the NVIDIA Vulkan compiler spilled the
   // one-row-per-thread kernel at d = 128). OpenCL: one row per thread (no
   // subgroup shuffles in its SPIR-V 1.0).
-  map.rowLanes = opencl ? 1 : options.rowLanes;
+  map.rowLanes = map.gradRowLanes = opencl ? 1 : options.rowLanes;
   map.threads = std::min<int64_t>(map.threads, options.maxInvocations);
   map.cooperativeMatrix =
       !opencl && llvm::is_contained(options.caps, "CooperativeMatrixKHR");

@@ -80,11 +80,14 @@ def FlashMapToGPU : Pass<"flash-map-to-gpu", "::mlir::ModuleOp"> {
            "Hopper warpgroup MMA (wgmma, sm_90a only), 64 rows per "
            "warpgroup">,
     Option<"rowLanes", "row-lanes", "int64_t", /*default=*/"1",
-           "Threads per query (key) row of the SIMT kernels (a power of 2 "
-           "up to 32; each holds 1 / row-lanes of the row's vectors, dot "
-           "products summed by subgroup shuffles, so at most the subgroup "
-           "size; 0: by head dim, up to 8, so that a thread holds at most "
-           "64 values)">,
+           "Threads per query row of the SIMT forward (a power of 2 up to "
+           "32; each holds 1 / row-lanes of the row's vectors, dot products "
+           "summed by subgroup shuffles, so at most the subgroup size; 0: "
+           "by head dim, up to 8, so that a thread holds at most 64 "
+           "values)">,
+    Option<"gradRowLanes", "grad-row-lanes", "int64_t", /*default=*/"1",
+           "The same for the SIMT backward's query rows (dQ) and key rows "
+           "(dK/dV)">,
     Option<"maxWorkgroupMemory", "max-workgroup-memory", "int64_t",
            /*default=*/"0",
            "Bytes of workgroup (shared) memory a kernel may declare: SIMT "
