@@ -11,7 +11,7 @@ same inputs, over d in {64, 128, 256}, N in {1k, 4k, 16k}, causal or not.
 Correctness: bf16 error of each implementation against an fp32 reference on
 the same inputs; ours must be <= 2x SDPA's. FLOPs: 4 B H N^2 d (halved for
 causal; bwd 2.5x). bf16, B*N = 16k tokens, H*d = 2048. The backward of
-d = 256 (SIMT kernels: minutes per call) is not timed. `--json PATH` also
+d = 256 (SIMT kernels) is timed by bench_simt.py, with the f32 kernels. `--json PATH` also
 writes every measurement (bench/gpu/plot.py draws them).
 """
 
