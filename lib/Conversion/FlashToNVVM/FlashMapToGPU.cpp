@@ -28,6 +28,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -38,6 +39,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/SymbolTable.h"
 
 #include <cmath>
@@ -386,6 +388,38 @@ FailureOr<KernelSpec> specOf(OpT op, int64_t threads, int64_t tile) {
 struct FlashMapToGPUPass : flash::impl::FlashMapToGPUBase<FlashMapToGPUPass> {
   using FlashMapToGPUBase::FlashMapToGPUBase;
 
+  /// Moves `op` into a private function of its own, `@flash_gpu_<id>`
+  /// (operands in, results out, attribute flash.gpu_host), called in its
+  /// place; returns the moved op. Its host glue is then built there, apart
+  /// from the caller, so that the caller can get ownership-based buffer
+  /// deallocation (flash-host-deallocation), which the GPU host ops would
+  /// make fail.
+  Operation *outlineHostGlue(Operation *op, int &id, Operation *before) {
+    ModuleOp module = getOperation();
+    Location loc = op->getLoc();
+    std::string name;
+    do
+      name = "flash_gpu_" + std::to_string(id++);
+    while (module.lookupSymbol(name));
+    OpBuilder mb(before);
+    auto fnTy = FunctionType::get(&getContext(), op->getOperandTypes(),
+                                  op->getResultTypes());
+    auto fn = func::FuncOp::create(mb, loc, name, fnTy);
+    fn.setPrivate();
+    fn->setAttr("flash.gpu_host", mb.getUnitAttr());
+    Block *entry = fn.addEntryBlock();
+    OpBuilder fb = OpBuilder::atBlockEnd(entry);
+    IRMapping map;
+    map.map(op->getOperands(), entry->getArguments());
+    Operation *moved = fb.clone(*op, map);
+    func::ReturnOp::create(fb, loc, moved->getResults());
+    OpBuilder cb(op);
+    auto call = func::CallOp::create(cb, loc, fn, op->getOperands());
+    op->replaceAllUsesWith(call.getResults());
+    op->erase();
+    return moved;
+  }
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     MLIRContext *ctx = &getContext();
@@ -474,6 +508,7 @@ struct FlashMapToGPUPass : flash::impl::FlashMapToGPUBase<FlashMapToGPUPass> {
       }
     };
     int counter = 0;
+    int glueCounter = 0;
     for (Operation *op : ops) {
       FailureOr<KernelSpec> s =
           isa<AttentionOp>(op)
@@ -481,6 +516,7 @@ struct FlashMapToGPUPass : flash::impl::FlashMapToGPUBase<FlashMapToGPUPass> {
               : specOf(cast<AttentionGradOp>(op), threads, tileKV);
       if (failed(s))
         return signalPassFailure();
+      op = outlineHostGlue(op, glueCounter, gpuModule);
       OpBuilder kb = OpBuilder::atBlockEnd(gpuModule.getBody());
       OpBuilder b(op);
       HostGlue host{b, op->getLoc(), ctx, {}};

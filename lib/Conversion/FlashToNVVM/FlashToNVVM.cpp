@@ -13,6 +13,7 @@
 #include "mlir/Conversion/TosaToLinalg/TosaToLinalg.h"
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Pipelines/Passes.h"
 #include "mlir/Dialect/Linalg/Passes.h"
@@ -23,12 +24,39 @@
 
 namespace mlir {
 namespace flash {
+#define GEN_PASS_DEF_FLASHHOSTDEALLOCATION
 #define GEN_PASS_REGISTRATION
 #include "flash/Conversion/FlashToNVVM/Passes.h.inc"
 } // namespace flash
 } // namespace mlir
 
 using namespace mlir;
+
+namespace {
+struct FlashHostDeallocationPass
+    : flash::impl::FlashHostDeallocationBase<FlashHostDeallocationPass> {
+  void runOnOperation() override {
+    OpPassManager fpm(func::FuncOp::getOperationName());
+    fpm.addPass(bufferization::createOwnershipBasedBufferDeallocationPass());
+    fpm.addPass(createCanonicalizerPass());
+    fpm.addPass(bufferization::createBufferDeallocationSimplificationPass());
+    auto gpuHost = [](func::FuncOp fn) {
+      return fn->hasAttr("flash.gpu_host") ||
+             fn.walk([](Operation *op) {
+                 return isa<gpu::GPUDialect>(op->getDialect())
+                            ? WalkResult::interrupt()
+                            : WalkResult::advance();
+               }).wasInterrupted();
+    };
+    for (auto fn : getOperation().getOps<func::FuncOp>()) {
+      if (fn.isExternal() || gpuHost(fn))
+        continue;
+      if (failed(runPipeline(fpm, fn)))
+        return signalPassFailure();
+    }
+  }
+};
+} // namespace
 
 void mlir::flash::buildGPUHostPreparation(OpPassManager &pm) {
   tosa::addTosaToLinalgPasses(pm, TosaToLinalgOptions());
@@ -40,9 +68,11 @@ void mlir::flash::buildGPUHostPreparation(OpPassManager &pm) {
   bufferize.functionBoundaryTypeConversion =
       bufferization::LayoutMapOption::IdentityLayoutMap;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
-  // No ownership-based deallocation here: it rejects the GPU host ops
-  // (gpu.wait has no declared memory effects). Host temporaries of the
-  // module are not freed; the staging buffers of the kernels are.
+  // Deallocation everywhere but in the GPU glue functions (which free
+  // their own staging buffers).
+  pm.addPass(createFlashHostDeallocation());
+  pm.addPass(bufferization::createLowerDeallocationsPass());
+  pm.addPass(createCSEPass());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   pm.addPass(createCanonicalizerPass());
 }

@@ -89,8 +89,10 @@ func.func @additive_mask(%q: tensor<2x3x20x16xf32>, %k: tensor<2x3x40x16xf32>,
 // copies, so the kernel's buffers are f32 and the host converts around it.
 // CHECK-LABEL: func.func @bf16_widened
 // CHECK: arith.extf {{.*}} : bf16 to f32
-// CHECK: gpu.launch_func
+// CHECK: call @flash_gpu_0
 // CHECK: arith.truncf {{.*}} : f32 to bf16
+// CHECK: func.func private @flash_gpu_0({{.*}}) -> {{.*}} attributes {flash.gpu_host}
+// CHECK: gpu.launch_func
 // CHECK: spirv.GlobalVariable @flash_attention_0_arg_0 bind(0, 0) : !spirv.ptr<!spirv.struct<(!spirv.array<1200 x f32, stride=4> [0])>, StorageBuffer>
 // CHECK-NOT: bf16
 // CL-LABEL: func.func @bf16_widened

@@ -12,6 +12,7 @@ namespace flash {
 
 #define GEN_PASS_DECL_FLASHMAPTOGPU
 #define GEN_PASS_DECL_FLASHGPULOWERMATH
+#define GEN_PASS_DECL_FLASHHOSTDEALLOCATION
 #include "flash/Conversion/FlashToNVVM/Passes.h.inc"
 
 struct FlashToNVVMOptions : public PassPipelineOptions<FlashToNVVMOptions> {

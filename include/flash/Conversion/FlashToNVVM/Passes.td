@@ -43,6 +43,7 @@ def FlashMapToGPU : Pass<"flash-map-to-gpu", "::mlir::ModuleOp"> {
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::bufferization::BufferizationDialect",
+    "::mlir::func::FuncDialect",
     "::mlir::gpu::GPUDialect", "::mlir::LLVM::LLVMDialect",
     "::mlir::linalg::LinalgDialect", "::mlir::math::MathDialect",
     "::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect",
@@ -114,6 +115,30 @@ def FlashGPULowerMath : Pass<"flash-gpu-lower-math", "::mlir::gpu::GPUModuleOp">
   let options = [
     Option<"target", "target", "std::string", /*default=*/"\"nvvm\"",
            "nvvm or spirv">
+  ];
+}
+
+def FlashHostDeallocation
+    : Pass<"flash-host-deallocation", "::mlir::ModuleOp"> {
+  let summary = "Ownership-based buffer deallocation for the host functions "
+                "around GPU glue";
+  let description = [{
+    Upstream's ownership-based-buffer-deallocation rejects functions with
+    GPU host ops (gpu.wait declares no memory effects), so the GPU
+    pipelines could free nothing the host allocates: a program calling a
+    GPU attention function in a loop leaked its results every call.
+    flash-map-to-gpu puts each flash op's glue in a private function of its
+    own (`flash.gpu_host`; it frees its staging buffers itself and returns
+    fresh buffers, which its callers own). This pass (our own; upstream has
+    no way to skip functions) runs ownership-based deallocation,
+    canonicalization and buffer-deallocation-simplification on every other
+    function without GPU ops (hand-written host code with GPU ops is left
+    as it is); lower-deallocations follows in the pipelines.
+  }];
+  let dependentDialects = [
+    "::mlir::bufferization::BufferizationDialect",
+    "::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect",
+    "::mlir::arith::ArithDialect"
   ];
 }
 
