@@ -58,23 +58,26 @@ def precompile(skip_bwd=False):
         print(f"compiled d={d} N={n} causal={causal}", flush=True)
 
 
+def timeit(fn, iters=10, warmup=3):
+    """Seconds per call of fn (CUDA events), after `warmup` calls."""
+    import torch
+    for _ in range(warmup):
+        fn()
+    torch.cuda.synchronize()
+    start = torch.cuda.Event(enable_timing=True)
+    end = torch.cuda.Event(enable_timing=True)
+    start.record()
+    for _ in range(iters):
+        fn()
+    end.record()
+    torch.cuda.synchronize()
+    return start.elapsed_time(end) / iters / 1e3
+
+
 def bench(skip_bwd=False, json_path=None):
     import torch
     from torch.nn.attention import SDPBackend, sdpa_kernel
     import torch.nn.functional as F
-
-    def timeit(fn, iters=10):
-        for _ in range(3):
-            fn()
-        torch.cuda.synchronize()
-        start = torch.cuda.Event(enable_timing=True)
-        end = torch.cuda.Event(enable_timing=True)
-        start.record()
-        for _ in range(iters):
-            fn()
-        end.record()
-        torch.cuda.synchronize()
-        return start.elapsed_time(end) / iters / 1e3
 
     rows, results = [], []
 

@@ -24,6 +24,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(HERE)),
                                 "python"))
 
 from flash_mlir import cuda, mlirgen  # noqa: E402
+from bench import timeit as bench_timeit  # noqa: E402  (bench/gpu/bench.py)
 
 N = 4096
 # (dtype, d, passes)
@@ -54,17 +55,8 @@ def bench(only=None):
     import torch.nn.functional as F
     from torch.nn.attention import SDPBackend, sdpa_kernel
 
-    def timeit(fn, iters=3):
-        fn()
-        torch.cuda.synchronize()
-        start = torch.cuda.Event(enable_timing=True)
-        end = torch.cuda.Event(enable_timing=True)
-        start.record()
-        for _ in range(iters):
-            fn()
-        end.record()
-        torch.cuda.synchronize()
-        return start.elapsed_time(end) / iters / 1e3
+    def timeit(fn):
+        return bench_timeit(fn, iters=3, warmup=1)
 
     print("mapping:", os.environ.get("FLASH_MLIR_NVVM_OPTIONS") or "default")
     print("| dtype | d | pass | ours TFLOP/s | SDPA backend | SDPA TFLOP/s | "
