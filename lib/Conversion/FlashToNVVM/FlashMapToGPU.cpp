@@ -16,9 +16,12 @@
 //
 // exp2 with log2(e) folded into the scale, one rescale per tile, causal
 // tiles beyond the block's last row skipped and the diagonal tile masked.
-// The host side stages the operands in managed memory around the launch so
-// that the module runs under mlir-runner or compiled ahead of time; the
-// Python front launches the same kernel on device pointers.
+// The host side (a private function per flash op, @flash_gpu_<n>, with the
+// attribute flash.gpu_host) stages the operands in host-shared memory
+// around the launches, so that the module runs under mlir-runner or
+// compiled ahead of time, and frees the staging; flash-host-deallocation
+// frees the callers' buffers. The Python front launches the same kernels on
+// device pointers.
 //
 //===----------------------------------------------------------------------===//
 
