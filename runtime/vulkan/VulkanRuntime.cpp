@@ -316,10 +316,19 @@ Allocation allocate(Context &c, size_t size, void **mapped) {
   const VkMemoryPropertyFlags host = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
                                      VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
   int type, devType;
-  if (!createBuffer(c, size, {host | VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, host},
-                    c.deviceCopies ? VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT : 0,
-                    a.buffer, a.memory, type) &&
-      !createBuffer(c, size, {host}, 0, a.buffer, a.memory, type))
+  // Staged: system memory the host caches (it reads results back from
+  // it; uncached, write-combined reads crawl). Mapped: device-local where
+  // the device has host-visible device-local memory.
+  const VkMemoryPropertyFlags cached = VK_MEMORY_PROPERTY_HOST_CACHED_BIT;
+  bool made =
+      c.deviceCopies
+          ? createBuffer(c, size, {host | cached, host},
+                         VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, a.buffer,
+                         a.memory, type)
+          : createBuffer(c, size,
+                         {host | VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, host}, 0,
+                         a.buffer, a.memory, type);
+  if (!made && !createBuffer(c, size, {host}, 0, a.buffer, a.memory, type))
     fail("no host-visible memory for a buffer");
   if (c.deviceCopies &&
       !createBuffer(c, size, {VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT},
@@ -334,12 +343,14 @@ Allocation allocate(Context &c, size_t size, void **mapped) {
                                   VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
   if (c.timing && (!told || !local)) {
     told = true;
-    std::fprintf(stderr,
-                 "flash_vulkan_runtime: buffer of %llu bytes in %s memory\n",
-                 static_cast<unsigned long long>(size),
-                 c.deviceCopies ? "device-only (staged)"
-                 : local        ? "device-local host-visible"
-                                : "host");
+    std::fprintf(
+        stderr, "flash_vulkan_runtime: buffer of %llu bytes in %s memory\n",
+        static_cast<unsigned long long>(size),
+        c.deviceCopies ? (c.memProps.memoryTypes[type].propertyFlags & cached
+                              ? "device-only (staged through cached host)"
+                              : "device-only (staged through uncached host)")
+        : local        ? "device-local host-visible"
+                       : "host");
   }
   VK_CHECK(vkMapMemory(c.device, a.memory, 0, VK_WHOLE_SIZE, 0, mapped));
   return a;
