@@ -10,10 +10,16 @@ mkdir -p "$OUT"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 clang-22 -O2 -c test/Integration/CUDA/host_utils.c -o "$tmp/utils.o"
+# The program's `main` returns nothing: renamed, and called from a C main
+# that exits with 0, so that scripts can test the exit status.
+printf 'void flash_aot_main(void);\nint main(void) { flash_aot_main(); return 0; }\n' \
+  > "$tmp/aot_main.c"
+clang-22 -O2 -c "$tmp/aot_main.c" -o "$tmp/aot_main.o"
 aot_link() {
   build/bin/flash-opt "$1" "$3" -o "$tmp/$2.ll.mlir"
   $LLVM/bin/mlir-translate --mlir-to-llvmir "$tmp/$2.ll.mlir" -o "$tmp/$2.ll"
-  clang-22 -O2 -Wno-override-module "$tmp/$2.ll" "$tmp/utils.o" -o "$OUT/$2" \
+  sed -i 's/^define void @main()/define void @flash_aot_main()/' "$tmp/$2.ll"
+  clang-22 -O2 -Wno-override-module "$tmp/$2.ll" "$tmp/utils.o" "$tmp/aot_main.o" -o "$OUT/$2" \
     -Lbuild/lib -l"$4" -Wl,--allow-shlib-undefined -Wl,-rpath,'$ORIGIN' -lm
   echo "built $OUT/$2"
 }
