@@ -5,7 +5,8 @@
 // this pass is that policy, nothing more:
 //
 //  - contractions (the two products of an attention block): 8 rows x
-//    `vector-width` columns per tile, reduction dim tiled by 1, so that
+//    `vector-width` columns per tile (32 by default, 16 where 32 does not
+//    divide the dim), reduction dim tiled by 1, so that
 //    vector.contract lowers to broadcast-FMA outer products on a tile of
 //    accumulators that stays in registers;
 //  - elementwise ops: 1 x `vector-width` tiles of the innermost dim;
@@ -60,11 +61,13 @@ FailureOr<SmallVector<int64_t>> chooseTileSizes(linalg::LinalgOp op,
   SmallVector<utils::IteratorType> iters = op.getIteratorTypesArray();
   AffineMap outMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
   // A lane dim must tile evenly, else we leave the op alone.
+  // (Two vectors' worth where it divides, else one: d = 80 tiles by 16.)
   auto laneTile = [&](int64_t range) -> std::optional<int64_t> {
     if (range <= width)
       return 0;
-    if (range % width == 0)
-      return width;
+    for (int64_t w = width; w >= std::max<int64_t>(width / 2, 1); w /= 2)
+      if (range % w == 0)
+        return w;
     return std::nullopt;
   };
   SmallVector<int64_t> tiles(ranges.size(), 1);

@@ -175,8 +175,9 @@ def FlashVectorizeCPU : Pass<"flash-vectorize-cpu", "::mlir::func::FuncOp"> {
                            "::mlir::scf::SCFDialect",
                            "::mlir::tensor::TensorDialect"];
   let options = [
-    Option<"vectorWidth", "vector-width", "int64_t", /*default=*/"16",
-           "f32 lanes of the innermost vector dim">
+    Option<"vectorWidth", "vector-width", "int64_t", /*default=*/"32",
+           "f32 lanes of the innermost vector dim (32: two AVX-512 "
+           "registers per row of a tile, halved where the dim needs it)">
   ];
 }
 
