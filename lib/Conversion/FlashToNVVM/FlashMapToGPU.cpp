@@ -170,17 +170,7 @@ gpu::GPUFuncOp gpukernels::buildForwardKernel(OpBuilder &ob, Location loc,
     Value lg = arith::AddFOp::create(ib, il, m, log2(ib, il, lsum));
     lg = arith::MulFOp::create(ib, il, lg, ki.f(0.6931471805599453f));
     lg = arith::SelectOp::create(ib, il, none, ki.f(ninf), lg);
-    // One of the row's threads writes lse.
-    if (L > 1) {
-      Value first = arith::CmpIOp::create(ib, il, arith::CmpIPredicate::eq,
-                                          rows.lane, ki.c(0));
-      scf::IfOp::create(ib, il, first, [&](OpBuilder &jb, Location jl) {
-        memref::StoreOp::create(jb, jl, lg, lse, ValueRange{bh, row});
-        scf::YieldOp::create(jb, jl);
-      });
-    } else {
-      memref::StoreOp::create(ib, il, lg, lse, ValueRange{bh, row});
-    }
+    storeFromFirstLane(ki, lg, lse, ValueRange{bh, row}, rows.lane);
     scf::YieldOp::create(ib, il);
   });
   gpu::ReturnOp::create(b, loc);
@@ -459,8 +449,7 @@ struct FlashMapToGPUPass : flash::impl::FlashMapToGPUBase<FlashMapToGPUPass> {
     // and o; backward: q, dO, dq and o, or k, v, dk and dv), up to 8 (the
     // row's threads must share a subgroup: lavapipe's has 8); then halved
     // until it divides both head dims and the block.
-    auto lanesFor = [&](const KernelSpec &s, int64_t rows) {
-      int64_t want = rows == 2 ? rowLanes : gradRowLanes;
+    auto lanesFor = [&](const KernelSpec &s, int64_t want, int64_t rows) {
       if (want == 0) {
         want = 1;
         while (want < 8 && rows * std::max(s.d, s.dv) > 64 * want)
@@ -554,7 +543,7 @@ struct FlashMapToGPUPass : flash::impl::FlashMapToGPUBase<FlashMapToGPUPass> {
           fwdThreads = mmaThreads(*s);
           fwdGrid = (s->nq + mmaRowsPerBlock(*s) - 1) / mmaRowsPerBlock(*s);
         } else {
-          s->lanes = lanesFor(*s, 2);
+          s->lanes = lanesFor(*s, rowLanes, /*rows=*/2);
           int64_t rows = s->threads / s->lanes;
           fwdGrid = (s->nq + rows - 1) / rows;
           if (failed(buildSimt(op, *s, [&] {
@@ -598,7 +587,7 @@ struct FlashMapToGPUPass : flash::impl::FlashMapToGPUBase<FlashMapToGPUPass> {
           gqGrid = (s->nq + rows - 1) / rows;
           gkGrid = (s->nk + rows - 1) / rows;
         } else {
-          s->lanes = lanesFor(*s, 4);
+          s->lanes = lanesFor(*s, gradRowLanes, /*rows=*/4);
           int64_t rows = s->threads / s->lanes;
           gqGrid = (s->nq + rows - 1) / rows;
           gkGrid = (s->nk + rows - 1) / rows;

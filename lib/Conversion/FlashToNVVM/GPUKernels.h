@@ -139,9 +139,6 @@ MemRefType tileType(MLIRContext *ctx, int64_t rows, int64_t width);
 gpu::GPUFuncOp newKernel(OpBuilder &ob, Location loc, StringRef name,
                          TypeRange args, TypeRange workgroup, int64_t threads);
 
-/// Bytes of the kernel's workgroup buffers (its workgroup attributions).
-int64_t workgroupBytes(gpu::GPUFuncOp fn);
-
 /// The K/V batch-head of query batch-head bh = b * Hq + h (GQA:
 /// b * Hkv + h / G).
 Value kvHeadOf(KernelBuilder &kb, const KernelSpec &s, Value bh);
@@ -176,6 +173,10 @@ SmallVector<Value> loadRow(KernelBuilder &kb, Value src, Value bh, Value row,
 /// Column lane + lanes * i of a row split across `lanes` threads (i without
 /// a lane).
 Value laneColumn(KernelBuilder &kb, Value lane, int64_t lanes, int64_t i);
+/// Stores `x` to dst[idx] from the first of a row's threads (from every
+/// thread when `lane` is null: a row per thread).
+void storeFromFirstLane(KernelBuilder &kb, Value x, Value dst, ValueRange idx,
+                        Value lane);
 /// The sum of `x` over the `lanes` adjacent threads of a row (xor
 /// shuffles; lanes a power of 2 dividing the subgroup size).
 Value sumOverLanes(KernelBuilder &kb, Value x, int64_t lanes);

@@ -17,6 +17,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "GPUKernels.h"
+#include "flash/Conversion/FlashToNVVM/FlashToNVVM.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -95,7 +96,7 @@ gpu::GPUFuncOp gpukernels::newKernel(OpBuilder &ob, Location loc,
   return fn;
 }
 
-int64_t gpukernels::workgroupBytes(gpu::GPUFuncOp fn) {
+int64_t flash::workgroupBytes(gpu::GPUFuncOp fn) {
   int64_t bytes = 0;
   for (BlockArgument buf : fn.getWorkgroupAttributions()) {
     auto ty = cast<MemRefType>(buf.getType());
@@ -190,6 +191,20 @@ Value gpukernels::sumOverLanes(KernelBuilder &kb, Value x, int64_t lanes) {
   return x;
 }
 
+void gpukernels::storeFromFirstLane(KernelBuilder &kb, Value x, Value dst,
+                                    ValueRange idx, Value lane) {
+  if (!lane) {
+    memref::StoreOp::create(kb.b, kb.loc, x, dst, idx);
+    return;
+  }
+  Value first = arith::CmpIOp::create(kb.b, kb.loc, arith::CmpIPredicate::eq,
+                                      lane, kb.c(0));
+  scf::IfOp::create(kb.b, kb.loc, first, [&](OpBuilder &ib, Location il) {
+    memref::StoreOp::create(ib, il, x, dst, idx);
+    scf::YieldOp::create(ib, il);
+  });
+}
+
 SmallVector<Value> gpukernels::loadRow(KernelBuilder &kb, Value src, Value bh,
                                        Value row, int64_t width, Value mul,
                                        Value lane, int64_t lanes) {
@@ -233,20 +248,6 @@ Value dotTile(KernelBuilder &kb, ArrayRef<Value> a, Value tile, int64_t t,
   return lanes > 1 ? sumOverLanes(kb, acc, lanes) : acc;
 }
 
-/// Stores `x` to dst[idx] from the first of the row's threads.
-void storeFromFirstLane(KernelBuilder &kb, Value x, Value dst, ValueRange idx,
-                        Value lane) {
-  if (!lane) {
-    memref::StoreOp::create(kb.b, kb.loc, x, dst, idx);
-    return;
-  }
-  Value first = arith::CmpIOp::create(kb.b, kb.loc, arith::CmpIPredicate::eq,
-                                      lane, kb.c(0));
-  scf::IfOp::create(kb.b, kb.loc, first, [&](OpBuilder &ib, Location il) {
-    memref::StoreOp::create(ib, il, x, dst, idx);
-    scf::YieldOp::create(ib, il);
-  });
-}
 } // namespace
 
 gpu::GPUFuncOp gpukernels::buildGradQKernel(OpBuilder &ob, Location loc,

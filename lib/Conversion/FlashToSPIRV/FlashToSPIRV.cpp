@@ -85,11 +85,7 @@ struct FlashPrepareSPIRVKernelsPass
              << " invocations per workgroup; the SPIR-V target allows "
              << limits.getMaxComputeWorkgroupInvocations()
              << " (max-invocations)";
-    int64_t bytes = 0;
-    for (BlockArgument buf : f.getWorkgroupAttributions()) {
-      auto ty = cast<MemRefType>(buf.getType());
-      bytes += ty.getNumElements() * ty.getElementTypeBitWidth() / 8;
-    }
+    int64_t bytes = flash::workgroupBytes(f);
     if (bytes > limits.getMaxComputeSharedMemorySize())
       return f.emitError("kernel '")
              << f.getName() << "' needs " << bytes

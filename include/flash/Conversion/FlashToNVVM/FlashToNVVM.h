@@ -8,6 +8,9 @@
 #include "mlir/Pass/PassOptions.h"
 
 namespace mlir {
+namespace gpu {
+class GPUFuncOp;
+} // namespace gpu
 namespace flash {
 
 #define GEN_PASS_DECL_FLASHMAPTOGPU
@@ -73,6 +76,11 @@ struct FlashToNVVMOptions : public PassPipelineOptions<FlashToNVVMOptions> {
                      "head dim)"),
       llvm::cl::init(0)};
 };
+
+/// Bytes of a kernel's workgroup buffers (its workgroup attributions): what
+/// flash-map-to-gpu fits to max-workgroup-memory and the SPIR-V pipeline
+/// checks against its target.
+int64_t workgroupBytes(gpu::GPUFuncOp fn);
 
 /// Whole-module lowering to host LLVM + gpu.binary: flash ops become
 /// kernels (flash-map-to-gpu), the rest is lowered as --flash-to-cpu does,
