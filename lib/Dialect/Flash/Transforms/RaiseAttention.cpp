@@ -1,39 +1,42 @@
-//===- RaiseAttention.cpp - softmax(Q K^T * scale + mask) V -> flash.attention ===//
+//===- RaiseAttention.cpp - Attention in linalg/TOSA -> flash ops ---------===//
 //
-// Finds attention in linalg IR by starting at every contraction that could
-// be P*V and walking up:
+// --flash-raise-attention in three steps (DESIGN.md, "Raising"):
 //
-//   P * V        a (batched) matrix product into zeros; P may pass through
-//                extf/truncf
-//   softmax      linalg.softmax, or its decomposition as frontends emit it:
-//                max-reduce (also torch-mlir's max+index), exp(x - max) (or
-//                exp(x): the unstabilized form), sum-reduce, divide or
-//                multiply by the reciprocal; keepdim maps accepted
-//   score chain  elementwise generics between Q*K^T and the softmax whose
-//                bodies are proven to compute
-//                  select(keep & causal, scale * s + mask, -inf)
-//                by walking their SSA graph (scale: mul/div by a constant;
-//                mask: an added tensor; keep: select on an i1 tensor;
-//                causal: select on a compare of linalg.index values)
-//   Q * K^T      a (batched) product into zeros, K read transposed or through
-//                a linalg.transpose; with GQA written as K/V heads broadcast
-//                and collapsed, the unrepeated K/V are used
+// 1. Normalize a copy. A candidate is every contraction (linalg op with a
+//    sum reduction, or tosa.matmul). Its backward slice is read as one
+//    scalar expression per output element (AttentionModel.h): named linalg
+//    ops through their indexing maps and payloads (what
+//    linalg-generalize-named-ops would materialize), elementwise producers
+//    inlined (elementwise fusion), transposes, broadcasts and
+//    collapse/expand_shape folded into the index expressions (reshape
+//    propagation), linalg.softmax through upstream's decomposition and TOSA
+//    through upstream's tosa-to-linalg, both made on scratch copies. The
+//    program is untouched until a raise succeeds.
+// 2. Prove (ProveAttention.cpp, ProveAttentionGrad.cpp) that the expression
+//    is softmax(scale * Q K^T + mask) V, that the probabilities' other uses
+//    are a row log-sum-exp (served by lse) or the backward of a joint graph.
+// 3. Emit flash.attention (and flash.attention_grad) on the original
+//    leaves, made canonical by O(N * D) transposes/copies where their layout
+//    differs; the N x N intermediates die.
 //
-// Every failure returns the reason; `report=true` turns it into a remark at
-// the softmax. Upstream has no attention matcher (IREE's was removed), hence
-// this file; the TOSA forms are in RaiseAttentionTosa.cpp.
+// Every candidate not raised gets a remark (with report=true) naming the
+// first fact not proven. Upstream has no attention matcher (IREE's was
+// removed), hence this file.
 //
 //===----------------------------------------------------------------------===//
 
-#include "BlockBuilder.h"
+#include "AttentionProof.h"
 #include "RaiseAttention.h"
-#include "flash/Dialect/Flash/Transforms/Transforms.h"
 #include "flash/Dialect/Flash/IR/FlashOps.h"
 #include "flash/Dialect/Flash/Transforms/Passes.h"
+#include "flash/Dialect/Flash/Transforms/Transforms.h"
 
-#include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
-#include "mlir/Dialect/Utils/StaticValueUtils.h"
-#include "mlir/IR/Matchers.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
+#include "mlir/IR/Dominance.h"
 #include "mlir/IR/Verifier.h"
 
 namespace mlir {
@@ -45,10 +48,11 @@ namespace flash {
 
 using namespace mlir;
 using namespace mlir::flash;
+using namespace mlir::flash::model;
 using namespace mlir::flash::raise;
 
 //===----------------------------------------------------------------------===//
-// Shared helpers (also used by the TOSA matcher)
+// Emission helpers
 //===----------------------------------------------------------------------===//
 
 void raise::eraseDeadFrom(RewriterBase &rewriter,
@@ -57,7 +61,6 @@ void raise::eraseDeadFrom(RewriterBase &rewriter,
   DenseSet<Operation *> erased;
   while (!worklist.empty()) {
     Operation *op = worklist.pop_back_val();
-    // An op can be queued once per erased user: never touch it again.
     if (!op || erased.contains(op) || !isOpTriviallyDead(op))
       continue;
     for (Value operand : op->getOperands())
@@ -68,294 +71,497 @@ void raise::eraseDeadFrom(RewriterBase &rewriter,
   }
 }
 
-bool raise::isNegInfLike(Value v) {
-  FloatAttr f;
-  if (!matchPattern(v, m_Constant(&f))) {
-    DenseElementsAttr d;
-    if (!matchPattern(v, m_Constant(&d)) || !d.isSplat() ||
-        !isa<FloatType>(d.getElementType()))
-      return false;
-    APFloat x = d.getSplatValue<APFloat>();
-    return x.isNegative() && (x.isInfinity() || x.isLargest());
-  }
-  APFloat x = f.getValue();
-  // -inf, or the lowest finite value (torch's masked_fill(finfo.min)).
-  return x.isNegative() && (x.isInfinity() || x.isLargest());
+
+static bool sameRole(DimRole a, DimRole b) {
+  return a.kind == b.kind && (a.kind != DimRole::Batch || a.batch == b.batch);
 }
 
-std::optional<double> raise::floatConstant(Value v) {
-  FloatAttr f;
-  if (matchPattern(v, m_Constant(&f)))
-    return f.getValueAsDouble();
-  DenseElementsAttr d;
-  if (matchPattern(v, m_Constant(&d)) && d.isSplat() &&
-      isa<FloatType>(d.getElementType()))
-    return d.getSplatValue<APFloat>().convertToDouble();
-  return std::nullopt;
+/// `leaf` laid out as `targets` (a role per dim): the tensor itself, a
+/// transpose, or an elementwise copy (for unit dims and broadcasts).
+Value raise::materialize(RewriterBase &rw, Location loc,
+                         const LeafLayout &leaf, ArrayRef<Target> targets,
+                         SmallVectorImpl<Operation *> &made) {
+  auto ty = cast<RankedTensorType>(leaf.tensor.getType());
+  SmallVector<int64_t> from(targets.size(), -1); // leaf dim per target dim
+  for (auto [t, target] : llvm::enumerate(targets))
+    for (auto [k, role] : llvm::enumerate(leaf.dims))
+      if (role.kind != DimRole::Unit && sameRole(role, target.role))
+        from[t] = k;
+  unsigned present = llvm::count_if(leaf.dims, [](DimRole r) {
+    return r.kind != DimRole::Unit;
+  });
+  bool complete = llvm::all_of(from, [](int64_t f) { return f >= 0; }) &&
+                  present == targets.size() && ty.getRank() == (int64_t)present;
+  if (complete) {
+    bool identity = true;
+    for (auto [t, f] : llvm::enumerate(from))
+      identity &= f == static_cast<int64_t>(t);
+    if (identity)
+      return leaf.tensor;
+    SmallVector<OpFoldResult> sizes;
+    for (int64_t f : from)
+      sizes.push_back(tensor::getMixedSize(rw, loc, leaf.tensor, f));
+    Value init = tensor::EmptyOp::create(rw, loc, sizes, ty.getElementType());
+    auto t = linalg::TransposeOp::create(rw, loc, leaf.tensor, init, from);
+    made.push_back(init.getDefiningOp());
+    made.push_back(t);
+    return t->getResult(0);
+  }
+  // A copy: out[targets] = leaf[map], unit dims read at 0.
+  SmallVector<OpFoldResult> sizes;
+  for (auto [t, f] : llvm::enumerate(from))
+    sizes.push_back(f >= 0 ? tensor::getMixedSize(rw, loc, leaf.tensor, f)
+                    : targets[t].size ? targets[t].size
+                                      : OpFoldResult(rw.getIndexAttr(1)));
+  MLIRContext *ctx = rw.getContext();
+  SmallVector<AffineExpr> in;
+  for (auto [k, role] : llvm::enumerate(leaf.dims)) {
+    int64_t t = llvm::find(from, static_cast<int64_t>(k)) - from.begin();
+    in.push_back(t < static_cast<int64_t>(from.size())
+                     ? getAffineDimExpr(t, ctx)
+                     : getAffineConstantExpr(0, ctx));
+  }
+  unsigned n = targets.size();
+  Value init = tensor::EmptyOp::create(rw, loc, sizes, ty.getElementType());
+  SmallVector<AffineMap> maps{AffineMap::get(n, 0, in, ctx),
+                              AffineMap::getMultiDimIdentityMap(n, ctx)};
+  SmallVector<utils::IteratorType> iters(n, utils::IteratorType::parallel);
+  auto g = linalg::GenericOp::create(
+      rw, loc, init.getType(), ValueRange{leaf.tensor}, ValueRange{init}, maps,
+      iters, [](OpBuilder &b, Location l, ValueRange a) {
+        linalg::YieldOp::create(b, l, a[0]);
+      });
+  made.push_back(init.getDefiningOp());
+  made.push_back(g);
+  return g->getResult(0);
 }
 
-Value raise::lseAs(RewriterBase &rewriter, Location loc, Value lse,
-                   RankedTensorType want) {
-  auto have = cast<RankedTensorType>(lse.getType());
-  if (have == want)
-    return lse;
-  if (want.getRank() != have.getRank() + 1 || want.getShape().back() != 1 ||
-      want.getShape().drop_back() != have.getShape() ||
-      want.getElementType() != have.getElementType())
-    return Value();
-  SmallVector<ReassociationIndices> re;
-  for (int64_t i = 0; i < have.getRank(); ++i)
-    re.push_back({i});
-  re.back().push_back(have.getRank());
-  return tensor::ExpandShapeOp::create(rewriter, loc, want, lse, re);
+/// The op after which every value of `values` is defined, in `block`
+/// (null: the block's start).
+static Operation *lastDefinition(Block *block, ArrayRef<Value> values) {
+  Operation *last = nullptr;
+  for (Value v : values) {
+    if (!v)
+      continue;
+    Operation *def = v.getDefiningOp();
+    if (!def)
+      continue;
+    Operation *anc = block->findAncestorOpInBlock(*def);
+    if (!anc)
+      continue;
+    if (!last || last->isBeforeInBlock(anc))
+      last = anc;
+  }
+  return last;
 }
 
-Value raise::widenTo(OpBuilder &b, Location loc, Value t, Type elt) {
-  auto ty = cast<RankedTensorType>(t.getType());
-  if (ty.getElementType().getIntOrFloatBitWidth() >
-      elt.getIntOrFloatBitWidth())
-    return Value();
-  return convertElements(b, loc, t, elt);
-}
-
-Reason raise::buildAttention(RewriterBase &rewriter, Location loc,
-                             const AttentionParts &parts, Operation *replaced,
-                             Value replacedResult) {
-  Value q = parts.q, k = parts.k, v = parts.v;
-  auto outTy = cast<RankedTensorType>(replacedResult.getType());
-  Type outElt = outTy.getElementType();
-  Type et = getElementTypeOrSelf(v.getType());
-  OpBuilder::InsertionGuard guard(rewriter);
-  rewriter.setInsertionPoint(replaced);
-  // Mixed element types (or an output wider than V): compute in the
-  // output's type (extf copies of q, k, v are O(N * D)).
-  if (getElementTypeOrSelf(q.getType()) != et ||
-      getElementTypeOrSelf(k.getType()) != et || outElt != et) {
-    q = widenTo(rewriter, loc, q, outElt);
-    k = widenTo(rewriter, loc, k, outElt);
-    v = widenTo(rewriter, loc, v, outElt);
-    if (!q || !k || !v)
-      return "the output is narrower than the inputs";
-  }
-  SmallVector<OpFoldResult> sizes =
-      tensor::getMixedSizes(rewriter, loc, replacedResult);
-  Value init = tensor::EmptyOp::create(rewriter, loc, sizes, outElt);
-  FloatAttr scale = rewriter.getF32FloatAttr(static_cast<float>(parts.scale));
-  UnitAttr causal = parts.causalOffset ? rewriter.getUnitAttr() : nullptr;
-  IntegerAttr offset =
-      parts.causalOffset ? rewriter.getI64IntegerAttr(*parts.causalOffset)
-                         : nullptr;
-  // lse is [B..., Hq, Nq]; the program's log-sum-exp may keep the reduced
-  // dim as a trailing 1.
-  Value lseInit;
-  SmallVector<Type, 2> resultTypes{outTy};
-  if (parts.lse) {
-    SmallVector<OpFoldResult> lseSizes =
-        tensor::getMixedSizes(rewriter, loc, replacedResult);
-    lseSizes.pop_back();
-    lseInit = tensor::EmptyOp::create(rewriter, loc, lseSizes,
-                                      rewriter.getF32Type());
-    resultTypes.push_back(lseInit.getType());
-  }
-  auto attn = AttentionOp::create(rewriter, loc, resultTypes, q, k, v,
-                                  parts.mask, init, lseInit, scale, causal,
-                                  offset);
-  LogicalResult valid = success();
-  {
-    // Check silently: a mismatch is a reason not to raise, not an error.
-    ScopedDiagnosticHandler silence(attn->getContext(),
-                                    [](Diagnostic &) { return success(); });
-    valid = mlir::verify(attn);
-  }
-  if (failed(valid)) {
-    rewriter.eraseOp(attn);
-    return "the operands do not form a valid flash.attention (shapes do not "
-           "line up)";
-  }
-  SmallVector<Operation *> roots{replaced};
-  if (parts.lse) {
-    Value lse = lseAs(rewriter, loc, attn.getLse(),
-                      cast<RankedTensorType>(parts.lse.getType()));
-    if (!lse) {
-      rewriter.eraseOp(attn);
-      return "the log-sum-exp is not laid out as [batch..., rows]";
-    }
-    rewriter.replaceAllUsesWith(parts.lse, lse);
-    roots.push_back(parts.lse.getDefiningOp());
-  }
-  rewriter.replaceAllUsesWith(replacedResult, attn.getResult());
-  // The N x N intermediates and whatever fed only them are now dead.
-  eraseDeadFrom(rewriter, roots);
-  return "";
-}
+//===----------------------------------------------------------------------===//
+// The forward
+//===----------------------------------------------------------------------===//
 
 namespace {
 
-/// Whether `op` computes P^T X for a P that also feeds a P*V product.
-bool isBackwardDV(linalg::LinalgOp op) {
-  Reason ignored;
-  FailureOr<BatchedMatmul> mm = matchMatmul(op->getResult(0), "dV", ignored);
-  if (failed(mm) || !mm->lhsTransposed)
-    return false;
-  // P may reach the two products through different casts (f16 graphs).
-  for (Value form : castFamily(skipCasts(mm->lhs)))
-    for (Operation *user : form.getUsers()) {
-      auto other = dyn_cast<linalg::LinalgOp>(user);
-      if (!other || other == op || other->getNumResults() != 1)
-        continue;
-      FailureOr<BatchedMatmul> pv =
-          matchMatmul(other->getResult(0), "P*V", ignored);
-      if (succeeded(pv) && !pv->lhsTransposed && pv->lhs == form)
-        return true;
-    }
-  return false;
+/// One candidate's analysis: the model, the proof and what it found.
+struct Candidate {
+  Operation *op;
+  Value root;
+  ExprContext ec;
+  std::unique_ptr<ModelBuilder> mb;
+  ForwardFacts facts;
+  const Expr *rootExpr = nullptr;
+  /// Values served by the lse result, with the map from root dims to their
+  /// own dims.
+  SmallVector<std::pair<Value, DenseMap<unsigned, AffineExpr>>> lseUses;
+  /// Set when the probabilities feed a backward (ProveAttentionGrad.cpp).
+  std::optional<raise::BackwardFacts> backward;
+
+  explicit Candidate(Operation *op)
+      : op(op), ec(op->getContext()) {}
+};
+
+/// Secondary index spaces (a use's own dims) start here.
+constexpr unsigned kSecondDims = 40;
+
+/// The values `op`'s result may be read through before the attention is
+/// complete: single-use expand_shape / tosa.reshape, or elementwise ops
+/// (a normalization deferred after P*V, a final cast).
+SmallVector<Value> rootChain(Operation *op) {
+  SmallVector<Value> chain{op->getResult(0)};
+  for (int step = 0; step < 4; ++step) {
+    Value v = chain.back();
+    if (!v.hasOneUse())
+      break;
+    Operation *user = *v.getUsers().begin();
+    if (user->getNumResults() != 1 ||
+        !isa<RankedTensorType>(user->getResult(0).getType()))
+      break;
+    bool ok = isa<tensor::ExpandShapeOp, tosa::ReshapeOp, tosa::MulOp,
+                  tosa::CastOp>(user);
+    if (auto g = dyn_cast<linalg::GenericOp>(user))
+      ok = g.getNumLoops() == g.getNumParallelLoops();
+    if (!ok)
+      break;
+    chain.push_back(user->getResult(0));
+  }
+  return chain;
 }
 
-/// Tries to raise the attention whose P*V is `pv`. Returns nullopt when `pv`
-/// is not a candidate (its left operand is not a softmax), else the reason
-/// it was not raised ("" when it was) and where to report it.
-std::optional<std::pair<Reason, Location>>
-raiseAt(RewriterBase &rewriter, linalg::LinalgOp pvOp) {
-  if (!linalg::isaContractionOpInterface(pvOp) ||
-      pvOp.getNumDpsInputs() != 2 || pvOp->getNumResults() != 1)
-    return std::nullopt;
-  // Only (batched) matrix products are candidates (not, e.g., the row dot
-  // products of a softmax gradient).
-  FailureOr<linalg::ContractionDimensions> dims =
-      linalg::inferContractionDims(pvOp);
-  if (failed(dims) || dims->m.size() != 1 || dims->n.size() != 1 ||
-      dims->k.size() != 1)
-    return std::nullopt;
-  // P^T dO next to a P*V of the same P is a backward's dV, not a candidate.
-  if (isBackwardDV(pvOp))
-    return std::nullopt;
-  Value p = skipCasts(pvOp.getDpsInputs()[0]);
-  Reason why;
-  std::optional<SoftmaxMatch> sm = matchSoftmax(p, why);
-  if (!sm) {
-    // The right operand may be the probabilities (P^T-style products).
-    Value p1 = skipCasts(pvOp.getDpsInputs()[1]);
-    std::optional<SoftmaxMatch> sm1 = matchSoftmax(p1, why);
-    if (!sm1)
-      return std::nullopt;
-    return std::make_pair(
-        Reason("the probabilities are the right-hand side of the second "
-               "product"),
-        sm1->root->getLoc());
+bool isScoreSpace(const Expr *m, const ForwardFacts &f) {
+  return m->reads.contains(f.k.tensor) &&
+         m->dependsOn(f.canonical[f.numBatch]);
+}
+
+/// Checks the uses of the slice's N x N (and row) values: each stays inside
+/// the slice, is a row log-sum-exp (served by lse) or, for P, the backward.
+Reason checkUses(Candidate &c) {
+  ModelBuilder &mb = *c.mb;
+  ForwardFacts &f = c.facts;
+  DenseSet<Operation *> slice;
+  for (auto &[v, idx] : mb.visited)
+    if (Operation *d = v.getDefiningOp())
+      slice.insert(d);
+  if (Operation *d = c.root.getDefiningOp())
+    slice.insert(d);
+  const Expr *lse = logSumExp(c.ec, f);
+  SmallVector<std::pair<Value, Operation *>> external;
+  // visited grows while uses are modeled: iterate over a copy.
+  auto visited = mb.visited.takeVector();
+  for (auto &[v, idx] : visited)
+    mb.visited.insert({v, idx});
+  for (auto &[v, idx] : visited) {
+    if (v == c.root || mb.isScratch(v))
+      continue;
+    const Expr *m = mb.eval(v, idx);
+    if (!isScoreSpace(m, f))
+      continue;
+    for (Operation *user : v.getUsers())
+      if (!slice.contains(user) && !mb.isScratch(user))
+        external.push_back({v, user});
   }
-  Location loc = sm->root->getLoc();
-  auto fail = [&](Reason r) { return std::make_pair(r, loc); };
-  int64_t rank = cast<RankedTensorType>(sm->input.getType()).getRank();
-  if (rank < 2)
-    return fail("softmax input has rank < 2");
-  if (sm->dim != rank - 1)
-    return fail("softmax is over axis " + std::to_string(sm->dim) +
-                ", not the key axis (" + std::to_string(rank - 1) + ")");
-  // The softmax's intermediates may only feed the softmax itself, or a row
-  // log-sum-exp (served by the lse result instead).
-  Operation *lseOp = nullptr;
-  for (Operation *op : sm->ops)
-    for (Operation *user : op->getUsers()) {
-      if (user == sm->root || llvm::is_contained(sm->ops, user) ||
-          user == lseOp)
-        continue;
-      if (!lseOp && (lseOp = matchLogSumExp(*sm, user)))
-        continue;
-      return fail("an intermediate of the softmax ('" +
-                  op->getName().getStringRef().str() +
-                  "') has a use that is not a log-sum-exp of the scores");
+  SmallVector<std::pair<Value, Operation *>> forBackward;
+  for (auto [v, user] : external) {
+    // A row log-sum-exp of the scores?
+    if (user->getNumResults() == 1 &&
+        isa<RankedTensorType>(user->getResult(0).getType())) {
+      Value r = user->getResult(0);
+      auto rt = cast<RankedTensorType>(r.getType());
+      SmallVector<AffineExpr> idx;
+      for (int64_t d = 0; d < rt.getRank(); ++d) {
+        idx.push_back(getAffineDimExpr(kSecondDims + d, c.ec.getContext()));
+        if (!rt.isDynamicDim(d))
+          mb.extents[kSecondDims + d] = rt.getDimSize(d);
+      }
+      const Expr *m = mb.eval(r, idx);
+      const Expr *qr = findRead(m, f.q.tensor);
+      const Expr *fq = findRead(c.rootExpr, f.q.tensor);
+      if (qr && fq) {
+        if (auto map = alignRoots(fq, qr->index)) {
+          DenseMap<unsigned, AffineExpr> rows;
+          for (unsigned d : ArrayRef<unsigned>(f.canonical).drop_back())
+            if (map->count(d))
+              rows[d] = (*map)[d];
+          if (substituteAll(c.ec, lse, rows) == m) {
+            if (!llvm::any_of(c.lseUses,
+                              [&](auto &p) { return p.first == r; }))
+              c.lseUses.push_back({r, rows});
+            continue;
+          }
+        }
+      }
     }
-  Value pvResult = pvOp->getResult(0);
-  // With other uses, P must be the saved probabilities of a backward.
-  bool joint = !onlyFeeds(p, pvOp);
-  FailureOr<BatchedMatmul> pv = matchMatmul(pvResult, "P*V", why);
-  if (failed(pv))
-    return fail(why);
-  if (pv->rhsTransposed)
-    return fail("the second product contracts V along its last dim, not its "
-                "sequence dim");
-  if (pv->lhsTransposed)
-    return fail("P*V does not index its operands as [batch..., rows, "
-                "reduction] and [batch..., rows, cols]");
-
-  ScoreChain chain;
-  why = analyzeScoreChain(sm->input, chain);
+    forBackward.push_back({v, user});
+  }
+  if (forBackward.empty())
+    return "";
+  Reason why = raise::proveBackward(c.ec, mb, f, c.rootExpr, c.root,
+                                    forBackward, c.backward);
   if (!why.empty())
-    return fail(why);
-  if (!chain.scores.hasOneUse())
-    return fail("the scores have other uses than the softmax");
-  FailureOr<BatchedMatmul> qk = matchMatmul(chain.scores, "Q*K^T", why);
-  if (failed(qk))
-    return fail(why);
-  if (qk->lhsTransposed)
-    return fail("Q*K^T reads Q transposed");
-  if (cast<RankedTensorType>(qk->lhs.getType()).getRank() != rank ||
-      cast<RankedTensorType>(pv->rhs.getType()).getRank() != rank)
-    return fail("query, key and value do not have the scores' batch dims");
-  if (chain.addMask && chain.keepMask)
-    return fail("both an additive and a boolean mask (only one mask operand "
-                "is supported)");
+    return why;
+  return "";
+}
 
-  AttentionParts parts;
-  parts.q = qk->lhs;
-  if (lseOp)
-    parts.lse = lseOp->getResult(0);
-  parts.scale = chain.scale;
-  parts.causalOffset = chain.causalOffset;
-  OpBuilder::InsertionGuard guard(rewriter);
-  rewriter.setInsertionPoint(pvOp);
-  // Ops made for the new operands (a transpose of K^T and its init, a
-  // reshaped mask) are erased again if the raise fails.
+/// Runs the model and the proofs for `op`. Returns nullopt when `op` is not
+/// a candidate, else "" (with the facts in `c`) or the reason.
+std::optional<Reason> analyze(Candidate &c) {
+  SmallVector<Value> chain = rootChain(c.op);
+  std::optional<Reason> nearest;
+  for (Value root : llvm::reverse(chain)) {
+    auto ty = dyn_cast<RankedTensorType>(root.getType());
+    if (!ty || ty.getRank() < 2 || ty.getRank() > 12 ||
+        !isa<FloatType>(ty.getElementType()))
+      continue;
+    c.mb = std::make_unique<ModelBuilder>(c.ec);
+    c.facts = ForwardFacts();
+    c.lseUses.clear();
+    c.backward.reset();
+    c.root = root;
+    c.rootExpr = c.mb->evalAtIdentity(root);
+    std::optional<Reason> r =
+        proveForward(c.ec, c.rootExpr, ty.getRank(), c.facts);
+    if (r && r->empty())
+      r = checkUses(c);
+    if (getenv("FLASH_RAISE_DEBUG"))
+      llvm::errs() << "root " << root << "\n  model " << c.ec.str(c.rootExpr)
+                   << "\n  -> " << (r ? *r : std::string("not a candidate"))
+                   << "\n";
+    if (r && r->empty())
+      return r;
+    if (root == chain.front())
+      nearest = r;
+  }
+  return nearest;
+}
+
+/// Builds flash.attention (and flash.attention_grad) for a proven candidate.
+Reason emit(RewriterBase &rw, Candidate &c) {
+  ForwardFacts &f = c.facts;
+  Location loc = c.op->getLoc();
+  Operation *rootDef = c.root.getDefiningOp();
+  Block *block = rootDef->getBlock();
+  SmallVector<Value> leaves{f.q.tensor, f.k.tensor, f.v.tensor};
+  if (f.mask)
+    leaves.push_back(f.mask->tensor);
+  OpBuilder::InsertionGuard guard(rw);
+  if (Operation *last = lastDefinition(block, leaves))
+    rw.setInsertionPointAfter(last);
+  else
+    rw.setInsertionPointToStart(block);
   SmallVector<Operation *> made;
-  auto cleanup = [&]() {
+  auto fail = [&](Reason r) {
     for (Operation *op : llvm::reverse(made))
-      if (isOpTriviallyDead(op))
-        rewriter.eraseOp(op);
+      if (op->use_empty())
+        rw.eraseOp(op);
+    return r;
   };
-  bool kCreated;
-  Value k = keyFromRhs(rewriter, loc, *qk, kCreated);
-  if (kCreated) {
-    auto t = k.getDefiningOp<linalg::TransposeOp>();
-    made.push_back(t.getInit().getDefiningOp());
-    made.push_back(t);
+  unsigned nb = f.numBatch;
+  MLIRContext *ctx = rw.getContext();
+  // Batch sizes from Q.
+  SmallVector<OpFoldResult> batchSize;
+  for (unsigned b = 0; b < nb; ++b) {
+    auto it = llvm::find_if(f.q.dims, [&](DimRole r) {
+      return r.kind == DimRole::Batch && r.batch == b;
+    });
+    batchSize.push_back(tensor::getMixedSize(rw, loc, f.q.tensor,
+                                             it - f.q.dims.begin()));
   }
-  auto [k0, gk] = unrepeatHeads(k);
-  auto [v0, gv] = unrepeatHeads(pv->rhs);
-  if (gk == gv && gk > 1) {
-    parts.k = k0;
-    parts.v = v0;
-  } else {
-    parts.k = k;
-    parts.v = pv->rhs;
-  }
-  if (chain.addMask || chain.keepMask) {
-    FailureOr<Value> m =
-        maskOperand(rewriter, loc, chain.addMask ? *chain.addMask
-                                                 : *chain.keepMask,
-                    rank, why);
-    if (failed(m)) {
-      cleanup();
-      return fail(why);
+  auto batchTargets = [&](bool kv) {
+    SmallVector<Target> t;
+    for (unsigned b = 0; b < nb; ++b)
+      t.push_back({{DimRole::Batch, b},
+                   kv && b == nb - 1 && (f.kvBroadcastHead || f.group > 1)
+                       ? OpFoldResult()
+                       : batchSize[b]});
+    return t;
+  };
+  SmallVector<Target> qt = batchTargets(false), kt = batchTargets(true),
+                      vt = batchTargets(true);
+  qt.append({{{DimRole::Query}, {}}, {{DimRole::Head}, {}}});
+  kt.append({{{DimRole::Key}, {}}, {{DimRole::Head}, {}}});
+  vt.append({{{DimRole::Key}, {}}, {{DimRole::Value}, {}}});
+  Value q = materialize(rw, loc, f.q, qt, made);
+  Value k = materialize(rw, loc, f.k, kt, made);
+  Value v = materialize(rw, loc, f.v, vt, made);
+  Value mask;
+  if (f.mask) {
+    // Right-aligned broadcast: use the tensor when its dims already line up.
+    SmallVector<DimRole> want;
+    for (unsigned b = 0; b < nb; ++b)
+      want.push_back({DimRole::Batch, b});
+    want.push_back({DimRole::Query});
+    want.push_back({DimRole::Key});
+    ArrayRef<DimRole> have = f.mask->dims;
+    bool aligned = have.size() <= want.size();
+    for (size_t k2 = 0; aligned && k2 < have.size(); ++k2) {
+      DimRole h = have[have.size() - 1 - k2];
+      aligned &= h.kind == DimRole::Unit ||
+                 sameRole(h, want[want.size() - 1 - k2]);
     }
-    if (*m != (chain.addMask ? chain.addMask->tensor : chain.keepMask->tensor))
-      made.push_back(m->getDefiningOp());
-    parts.mask = *m;
+    if (aligned) {
+      mask = f.mask->tensor;
+    } else {
+      SmallVector<Target> mt;
+      for (DimRole r : want)
+        mt.push_back({r, {}});
+      mask = materialize(rw, loc, *f.mask, mt, made);
+    }
   }
-  if (joint) {
-    // The backward reads the repeated K/V as the forward wrote them.
-    parts.k = k;
-    parts.v = pv->rhs;
-    why = raiseJointAt(rewriter, loc, p, pvOp, parts, k,
-                       qk->rhsTransposed ? Value() : qk->rhs);
+  // Mixed element types: compute in the output's type.
+  auto rootTy = cast<RankedTensorType>(c.root.getType());
+  Type outElt = rootTy.getElementType();
+  Type et = getElementTypeOrSelf(v.getType());
+  if (getElementTypeOrSelf(q.getType()) != et ||
+      getElementTypeOrSelf(k.getType()) != et || outElt != et) {
+    for (Value *x : {&q, &k, &v}) {
+      if (getElementTypeOrSelf(x->getType()).getIntOrFloatBitWidth() >
+          outElt.getIntOrFloatBitWidth())
+        return fail("the output is narrower than the inputs");
+      Value w = convertElements(rw, loc, *x, outElt);
+      if (w != *x)
+        made.push_back(w.getDefiningOp());
+      *x = w;
+    }
+    et = outElt;
+  }
+  SmallVector<OpFoldResult> oSizes = tensor::getMixedSizes(rw, loc, q);
+  oSizes.back() = tensor::getMixedSize(rw, loc, v, nb + 1);
+  Value init = tensor::EmptyOp::create(rw, loc, oSizes, et);
+  made.push_back(init.getDefiningOp());
+  bool needLse = !c.lseUses.empty() || c.backward;
+  Value lseInit;
+  SmallVector<Type, 2> resultTypes{init.getType()};
+  if (needLse) {
+    SmallVector<OpFoldResult> ls(oSizes.begin(), oSizes.end() - 1);
+    lseInit = tensor::EmptyOp::create(rw, loc, ls, rw.getF32Type());
+    made.push_back(lseInit.getDefiningOp());
+    resultTypes.push_back(lseInit.getType());
+  }
+  FloatAttr scale = rw.getF32FloatAttr(static_cast<float>(f.scale));
+  UnitAttr causal = f.causalOffset ? rw.getUnitAttr() : nullptr;
+  IntegerAttr offset =
+      f.causalOffset ? rw.getI64IntegerAttr(*f.causalOffset) : nullptr;
+  auto attn = AttentionOp::create(rw, loc, resultTypes, q, k, v, mask, init,
+                                  lseInit, scale, causal, offset);
+  made.push_back(attn);
+  {
+    ScopedDiagnosticHandler silence(ctx, [](Diagnostic &) { return success(); });
+    if (failed(mlir::verify(attn)))
+      return fail("the operands do not form a valid flash.attention (shapes "
+                  "do not line up)");
+  }
+  // The output in the root's layout and type.
+  Value o = attn.getResult();
+  SmallVector<int64_t> perm;
+  for (unsigned d = 0; d < rootTy.getRank(); ++d)
+    perm.push_back(llvm::find(f.canonical, d) - f.canonical.begin());
+  LeafLayout ol{o, {}};
+  for (unsigned b = 0; b < nb; ++b)
+    ol.dims.push_back({DimRole::Batch, b});
+  ol.dims.push_back({DimRole::Query});
+  ol.dims.push_back({DimRole::Value});
+  SmallVector<Target> rt;
+  for (int64_t p : perm)
+    rt.push_back({ol.dims[p], {}});
+  Value out = materialize(rw, loc, ol, rt, made);
+  out = convertElements(rw, loc, out, outElt);
+  if (out.getType() != c.root.getType())
+    out = tensor::CastOp::create(rw, loc, c.root.getType(), out);
+  // lse uses: [batch..., i] laid out as each use.
+  SmallVector<std::pair<Value, Value>> lseRepl;
+  for (auto &[use, rows] : c.lseUses) {
+    auto ut = cast<RankedTensorType>(use.getType());
+    LeafLayout ll{attn.getLse(), {}};
+    for (unsigned b = 0; b < nb; ++b)
+      ll.dims.push_back({DimRole::Batch, b});
+    ll.dims.push_back({DimRole::Query});
+    SmallVector<Target> ut2;
+    for (int64_t d = 0; d < ut.getRank(); ++d) {
+      AffineExpr me = getAffineDimExpr(kSecondDims + d, ctx);
+      DimRole role{DimRole::Unit};
+      for (auto [rootDim, e] : rows)
+        if (e == me) {
+          unsigned pos = llvm::find(f.canonical, rootDim) - f.canonical.begin();
+          role = ll.dims[pos];
+        }
+      if (role.kind == DimRole::Unit && ut.getDimSize(d) != 1)
+        return fail("the log-sum-exp is not laid out as [batch..., rows]");
+      ut2.push_back({role, {}});
+    }
+    // Unit target dims have no source: materialize as a copy with size 1.
+    Value l = materialize(rw, loc, ll, ut2, made);
+    if (getElementTypeOrSelf(ut) != rw.getF32Type())
+      l = convertElements(rw, loc, l, getElementTypeOrSelf(ut));
+    if (l.getType() != use.getType())
+      l = tensor::CastOp::create(rw, loc, use.getType(), l);
+    lseRepl.push_back({use, l});
+  }
+  SmallVector<Operation *> roots{rootDef};
+  if (c.backward) {
+    Reason why = raise::emitBackward(rw, c.facts, *c.backward, attn, q, k, v,
+                                     mask, made, roots);
     if (!why.empty())
-      cleanup();
-    return fail(why);
+      return fail(why);
   }
-  why = buildAttention(rewriter, loc, parts, pvOp, pvResult);
-  if (!why.empty())
-    cleanup();
-  return fail(why);
+  for (auto [use, l] : lseRepl) {
+    rw.replaceAllUsesWith(use, l);
+    roots.push_back(use.getDefiningOp());
+  }
+  rw.replaceAllUsesWith(c.root, out);
+  eraseDeadFrom(rw, roots);
+  return "";
 }
+
+bool isCandidateOp(Operation *op) {
+  if (isa<tosa::MatMulOp>(op))
+    return true;
+  auto l = dyn_cast<linalg::LinalgOp>(op);
+  return l && l->getNumResults() == 1 && l.getNumReductionLoops() > 0 &&
+         l.hasPureTensorSemantics() && !isa<linalg::SoftmaxOp>(op);
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Public entry points
+//===----------------------------------------------------------------------===//
+
+FailureOr<AttentionMatch> flash::matchAttention(Operation *op,
+                                                std::string *reason) {
+  if (!isCandidateOp(op))
+    return failure();
+  Candidate c(op);
+  std::optional<Reason> r = analyze(c);
+  if (!r || !r->empty()) {
+    if (reason && r)
+      *reason = *r;
+    return failure();
+  }
+  AttentionMatch m;
+  m.root = c.root;
+  m.query = c.facts.q.tensor;
+  m.key = c.facts.k.tensor;
+  m.value = c.facts.v.tensor;
+  m.mask = c.facts.mask ? c.facts.mask->tensor : Value();
+  m.scale = c.facts.scale;
+  m.causalOffset = c.facts.causalOffset;
+  m.groupSize = c.facts.group;
+  m.withBackward = c.backward.has_value();
+  return m;
+}
+
+FailureOr<Operation *> flash::raiseAttention(RewriterBase &rewriter,
+                                             Operation *op,
+                                             std::string *reason) {
+  if (!isCandidateOp(op))
+    return failure();
+  auto c = std::make_unique<Candidate>(op);
+  std::optional<Reason> r = analyze(*c);
+  if (!r)
+    return failure();
+  // The scratch copies go before the program changes.
+  c->mb->releaseScratch();
+  if (r->empty())
+    r = emit(rewriter, *c);
+  if (!r->empty()) {
+    if (reason)
+      *reason = *r;
+    return failure();
+  }
+  return op;
+}
+
+namespace {
+struct RaiseAttentionPattern : RewritePattern {
+  RaiseAttentionPattern(MLIRContext *ctx)
+      : RewritePattern(MatchAnyOpTypeTag(), /*benefit=*/1, ctx) {}
+  LogicalResult matchAndRewrite(Operation *op,
+                                PatternRewriter &rewriter) const override {
+    std::string why;
+    if (failed(flash::raiseAttention(rewriter, op, &why)))
+      return rewriter.notifyMatchFailure(op, why.empty() ? "not attention"
+                                                         : why);
+    return success();
+  }
+};
 
 struct FlashRaiseAttentionPass
     : flash::impl::FlashRaiseAttentionBase<FlashRaiseAttentionPass> {
@@ -364,7 +570,7 @@ struct FlashRaiseAttentionPass
   void runOnOperation() override {
     SmallVector<Operation *> candidates;
     getOperation()->walk([&](Operation *op) {
-      if (isa<linalg::LinalgOp>(op) || isTosaCandidate(op))
+      if (isCandidateOp(op))
         candidates.push_back(op);
     });
     // A raise erases other candidates (Q*K^T is a contraction too).
@@ -376,13 +582,16 @@ struct FlashRaiseAttentionPass
     for (Operation *op : candidates) {
       if (tracker.erased.contains(op))
         continue;
-      std::optional<std::pair<Reason, Location>> r =
-          isTosaCandidate(op)
-              ? raiseTosaAt(rewriter, op)
-              : raiseAt(rewriter, cast<linalg::LinalgOp>(op));
-      if (r && report && !r->first.empty())
-        emitRemark(r->second) << "attention not raised: " << r->first;
+      std::string why;
+      Location loc = op->getLoc();
+      if (failed(flash::raiseAttention(rewriter, op, &why)) && report &&
+          !why.empty())
+        emitRemark(loc) << "attention not raised: " << why;
     }
   }
 };
 } // namespace
+
+void flash::populateRaiseAttentionPatterns(RewritePatternSet &patterns) {
+  patterns.add<RaiseAttentionPattern>(patterns.getContext());
+}

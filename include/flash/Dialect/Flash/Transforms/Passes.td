@@ -60,7 +60,10 @@ def FlashRaiseAttention : Pass<"flash-raise-attention"> {
     ```
   }];
   let dependentDialects = ["::mlir::flash::FlashDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::func::FuncDialect",
                            "::mlir::linalg::LinalgDialect",
+                           "::mlir::math::MathDialect",
                            "::mlir::tensor::TensorDialect"];
   let options = [
     Option<"report", "report", "bool", /*default=*/"false",

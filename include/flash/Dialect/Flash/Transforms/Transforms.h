@@ -11,6 +11,9 @@
 #include "flash/Dialect/Flash/IR/FlashOps.h"
 #include "mlir/IR/PatternMatch.h"
 
+#include <optional>
+#include <string>
+
 namespace mlir {
 namespace flash {
 
@@ -51,6 +54,38 @@ Value convertElements(OpBuilder &b, Location loc, Value t, Type elt);
 /// ones between conversions.
 void populateWidenBF16Patterns(RewritePatternSet &patterns,
                                bool includeF16 = false);
+
+/// What --flash-raise-attention proved about a candidate.
+struct AttentionMatch {
+  /// The value flash.attention replaces (the P*V product or a view of it).
+  Value root;
+  /// The original leaves (before any transpose to flash.attention's
+  /// layout) and the mask tensor, if any.
+  Value query, key, value, mask;
+  double scale = 1.0;
+  std::optional<int64_t> causalOffset;
+  /// Query heads per kv head (1 without GQA).
+  int64_t groupSize = 1;
+  /// The probabilities also feed the autodiff backward (raised to
+  /// flash.attention_grad).
+  bool withBackward = false;
+};
+
+/// Proves that `op` (a contraction: a linalg op with a sum reduction, or
+/// tosa.matmul) is the P*V product of an attention. On failure, `reason`
+/// (when given) names the first fact not proven; it stays empty when `op`
+/// is not a candidate at all. Changes nothing.
+FailureOr<AttentionMatch> matchAttention(Operation *op,
+                                         std::string *reason = nullptr);
+
+/// Raises the attention whose P*V product is `op` (and, for a joint graph,
+/// its backward) to flash.attention (+ flash.attention_grad); the N x N
+/// intermediates are erased. Changes nothing on failure.
+FailureOr<Operation *> raiseAttention(RewriterBase &rewriter, Operation *op,
+                                      std::string *reason = nullptr);
+
+/// A pattern applying raiseAttention to every candidate.
+void populateRaiseAttentionPatterns(RewritePatternSet &patterns);
 
 /// Decomposes every op implementing AggregatedOpInterface (linalg.softmax).
 void populateDecomposeAggregatesPatterns(RewritePatternSet &patterns);

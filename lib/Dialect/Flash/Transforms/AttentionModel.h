@@ -1,0 +1,219 @@
+//===- AttentionModel.h - Tensor programs as scalar expressions -*- C++ -*-===//
+//
+// The semantic model behind --flash-raise-attention: every tensor value of a
+// candidate's slice is read as one scalar expression of its element at an
+// index, over one index space of affine dims. Leaves are tensors the model
+// does not look into, read through affine index expressions; inner nodes are
+// arithmetic, reductions over a bound dim, selects and compares.
+//
+// Expressions are interned in an ExprContext and kept in a normal form, so
+// two algebraically equal spellings are one pointer:
+//   - sums and products are n-ary and sorted, constants folded into one
+//     coefficient, like terms combined, products distributed over sums;
+//   - x / y is x * recip(y); recip folds through constants and products;
+//   - exp2(x) is exp(ln2 * x); -FLT_MAX is -inf; a + select(c, x, y) is
+//     select(c, a + x, a + y); exp(select(c, x, -inf)) is select(c, exp x, 0);
+//   - a sum reduction pulls out the factors that do not depend on its dim
+//     and distributes over sums (linearity);
+//   - casts between float types are transparent (attention accumulates in
+//     f32 whatever the program rounds to);
+//   - bound dims are named by the binder's height (the deepest reduction in
+//     its body), so alpha-equivalent reductions are one node.
+//
+// Upstream has nothing like it (a linalg op's payload is a region, not a
+// term); it is what linalg generalization + elementwise fusion + reshape
+// propagation would produce for one output element, computed without
+// materializing any IR.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FLASH_LIB_DIALECT_FLASH_TRANSFORMS_ATTENTIONMODEL_H
+#define FLASH_LIB_DIALECT_FLASH_TRANSFORMS_ATTENTIONMODEL_H
+
+#include "mlir/IR/AffineExpr.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
+#include "mlir/IR/Value.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/Allocator.h"
+
+#include <functional>
+#include <string>
+
+namespace mlir {
+namespace flash {
+namespace model {
+
+enum class Kind {
+  Const,  // value
+  NegInf, // -inf (and the lowest finite float, under masking)
+  Read,   // tensor[index...]
+  Index,  // an integer index value: index[0]
+  IndexF, // an integer index value converted to float: index[0]
+  Add,    // sum of ops[k] * coefs[k] (+ value)
+  Mul,    // value * product of ops
+  Recip,  // 1 / ops[0]
+  Max,    // max of ops
+  Exp,    // exp(ops[0])
+  Log,    // log(ops[0])
+  Select, // ops[0] ? ops[1] : ops[2]
+  CmpF,   // aux = arith::CmpFPredicate, ops[0] <pred> ops[1]
+  CmpI,   // aux = arith::CmpIPredicate, index[0] <pred> 0
+  And,    // all of ops
+  Not,    // !ops[0]
+  Reduce, // aux = ReduceKind, bound dim index[0], body ops[0]
+  Opaque, // name(ops...): an op the model does not interpret
+};
+
+enum class ReduceKind { Sum, Max };
+
+struct Expr {
+  explicit Expr(Kind kind) : kind(kind) {}
+  Kind kind;
+  double value = 0;
+  int64_t aux = 0;
+  Value tensor;
+  SmallVector<AffineExpr, 4> index;
+  SmallVector<const Expr *, 4> ops;
+  SmallVector<double, 4> coefs;
+  std::string name;
+  /// Creation order: the canonical order of n-ary operands.
+  unsigned id = 0;
+  /// 1 + the height of the deepest reduction inside (0 without any).
+  unsigned height = 0;
+  unsigned hash = 0;
+  /// Dims that occur free (not bound by a reduction inside).
+  llvm::SmallDenseSet<unsigned, 8> freeDims;
+  /// Leaf tensors read anywhere inside.
+  llvm::SmallDenseSet<Value, 4> reads;
+
+  bool dependsOn(unsigned dim) const { return freeDims.contains(dim); }
+  bool isConst(double v) const { return kind == Kind::Const && value == v; }
+};
+
+/// Dim numbering: the free dims of a model are 0..kFirstBound-1; bound dims
+/// are named kFirstBound + height; fresh (not yet canonical) dims are
+/// kFirstFresh and up.
+constexpr unsigned kFirstBound = 16;
+constexpr unsigned kFirstFresh = 64;
+
+/// Owns and interns expressions.
+class ExprContext {
+public:
+  explicit ExprContext(MLIRContext *ctx) : ctx(ctx) {}
+  MLIRContext *getContext() const { return ctx; }
+
+  const Expr *constant(double v);
+  const Expr *negInf();
+  const Expr *read(Value tensor, ArrayRef<AffineExpr> index);
+  const Expr *index(AffineExpr e);
+  const Expr *indexToFloat(AffineExpr e);
+  const Expr *add(const Expr *a, const Expr *b);
+  const Expr *sub(const Expr *a, const Expr *b);
+  const Expr *mul(const Expr *a, const Expr *b);
+  const Expr *scale(const Expr *a, double c);
+  const Expr *div(const Expr *a, const Expr *b);
+  const Expr *recip(const Expr *a);
+  const Expr *max(const Expr *a, const Expr *b);
+  const Expr *exp(const Expr *a);
+  const Expr *log(const Expr *a);
+  const Expr *select(const Expr *c, const Expr *t, const Expr *f);
+  const Expr *cmpf(int64_t pred, const Expr *a, const Expr *b);
+  /// `a <pred> b` on integer indices.
+  const Expr *cmpi(int64_t pred, AffineExpr a, AffineExpr b);
+  const Expr *land(const Expr *a, const Expr *b);
+  const Expr *lnot(const Expr *a);
+  const Expr *opaque(StringRef name, ArrayRef<const Expr *> ops);
+  /// A reduction over fresh dim `dim` (renamed to its canonical name).
+  const Expr *reduce(ReduceKind kind, unsigned dim, const Expr *body);
+
+  /// `e` with free dim `from` replaced by `to`.
+  const Expr *substitute(const Expr *e, unsigned from, AffineExpr to);
+  /// A new fresh dim.
+  unsigned freshDim() { return nextFresh++; }
+
+  /// Readable form, for remarks and debugging.
+  std::string str(const Expr *e);
+
+private:
+  const Expr *intern(Expr &&e);
+  const Expr *makeAdd(double c0, SmallVector<std::pair<const Expr *, double>>);
+  const Expr *makeMul(double c, SmallVector<const Expr *>);
+  const Expr *reduceCanonical(ReduceKind kind, unsigned dim, const Expr *body);
+
+  MLIRContext *ctx;
+  llvm::SpecificBumpPtrAllocator<Expr> alloc;
+  llvm::DenseMap<unsigned, SmallVector<const Expr *, 1>> table;
+  unsigned nextId = 0;
+  unsigned nextFresh = kFirstFresh;
+};
+
+/// Reads IR values as expressions. Looks through linalg ops (named ones by
+/// their indexing maps and payload), tensor.collapse_shape/expand_shape,
+/// tensor.cast, constants, and linalg.softmax (through its upstream
+/// decomposition, made on a scratch copy); everything else is a leaf.
+class ModelBuilder {
+public:
+  ModelBuilder(ExprContext &ec);
+  ~ModelBuilder();
+
+  /// The element of `v` at `index` (affine exprs over model dims). `extents`
+  /// gives the static extent of each free dim where known.
+  const Expr *eval(Value v, ArrayRef<AffineExpr> index);
+  /// The element of `v` at its own dims 0..rank-1.
+  const Expr *evalAtIdentity(Value v);
+
+  /// Values the builder must treat as leaves.
+  llvm::DenseSet<Value> stopAt;
+  /// Static extents of dims (free and fresh), when known.
+  llvm::DenseMap<unsigned, int64_t> extents;
+  /// Every non-leaf value evaluated, with one index it was read at.
+  llvm::MapVector<Value, SmallVector<AffineExpr, 4>> visited;
+
+  /// Drops the scratch copies; the builder reads no value made there after.
+  void releaseScratch();
+
+  /// Whether `e` (a Read) reads a value made on a scratch copy.
+  bool isScratch(Value v);
+  bool isScratch(Operation *op);
+
+private:
+  const Expr *evalOp(Value v, ArrayRef<AffineExpr> index);
+  Value lowerTosa(Value v);
+  const Expr *throughView(Value view, Value src, ArrayRef<AffineExpr> idx,
+                          ArrayRef<AffineExpr> srcIdx);
+  bool readsComplex(const Expr *e);
+  llvm::DenseMap<const Expr *, bool> complexCache;
+  const Expr *evalLinalg(Operation *op, unsigned result,
+                         ArrayRef<AffineExpr> index);
+  AffineExpr simplify(AffineExpr e);
+  bool isSimple(ArrayRef<AffineExpr> index);
+
+  ExprContext &ec;
+  llvm::DenseMap<std::pair<Value, unsigned>, const Expr *> memo;
+  llvm::DenseMap<std::pair<Value, unsigned>, SmallVector<AffineExpr, 4>>
+      memoKeys;
+  OwningOpRef<ModuleOp> scratch;
+  llvm::DenseMap<Operation *, SmallVector<Value>> decomposed;
+  /// Original TOSA values -> their lowering on the scratch copy.
+  llvm::DenseMap<Value, Value> tosaMap;
+  /// Scratch function arguments -> the original values they stand for.
+  llvm::DenseMap<Value, Value> scratchArgs;
+};
+
+/// The static extent of every dim of a linear affine expression's range, as
+/// a helper for simplification: `extentOf(dim)` or nullopt.
+using ExtentFn = std::function<std::optional<int64_t>(unsigned)>;
+
+/// Simplifies floordiv/mod of a linear form by a constant when the
+/// remainder's range is known to lie in [0, n).
+AffineExpr simplifyDivMod(AffineExpr e, const ExtentFn &extentOf);
+
+} // namespace model
+} // namespace flash
+} // namespace mlir
+
+#endif // FLASH_LIB_DIALECT_FLASH_TRANSFORMS_ATTENTIONMODEL_H

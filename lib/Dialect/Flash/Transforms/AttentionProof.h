@@ -1,0 +1,96 @@
+//===- AttentionProof.h - What a model proves about attention --*- C++ -*-===//
+//
+// Proofs over the expression model (AttentionModel.h): that a value computes
+// softmax(scale * Q K^T + mask) V, that another computes its row
+// log-sum-exp, and that the values of a joint graph compute its backward
+// products. A proof either returns the facts flash.attention needs, or the
+// first fact it could not establish.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FLASH_LIB_DIALECT_FLASH_TRANSFORMS_ATTENTIONPROOF_H
+#define FLASH_LIB_DIALECT_FLASH_TRANSFORMS_ATTENTIONPROOF_H
+
+#include "AttentionModel.h"
+
+#include <optional>
+#include <string>
+
+namespace mlir {
+namespace flash {
+namespace model {
+
+/// The role of one dim of a leaf tensor in the attention's index space.
+struct DimRole {
+  enum Kind { Batch, Query, Key, Head, Value, Unit } kind;
+  /// Batch: the index of the batch dim (in the canonical order).
+  unsigned batch = 0;
+};
+
+/// A leaf tensor and the canonical role of each of its dims.
+struct LeafLayout {
+  Value tensor;
+  SmallVector<DimRole> dims;
+};
+
+/// What a proven forward computes, in flash.attention's terms. Canonical
+/// order: batch dims 0..nb-1 (the GQA head dim last), then query, then the
+/// value's head dim.
+struct ForwardFacts {
+  /// Root dims in canonical order (batch..., i, e).
+  SmallVector<unsigned> canonical;
+  unsigned numBatch = 0;
+  /// q [batch..., i, d], k [kvbatch..., j, d], v [kvbatch..., j, e].
+  LeafLayout q, k, v;
+  /// The GQA group (query heads per kv head) when K/V read h floordiv g.
+  int64_t group = 1;
+  /// K/V do not read the last batch dim (MQA: one kv head).
+  bool kvBroadcastHead = false;
+  double scale = 1;
+  std::optional<int64_t> causalOffset;
+  /// An additive (float) or keep (i1) mask and its layout over
+  /// (batch..., i, j).
+  std::optional<LeafLayout> mask;
+  bool maskIsKeep = false;
+  /// The pieces a log-sum-exp proof compares with.
+  const Expr *denominator = nullptr;
+  const Expr *rowShift = nullptr;
+  /// The bound names of j (in the P*V reduction) and d.
+  unsigned jName = 0, dName = 0;
+  /// The probabilities as one expression at (root dims, j).
+  const Expr *probability = nullptr;
+};
+
+using Reason = std::string;
+
+/// Proves that `root` (the model of a value at its own dims) is attention.
+/// Returns nullopt when `root` is not a candidate at all (no exp-weighted
+/// sum), a reason when it is one but the proof fails, or "" with `facts`.
+std::optional<Reason> proveForward(ExprContext &ec, const Expr *root,
+                                   unsigned rank, ForwardFacts &facts);
+
+/// The row log-sum-exp of the proven forward, at root dims.
+const Expr *logSumExp(ExprContext &ec, const ForwardFacts &facts);
+
+/// For an expression over some other index space that reads `leaf` (one of
+/// the forward's leaves) at `index`: the map from root dims to the
+/// expressions of that space, by aligning it with the forward's read.
+/// Empty when the reads do not align.
+std::optional<DenseMap<unsigned, AffineExpr>>
+alignRoots(const Expr *forwardRead, ArrayRef<AffineExpr> index);
+
+/// `e` with root dims replaced simultaneously by `map`.
+const Expr *substituteAll(ExprContext &ec, const Expr *e,
+                          const DenseMap<unsigned, AffineExpr> &map);
+
+/// Finds a Read of `tensor` in `e` (depth first), or null.
+const Expr *findRead(const Expr *e, Value tensor);
+
+/// The name of the first op the model could not interpret inside `e`.
+std::string firstOpaque(const Expr *e);
+
+} // namespace model
+} // namespace flash
+} // namespace mlir
+
+#endif // FLASH_LIB_DIALECT_FLASH_TRANSFORMS_ATTENTIONPROOF_H

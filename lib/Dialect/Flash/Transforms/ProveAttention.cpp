@@ -1,0 +1,543 @@
+//===- ProveAttention.cpp - Prove that a model computes attention ---------===//
+//
+// Works on the normal form of AttentionModel.h, where the algebra has
+// already been applied (reciprocal-multiply is division, the scale may sit
+// anywhere in the product, exp2 * log2(e) is exp, -FLT_MAX is -inf, an
+// additive -inf mask is a select). What is left to prove:
+//
+//   root  = [coef *] recip(D) * sum_j N(j) * V[.., j, e]        coef == 1
+//   N(j)  = exp(E(j))  or  select(keep(j), exp(E(j)), 0)
+//   D     = sum_j' N(j')                 the same numerator, summed over
+//                                        the keys P*V contracts
+//   E(j)  = scale * sum_d Q[.., i, d] K[.., j, d]  (+ mask[.., i, j])
+//           + terms without j            (a per-row shift: any max or none)
+//   keep  = j <= i + offset (causal)  and/or an i1 mask tensor
+//
+// and that the leaves are read through maps that flash.attention's layout
+// can express (any permutation, unit dims, GQA's h floordiv g, MQA).
+//
+//===----------------------------------------------------------------------===//
+
+#include "AttentionProof.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/TypeUtilities.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::flash;
+using namespace mlir::flash::model;
+
+static unsigned boundName(const Expr *reduce) {
+  return cast<AffineDimExpr>(reduce->index[0]).getPosition();
+}
+
+static bool isSum(const Expr *e) {
+  return e->kind == Kind::Reduce &&
+         e->aux == static_cast<int64_t>(ReduceKind::Sum);
+}
+
+static SmallVector<const Expr *> factorsOf(const Expr *e, double &coef) {
+  if (e->kind == Kind::Mul) {
+    coef = e->value;
+    return SmallVector<const Expr *>(e->ops.begin(), e->ops.end());
+  }
+  coef = 1;
+  return {e};
+}
+
+/// exp(E) or select(c, exp(E), 0).
+static bool isNumerator(const Expr *e) {
+  if (e->kind == Kind::Exp)
+    return true;
+  return e->kind == Kind::Select && e->ops[1]->kind == Kind::Exp &&
+         e->ops[2]->isConst(0);
+}
+
+static bool approx(double a, double b) {
+  return std::fabs(a - b) <= 1e-6 * std::max(1.0, std::fabs(b));
+}
+
+std::string model::firstOpaque(const Expr *e) {
+  if (e->kind == Kind::Opaque && e->name != "acc")
+    return e->name;
+  for (const Expr *o : e->ops) {
+    std::string s = firstOpaque(o);
+    if (!s.empty())
+      return s;
+  }
+  return "";
+}
+
+const Expr *model::findRead(const Expr *e, Value tensor) {
+  if (e->kind == Kind::Read && e->tensor == tensor)
+    return e;
+  if (!e->reads.contains(tensor))
+    return nullptr;
+  for (const Expr *o : e->ops)
+    if (const Expr *r = findRead(o, tensor))
+      return r;
+  return nullptr;
+}
+
+static std::string exprStr(AffineExpr e) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << e;
+  return s;
+}
+
+namespace {
+/// How one leaf index expression reads the root's index space.
+struct Atom {
+  enum { Dim, Div, Zero, Other } kind;
+  unsigned dim = 0;
+  int64_t div = 1;
+};
+} // namespace
+
+static Atom atomOf(AffineExpr e) {
+  if (auto d = dyn_cast<AffineDimExpr>(e))
+    return {Atom::Dim, d.getPosition()};
+  if (auto c = dyn_cast<AffineConstantExpr>(e))
+    return {c.getValue() == 0 ? Atom::Zero : Atom::Other};
+  if (e.getKind() == AffineExprKind::FloorDiv) {
+    auto b = cast<AffineBinaryOpExpr>(e);
+    auto d = dyn_cast<AffineDimExpr>(b.getLHS());
+    auto c = dyn_cast<AffineConstantExpr>(b.getRHS());
+    if (d && c && c.getValue() > 0)
+      return {Atom::Div, d.getPosition(), c.getValue()};
+  }
+  return {Atom::Other};
+}
+
+/// A reason naming what a score term is, for remarks.
+static Reason describeTerm(ExprContext &ec, const Expr *t) {
+  std::string op = firstOpaque(t);
+  if (!op.empty())
+    return "the scores go through '" + op + "'";
+  if (t->kind == Kind::IndexF ||
+      (t->kind == Kind::Mul &&
+       llvm::any_of(t->ops, [](const Expr *o) {
+         return o->kind == Kind::IndexF;
+       })))
+    return "the scores add a bias computed from the positions (e.g. ALiBi), "
+           "which flash.attention cannot express yet";
+  if (t->kind == Kind::Mul)
+    return "the scores are multiplied by something that is not a constant: " +
+           ec.str(t);
+  if (t->kind == Kind::Reduce &&
+      t->aux == static_cast<int64_t>(ReduceKind::Max))
+    return "the softmax subtracts a max taken over the query axis, not the "
+           "key axis";
+  return "the scores have a term that is neither a product of Q and K nor "
+         "a mask: " +
+         ec.str(t);
+}
+
+std::optional<Reason> model::proveForward(ExprContext &ec, const Expr *root,
+                                          unsigned rank, ForwardFacts &f) {
+  // 1. recip(D) * sum_j N(j) * V.
+  double coef;
+  SmallVector<const Expr *> outer = factorsOf(root, coef);
+  const Expr *pv = nullptr;
+  const Expr *num = nullptr, *vRead = nullptr;
+  for (const Expr *x : outer) {
+    if (!isSum(x))
+      continue;
+    double ic;
+    SmallVector<const Expr *> inner = factorsOf(x->ops[0], ic);
+    unsigned j = boundName(x);
+    const Expr *n = nullptr;
+    for (const Expr *y : inner)
+      if (isNumerator(y) && y->dependsOn(j))
+        n = y;
+    bool hasRead = llvm::any_of(inner, [&](const Expr *y) {
+      return y->kind == Kind::Read && y->dependsOn(j);
+    });
+    if (!n || !hasRead)
+      continue;
+    if (pv)
+      return Reason("the output sums two exponential-weighted products");
+    pv = x;
+    num = n;
+  }
+  if (!pv)
+    return std::nullopt;
+  unsigned j = boundName(pv);
+  f.jName = j;
+  double ic;
+  SmallVector<const Expr *> inner = factorsOf(pv->ops[0], ic);
+  // V reads a root dim the numerator does not.
+  SmallVector<const Expr *> others;
+  for (const Expr *y : inner) {
+    if (y == num)
+      continue;
+    if (y->kind == Kind::Read && !vRead &&
+        llvm::any_of(y->freeDims, [&](unsigned d) {
+          return d < rank && !num->dependsOn(d);
+        })) {
+      vRead = y;
+      continue;
+    }
+    others.push_back(y);
+  }
+  if (!vRead)
+    return Reason("the product with the probabilities does not read a value "
+                  "tensor along a dim of its own");
+  for (const Expr *y : others) {
+    if (y->kind == Kind::Recip)
+      return Reason("the softmax normalizes over a different axis than the "
+                    "one P*V contracts");
+    if (y->kind == Kind::Read)
+      return Reason("the probabilities are multiplied by a tensor that varies "
+                    "per element (dropout-like) before P*V");
+    return Reason("the probabilities are multiplied by " + ec.str(y) +
+                  " before P*V");
+  }
+  // Outside the sum: one reciprocal of the row sum, nothing else.
+  const Expr *den = nullptr;
+  for (const Expr *x : outer) {
+    if (x == pv)
+      continue;
+    if (x->kind == Kind::Recip && !den) {
+      den = x->ops[0];
+      continue;
+    }
+    return Reason("the attention output is multiplied by " + ec.str(x));
+  }
+  if (!approx(coef * ic, 1))
+    return Reason("the attention output is scaled by a constant (" +
+                  std::to_string(coef * ic) + ")");
+  if (!den)
+    return Reason("the exponentials are not normalized by their sum over the "
+                  "keys (no softmax division)");
+  if (!isSum(den) ||
+      ec.substitute(den->ops[0], boundName(den),
+                    getAffineDimExpr(j, ec.getContext())) != num)
+    return Reason("the softmax divides by something other than the sum of its "
+                  "numerators over the keys P*V contracts");
+  f.denominator = den;
+  f.probability = ec.mul(num, ec.recip(den));
+
+  // 2. The exponent: scale * Q.K + mask + row shift.
+  const Expr *cond = nullptr, *ex = num;
+  if (num->kind == Kind::Select) {
+    cond = num->ops[0];
+    ex = num->ops[1];
+  }
+  const Expr *E = ex->ops[0];
+  SmallVector<std::pair<const Expr *, double>> terms;
+  double c0 = 0;
+  if (E->kind == Kind::Add) {
+    c0 = E->value;
+    for (auto [t, c] : llvm::zip(E->ops, E->coefs))
+      terms.push_back({t, c});
+  } else if (E->kind == Kind::Mul && E->ops.size() == 1) {
+    terms.push_back({E->ops[0], E->value});
+  } else {
+    terms.push_back({E, 1});
+  }
+  SmallVector<std::pair<const Expr *, double>> shift;
+  const Expr *dot = nullptr, *maskRead = nullptr;
+  const Expr *qRead = nullptr, *kRead = nullptr;
+  for (auto [t, c] : terms) {
+    if (!t->dependsOn(j)) {
+      shift.push_back({t, c});
+      continue;
+    }
+    if (isSum(t) && t->ops[0]->kind == Kind::Mul &&
+        t->ops[0]->ops.size() == 2 &&
+        llvm::all_of(t->ops[0]->ops,
+                     [](const Expr *o) { return o->kind == Kind::Read; })) {
+      if (dot)
+        return Reason("the scores add two products");
+      unsigned d = boundName(t);
+      const Expr *a = t->ops[0]->ops[0], *b = t->ops[0]->ops[1];
+      if (a->dependsOn(j))
+        std::swap(a, b);
+      if (a->dependsOn(j) || !b->dependsOn(j))
+        return Reason("the scores' product does not read one operand per "
+                      "query and one per key");
+      if (!a->dependsOn(d) || !b->dependsOn(d))
+        return Reason("the scores' product does not contract Q and K along "
+                      "their head dim");
+      dot = t;
+      qRead = a;
+      kRead = b;
+      f.scale = c * t->ops[0]->value;
+      f.dName = d;
+      continue;
+    }
+    if (t->kind == Kind::Read) {
+      if (maskRead)
+        return Reason("the scores add two tensors");
+      if (!approx(c, 1))
+        return Reason("the additive mask is scaled (by " + std::to_string(c) +
+                      "); flash.attention adds it after the scale");
+      maskRead = t;
+      continue;
+    }
+    return describeTerm(ec, t);
+  }
+  if (!dot)
+    return Reason("the exponent is not a product of queries and keys: " +
+                  ec.str(E));
+  f.rowShift = ec.constant(c0);
+  for (auto [t, c] : shift)
+    f.rowShift = ec.add(f.rowShift, ec.scale(t, c));
+  if (maskRead &&
+      (maskRead->tensor == qRead->tensor || maskRead->tensor == kRead->tensor))
+    return Reason("the scores add a tensor that is also Q or K");
+
+  // 3. Roles of the root dims.
+  auto dimsOf = [&](const Expr *r) {
+    llvm::SmallDenseSet<unsigned, 8> s;
+    for (AffineExpr e : r->index) {
+      Atom a = atomOf(e);
+      if (a.kind == Atom::Dim || a.kind == Atom::Div)
+        s.insert(a.dim);
+    }
+    return s;
+  };
+  auto qd = dimsOf(qRead), kd = dimsOf(kRead), vd = dimsOf(vRead);
+  std::optional<unsigned> iDim, eDim;
+  for (unsigned d = 0; d < rank; ++d) {
+    if (qd.contains(d) && !kd.contains(d) && !vd.contains(d)) {
+      if (iDim)
+        return Reason("Q varies along two dims that K and V do not");
+      iDim = d;
+    }
+    if (vd.contains(d) && !qd.contains(d) && !kd.contains(d)) {
+      if (eDim)
+        return Reason("V varies along two dims that Q and K do not");
+      eDim = d;
+    }
+  }
+  if (!iDim)
+    return Reason("no dim of the output is the query axis of Q");
+  if (!eDim)
+    return Reason("no dim of the output is the head dim of V");
+  // The GQA dim: read as h floordiv g by K and V.
+  std::optional<unsigned> gqa;
+  for (const Expr *r : {kRead, vRead})
+    for (AffineExpr e : r->index) {
+      Atom a = atomOf(e);
+      if (a.kind != Atom::Div)
+        continue;
+      if ((gqa && *gqa != a.dim) || (f.group != 1 && f.group != a.div))
+        return Reason("K and V group the query heads differently");
+      gqa = a.dim;
+      f.group = a.div;
+    }
+  SmallVector<unsigned> batch;
+  for (unsigned d = 0; d < rank; ++d)
+    if (d != *iDim && d != *eDim && (!gqa || d != *gqa))
+      batch.push_back(d);
+  std::optional<unsigned> head = gqa;
+  if (!head) {
+    // MQA: the last batch dim that neither K nor V reads is the head.
+    for (unsigned d : llvm::reverse(batch))
+      if (!kd.contains(d) && !vd.contains(d)) {
+        head = d;
+        f.kvBroadcastHead = true;
+        break;
+      }
+    if (head)
+      llvm::erase(batch, *head);
+  }
+  if (head)
+    batch.push_back(*head);
+  f.numBatch = batch.size();
+  f.canonical = batch;
+  f.canonical.push_back(*iDim);
+  f.canonical.push_back(*eDim);
+  auto batchIndex = [&](unsigned d) -> std::optional<unsigned> {
+    auto it = llvm::find(batch, d);
+    if (it == batch.end())
+      return std::nullopt;
+    return it - batch.begin();
+  };
+
+  // 4. Leaf layouts.
+  enum Leaf { LQ, LK, LV, LMask };
+  auto layout = [&](const Expr *r, Leaf which, StringRef name,
+                    LeafLayout &out) -> Reason {
+    out.tensor = r->tensor;
+    llvm::SmallDenseSet<unsigned, 8> seen;
+    for (AffineExpr e : r->index) {
+      Atom a = atomOf(e);
+      DimRole role{DimRole::Unit};
+      if (a.kind == Atom::Zero) {
+        out.dims.push_back(role);
+        continue;
+      }
+      if (a.kind == Atom::Other)
+        return (name + " is read at '" + exprStr(e) +
+                "', which is not a permutation of the attention's dims")
+            .str();
+      if (!seen.insert(a.dim).second)
+        return (name + " reads one dim twice").str();
+      bool kv = which == LK || which == LV;
+      if (a.kind == Atom::Div) {
+        if (!kv)
+          return (name + " is read at '" + exprStr(e) + "'").str();
+        role = {DimRole::Batch, f.numBatch - 1};
+      } else if (a.dim == j && which != LQ) {
+        role = {DimRole::Key};
+      } else if (a.dim == f.dName && (which == LQ || which == LK)) {
+        role = {DimRole::Head};
+      } else if (a.dim == *eDim && which == LV) {
+        role = {DimRole::Value};
+      } else if (a.dim == *iDim && (which == LQ || which == LMask)) {
+        role = {DimRole::Query};
+      } else if (auto b = batchIndex(a.dim);
+                 b && !(kv && gqa && a.dim == *gqa)) {
+        role = {DimRole::Batch, *b};
+      } else {
+        return (name + " varies along a dim it should not (" + exprStr(e) +
+                ")")
+            .str();
+      }
+      out.dims.push_back(role);
+    }
+    return "";
+  };
+  Reason why;
+  if (!(why = layout(qRead, LQ, "Q", f.q)).empty() ||
+      !(why = layout(kRead, LK, "K", f.k)).empty() ||
+      !(why = layout(vRead, LV, "V", f.v)).empty())
+    return why;
+  // Q reads every batch dim.
+  for (unsigned d : batch)
+    if (!qd.contains(d))
+      return Reason("Q does not vary along the batch dim " +
+                    std::to_string(d) + " of the output");
+
+  // 5. The keep condition: causal compares and i1 masks.
+  SmallVector<const Expr *> atoms;
+  if (cond) {
+    if (cond->kind == Kind::And)
+      atoms.append(cond->ops.begin(), cond->ops.end());
+    else
+      atoms.push_back(cond);
+  }
+  const Expr *keepRead = nullptr;
+  bool keepInverted = false;
+  for (const Expr *a : atoms) {
+    if (a->kind == Kind::CmpI) {
+      if (a->aux != static_cast<int64_t>(arith::CmpIPredicate::sle))
+        return Reason("the mask tests positions for (in)equality");
+      // e <= 0 with e = cj * j + ci * i + c.
+      int64_t ci = 0, cj = 0;
+      AffineExpr e = a->index[0];
+      // Evaluate coefficients by substitution.
+      MLIRContext *ctx = ec.getContext();
+      auto at = [&](int64_t iv, int64_t jv) -> std::optional<int64_t> {
+        SmallVector<AffineExpr> repl;
+        for (unsigned d = 0; d < kFirstFresh + 64; ++d)
+          repl.push_back(getAffineDimExpr(d, ctx));
+        repl[*iDim] = getAffineConstantExpr(iv, ctx);
+        repl[j] = getAffineConstantExpr(jv, ctx);
+        AffineExpr x = simplifyAffineExpr(e.replaceDims(repl),
+                                          kFirstFresh + 64, 0);
+        if (auto c = dyn_cast<AffineConstantExpr>(x))
+          return c.getValue();
+        return std::nullopt;
+      };
+      auto v00 = at(0, 0), v10 = at(1, 0), v01 = at(0, 1), v23 = at(2, 3);
+      if (!v00 || !v10 || !v01 || !v23)
+        return Reason("the mask compares positions other than the query's "
+                      "and the key's");
+      ci = *v10 - *v00;
+      cj = *v01 - *v00;
+      if (*v23 != *v00 + 2 * ci + 3 * cj)
+        return Reason("the mask compares positions non-linearly");
+      if (cj == 1 && ci == -1) {
+        int64_t off = -*v00;
+        f.causalOffset =
+            f.causalOffset ? std::min(*f.causalOffset, off) : off;
+        continue;
+      }
+      if (cj == -1 && ci == 1)
+        return Reason("the mask bounds the key position from below (a "
+                      "sliding window), which flash.attention cannot "
+                      "express yet");
+      return Reason("the mask compares query and key positions in a way "
+                    "that is not causal");
+    }
+    const Expr *r = a;
+    bool inv = false;
+    if (r->kind == Kind::Not) {
+      r = r->ops[0];
+      inv = true;
+    }
+    if (r->kind == Kind::Read &&
+        getElementTypeOrSelf(r->tensor.getType()).isInteger(1)) {
+      if (keepRead)
+        return Reason("two boolean masks select the scores");
+      keepRead = r;
+      keepInverted = inv;
+      continue;
+    }
+    if (r->reads.contains(qRead->tensor) || r->reads.contains(kRead->tensor))
+      return Reason("the mask depends on the scores");
+    return Reason("the mask is a predicate flash.attention cannot take as "
+                  "an operand: " +
+                  ec.str(a));
+  }
+  if (keepRead && maskRead)
+    return Reason("both an additive and a boolean mask (only one mask operand "
+                  "is supported)");
+  if (keepInverted)
+    return Reason("the boolean mask marks the masked keys (true = masked); "
+                  "flash.attention takes a keep-mask");
+  if (const Expr *m = maskRead ? maskRead : keepRead) {
+    LeafLayout ml;
+    if (!(why = layout(m, LMask, "the mask", ml)).empty())
+      return why;
+    if (m->dependsOn(*eDim) || m->dependsOn(f.dName))
+      return Reason("the mask varies along a head dim");
+    f.mask = ml;
+    f.maskIsKeep = keepRead != nullptr;
+  }
+  return Reason();
+}
+
+const Expr *model::logSumExp(ExprContext &ec, const ForwardFacts &f) {
+  return ec.sub(ec.log(f.denominator), f.rowShift);
+}
+
+std::optional<DenseMap<unsigned, AffineExpr>>
+model::alignRoots(const Expr *forwardRead, ArrayRef<AffineExpr> index) {
+  if (forwardRead->index.size() != index.size())
+    return std::nullopt;
+  DenseMap<unsigned, AffineExpr> map;
+  for (auto [fe, e] : llvm::zip(forwardRead->index, index)) {
+    Atom a = atomOf(fe);
+    if (a.kind == Atom::Zero)
+      continue;
+    if (a.kind != Atom::Dim)
+      return std::nullopt;
+    auto [it, inserted] = map.insert({a.dim, e});
+    if (!inserted && it->second != e)
+      return std::nullopt;
+  }
+  return map;
+}
+
+const Expr *model::substituteAll(ExprContext &ec, const Expr *e,
+                                 const DenseMap<unsigned, AffineExpr> &map) {
+  // Two steps (old -> fresh -> new) so that the renamings do not collide.
+  SmallVector<std::pair<unsigned, AffineExpr>> second;
+  for (auto [from, to] : map) {
+    unsigned f = ec.freshDim();
+    e = ec.substitute(e, from, getAffineDimExpr(f, ec.getContext()));
+    second.push_back({f, to});
+  }
+  for (auto [f, to] : second)
+    e = ec.substitute(e, f, to);
+  return e;
+}
