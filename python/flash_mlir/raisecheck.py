@@ -10,6 +10,16 @@ and as raised by `flash-opt --flash-raise-attention`, both through
 `ok` needs the function to have been raised (it contains flash.attention
 afterwards) and every result to agree within the tolerance (2e-5 when
 everything is f32, 1e-2 when f16/bf16 values are involved). The script exits non-zero on any FAIL.
+
+Functions with dynamic dims (`?` in their argument types) run at concrete
+sizes: every `?` of the arguments, in order of appearance (left to right
+across the arguments), takes the next size of a `// SIZES: 37, 45` comment
+in the function's chunk (the last size repeats when the list is shorter); with
+no such comment every `?` is 37. The inputs are generated at the static
+shapes and passed through tensor.cast to the dynamic argument types; dynamic
+results are cast back to the static shapes that the unfused function gives
+them at run time (found by a first run that prints them) once their run-time
+sizes are checked to agree between the two versions (else the error is inf).
 """
 
 import argparse
@@ -80,6 +90,188 @@ def tensor_shape(t):
     return [int(p) for p in parts[:-1]], parts[-1]
 
 
+DEFAULT_DYN_SIZE = 37
+
+
+def tensor_dims(t):
+    """(dims, elt) of a ranked tensor type; None for each `?`."""
+    m = re.match(r"tensor<(.*)>", t)
+    parts = m.group(1).split("x")
+    return [None if p == "?" else int(p) for p in parts[:-1]], parts[-1]
+
+
+def elt_type(t):
+    return tensor_dims(t)[1]
+
+
+def is_dynamic(t):
+    return t.startswith("tensor<") and None in tensor_dims(t)[0]
+
+
+def make_type(dims, elt):
+    return "tensor<" + "x".join([str(d) for d in dims] + [elt]) + ">"
+
+
+def dyn_sizes(chunk, n):
+    """Sizes of the n `?` dims of the arguments: a `// SIZES: a, b, ...`
+    comment of the chunk (its last size repeating), else 37 for every one."""
+    m = re.search(r"//[ \t]*SIZES:[ \t]*([0-9][0-9, \t]*)", chunk)
+    given = [int(x) for x in re.findall(r"\d+", m.group(1))] if m else []
+    if not given:
+        return [DEFAULT_DYN_SIZE] * n
+    return [given[i] if i < len(given) else given[-1] for i in range(n)]
+
+
+def static_arg_types(args, sizes):
+    """The argument types with their `?` dims replaced by `sizes` in order."""
+    it = iter(sizes)
+    out = []
+    for t in args:
+        dims, elt = tensor_dims(t)
+        out.append(make_type([next(it) if d is None else d for d in dims],
+                             elt))
+    return out
+
+
+def _compile_and_run(module, build):
+    """(stdout, None) of running `module` on the CPU, or (None, error)."""
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "m.mlir")
+        with open(path, "w") as f:
+            f.write(module)
+        p = subprocess.run([os.path.join(build, "bin", "flash-opt"), path,
+                            "--flash-to-cpu"], capture_output=True, text=True)
+        if p.returncode != 0:
+            return None, p.stderr[-1500:]
+        r = subprocess.run([f"{LLVM}/bin/mlir-runner", "-e", "main",
+                            "-entry-point-result=void",
+                            f"-shared-libs={LLVM}/lib/libmlir_runner_utils.so,"
+                            f"{LLVM}/lib/libmlir_c_runner_utils.so"],
+                           input=p.stdout, capture_output=True, text=True)
+        if r.returncode != 0:
+            return None, r.stderr[-1500:]
+    return r.stdout, None
+
+
+def _emit_dyn_inputs(b, args, sargs):
+    """Random inputs at the static shapes `sargs` (same seeds as the static
+    path), cast to the (dynamic) argument types."""
+    vals = []
+    for i, (t, st) in enumerate(zip(args, sargs)):
+        shape, elt = tensor_shape(st)
+        if elt == "i1":
+            v = mlirgen._fill_random(b, shape, "f32", 10 + i, 1.0, kind="bool")
+        else:
+            v = mlirgen._fill_random(b, shape, elt, 10 + i, 1.0)
+        if t != st:
+            c = b.fresh("in")
+            b.emit(f"{c} = tensor.cast {v} : {st} to {t}")
+            v = c
+        vals.append(v)
+    return vals
+
+
+def _result_dims(b, res, t):
+    """tensor.dim of every `?` dim of `res : t`: [(dim index, value)]."""
+    out = []
+    for p, d in enumerate(tensor_dims(t)[0]):
+        if d is None:
+            c = b.fresh("ci")
+            b.emit(f"{c} = arith.constant {p} : index")
+            v = b.fresh("dim")
+            b.emit(f"{v} = tensor.dim {res}, {c} : {t}")
+            out.append((p, v))
+    return out
+
+
+def check_one_dynamic(name, orig, raised, build, tol32, tol16, chunk):
+    args, results = signature(orig)
+    ndyn = sum(tensor_dims(t)[0].count(None) for t in args)
+    sargs = static_arg_types(args, dyn_sizes(chunk, ndyn))
+    rt = ", ".join(results)
+    n = len(results)
+    orig_f = orig.replace(f"func.func @{name}(", "func.func @orig(", 1)
+    raised_f = raised.replace(f"func.func @{name}(", "func.func @raised(", 1)
+    # First run: the run-time sizes of the unfused function's dynamic results.
+    sres = list(results)
+    if any(is_dynamic(t) for t in results):
+        b = mlirgen.Builder()
+        vals = _emit_dyn_inputs(b, args, sargs)
+        b.emit(f"%ro:{n} = func.call @orig({', '.join(vals)}) : "
+               f"({', '.join(args)}) -> ({rt})")
+        for i, t in enumerate(results):
+            if is_dynamic(t):
+                for p, v in _result_dims(b, f"%ro#{i}", t):
+                    b.emit(f'vector.print str "dim {i} {p}: "')
+                    b.emit(f"vector.print {v} : index")
+        b.emit("return")
+        out, err = _compile_and_run("\n".join([
+            "module {", orig_f, "  func.func @main() {", b.text(), "  }",
+            "}"]), build)
+        if out is None:
+            return None, err
+        got = {(int(i), int(p)): int(v) for i, p, v in
+               re.findall(r"dim (\d+) (\d+): (\d+)", out)}
+        for i, t in enumerate(results):
+            dims, elt = tensor_dims(t)
+            if None in dims:
+                if any((i, p) not in got for p, d in enumerate(dims)
+                       if d is None):
+                    return None, "could not read the result sizes:\n" + out
+                sres[i] = make_type([got[(i, p)] if d is None else d
+                                     for p, d in enumerate(dims)], elt)
+    # Second run: both versions on the same inputs.
+    b = mlirgen.Builder()
+    vals = _emit_dyn_inputs(b, args, sargs)
+    b.emit(f"%ro:{n} = func.call @orig({', '.join(vals)}) : ({', '.join(args)}) -> ({rt})")
+    b.emit(f"%rr:{n} = func.call @raised({', '.join(vals)}) : ({', '.join(args)}) -> ({rt})")
+    for i, (t, st) in enumerate(zip(results, sres)):
+        shape, elt = tensor_shape(st)
+        if t == st:
+            e = mlirgen._max_err(b, f"%ro#{i}", f"%rr#{i}", shape, elt, f"r{i}")
+        else:
+            # Both results must have the sizes found by the first run before
+            # they may be cast to the static type.
+            sdims = tensor_shape(st)[0]
+            ok = None
+            for r in (f"%ro#{i}", f"%rr#{i}"):
+                for p, v in _result_dims(b, r, t):
+                    c = b.fresh("cs")
+                    b.emit(f"{c} = arith.constant {sdims[p]} : index")
+                    eq = b.fresh("eq")
+                    b.emit(f"{eq} = arith.cmpi eq, {v}, {c} : index")
+                    if ok is not None:
+                        a = b.fresh("ok")
+                        b.emit(f"{a} = arith.andi {ok}, {eq} : i1")
+                        eq = a
+                    ok = eq
+            e = b.fresh("e")
+            b.emit(f"{e} = scf.if {ok} -> (f32) {{")
+            so, sr = b.fresh("so"), b.fresh("sr")
+            b.emit(f"{so} = tensor.cast %ro#{i} : {t} to {st}")
+            b.emit(f"{sr} = tensor.cast %rr#{i} : {t} to {st}")
+            ei = mlirgen._max_err(b, so, sr, shape, elt, f"r{i}")
+            b.emit(f"scf.yield {ei} : f32")
+            b.emit("} else {")
+            inf = b.fresh("inf")
+            b.emit(f"{inf} = arith.constant 0x7F800000 : f32")
+            b.emit(f"scf.yield {inf} : f32")
+            b.emit("}")
+        b.emit('vector.print str "err: "')
+        b.emit(f"vector.print {e} : f32")
+    b.emit("return")
+    out, err = _compile_and_run("\n".join([
+        "module {", orig_f, raised_f, "  func.func @main() {", b.text(),
+        "  }", "}"]), build)
+    if out is None:
+        return None, err
+    errs = [float(x) for x in re.findall(r"err: (\S+)", out)]
+    low = any(elt_type(t) in ("f16", "bf16") for t in args + results)
+    tols = [tol16 if low else tol32 for _ in results]
+    ok = len(errs) == n and all(e <= t for e, t in zip(errs, tols))
+    return (max(errs) if errs else float("nan"), ok), None
+
+
 def check_one(name, orig, raised, build, tol32, tol16):
     args, results = signature(orig)
     b = mlirgen.Builder()
@@ -106,22 +298,10 @@ def check_one(name, orig, raised, build, tol32, tol16):
         orig.replace(f"func.func @{name}(", "func.func @orig(", 1),
         raised.replace(f"func.func @{name}(", "func.func @raised(", 1),
         "  func.func @main() {", b.text(), "  }", "}"])
-    with tempfile.TemporaryDirectory() as d:
-        path = os.path.join(d, "m.mlir")
-        with open(path, "w") as f:
-            f.write(module)
-        p = subprocess.run([os.path.join(build, "bin", "flash-opt"), path,
-                            "--flash-to-cpu"], capture_output=True, text=True)
-        if p.returncode != 0:
-            return None, p.stderr[-1500:]
-        r = subprocess.run([f"{LLVM}/bin/mlir-runner", "-e", "main",
-                            "-entry-point-result=void",
-                            f"-shared-libs={LLVM}/lib/libmlir_runner_utils.so,"
-                            f"{LLVM}/lib/libmlir_c_runner_utils.so"],
-                           input=p.stdout, capture_output=True, text=True)
-        if r.returncode != 0:
-            return None, r.stderr[-1500:]
-    errs = [float(x) for x in re.findall(r"err: (\S+)", r.stdout)]
+    out, err = _compile_and_run(module, build)
+    if out is None:
+        return None, err
+    errs = [float(x) for x in re.findall(r"err: (\S+)", out)]
     # f16/bf16 anywhere (inputs or results): the unfused program rounds its
     # intermediates (e.g. P to f16) where flash.attention keeps f32.
     low = any(tensor_shape(t)[1] in ("f16", "bf16") for t in args + results)
@@ -145,9 +325,7 @@ def main():
         name, orig = func_text(chunk)
         if not name or name.startswith("negative_"):
             continue
-        if "?" in orig.split("{\n", 1)[0]:
-            print(f"{name}: skipped (dynamic shapes)")
-            continue
+        dynamic = "?" in orig.split("{\n", 1)[0]
         with tempfile.NamedTemporaryFile("w", suffix=".mlir") as f:
             f.write(chunk)
             f.flush()
@@ -156,8 +334,12 @@ def main():
                                capture_output=True, text=True)
         _, raised = func_text(p.stdout, name)
         was_raised = raised is not None and "flash.attention" in raised
-        res, err = check_one(name, orig, raised or orig, a.build, a.tol,
-                             a.tol16)
+        if dynamic:
+            res, err = check_one_dynamic(name, orig, raised or orig, a.build,
+                                         a.tol, a.tol16, chunk)
+        else:
+            res, err = check_one(name, orig, raised or orig, a.build, a.tol,
+                                 a.tol16)
         if res is None:
             print(f"{name}: FAIL to run\n{err}")
             failed = True

@@ -91,7 +91,15 @@ const Expr *ExprContext::intern(Expr &&e) {
 
 static bool isNegInfLike(double v) { return v < -1e38; }
 
+/// Constants and coefficients are kept at f32 precision (what the programs
+/// compute in), so that spellings differing only in how a constant was
+/// rounded are one expression.
+static double roundF32(double v) {
+  return std::isfinite(v) ? static_cast<double>(static_cast<float>(v)) : v;
+}
+
 const Expr *ExprContext::constant(double v) {
+  v = roundF32(v);
   if (std::isinf(v) && v < 0)
     return negInf();
   Expr e{Kind::Const};
@@ -175,6 +183,9 @@ const Expr *ExprContext::makeAdd(
     else
       merged.push_back({t, c});
   }
+  for (auto &m : merged)
+    m.second = roundF32(m.second);
+  c0 = roundF32(c0);
   llvm::erase_if(merged, [](auto &p) { return p.second == 0; });
   if (merged.empty())
     return constant(c0);
@@ -204,6 +215,7 @@ const Expr *ExprContext::makeMul(double c, SmallVector<const Expr *> factors) {
       flat.push_back(f);
     }
   }
+  c = roundF32(c);
   if (c == 0)
     return constant(0);
   for (const Expr *f : flat)
@@ -876,6 +888,8 @@ static std::optional<double> splatValue(Value v) {
 const Expr *ModelBuilder::evalOp(Value v, ArrayRef<AffineExpr> idx) {
   MLIRContext *ctx = ec.getContext();
   auto leaf = [&]() { return ec.read(v, idx); };
+  if (auto it = aliases.find(v); it != aliases.end())
+    return eval(it->second, idx);
   if (stopAt.contains(v))
     return leaf();
   // A scratch function's argument stands for an original value.

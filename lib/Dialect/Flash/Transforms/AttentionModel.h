@@ -168,6 +168,8 @@ public:
 
   /// Values the builder must treat as leaves.
   llvm::DenseSet<Value> stopAt;
+  /// Values read as another value (the forms of one tensor: casts of P).
+  llvm::DenseMap<Value, Value> aliases;
   /// Static extents of dims (free and fresh), when known.
   llvm::DenseMap<unsigned, int64_t> extents;
   /// Every non-leaf value evaluated, with one index it was read at.

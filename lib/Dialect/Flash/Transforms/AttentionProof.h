@@ -57,8 +57,10 @@ struct ForwardFacts {
   const Expr *rowShift = nullptr;
   /// The bound names of j (in the P*V reduction) and d.
   unsigned jName = 0, dName = 0;
-  /// The probabilities as one expression at (root dims, j).
+  /// The probabilities as one expression at (root dims, j), and their
+  /// numerator.
   const Expr *probability = nullptr;
+  const Expr *numerator = nullptr;
 };
 
 using Reason = std::string;
@@ -67,7 +69,8 @@ using Reason = std::string;
 /// Returns nullopt when `root` is not a candidate at all (no exp-weighted
 /// sum), a reason when it is one but the proof fails, or "" with `facts`.
 std::optional<Reason> proveForward(ExprContext &ec, const Expr *root,
-                                   unsigned rank, ForwardFacts &facts);
+                                   ArrayRef<int64_t> shape,
+                                   ForwardFacts &facts);
 
 /// The row log-sum-exp of the proven forward, at root dims.
 const Expr *logSumExp(ExprContext &ec, const ForwardFacts &facts);
@@ -83,8 +86,9 @@ alignRoots(const Expr *forwardRead, ArrayRef<AffineExpr> index);
 const Expr *substituteAll(ExprContext &ec, const Expr *e,
                           const DenseMap<unsigned, AffineExpr> &map);
 
-/// Finds a Read of `tensor` in `e` (depth first), or null.
-const Expr *findRead(const Expr *e, Value tensor);
+/// Finds a Read of `tensor` in `e` (depth first) satisfying `pred`, or null.
+const Expr *findRead(const Expr *e, Value tensor,
+                     function_ref<bool(const Expr *)> pred = nullptr);
 
 /// The name of the first op the model could not interpret inside `e`.
 std::string firstOpaque(const Expr *e);

@@ -21,6 +21,7 @@
 #include "AttentionProof.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -71,13 +72,14 @@ std::string model::firstOpaque(const Expr *e) {
   return "";
 }
 
-const Expr *model::findRead(const Expr *e, Value tensor) {
-  if (e->kind == Kind::Read && e->tensor == tensor)
+const Expr *model::findRead(const Expr *e, Value tensor,
+                            function_ref<bool(const Expr *)> pred) {
+  if (e->kind == Kind::Read && e->tensor == tensor && (!pred || pred(e)))
     return e;
   if (!e->reads.contains(tensor))
     return nullptr;
   for (const Expr *o : e->ops)
-    if (const Expr *r = findRead(o, tensor))
+    if (const Expr *r = findRead(o, tensor, pred))
       return r;
   return nullptr;
 }
@@ -138,7 +140,9 @@ static Reason describeTerm(ExprContext &ec, const Expr *t) {
 }
 
 std::optional<Reason> model::proveForward(ExprContext &ec, const Expr *root,
-                                          unsigned rank, ForwardFacts &f) {
+                                          ArrayRef<int64_t> shape,
+                                          ForwardFacts &f) {
+  unsigned rank = shape.size();
   // 1. recip(D) * sum_j N(j) * V.
   double coef;
   SmallVector<const Expr *> outer = factorsOf(root, coef);
@@ -221,6 +225,7 @@ std::optional<Reason> model::proveForward(ExprContext &ec, const Expr *root,
                   "numerators over the keys P*V contracts");
   f.denominator = den;
   f.probability = ec.mul(num, ec.recip(den));
+  f.numerator = num;
 
   // 2. The exponent: scale * Q.K + mask + row shift.
   const Expr *cond = nullptr, *ex = num;
@@ -304,18 +309,33 @@ std::optional<Reason> model::proveForward(ExprContext &ec, const Expr *root,
   };
   auto qd = dimsOf(qRead), kd = dimsOf(kRead), vd = dimsOf(vRead);
   std::optional<unsigned> iDim, eDim;
+  SmallVector<unsigned> queryLike;
   for (unsigned d = 0; d < rank; ++d) {
-    if (qd.contains(d) && !kd.contains(d) && !vd.contains(d)) {
-      if (iDim)
-        return Reason("Q varies along two dims that K and V do not");
-      iDim = d;
-    }
+    if (qd.contains(d) && !kd.contains(d) && !vd.contains(d))
+      queryLike.push_back(d);
     if (vd.contains(d) && !qd.contains(d) && !kd.contains(d)) {
       if (eDim)
         return Reason("V varies along two dims that Q and K do not");
       eDim = d;
     }
   }
+  // Several dims only Q reads (MQA: K/V have no head dim): any of them may
+  // be the query axis, the others are heads with one kv head; the mask, or
+  // else the longest (a dynamic one, or the last), is taken.
+  for (unsigned d : queryLike) {
+    auto longer = [&](unsigned a, unsigned b) {
+      int64_t x = shape[a], y = shape[b];
+      if (ShapedType::isDynamic(x) != ShapedType::isDynamic(y))
+        return ShapedType::isDynamic(x);
+      return x > y || (x == y && a > b);
+    };
+    if (!iDim || longer(d, *iDim))
+      iDim = d;
+  }
+  if (maskRead)
+    for (unsigned d : queryLike)
+      if (maskRead->dependsOn(d) && !maskRead->dependsOn(*iDim))
+        iDim = d;
   if (!iDim)
     return Reason("no dim of the output is the query axis of Q");
   if (!eDim)

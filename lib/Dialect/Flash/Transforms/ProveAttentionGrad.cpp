@@ -1,16 +1,462 @@
 //===- ProveAttentionGrad.cpp - Prove a joint graph's backward ------------===//
+//
+// The probabilities P of a proven forward may also feed the backward that
+// autodiff wrote for it. Starting from P's uses, every value reached is
+// modeled (with P and the forward's output O as leaves) and compared with
+// the backward's products, built in the same normal form:
+//
+//   dP(i, j) = sum_e dO(i, e) V(j, e)
+//   D(i)     = sum_j P(i, j) dP(i, j)       or  sum_e dO(i, e) O(i, e)
+//   dS(i, j) = P(i, j) (dP(i, j) - D(i))
+//   dV(j, e) = sum_i P(i, j) dO(i, e)
+//   dQ(i, d) = scale sum_j dS(i, j) K(j, d)
+//   dK(j, d) = scale sum_i dS(i, j) Q(i, d)
+//
+// Because both sides are in normal form, every algebraically equal spelling
+// (dS as P dP - P D, the scale on dS, on the products or folded, D from
+// either formula, transposes anywhere) is one pointer. A value equal to dQ,
+// dK or dV is an output; every other value reached must die with P.
+//
+//===----------------------------------------------------------------------===//
+
 #include "RaiseAttention.h"
+#include "flash/Dialect/Flash/Transforms/Transforms.h"
+
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Dominance.h"
+#include "mlir/IR/TypeUtilities.h"
+#include "mlir/IR/Verifier.h"
+#include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
 using namespace mlir::flash;
+using namespace mlir::flash::model;
 using namespace mlir::flash::raise;
+
+namespace {
+
+/// Free dims of the role space the templates are built in: the root's dims,
+/// plus J (a key) and Dd (Q/K's head dim).
+constexpr unsigned kJ = 30, kDd = 31;
+/// A backward value's own dims start here.
+constexpr unsigned kOwn = 48;
+
+struct GradProver {
+  ExprContext &ec;
+  const ForwardFacts &f;
+  const Expr *rootExpr;
+  Value root;
+  /// P (one of its forms) and its index in role space.
+  Value p;
+  const Expr *pT = nullptr;
+  /// Forward leaves in role space.
+  const Expr *qT = nullptr, *kT = nullptr, *vT = nullptr, *oT = nullptr;
+  /// dO once known, and its read in role space.
+  Value dO;
+  const Expr *dOT = nullptr;
+  LeafLayout dOLayout;
+
+  AffineExpr dim(unsigned d) { return getAffineDimExpr(d, ec.getContext()); }
+
+  /// `read` (a Read over root dims and the bound names of j and d) in role
+  /// space.
+  const Expr *toRoles(const Expr *read) {
+    const Expr *r = ec.substitute(read, f.jName, dim(kJ));
+    return ec.substitute(r, f.dName, dim(kDd));
+  }
+
+  /// sum over a fresh copy of role dim `d` of `body`.
+  const Expr *sumOver(unsigned d, const Expr *body) {
+    unsigned fr = ec.freshDim();
+    return ec.reduce(ReduceKind::Sum, fr, ec.substitute(body, d, dim(fr)));
+  }
+
+  unsigned iDim() const { return f.canonical[f.numBatch]; }
+  unsigned eDim() const { return f.canonical[f.numBatch + 1]; }
+
+  const Expr *dP() { return sumOver(eDim(), ec.mul(dOT, vT)); }
+  const Expr *delta(bool fromO) {
+    if (fromO)
+      return sumOver(eDim(), ec.mul(dOT, oT));
+    return sumOver(kJ, ec.mul(pT, dP()));
+  }
+  const Expr *dS(bool fromO) {
+    return ec.mul(pT, ec.sub(dP(), delta(fromO)));
+  }
+  const Expr *dV() { return sumOver(iDim(), ec.mul(pT, dOT)); }
+  const Expr *dQ(bool fromO) {
+    return ec.scale(sumOver(kJ, ec.mul(dS(fromO), kT)), f.scale);
+  }
+  const Expr *dK(bool fromO) {
+    return ec.scale(sumOver(iDim(), ec.mul(dS(fromO), qT)), f.scale);
+  }
+
+  /// Maps role dims to the expressions of `m`'s space by aligning the reads
+  /// of the templates' leaves with those in `m`.
+  std::optional<DenseMap<unsigned, AffineExpr>> align(const Expr *m) {
+    DenseMap<unsigned, AffineExpr> map;
+    SmallVector<const Expr *> reads;
+    for (const Expr *t : {pT, qT, kT, vT, oT, dOT})
+      if (t)
+        reads.push_back(t);
+    for (const Expr *t : reads) {
+      SmallVector<const Expr *> found;
+      collectReads(m, t->tensor, found);
+      for (const Expr *r : found)
+        for (auto [te, me] : llvm::zip(t->index, r->index)) {
+          auto td = dyn_cast<AffineDimExpr>(te);
+          auto md = dyn_cast<AffineDimExpr>(me);
+          if (!td || !md || md.getPosition() < kOwn)
+            continue; // constants, floordivs and bound dims
+          auto [it, inserted] = map.insert({td.getPosition(), me});
+          if (!inserted && it->second != me)
+            return std::nullopt;
+        }
+    }
+    return map;
+  }
+
+  void collectReads(const Expr *e, Value t, SmallVectorImpl<const Expr *> &out) {
+    if (!e->reads.contains(t))
+      return;
+    if (e->kind == Kind::Read && e->tensor == t) {
+      if (!llvm::is_contained(out, e))
+        out.push_back(e);
+      return;
+    }
+    for (const Expr *o : e->ops)
+      collectReads(o, t, out);
+  }
+
+  /// Learns dO's layout from a product P(x, j) dO(x, e) or dO(i, e) V(j, e)
+  /// in `m`: the dims of its read are P's or the one left (e).
+  void learnDO(const Expr *m, ModelBuilder &mb) {
+    if (dO)
+      return;
+    // The leaf read alongside P or V that is neither P, Q, K, V nor O.
+    SmallVector<Value> known{p, f.q.tensor, f.k.tensor, f.v.tensor, root};
+    Value cand;
+    for (Value r : m->reads)
+      if (!llvm::is_contained(known, r) &&
+          isa<RankedTensorType>(r.getType())) {
+        if (cand)
+          return;
+        cand = r;
+      }
+    if (!cand)
+      return;
+    SmallVector<const Expr *> found;
+    collectReads(m, cand, found);
+    if (found.empty())
+      return;
+    // Align P's (or V's) dims in m with role dims; dO's remaining dim is e.
+    auto ownMap = [&](const Expr *t) {
+      DenseMap<AffineExpr, unsigned> inv;
+      SmallVector<const Expr *> rs;
+      collectReads(m, t->tensor, rs);
+      for (const Expr *r : rs)
+        for (auto [te, me] : llvm::zip(t->index, r->index))
+          if (auto td = dyn_cast<AffineDimExpr>(te))
+            inv.insert({me, td.getPosition()});
+      return inv;
+    };
+    DenseMap<AffineExpr, unsigned> inv = ownMap(pT);
+    for (auto [k, v] : ownMap(vT))
+      inv.insert({k, v});
+    const Expr *r = found.front();
+    SmallVector<AffineExpr> roleIdx;
+    dOLayout = LeafLayout{cand, {}};
+    bool sawE = false;
+    for (AffineExpr me : r->index) {
+      if (auto c = dyn_cast<AffineConstantExpr>(me); c && c.getValue() == 0) {
+        roleIdx.push_back(me);
+        dOLayout.dims.push_back({DimRole::Unit});
+        continue;
+      }
+      auto it = inv.find(me);
+      unsigned role;
+      if (it != inv.end() && it->second != kJ && it->second != eDim()) {
+        role = it->second;
+      } else if (!sawE) {
+        role = eDim();
+        sawE = true;
+      } else {
+        return;
+      }
+      if (role == kDd)
+        return;
+      roleIdx.push_back(dim(role));
+      auto pos = llvm::find(f.canonical, role) - f.canonical.begin();
+      if (pos >= static_cast<long>(f.canonical.size()))
+        return;
+      dOLayout.dims.push_back(
+          pos < f.numBatch ? DimRole{DimRole::Batch, static_cast<unsigned>(pos)}
+          : role == iDim() ? DimRole{DimRole::Query}
+                           : DimRole{DimRole::Value});
+    }
+    if (!sawE)
+      return;
+    dO = cand;
+    dOT = ec.read(cand, roleIdx);
+    (void)mb;
+  }
+
+  /// Which output `m` (over its own dims kOwn...) is, and its layout.
+  std::optional<GradOutput> match(const Expr *m, Value y) {
+    if (!dOT)
+      return std::nullopt;
+    struct Cand {
+      GradOutput::Which which;
+      const Expr *t;
+    };
+    SmallVector<Cand> cands{{GradOutput::DV, dV()},
+                            {GradOutput::DQ, dQ(false)},
+                            {GradOutput::DQ, dQ(true)},
+                            {GradOutput::DK, dK(false)},
+                            {GradOutput::DK, dK(true)}};
+    auto map = align(m);
+    if (getenv("FLASH_RAISE_DEBUG")) {
+      llvm::errs() << "  backward value " << y << "\n    model " << ec.str(m)
+                   << "\n    dV  " << ec.str(cands[0].t)
+                   << "\n    dQ  " << ec.str(cands[1].t) << "\n    map";
+      if (map)
+        for (auto [r, e] : *map)
+          llvm::errs() << " d" << r << "->" << e;
+      llvm::errs() << "\n";
+    }
+    if (!map)
+      return std::nullopt;
+    for (auto &c : cands) {
+      const Expr *t = substituteAll(ec, c.t, *map);
+      if (getenv("FLASH_RAISE_DEBUG"))
+        llvm::errs() << "    try " << ec.str(t) << (t == m ? " MATCH" : "")
+                     << "\n";
+      if (t != m)
+        continue;
+      // The layout of y: the role each own dim holds.
+      auto ty = cast<RankedTensorType>(y.getType());
+      GradOutput out{c.which, y, LeafLayout{y, {}}};
+      for (int64_t d = 0; d < ty.getRank(); ++d) {
+        AffineExpr own = dim(kOwn + d);
+        std::optional<unsigned> role;
+        for (auto [r, e] : *map)
+          if (e == own)
+            role = r;
+        if (!role) {
+          if (ty.getDimSize(d) != 1)
+            return std::nullopt;
+          out.layout.dims.push_back({DimRole::Unit});
+          continue;
+        }
+        auto pos = llvm::find(f.canonical, *role) - f.canonical.begin();
+        if (*role == kJ)
+          out.layout.dims.push_back({DimRole::Key});
+        else if (*role == kDd)
+          out.layout.dims.push_back({DimRole::Head});
+        else if (*role == iDim())
+          out.layout.dims.push_back({DimRole::Query});
+        else if (*role == eDim())
+          out.layout.dims.push_back({DimRole::Value});
+        else if (pos < static_cast<long>(f.numBatch))
+          out.layout.dims.push_back(
+              {DimRole::Batch, static_cast<unsigned>(pos)});
+        else
+          return std::nullopt;
+      }
+      return out;
+    }
+    return std::nullopt;
+  }
+};
+
+/// Aligns a P form's model with the forward's probability: the map from
+/// root dims and j to its index expressions.
+std::optional<DenseMap<unsigned, AffineExpr>>
+alignP(ExprContext &ec, const ForwardFacts &f, const Expr *rootExpr,
+       const Expr *m) {
+  const Expr *fq = findRead(rootExpr, f.q.tensor);
+  const Expr *fk = findRead(f.numerator, f.k.tensor, [&](const Expr *r) {
+    return r->dependsOn(f.jName);
+  });
+  const Expr *mq = findRead(m, f.q.tensor);
+  if (!fq || !fk || !mq)
+    return std::nullopt;
+  // K's key position in the forward read, and in m a read whose key is a
+  // free dim of m (the numerator's, not a reduction's).
+  unsigned kpos = 0;
+  for (auto [k, e] : llvm::enumerate(fk->index))
+    if (e == getAffineDimExpr(f.jName, ec.getContext()))
+      kpos = k;
+  const Expr *mk = findRead(m, f.k.tensor, [&](const Expr *r) {
+    auto d = dyn_cast<AffineDimExpr>(r->index[kpos]);
+    return d && m->dependsOn(d.getPosition());
+  });
+  if (!mk)
+    return std::nullopt;
+  auto map = alignRoots(fq, mq->index);
+  if (!map)
+    return std::nullopt;
+  (*map)[f.jName] = mk->index[kpos];
+  map->erase(f.dName);
+  return map;
+}
+
+} // namespace
 
 Reason raise::proveBackward(ExprContext &ec, ModelBuilder &mb,
                             const ForwardFacts &f, const Expr *rootExpr,
-                            Value root,
+                            Value root, const DenseSet<Operation *> &forward,
                             ArrayRef<std::pair<Value, Operation *>> uses,
                             std::optional<BackwardFacts> &out) {
-  return "the probabilities have other uses";
+  // 1. Every value with outside uses is P (in some form).
+  SmallVector<Value> ps;
+  for (auto [x, user] : uses) {
+    if (llvm::is_contained(ps, x))
+      continue;
+    auto it = mb.visited.find(x);
+    const Expr *m = mb.eval(x, it->second);
+    auto map = alignP(ec, f, rootExpr, m);
+    if (!map || substituteAll(ec, f.probability, *map) != m) {
+      std::string name = x.getDefiningOp()
+                             ? x.getDefiningOp()->getName().getStringRef().str()
+                             : "argument";
+      return "an intermediate of the attention ('" + name +
+             "') has a use outside it ('" +
+             user->getName().getStringRef().str() + "')";
+    }
+    ps.push_back(x);
+  }
+  if (f.group > 1 || f.kvBroadcastHead)
+    return "the probabilities have other uses (a joint graph with grouped "
+           "K/V heads is not supported)";
+
+  GradProver g{ec, f, rootExpr, root, Value()};
+  g.p = ps.front();
+  // P's read in role space: P[idx] with idx over root dims and j -> J; every
+  // form of P must be read the same way (they are casts of one another).
+  auto roleIndex = [&](Value x) -> std::optional<SmallVector<AffineExpr>> {
+    const Expr *m = mb.eval(x, mb.visited.find(x)->second);
+    auto map = alignP(ec, f, rootExpr, m);
+    if (!map)
+      return std::nullopt;
+    SmallVector<AffineExpr> roleIdx;
+    DenseMap<AffineExpr, unsigned> inv;
+    for (auto [d, e] : *map)
+      inv[e] = d == f.jName ? kJ : d;
+    for (AffineExpr e : mb.visited.find(x)->second) {
+      auto it = inv.find(e);
+      if (it != inv.end())
+        roleIdx.push_back(g.dim(it->second));
+      else if (auto c = dyn_cast<AffineConstantExpr>(e); c && c.getValue() == 0)
+        roleIdx.push_back(e);
+      else
+        return std::nullopt;
+    }
+    return roleIdx;
+  };
+  auto pIdx = roleIndex(g.p);
+  if (!pIdx)
+    return "the probabilities are read at an index the backward's model "
+           "cannot follow";
+  g.pT = ec.read(g.p, *pIdx);
+  ModelBuilder bm(ec);
+  bm.stopAt.insert(g.p);
+  bm.stopAt.insert(root);
+  for (Value x : ArrayRef<Value>(ps).drop_front()) {
+    if (roleIndex(x) != pIdx)
+      return "the probabilities are used in two layouts";
+    bm.aliases[x] = g.p;
+  }
+  g.qT = g.toRoles(findRead(rootExpr, f.q.tensor));
+  g.kT = g.toRoles(findRead(f.numerator, f.k.tensor, [&](const Expr *r) {
+    return r->dependsOn(f.jName);
+  }));
+  g.vT = g.toRoles(findRead(rootExpr, f.v.tensor));
+  {
+    auto rt = cast<RankedTensorType>(root.getType());
+    SmallVector<AffineExpr> idx;
+    for (int64_t d = 0; d < rt.getRank(); ++d)
+      idx.push_back(g.dim(d));
+    g.oT = ec.read(root, idx);
+  }
+
+  // 2. Walk the backward from P: every value is an output or dies with P.
+  SetVector<Operation *> reached;
+  SmallVector<Operation *> work;
+  for (Value x : ps)
+    for (Operation *u : x.getUsers())
+      if (!forward.contains(u) && !mb.isScratch(u))
+        work.push_back(u);
+  BackwardFacts facts;
+  DenseSet<Operation *> outputs;
+  // Values reached in order; a value may need dO, which a later one
+  // reveals, so unmatched ones are retried.
+  SmallVector<Value> pending;
+  auto modelOf = [&](Value y) {
+    auto ty = cast<RankedTensorType>(y.getType());
+    SmallVector<AffineExpr> idx;
+    for (int64_t d = 0; d < ty.getRank(); ++d) {
+      idx.push_back(g.dim(kOwn + d));
+      if (!ty.isDynamicDim(d))
+        bm.extents[kOwn + d] = ty.getDimSize(d);
+    }
+    return bm.eval(y, idx);
+  };
+  while (!work.empty()) {
+    Operation *op = work.pop_back_val();
+    if (!reached.insert(op))
+      continue;
+    if (reached.size() > 256)
+      return "the probabilities have too many uses to follow";
+    if (op->getNumResults() != 1 ||
+        !isa<RankedTensorType>(op->getResult(0).getType()))
+      return "the probabilities reach '" +
+             op->getName().getStringRef().str() +
+             "', which is not part of an attention backward";
+    Value y = op->getResult(0);
+    const Expr *m = modelOf(y);
+    g.learnDO(m, bm);
+    if (getenv("FLASH_RAISE_DEBUG"))
+      llvm::errs() << "  reached " << *op << "\n    model " << ec.str(m)
+                   << "\n    dO " << (g.dOT ? ec.str(g.dOT) : "?") << " P "
+                   << ec.str(g.pT) << "\n";
+    if (auto o = g.match(m, y)) {
+      facts.outputs.push_back(*o);
+      outputs.insert(op);
+      continue;
+    }
+    pending.push_back(y);
+    for (Operation *u : y.getUsers())
+      work.push_back(u);
+  }
+  // Retry what came before dO was known.
+  for (Value y : pending) {
+    if (auto o = g.match(modelOf(y), y)) {
+      facts.outputs.push_back(*o);
+      outputs.insert(y.getDefiningOp());
+    }
+  }
+  // Intermediates must die with P.
+  for (Operation *op : reached) {
+    if (outputs.contains(op))
+      continue;
+    for (Operation *u : op->getUsers())
+      if (!reached.contains(u))
+        return "the probabilities feed '" +
+               op->getName().getStringRef().str() +
+               "', which is not dQ, dK or dV of the attention's backward "
+               "(nor only used by them)";
+  }
+  if (facts.outputs.empty())
+    return "the probabilities have other uses than the P*V product and its "
+           "backward";
+  for (auto w : {GradOutput::DQ, GradOutput::DK, GradOutput::DV})
+    if (llvm::count_if(facts.outputs,
+                       [&](const GradOutput &o) { return o.which == w; }) > 1)
+      return "the backward computes one gradient twice";
+  facts.dO = g.dOLayout;
+  out = facts;
+  return "";
 }
 
 Reason raise::emitBackward(RewriterBase &rw, const ForwardFacts &f,
@@ -18,5 +464,78 @@ Reason raise::emitBackward(RewriterBase &rw, const ForwardFacts &f,
                            Value k, Value v, Value mask,
                            SmallVectorImpl<Operation *> &made,
                            SmallVectorImpl<Operation *> &roots) {
-  return "not implemented";
+  Location loc = attn.getLoc();
+  OpBuilder::InsertionGuard guard(rw);
+  // After the forward and dO.
+  Block *block = attn->getBlock();
+  Operation *after = attn;
+  if (Operation *d = b.dO.tensor.getDefiningOp())
+    if (Operation *anc = block->findAncestorOpInBlock(*d))
+      if (after->isBeforeInBlock(anc))
+        after = anc;
+  rw.setInsertionPointAfter(after);
+  unsigned nb = f.numBatch;
+  SmallVector<Target> t;
+  for (unsigned i = 0; i < nb; ++i)
+    t.push_back({{DimRole::Batch, i}, {}});
+  t.push_back({{DimRole::Query}, {}});
+  t.push_back({{DimRole::Value}, {}});
+  Value dO = materialize(rw, loc, b.dO, t, made);
+  Type et = getElementTypeOrSelf(q.getType());
+  if (getElementTypeOrSelf(dO.getType()) != et) {
+    dO = convertElements(rw, loc, dO, et);
+    made.push_back(dO.getDefiningOp());
+  }
+  auto emptyLike = [&](Value x) {
+    Value e = tensor::EmptyOp::create(rw, loc, tensor::getMixedSizes(rw, loc, x),
+                                      getElementTypeOrSelf(x.getType()));
+    made.push_back(e.getDefiningOp());
+    return e;
+  };
+  Value dq0 = emptyLike(q), dk0 = emptyLike(k), dv0 = emptyLike(v);
+  auto grad = AttentionGradOp::create(
+      rw, loc, TypeRange{q.getType(), k.getType(), v.getType()}, q, k, v,
+      attn.getResult(), attn.getLse(), dO, mask, dq0, dk0, dv0,
+      attn.getScaleAttr(), attn.getCausalAttr(), attn.getCausalOffsetAttr(),
+      /*deterministic=*/nullptr);
+  made.push_back(grad);
+  {
+    ScopedDiagnosticHandler silence(rw.getContext(),
+                                    [](Diagnostic &) { return success(); });
+    if (failed(mlir::verify(grad)))
+      return "the backward's operands do not form a valid "
+             "flash.attention_grad";
+  }
+  DominanceInfo dom;
+  SmallVector<std::pair<Value, Value>> repl;
+  for (const GradOutput &o : b.outputs) {
+    for (Operation *user : o.value.getUsers())
+      if (!dom.properlyDominates(grad.getOperation(), user))
+        return "a gradient is used before the backward's inputs are all "
+               "defined";
+    Value src = o.which == GradOutput::DQ   ? grad.getGradQuery()
+                : o.which == GradOutput::DK ? grad.getGradKey()
+                                            : grad.getGradValue();
+    LeafLayout l{src, {}};
+    for (unsigned i = 0; i < nb; ++i)
+      l.dims.push_back({DimRole::Batch, i});
+    l.dims.push_back(o.which == GradOutput::DQ ? DimRole{DimRole::Query}
+                                               : DimRole{DimRole::Key});
+    l.dims.push_back(o.which == GradOutput::DV ? DimRole{DimRole::Value}
+                                               : DimRole{DimRole::Head});
+    SmallVector<Target> ts;
+    for (DimRole r : o.layout.dims)
+      ts.push_back({r, {}});
+    Value x = materialize(rw, loc, l, ts, made);
+    auto ty = cast<RankedTensorType>(o.value.getType());
+    x = convertElements(rw, loc, x, ty.getElementType());
+    if (x.getType() != ty)
+      x = tensor::CastOp::create(rw, loc, ty, x);
+    repl.push_back({o.value, x});
+  }
+  for (auto [from, to] : repl) {
+    rw.replaceAllUsesWith(from, to);
+    roots.push_back(from.getDefiningOp());
+  }
+  return "";
 }

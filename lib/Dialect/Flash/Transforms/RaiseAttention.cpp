@@ -273,7 +273,7 @@ Reason checkUses(Candidate &c) {
   }
   if (forBackward.empty())
     return "";
-  Reason why = raise::proveBackward(c.ec, mb, f, c.rootExpr, c.root,
+  Reason why = raise::proveBackward(c.ec, mb, f, c.rootExpr, c.root, slice,
                                     forBackward, c.backward);
   if (!why.empty())
     return why;
@@ -297,7 +297,7 @@ std::optional<Reason> analyze(Candidate &c) {
     c.root = root;
     c.rootExpr = c.mb->evalAtIdentity(root);
     std::optional<Reason> r =
-        proveForward(c.ec, c.rootExpr, ty.getRank(), c.facts);
+        proveForward(c.ec, c.rootExpr, ty.getShape(), c.facts);
     if (r && r->empty())
       r = checkUses(c);
     if (getenv("FLASH_RAISE_DEBUG"))

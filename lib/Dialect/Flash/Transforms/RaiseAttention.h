@@ -57,6 +57,7 @@ struct BackwardFacts {
 /// the backward of the attention `f` and that its outputs are dQ, dK, dV.
 Reason proveBackward(ExprContext &ec, ModelBuilder &mb, const ForwardFacts &f,
                      const Expr *rootExpr, Value root,
+                     const DenseSet<Operation *> &forward,
                      ArrayRef<std::pair<Value, Operation *>> uses,
                      std::optional<BackwardFacts> &out);
 

@@ -1,0 +1,594 @@
+// Held-out spellings of attention with dynamic sequence lengths: inits
+// sized with tensor.dim, linalg.softmax and decomposed softmaxes, Nq != Nk,
+// dynamic transposes, reshapes, broadcasts, masks and a causal offset
+// computed from the dynamic lengths. Each chunk's SIZES comment gives the
+// run-time sizes of its `?` dims (in order across the arguments) for
+// raisecheck.py.
+// RUN: flash-opt %s --split-input-file --flash-raise-attention="report=true" --verify-diagnostics | FileCheck %s
+// RUN: %python %flash_src_root/python/flash_mlir/raisecheck.py %s --build %flash_obj_root | FileCheck %s --check-prefix=EXEC
+// EXEC-NOT: FAIL
+
+// [?, 48] Q, K, V with independent dynamic lengths, K^T in the matmul
+// maps, linalg.softmax, inits sized with tensor.dim.
+// CHECK-LABEL: func.func @dyn_nd_linalg_softmax
+// CHECK: flash.attention
+// SIZES: 37, 45, 45
+// EXEC: dyn_nd_linalg_softmax: raised=yes
+func.func @dyn_nd_linalg_softmax(%q: tensor<?x48xf32>, %k: tensor<?x48xf32>,
+                                 %v: tensor<?x40xf32>) -> tensor<?x40xf32> {
+  %zero = arith.constant 0.0 : f32
+  %c0 = arith.constant 0 : index
+  %nq = tensor.dim %q, %c0 : tensor<?x48xf32>
+  %nk = tensor.dim %k, %c0 : tensor<?x48xf32>
+  %e0 = tensor.empty(%nq, %nk) : tensor<?x?xf32>
+  %z0 = linalg.fill ins(%zero : f32) outs(%e0 : tensor<?x?xf32>) -> tensor<?x?xf32>
+  %s = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>,
+                                      affine_map<(m, n, k) -> (n, k)>,
+                                      affine_map<(m, n, k) -> (m, n)>]
+      ins(%q, %k : tensor<?x48xf32>, tensor<?x48xf32>)
+      outs(%z0 : tensor<?x?xf32>) -> tensor<?x?xf32>
+  %sc = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>],
+                        iterator_types = ["parallel", "parallel"]}
+      ins(%s : tensor<?x?xf32>) outs(%e0 : tensor<?x?xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %c = arith.constant 0.14433756 : f32
+    %y = arith.mulf %x, %c : f32
+    linalg.yield %y : f32
+  } -> tensor<?x?xf32>
+  %e1 = tensor.empty(%nq, %nk) : tensor<?x?xf32>
+  %p = linalg.softmax dimension(1) ins(%sc : tensor<?x?xf32>) outs(%e1 : tensor<?x?xf32>) -> tensor<?x?xf32>
+  %e3 = tensor.empty(%nq) : tensor<?x40xf32>
+  %z3 = linalg.fill ins(%zero : f32) outs(%e3 : tensor<?x40xf32>) -> tensor<?x40xf32>
+  %o = linalg.matmul ins(%p, %v : tensor<?x?xf32>, tensor<?x40xf32>) outs(%z3 : tensor<?x40xf32>) -> tensor<?x40xf32>
+  return %o : tensor<?x40xf32>
+}
+
+// -----
+
+// [2, ?, 64] with a decomposed keepdim softmax (-FLT_MAX max init, sub,
+// exp, sum, divide), all inits sized with tensor.dim.
+// CHECK-LABEL: func.func @dyn_bnd_decomposed_keepdim
+// CHECK: flash.attention
+// SIZES: 23, 41, 41
+// EXEC: dyn_bnd_decomposed_keepdim: raised=yes
+func.func @dyn_bnd_decomposed_keepdim(%q: tensor<2x?x64xf32>, %k: tensor<2x?x64xf32>,
+                                      %v: tensor<2x?x64xf32>) -> tensor<2x?x64xf32> {
+  %zero = arith.constant 0.0 : f32
+  %lowest = arith.constant -3.40282347e+38 : f32
+  %c1 = arith.constant 1 : index
+  %nq = tensor.dim %q, %c1 : tensor<2x?x64xf32>
+  %nk = tensor.dim %k, %c1 : tensor<2x?x64xf32>
+  %e0 = tensor.empty(%nq, %nk) : tensor<2x?x?xf32>
+  %z0 = linalg.fill ins(%zero : f32) outs(%e0 : tensor<2x?x?xf32>) -> tensor<2x?x?xf32>
+  %s = linalg.batch_matmul indexing_maps = [affine_map<(b, m, n, k) -> (b, m, k)>,
+                                            affine_map<(b, m, n, k) -> (b, n, k)>,
+                                            affine_map<(b, m, n, k) -> (b, m, n)>]
+      ins(%q, %k : tensor<2x?x64xf32>, tensor<2x?x64xf32>)
+      outs(%z0 : tensor<2x?x?xf32>) -> tensor<2x?x?xf32>
+  %sc = linalg.generic {indexing_maps = [affine_map<(b, i, j) -> (b, i, j)>, affine_map<(b, i, j) -> (b, i, j)>],
+                        iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%s : tensor<2x?x?xf32>) outs(%e0 : tensor<2x?x?xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %c = arith.constant 8.0 : f32
+    %y = arith.divf %x, %c : f32
+    linalg.yield %y : f32
+  } -> tensor<2x?x?xf32>
+  %em = tensor.empty(%nq) : tensor<2x?x1xf32>
+  %mi = linalg.fill ins(%lowest : f32) outs(%em : tensor<2x?x1xf32>) -> tensor<2x?x1xf32>
+  %mx = linalg.generic {indexing_maps = [affine_map<(b, i, j) -> (b, i, j)>, affine_map<(b, i, j) -> (b, i, 0)>],
+                        iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%sc : tensor<2x?x?xf32>) outs(%mi : tensor<2x?x1xf32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %m = arith.maximumf %x, %acc : f32
+    linalg.yield %m : f32
+  } -> tensor<2x?x1xf32>
+  %sub = linalg.generic {indexing_maps = [affine_map<(b, i, j) -> (b, i, j)>, affine_map<(b, i, j) -> (b, i, 0)>, affine_map<(b, i, j) -> (b, i, j)>],
+                         iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%sc, %mx : tensor<2x?x?xf32>, tensor<2x?x1xf32>) outs(%e0 : tensor<2x?x?xf32>) {
+  ^bb0(%x: f32, %m: f32, %o: f32):
+    %y = arith.subf %x, %m : f32
+    linalg.yield %y : f32
+  } -> tensor<2x?x?xf32>
+  %ex = linalg.generic {indexing_maps = [affine_map<(b, i, j) -> (b, i, j)>, affine_map<(b, i, j) -> (b, i, j)>],
+                        iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%sub : tensor<2x?x?xf32>) outs(%e0 : tensor<2x?x?xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %y = math.exp %x : f32
+    linalg.yield %y : f32
+  } -> tensor<2x?x?xf32>
+  %li = linalg.fill ins(%zero : f32) outs(%em : tensor<2x?x1xf32>) -> tensor<2x?x1xf32>
+  %l = linalg.generic {indexing_maps = [affine_map<(b, i, j) -> (b, i, j)>, affine_map<(b, i, j) -> (b, i, 0)>],
+                       iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%ex : tensor<2x?x?xf32>) outs(%li : tensor<2x?x1xf32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %y = arith.addf %x, %acc : f32
+    linalg.yield %y : f32
+  } -> tensor<2x?x1xf32>
+  %p = linalg.generic {indexing_maps = [affine_map<(b, i, j) -> (b, i, j)>, affine_map<(b, i, j) -> (b, i, 0)>, affine_map<(b, i, j) -> (b, i, j)>],
+                       iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%ex, %l : tensor<2x?x?xf32>, tensor<2x?x1xf32>) outs(%e0 : tensor<2x?x?xf32>) {
+  ^bb0(%x: f32, %d: f32, %o: f32):
+    %y = arith.divf %x, %d : f32
+    linalg.yield %y : f32
+  } -> tensor<2x?x?xf32>
+  %e3 = tensor.empty(%nq) : tensor<2x?x64xf32>
+  %z3 = linalg.fill ins(%zero : f32) outs(%e3 : tensor<2x?x64xf32>) -> tensor<2x?x64xf32>
+  %o = linalg.batch_matmul ins(%p, %v : tensor<2x?x?xf32>, tensor<2x?x64xf32>) outs(%z3 : tensor<2x?x64xf32>) -> tensor<2x?x64xf32>
+  return %o : tensor<2x?x64xf32>
+}
+
+// -----
+
+// [1, 4, ?, 32] with generic contractions and linalg.softmax.
+// CHECK-LABEL: func.func @dyn_bhnd_generic_contractions
+// CHECK: flash.attention
+// SIZES: 29, 37, 37
+// EXEC: dyn_bhnd_generic_contractions: raised=yes
+func.func @dyn_bhnd_generic_contractions(%q: tensor<1x4x?x32xf32>, %k: tensor<1x4x?x32xf32>,
+                                         %v: tensor<1x4x?x32xf32>) -> tensor<1x4x?x32xf32> {
+  %zero = arith.constant 0.0 : f32
+  %c2 = arith.constant 2 : index
+  %nq = tensor.dim %q, %c2 : tensor<1x4x?x32xf32>
+  %nk = tensor.dim %k, %c2 : tensor<1x4x?x32xf32>
+  %e0 = tensor.empty(%nq, %nk) : tensor<1x4x?x?xf32>
+  %z0 = linalg.fill ins(%zero : f32) outs(%e0 : tensor<1x4x?x?xf32>) -> tensor<1x4x?x?xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(b, h, i, j, d) -> (b, h, i, d)>,
+                                        affine_map<(b, h, i, j, d) -> (b, h, j, d)>,
+                                        affine_map<(b, h, i, j, d) -> (b, h, i, j)>],
+                       iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%q, %k : tensor<1x4x?x32xf32>, tensor<1x4x?x32xf32>) outs(%z0 : tensor<1x4x?x?xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32):
+    %m = arith.mulf %a, %b : f32
+    %r = arith.addf %c, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<1x4x?x?xf32>
+  %sc = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>],
+                        iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%s : tensor<1x4x?x?xf32>) outs(%e0 : tensor<1x4x?x?xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %c = arith.constant 0.17677669 : f32
+    %y = arith.mulf %x, %c : f32
+    linalg.yield %y : f32
+  } -> tensor<1x4x?x?xf32>
+  %e1 = tensor.empty(%nq, %nk) : tensor<1x4x?x?xf32>
+  %p = linalg.softmax dimension(3) ins(%sc : tensor<1x4x?x?xf32>) outs(%e1 : tensor<1x4x?x?xf32>) -> tensor<1x4x?x?xf32>
+  %e3 = tensor.empty(%nq) : tensor<1x4x?x32xf32>
+  %z3 = linalg.fill ins(%zero : f32) outs(%e3 : tensor<1x4x?x32xf32>) -> tensor<1x4x?x32xf32>
+  %o = linalg.generic {indexing_maps = [affine_map<(b, h, i, e, j) -> (b, h, i, j)>,
+                                        affine_map<(b, h, i, e, j) -> (b, h, j, e)>,
+                                        affine_map<(b, h, i, e, j) -> (b, h, i, e)>],
+                       iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%p, %v : tensor<1x4x?x?xf32>, tensor<1x4x?x32xf32>) outs(%z3 : tensor<1x4x?x32xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32):
+    %m = arith.mulf %a, %b : f32
+    %r = arith.addf %c, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<1x4x?x32xf32>
+  return %o : tensor<1x4x?x32xf32>
+}
+
+// -----
+
+// Dynamic Nq != Nk ([2, ?, 24] queries, [2, ?, 24] keys), batch_matmul with
+// transposing maps, decomposed softmax with rank-2 (non-keepdim) -inf max
+// and sum inits.
+// CHECK-LABEL: func.func @dyn_nq_ne_nk_decomposed
+// CHECK: flash.attention
+// SIZES: 29, 45, 45
+// EXEC: dyn_nq_ne_nk_decomposed: raised=yes
+func.func @dyn_nq_ne_nk_decomposed(%q: tensor<2x?x24xf32>, %k: tensor<2x?x24xf32>,
+                                   %v: tensor<2x?x20xf32>) -> tensor<2x?x20xf32> {
+  %zero = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %c1 = arith.constant 1 : index
+  %nq = tensor.dim %q, %c1 : tensor<2x?x24xf32>
+  %nk = tensor.dim %k, %c1 : tensor<2x?x24xf32>
+  %e0 = tensor.empty(%nq, %nk) : tensor<2x?x?xf32>
+  %z0 = linalg.fill ins(%zero : f32) outs(%e0 : tensor<2x?x?xf32>) -> tensor<2x?x?xf32>
+  %s = linalg.batch_matmul indexing_maps = [affine_map<(b, m, n, k) -> (b, m, k)>,
+                                            affine_map<(b, m, n, k) -> (b, n, k)>,
+                                            affine_map<(b, m, n, k) -> (b, m, n)>]
+      ins(%q, %k : tensor<2x?x24xf32>, tensor<2x?x24xf32>)
+      outs(%z0 : tensor<2x?x?xf32>) -> tensor<2x?x?xf32>
+  %er = tensor.empty(%nq) : tensor<2x?xf32>
+  %mi = linalg.fill ins(%ninf : f32) outs(%er : tensor<2x?xf32>) -> tensor<2x?xf32>
+  %mx = linalg.generic {indexing_maps = [affine_map<(b, i, j) -> (b, i, j)>, affine_map<(b, i, j) -> (b, i)>],
+                        iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%s : tensor<2x?x?xf32>) outs(%mi : tensor<2x?xf32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %m = arith.maximumf %x, %acc : f32
+    linalg.yield %m : f32
+  } -> tensor<2x?xf32>
+  %ex = linalg.generic {indexing_maps = [affine_map<(b, i, j) -> (b, i, j)>, affine_map<(b, i, j) -> (b, i)>, affine_map<(b, i, j) -> (b, i, j)>],
+                        iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%s, %mx : tensor<2x?x?xf32>, tensor<2x?xf32>) outs(%e0 : tensor<2x?x?xf32>) {
+  ^bb0(%x: f32, %m: f32, %o: f32):
+    %c = arith.constant 0.20412415 : f32
+    %d = arith.subf %x, %m : f32
+    %t = arith.mulf %d, %c : f32
+    %e = math.exp %t : f32
+    linalg.yield %e : f32
+  } -> tensor<2x?x?xf32>
+  %li = linalg.fill ins(%zero : f32) outs(%er : tensor<2x?xf32>) -> tensor<2x?xf32>
+  %l = linalg.generic {indexing_maps = [affine_map<(b, i, j) -> (b, i, j)>, affine_map<(b, i, j) -> (b, i)>],
+                       iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%ex : tensor<2x?x?xf32>) outs(%li : tensor<2x?xf32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %y = arith.addf %x, %acc : f32
+    linalg.yield %y : f32
+  } -> tensor<2x?xf32>
+  %p = linalg.generic {indexing_maps = [affine_map<(b, i, j) -> (b, i, j)>, affine_map<(b, i, j) -> (b, i)>, affine_map<(b, i, j) -> (b, i, j)>],
+                       iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%ex, %l : tensor<2x?x?xf32>, tensor<2x?xf32>) outs(%e0 : tensor<2x?x?xf32>) {
+  ^bb0(%x: f32, %d: f32, %o: f32):
+    %y = arith.divf %x, %d : f32
+    linalg.yield %y : f32
+  } -> tensor<2x?x?xf32>
+  %e3 = tensor.empty(%nq) : tensor<2x?x20xf32>
+  %z3 = linalg.fill ins(%zero : f32) outs(%e3 : tensor<2x?x20xf32>) -> tensor<2x?x20xf32>
+  %o = linalg.batch_matmul ins(%p, %v : tensor<2x?x?xf32>, tensor<2x?x20xf32>) outs(%z3 : tensor<2x?x20xf32>) -> tensor<2x?x20xf32>
+  return %o : tensor<2x?x20xf32>
+}
+
+// -----
+
+// [?, 24] with K transposed by a dynamic linalg.transpose, plain
+// linalg.matmul, scale by a divide.
+// CHECK-LABEL: func.func @dyn_kt_linalg_transpose
+// CHECK: flash.attention
+// SIZES: 37, 45, 45
+// EXEC: dyn_kt_linalg_transpose: raised=yes
+func.func @dyn_kt_linalg_transpose(%q: tensor<?x24xf32>, %k: tensor<?x24xf32>,
+                                   %v: tensor<?x20xf32>) -> tensor<?x20xf32> {
+  %zero = arith.constant 0.0 : f32
+  %c0 = arith.constant 0 : index
+  %nq = tensor.dim %q, %c0 : tensor<?x24xf32>
+  %nk = tensor.dim %k, %c0 : tensor<?x24xf32>
+  %et = tensor.empty(%nk) : tensor<24x?xf32>
+  %kt = linalg.transpose ins(%k : tensor<?x24xf32>) outs(%et : tensor<24x?xf32>) permutation = [1, 0]
+  %e0 = tensor.empty(%nq, %nk) : tensor<?x?xf32>
+  %z0 = linalg.fill ins(%zero : f32) outs(%e0 : tensor<?x?xf32>) -> tensor<?x?xf32>
+  %s = linalg.matmul ins(%q, %kt : tensor<?x24xf32>, tensor<24x?xf32>) outs(%z0 : tensor<?x?xf32>) -> tensor<?x?xf32>
+  %sc = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>],
+                        iterator_types = ["parallel", "parallel"]}
+      ins(%s : tensor<?x?xf32>) outs(%e0 : tensor<?x?xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %c = arith.constant 4.8989797 : f32
+    %y = arith.divf %x, %c : f32
+    linalg.yield %y : f32
+  } -> tensor<?x?xf32>
+  %p = linalg.softmax dimension(1) ins(%sc : tensor<?x?xf32>) outs(%e0 : tensor<?x?xf32>) -> tensor<?x?xf32>
+  %e3 = tensor.empty(%nq) : tensor<?x20xf32>
+  %z3 = linalg.fill ins(%zero : f32) outs(%e3 : tensor<?x20xf32>) -> tensor<?x20xf32>
+  %o = linalg.matmul ins(%p, %v : tensor<?x?xf32>, tensor<?x20xf32>) outs(%z3 : tensor<?x20xf32>) -> tensor<?x20xf32>
+  return %o : tensor<?x20xf32>
+}
+
+// -----
+
+// Dynamic causal, top-left aligned (j > i masked with -inf) in the score
+// generic; run with Nq != Nk.
+// CHECK-LABEL: func.func @dyn_causal_top_left
+// CHECK: flash.attention
+// SIZES: 29, 45, 45
+// EXEC: dyn_causal_top_left: raised=yes
+func.func @dyn_causal_top_left(%q: tensor<2x?x24xf32>, %k: tensor<2x?x24xf32>,
+                               %v: tensor<2x?x20xf32>) -> tensor<2x?x20xf32> {
+  %zero = arith.constant 0.0 : f32
+  %c1 = arith.constant 1 : index
+  %nq = tensor.dim %q, %c1 : tensor<2x?x24xf32>
+  %nk = tensor.dim %k, %c1 : tensor<2x?x24xf32>
+  %e0 = tensor.empty(%nq, %nk) : tensor<2x?x?xf32>
+  %z0 = linalg.fill ins(%zero : f32) outs(%e0 : tensor<2x?x?xf32>) -> tensor<2x?x?xf32>
+  %s = linalg.batch_matmul indexing_maps = [affine_map<(b, m, n, k) -> (b, m, k)>,
+                                            affine_map<(b, m, n, k) -> (b, n, k)>,
+                                            affine_map<(b, m, n, k) -> (b, m, n)>]
+      ins(%q, %k : tensor<2x?x24xf32>, tensor<2x?x24xf32>)
+      outs(%z0 : tensor<2x?x?xf32>) -> tensor<2x?x?xf32>
+  %sm = linalg.generic {indexing_maps = [affine_map<(b, i, j) -> (b, i, j)>, affine_map<(b, i, j) -> (b, i, j)>],
+                        iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%s : tensor<2x?x?xf32>) outs(%e0 : tensor<2x?x?xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %c = arith.constant 0.20412415 : f32
+    %ninf = arith.constant 0xFF800000 : f32
+    %i = linalg.index 1 : index
+    %j = linalg.index 2 : index
+    %above = arith.cmpi ugt, %j, %i : index
+    %y = arith.mulf %x, %c : f32
+    %r = arith.select %above, %ninf, %y : f32
+    linalg.yield %r : f32
+  } -> tensor<2x?x?xf32>
+  %p = linalg.softmax dimension(2) ins(%sm : tensor<2x?x?xf32>) outs(%e0 : tensor<2x?x?xf32>) -> tensor<2x?x?xf32>
+  %e3 = tensor.empty(%nq) : tensor<2x?x20xf32>
+  %z3 = linalg.fill ins(%zero : f32) outs(%e3 : tensor<2x?x20xf32>) -> tensor<2x?x20xf32>
+  %o = linalg.batch_matmul ins(%p, %v : tensor<2x?x?xf32>, tensor<2x?x20xf32>) outs(%z3 : tensor<2x?x20xf32>) -> tensor<2x?x20xf32>
+  return %o : tensor<2x?x20xf32>
+}
+
+// -----
+
+// Dynamic causal, bottom-right aligned: the offset Nk - Nq is computed from
+// tensor.dim outside the generic and captured; key j is kept where
+// j <= i + (Nk - Nq). Run with Nq <= Nk.
+// CHECK-LABEL: func.func @dyn_causal_bottom_right_offset_from_dims
+// CHECK: flash.attention
+// SIZES: 29, 45, 45
+// EXEC: dyn_causal_bottom_right_offset_from_dims: raised=yes
+func.func @dyn_causal_bottom_right_offset_from_dims(%q: tensor<2x?x24xf32>, %k: tensor<2x?x24xf32>,
+                                                    %v: tensor<2x?x20xf32>) -> tensor<2x?x20xf32> {
+  %zero = arith.constant 0.0 : f32
+  %c1 = arith.constant 1 : index
+  %nq = tensor.dim %q, %c1 : tensor<2x?x24xf32>
+  %nk = tensor.dim %k, %c1 : tensor<2x?x24xf32>
+  %off = arith.subi %nk, %nq : index
+  %e0 = tensor.empty(%nq, %nk) : tensor<2x?x?xf32>
+  %z0 = linalg.fill ins(%zero : f32) outs(%e0 : tensor<2x?x?xf32>) -> tensor<2x?x?xf32>
+  %s = linalg.batch_matmul indexing_maps = [affine_map<(b, m, n, k) -> (b, m, k)>,
+                                            affine_map<(b, m, n, k) -> (b, n, k)>,
+                                            affine_map<(b, m, n, k) -> (b, m, n)>]
+      ins(%q, %k : tensor<2x?x24xf32>, tensor<2x?x24xf32>)
+      outs(%z0 : tensor<2x?x?xf32>) -> tensor<2x?x?xf32>
+  %sm = linalg.generic {indexing_maps = [affine_map<(b, i, j) -> (b, i, j)>, affine_map<(b, i, j) -> (b, i, j)>],
+                        iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%s : tensor<2x?x?xf32>) outs(%e0 : tensor<2x?x?xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %c = arith.constant 0.20412415 : f32
+    %ninf = arith.constant 0xFF800000 : f32
+    %i = linalg.index 1 : index
+    %j = linalg.index 2 : index
+    %lim = arith.addi %i, %off : index
+    %keep = arith.cmpi sle, %j, %lim : index
+    %y = arith.mulf %x, %c : f32
+    %r = arith.select %keep, %y, %ninf : f32
+    linalg.yield %r : f32
+  } -> tensor<2x?x?xf32>
+  %p = linalg.softmax dimension(2) ins(%sm : tensor<2x?x?xf32>) outs(%e0 : tensor<2x?x?xf32>) -> tensor<2x?x?xf32>
+  %e3 = tensor.empty(%nq) : tensor<2x?x20xf32>
+  %z3 = linalg.fill ins(%zero : f32) outs(%e3 : tensor<2x?x20xf32>) -> tensor<2x?x20xf32>
+  %o = linalg.batch_matmul ins(%p, %v : tensor<2x?x?xf32>, tensor<2x?x20xf32>) outs(%z3 : tensor<2x?x20xf32>) -> tensor<2x?x20xf32>
+  return %o : tensor<2x?x20xf32>
+}
+
+// -----
+
+// A dynamic additive mask [?, ?] broadcast over the batch.
+// CHECK-LABEL: func.func @dyn_additive_mask
+// CHECK: flash.attention
+// SIZES: 29, 45, 45, 29, 45
+// EXEC: dyn_additive_mask: raised=yes
+func.func @dyn_additive_mask(%q: tensor<2x?x24xf32>, %k: tensor<2x?x24xf32>,
+                             %v: tensor<2x?x20xf32>, %mask: tensor<?x?xf32>) -> tensor<2x?x20xf32> {
+  %zero = arith.constant 0.0 : f32
+  %c1 = arith.constant 1 : index
+  %nq = tensor.dim %q, %c1 : tensor<2x?x24xf32>
+  %nk = tensor.dim %k, %c1 : tensor<2x?x24xf32>
+  %e0 = tensor.empty(%nq, %nk) : tensor<2x?x?xf32>
+  %z0 = linalg.fill ins(%zero : f32) outs(%e0 : tensor<2x?x?xf32>) -> tensor<2x?x?xf32>
+  %s = linalg.batch_matmul indexing_maps = [affine_map<(b, m, n, k) -> (b, m, k)>,
+                                            affine_map<(b, m, n, k) -> (b, n, k)>,
+                                            affine_map<(b, m, n, k) -> (b, m, n)>]
+      ins(%q, %k : tensor<2x?x24xf32>, tensor<2x?x24xf32>)
+      outs(%z0 : tensor<2x?x?xf32>) -> tensor<2x?x?xf32>
+  %sm = linalg.generic {indexing_maps = [affine_map<(b, i, j) -> (b, i, j)>, affine_map<(b, i, j) -> (i, j)>, affine_map<(b, i, j) -> (b, i, j)>],
+                        iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%s, %mask : tensor<2x?x?xf32>, tensor<?x?xf32>) outs(%e0 : tensor<2x?x?xf32>) {
+  ^bb0(%x: f32, %mk: f32, %o: f32):
+    %c = arith.constant 0.20412415 : f32
+    %y = arith.mulf %x, %c : f32
+    %r = arith.addf %y, %mk : f32
+    linalg.yield %r : f32
+  } -> tensor<2x?x?xf32>
+  %p = linalg.softmax dimension(2) ins(%sm : tensor<2x?x?xf32>) outs(%e0 : tensor<2x?x?xf32>) -> tensor<2x?x?xf32>
+  %e3 = tensor.empty(%nq) : tensor<2x?x20xf32>
+  %z3 = linalg.fill ins(%zero : f32) outs(%e3 : tensor<2x?x20xf32>) -> tensor<2x?x20xf32>
+  %o = linalg.batch_matmul ins(%p, %v : tensor<2x?x?xf32>, tensor<2x?x20xf32>) outs(%z3 : tensor<2x?x20xf32>) -> tensor<2x?x20xf32>
+  return %o : tensor<2x?x20xf32>
+}
+
+// -----
+
+// torch-mlir's bmm with dynamic sequence lengths: [2, 3, ?, 24] heads
+// collapsed into [6, ?, 24], K^T by a dynamic linalg.transpose, batch_matmul,
+// linalg.softmax, and the output expanded back with a dynamic output_shape.
+// CHECK-LABEL: func.func @dyn_collapse_expand_bmm
+// CHECK: flash.attention
+// SIZES: 29, 45, 45
+// EXEC: dyn_collapse_expand_bmm: raised=yes
+func.func @dyn_collapse_expand_bmm(%q: tensor<2x3x?x24xf32>, %k: tensor<2x3x?x24xf32>,
+                                   %v: tensor<2x3x?x20xf32>) -> tensor<2x3x?x20xf32> {
+  %zero = arith.constant 0.0 : f32
+  %c2 = arith.constant 2 : index
+  %nq = tensor.dim %q, %c2 : tensor<2x3x?x24xf32>
+  %nk = tensor.dim %k, %c2 : tensor<2x3x?x24xf32>
+  %qc = tensor.collapse_shape %q [[0, 1], [2], [3]] : tensor<2x3x?x24xf32> into tensor<6x?x24xf32>
+  %kc = tensor.collapse_shape %k [[0, 1], [2], [3]] : tensor<2x3x?x24xf32> into tensor<6x?x24xf32>
+  %vc = tensor.collapse_shape %v [[0, 1], [2], [3]] : tensor<2x3x?x20xf32> into tensor<6x?x20xf32>
+  %et = tensor.empty(%nk) : tensor<6x24x?xf32>
+  %kt = linalg.transpose ins(%kc : tensor<6x?x24xf32>) outs(%et : tensor<6x24x?xf32>) permutation = [0, 2, 1]
+  %e0 = tensor.empty(%nq, %nk) : tensor<6x?x?xf32>
+  %z0 = linalg.fill ins(%zero : f32) outs(%e0 : tensor<6x?x?xf32>) -> tensor<6x?x?xf32>
+  %s = linalg.batch_matmul ins(%qc, %kt : tensor<6x?x24xf32>, tensor<6x24x?xf32>) outs(%z0 : tensor<6x?x?xf32>) -> tensor<6x?x?xf32>
+  %sc = linalg.generic {indexing_maps = [affine_map<(b, i, j) -> (b, i, j)>, affine_map<(b, i, j) -> (b, i, j)>],
+                        iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%s : tensor<6x?x?xf32>) outs(%e0 : tensor<6x?x?xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %c = arith.constant 0.20412415 : f32
+    %y = arith.mulf %x, %c : f32
+    linalg.yield %y : f32
+  } -> tensor<6x?x?xf32>
+  %p = linalg.softmax dimension(2) ins(%sc : tensor<6x?x?xf32>) outs(%e0 : tensor<6x?x?xf32>) -> tensor<6x?x?xf32>
+  %e3 = tensor.empty(%nq) : tensor<6x?x20xf32>
+  %z3 = linalg.fill ins(%zero : f32) outs(%e3 : tensor<6x?x20xf32>) -> tensor<6x?x20xf32>
+  %o = linalg.batch_matmul ins(%p, %vc : tensor<6x?x?xf32>, tensor<6x?x20xf32>) outs(%z3 : tensor<6x?x20xf32>) -> tensor<6x?x20xf32>
+  %oe = tensor.expand_shape %o [[0, 1], [2], [3]] output_shape [2, 3, %nq, 20] : tensor<6x?x20xf32> into tensor<2x3x?x20xf32>
+  return %oe : tensor<2x3x?x20xf32>
+}
+
+// -----
+
+// Dynamic GQA by repeat_kv: K and V [1, 2, ?, 32] broadcast to
+// [1, 2, 2, ?, 32] and collapsed to [1, 4, ?, 32].
+// CHECK-LABEL: func.func @dyn_gqa_repeat_kv
+// CHECK: flash.attention
+// SIZES: 29, 37, 37
+// EXEC: dyn_gqa_repeat_kv: raised=yes
+func.func @dyn_gqa_repeat_kv(%q: tensor<1x4x?x32xf32>, %k: tensor<1x2x?x32xf32>,
+                             %v: tensor<1x2x?x32xf32>) -> tensor<1x4x?x32xf32> {
+  %zero = arith.constant 0.0 : f32
+  %c2 = arith.constant 2 : index
+  %nq = tensor.dim %q, %c2 : tensor<1x4x?x32xf32>
+  %nk = tensor.dim %k, %c2 : tensor<1x2x?x32xf32>
+  %eb = tensor.empty(%nk) : tensor<1x2x2x?x32xf32>
+  %kb = linalg.broadcast ins(%k : tensor<1x2x?x32xf32>) outs(%eb : tensor<1x2x2x?x32xf32>) dimensions = [2]
+  %kr = tensor.collapse_shape %kb [[0], [1, 2], [3], [4]] : tensor<1x2x2x?x32xf32> into tensor<1x4x?x32xf32>
+  %vb = linalg.broadcast ins(%v : tensor<1x2x?x32xf32>) outs(%eb : tensor<1x2x2x?x32xf32>) dimensions = [2]
+  %vr = tensor.collapse_shape %vb [[0], [1, 2], [3], [4]] : tensor<1x2x2x?x32xf32> into tensor<1x4x?x32xf32>
+  %e0 = tensor.empty(%nq, %nk) : tensor<1x4x?x?xf32>
+  %z0 = linalg.fill ins(%zero : f32) outs(%e0 : tensor<1x4x?x?xf32>) -> tensor<1x4x?x?xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(b, h, i, j, d) -> (b, h, i, d)>,
+                                        affine_map<(b, h, i, j, d) -> (b, h, j, d)>,
+                                        affine_map<(b, h, i, j, d) -> (b, h, i, j)>],
+                       iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%q, %kr : tensor<1x4x?x32xf32>, tensor<1x4x?x32xf32>) outs(%z0 : tensor<1x4x?x?xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32):
+    %m = arith.mulf %a, %b : f32
+    %r = arith.addf %c, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<1x4x?x?xf32>
+  %sc = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>],
+                        iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%s : tensor<1x4x?x?xf32>) outs(%e0 : tensor<1x4x?x?xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %c = arith.constant 5.656854 : f32
+    %y = arith.divf %x, %c : f32
+    linalg.yield %y : f32
+  } -> tensor<1x4x?x?xf32>
+  %p = linalg.softmax dimension(3) ins(%sc : tensor<1x4x?x?xf32>) outs(%e0 : tensor<1x4x?x?xf32>) -> tensor<1x4x?x?xf32>
+  %e3 = tensor.empty(%nq) : tensor<1x4x?x32xf32>
+  %z3 = linalg.fill ins(%zero : f32) outs(%e3 : tensor<1x4x?x32xf32>) -> tensor<1x4x?x32xf32>
+  %o = linalg.generic {indexing_maps = [affine_map<(b, h, i, e, j) -> (b, h, i, j)>,
+                                        affine_map<(b, h, i, e, j) -> (b, h, j, e)>,
+                                        affine_map<(b, h, i, e, j) -> (b, h, i, e)>],
+                       iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%p, %vr : tensor<1x4x?x?xf32>, tensor<1x4x?x32xf32>) outs(%z3 : tensor<1x4x?x32xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32):
+    %m = arith.mulf %a, %b : f32
+    %r = arith.addf %c, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<1x4x?x32xf32>
+  return %o : tensor<1x4x?x32xf32>
+}
+
+// -----
+
+// Dynamic bf16: bf16 x bf16 -> f32 batch_matmul, linalg.softmax in f32, P
+// truncated to bf16, P*V into f32 and the output truncated to bf16.
+// CHECK-LABEL: func.func @dyn_bf16_mixed_precision
+// CHECK: flash.attention
+// SIZES: 29, 45, 45
+// EXEC: dyn_bf16_mixed_precision: raised=yes
+func.func @dyn_bf16_mixed_precision(%q: tensor<2x?x24xbf16>, %k: tensor<2x?x24xbf16>,
+                                    %v: tensor<2x?x20xbf16>) -> tensor<2x?x20xbf16> {
+  %zero = arith.constant 0.0 : f32
+  %c1 = arith.constant 1 : index
+  %nq = tensor.dim %q, %c1 : tensor<2x?x24xbf16>
+  %nk = tensor.dim %k, %c1 : tensor<2x?x24xbf16>
+  %e0 = tensor.empty(%nq, %nk) : tensor<2x?x?xf32>
+  %z0 = linalg.fill ins(%zero : f32) outs(%e0 : tensor<2x?x?xf32>) -> tensor<2x?x?xf32>
+  %s = linalg.batch_matmul indexing_maps = [affine_map<(b, m, n, k) -> (b, m, k)>,
+                                            affine_map<(b, m, n, k) -> (b, n, k)>,
+                                            affine_map<(b, m, n, k) -> (b, m, n)>]
+      ins(%q, %k : tensor<2x?x24xbf16>, tensor<2x?x24xbf16>)
+      outs(%z0 : tensor<2x?x?xf32>) -> tensor<2x?x?xf32>
+  %sc = linalg.generic {indexing_maps = [affine_map<(b, i, j) -> (b, i, j)>, affine_map<(b, i, j) -> (b, i, j)>],
+                        iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%s : tensor<2x?x?xf32>) outs(%e0 : tensor<2x?x?xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %c = arith.constant 0.20412415 : f32
+    %y = arith.mulf %x, %c : f32
+    linalg.yield %y : f32
+  } -> tensor<2x?x?xf32>
+  %e1 = tensor.empty(%nq, %nk) : tensor<2x?x?xf32>
+  %p = linalg.softmax dimension(2) ins(%sc : tensor<2x?x?xf32>) outs(%e1 : tensor<2x?x?xf32>) -> tensor<2x?x?xf32>
+  %eh = tensor.empty(%nq, %nk) : tensor<2x?x?xbf16>
+  %ph = linalg.generic {indexing_maps = [affine_map<(b, i, j) -> (b, i, j)>, affine_map<(b, i, j) -> (b, i, j)>],
+                        iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%p : tensor<2x?x?xf32>) outs(%eh : tensor<2x?x?xbf16>) {
+  ^bb0(%x: f32, %o: bf16):
+    %y = arith.truncf %x : f32 to bf16
+    linalg.yield %y : bf16
+  } -> tensor<2x?x?xbf16>
+  %e3 = tensor.empty(%nq) : tensor<2x?x20xf32>
+  %z3 = linalg.fill ins(%zero : f32) outs(%e3 : tensor<2x?x20xf32>) -> tensor<2x?x20xf32>
+  %o = linalg.batch_matmul ins(%ph, %v : tensor<2x?x?xbf16>, tensor<2x?x20xbf16>) outs(%z3 : tensor<2x?x20xf32>) -> tensor<2x?x20xf32>
+  %eo = tensor.empty(%nq) : tensor<2x?x20xbf16>
+  %oh = linalg.generic {indexing_maps = [affine_map<(b, i, e) -> (b, i, e)>, affine_map<(b, i, e) -> (b, i, e)>],
+                        iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%o : tensor<2x?x20xf32>) outs(%eo : tensor<2x?x20xbf16>) {
+  ^bb0(%x: f32, %y: bf16):
+    %t = arith.truncf %x : f32 to bf16
+    linalg.yield %t : bf16
+  } -> tensor<2x?x20xbf16>
+  return %oh : tensor<2x?x20xbf16>
+}
+
+// -----
+
+// Dynamic, normalization deferred after P*V: o = (exp(s - max) * V) / l.
+// CHECK-LABEL: func.func @dyn_deferred_normalization
+// CHECK: flash.attention
+// SIZES: 37, 45, 45
+// EXEC: dyn_deferred_normalization: raised=yes
+func.func @dyn_deferred_normalization(%q: tensor<?x24xf32>, %k: tensor<?x24xf32>,
+                                      %v: tensor<?x20xf32>) -> tensor<?x20xf32> {
+  %zero = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %c0 = arith.constant 0 : index
+  %nq = tensor.dim %q, %c0 : tensor<?x24xf32>
+  %nk = tensor.dim %k, %c0 : tensor<?x24xf32>
+  %e0 = tensor.empty(%nq, %nk) : tensor<?x?xf32>
+  %z0 = linalg.fill ins(%zero : f32) outs(%e0 : tensor<?x?xf32>) -> tensor<?x?xf32>
+  %s = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>,
+                                      affine_map<(m, n, k) -> (n, k)>,
+                                      affine_map<(m, n, k) -> (m, n)>]
+      ins(%q, %k : tensor<?x24xf32>, tensor<?x24xf32>)
+      outs(%z0 : tensor<?x?xf32>) -> tensor<?x?xf32>
+  %er = tensor.empty(%nq) : tensor<?xf32>
+  %mi = linalg.fill ins(%ninf : f32) outs(%er : tensor<?xf32>) -> tensor<?xf32>
+  %mx = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>],
+                        iterator_types = ["parallel", "reduction"]}
+      ins(%s : tensor<?x?xf32>) outs(%mi : tensor<?xf32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %m = arith.maximumf %x, %acc : f32
+    linalg.yield %m : f32
+  } -> tensor<?xf32>
+  %ex = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i, j)>],
+                        iterator_types = ["parallel", "parallel"]}
+      ins(%s, %mx : tensor<?x?xf32>, tensor<?xf32>) outs(%e0 : tensor<?x?xf32>) {
+  ^bb0(%x: f32, %m: f32, %o: f32):
+    %c = arith.constant 0.20412415 : f32
+    %d = arith.subf %x, %m : f32
+    %t = arith.mulf %d, %c : f32
+    %e = math.exp %t : f32
+    linalg.yield %e : f32
+  } -> tensor<?x?xf32>
+  %li = linalg.fill ins(%zero : f32) outs(%er : tensor<?xf32>) -> tensor<?xf32>
+  %l = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>],
+                       iterator_types = ["parallel", "reduction"]}
+      ins(%ex : tensor<?x?xf32>) outs(%li : tensor<?xf32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %y = arith.addf %acc, %x : f32
+    linalg.yield %y : f32
+  } -> tensor<?xf32>
+  %e3 = tensor.empty(%nq) : tensor<?x20xf32>
+  %z3 = linalg.fill ins(%zero : f32) outs(%e3 : tensor<?x20xf32>) -> tensor<?x20xf32>
+  %u = linalg.matmul ins(%ex, %v : tensor<?x?xf32>, tensor<?x20xf32>) outs(%z3 : tensor<?x20xf32>) -> tensor<?x20xf32>
+  %o = linalg.generic {indexing_maps = [affine_map<(i, e) -> (i, e)>, affine_map<(i, e) -> (i)>, affine_map<(i, e) -> (i, e)>],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%u, %l : tensor<?x20xf32>, tensor<?xf32>) outs(%e3 : tensor<?x20xf32>) {
+  ^bb0(%x: f32, %d: f32, %o: f32):
+    %y = arith.divf %x, %d : f32
+    linalg.yield %y : f32
+  } -> tensor<?x20xf32>
+  return %o : tensor<?x20xf32>
+}
