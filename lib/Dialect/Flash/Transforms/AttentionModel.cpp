@@ -68,6 +68,7 @@ const Expr *ExprContext::intern(Expr &&e) {
     collectDims(x, n->freeDims);
   if (n->kind == Kind::Read)
     n->reads.insert(n->tensor);
+  n->hasNegInf = n->kind == Kind::NegInf;
   unsigned height = 0;
   for (const Expr *o : n->ops) {
     height = std::max(height, o->height);
@@ -75,6 +76,7 @@ const Expr *ExprContext::intern(Expr &&e) {
       n->freeDims.insert(d);
     for (Value r : o->reads)
       n->reads.insert(r);
+    n->hasNegInf |= o->hasNegInf;
   }
   if (n->kind == Kind::Reduce) {
     n->freeDims.erase(cast<AffineDimExpr>(n->index[0]).getPosition());
@@ -153,12 +155,18 @@ const Expr *ExprContext::makeAdd(
       flat.push_back({t, c});
     }
   }
-  // -inf absorbs finite terms.
+  // -inf absorbs finite terms (and selects whose masked branch is -inf).
   for (auto [t, c] : flat)
-    if (t->kind == Kind::NegInf && c > 0)
+    if (t->kind == Kind::NegInf && c > 0 &&
+        llvm::all_of(flat, [&](auto &o) {
+          // Rows where every key is masked aside, a max or a sum of masked
+          // values is finite; a product with -inf is not.
+          return o.first == t || o.first->kind != Kind::Mul ||
+                 llvm::none_of(o.first->ops, [](const Expr *x) {
+                   return x->kind == Kind::NegInf;
+                 });
+        }))
       return negInf();
-  if (isNegInfLike(c0))
-    return negInf();
   // a + select(c, x, y) = select(c, a + x, a + y).
   for (size_t k = 0; k < flat.size(); ++k) {
     auto [t, c] = flat[k];
@@ -221,8 +229,10 @@ const Expr *ExprContext::makeMul(double c, SmallVector<const Expr *> factors) {
   for (const Expr *f : flat)
     if (f->kind == Kind::NegInf && flat.size() == 1 && c > 0)
       return negInf();
-  // Distribute over one sum (the terms stay few).
-  for (size_t k = 0; k < flat.size(); ++k) {
+  // Distribute over one sum (the terms stay few); never over infinities
+  // (-inf * (1 - m) is not -inf - (-inf) * m).
+  bool infinite = llvm::any_of(flat, [](const Expr *f) { return f->hasNegInf; });
+  for (size_t k = 0; k < flat.size() && !infinite; ++k) {
     const Expr *f = flat[k];
     if (f->kind != Kind::Add || f->ops.size() > 16)
       continue;
@@ -326,6 +336,15 @@ const Expr *ExprContext::exp(const Expr *a) {
     return a->ops[0];
   if (a->kind == Kind::Select)
     return select(a->ops[0], exp(a->ops[1]), exp(a->ops[2]));
+  // exp(x + log y) = exp(x) * y, exp(x - log y) = exp(x) / y.
+  if (a->kind == Kind::Add) {
+    for (auto [t, c] : llvm::zip(a->ops, a->coefs)) {
+      if (t->kind != Kind::Log || (c != 1 && c != -1))
+        continue;
+      const Expr *rest = sub(a, scale(t, c));
+      return mul(exp(rest), c == 1 ? t->ops[0] : recip(t->ops[0]));
+    }
+  }
   Expr e{Kind::Exp};
   e.ops.push_back(a);
   return intern(std::move(e));
@@ -351,11 +370,14 @@ const Expr *ExprContext::select(const Expr *c, const Expr *t, const Expr *f) {
     return t;
   if (c->kind == Kind::Const)
     return c->value != 0 ? t : f;
-  if (c->kind == Kind::Not)
+  // The masked value goes right; otherwise no negation on top.
+  if (isMaskedValue(t) && !isMaskedValue(f)) {
+    c = lnot(c);
+    std::swap(t, f);
+  } else if (c->kind == Kind::Not &&
+             !(isMaskedValue(f) && !isMaskedValue(t))) {
     return select(c->ops[0], f, t);
-  // The masked value goes right.
-  if (isMaskedValue(t) && !isMaskedValue(f))
-    return select(lnot(c), f, t);
+  }
   // select(c1, select(c2, x, y), y) = select(c1 & c2, x, y).
   if (t->kind == Kind::Select && t->ops[2] == f)
     return select(land(c, t->ops[0]), t->ops[1], f);
@@ -403,7 +425,7 @@ const Expr *ExprContext::cmpi(int64_t pred, AffineExpr a, AffineExpr b) {
     canon = P::ne;
     break;
   }
-  e = simplifyAffineExpr(e, kFirstFresh + 4096, 0);
+  e = simplifyAffineExpr(e, kFirstFresh + 4096, kMaxSymbols);
   if (auto c = dyn_cast<AffineConstantExpr>(e)) {
     int64_t v = c.getValue();
     bool r = canon == P::sle ? v <= 0 : canon == P::eq ? v == 0 : v != 0;
@@ -740,7 +762,7 @@ AffineExpr model::simplifyDivMod(AffineExpr e, const ExtentFn &extentOf) {
     }
     if (bounded && lo >= 0 && hi < div)
       return simplifyAffineExpr(k == AffineExprKind::FloorDiv ? q : rem,
-                                kFirstFresh + 4096, 0);
+                                kFirstFresh + 4096, kMaxSymbols);
   }
   AffineExpr res;
   switch (k) {
@@ -762,7 +784,7 @@ AffineExpr model::simplifyDivMod(AffineExpr e, const ExtentFn &extentOf) {
   default:
     res = e;
   }
-  return simplifyAffineExpr(res, kFirstFresh + 4096, 0);
+  return simplifyAffineExpr(res, kFirstFresh + 4096, kMaxSymbols);
 }
 
 //===----------------------------------------------------------------------===//
@@ -836,6 +858,47 @@ const Expr *ModelBuilder::throughView(Value view, Value src,
     return ec.read(view, idx);
   visited.insert({view, SmallVector<AffineExpr, 4>(idx.begin(), idx.end())});
   return inner;
+}
+
+AffineExpr ModelBuilder::indexExprOf(Value v) {
+  MLIRContext *ctx = ec.getContext();
+  APInt c;
+  if (matchPattern(v, m_ConstantInt(&c)))
+    return getAffineConstantExpr(c.getSExtValue(), ctx);
+  Operation *d = v.getDefiningOp();
+  if (!d)
+    return AffineExpr();
+  if (auto dim = dyn_cast<tensor::DimOp>(d)) {
+    std::optional<int64_t> k = dim.getConstantIndex();
+    if (!k)
+      return AffineExpr();
+    auto ty = cast<RankedTensorType>(dim.getSource().getType());
+    if (!ty.isDynamicDim(*k))
+      return getAffineConstantExpr(ty.getDimSize(*k), ctx);
+    for (auto [n, s] : llvm::enumerate(symbols))
+      if (s.first == dim.getSource() && s.second == *k)
+        return getAffineSymbolExpr(n, ctx);
+    if (symbols.size() >= kMaxSymbols)
+      return AffineExpr();
+    symbols.push_back({dim.getSource(), *k});
+    return getAffineSymbolExpr(symbols.size() - 1, ctx);
+  }
+  if (isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp,
+          arith::ExtUIOp, arith::TruncIOp>(d))
+    return indexExprOf(d->getOperand(0));
+  if (isa<arith::AddIOp, arith::SubIOp, arith::MulIOp>(d)) {
+    AffineExpr a = indexExprOf(d->getOperand(0));
+    AffineExpr b = indexExprOf(d->getOperand(1));
+    if (!a || !b)
+      return AffineExpr();
+    if (isa<arith::AddIOp>(d))
+      return a + b;
+    if (isa<arith::SubIOp>(d))
+      return a - b;
+    if (isa<AffineConstantExpr>(a) || isa<AffineConstantExpr>(b))
+      return a * b;
+  }
+  return AffineExpr();
 }
 
 const Expr *ModelBuilder::evalAtIdentity(Value v) {
@@ -1053,9 +1116,17 @@ struct PayloadEval {
     }
     Operation *d = v.getDefiningOp();
     if (!op->isAncestor(d)) {
+      // A captured scalar: a constant, arithmetic on constants, a tensor
+      // size (a symbol), or a leaf.
       if (std::optional<double> c = splatValue(v))
         return isNegInfLike(*c) ? ec.negInf() : ec.constant(*c);
-      return ec.read(v, {}); // a captured scalar: a leaf
+      if (v.getType().isIndex() || v.getType().isSignlessInteger(64) ||
+          v.getType().isSignlessInteger(32))
+        if (AffineExpr a = mb.indexExprOf(v))
+          return ec.index(a);
+      if (!d || !isa<arith::ArithDialect, math::MathDialect>(d->getDialect()) ||
+          d->getNumRegions() != 0)
+        return ec.read(v, {});
     }
     if (std::optional<double> c = splatValue(v)) {
       if (v.getType().isIntOrIndex() && !v.getType().isInteger(1))
@@ -1064,6 +1135,10 @@ struct PayloadEval {
       return isNegInfLike(*c) ? ec.negInf() : ec.constant(*c);
     }
     auto x = [&](unsigned k) { return eval(d->getOperand(k)); };
+    if (isa<math::SqrtOp, math::RsqrtOp>(d) && x(0)->kind == Kind::Const &&
+        x(0)->value > 0)
+      return ec.constant(isa<math::SqrtOp>(d) ? std::sqrt(x(0)->value)
+                                              : 1 / std::sqrt(x(0)->value));
     if (auto idx = dyn_cast<linalg::IndexOp>(d))
       return ec.index(loops[idx.getDim()]);
     if (isa<arith::ExtFOp, arith::TruncFOp>(d))
@@ -1072,6 +1147,10 @@ struct PayloadEval {
             arith::ExtUIOp, arith::TruncIOp>(d) &&
         !d->getResult(0).getType().isInteger(1))
       return x(0);
+    if (isa<arith::SIToFPOp, arith::UIToFPOp>(d) &&
+        d->getOperand(0).getType().isInteger(1))
+      return ec.select(x(0), ec.constant(isa<arith::UIToFPOp>(d) ? 1 : -1),
+                       ec.constant(0));
     if (isa<arith::SIToFPOp, arith::UIToFPOp>(d)) {
       if (AffineExpr a = affineOf(d->getOperand(0)))
         return ec.indexToFloat(a);
@@ -1088,7 +1167,7 @@ struct PayloadEval {
             (isa<AffineConstantExpr>(a) || isa<AffineConstantExpr>(b)))
           r = a * b;
         if (r)
-          return ec.index(simplifyAffineExpr(r, kFirstFresh + 4096, 0));
+          return ec.index(simplifyAffineExpr(r, kFirstFresh + 4096, kMaxSymbols));
       }
       return ec.opaque(d->getName().getStringRef(), {x(0), x(1)});
     }

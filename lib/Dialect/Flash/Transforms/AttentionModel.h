@@ -87,6 +87,8 @@ struct Expr {
   unsigned hash = 0;
   /// Dims that occur free (not bound by a reduction inside).
   llvm::SmallDenseSet<unsigned, 8> freeDims;
+  /// Whether -inf occurs inside.
+  bool hasNegInf = false;
   /// Leaf tensors read anywhere inside.
   llvm::SmallDenseSet<Value, 4> reads;
 
@@ -99,6 +101,8 @@ struct Expr {
 /// kFirstFresh and up.
 constexpr unsigned kFirstBound = 16;
 constexpr unsigned kFirstFresh = 64;
+/// Affine symbols stand for tensor sizes (tensor.dim of a value).
+constexpr unsigned kMaxSymbols = 8;
 
 /// Owns and interns expressions.
 class ExprContext {
@@ -172,6 +176,11 @@ public:
   llvm::DenseMap<Value, Value> aliases;
   /// Static extents of dims (free and fresh), when known.
   llvm::DenseMap<unsigned, int64_t> extents;
+  /// The sizes affine symbols stand for: (tensor, dim).
+  SmallVector<std::pair<Value, int64_t>> symbols;
+  /// An integer value computed outside any payload (constants, tensor.dim,
+  /// arithmetic) as an affine expression, or null.
+  AffineExpr indexExprOf(Value v);
   /// Every non-leaf value evaluated, with one index it was read at.
   llvm::MapVector<Value, SmallVector<AffineExpr, 4>> visited;
 

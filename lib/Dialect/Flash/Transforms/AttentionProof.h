@@ -48,10 +48,15 @@ struct ForwardFacts {
   bool kvBroadcastHead = false;
   double scale = 1;
   std::optional<int64_t> causalOffset;
-  /// An additive (float) or keep (i1) mask and its layout over
-  /// (batch..., i, j).
-  std::optional<LeafLayout> mask;
+  /// Causal with the op's default offset (Nk - Nq, from dynamic sizes).
+  bool causalDefaultOffset = false;
+  /// The mask: an additive (float) or keep (i1) expression over the root's
+  /// batch dims, i and j; `mask` is its layout when it is one tensor read.
+  const Expr *maskExpr = nullptr;
   bool maskIsKeep = false;
+  std::optional<LeafLayout> mask;
+  /// The root dims of the mask's batch dims and i (canonical order).
+  SmallVector<unsigned> maskDims;
   /// The pieces a log-sum-exp proof compares with.
   const Expr *denominator = nullptr;
   const Expr *rowShift = nullptr;
@@ -70,6 +75,7 @@ using Reason = std::string;
 /// sum), a reason when it is one but the proof fails, or "" with `facts`.
 std::optional<Reason> proveForward(ExprContext &ec, const Expr *root,
                                    ArrayRef<int64_t> shape,
+                                   ArrayRef<std::pair<Value, int64_t>> symbols,
                                    ForwardFacts &facts);
 
 /// The row log-sum-exp of the proven forward, at root dims.

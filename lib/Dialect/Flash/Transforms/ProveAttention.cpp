@@ -25,6 +25,8 @@
 #include "mlir/IR/TypeUtilities.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <functional>
+
 #include <cmath>
 
 using namespace mlir;
@@ -115,6 +117,55 @@ static Atom atomOf(AffineExpr e) {
   return {Atom::Other};
 }
 
+/// An expression a mask operand can be made from: tensors, positions,
+/// constants and arithmetic (no reduction, nothing opaque).
+static bool isMaskExpr(const Expr *e) {
+  if (e->kind == Kind::Reduce || e->kind == Kind::Opaque)
+    return false;
+  if (e->kind == Kind::Read && !isa<RankedTensorType>(e->tensor.getType()))
+    return false;
+  if (!e->reads.size() && e->kind != Kind::Read)
+    return false; // positions only: a bias or window, not a mask tensor
+  return llvm::all_of(e->ops, [](const Expr *o) {
+    return o->kind == Kind::Const || o->kind == Kind::NegInf ||
+           o->kind == Kind::Index || o->kind == Kind::IndexF ||
+           o->kind == Kind::CmpI || isMaskExpr(o);
+  });
+}
+
+static void collectLeaves(const Expr *e, SmallVectorImpl<const Expr *> &out) {
+  if (e->kind == Kind::Read) {
+    if (!llvm::is_contained(out, e))
+      out.push_back(e);
+    return;
+  }
+  for (const Expr *o : e->ops)
+    collectLeaves(o, out);
+}
+
+/// A sum over a dim of terms that contain an exp of something varying along
+/// it and read a tensor along it: the shape of P*V.
+static bool hasExpWeightedSum(const Expr *e) {
+  if (isSum(e)) {
+    unsigned j = boundName(e);
+    std::function<bool(const Expr *)> expAlong = [&](const Expr *x) {
+      if (x->kind == Kind::Exp && x->dependsOn(j))
+        return true;
+      return llvm::any_of(x->ops, expAlong);
+    };
+    std::function<bool(const Expr *)> readAlong = [&](const Expr *x) {
+      if (x->kind == Kind::Read && x->dependsOn(j))
+        return true;
+      if (x->kind == Kind::Exp)
+        return false;
+      return llvm::any_of(x->ops, readAlong);
+    };
+    if (expAlong(e->ops[0]) && readAlong(e->ops[0]))
+      return true;
+  }
+  return llvm::any_of(e->ops, hasExpWeightedSum);
+}
+
 /// A reason naming what a score term is, for remarks.
 static Reason describeTerm(ExprContext &ec, const Expr *t) {
   std::string op = firstOpaque(t);
@@ -128,8 +179,8 @@ static Reason describeTerm(ExprContext &ec, const Expr *t) {
     return "the scores add a bias computed from the positions (e.g. ALiBi), "
            "which flash.attention cannot express yet";
   if (t->kind == Kind::Mul)
-    return "the scores are multiplied by something that is not a constant: " +
-           ec.str(t);
+    return "the scores are multiplied by something that varies per element "
+           "(not a constant scale)";
   if (t->kind == Kind::Reduce &&
       t->aux == static_cast<int64_t>(ReduceKind::Max))
     return "the softmax subtracts a max taken over the query axis, not the "
@@ -139,9 +190,10 @@ static Reason describeTerm(ExprContext &ec, const Expr *t) {
          ec.str(t);
 }
 
-std::optional<Reason> model::proveForward(ExprContext &ec, const Expr *root,
-                                          ArrayRef<int64_t> shape,
-                                          ForwardFacts &f) {
+std::optional<Reason>
+model::proveForward(ExprContext &ec, const Expr *root, ArrayRef<int64_t> shape,
+                    ArrayRef<std::pair<Value, int64_t>> symbols,
+                    ForwardFacts &f) {
   unsigned rank = shape.size();
   // 1. recip(D) * sum_j N(j) * V.
   double coef;
@@ -168,8 +220,17 @@ std::optional<Reason> model::proveForward(ExprContext &ec, const Expr *root,
     pv = x;
     num = n;
   }
-  if (!pv)
-    return std::nullopt;
+  if (!pv) {
+    // A sum weighted by exponentials that is not in the P*V position: a
+    // candidate with something in the way.
+    if (!hasExpWeightedSum(root))
+      return std::nullopt;
+    if (root->kind == Kind::Add)
+      return Reason("the P*V product is added to something (its accumulator "
+                    "is not zero, or the output has other terms)");
+    return Reason("the probabilities are modified between the softmax and "
+                  "P*V (e.g. dropout or a mask applied after the softmax)");
+  }
   unsigned j = boundName(pv);
   f.jName = j;
   double ic;
@@ -246,8 +307,9 @@ std::optional<Reason> model::proveForward(ExprContext &ec, const Expr *root,
     terms.push_back({E, 1});
   }
   SmallVector<std::pair<const Expr *, double>> shift;
-  const Expr *dot = nullptr, *maskRead = nullptr;
+  const Expr *dot = nullptr;
   const Expr *qRead = nullptr, *kRead = nullptr;
+  SmallVector<std::pair<const Expr *, double>> bias;
   for (auto [t, c] : terms) {
     if (!t->dependsOn(j)) {
       shift.push_back({t, c});
@@ -276,13 +338,10 @@ std::optional<Reason> model::proveForward(ExprContext &ec, const Expr *root,
       f.dName = d;
       continue;
     }
-    if (t->kind == Kind::Read) {
-      if (maskRead)
-        return Reason("the scores add two tensors");
-      if (!approx(c, 1))
-        return Reason("the additive mask is scaled (by " + std::to_string(c) +
-                      "); flash.attention adds it after the scale");
-      maskRead = t;
+    // Any other term without Q or K: an additive mask (a tensor, or an
+    // expression of tensors such as (1 - m) * finfo.min).
+    if (isMaskExpr(t)) {
+      bias.push_back({t, c});
       continue;
     }
     return describeTerm(ec, t);
@@ -293,9 +352,14 @@ std::optional<Reason> model::proveForward(ExprContext &ec, const Expr *root,
   f.rowShift = ec.constant(c0);
   for (auto [t, c] : shift)
     f.rowShift = ec.add(f.rowShift, ec.scale(t, c));
-  if (maskRead &&
-      (maskRead->tensor == qRead->tensor || maskRead->tensor == kRead->tensor))
-    return Reason("the scores add a tensor that is also Q or K");
+  const Expr *maskAdd = nullptr;
+  for (auto [t, c] : bias) {
+    if (t->reads.contains(qRead->tensor) || t->reads.contains(kRead->tensor))
+      return Reason("the scores add a tensor that is also Q or K");
+    maskAdd = maskAdd ? ec.add(maskAdd, ec.scale(t, c)) : ec.scale(t, c);
+  }
+  const Expr *maskRead = maskAdd && maskAdd->kind == Kind::Read ? maskAdd
+                                                                : nullptr;
 
   // 3. Roles of the root dims.
   auto dimsOf = [&](const Expr *r) {
@@ -444,84 +508,112 @@ std::optional<Reason> model::proveForward(ExprContext &ec, const Expr *root,
     else
       atoms.push_back(cond);
   }
-  const Expr *keepRead = nullptr;
-  bool keepInverted = false;
+  const Expr *keep = nullptr;
   for (const Expr *a : atoms) {
     if (a->kind == Kind::CmpI) {
       if (a->aux != static_cast<int64_t>(arith::CmpIPredicate::sle))
         return Reason("the mask tests positions for (in)equality");
-      // e <= 0 with e = cj * j + ci * i + c.
-      int64_t ci = 0, cj = 0;
+      // e <= 0 with e = cj * j + ci * i + rest (rest: constants and
+      // tensor sizes).
       AffineExpr e = a->index[0];
-      // Evaluate coefficients by substitution.
       MLIRContext *ctx = ec.getContext();
-      auto at = [&](int64_t iv, int64_t jv) -> std::optional<int64_t> {
+      auto at = [&](int64_t iv, int64_t jv) {
         SmallVector<AffineExpr> repl;
         for (unsigned d = 0; d < kFirstFresh + 64; ++d)
           repl.push_back(getAffineDimExpr(d, ctx));
         repl[*iDim] = getAffineConstantExpr(iv, ctx);
         repl[j] = getAffineConstantExpr(jv, ctx);
-        AffineExpr x = simplifyAffineExpr(e.replaceDims(repl),
-                                          kFirstFresh + 64, 0);
-        if (auto c = dyn_cast<AffineConstantExpr>(x))
+        return simplifyAffineExpr(e.replaceDims(repl), kFirstFresh + 64,
+                                  kMaxSymbols);
+      };
+      auto diff = [&](AffineExpr x, AffineExpr y) -> std::optional<int64_t> {
+        if (auto c = dyn_cast<AffineConstantExpr>(
+                simplifyAffineExpr(x - y, kFirstFresh + 64, kMaxSymbols)))
           return c.getValue();
         return std::nullopt;
       };
-      auto v00 = at(0, 0), v10 = at(1, 0), v01 = at(0, 1), v23 = at(2, 3);
-      if (!v00 || !v10 || !v01 || !v23)
+      AffineExpr rest = at(0, 0);
+      auto ci = diff(at(1, 0), rest), cj = diff(at(0, 1), rest);
+      auto c23 = diff(at(2, 3), rest);
+      if (!ci || !cj || !c23 || llvm::any_of(a->freeDims, [&](unsigned d) {
+            return d != *iDim && d != j;
+          }))
         return Reason("the mask compares positions other than the query's "
                       "and the key's");
-      ci = *v10 - *v00;
-      cj = *v01 - *v00;
-      if (*v23 != *v00 + 2 * ci + 3 * cj)
+      if (*c23 != 2 * *ci + 3 * *cj)
         return Reason("the mask compares positions non-linearly");
-      if (cj == 1 && ci == -1) {
-        int64_t off = -*v00;
+      if (*cj == -1 && *ci == 1)
+        return Reason("the mask bounds the key position from below (a "
+                      "sliding window), which flash.attention cannot "
+                      "express yet");
+      if (*cj != 1 || *ci != -1)
+        return Reason("the mask compares query and key positions in a way "
+                      "that is not causal");
+      // j <= i - rest.
+      if (auto c = dyn_cast<AffineConstantExpr>(rest)) {
+        int64_t off = -c.getValue();
         f.causalOffset =
             f.causalOffset ? std::min(*f.causalOffset, off) : off;
         continue;
       }
-      if (cj == -1 && ci == 1)
-        return Reason("the mask bounds the key position from below (a "
-                      "sliding window), which flash.attention cannot "
-                      "express yet");
-      return Reason("the mask compares query and key positions in a way "
-                    "that is not causal");
+      // -rest = Nk - Nq: the default (bottom-right) offset.
+      std::optional<unsigned> nk, nq;
+      for (auto [n, symbol] : llvm::enumerate(symbols)) {
+        const std::pair<Value, int64_t> &sym = symbol;
+        auto role = [&](const LeafLayout &l) -> std::optional<DimRole> {
+          if (sym.first != l.tensor ||
+              sym.second >= static_cast<int64_t>(l.dims.size()))
+            return std::nullopt;
+          return l.dims[sym.second];
+        };
+        for (const LeafLayout *l : {&f.k, &f.v})
+          if (auto r = role(*l); r && r->kind == DimRole::Key)
+            nk = n;
+        if (auto r = role(f.q); r && r->kind == DimRole::Query)
+          nq = n;
+      }
+      if (nk && nq &&
+          diff(rest, getAffineSymbolExpr(*nq, ctx) -
+                         getAffineSymbolExpr(*nk, ctx)) == 0 &&
+          !f.causalOffset) {
+        f.causalDefaultOffset = true;
+        continue;
+      }
+      return Reason("the causal mask's offset depends on sizes other than "
+                    "Nk - Nq");
     }
-    const Expr *r = a;
-    bool inv = false;
-    if (r->kind == Kind::Not) {
-      r = r->ops[0];
-      inv = true;
-    }
-    if (r->kind == Kind::Read &&
-        getElementTypeOrSelf(r->tensor.getType()).isInteger(1)) {
-      if (keepRead)
-        return Reason("two boolean masks select the scores");
-      keepRead = r;
-      keepInverted = inv;
-      continue;
-    }
-    if (r->reads.contains(qRead->tensor) || r->reads.contains(kRead->tensor))
+    if (a->reads.contains(qRead->tensor) || a->reads.contains(kRead->tensor))
       return Reason("the mask depends on the scores");
-    return Reason("the mask is a predicate flash.attention cannot take as "
-                  "an operand: " +
-                  ec.str(a));
+    if (!isMaskExpr(a))
+      return Reason("the mask is a predicate flash.attention cannot take as "
+                    "an operand: " +
+                    ec.str(a));
+    keep = keep ? ec.land(keep, a) : a;
   }
-  if (keepRead && maskRead)
-    return Reason("both an additive and a boolean mask (only one mask operand "
-                  "is supported)");
-  if (keepInverted)
-    return Reason("the boolean mask marks the masked keys (true = masked); "
-                  "flash.attention takes a keep-mask");
-  if (const Expr *m = maskRead ? maskRead : keepRead) {
-    LeafLayout ml;
-    if (!(why = layout(m, LMask, "the mask", ml)).empty())
-      return why;
-    if (m->dependsOn(*eDim) || m->dependsOn(f.dName))
+  if (f.causalDefaultOffset && f.causalOffset)
+    return Reason("two causal masks with different offsets");
+  // One mask operand: a tensor as it is, or an expression materialized.
+  if (keep && maskAdd)
+    f.maskExpr = ec.select(keep, maskAdd, ec.negInf());
+  else
+    f.maskExpr = keep ? keep : maskAdd;
+  f.maskIsKeep = keep && !maskAdd;
+  if (f.maskExpr) {
+    if (f.maskExpr->dependsOn(*eDim) || f.maskExpr->dependsOn(f.dName))
       return Reason("the mask varies along a head dim");
-    f.mask = ml;
-    f.maskIsKeep = keepRead != nullptr;
+    SmallVector<const Expr *> leaves;
+    collectLeaves(f.maskExpr, leaves);
+    for (const Expr *r : leaves) {
+      LeafLayout ml;
+      if (!(why = layout(r, LMask, "the mask", ml)).empty())
+        return why;
+      if (r == f.maskExpr &&
+          (!f.maskIsKeep ||
+           getElementTypeOrSelf(r->tensor.getType()).isInteger(1)))
+        f.mask = ml;
+    }
+    f.maskDims = f.canonical;
+    f.maskDims.pop_back();
   }
   return Reason();
 }

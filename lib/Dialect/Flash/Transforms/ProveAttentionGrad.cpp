@@ -330,7 +330,8 @@ Reason raise::proveBackward(ExprContext &ec, ModelBuilder &mb,
     return "the probabilities have other uses (a joint graph with grouped "
            "K/V heads is not supported)";
 
-  GradProver g{ec, f, rootExpr, root, Value()};
+  GradProver g{ec, f, rootExpr, root, Value(), nullptr, nullptr, nullptr,
+               nullptr, nullptr, Value(), nullptr, LeafLayout()};
   g.p = ps.front();
   // P's read in role space: P[idx] with idx over root dims and j -> J; every
   // form of P must be read the same way (they are casts of one another).
@@ -409,10 +410,21 @@ Reason raise::proveBackward(ExprContext &ec, ModelBuilder &mb,
     if (reached.size() > 256)
       return "the probabilities have too many uses to follow";
     if (op->getNumResults() != 1 ||
-        !isa<RankedTensorType>(op->getResult(0).getType()))
-      return "the probabilities reach '" +
-             op->getName().getStringRef().str() +
-             "', which is not part of an attention backward";
+        !isa<RankedTensorType>(op->getResult(0).getType())) {
+      std::string user = op->getName().getStringRef().str();
+      Operation *from = nullptr;
+      for (Value o : op->getOperands())
+        if (Operation *d = o.getDefiningOp(); d && reached.contains(d))
+          from = d;
+      if (!from)
+        return "the probabilities are also used by '" + user +
+               "' (e.g. returned), not only by P*V and its backward";
+      return "the probabilities feed '" +
+             from->getName().getStringRef().str() +
+             "', which is not dQ, dK or dV of the attention's backward, and "
+             "whose result reaches '" +
+             user + "'";
+    }
     Value y = op->getResult(0);
     const Expr *m = modelOf(y);
     g.learnDO(m, bm);

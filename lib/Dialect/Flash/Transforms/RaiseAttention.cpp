@@ -76,6 +76,84 @@ static bool sameRole(DimRole a, DimRole b) {
   return a.kind == b.kind && (a.kind != DimRole::Batch || a.batch == b.batch);
 }
 
+/// `leaf` as `targets` when they hold the same dims in the same order and
+/// differ only in unit dims: a collapse_shape of the leaf's unit dims and an
+/// expand_shape to the targets' (views, no copy). Null otherwise.
+static Value reshapeUnits(RewriterBase &rw, Location loc,
+                          const LeafLayout &leaf, ArrayRef<Target> targets,
+                          ArrayRef<int64_t> from,
+                          SmallVectorImpl<Operation *> &made) {
+  auto ty = cast<RankedTensorType>(leaf.tensor.getType());
+  SmallVector<int64_t> order;
+  for (auto [t, f] : llvm::enumerate(from)) {
+    if (f < 0) {
+      if (targets[t].size)
+        return Value(); // a broadcast
+      continue;
+    }
+    order.push_back(f);
+  }
+  if (!llvm::is_sorted(order))
+    return Value();
+  for (auto [k, role] : llvm::enumerate(leaf.dims))
+    if (role.kind == DimRole::Unit && ty.getDimSize(k) != 1)
+      return Value();
+  // Collapse away the leaf's unit dims: each joins a kept neighbour.
+  Value x = leaf.tensor;
+  auto groupsFor = [](ArrayRef<bool> keep) {
+    SmallVector<ReassociationIndices> groups;
+    ReassociationIndices pending;
+    for (auto [k, kept] : llvm::enumerate(keep)) {
+      pending.push_back(k);
+      if (kept) {
+        groups.push_back(pending);
+        pending.clear();
+      }
+    }
+    if (!pending.empty()) {
+      if (groups.empty())
+        groups.push_back({});
+      groups.back().append(pending.begin(), pending.end());
+    }
+    return groups;
+  };
+  SmallVector<bool> keepLeaf;
+  for (DimRole r : leaf.dims)
+    keepLeaf.push_back(r.kind != DimRole::Unit);
+  if (order.empty())
+    return Value();
+  if (llvm::is_contained(keepLeaf, false)) {
+    auto c = tensor::CollapseShapeOp::create(rw, loc, x, groupsFor(keepLeaf));
+    made.push_back(c);
+    x = c;
+  }
+  SmallVector<bool> keepTarget;
+  for (int64_t f : from)
+    keepTarget.push_back(f >= 0);
+  if (llvm::is_contained(keepTarget, false)) {
+    auto xt = cast<RankedTensorType>(x.getType());
+    SmallVector<int64_t> shape;
+    SmallVector<OpFoldResult> sizes;
+    unsigned k = 0;
+    for (bool kept : keepTarget) {
+      if (kept) {
+        shape.push_back(xt.getDimSize(k));
+        sizes.push_back(tensor::getMixedSize(rw, loc, x, k));
+        ++k;
+      } else {
+        shape.push_back(1);
+        sizes.push_back(rw.getIndexAttr(1));
+      }
+    }
+    auto e = tensor::ExpandShapeOp::create(
+        rw, loc, RankedTensorType::get(shape, xt.getElementType()), x,
+        groupsFor(keepTarget), sizes);
+    made.push_back(e);
+    x = e;
+  }
+  return x;
+}
+
 /// `leaf` laid out as `targets` (a role per dim): the tensor itself, a
 /// transpose, or an elementwise copy (for unit dims and broadcasts).
 Value raise::materialize(RewriterBase &rw, Location loc,
@@ -107,6 +185,9 @@ Value raise::materialize(RewriterBase &rw, Location loc,
     made.push_back(t);
     return t->getResult(0);
   }
+  // Only unit dims differ (same data order): collapse_shape / expand_shape.
+  if (Value r = reshapeUnits(rw, loc, leaf, targets, from, made))
+    return r;
   // A copy: out[targets] = leaf[map], unit dims read at 0.
   SmallVector<OpFoldResult> sizes;
   for (auto [t, f] : llvm::enumerate(from))
@@ -174,6 +255,9 @@ struct Candidate {
   SmallVector<std::pair<Value, DenseMap<unsigned, AffineExpr>>> lseUses;
   /// Set when the probabilities feed a backward (ProveAttentionGrad.cpp).
   std::optional<raise::BackwardFacts> backward;
+  /// Ops downstream of the probabilities when the forward was proven but
+  /// its other uses were not (a joint graph not raised).
+  SmallVector<Operation *> covers;
 
   explicit Candidate(Operation *op)
       : op(op), ec(op->getContext()) {}
@@ -275,9 +359,22 @@ Reason checkUses(Candidate &c) {
     return "";
   Reason why = raise::proveBackward(c.ec, mb, f, c.rootExpr, c.root, slice,
                                     forBackward, c.backward);
-  if (!why.empty())
-    return why;
-  return "";
+  if (!why.empty()) {
+    SmallVector<Operation *> work;
+    for (auto [v, user] : forBackward)
+      work.push_back(user);
+    DenseSet<Operation *> seen;
+    while (!work.empty() && seen.size() < 256) {
+      Operation *op = work.pop_back_val();
+      if (slice.contains(op) || !seen.insert(op).second)
+        continue;
+      c.covers.push_back(op);
+      for (Value r : op->getResults())
+        for (Operation *u : r.getUsers())
+          work.push_back(u);
+    }
+  }
+  return why;
 }
 
 /// Runs the model and the proofs for `op`. Returns nullopt when `op` is not
@@ -297,7 +394,8 @@ std::optional<Reason> analyze(Candidate &c) {
     c.root = root;
     c.rootExpr = c.mb->evalAtIdentity(root);
     std::optional<Reason> r =
-        proveForward(c.ec, c.rootExpr, ty.getShape(), c.facts);
+        proveForward(c.ec, c.rootExpr, ty.getShape(),
+                     c.mb->symbols, c.facts);
     if (r && r->empty())
       r = checkUses(c);
     if (getenv("FLASH_RAISE_DEBUG"))
@@ -363,7 +461,7 @@ Reason emit(RewriterBase &rw, Candidate &c) {
   Value v = materialize(rw, loc, f.v, vt, made);
   Value mask;
   if (f.mask) {
-    // Right-aligned broadcast: use the tensor when its dims already line up.
+    // One tensor: right-aligned broadcast; use it when its dims line up.
     SmallVector<DimRole> want;
     for (unsigned b = 0; b < nb; ++b)
       want.push_back({DimRole::Batch, b});
@@ -384,6 +482,26 @@ Reason emit(RewriterBase &rw, Candidate &c) {
         mt.push_back({r, {}});
       mask = materialize(rw, loc, *f.mask, mt, made);
     }
+  } else if (f.maskExpr) {
+    // An expression of tensors: one generic over [batch..., Nq, Nk] (unit
+    // where it does not vary).
+    SmallVector<unsigned> dims(f.maskDims);
+    dims.push_back(f.jName);
+    SmallVector<OpFoldResult> sizes;
+    for (auto [t, d] : llvm::enumerate(dims)) {
+      if (!f.maskExpr->dependsOn(d))
+        sizes.push_back(rw.getIndexAttr(1));
+      else if (t < nb)
+        sizes.push_back(batchSize[t]);
+      else if (t == nb)
+        sizes.push_back(tensor::getMixedSize(rw, loc, q, nb));
+      else
+        sizes.push_back(tensor::getMixedSize(rw, loc, k, nb));
+    }
+    Type elt = f.maskIsKeep ? Type(rw.getI1Type()) : Type(rw.getF32Type());
+    mask = materializeExpr(rw, loc, f.maskExpr, dims, sizes, elt, made);
+    if (!mask)
+      return fail("the mask reads values the raise cannot recompute");
   }
   // Mixed element types: compute in the output's type.
   auto rootTy = cast<RankedTensorType>(c.root.getType());
@@ -416,7 +534,9 @@ Reason emit(RewriterBase &rw, Candidate &c) {
     resultTypes.push_back(lseInit.getType());
   }
   FloatAttr scale = rw.getF32FloatAttr(static_cast<float>(f.scale));
-  UnitAttr causal = f.causalOffset ? rw.getUnitAttr() : nullptr;
+  UnitAttr causal = f.causalOffset || f.causalDefaultOffset
+                        ? rw.getUnitAttr()
+                        : nullptr;
   IntegerAttr offset =
       f.causalOffset ? rw.getI64IntegerAttr(*f.causalOffset) : nullptr;
   auto attn = AttentionOp::create(rw, loc, resultTypes, q, k, v, mask, init,
@@ -528,13 +648,17 @@ FailureOr<AttentionMatch> flash::matchAttention(Operation *op,
   return m;
 }
 
-FailureOr<Operation *> flash::raiseAttention(RewriterBase &rewriter,
-                                             Operation *op,
-                                             std::string *reason) {
+/// raiseAttention, also returning the ops a failed joint graph's backward
+/// reached (their own remarks would only repeat this one's).
+static FailureOr<Operation *> raiseOne(RewriterBase &rewriter, Operation *op,
+                                       std::string *reason,
+                                       DenseSet<Operation *> *covered) {
   if (!isCandidateOp(op))
     return failure();
   auto c = std::make_unique<Candidate>(op);
   std::optional<Reason> r = analyze(*c);
+  if (covered)
+    covered->insert(c->covers.begin(), c->covers.end());
   if (!r)
     return failure();
   // The scratch copies go before the program changes.
@@ -547,6 +671,12 @@ FailureOr<Operation *> flash::raiseAttention(RewriterBase &rewriter,
     return failure();
   }
   return op;
+}
+
+FailureOr<Operation *> flash::raiseAttention(RewriterBase &rewriter,
+                                             Operation *op,
+                                             std::string *reason) {
+  return raiseOne(rewriter, op, reason, nullptr);
 }
 
 namespace {
@@ -579,16 +709,28 @@ struct FlashRaiseAttentionPass
       void notifyOperationErased(Operation *op) override { erased.insert(op); }
     } tracker;
     IRRewriter rewriter(&getContext(), &tracker);
+    // Remarks are emitted at the end: a candidate whose probabilities also
+    // feed a forward candidate that was analyzed (the backward's P^T dO of a
+    // joint graph) is covered by that candidate's remark.
+    SmallVector<std::pair<Operation *, std::string>> missed;
     for (Operation *op : candidates) {
       if (tracker.erased.contains(op))
         continue;
       std::string why;
-      Location loc = op->getLoc();
-      if (failed(flash::raiseAttention(rewriter, op, &why)) && report &&
-          !why.empty())
-        emitRemark(loc) << "attention not raised: " << why;
+      if (succeeded(raiseOne(rewriter, op, &why, &covered)) || why.empty())
+        continue;
+      missed.push_back({op, why});
+    }
+    if (!report)
+      return;
+    for (auto &[op, why] : missed) {
+      if (tracker.erased.contains(op) || covered.contains(op))
+        continue;
+      emitRemark(op->getLoc()) << "attention not raised: " << why;
     }
   }
+
+  DenseSet<Operation *> covered;
 };
 } // namespace
 

@@ -34,6 +34,13 @@ struct Target {
 Value materialize(RewriterBase &rw, Location loc, const LeafLayout &leaf,
                   ArrayRef<Target> targets, SmallVectorImpl<Operation *> &made);
 
+/// `e` (an expression over the model dims `dims`) as a tensor whose dim t
+/// runs over dims[t] with size sizes[t]: one elementwise linalg.generic.
+/// Null when `e` reads something the payload cannot (other dims, symbols).
+Value materializeExpr(RewriterBase &rw, Location loc, const Expr *e,
+                      ArrayRef<unsigned> dims, ArrayRef<OpFoldResult> sizes,
+                      Type elt, SmallVectorImpl<Operation *> &made);
+
 /// Erases `roots` and, transitively, the producers that become trivially
 /// dead (the N x N intermediates of a raised attention).
 void eraseDeadFrom(RewriterBase &rewriter, ArrayRef<Operation *> roots);

@@ -572,12 +572,13 @@ func.func @joint_bf16_mixed(%q: tensor<2x16x8xbf16>, %k: tensor<2x20x8xbf16>, %v
 
 // -----
 
-// Near miss: dQ is produced in f16 while the forward output is f32; the
-// gradients would need another element type than flash.attention_grad
-// gives them, so nothing changes.
-// CHECK-LABEL: func.func @negative_grad_type_differs
-// CHECK-NOT: flash.attention
-func.func @negative_grad_type_differs(%q: tensor<16x8xf32>, %k: tensor<20x8xf32>, %v: tensor<20x8xf32>,
+// dQ is produced in f16 while the forward output is f32: flash.attention_grad
+// computes it in f32 and it is truncated like the program's.
+// CHECK-LABEL: func.func @grad_type_differs
+// CHECK: flash.attention_grad
+// CHECK: arith.truncf
+// EXEC: grad_type_differs: raised=yes
+func.func @grad_type_differs(%q: tensor<16x8xf32>, %k: tensor<20x8xf32>, %v: tensor<20x8xf32>,
                        %do: tensor<16x8xf32>)
     -> (tensor<16x8xf32>, tensor<16x8xf16>, tensor<20x8xf32>, tensor<20x8xf32>) {
   %zero = arith.constant 0.0 : f32
@@ -592,7 +593,6 @@ func.func @negative_grad_type_differs(%q: tensor<16x8xf32>, %k: tensor<20x8xf32>
     %y = arith.mulf %x, %c : f32
     linalg.yield %y : f32
   } -> tensor<16x20xf32>
-  // expected-remark @+1 {{attention not raised: the gradients' element type differs from the forward output's}}
   %p = linalg.softmax dimension(1) ins(%sc : tensor<16x20xf32>) outs(%e0 : tensor<16x20xf32>) -> tensor<16x20xf32>
   %e8 = tensor.empty() : tensor<16x8xf32>
   %z8 = linalg.fill ins(%zero : f32) outs(%e8 : tensor<16x8xf32>) -> tensor<16x8xf32>
@@ -651,10 +651,10 @@ func.func @negative_wrong_softmax_grad(%q: tensor<16x8xf32>, %k: tensor<20x8xf32
   %z0 = linalg.fill ins(%zero : f32) outs(%e0 : tensor<16x20xf32>) -> tensor<16x20xf32>
   %s = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
       ins(%q, %k : tensor<16x8xf32>, tensor<20x8xf32>) outs(%z0 : tensor<16x20xf32>) -> tensor<16x20xf32>
-  // expected-remark @+1 {{attention not raised: the probabilities have other uses than the P*V product}}
   %p = linalg.softmax dimension(1) ins(%s : tensor<16x20xf32>) outs(%e0 : tensor<16x20xf32>) -> tensor<16x20xf32>
   %e8 = tensor.empty() : tensor<16x8xf32>
   %z8 = linalg.fill ins(%zero : f32) outs(%e8 : tensor<16x8xf32>) -> tensor<16x8xf32>
+  // expected-remark @+1 {{attention not raised: the probabilities feed 'linalg.matmul', which is not dQ, dK or dV of the attention's backward, and whose result reaches 'func.return'}}
   %o = linalg.matmul ins(%p, %v : tensor<16x20xf32>, tensor<20x8xf32>) outs(%z8 : tensor<16x8xf32>) -> tensor<16x8xf32>
   %dp = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
       ins(%do, %v : tensor<16x8xf32>, tensor<20x8xf32>) outs(%z0 : tensor<16x20xf32>) -> tensor<16x20xf32>

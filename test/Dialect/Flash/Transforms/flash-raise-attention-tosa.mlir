@@ -60,8 +60,8 @@ func.func @negative_tosa_query_axis(%q: tensor<2x16x8xf32>, %kt: tensor<2x8x16xf
   %e = tosa.exp %s : (tensor<2x16x16xf32>) -> tensor<2x16x16xf32>
   %sum = tosa.reduce_sum %e {axis = 1 : i32} : (tensor<2x16x16xf32>) -> tensor<2x1x16xf32>
   %r = tosa.reciprocal %sum : (tensor<2x1x16xf32>) -> tensor<2x1x16xf32>
-  // expected-remark @+1 {{attention not raised: softmax is over axis 1, not the key axis (2)}}
   %p = tosa.mul %e, %r, %shift : (tensor<2x16x16xf32>, tensor<2x1x16xf32>, tensor<1xi8>) -> tensor<2x16x16xf32>
+  // expected-remark @+1 {{attention not raised: the softmax normalizes over a different axis than the one P*V contracts}}
   %o = tosa.matmul %p, %v, %zp, %zp : (tensor<2x16x16xf32>, tensor<2x16x8xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<2x16x8xf32>
   return %o : tensor<2x16x8xf32>
 }
@@ -79,8 +79,8 @@ func.func @negative_tosa_elementwise_scale(%q: tensor<2x16x8xf32>, %kt: tensor<2
   %e = tosa.exp %x : (tensor<2x16x20xf32>) -> tensor<2x16x20xf32>
   %sum = tosa.reduce_sum %e {axis = 2 : i32} : (tensor<2x16x20xf32>) -> tensor<2x16x1xf32>
   %r = tosa.reciprocal %sum : (tensor<2x16x1xf32>) -> tensor<2x16x1xf32>
-  // expected-remark @+1 {{attention not raised: the scores are multiplied by something that varies per element (not a constant scale)}}
   %p = tosa.mul %e, %r, %shift : (tensor<2x16x20xf32>, tensor<2x16x1xf32>, tensor<1xi8>) -> tensor<2x16x20xf32>
+  // expected-remark @+1 {{attention not raised: the scores are multiplied by something that varies per element (not a constant scale)}}
   %o = tosa.matmul %p, %v, %zp, %zp : (tensor<2x16x20xf32>, tensor<2x20x8xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<2x16x8xf32>
   return %o : tensor<2x16x8xf32>
 }

@@ -920,8 +920,8 @@ func.func @negative_no_delta(%q: tensor<16x8xf32>, %k: tensor<20x8xf32>, %v: ten
     %y = arith.mulf %x, %c : f32
     linalg.yield %y : f32
   } -> tensor<16x20xf32>
-  // expected-remark @+1 {{attention not raised}}
   %p = linalg.softmax dimension(1) ins(%sc : tensor<16x20xf32>) outs(%es : tensor<16x20xf32>) -> tensor<16x20xf32>
+  // expected-remark @+1 {{attention not raised: the probabilities feed 'linalg.matmul', which is not dQ, dK or dV of the attention's backward, and whose result reaches 'func.return'}}
   %o = linalg.matmul ins(%p, %v : tensor<16x20xf32>, tensor<20x8xf32>) outs(%zo : tensor<16x8xf32>) -> tensor<16x8xf32>
   // Backward.
   %ept = tensor.empty() : tensor<20x16xf32>
@@ -977,8 +977,8 @@ func.func @negative_delta_wrong_axis(%q: tensor<16x8xf32>, %k: tensor<20x8xf32>,
     %y = arith.mulf %x, %c : f32
     linalg.yield %y : f32
   } -> tensor<16x20xf32>
-  // expected-remark @+1 {{attention not raised}}
   %p = linalg.softmax dimension(1) ins(%sc : tensor<16x20xf32>) outs(%es : tensor<16x20xf32>) -> tensor<16x20xf32>
+  // expected-remark @+1 {{attention not raised: the probabilities feed 'linalg.matmul', which is not dQ, dK or dV of the attention's backward, and whose result reaches 'func.return'}}
   %o = linalg.matmul ins(%p, %v : tensor<16x20xf32>, tensor<20x8xf32>) outs(%zo : tensor<16x8xf32>) -> tensor<16x8xf32>
   // Backward.
   %ept = tensor.empty() : tensor<20x16xf32>
@@ -1045,8 +1045,8 @@ func.func @negative_dk_wrong_axis(%q: tensor<16x8xf32>, %k: tensor<16x8xf32>, %v
     %y = arith.mulf %x, %c : f32
     linalg.yield %y : f32
   } -> tensor<16x16xf32>
-  // expected-remark @+1 {{attention not raised}}
   %p = linalg.softmax dimension(1) ins(%sc : tensor<16x16xf32>) outs(%es : tensor<16x16xf32>) -> tensor<16x16xf32>
+  // expected-remark @+1 {{attention not raised: the probabilities feed 'linalg.matmul', which is not dQ, dK or dV of the attention's backward, and whose result reaches 'func.return'}}
   %o = linalg.matmul ins(%p, %v : tensor<16x16xf32>, tensor<16x8xf32>) outs(%zo : tensor<16x8xf32>) -> tensor<16x8xf32>
   // Backward.
   %ept = tensor.empty() : tensor<16x16xf32>
@@ -1110,8 +1110,8 @@ func.func @negative_scale_mismatch(%q: tensor<16x8xf32>, %k: tensor<20x8xf32>, %
     %y = arith.mulf %x, %c : f32
     linalg.yield %y : f32
   } -> tensor<16x20xf32>
-  // expected-remark @+1 {{attention not raised}}
   %p = linalg.softmax dimension(1) ins(%sc : tensor<16x20xf32>) outs(%es : tensor<16x20xf32>) -> tensor<16x20xf32>
+  // expected-remark @+1 {{attention not raised: the probabilities feed 'linalg.matmul', which is not dQ, dK or dV of the attention's backward, and whose result reaches 'func.return'}}
   %o = linalg.matmul ins(%p, %v : tensor<16x20xf32>, tensor<20x8xf32>) outs(%zo : tensor<16x8xf32>) -> tensor<16x8xf32>
   // Backward.
   %ept = tensor.empty() : tensor<20x16xf32>

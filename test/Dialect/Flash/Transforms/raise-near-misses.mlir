@@ -110,7 +110,7 @@ func.func @negative_decomposed_softmax_over_query_axis(%q: tensor<37x24xf32>, %k
   } -> tensor<37x45xf32>
   %e3 = tensor.empty() : tensor<37x20xf32>
   %z3 = linalg.fill ins(%zero : f32) outs(%e3 : tensor<37x20xf32>) -> tensor<37x20xf32>
-  // expected-remark @below {{attention not raised}}
+  // expected-remark @+1 {{attention not raised}}
   %o = linalg.matmul ins(%p, %v : tensor<37x45xf32>, tensor<45x20xf32>) outs(%z3 : tensor<37x20xf32>) -> tensor<37x20xf32>
   return %o : tensor<37x20xf32>
 }
@@ -166,7 +166,7 @@ func.func @negative_max_over_query_axis_only(%q: tensor<37x24xf32>, %k: tensor<4
   } -> tensor<37x45xf32>
   %e3 = tensor.empty() : tensor<37x20xf32>
   %z3 = linalg.fill ins(%zero : f32) outs(%e3 : tensor<37x20xf32>) -> tensor<37x20xf32>
-  // expected-remark @below {{attention not raised}}
+  // expected-remark @+1 {{attention not raised}}
   %o = linalg.matmul ins(%p, %v : tensor<37x45xf32>, tensor<45x20xf32>) outs(%z3 : tensor<37x20xf32>) -> tensor<37x20xf32>
   return %o : tensor<37x20xf32>
 }
@@ -190,7 +190,7 @@ func.func @negative_linalg_softmax_query_dim_3d(%q: tensor<2x37x24xf32>, %k: ten
   %p = linalg.softmax dimension(1) ins(%s : tensor<2x37x45xf32>) outs(%e1 : tensor<2x37x45xf32>) -> tensor<2x37x45xf32>
   %e3 = tensor.empty() : tensor<2x37x20xf32>
   %z3 = linalg.fill ins(%zero : f32) outs(%e3 : tensor<2x37x20xf32>) -> tensor<2x37x20xf32>
-  // expected-remark @below {{attention not raised}}
+  // expected-remark @+1 {{attention not raised}}
   %o = linalg.batch_matmul ins(%p, %v : tensor<2x37x45xf32>, tensor<2x45x20xf32>) outs(%z3 : tensor<2x37x20xf32>) -> tensor<2x37x20xf32>
   return %o : tensor<2x37x20xf32>
 }
@@ -214,7 +214,7 @@ func.func @negative_pv_contracts_query_axis(%q: tensor<41x24xf32>, %k: tensor<41
   %p = linalg.softmax dimension(1) ins(%s : tensor<41x41xf32>) outs(%e1 : tensor<41x41xf32>) -> tensor<41x41xf32>
   %e3 = tensor.empty() : tensor<41x20xf32>
   %z3 = linalg.fill ins(%zero : f32) outs(%e3 : tensor<41x20xf32>) -> tensor<41x20xf32>
-  // expected-remark @below {{attention not raised}}
+  // expected-remark @+1 {{attention not raised}}
   %o = linalg.generic {indexing_maps = [affine_map<(j, e, i) -> (i, j)>,
                                         affine_map<(j, e, i) -> (i, e)>,
                                         affine_map<(j, e, i) -> (j, e)>],
@@ -256,7 +256,7 @@ func.func @negative_multiplicative_score_weights(%q: tensor<2x37x24xf32>, %k: te
   %p = linalg.softmax dimension(2) ins(%sw : tensor<2x37x45xf32>) outs(%e1 : tensor<2x37x45xf32>) -> tensor<2x37x45xf32>
   %e3 = tensor.empty() : tensor<2x37x20xf32>
   %z3 = linalg.fill ins(%zero : f32) outs(%e3 : tensor<2x37x20xf32>) -> tensor<2x37x20xf32>
-  // expected-remark @below {{attention not raised}}
+  // expected-remark @+1 {{attention not raised}}
   %o = linalg.batch_matmul ins(%p, %v : tensor<2x37x45xf32>, tensor<2x45x20xf32>) outs(%z3 : tensor<2x37x20xf32>) -> tensor<2x37x20xf32>
   return %o : tensor<2x37x20xf32>
 }
@@ -292,7 +292,7 @@ func.func @negative_score_dependent_mask(%q: tensor<2x37x24xf32>, %k: tensor<2x4
   %p = linalg.softmax dimension(2) ins(%sm : tensor<2x37x45xf32>) outs(%e1 : tensor<2x37x45xf32>) -> tensor<2x37x45xf32>
   %e3 = tensor.empty() : tensor<2x37x20xf32>
   %z3 = linalg.fill ins(%zero : f32) outs(%e3 : tensor<2x37x20xf32>) -> tensor<2x37x20xf32>
-  // expected-remark @below {{attention not raised}}
+  // expected-remark @+1 {{attention not raised}}
   %o = linalg.batch_matmul ins(%p, %v : tensor<2x37x45xf32>, tensor<2x45x20xf32>) outs(%z3 : tensor<2x37x20xf32>) -> tensor<2x37x20xf32>
   return %o : tensor<2x37x20xf32>
 }
@@ -324,7 +324,7 @@ func.func @negative_dropout_multiply_after_softmax(%q: tensor<37x24xf32>, %k: te
   } -> tensor<37x45xf32>
   %e3 = tensor.empty() : tensor<37x20xf32>
   %z3 = linalg.fill ins(%zero : f32) outs(%e3 : tensor<37x20xf32>) -> tensor<37x20xf32>
-  // expected-remark @below {{attention not raised}}
+  // expected-remark @+1 {{attention not raised}}
   %o = linalg.matmul ins(%pd, %v : tensor<37x45xf32>, tensor<45x20xf32>) outs(%z3 : tensor<37x20xf32>) -> tensor<37x20xf32>
   return %o : tensor<37x20xf32>
 }
@@ -358,7 +358,7 @@ func.func @negative_dropout_i1_select_after_softmax(%q: tensor<2x37x24xf32>, %k:
   } -> tensor<2x37x45xf32>
   %e3 = tensor.empty() : tensor<2x37x20xf32>
   %z3 = linalg.fill ins(%zero : f32) outs(%e3 : tensor<2x37x20xf32>) -> tensor<2x37x20xf32>
-  // expected-remark @below {{attention not raised}}
+  // expected-remark @+1 {{attention not raised}}
   %o = linalg.batch_matmul ins(%pd, %v : tensor<2x37x45xf32>, tensor<2x45x20xf32>) outs(%z3 : tensor<2x37x20xf32>) -> tensor<2x37x20xf32>
   return %o : tensor<2x37x20xf32>
 }
@@ -414,7 +414,7 @@ func.func @negative_sum_over_query_axis(%q: tensor<37x24xf32>, %k: tensor<45x24x
   } -> tensor<37x45xf32>
   %e3 = tensor.empty() : tensor<37x20xf32>
   %z3 = linalg.fill ins(%zero : f32) outs(%e3 : tensor<37x20xf32>) -> tensor<37x20xf32>
-  // expected-remark @below {{attention not raised}}
+  // expected-remark @+1 {{attention not raised}}
   %o = linalg.matmul ins(%p, %v : tensor<37x45xf32>, tensor<45x20xf32>) outs(%z3 : tensor<37x20xf32>) -> tensor<37x20xf32>
   return %o : tensor<37x20xf32>
 }
@@ -446,7 +446,7 @@ func.func @negative_probabilities_returned(%q: tensor<2x37x24xf32>, %k: tensor<2
   %p = linalg.softmax dimension(2) ins(%sc : tensor<2x37x45xf32>) outs(%e1 : tensor<2x37x45xf32>) -> tensor<2x37x45xf32>
   %e3 = tensor.empty() : tensor<2x37x20xf32>
   %z3 = linalg.fill ins(%zero : f32) outs(%e3 : tensor<2x37x20xf32>) -> tensor<2x37x20xf32>
-  // expected-remark @below {{attention not raised}}
+  // expected-remark @+1 {{attention not raised}}
   %o = linalg.batch_matmul ins(%p, %v : tensor<2x37x45xf32>, tensor<2x45x20xf32>) outs(%z3 : tensor<2x37x20xf32>) -> tensor<2x37x20xf32>
   return %o, %p : tensor<2x37x20xf32>, tensor<2x37x45xf32>
 }
@@ -518,7 +518,7 @@ func.func @negative_denominator_different_max(%q: tensor<37x24xf32>, %k: tensor<
   } -> tensor<37x45xf32>
   %e3 = tensor.empty() : tensor<37x20xf32>
   %z3 = linalg.fill ins(%zero : f32) outs(%e3 : tensor<37x20xf32>) -> tensor<37x20xf32>
-  // expected-remark @below {{attention not raised}}
+  // expected-remark @+1 {{attention not raised}}
   %o = linalg.matmul ins(%p, %v : tensor<37x45xf32>, tensor<45x20xf32>) outs(%z3 : tensor<37x20xf32>) -> tensor<37x20xf32>
   return %o : tensor<37x20xf32>
 }
@@ -574,7 +574,7 @@ func.func @negative_denominator_without_max(%q: tensor<2x37x24xf32>, %k: tensor<
   } -> tensor<2x37x45xf32>
   %e3 = tensor.empty() : tensor<2x37x20xf32>
   %z3 = linalg.fill ins(%zero : f32) outs(%e3 : tensor<2x37x20xf32>) -> tensor<2x37x20xf32>
-  // expected-remark @below {{attention not raised}}
+  // expected-remark @+1 {{attention not raised}}
   %o = linalg.batch_matmul ins(%p, %v : tensor<2x37x45xf32>, tensor<2x45x20xf32>) outs(%z3 : tensor<2x37x20xf32>) -> tensor<2x37x20xf32>
   return %o : tensor<2x37x20xf32>
 }
@@ -596,7 +596,7 @@ func.func @negative_pv_accumulates_into_argument(%q: tensor<37x24xf32>, %k: tens
       outs(%z0 : tensor<37x45xf32>) -> tensor<37x45xf32>
   %e1 = tensor.empty() : tensor<37x45xf32>
   %p = linalg.softmax dimension(1) ins(%s : tensor<37x45xf32>) outs(%e1 : tensor<37x45xf32>) -> tensor<37x45xf32>
-  // expected-remark @below {{attention not raised}}
+  // expected-remark @+1 {{attention not raised}}
   %o = linalg.matmul ins(%p, %v : tensor<37x45xf32>, tensor<45x20xf32>) outs(%acc : tensor<37x20xf32>) -> tensor<37x20xf32>
   return %o : tensor<37x20xf32>
 }
@@ -626,7 +626,7 @@ func.func @negative_pv_init_filled_with_one(%q: tensor<2x37x24xf32>, %k: tensor<
   %p = linalg.softmax dimension(2) ins(%s : tensor<2x37x45xf32>) outs(%e1 : tensor<2x37x45xf32>) -> tensor<2x37x45xf32>
   %e3 = tensor.empty() : tensor<2x37x20xf32>
   %o3 = linalg.fill ins(%one : f32) outs(%e3 : tensor<2x37x20xf32>) -> tensor<2x37x20xf32>
-  // expected-remark @below {{attention not raised}}
+  // expected-remark @+1 {{attention not raised}}
   %o = linalg.generic {indexing_maps = [affine_map<(b, i, e, j) -> (b, i, j)>,
                                         affine_map<(b, i, e, j) -> (b, j, e)>,
                                         affine_map<(b, i, e, j) -> (b, i, e)>],
