@@ -1018,6 +1018,31 @@ const Expr *ModelBuilder::evalOp(Value v, ArrayRef<AffineExpr> idx) {
     }
     return throughView(v, e.getSrc(), idx, src);
   }
+  if (auto cat = dyn_cast<tensor::ConcatOp>(op)) {
+    // Copies of one tensor (GQA's repeat_kv written with cat): equal pieces
+    // of size s read at x are the first piece read at x mod s.
+    int64_t dim = cat.getDim();
+    auto first = cast<RankedTensorType>(cat.getInputs()[0].getType());
+    int64_t s = first.getDimSize(dim);
+    if (ShapedType::isDynamic(s))
+      return leaf();
+    unsigned u = ec.freshDim();
+    extents[u] = s;
+    SmallVector<AffineExpr> local(idx.begin(), idx.end());
+    local[dim] = getAffineDimExpr(u, ctx);
+    const Expr *piece = nullptr;
+    for (Value in : cat.getInputs()) {
+      if (cast<RankedTensorType>(in.getType()).getDimSize(dim) != s)
+        return leaf();
+      const Expr *m = eval(in, local);
+      if (piece && m != piece)
+        return leaf();
+      piece = m;
+    }
+    SmallVector<AffineExpr> src(idx.begin(), idx.end());
+    src[dim] = simplify(idx[dim] % s);
+    return throughView(v, cat.getInputs()[0], idx, src);
+  }
   if (auto sm = dyn_cast<linalg::SoftmaxOp>(op)) {
     // Upstream's decomposition (max, sub+exp, sum, div generics), made on
     // a scratch copy so that the program is untouched.

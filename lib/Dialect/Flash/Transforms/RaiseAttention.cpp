@@ -95,9 +95,12 @@ static Value reshapeUnits(RewriterBase &rw, Location loc,
   }
   if (!llvm::is_sorted(order))
     return Value();
-  for (auto [k, role] : llvm::enumerate(leaf.dims))
-    if (role.kind == DimRole::Unit && ty.getDimSize(k) != 1)
+  SmallVector<bool> keepLeaf;
+  for (int64_t k = 0; k < ty.getRank(); ++k) {
+    keepLeaf.push_back(llvm::is_contained(from, k));
+    if (!keepLeaf.back() && ty.getDimSize(k) != 1)
       return Value();
+  }
   // Collapse away the leaf's unit dims: each joins a kept neighbour.
   Value x = leaf.tensor;
   auto groupsFor = [](ArrayRef<bool> keep) {
@@ -117,9 +120,6 @@ static Value reshapeUnits(RewriterBase &rw, Location loc,
     }
     return groups;
   };
-  SmallVector<bool> keepLeaf;
-  for (DimRole r : leaf.dims)
-    keepLeaf.push_back(r.kind != DimRole::Unit);
   if (order.empty())
     return Value();
   if (llvm::is_contained(keepLeaf, false)) {
@@ -165,9 +165,23 @@ Value raise::materialize(RewriterBase &rw, Location loc,
     for (auto [k, role] : llvm::enumerate(leaf.dims))
       if (role.kind != DimRole::Unit && sameRole(role, target.role))
         from[t] = k;
-  unsigned present = llvm::count_if(leaf.dims, [](DimRole r) {
-    return r.kind != DimRole::Unit;
-  });
+  // A unit leaf dim stands for a target dim of extent 1 (a batch of one
+  // that the model read at index 0).
+  {
+    SmallVector<int64_t> freeUnits;
+    for (auto [k, role] : llvm::enumerate(leaf.dims))
+      if (role.kind == DimRole::Unit && ty.getDimSize(k) == 1)
+        freeUnits.push_back(k);
+    SmallVector<int64_t> open;
+    for (auto [t, f] : llvm::enumerate(from))
+      if (f < 0 && targets[t].size &&
+          getConstantIntValue(targets[t].size) == std::optional<int64_t>(1))
+        open.push_back(t);
+    if (!open.empty() && open.size() == freeUnits.size())
+      for (auto [t, k] : llvm::zip(open, freeUnits))
+        from[t] = k;
+  }
+  unsigned present = llvm::count_if(from, [](int64_t f) { return f >= 0; });
   bool complete = llvm::all_of(from, [](int64_t f) { return f >= 0; }) &&
                   present == targets.size() && ty.getRank() == (int64_t)present;
   if (complete) {

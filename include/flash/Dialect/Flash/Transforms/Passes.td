@@ -10,41 +10,36 @@ def FlashRaiseAttention : Pass<"flash-raise-attention"> {
   let description = [{
     Rewrites `softmax(Q K^T * scale + mask) V` into one `flash.attention`
     whenever, and only when, the IR provably computes exactly that; with
-    `report=true` every candidate that is not raised gets a remark at the
-    softmax naming the reason (`softmax is over axis 0, not the key axis
-    (1)`, `the scores are multiplied by something that varies per element`,
-    ...). Accepted spellings:
+    `report=true` every candidate that is not raised gets a remark at its
+    P*V product naming the first fact not proven (`the softmax normalizes
+    over a different axis than the one P*V contracts`, `the mask depends on
+    the scores`, ...).
 
-    - products: `linalg.matmul` / `linalg.batch_matmul` (also with
-      transposing `indexing_maps`), contraction `linalg.generic`s of any
-      batch rank, K through `linalg.transpose`, zero-filled inits;
-    - softmax: `linalg.softmax`, or decomposed as torch-mlir emits it (a
-      max-reduce, also the two-result max+index generic, keepdim maps, init
-      -inf or -FLT_MAX, `maximumf`/`maxnumf`; x - max and exp in one or two
-      generics; a sum-reduce; a divide or a reciprocal-multiply), and the
-      unstabilized form without the max;
-    - between Q*K^T and the softmax, elementwise generics whose bodies are
-      proven to compute `select(keep & causal, scale * s + mask, -inf)`:
-      scale as a multiply or a divide by a constant (or folded into Q/K),
-      an additive mask tensor, an i1 keep-mask, a causal predicate built
-      from `linalg.index` compares (raised with an explicit
-      `causal_offset`); broadcast masks get unit dims as needed;
-    - f16/bf16 inputs with f32 accumulation and extf/truncf around the
-      products or the softmax (computed in the output's type);
-    - GQA written as K/V heads repeated (`linalg.broadcast` or a broadcast
-      generic, then `tensor.collapse_shape`): raised on the unrepeated K/V;
-    - TOSA: `tosa.matmul`, `tosa.transpose`, `tosa.mul` by a splat,
-      `tosa.add` of a mask, `tosa.reduce_max`, `tosa.sub`, `tosa.exp`,
-      `tosa.reduce_sum`, `tosa.reciprocal`, stabilized or not;
-    - the joint forward + backward graph of autodiff (P saved and reused by
-      dV = P^T dO and dS = P * (dP - rowsum(dP * P)), dQ = scale dS K,
-      dK = scale dS^T Q): the forward becomes `flash.attention` producing
-      lse and the backward `flash.attention_grad` reading it; no N x N
-      tensor is left.
+    Candidates are contractions (linalg ops with a sum reduction,
+    `tosa.matmul`). Each one's slice is read as one scalar expression per
+    output element over one index space: named linalg ops through their
+    indexing maps and payloads, elementwise producers inlined, transposes,
+    broadcasts, `tensor.collapse_shape`/`expand_shape` and `tensor.concat`
+    folded into index expressions (so GQA's `h floordiv g` and permuted
+    layouts are index maps), `linalg.softmax` through upstream's
+    decomposition and TOSA through upstream's tosa-to-linalg, both on
+    scratch copies. The expression is kept in a normal form
+    (reciprocal-multiply is division, the scale may sit on Q, K, the scores
+    or the exponent, `exp2(x log2 e)` is `exp(x)`, any per-row shift under
+    the softmax cancels, -FLT_MAX is -inf under masking, an additive -inf
+    mask is a select) and compared with the attention identity. Masks:
+    causal from index compares (explicit `causal_offset`, or the default
+    `Nk - Nq` when the program uses the dynamic sizes), additive or i1
+    tensors (broadcast from any rank), or expressions of tensors (recomputed
+    by one elementwise generic). A row log-sum-exp the program also uses is
+    served by the `lse` result. When the probabilities also feed the
+    autodiff backward (P saved and reused), every value they reach is
+    compared with dQ, dK and dV built in the same normal form; the forward
+    becomes `flash.attention` with lse and the backward
+    `flash.attention_grad`; no N x N tensor is left.
 
-    A softmax result with other uses (the probabilities returned, say) is
-    not raised. A fully masked row gives 0 where the original program gives
-    NaN (or, with a -FLT_MAX fill, a uniform row); every other row agrees.
+    A fully masked row gives 0 where the original program gives NaN (or,
+    with a -FLT_MAX fill, a uniform row); every other row agrees.
 
     Before:
     ```mlir
