@@ -229,27 +229,11 @@ const Expr *ExprContext::makeMul(double c, SmallVector<const Expr *> factors) {
   for (const Expr *f : flat)
     if (f->kind == Kind::NegInf && flat.size() == 1 && c > 0)
       return negInf();
-  // Distribute over one sum (the terms stay few); never over infinities
-  // (-inf * (1 - m) is not -inf - (-inf) * m).
-  bool infinite = llvm::any_of(flat, [](const Expr *f) { return f->hasNegInf; });
-  for (size_t k = 0; k < flat.size() && !infinite; ++k) {
-    const Expr *f = flat[k];
-    if (f->kind != Kind::Add || f->ops.size() > 16)
-      continue;
-    SmallVector<const Expr *> rest;
-    for (size_t l = 0; l < flat.size(); ++l)
-      if (l != k)
-        rest.push_back(flat[l]);
-    SmallVector<std::pair<const Expr *, double>> terms;
-    if (f->value != 0)
-      terms.push_back({makeMul(c * f->value, rest), 1});
-    for (auto [o, oc] : llvm::zip(f->ops, f->coefs)) {
-      SmallVector<const Expr *> fs = rest;
-      fs.push_back(o);
-      terms.push_back({makeMul(c * oc, fs), 1});
-    }
-    return makeAdd(0, terms);
-  }
+  // A constant multiple of a sum is distributed (c * (s - m) is c*s - c*m);
+  // products of sums are kept as they are (expand() distributes them when
+  // two forms must be compared): the factors of Q . K must stay apart.
+  if (flat.size() == 1 && flat[0]->kind == Kind::Add && c != 1)
+    return scale(flat[0], c);
   // A constant multiple of a select goes into its branches.
   if (flat.size() == 1 && flat[0]->kind == Kind::Select && c != 1)
     return select(flat[0]->ops[0], scale(flat[0]->ops[1], c),
@@ -622,6 +606,74 @@ const Expr *ExprContext::substitute(const Expr *e, unsigned from,
   return e;
 }
 
+const Expr *ExprContext::expand(const Expr *e) {
+  auto it = expanded.find(e);
+  if (it != expanded.end())
+    return it->second;
+  const Expr *r = e;
+  switch (e->kind) {
+  case Kind::Add: {
+    SmallVector<std::pair<const Expr *, double>> terms;
+    for (auto [o, c] : llvm::zip(e->ops, e->coefs))
+      terms.push_back({expand(o), c});
+    r = makeAdd(e->value, terms);
+    break;
+  }
+  case Kind::Mul: {
+    // The product of sums as a sum of products.
+    SmallVector<std::pair<SmallVector<const Expr *>, double>> acc{{{}, e->value}};
+    for (const Expr *o : e->ops) {
+      const Expr *x = expand(o);
+      SmallVector<std::pair<const Expr *, double>> parts;
+      if (x->kind == Kind::Add && !x->hasNegInf) {
+        if (x->value != 0)
+          parts.push_back({constant(1), x->value});
+        for (auto [t, c] : llvm::zip(x->ops, x->coefs))
+          parts.push_back({t, c});
+      } else {
+        parts.push_back({x, 1});
+      }
+      if (acc.size() * parts.size() > 64)
+        return expanded[e] = e;
+      SmallVector<std::pair<SmallVector<const Expr *>, double>> next;
+      for (auto &[fs, c] : acc)
+        for (auto [t, tc] : parts) {
+          auto f2 = fs;
+          f2.push_back(t);
+          next.push_back({f2, c * tc});
+        }
+      acc = std::move(next);
+    }
+    SmallVector<std::pair<const Expr *, double>> terms;
+    for (auto &[fs, c] : acc)
+      terms.push_back({makeMul(c, fs), 1});
+    r = makeAdd(0, terms);
+    break;
+  }
+  case Kind::Reduce:
+    r = reduce(static_cast<ReduceKind>(e->aux),
+               cast<AffineDimExpr>(e->index[0]).getPosition(),
+               expand(e->ops[0]));
+    break;
+  case Kind::Recip:
+    r = recip(expand(e->ops[0]));
+    break;
+  case Kind::Exp:
+    r = exp(expand(e->ops[0]));
+    break;
+  case Kind::Select:
+    r = select(expand(e->ops[0]), expand(e->ops[1]), expand(e->ops[2]));
+    break;
+  default:
+    break;
+  }
+  // A reduction's linearity may expose more to expand.
+  if (r != e && r->kind != e->kind)
+    r = expand(r);
+  expanded[e] = r;
+  return r;
+}
+
 std::string ExprContext::str(const Expr *e) {
   std::string s;
   llvm::raw_string_ostream os(s);
@@ -858,6 +910,111 @@ const Expr *ModelBuilder::throughView(Value view, Value src,
     return ec.read(view, idx);
   visited.insert({view, SmallVector<AffineExpr, 4>(idx.begin(), idx.end())});
   return inner;
+}
+
+namespace {
+/// Matches a value's model (pattern: its index dims are variables) against
+/// an expression, binding the variables.
+struct Unifier {
+  llvm::SmallDenseSet<unsigned, 8> vars;
+  DenseMap<unsigned, AffineExpr> bound;
+
+  bool index(AffineExpr p, AffineExpr t) {
+    if (auto d = dyn_cast<AffineDimExpr>(p); d && vars.contains(d.getPosition())) {
+      auto [it, inserted] = bound.insert({d.getPosition(), t});
+      return inserted || it->second == t;
+    }
+    // A compound pattern: every variable in it must be bound already.
+    bool ok = true;
+    AffineExpr q = p;
+    p.walk([&](AffineExpr s) {
+      if (auto d = dyn_cast<AffineDimExpr>(s); d && vars.contains(d.getPosition())) {
+        auto it = bound.find(d.getPosition());
+        if (it == bound.end())
+          ok = false;
+        else
+          q = q.replace(s, it->second);
+      }
+    });
+    return ok && q == t;
+  }
+
+  bool match(const Expr *p, const Expr *t) {
+    if (p == t && llvm::none_of(p->freeDims, [&](unsigned d) {
+          return vars.contains(d);
+        }))
+      return true;
+    if (p->kind != t->kind || p->value != t->value || p->aux != t->aux ||
+        p->tensor != t->tensor || p->name != t->name ||
+        p->ops.size() != t->ops.size() || p->index.size() != t->index.size())
+      return false;
+    if (p->kind == Kind::Reduce)
+      return p->index[0] == t->index[0] && match(p->ops[0], t->ops[0]);
+    for (auto [a, b] : llvm::zip(p->index, t->index))
+      if (!index(a, b))
+        return false;
+    bool commutative = p->kind == Kind::Add || p->kind == Kind::Mul ||
+                       p->kind == Kind::Max || p->kind == Kind::And;
+    if (!commutative || p->ops.size() > 4) {
+      if (p->coefs != t->coefs)
+        return false;
+      for (auto [a, b] : llvm::zip(p->ops, t->ops))
+        if (!match(a, b))
+          return false;
+      return true;
+    }
+    // Operands are sorted by creation, which differs between the two: try
+    // the orders.
+    SmallVector<unsigned> perm;
+    for (unsigned k = 0; k < t->ops.size(); ++k)
+      perm.push_back(k);
+    do {
+      auto saved = bound;
+      bool ok = true;
+      for (unsigned k = 0; ok && k < perm.size(); ++k)
+        ok = (p->coefs.empty() || p->coefs[k] == t->coefs[perm[k]]) &&
+             match(p->ops[k], t->ops[perm[k]]);
+      if (ok)
+        return true;
+      bound = saved;
+    } while (std::next_permutation(perm.begin(), perm.end()));
+    return false;
+  }
+};
+} // namespace
+
+const Expr *ModelBuilder::asLeaf(const Expr *x) {
+  if (x->kind == Kind::Read)
+    return x;
+  for (auto &[v, idx] : visited) {
+    if (isScratch(v) || !isa<RankedTensorType>(v.getType()))
+      continue;
+    const Expr *m = eval(v, idx);
+    if (m->kind != x->kind || m->height != x->height)
+      continue;
+    Unifier u;
+    for (AffineExpr e : idx)
+      if (auto d = dyn_cast<AffineDimExpr>(e))
+        u.vars.insert(d.getPosition());
+      else if (!isa<AffineConstantExpr>(e))
+        goto next; // only plain indices
+    if (u.match(m, x)) {
+      SmallVector<AffineExpr> at;
+      for (AffineExpr e : idx) {
+        if (auto d = dyn_cast<AffineDimExpr>(e)) {
+          auto it = u.bound.find(d.getPosition());
+          if (it == u.bound.end())
+            goto next;
+          at.push_back(it->second);
+        } else {
+          at.push_back(e);
+        }
+      }
+      return ec.read(v, at);
+    }
+  next:;
+  }
+  return nullptr;
 }
 
 AffineExpr ModelBuilder::indexExprOf(Value v) {

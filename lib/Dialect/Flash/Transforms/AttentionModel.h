@@ -40,6 +40,7 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/Allocator.h"
 
+#include <algorithm>
 #include <functional>
 #include <string>
 
@@ -134,6 +135,10 @@ public:
   /// A reduction over fresh dim `dim` (renamed to its canonical name).
   const Expr *reduce(ReduceKind kind, unsigned dim, const Expr *body);
 
+  /// `e` with every product of sums distributed (a sum of products), for
+  /// comparing forms that differ by distributivity.
+  const Expr *expand(const Expr *e);
+
   /// `e` with free dim `from` replaced by `to`.
   const Expr *substitute(const Expr *e, unsigned from, AffineExpr to);
   /// A new fresh dim.
@@ -151,6 +156,7 @@ private:
   MLIRContext *ctx;
   llvm::SpecificBumpPtrAllocator<Expr> alloc;
   llvm::DenseMap<unsigned, SmallVector<const Expr *, 1>> table;
+  llvm::DenseMap<const Expr *, const Expr *> expanded;
   unsigned nextId = 0;
   unsigned nextFresh = kFirstFresh;
 };
@@ -183,6 +189,19 @@ public:
   AffineExpr indexExprOf(Value v);
   /// Every non-leaf value evaluated, with one index it was read at.
   llvm::MapVector<Value, SmallVector<AffineExpr, 4>> visited;
+
+  /// A Read of the value whose model (at some index) is `x`: how the proof
+  /// names a computed tensor (a projection, a rotary embedding) as a leaf.
+  /// `x` itself when it is a Read; null when no value evaluated so far is.
+  const Expr *asLeaf(const Expr *x);
+
+  /// Forgets what was evaluated (after stopAt changed).
+  void resetMemo() {
+    memo.clear();
+    memoKeys.clear();
+    visited.clear();
+    complexCache.clear();
+  }
 
   /// Drops the scratch copies; the builder reads no value made there after.
   void releaseScratch();

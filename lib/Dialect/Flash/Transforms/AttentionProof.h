@@ -76,6 +76,7 @@ using Reason = std::string;
 std::optional<Reason> proveForward(ExprContext &ec, const Expr *root,
                                    ArrayRef<int64_t> shape,
                                    ArrayRef<std::pair<Value, int64_t>> symbols,
+                                   function_ref<const Expr *(const Expr *)> asLeaf,
                                    ForwardFacts &facts);
 
 /// The row log-sum-exp of the proven forward, at root dims.

@@ -193,6 +193,7 @@ static Reason describeTerm(ExprContext &ec, const Expr *t) {
 std::optional<Reason>
 model::proveForward(ExprContext &ec, const Expr *root, ArrayRef<int64_t> shape,
                     ArrayRef<std::pair<Value, int64_t>> symbols,
+                    function_ref<const Expr *(const Expr *)> asLeaf,
                     ForwardFacts &f) {
   unsigned rank = shape.size();
   // 1. recip(D) * sum_j N(j) * V.
@@ -211,7 +212,7 @@ model::proveForward(ExprContext &ec, const Expr *root, ArrayRef<int64_t> shape,
       if (isNumerator(y) && y->dependsOn(j))
         n = y;
     bool hasRead = llvm::any_of(inner, [&](const Expr *y) {
-      return y->kind == Kind::Read && y->dependsOn(j);
+      return y != n && y->dependsOn(j) && y->kind != Kind::Recip;
     });
     if (!n || !hasRead)
       continue;
@@ -240,6 +241,11 @@ model::proveForward(ExprContext &ec, const Expr *root, ArrayRef<int64_t> shape,
   for (const Expr *y : inner) {
     if (y == num)
       continue;
+    // A computed V (a projection, ...) is read as the value it comes from.
+    if (y->kind != Kind::Read && y->kind != Kind::Recip && !vRead &&
+        !hasExpWeightedSum(y))
+      if (const Expr *leaf = asLeaf(y))
+        y = leaf;
     if (y->kind == Kind::Read && !vRead &&
         llvm::any_of(y->freeDims, [&](unsigned d) {
           return d < rank && !num->dependsOn(d);
@@ -316,13 +322,20 @@ model::proveForward(ExprContext &ec, const Expr *root, ArrayRef<int64_t> shape,
       continue;
     }
     if (isSum(t) && t->ops[0]->kind == Kind::Mul &&
-        t->ops[0]->ops.size() == 2 &&
-        llvm::all_of(t->ops[0]->ops,
-                     [](const Expr *o) { return o->kind == Kind::Read; })) {
+        t->ops[0]->ops.size() == 2) {
       if (dot)
         return Reason("the scores add two products");
       unsigned d = boundName(t);
       const Expr *a = t->ops[0]->ops[0], *b = t->ops[0]->ops[1];
+      // Computed Q and K (projections, rotary embeddings) are read as the
+      // values they come from.
+      const Expr *la = asLeaf(a), *lb = asLeaf(b);
+      if (!la || !lb)
+        return Reason("the scores' product reads a computed " +
+                      std::string(!la ? "operand" : "operand") +
+                      " that is not a tensor of the program");
+      a = la;
+      b = lb;
       if (a->dependsOn(j))
         std::swap(a, b);
       if (a->dependsOn(j) || !b->dependsOn(j))

@@ -28,6 +28,8 @@
 #include "mlir/IR/Verifier.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <functional>
+
 using namespace mlir;
 using namespace mlir::flash;
 using namespace mlir::flash::model;
@@ -116,6 +118,12 @@ struct GradProver {
     return map;
   }
 
+  static bool isSumOfTwo(const Expr *e) {
+    return e->kind == Kind::Reduce &&
+           e->aux == static_cast<int64_t>(ReduceKind::Sum) &&
+           e->ops[0]->kind == Kind::Mul && e->ops[0]->ops.size() == 2;
+  }
+
   void collectReads(const Expr *e, Value t, SmallVectorImpl<const Expr *> &out) {
     if (!e->reads.contains(t))
       return;
@@ -133,22 +141,37 @@ struct GradProver {
   void learnDO(const Expr *m, ModelBuilder &mb) {
     if (dO)
       return;
-    // The leaf read alongside P or V that is neither P, Q, K, V nor O.
-    SmallVector<Value> known{p, f.q.tensor, f.k.tensor, f.v.tensor, root};
-    Value cand;
-    for (Value r : m->reads)
-      if (!llvm::is_contained(known, r) &&
-          isa<RankedTensorType>(r.getType())) {
-        if (cand)
-          return;
-        cand = r;
+    // dO is the other factor of a product with P (dV = sum P dO) or with V
+    // (dP = sum dO V); a computed dO (2 (O - Y), a projection) is read as
+    // the value it comes from, which then becomes a leaf of the model.
+    const Expr *fac = nullptr;
+    std::function<void(const Expr *)> search = [&](const Expr *e) {
+      if (fac)
+        return;
+      if (isSumOfTwo(e)) {
+        const Expr *a = e->ops[0]->ops[0], *b = e->ops[0]->ops[1];
+        auto isLeaf = [&](const Expr *x, Value t) {
+          return x->kind == Kind::Read && x->tensor == t;
+        };
+        for (auto [x, y] : {std::make_pair(a, b), std::make_pair(b, a)})
+          if ((isLeaf(x, p) || isLeaf(x, f.v.tensor)) &&
+              !isLeaf(y, p) && !isLeaf(y, f.v.tensor) && y != oT) {
+            fac = y;
+            return;
+          }
       }
-    if (!cand)
+      for (const Expr *o : e->ops)
+        search(o);
+    };
+    search(m);
+    if (!fac)
       return;
-    SmallVector<const Expr *> found;
-    collectReads(m, cand, found);
-    if (found.empty())
+    const Expr *leafRead = mb.asLeaf(fac);
+    if (!leafRead || leafRead->tensor == root)
       return;
+    Value cand = leafRead->tensor;
+    bool computed = fac->kind != Kind::Read;
+    SmallVector<const Expr *> found{leafRead};
     // Align P's (or V's) dims in m with role dims; dO's remaining dim is e.
     auto ownMap = [&](const Expr *t) {
       DenseMap<AffineExpr, unsigned> inv;
@@ -198,7 +221,10 @@ struct GradProver {
       return;
     dO = cand;
     dOT = ec.read(cand, roleIdx);
-    (void)mb;
+    if (computed) {
+      mb.stopAt.insert(cand);
+      mb.resetMemo();
+    }
   }
 
   /// Which output `m` (over its own dims kOwn...) is, and its layout.
@@ -227,11 +253,13 @@ struct GradProver {
     if (!map)
       return std::nullopt;
     for (auto &c : cands) {
-      const Expr *t = substituteAll(ec, c.t, *map);
+      // Distributed on both sides: P (dP - D) and P dP - P D are one form.
+      const Expr *t = ec.expand(substituteAll(ec, c.t, *map));
+      bool same = t == ec.expand(m);
       if (getenv("FLASH_RAISE_DEBUG"))
-        llvm::errs() << "    try " << ec.str(t) << (t == m ? " MATCH" : "")
+        llvm::errs() << "    try " << ec.str(t) << (same ? " MATCH" : "")
                      << "\n";
-      if (t != m)
+      if (!same)
         continue;
       // The layout of y: the role each own dim holds.
       auto ty = cast<RankedTensorType>(y.getType());
@@ -363,6 +391,9 @@ Reason raise::proveBackward(ExprContext &ec, ModelBuilder &mb,
   ModelBuilder bm(ec);
   bm.stopAt.insert(g.p);
   bm.stopAt.insert(root);
+  // The forward's leaves (projections, say) are leaves here too.
+  for (Value t : {f.q.tensor, f.k.tensor, f.v.tensor})
+    bm.stopAt.insert(t);
   for (Value x : ArrayRef<Value>(ps).drop_front()) {
     if (roleIndex(x) != pIdx)
       return "the probabilities are used in two layouts";
@@ -427,7 +458,11 @@ Reason raise::proveBackward(ExprContext &ec, ModelBuilder &mb,
     }
     Value y = op->getResult(0);
     const Expr *m = modelOf(y);
-    g.learnDO(m, bm);
+    if (!g.dO) {
+      g.learnDO(m, bm);
+      if (g.dO)
+        m = modelOf(y); // dO may have become a leaf
+    }
     if (getenv("FLASH_RAISE_DEBUG"))
       llvm::errs() << "  reached " << *op << "\n    model " << ec.str(m)
                    << "\n    dO " << (g.dOT ? ec.str(g.dOT) : "?") << " P "

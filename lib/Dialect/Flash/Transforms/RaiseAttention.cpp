@@ -407,9 +407,28 @@ std::optional<Reason> analyze(Candidate &c) {
     c.backward.reset();
     c.root = root;
     c.rootExpr = c.mb->evalAtIdentity(root);
-    std::optional<Reason> r =
-        proveForward(c.ec, c.rootExpr, ty.getShape(),
-                     c.mb->symbols, c.facts);
+    auto prove = [&]() {
+      return proveForward(
+          c.ec, c.rootExpr, ty.getShape(), c.mb->symbols,
+          [&](const Expr *x) { return c.mb->asLeaf(x); }, c.facts);
+    };
+    std::optional<Reason> r = prove();
+    // Leaves that are computed tensors (projections) were inlined by the
+    // model: model again with them as leaves, so that every value of the
+    // slice is expressed over Q, K and V.
+    if (r && r->empty()) {
+      SmallVector<Value> leaves{c.facts.q.tensor, c.facts.k.tensor,
+                                c.facts.v.tensor};
+      if (llvm::any_of(leaves,
+                       [&](Value t) { return c.mb->visited.contains(t); })) {
+        c.mb = std::make_unique<ModelBuilder>(c.ec);
+        for (Value t : leaves)
+          c.mb->stopAt.insert(t);
+        c.facts = ForwardFacts();
+        c.rootExpr = c.mb->evalAtIdentity(root);
+        r = prove();
+      }
+    }
     if (r && r->empty())
       r = checkUses(c);
     if (getenv("FLASH_RAISE_DEBUG"))

@@ -1,0 +1,1740 @@
+// Remarks of --flash-raise-attention="report=true": one near miss of
+// attention per reason a candidate is not raised. Each @negative_* function
+// is a program a frontend could emit that is not (or cannot be) raised; the
+// remark lands on the first line of the candidate op (the P*V contraction).
+// Sizes are small and odd (Nq = 13, Nk = 17, D = E = 6) so that no two roles
+// share an extent.
+// RUN: flash-opt %s --split-input-file --flash-raise-attention="report=true" --verify-diagnostics | FileCheck %s
+
+// Gemma-2 style soft-capping: the scores go through tanh(s / 30) * 30, which flash.attention has no attribute for.
+// CHECK-LABEL: func.func @negative_score_softcap_tanh
+// CHECK-NOT: flash.attention
+func.func @negative_score_softcap_tanh(%q: tensor<13x6xf32>, %k: tensor<17x6xf32>, %v: tensor<17x6xf32>) -> tensor<13x6xf32> {
+  %zero = arith.constant 0.0 : f32
+  %es = tensor.empty() : tensor<13x17xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<13x17xf32>) -> tensor<13x17xf32>
+  %s = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>] ins(%q, %k : tensor<13x6xf32>, tensor<17x6xf32>) outs(%zs : tensor<13x17xf32>) -> tensor<13x17xf32>
+  %sc = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%s : tensor<13x17xf32>) outs(%es : tensor<13x17xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %c = arith.constant 0.033333335 : f32
+    %cap = arith.constant 30.0 : f32
+    %y = arith.mulf %x, %c : f32
+    %t = math.tanh %y : f32
+    %r = arith.mulf %t, %cap : f32
+    linalg.yield %r : f32
+  } -> tensor<13x17xf32>
+  %p = linalg.softmax dimension(1) ins(%sc : tensor<13x17xf32>) outs(%es : tensor<13x17xf32>) -> tensor<13x17xf32>
+  %eo = tensor.empty() : tensor<13x6xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<13x6xf32>) -> tensor<13x6xf32>
+  // expected-remark @+1 {{attention not raised: the scores go through 'math.tanh'}}
+  %o = linalg.matmul ins(%p, %v : tensor<13x17xf32>, tensor<17x6xf32>) outs(%zo : tensor<13x6xf32>) -> tensor<13x6xf32>
+  return %o : tensor<13x6xf32>
+}
+
+// -----
+
+// ALiBi: the scores add slope * (j - i), a bias computed from linalg.index, not read from a tensor.
+// CHECK-LABEL: func.func @negative_score_alibi_bias
+// CHECK-NOT: flash.attention
+func.func @negative_score_alibi_bias(%q: tensor<13x6xf32>, %k: tensor<17x6xf32>, %v: tensor<17x6xf32>) -> tensor<13x6xf32> {
+  %zero = arith.constant 0.0 : f32
+  %es = tensor.empty() : tensor<13x17xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<13x17xf32>) -> tensor<13x17xf32>
+  %s = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>] ins(%q, %k : tensor<13x6xf32>, tensor<17x6xf32>) outs(%zs : tensor<13x17xf32>) -> tensor<13x17xf32>
+  %sc = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%s : tensor<13x17xf32>) outs(%es : tensor<13x17xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %i = linalg.index 0 : index
+    %j = linalg.index 1 : index
+    %d = arith.subi %j, %i : index
+    %di = arith.index_cast %d : index to i64
+    %df = arith.sitofp %di : i64 to f32
+    %slope = arith.constant 0.0625 : f32
+    %b = arith.mulf %df, %slope : f32
+    %y = arith.addf %x, %b : f32
+    linalg.yield %y : f32
+  } -> tensor<13x17xf32>
+  %p = linalg.softmax dimension(1) ins(%sc : tensor<13x17xf32>) outs(%es : tensor<13x17xf32>) -> tensor<13x17xf32>
+  %eo = tensor.empty() : tensor<13x6xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<13x6xf32>) -> tensor<13x6xf32>
+  // expected-remark @+1 {{attention not raised: the scores add a bias computed from the positions (e.g. ALiBi), which flash.attention cannot express yet}}
+  %o = linalg.matmul ins(%p, %v : tensor<13x17xf32>, tensor<17x6xf32>) outs(%zo : tensor<13x6xf32>) -> tensor<13x6xf32>
+  return %o : tensor<13x6xf32>
+}
+
+// -----
+
+// The scores are multiplied elementwise by a weight tensor w[i, j] (not a constant scale).
+// CHECK-LABEL: func.func @negative_score_times_weights
+// CHECK-NOT: flash.attention
+func.func @negative_score_times_weights(%q: tensor<13x6xf32>, %k: tensor<17x6xf32>, %v: tensor<17x6xf32>, %w: tensor<13x17xf32>) -> tensor<13x6xf32> {
+  %zero = arith.constant 0.0 : f32
+  %es = tensor.empty() : tensor<13x17xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<13x17xf32>) -> tensor<13x17xf32>
+  %s = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>] ins(%q, %k : tensor<13x6xf32>, tensor<17x6xf32>) outs(%zs : tensor<13x17xf32>) -> tensor<13x17xf32>
+  %sc = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%s, %w : tensor<13x17xf32>, tensor<13x17xf32>) outs(%es : tensor<13x17xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %r = arith.mulf %x, %y : f32
+    linalg.yield %r : f32
+  } -> tensor<13x17xf32>
+  %p = linalg.softmax dimension(1) ins(%sc : tensor<13x17xf32>) outs(%es : tensor<13x17xf32>) -> tensor<13x17xf32>
+  %eo = tensor.empty() : tensor<13x6xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<13x6xf32>) -> tensor<13x6xf32>
+  // expected-remark @+1 {{attention not raised: the scores are multiplied by something that varies per element (not a constant scale)}}
+  %o = linalg.matmul ins(%p, %v : tensor<13x17xf32>, tensor<17x6xf32>) outs(%zo : tensor<13x6xf32>) -> tensor<13x6xf32>
+  return %o : tensor<13x6xf32>
+}
+
+// -----
+
+// The softmax subtracts max_i s[i, j] (over queries) but sums over keys.
+// CHECK-LABEL: func.func @negative_max_over_query_axis
+// CHECK-NOT: flash.attention
+func.func @negative_max_over_query_axis(%q: tensor<13x6xf32>, %k: tensor<17x6xf32>, %v: tensor<17x6xf32>) -> tensor<13x6xf32> {
+  %zero = arith.constant 0.0 : f32
+  %es = tensor.empty() : tensor<13x17xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<13x17xf32>) -> tensor<13x17xf32>
+  %s = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>] ins(%q, %k : tensor<13x6xf32>, tensor<17x6xf32>) outs(%zs : tensor<13x17xf32>) -> tensor<13x17xf32>
+  %ninf = arith.constant 0xFF800000 : f32
+  %ec = tensor.empty() : tensor<17xf32>
+  %mi = linalg.fill ins(%ninf : f32) outs(%ec : tensor<17xf32>) -> tensor<17xf32>
+  %mx = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (j)>], iterator_types = ["reduction", "parallel"]}
+      ins(%s : tensor<13x17xf32>) outs(%mi : tensor<17xf32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %m = arith.maximumf %x, %acc : f32
+    linalg.yield %m : f32
+  } -> tensor<17xf32>
+  %ex = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%s, %mx : tensor<13x17xf32>, tensor<17xf32>) outs(%es : tensor<13x17xf32>) {
+  ^bb0(%x: f32, %m: f32, %o: f32):
+    %d = arith.subf %x, %m : f32
+    %e = math.exp %d : f32
+    linalg.yield %e : f32
+  } -> tensor<13x17xf32>
+  %er = tensor.empty() : tensor<13xf32>
+  %li = linalg.fill ins(%zero : f32) outs(%er : tensor<13xf32>) -> tensor<13xf32>
+  %l = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>], iterator_types = ["parallel", "reduction"]}
+      ins(%ex : tensor<13x17xf32>) outs(%li : tensor<13xf32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %y = arith.addf %acc, %x : f32
+    linalg.yield %y : f32
+  } -> tensor<13xf32>
+  %p = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%ex, %l : tensor<13x17xf32>, tensor<13xf32>) outs(%es : tensor<13x17xf32>) {
+  ^bb0(%x: f32, %d: f32, %o: f32):
+    %y = arith.divf %x, %d : f32
+    linalg.yield %y : f32
+  } -> tensor<13x17xf32>
+  %eo = tensor.empty() : tensor<13x6xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<13x6xf32>) -> tensor<13x6xf32>
+  // expected-remark @+1 {{attention not raised: the softmax subtracts a max taken over the query axis, not the key axis}}
+  %o = linalg.matmul ins(%p, %v : tensor<13x17xf32>, tensor<17x6xf32>) outs(%zo : tensor<13x6xf32>) -> tensor<13x6xf32>
+  return %o : tensor<13x6xf32>
+}
+
+// -----
+
+// The scores are sum_d q[i, d] g[d] k[j, d] (a three-operand product), not Q K^T.
+// CHECK-LABEL: func.func @negative_score_bilinear_diag_weight
+// CHECK-NOT: flash.attention
+func.func @negative_score_bilinear_diag_weight(%q: tensor<13x6xf32>, %k: tensor<17x6xf32>, %v: tensor<17x6xf32>, %g: tensor<6xf32>) -> tensor<13x6xf32> {
+  %zero = arith.constant 0.0 : f32
+  %es = tensor.empty() : tensor<13x17xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<13x17xf32>) -> tensor<13x17xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(i, j, d) -> (i, d)>, affine_map<(i, j, d) -> (d)>, affine_map<(i, j, d) -> (j, d)>, affine_map<(i, j, d) -> (i, j)>], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%q, %g, %k : tensor<13x6xf32>, tensor<6xf32>, tensor<17x6xf32>) outs(%zs : tensor<13x17xf32>) {
+  ^bb0(%a: f32, %w: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %w : f32
+    %n = arith.mulf %m, %b : f32
+    %y = arith.addf %acc, %n : f32
+    linalg.yield %y : f32
+  } -> tensor<13x17xf32>
+  %p = linalg.softmax dimension(1) ins(%s : tensor<13x17xf32>) outs(%es : tensor<13x17xf32>) -> tensor<13x17xf32>
+  %eo = tensor.empty() : tensor<13x6xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<13x6xf32>) -> tensor<13x6xf32>
+  // expected-remark @+1 {{attention not raised: the scores have a term that is neither a product of Q and K nor a mask: }}
+  %o = linalg.matmul ins(%p, %v : tensor<13x17xf32>, tensor<17x6xf32>) outs(%zo : tensor<13x6xf32>) -> tensor<13x6xf32>
+  return %o : tensor<13x6xf32>
+}
+
+// -----
+
+// MLA-style decoupled RoPE: the scores add two products q_nope k_nope^T + q_rope k_rope^T.
+// CHECK-LABEL: func.func @negative_score_two_products
+// CHECK-NOT: flash.attention
+func.func @negative_score_two_products(%q: tensor<13x6xf32>, %k: tensor<17x6xf32>, %v: tensor<17x6xf32>, %qr: tensor<13x4xf32>, %kr: tensor<17x4xf32>) -> tensor<13x6xf32> {
+  %zero = arith.constant 0.0 : f32
+  %es = tensor.empty() : tensor<13x17xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<13x17xf32>) -> tensor<13x17xf32>
+  %s = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>] ins(%q, %k : tensor<13x6xf32>, tensor<17x6xf32>) outs(%zs : tensor<13x17xf32>) -> tensor<13x17xf32>
+  %s2 = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>] ins(%qr, %kr : tensor<13x4xf32>, tensor<17x4xf32>) outs(%s : tensor<13x17xf32>) -> tensor<13x17xf32>
+  %p = linalg.softmax dimension(1) ins(%s2 : tensor<13x17xf32>) outs(%es : tensor<13x17xf32>) -> tensor<13x17xf32>
+  %eo = tensor.empty() : tensor<13x6xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<13x6xf32>) -> tensor<13x6xf32>
+  // expected-remark @+1 {{attention not raised: the scores add two products}}
+  %o = linalg.matmul ins(%p, %v : tensor<13x17xf32>, tensor<17x6xf32>) outs(%zo : tensor<13x6xf32>) -> tensor<13x6xf32>
+  return %o : tensor<13x6xf32>
+}
+
+// -----
+
+// Scores -|q_i - k_j|^2 (L2-distance attention): the product (q - k) (q - k) reads computed operands, not Q and K.
+// CHECK-LABEL: func.func @negative_score_l2_distance
+// CHECK-NOT: flash.attention
+func.func @negative_score_l2_distance(%q: tensor<13x6xf32>, %k: tensor<17x6xf32>, %v: tensor<17x6xf32>) -> tensor<13x6xf32> {
+  %zero = arith.constant 0.0 : f32
+  %es = tensor.empty() : tensor<13x17xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<13x17xf32>) -> tensor<13x17xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(i, j, d) -> (i, d)>, affine_map<(i, j, d) -> (j, d)>, affine_map<(i, j, d) -> (i, j)>], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%q, %k : tensor<13x6xf32>, tensor<17x6xf32>) outs(%zs : tensor<13x17xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %d = arith.subf %a, %b : f32
+    %d2 = arith.mulf %d, %d : f32
+    %n = arith.negf %d2 : f32
+    %y = arith.addf %acc, %n : f32
+    linalg.yield %y : f32
+  } -> tensor<13x17xf32>
+  %p = linalg.softmax dimension(1) ins(%s : tensor<13x17xf32>) outs(%es : tensor<13x17xf32>) -> tensor<13x17xf32>
+  %eo = tensor.empty() : tensor<13x6xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<13x6xf32>) -> tensor<13x6xf32>
+  // expected-remark @+1 {{attention not raised: the scores' product reads a computed operand that is not a tensor of the program}}
+  %o = linalg.matmul ins(%p, %v : tensor<13x17xf32>, tensor<17x6xf32>) outs(%zo : tensor<13x6xf32>) -> tensor<13x6xf32>
+  return %o : tensor<13x6xf32>
+}
+
+// -----
+
+// A wrong einsum: the scores read the query at the key index (q[j, d] k[j, d]), so both operands vary with the key.
+// CHECK-LABEL: func.func @negative_score_query_read_at_key
+// CHECK-NOT: flash.attention
+func.func @negative_score_query_read_at_key(%q: tensor<17x6xf32>, %k: tensor<17x6xf32>, %v: tensor<17x6xf32>) -> tensor<13x6xf32> {
+  %zero = arith.constant 0.0 : f32
+  %es = tensor.empty() : tensor<13x17xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<13x17xf32>) -> tensor<13x17xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(i, j, d) -> (j, d)>, affine_map<(i, j, d) -> (j, d)>, affine_map<(i, j, d) -> (i, j)>], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%q, %k : tensor<17x6xf32>, tensor<17x6xf32>) outs(%zs : tensor<13x17xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %y = arith.addf %acc, %m : f32
+    linalg.yield %y : f32
+  } -> tensor<13x17xf32>
+  %p = linalg.softmax dimension(1) ins(%s : tensor<13x17xf32>) outs(%es : tensor<13x17xf32>) -> tensor<13x17xf32>
+  %eo = tensor.empty() : tensor<13x6xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<13x6xf32>) -> tensor<13x6xf32>
+  // expected-remark @+1 {{attention not raised: the scores' product does not read one operand per query and one per key}}
+  %o = linalg.matmul ins(%p, %v : tensor<13x17xf32>, tensor<17x6xf32>) outs(%zo : tensor<13x6xf32>) -> tensor<13x6xf32>
+  return %o : tensor<13x6xf32>
+}
+
+// -----
+
+// Random Synthesizer: softmax(R) V with R a learned [Nq, Nk] matrix; there is no Q K^T.
+// CHECK-LABEL: func.func @negative_scores_without_qk
+// CHECK-NOT: flash.attention
+func.func @negative_scores_without_qk(%r: tensor<13x17xf32>, %v: tensor<17x6xf32>) -> tensor<13x6xf32> {
+  %zero = arith.constant 0.0 : f32
+  %es = tensor.empty() : tensor<13x17xf32>
+  %p = linalg.softmax dimension(1) ins(%r : tensor<13x17xf32>) outs(%es : tensor<13x17xf32>) -> tensor<13x17xf32>
+  %eo = tensor.empty() : tensor<13x6xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<13x6xf32>) -> tensor<13x6xf32>
+  // expected-remark @+1 {{attention not raised: the exponent is not a product of queries and keys: }}
+  %o = linalg.matmul ins(%p, %v : tensor<13x17xf32>, tensor<17x6xf32>) outs(%zo : tensor<13x6xf32>) -> tensor<13x6xf32>
+  return %o : tensor<13x6xf32>
+}
+
+// -----
+
+// The scores add k[j, 0] (a per-key bias packed into K's first channel): the mask reads K.
+// CHECK-LABEL: func.func @negative_score_bias_reads_k
+// CHECK-NOT: flash.attention
+func.func @negative_score_bias_reads_k(%q: tensor<13x6xf32>, %k: tensor<17x6xf32>, %v: tensor<17x6xf32>) -> tensor<13x6xf32> {
+  %zero = arith.constant 0.0 : f32
+  %es = tensor.empty() : tensor<13x17xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<13x17xf32>) -> tensor<13x17xf32>
+  %s = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>] ins(%q, %k : tensor<13x6xf32>, tensor<17x6xf32>) outs(%zs : tensor<13x17xf32>) -> tensor<13x17xf32>
+  %sc = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (j, 0)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%s, %k : tensor<13x17xf32>, tensor<17x6xf32>) outs(%es : tensor<13x17xf32>) {
+  ^bb0(%x: f32, %b: f32, %o: f32):
+    %y = arith.addf %x, %b : f32
+    linalg.yield %y : f32
+  } -> tensor<13x17xf32>
+  %p = linalg.softmax dimension(1) ins(%sc : tensor<13x17xf32>) outs(%es : tensor<13x17xf32>) -> tensor<13x17xf32>
+  %eo = tensor.empty() : tensor<13x6xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<13x6xf32>) -> tensor<13x6xf32>
+  // expected-remark @+1 {{attention not raised: the scores add a tensor that is also Q or K}}
+  %o = linalg.matmul ins(%p, %v : tensor<13x17xf32>, tensor<17x6xf32>) outs(%zo : tensor<13x6xf32>) -> tensor<13x6xf32>
+  return %o : tensor<13x6xf32>
+}
+
+// -----
+
+// One einsum 'ij,je,ik,ke->ie' multiplies two attention outputs (P1 V1) * (P2 V2) elementwise.
+// CHECK-LABEL: func.func @negative_two_weighted_sums
+// CHECK-NOT: flash.attention
+func.func @negative_two_weighted_sums(%q: tensor<13x6xf32>, %k: tensor<17x6xf32>, %v: tensor<17x6xf32>, %k2: tensor<17x6xf32>, %v2: tensor<17x6xf32>) -> tensor<13x6xf32> {
+  %zero = arith.constant 0.0 : f32
+  %es = tensor.empty() : tensor<13x17xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<13x17xf32>) -> tensor<13x17xf32>
+  %s = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>] ins(%q, %k : tensor<13x6xf32>, tensor<17x6xf32>) outs(%zs : tensor<13x17xf32>) -> tensor<13x17xf32>
+  %s2 = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>] ins(%q, %k2 : tensor<13x6xf32>, tensor<17x6xf32>) outs(%zs : tensor<13x17xf32>) -> tensor<13x17xf32>
+  %p = linalg.softmax dimension(1) ins(%s : tensor<13x17xf32>) outs(%es : tensor<13x17xf32>) -> tensor<13x17xf32>
+  %p2 = linalg.softmax dimension(1) ins(%s2 : tensor<13x17xf32>) outs(%es : tensor<13x17xf32>) -> tensor<13x17xf32>
+  %eo = tensor.empty() : tensor<13x6xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<13x6xf32>) -> tensor<13x6xf32>
+  // expected-remark @+1 {{attention not raised: the output sums two exponential-weighted products}}
+  %o = linalg.generic {indexing_maps = [affine_map<(i, e, j, l) -> (i, j)>, affine_map<(i, e, j, l) -> (j, e)>, affine_map<(i, e, j, l) -> (i, l)>, affine_map<(i, e, j, l) -> (l, e)>, affine_map<(i, e, j, l) -> (i, e)>], iterator_types = ["parallel", "parallel", "reduction", "reduction"]}
+      ins(%p, %v, %p2, %v2 : tensor<13x17xf32>, tensor<17x6xf32>, tensor<13x17xf32>, tensor<17x6xf32>) outs(%zo : tensor<13x6xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32, %d: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %n = arith.mulf %c, %d : f32
+    %mn = arith.mulf %m, %n : f32
+    %y = arith.addf %acc, %mn : f32
+    linalg.yield %y : f32
+  } -> tensor<13x6xf32>
+  return %o : tensor<13x6xf32>
+}
+
+// -----
+
+// The residual x is the P*V accumulator (o = x + P V, a fused residual add).
+// CHECK-LABEL: func.func @negative_pv_accumulates_residual
+// CHECK-NOT: flash.attention
+func.func @negative_pv_accumulates_residual(%q: tensor<13x6xf32>, %k: tensor<17x6xf32>, %v: tensor<17x6xf32>, %x: tensor<13x6xf32>) -> tensor<13x6xf32> {
+  %zero = arith.constant 0.0 : f32
+  %es = tensor.empty() : tensor<13x17xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<13x17xf32>) -> tensor<13x17xf32>
+  %s = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>] ins(%q, %k : tensor<13x6xf32>, tensor<17x6xf32>) outs(%zs : tensor<13x17xf32>) -> tensor<13x17xf32>
+  %p = linalg.softmax dimension(1) ins(%s : tensor<13x17xf32>) outs(%es : tensor<13x17xf32>) -> tensor<13x17xf32>
+  // expected-remark @+1 {{attention not raised: the P*V product is added to something (its accumulator is not zero, or the output has other terms)}}
+  %o = linalg.matmul ins(%p, %v : tensor<13x17xf32>, tensor<17x6xf32>) outs(%x : tensor<13x6xf32>) -> tensor<13x6xf32>
+  return %o : tensor<13x6xf32>
+}
+
+// -----
+
+// A keep mask applied after the softmax (select(m, p, 0)): the rows no longer sum to one.
+// CHECK-LABEL: func.func @negative_mask_after_softmax
+// CHECK-NOT: flash.attention
+func.func @negative_mask_after_softmax(%q: tensor<13x6xf32>, %k: tensor<17x6xf32>, %v: tensor<17x6xf32>, %m: tensor<13x17xi1>) -> tensor<13x6xf32> {
+  %zero = arith.constant 0.0 : f32
+  %es = tensor.empty() : tensor<13x17xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<13x17xf32>) -> tensor<13x17xf32>
+  %s = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>] ins(%q, %k : tensor<13x6xf32>, tensor<17x6xf32>) outs(%zs : tensor<13x17xf32>) -> tensor<13x17xf32>
+  %p = linalg.softmax dimension(1) ins(%s : tensor<13x17xf32>) outs(%es : tensor<13x17xf32>) -> tensor<13x17xf32>
+  %pm = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%p, %m : tensor<13x17xf32>, tensor<13x17xi1>) outs(%es : tensor<13x17xf32>) {
+  ^bb0(%x: f32, %c: i1, %o: f32):
+    %y = arith.select %c, %x, %zero : f32
+    linalg.yield %y : f32
+  } -> tensor<13x17xf32>
+  %eo = tensor.empty() : tensor<13x6xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<13x6xf32>) -> tensor<13x6xf32>
+  // expected-remark @+1 {{attention not raised: the probabilities are modified between the softmax and P*V (e.g. dropout or a mask applied after the softmax)}}
+  %o = linalg.matmul ins(%pm, %v : tensor<13x17xf32>, tensor<17x6xf32>) outs(%zo : tensor<13x6xf32>) -> tensor<13x6xf32>
+  return %o : tensor<13x6xf32>
+}
+
+// -----
+
+// Attention pooling of one scalar per key, broadcast over the output columns: V (v[j]) has no dim of its own.
+// CHECK-LABEL: func.func @negative_values_without_own_dim
+// CHECK-NOT: flash.attention
+func.func @negative_values_without_own_dim(%q: tensor<13x6xf32>, %k: tensor<17x6xf32>, %v: tensor<17xf32>) -> tensor<13x6xf32> {
+  %zero = arith.constant 0.0 : f32
+  %es = tensor.empty() : tensor<13x17xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<13x17xf32>) -> tensor<13x17xf32>
+  %s = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>] ins(%q, %k : tensor<13x6xf32>, tensor<17x6xf32>) outs(%zs : tensor<13x17xf32>) -> tensor<13x17xf32>
+  %p = linalg.softmax dimension(1) ins(%s : tensor<13x17xf32>) outs(%es : tensor<13x17xf32>) -> tensor<13x17xf32>
+  %eo = tensor.empty() : tensor<13x6xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<13x6xf32>) -> tensor<13x6xf32>
+  // expected-remark @+1 {{attention not raised: the product with the probabilities does not read a value tensor along a dim of its own}}
+  %o = linalg.generic {indexing_maps = [affine_map<(i, e, j) -> (i, j)>, affine_map<(i, e, j) -> (j)>, affine_map<(i, e, j) -> (i, e)>], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%p, %v : tensor<13x17xf32>, tensor<17xf32>) outs(%zo : tensor<13x6xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %y = arith.addf %acc, %m : f32
+    linalg.yield %y : f32
+  } -> tensor<13x6xf32>
+  return %o : tensor<13x6xf32>
+}
+
+// -----
+
+// linalg.softmax over dim 0 (the queries) while P*V contracts the keys.
+// CHECK-LABEL: func.func @negative_softmax_over_query_axis
+// CHECK-NOT: flash.attention
+func.func @negative_softmax_over_query_axis(%q: tensor<13x6xf32>, %k: tensor<17x6xf32>, %v: tensor<17x6xf32>) -> tensor<13x6xf32> {
+  %zero = arith.constant 0.0 : f32
+  %es = tensor.empty() : tensor<13x17xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<13x17xf32>) -> tensor<13x17xf32>
+  %s = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>] ins(%q, %k : tensor<13x6xf32>, tensor<17x6xf32>) outs(%zs : tensor<13x17xf32>) -> tensor<13x17xf32>
+  %p = linalg.softmax dimension(0) ins(%s : tensor<13x17xf32>) outs(%es : tensor<13x17xf32>) -> tensor<13x17xf32>
+  %eo = tensor.empty() : tensor<13x6xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<13x6xf32>) -> tensor<13x6xf32>
+  // expected-remark @+1 {{attention not raised: the softmax normalizes over a different axis than the one P*V contracts}}
+  %o = linalg.matmul ins(%p, %v : tensor<13x17xf32>, tensor<17x6xf32>) outs(%zo : tensor<13x6xf32>) -> tensor<13x6xf32>
+  return %o : tensor<13x6xf32>
+}
+
+// -----
+
+// Dropout: the probabilities are multiplied by a random keep mask (and 1/(1-p)) before P*V.
+// CHECK-LABEL: func.func @negative_dropout
+// CHECK-NOT: flash.attention
+func.func @negative_dropout(%q: tensor<13x6xf32>, %k: tensor<17x6xf32>, %v: tensor<17x6xf32>, %keep: tensor<13x17xf32>) -> tensor<13x6xf32> {
+  %zero = arith.constant 0.0 : f32
+  %es = tensor.empty() : tensor<13x17xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<13x17xf32>) -> tensor<13x17xf32>
+  %s = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>] ins(%q, %k : tensor<13x6xf32>, tensor<17x6xf32>) outs(%zs : tensor<13x17xf32>) -> tensor<13x17xf32>
+  %p = linalg.softmax dimension(1) ins(%s : tensor<13x17xf32>) outs(%es : tensor<13x17xf32>) -> tensor<13x17xf32>
+  %pd = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%p, %keep : tensor<13x17xf32>, tensor<13x17xf32>) outs(%es : tensor<13x17xf32>) {
+  ^bb0(%x: f32, %kp: f32, %o: f32):
+    %inv = arith.constant 1.11111116 : f32
+    %y = arith.mulf %x, %kp : f32
+    %z = arith.mulf %y, %inv : f32
+    linalg.yield %z : f32
+  } -> tensor<13x17xf32>
+  %eo = tensor.empty() : tensor<13x6xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<13x6xf32>) -> tensor<13x6xf32>
+  // expected-remark @+1 {{attention not raised: the probabilities are multiplied by a tensor that varies per element (dropout-like) before P*V}}
+  %o = linalg.matmul ins(%pd, %v : tensor<13x17xf32>, tensor<17x6xf32>) outs(%zo : tensor<13x6xf32>) -> tensor<13x6xf32>
+  return %o : tensor<13x6xf32>
+}
+
+// -----
+
+// Probabilities multiplied by uitofp(keep[i, j]) (a boolean mask applied after the softmax).
+// CHECK-LABEL: func.func @negative_probs_times_bool_mask
+// CHECK-NOT: flash.attention
+func.func @negative_probs_times_bool_mask(%q: tensor<13x6xf32>, %k: tensor<17x6xf32>, %v: tensor<17x6xf32>, %keep: tensor<13x17xi1>) -> tensor<13x6xf32> {
+  %zero = arith.constant 0.0 : f32
+  %es = tensor.empty() : tensor<13x17xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<13x17xf32>) -> tensor<13x17xf32>
+  %s = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>] ins(%q, %k : tensor<13x6xf32>, tensor<17x6xf32>) outs(%zs : tensor<13x17xf32>) -> tensor<13x17xf32>
+  %p = linalg.softmax dimension(1) ins(%s : tensor<13x17xf32>) outs(%es : tensor<13x17xf32>) -> tensor<13x17xf32>
+  %pd = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%p, %keep : tensor<13x17xf32>, tensor<13x17xi1>) outs(%es : tensor<13x17xf32>) {
+  ^bb0(%x: f32, %kp: i1, %o: f32):
+    %f = arith.uitofp %kp : i1 to f32
+    %y = arith.mulf %x, %f : f32
+    linalg.yield %y : f32
+  } -> tensor<13x17xf32>
+  %eo = tensor.empty() : tensor<13x6xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<13x6xf32>) -> tensor<13x6xf32>
+  // expected-remark @+1 {{attention not raised: the probabilities are multiplied by select(}}
+  %o = linalg.matmul ins(%pd, %v : tensor<13x17xf32>, tensor<17x6xf32>) outs(%zo : tensor<13x6xf32>) -> tensor<13x6xf32>
+  return %o : tensor<13x6xf32>
+}
+
+// -----
+
+// Padded queries zeroed after the softmax (p[i, j] * qmask[i]): the output is multiplied by qmask.
+// CHECK-LABEL: func.func @negative_probs_times_query_mask
+// CHECK-NOT: flash.attention
+func.func @negative_probs_times_query_mask(%q: tensor<13x6xf32>, %k: tensor<17x6xf32>, %v: tensor<17x6xf32>, %qm: tensor<13xf32>) -> tensor<13x6xf32> {
+  %zero = arith.constant 0.0 : f32
+  %es = tensor.empty() : tensor<13x17xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<13x17xf32>) -> tensor<13x17xf32>
+  %s = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>] ins(%q, %k : tensor<13x6xf32>, tensor<17x6xf32>) outs(%zs : tensor<13x17xf32>) -> tensor<13x17xf32>
+  %p = linalg.softmax dimension(1) ins(%s : tensor<13x17xf32>) outs(%es : tensor<13x17xf32>) -> tensor<13x17xf32>
+  %pd = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%p, %qm : tensor<13x17xf32>, tensor<13xf32>) outs(%es : tensor<13x17xf32>) {
+  ^bb0(%x: f32, %mq: f32, %o: f32):
+    %y = arith.mulf %x, %mq : f32
+    linalg.yield %y : f32
+  } -> tensor<13x17xf32>
+  %eo = tensor.empty() : tensor<13x6xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<13x6xf32>) -> tensor<13x6xf32>
+  // expected-remark @+1 {{attention not raised: the attention output is multiplied by arg3[d0]}}
+  %o = linalg.matmul ins(%pd, %v : tensor<13x17xf32>, tensor<17x6xf32>) outs(%zo : tensor<13x6xf32>) -> tensor<13x6xf32>
+  return %o : tensor<13x6xf32>
+}
+
+// -----
+
+// The 1/sqrt(D) scale is applied to the probabilities after the softmax instead of to the scores.
+// CHECK-LABEL: func.func @negative_scale_after_softmax
+// CHECK-NOT: flash.attention
+func.func @negative_scale_after_softmax(%q: tensor<13x6xf32>, %k: tensor<17x6xf32>, %v: tensor<17x6xf32>) -> tensor<13x6xf32> {
+  %zero = arith.constant 0.0 : f32
+  %es = tensor.empty() : tensor<13x17xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<13x17xf32>) -> tensor<13x17xf32>
+  %s = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>] ins(%q, %k : tensor<13x6xf32>, tensor<17x6xf32>) outs(%zs : tensor<13x17xf32>) -> tensor<13x17xf32>
+  %p = linalg.softmax dimension(1) ins(%s : tensor<13x17xf32>) outs(%es : tensor<13x17xf32>) -> tensor<13x17xf32>
+  %pd = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%p : tensor<13x17xf32>) outs(%es : tensor<13x17xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %c = arith.constant 0.408248305 : f32
+    %y = arith.mulf %x, %c : f32
+    linalg.yield %y : f32
+  } -> tensor<13x17xf32>
+  %eo = tensor.empty() : tensor<13x6xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<13x6xf32>) -> tensor<13x6xf32>
+  // expected-remark @+1 {{attention not raised: the attention output is scaled by a constant (0.408248)}}
+  %o = linalg.matmul ins(%pd, %v : tensor<13x17xf32>, tensor<17x6xf32>) outs(%zo : tensor<13x6xf32>) -> tensor<13x6xf32>
+  return %o : tensor<13x6xf32>
+}
+
+// -----
+
+// exp(s - max) V without dividing by the row sum (the normalization is missing).
+// CHECK-LABEL: func.func @negative_no_softmax_division
+// CHECK-NOT: flash.attention
+func.func @negative_no_softmax_division(%q: tensor<13x6xf32>, %k: tensor<17x6xf32>, %v: tensor<17x6xf32>) -> tensor<13x6xf32> {
+  %zero = arith.constant 0.0 : f32
+  %es = tensor.empty() : tensor<13x17xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<13x17xf32>) -> tensor<13x17xf32>
+  %s = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>] ins(%q, %k : tensor<13x6xf32>, tensor<17x6xf32>) outs(%zs : tensor<13x17xf32>) -> tensor<13x17xf32>
+  %ninf = arith.constant 0xFF800000 : f32
+  %er = tensor.empty() : tensor<13xf32>
+  %mi = linalg.fill ins(%ninf : f32) outs(%er : tensor<13xf32>) -> tensor<13xf32>
+  %mx = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>], iterator_types = ["parallel", "reduction"]}
+      ins(%s : tensor<13x17xf32>) outs(%mi : tensor<13xf32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %m = arith.maximumf %x, %acc : f32
+    linalg.yield %m : f32
+  } -> tensor<13xf32>
+  %ex = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%s, %mx : tensor<13x17xf32>, tensor<13xf32>) outs(%es : tensor<13x17xf32>) {
+  ^bb0(%x: f32, %m: f32, %o: f32):
+    %d = arith.subf %x, %m : f32
+    %e = math.exp %d : f32
+    linalg.yield %e : f32
+  } -> tensor<13x17xf32>
+  %eo = tensor.empty() : tensor<13x6xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<13x6xf32>) -> tensor<13x6xf32>
+  // expected-remark @+1 {{attention not raised: the exponentials are not normalized by their sum over the keys (no softmax division)}}
+  %o = linalg.matmul ins(%ex, %v : tensor<13x17xf32>, tensor<17x6xf32>) outs(%zo : tensor<13x6xf32>) -> tensor<13x6xf32>
+  return %o : tensor<13x6xf32>
+}
+
+// -----
+
+// Off-by-one softmax (softmax_1): exp(s) / (1 + sum_j exp(s)).
+// CHECK-LABEL: func.func @negative_softmax_plus_one
+// CHECK-NOT: flash.attention
+func.func @negative_softmax_plus_one(%q: tensor<13x6xf32>, %k: tensor<17x6xf32>, %v: tensor<17x6xf32>) -> tensor<13x6xf32> {
+  %zero = arith.constant 0.0 : f32
+  %es = tensor.empty() : tensor<13x17xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<13x17xf32>) -> tensor<13x17xf32>
+  %s = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>] ins(%q, %k : tensor<13x6xf32>, tensor<17x6xf32>) outs(%zs : tensor<13x17xf32>) -> tensor<13x17xf32>
+  %ex = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%s : tensor<13x17xf32>) outs(%es : tensor<13x17xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %e = math.exp %x : f32
+    linalg.yield %e : f32
+  } -> tensor<13x17xf32>
+  %one = arith.constant 1.0 : f32
+  %er = tensor.empty() : tensor<13xf32>
+  %li = linalg.fill ins(%one : f32) outs(%er : tensor<13xf32>) -> tensor<13xf32>
+  %l = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>], iterator_types = ["parallel", "reduction"]}
+      ins(%ex : tensor<13x17xf32>) outs(%li : tensor<13xf32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %y = arith.addf %acc, %x : f32
+    linalg.yield %y : f32
+  } -> tensor<13xf32>
+  %p = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%ex, %l : tensor<13x17xf32>, tensor<13xf32>) outs(%es : tensor<13x17xf32>) {
+  ^bb0(%x: f32, %d: f32, %o: f32):
+    %y = arith.divf %x, %d : f32
+    linalg.yield %y : f32
+  } -> tensor<13x17xf32>
+  %eo = tensor.empty() : tensor<13x6xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<13x6xf32>) -> tensor<13x6xf32>
+  // expected-remark @+1 {{attention not raised: the softmax divides by something other than the sum of its numerators over the keys P*V contracts}}
+  %o = linalg.matmul ins(%p, %v : tensor<13x17xf32>, tensor<17x6xf32>) outs(%zo : tensor<13x6xf32>) -> tensor<13x6xf32>
+  return %o : tensor<13x6xf32>
+}
+
+// -----
+
+// V is [Nk, 2, 6] and the output [Nq, 2, 6]: V varies along two dims (heads and channels) that Q and K lack.
+// CHECK-LABEL: func.func @negative_values_two_own_dims
+// CHECK-NOT: flash.attention
+func.func @negative_values_two_own_dims(%q: tensor<13x6xf32>, %k: tensor<17x6xf32>, %v: tensor<17x2x6xf32>) -> tensor<13x2x6xf32> {
+  %zero = arith.constant 0.0 : f32
+  %es = tensor.empty() : tensor<13x17xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<13x17xf32>) -> tensor<13x17xf32>
+  %s = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>] ins(%q, %k : tensor<13x6xf32>, tensor<17x6xf32>) outs(%zs : tensor<13x17xf32>) -> tensor<13x17xf32>
+  %p = linalg.softmax dimension(1) ins(%s : tensor<13x17xf32>) outs(%es : tensor<13x17xf32>) -> tensor<13x17xf32>
+  %eo = tensor.empty() : tensor<13x2x6xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<13x2x6xf32>) -> tensor<13x2x6xf32>
+  // expected-remark @+1 {{attention not raised: V varies along two dims that Q and K do not}}
+  %o = linalg.generic {indexing_maps = [affine_map<(i, h, e, j) -> (i, j)>, affine_map<(i, h, e, j) -> (j, h, e)>, affine_map<(i, h, e, j) -> (i, h, e)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%p, %v : tensor<13x17xf32>, tensor<17x2x6xf32>) outs(%zo : tensor<13x2x6xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %y = arith.addf %acc, %m : f32
+    linalg.yield %y : f32
+  } -> tensor<13x2x6xf32>
+  return %o : tensor<13x2x6xf32>
+}
+
+// -----
+
+// Attention pooling with one learned query q[d] per batch: the output [B, E] has no query axis.
+// CHECK-LABEL: func.func @negative_single_learned_query
+// CHECK-NOT: flash.attention
+func.func @negative_single_learned_query(%q: tensor<6xf32>, %k: tensor<3x17x6xf32>, %v: tensor<3x17x6xf32>) -> tensor<3x6xf32> {
+  %zero = arith.constant 0.0 : f32
+  %es = tensor.empty() : tensor<3x17xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<3x17xf32>) -> tensor<3x17xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(b, j, d) -> (d)>, affine_map<(b, j, d) -> (b, j, d)>, affine_map<(b, j, d) -> (b, j)>], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%q, %k : tensor<6xf32>, tensor<3x17x6xf32>) outs(%zs : tensor<3x17xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %y = arith.addf %acc, %m : f32
+    linalg.yield %y : f32
+  } -> tensor<3x17xf32>
+  %p = linalg.softmax dimension(1) ins(%s : tensor<3x17xf32>) outs(%es : tensor<3x17xf32>) -> tensor<3x17xf32>
+  %eo = tensor.empty() : tensor<3x6xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<3x6xf32>) -> tensor<3x6xf32>
+  // expected-remark @+1 {{attention not raised: no dim of the output is the query axis of Q}}
+  %o = linalg.generic {indexing_maps = [affine_map<(b, e, j) -> (b, j)>, affine_map<(b, e, j) -> (b, j, e)>, affine_map<(b, e, j) -> (b, e)>], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%p, %v : tensor<3x17xf32>, tensor<3x17x6xf32>) outs(%zo : tensor<3x6xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %y = arith.addf %acc, %m : f32
+    linalg.yield %y : f32
+  } -> tensor<3x6xf32>
+  return %o : tensor<3x6xf32>
+}
+
+// -----
+
+// V is the second half of a packed [Nk, 12] projection, read through the map (j, e + 6): its value dim is not a plain dim of the output (the remark names the symptom; the read itself is the cause).
+// CHECK-LABEL: func.func @negative_values_read_at_offset
+// CHECK-NOT: flash.attention
+func.func @negative_values_read_at_offset(%q: tensor<13x6xf32>, %k: tensor<17x6xf32>, %kv: tensor<17x12xf32>) -> tensor<13x6xf32> {
+  %zero = arith.constant 0.0 : f32
+  %es = tensor.empty() : tensor<13x17xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<13x17xf32>) -> tensor<13x17xf32>
+  %s = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>] ins(%q, %k : tensor<13x6xf32>, tensor<17x6xf32>) outs(%zs : tensor<13x17xf32>) -> tensor<13x17xf32>
+  %p = linalg.softmax dimension(1) ins(%s : tensor<13x17xf32>) outs(%es : tensor<13x17xf32>) -> tensor<13x17xf32>
+  %eo = tensor.empty() : tensor<13x6xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<13x6xf32>) -> tensor<13x6xf32>
+  // expected-remark @+1 {{attention not raised: no dim of the output is the head dim of V}}
+  %o = linalg.generic {indexing_maps = [affine_map<(i, e, j) -> (i, j)>, affine_map<(i, e, j) -> (j, e + 6)>, affine_map<(i, e, j) -> (i, e)>], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%p, %kv : tensor<13x17xf32>, tensor<17x12xf32>) outs(%zo : tensor<13x6xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %y = arith.addf %acc, %m : f32
+    linalg.yield %y : f32
+  } -> tensor<13x6xf32>
+  return %o : tensor<13x6xf32>
+}
+
+// -----
+
+// K is shared by pairs of query heads (h floordiv 2) but V by groups of four (h floordiv 4).
+// CHECK-LABEL: func.func @negative_gqa_groups_differ
+// CHECK-NOT: flash.attention
+func.func @negative_gqa_groups_differ(%q: tensor<8x13x6xf32>, %k: tensor<4x17x6xf32>, %v: tensor<2x17x6xf32>) -> tensor<8x13x6xf32> {
+  %zero = arith.constant 0.0 : f32
+  %es = tensor.empty() : tensor<8x13x17xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<8x13x17xf32>) -> tensor<8x13x17xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(h, i, j, d) -> (h, i, d)>, affine_map<(h, i, j, d) -> (h floordiv 2, j, d)>, affine_map<(h, i, j, d) -> (h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%q, %k : tensor<8x13x6xf32>, tensor<4x17x6xf32>) outs(%zs : tensor<8x13x17xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %y = arith.addf %acc, %m : f32
+    linalg.yield %y : f32
+  } -> tensor<8x13x17xf32>
+  %p = linalg.softmax dimension(2) ins(%s : tensor<8x13x17xf32>) outs(%es : tensor<8x13x17xf32>) -> tensor<8x13x17xf32>
+  %eo = tensor.empty() : tensor<8x13x6xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<8x13x6xf32>) -> tensor<8x13x6xf32>
+  // expected-remark @+1 {{attention not raised: K and V group the query heads differently}}
+  %o = linalg.generic {indexing_maps = [affine_map<(h, i, e, j) -> (h, i, j)>, affine_map<(h, i, e, j) -> (h floordiv 4, j, e)>, affine_map<(h, i, e, j) -> (h, i, e)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%p, %v : tensor<8x13x17xf32>, tensor<2x17x6xf32>) outs(%zo : tensor<8x13x6xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %y = arith.addf %acc, %m : f32
+    linalg.yield %y : f32
+  } -> tensor<8x13x6xf32>
+  return %o : tensor<8x13x6xf32>
+}
+
+// -----
+
+// K read from a KV cache at an offset (k[j + 3, d]).
+// CHECK-LABEL: func.func @negative_keys_read_at_offset
+// CHECK-NOT: flash.attention
+func.func @negative_keys_read_at_offset(%q: tensor<13x6xf32>, %k: tensor<20x6xf32>, %v: tensor<17x6xf32>) -> tensor<13x6xf32> {
+  %zero = arith.constant 0.0 : f32
+  %es = tensor.empty() : tensor<13x17xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<13x17xf32>) -> tensor<13x17xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(i, j, d) -> (i, d)>, affine_map<(i, j, d) -> (j + 3, d)>, affine_map<(i, j, d) -> (i, j)>], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%q, %k : tensor<13x6xf32>, tensor<20x6xf32>) outs(%zs : tensor<13x17xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %y = arith.addf %acc, %m : f32
+    linalg.yield %y : f32
+  } -> tensor<13x17xf32>
+  %p = linalg.softmax dimension(1) ins(%s : tensor<13x17xf32>) outs(%es : tensor<13x17xf32>) -> tensor<13x17xf32>
+  %eo = tensor.empty() : tensor<13x6xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<13x6xf32>) -> tensor<13x6xf32>
+  // expected-remark @+1 {{attention not raised: K is read at '}}
+  %o = linalg.matmul ins(%p, %v : tensor<13x17xf32>, tensor<17x6xf32>) outs(%zo : tensor<13x6xf32>) -> tensor<13x6xf32>
+  return %o : tensor<13x6xf32>
+}
+
+// -----
+
+// A key-padding mask stored as a diagonal matrix and read as m[j, j].
+// CHECK-LABEL: func.func @negative_mask_reads_dim_twice
+// CHECK-NOT: flash.attention
+func.func @negative_mask_reads_dim_twice(%q: tensor<13x6xf32>, %k: tensor<17x6xf32>, %v: tensor<17x6xf32>, %m: tensor<17x17xf32>) -> tensor<13x6xf32> {
+  %zero = arith.constant 0.0 : f32
+  %es = tensor.empty() : tensor<13x17xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<13x17xf32>) -> tensor<13x17xf32>
+  %s = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>] ins(%q, %k : tensor<13x6xf32>, tensor<17x6xf32>) outs(%zs : tensor<13x17xf32>) -> tensor<13x17xf32>
+  %sb = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (j, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%s, %m : tensor<13x17xf32>, tensor<17x17xf32>) outs(%es : tensor<13x17xf32>) {
+  ^bb0(%x: f32, %b: f32, %o: f32):
+    %y = arith.addf %x, %b : f32
+    linalg.yield %y : f32
+  } -> tensor<13x17xf32>
+  %p = linalg.softmax dimension(1) ins(%sb : tensor<13x17xf32>) outs(%es : tensor<13x17xf32>) -> tensor<13x17xf32>
+  %eo = tensor.empty() : tensor<13x6xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<13x6xf32>) -> tensor<13x6xf32>
+  // expected-remark @+1 {{attention not raised: the mask reads one dim twice}}
+  %o = linalg.matmul ins(%p, %v : tensor<13x17xf32>, tensor<17x6xf32>) outs(%zo : tensor<13x6xf32>) -> tensor<13x6xf32>
+  return %o : tensor<13x6xf32>
+}
+
+// -----
+
+// A per-head bias shared by pairs of heads, read as bias[h floordiv 2, i, j].
+// CHECK-LABEL: func.func @negative_mask_read_at_floordiv
+// CHECK-NOT: flash.attention
+func.func @negative_mask_read_at_floordiv(%q: tensor<4x13x6xf32>, %k: tensor<4x17x6xf32>, %v: tensor<4x17x6xf32>, %bias: tensor<2x13x17xf32>) -> tensor<4x13x6xf32> {
+  %zero = arith.constant 0.0 : f32
+  %es = tensor.empty() : tensor<4x13x17xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<4x13x17xf32>) -> tensor<4x13x17xf32>
+  %s = linalg.batch_matmul indexing_maps = [affine_map<(b, m, n, k) -> (b, m, k)>, affine_map<(b, m, n, k) -> (b, n, k)>, affine_map<(b, m, n, k) -> (b, m, n)>] ins(%q, %k : tensor<4x13x6xf32>, tensor<4x17x6xf32>) outs(%zs : tensor<4x13x17xf32>) -> tensor<4x13x17xf32>
+  %sb = linalg.generic {indexing_maps = [affine_map<(h, i, j) -> (h, i, j)>, affine_map<(h, i, j) -> (h floordiv 2, i, j)>, affine_map<(h, i, j) -> (h, i, j)>], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%s, %bias : tensor<4x13x17xf32>, tensor<2x13x17xf32>) outs(%es : tensor<4x13x17xf32>) {
+  ^bb0(%x: f32, %b: f32, %o: f32):
+    %y = arith.addf %x, %b : f32
+    linalg.yield %y : f32
+  } -> tensor<4x13x17xf32>
+  %p = linalg.softmax dimension(2) ins(%sb : tensor<4x13x17xf32>) outs(%es : tensor<4x13x17xf32>) -> tensor<4x13x17xf32>
+  %eo = tensor.empty() : tensor<4x13x6xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<4x13x6xf32>) -> tensor<4x13x6xf32>
+  // expected-remark @+1 {{attention not raised: the mask is read at 'd0 floordiv 2'}}
+  %o = linalg.batch_matmul ins(%p, %v : tensor<4x13x17xf32>, tensor<4x17x6xf32>) outs(%zo : tensor<4x13x6xf32>) -> tensor<4x13x6xf32>
+  return %o : tensor<4x13x6xf32>
+}
+
+// -----
+
+// K is shared by pairs of query heads (h floordiv 2) but V has one head per query head.
+// CHECK-LABEL: func.func @negative_gqa_keys_only
+// CHECK-NOT: flash.attention
+func.func @negative_gqa_keys_only(%q: tensor<4x13x6xf32>, %k: tensor<2x17x6xf32>, %v: tensor<4x17x6xf32>) -> tensor<4x13x6xf32> {
+  %zero = arith.constant 0.0 : f32
+  %es = tensor.empty() : tensor<4x13x17xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<4x13x17xf32>) -> tensor<4x13x17xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(h, i, j, d) -> (h, i, d)>, affine_map<(h, i, j, d) -> (h floordiv 2, j, d)>, affine_map<(h, i, j, d) -> (h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%q, %k : tensor<4x13x6xf32>, tensor<2x17x6xf32>) outs(%zs : tensor<4x13x17xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %y = arith.addf %acc, %m : f32
+    linalg.yield %y : f32
+  } -> tensor<4x13x17xf32>
+  %p = linalg.softmax dimension(2) ins(%s : tensor<4x13x17xf32>) outs(%es : tensor<4x13x17xf32>) -> tensor<4x13x17xf32>
+  %eo = tensor.empty() : tensor<4x13x6xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<4x13x6xf32>) -> tensor<4x13x6xf32>
+  // expected-remark @+1 {{attention not raised: V varies along a dim it should not (d0)}}
+  %o = linalg.batch_matmul ins(%p, %v : tensor<4x13x17xf32>, tensor<4x17x6xf32>) outs(%zo : tensor<4x13x6xf32>) -> tensor<4x13x6xf32>
+  return %o : tensor<4x13x6xf32>
+}
+
+// -----
+
+// Perceiver-style cross-attention: one latent query set q[i, d] for all batch elements, with per-batch K and V.
+// CHECK-LABEL: func.func @negative_query_shared_across_batch
+// CHECK-NOT: flash.attention
+func.func @negative_query_shared_across_batch(%q: tensor<13x6xf32>, %k: tensor<3x17x6xf32>, %v: tensor<3x17x6xf32>) -> tensor<3x13x6xf32> {
+  %zero = arith.constant 0.0 : f32
+  %es = tensor.empty() : tensor<3x13x17xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<3x13x17xf32>) -> tensor<3x13x17xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(b, i, j, d) -> (i, d)>, affine_map<(b, i, j, d) -> (b, j, d)>, affine_map<(b, i, j, d) -> (b, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%q, %k : tensor<13x6xf32>, tensor<3x17x6xf32>) outs(%zs : tensor<3x13x17xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %y = arith.addf %acc, %m : f32
+    linalg.yield %y : f32
+  } -> tensor<3x13x17xf32>
+  %p = linalg.softmax dimension(2) ins(%s : tensor<3x13x17xf32>) outs(%es : tensor<3x13x17xf32>) -> tensor<3x13x17xf32>
+  %eo = tensor.empty() : tensor<3x13x6xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<3x13x6xf32>) -> tensor<3x13x6xf32>
+  // expected-remark @+1 {{attention not raised: Q does not vary along the batch dim 0 of the output}}
+  %o = linalg.batch_matmul ins(%p, %v : tensor<3x13x17xf32>, tensor<3x17x6xf32>) outs(%zo : tensor<3x13x6xf32>) -> tensor<3x13x6xf32>
+  return %o : tensor<3x13x6xf32>
+}
+
+// -----
+
+// Each query may not attend to its own position (keep iff i != j).
+// CHECK-LABEL: func.func @negative_mask_excludes_diagonal
+// CHECK-NOT: flash.attention
+func.func @negative_mask_excludes_diagonal(%q: tensor<17x6xf32>, %k: tensor<17x6xf32>, %v: tensor<17x6xf32>) -> tensor<17x6xf32> {
+  %zero = arith.constant 0.0 : f32
+  %es = tensor.empty() : tensor<17x17xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<17x17xf32>) -> tensor<17x17xf32>
+  %s = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>] ins(%q, %k : tensor<17x6xf32>, tensor<17x6xf32>) outs(%zs : tensor<17x17xf32>) -> tensor<17x17xf32>
+  %sm = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%s : tensor<17x17xf32>) outs(%es : tensor<17x17xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %ninf = arith.constant 0xFF800000 : f32
+    %i = linalg.index 0 : index
+    %j = linalg.index 1 : index
+    %keep = arith.cmpi ne, %i, %j : index
+    %y = arith.select %keep, %x, %ninf : f32
+    linalg.yield %y : f32
+  } -> tensor<17x17xf32>
+  %p = linalg.softmax dimension(1) ins(%sm : tensor<17x17xf32>) outs(%es : tensor<17x17xf32>) -> tensor<17x17xf32>
+  %eo = tensor.empty() : tensor<17x6xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<17x6xf32>) -> tensor<17x6xf32>
+  // expected-remark @+1 {{attention not raised: the mask tests positions for (in)equality}}
+  %o = linalg.matmul ins(%p, %v : tensor<17x17xf32>, tensor<17x6xf32>) outs(%zo : tensor<17x6xf32>) -> tensor<17x6xf32>
+  return %o : tensor<17x6xf32>
+}
+
+// -----
+
+// A causal mask whose offset is the head index (keep iff j <= i + h): it compares a third position.
+// CHECK-LABEL: func.func @negative_mask_offset_per_head
+// CHECK-NOT: flash.attention
+func.func @negative_mask_offset_per_head(%q: tensor<3x13x6xf32>, %k: tensor<3x17x6xf32>, %v: tensor<3x17x6xf32>) -> tensor<3x13x6xf32> {
+  %zero = arith.constant 0.0 : f32
+  %es = tensor.empty() : tensor<3x13x17xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<3x13x17xf32>) -> tensor<3x13x17xf32>
+  %s = linalg.batch_matmul indexing_maps = [affine_map<(b, m, n, k) -> (b, m, k)>, affine_map<(b, m, n, k) -> (b, n, k)>, affine_map<(b, m, n, k) -> (b, m, n)>] ins(%q, %k : tensor<3x13x6xf32>, tensor<3x17x6xf32>) outs(%zs : tensor<3x13x17xf32>) -> tensor<3x13x17xf32>
+  %sm = linalg.generic {indexing_maps = [affine_map<(h, i, j) -> (h, i, j)>, affine_map<(h, i, j) -> (h, i, j)>], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%s : tensor<3x13x17xf32>) outs(%es : tensor<3x13x17xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %ninf = arith.constant 0xFF800000 : f32
+    %h = linalg.index 0 : index
+    %i = linalg.index 1 : index
+    %j = linalg.index 2 : index
+    %ih = arith.addi %i, %h : index
+    %keep = arith.cmpi sle, %j, %ih : index
+    %y = arith.select %keep, %x, %ninf : f32
+    linalg.yield %y : f32
+  } -> tensor<3x13x17xf32>
+  %p = linalg.softmax dimension(2) ins(%sm : tensor<3x13x17xf32>) outs(%es : tensor<3x13x17xf32>) -> tensor<3x13x17xf32>
+  %eo = tensor.empty() : tensor<3x13x6xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<3x13x6xf32>) -> tensor<3x13x6xf32>
+  // expected-remark @+1 {{attention not raised: the mask compares positions other than the query's and the key's}}
+  %o = linalg.batch_matmul ins(%p, %v : tensor<3x13x17xf32>, tensor<3x17x6xf32>) outs(%zo : tensor<3x13x6xf32>) -> tensor<3x13x6xf32>
+  return %o : tensor<3x13x6xf32>
+}
+
+// -----
+
+// A causal keep mask built at half key resolution and upsampled by the read map (j floordiv 2): keep iff j floordiv 2 <= i.
+// CHECK-LABEL: func.func @negative_mask_nonlinear
+// CHECK-NOT: flash.attention
+func.func @negative_mask_nonlinear(%q: tensor<13x6xf32>, %k: tensor<17x6xf32>, %v: tensor<17x6xf32>) -> tensor<13x6xf32> {
+  %zero = arith.constant 0.0 : f32
+  %es = tensor.empty() : tensor<13x17xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<13x17xf32>) -> tensor<13x17xf32>
+  %s = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>] ins(%q, %k : tensor<13x6xf32>, tensor<17x6xf32>) outs(%zs : tensor<13x17xf32>) -> tensor<13x17xf32>
+  %ekm = tensor.empty() : tensor<13x9xi1>
+  %km = linalg.generic {indexing_maps = [affine_map<(i, c) -> (i, c)>], iterator_types = ["parallel", "parallel"]}
+      outs(%ekm : tensor<13x9xi1>) {
+  ^bb0(%o: i1):
+    %i = linalg.index 0 : index
+    %c = linalg.index 1 : index
+    %keep = arith.cmpi sle, %c, %i : index
+    linalg.yield %keep : i1
+  } -> tensor<13x9xi1>
+  %sm = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j floordiv 2)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%s, %km : tensor<13x17xf32>, tensor<13x9xi1>) outs(%es : tensor<13x17xf32>) {
+  ^bb0(%x: f32, %keep: i1, %o: f32):
+    %ninf = arith.constant 0xFF800000 : f32
+    %y = arith.select %keep, %x, %ninf : f32
+    linalg.yield %y : f32
+  } -> tensor<13x17xf32>
+  %p = linalg.softmax dimension(1) ins(%sm : tensor<13x17xf32>) outs(%es : tensor<13x17xf32>) -> tensor<13x17xf32>
+  %eo = tensor.empty() : tensor<13x6xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<13x6xf32>) -> tensor<13x6xf32>
+  // expected-remark @+1 {{attention not raised: the mask compares positions non-linearly}}
+  %o = linalg.matmul ins(%p, %v : tensor<13x17xf32>, tensor<17x6xf32>) outs(%zo : tensor<13x6xf32>) -> tensor<13x6xf32>
+  return %o : tensor<13x6xf32>
+}
+
+// -----
+
+// Mistral-style sliding window: keys older than i - 4 are masked (with the causal bound).
+// CHECK-LABEL: func.func @negative_mask_sliding_window
+// CHECK-NOT: flash.attention
+func.func @negative_mask_sliding_window(%q: tensor<13x6xf32>, %k: tensor<17x6xf32>, %v: tensor<17x6xf32>) -> tensor<13x6xf32> {
+  %zero = arith.constant 0.0 : f32
+  %es = tensor.empty() : tensor<13x17xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<13x17xf32>) -> tensor<13x17xf32>
+  %s = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>] ins(%q, %k : tensor<13x6xf32>, tensor<17x6xf32>) outs(%zs : tensor<13x17xf32>) -> tensor<13x17xf32>
+  %sm = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%s : tensor<13x17xf32>) outs(%es : tensor<13x17xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %ninf = arith.constant 0xFF800000 : f32
+    %i = linalg.index 0 : index
+    %j = linalg.index 1 : index
+    %c4 = arith.constant 4 : index
+    %lo = arith.subi %i, %c4 : index
+    %k1 = arith.cmpi sge, %j, %lo : index
+    %k2 = arith.cmpi sle, %j, %i : index
+    %keep = arith.andi %k1, %k2 : i1
+    %y = arith.select %keep, %x, %ninf : f32
+    linalg.yield %y : f32
+  } -> tensor<13x17xf32>
+  %p = linalg.softmax dimension(1) ins(%sm : tensor<13x17xf32>) outs(%es : tensor<13x17xf32>) -> tensor<13x17xf32>
+  %eo = tensor.empty() : tensor<13x6xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<13x6xf32>) -> tensor<13x6xf32>
+  // expected-remark @+1 {{attention not raised: the mask bounds the key position from below (a sliding window), which flash.attention cannot express yet}}
+  %o = linalg.matmul ins(%p, %v : tensor<13x17xf32>, tensor<17x6xf32>) outs(%zo : tensor<13x6xf32>) -> tensor<13x6xf32>
+  return %o : tensor<13x6xf32>
+}
+
+// -----
+
+// Queries at half the key rate: keep iff j <= 2 i + 1, a compare with slope 2 (not causal).
+// CHECK-LABEL: func.func @negative_mask_strided_causal
+// CHECK-NOT: flash.attention
+func.func @negative_mask_strided_causal(%q: tensor<13x6xf32>, %k: tensor<17x6xf32>, %v: tensor<17x6xf32>) -> tensor<13x6xf32> {
+  %zero = arith.constant 0.0 : f32
+  %es = tensor.empty() : tensor<13x17xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<13x17xf32>) -> tensor<13x17xf32>
+  %s = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>] ins(%q, %k : tensor<13x6xf32>, tensor<17x6xf32>) outs(%zs : tensor<13x17xf32>) -> tensor<13x17xf32>
+  %sm = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%s : tensor<13x17xf32>) outs(%es : tensor<13x17xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %ninf = arith.constant 0xFF800000 : f32
+    %i = linalg.index 0 : index
+    %j = linalg.index 1 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %i2 = arith.muli %i, %c2 : index
+    %i21 = arith.addi %i2, %c1 : index
+    %keep = arith.cmpi sle, %j, %i21 : index
+    %y = arith.select %keep, %x, %ninf : f32
+    linalg.yield %y : f32
+  } -> tensor<13x17xf32>
+  %p = linalg.softmax dimension(1) ins(%sm : tensor<13x17xf32>) outs(%es : tensor<13x17xf32>) -> tensor<13x17xf32>
+  %eo = tensor.empty() : tensor<13x6xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<13x6xf32>) -> tensor<13x6xf32>
+  // expected-remark @+1 {{attention not raised: the mask compares query and key positions in a way that is not causal}}
+  %o = linalg.matmul ins(%p, %v : tensor<13x17xf32>, tensor<17x6xf32>) outs(%zo : tensor<13x6xf32>) -> tensor<13x6xf32>
+  return %o : tensor<13x6xf32>
+}
+
+// -----
+
+// KV-cache causal mask keep iff j <= i + len(past) with the offset taken from a separate past tensor, not Nk - Nq.
+// CHECK-LABEL: func.func @negative_causal_offset_from_past
+// CHECK-NOT: flash.attention
+func.func @negative_causal_offset_from_past(%q: tensor<13x6xf32>, %k: tensor<17x6xf32>, %v: tensor<17x6xf32>, %past: tensor<?x6xf32>) -> tensor<13x6xf32> {
+  %zero = arith.constant 0.0 : f32
+  %es = tensor.empty() : tensor<13x17xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<13x17xf32>) -> tensor<13x17xf32>
+  %s = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>] ins(%q, %k : tensor<13x6xf32>, tensor<17x6xf32>) outs(%zs : tensor<13x17xf32>) -> tensor<13x17xf32>
+  %c0 = arith.constant 0 : index
+  %np = tensor.dim %past, %c0 : tensor<?x6xf32>
+  %sm = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%s : tensor<13x17xf32>) outs(%es : tensor<13x17xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %ninf = arith.constant 0xFF800000 : f32
+    %i = linalg.index 0 : index
+    %j = linalg.index 1 : index
+    %ip = arith.addi %i, %np : index
+    %keep = arith.cmpi sle, %j, %ip : index
+    %y = arith.select %keep, %x, %ninf : f32
+    linalg.yield %y : f32
+  } -> tensor<13x17xf32>
+  %p = linalg.softmax dimension(1) ins(%sm : tensor<13x17xf32>) outs(%es : tensor<13x17xf32>) -> tensor<13x17xf32>
+  %eo = tensor.empty() : tensor<13x6xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<13x6xf32>) -> tensor<13x6xf32>
+  // expected-remark @+1 {{attention not raised: the causal mask's offset depends on sizes other than Nk - Nq}}
+  %o = linalg.matmul ins(%p, %v : tensor<13x17xf32>, tensor<17x6xf32>) outs(%zo : tensor<13x6xf32>) -> tensor<13x6xf32>
+  return %o : tensor<13x6xf32>
+}
+
+// -----
+
+// Thresholded attention: scores below -0.5 are masked (select(s < -0.5, -inf, s)).
+// CHECK-LABEL: func.func @negative_mask_depends_on_scores
+// CHECK-NOT: flash.attention
+func.func @negative_mask_depends_on_scores(%q: tensor<13x6xf32>, %k: tensor<17x6xf32>, %v: tensor<17x6xf32>) -> tensor<13x6xf32> {
+  %zero = arith.constant 0.0 : f32
+  %es = tensor.empty() : tensor<13x17xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<13x17xf32>) -> tensor<13x17xf32>
+  %s = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>] ins(%q, %k : tensor<13x6xf32>, tensor<17x6xf32>) outs(%zs : tensor<13x17xf32>) -> tensor<13x17xf32>
+  %sm = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%s : tensor<13x17xf32>) outs(%es : tensor<13x17xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %ninf = arith.constant 0xFF800000 : f32
+    %t = arith.constant -0.5 : f32
+    %lo = arith.cmpf olt, %x, %t : f32
+    %y = arith.select %lo, %ninf, %x : f32
+    linalg.yield %y : f32
+  } -> tensor<13x17xf32>
+  %p = linalg.softmax dimension(1) ins(%sm : tensor<13x17xf32>) outs(%es : tensor<13x17xf32>) -> tensor<13x17xf32>
+  %eo = tensor.empty() : tensor<13x6xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<13x6xf32>) -> tensor<13x6xf32>
+  // expected-remark @+1 {{attention not raised: the mask depends on the scores}}
+  %o = linalg.matmul ins(%p, %v : tensor<13x17xf32>, tensor<17x6xf32>) outs(%zo : tensor<13x6xf32>) -> tensor<13x6xf32>
+  return %o : tensor<13x6xf32>
+}
+
+// -----
+
+// Prefix-LM: keep iff j <= i or j < 5 (a disjunction of position compares).
+// CHECK-LABEL: func.func @negative_mask_prefix_lm
+// CHECK-NOT: flash.attention
+func.func @negative_mask_prefix_lm(%q: tensor<13x6xf32>, %k: tensor<17x6xf32>, %v: tensor<17x6xf32>) -> tensor<13x6xf32> {
+  %zero = arith.constant 0.0 : f32
+  %es = tensor.empty() : tensor<13x17xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<13x17xf32>) -> tensor<13x17xf32>
+  %s = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>] ins(%q, %k : tensor<13x6xf32>, tensor<17x6xf32>) outs(%zs : tensor<13x17xf32>) -> tensor<13x17xf32>
+  %sm = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%s : tensor<13x17xf32>) outs(%es : tensor<13x17xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %ninf = arith.constant 0xFF800000 : f32
+    %i = linalg.index 0 : index
+    %j = linalg.index 1 : index
+    %c5 = arith.constant 5 : index
+    %k1 = arith.cmpi sle, %j, %i : index
+    %k2 = arith.cmpi slt, %j, %c5 : index
+    %keep = arith.ori %k1, %k2 : i1
+    %y = arith.select %keep, %x, %ninf : f32
+    linalg.yield %y : f32
+  } -> tensor<13x17xf32>
+  %p = linalg.softmax dimension(1) ins(%sm : tensor<13x17xf32>) outs(%es : tensor<13x17xf32>) -> tensor<13x17xf32>
+  %eo = tensor.empty() : tensor<13x6xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<13x6xf32>) -> tensor<13x6xf32>
+  // expected-remark @+1 {{attention not raised: the mask is a predicate flash.attention cannot take as an operand: }}
+  %o = linalg.matmul ins(%p, %v : tensor<13x17xf32>, tensor<17x6xf32>) outs(%zo : tensor<13x6xf32>) -> tensor<13x6xf32>
+  return %o : tensor<13x6xf32>
+}
+
+// -----
+
+// Both a bottom-right causal mask (j <= i + Nk - Nq) and a top-left one (j <= i) are applied, with dynamic Nq, Nk.
+// CHECK-LABEL: func.func @negative_two_causal_offsets
+// CHECK-NOT: flash.attention
+func.func @negative_two_causal_offsets(%q: tensor<?x6xf32>, %k: tensor<?x6xf32>, %v: tensor<?x6xf32>) -> tensor<?x6xf32> {
+  %zero = arith.constant 0.0 : f32
+  %c0 = arith.constant 0 : index
+  %nq = tensor.dim %q, %c0 : tensor<?x6xf32>
+  %nk = tensor.dim %k, %c0 : tensor<?x6xf32>
+  %es = tensor.empty(%nq, %nk) : tensor<?x?xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<?x?xf32>) -> tensor<?x?xf32>
+  %s = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>] ins(%q, %k : tensor<?x6xf32>, tensor<?x6xf32>) outs(%zs : tensor<?x?xf32>) -> tensor<?x?xf32>
+  %sm = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%s : tensor<?x?xf32>) outs(%es : tensor<?x?xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %ninf = arith.constant 0xFF800000 : f32
+    %i = linalg.index 0 : index
+    %j = linalg.index 1 : index
+    %off = arith.subi %nk, %nq : index
+    %ioff = arith.addi %i, %off : index
+    %k1 = arith.cmpi sle, %j, %ioff : index
+    %k2 = arith.cmpi sle, %j, %i : index
+    %keep = arith.andi %k1, %k2 : i1
+    %y = arith.select %keep, %x, %ninf : f32
+    linalg.yield %y : f32
+  } -> tensor<?x?xf32>
+  %p = linalg.softmax dimension(1) ins(%sm : tensor<?x?xf32>) outs(%es : tensor<?x?xf32>) -> tensor<?x?xf32>
+  %eo = tensor.empty(%nq) : tensor<?x6xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<?x6xf32>) -> tensor<?x6xf32>
+  // expected-remark @+1 {{attention not raised: two causal masks with different offsets}}
+  %o = linalg.matmul ins(%p, %v : tensor<?x?xf32>, tensor<?x6xf32>) outs(%zo : tensor<?x6xf32>) -> tensor<?x6xf32>
+  return %o : tensor<?x6xf32>
+}
+
+// -----
+
+// The pre-softmax scores (logits) are returned as well, so the N x N scores must be materialized.
+// CHECK-LABEL: func.func @negative_scores_returned
+// CHECK-NOT: flash.attention
+func.func @negative_scores_returned(%q: tensor<13x6xf32>, %k: tensor<17x6xf32>, %v: tensor<17x6xf32>) -> (tensor<13x6xf32>, tensor<13x17xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %es = tensor.empty() : tensor<13x17xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<13x17xf32>) -> tensor<13x17xf32>
+  %s = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>] ins(%q, %k : tensor<13x6xf32>, tensor<17x6xf32>) outs(%zs : tensor<13x17xf32>) -> tensor<13x17xf32>
+  %p = linalg.softmax dimension(1) ins(%s : tensor<13x17xf32>) outs(%es : tensor<13x17xf32>) -> tensor<13x17xf32>
+  %eo = tensor.empty() : tensor<13x6xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<13x6xf32>) -> tensor<13x6xf32>
+  // expected-remark @+1 {{attention not raised: an intermediate of the attention ('linalg.matmul') has a use outside it ('func.return')}}
+  %o = linalg.matmul ins(%p, %v : tensor<13x17xf32>, tensor<17x6xf32>) outs(%zo : tensor<13x6xf32>) -> tensor<13x6xf32>
+  return %o, %s : tensor<13x6xf32>, tensor<13x17xf32>
+}
+
+// -----
+
+// GQA (4 query heads, 2 K/V heads) whose attention weights are also returned (output_attentions=True): P must be materialized.
+// CHECK-LABEL: func.func @negative_gqa_probabilities_returned
+// CHECK-NOT: flash.attention
+func.func @negative_gqa_probabilities_returned(%q: tensor<4x13x6xf32>, %k: tensor<2x17x6xf32>, %v: tensor<2x17x6xf32>) -> (tensor<4x13x6xf32>, tensor<4x13x17xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %es = tensor.empty() : tensor<4x13x17xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<4x13x17xf32>) -> tensor<4x13x17xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(h, i, j, d) -> (h, i, d)>, affine_map<(h, i, j, d) -> (h floordiv 2, j, d)>, affine_map<(h, i, j, d) -> (h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%q, %k : tensor<4x13x6xf32>, tensor<2x17x6xf32>) outs(%zs : tensor<4x13x17xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %y = arith.addf %acc, %m : f32
+    linalg.yield %y : f32
+  } -> tensor<4x13x17xf32>
+  %p = linalg.softmax dimension(2) ins(%s : tensor<4x13x17xf32>) outs(%es : tensor<4x13x17xf32>) -> tensor<4x13x17xf32>
+  %eo = tensor.empty() : tensor<4x13x6xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<4x13x6xf32>) -> tensor<4x13x6xf32>
+  // expected-remark @+1 {{attention not raised: the probabilities have other uses (a joint graph with grouped K/V heads is not supported)}}
+  %o = linalg.generic {indexing_maps = [affine_map<(h, i, e, j) -> (h, i, j)>, affine_map<(h, i, e, j) -> (h floordiv 2, j, e)>, affine_map<(h, i, e, j) -> (h, i, e)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%p, %v : tensor<4x13x17xf32>, tensor<2x17x6xf32>) outs(%zo : tensor<4x13x6xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %y = arith.addf %acc, %m : f32
+    linalg.yield %y : f32
+  } -> tensor<4x13x6xf32>
+  return %o, %p : tensor<4x13x6xf32>, tensor<4x13x17xf32>
+}
+
+// -----
+
+// The attention weights are returned (output_attentions=True), so P must be materialized.
+// CHECK-LABEL: func.func @negative_probabilities_returned
+// CHECK-NOT: flash.attention
+func.func @negative_probabilities_returned(%q: tensor<13x6xf32>, %k: tensor<17x6xf32>, %v: tensor<17x6xf32>) -> (tensor<13x6xf32>, tensor<13x17xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %es = tensor.empty() : tensor<13x17xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<13x17xf32>) -> tensor<13x17xf32>
+  %s = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>] ins(%q, %k : tensor<13x6xf32>, tensor<17x6xf32>) outs(%zs : tensor<13x17xf32>) -> tensor<13x17xf32>
+  %p = linalg.softmax dimension(1) ins(%s : tensor<13x17xf32>) outs(%es : tensor<13x17xf32>) -> tensor<13x17xf32>
+  %eo = tensor.empty() : tensor<13x6xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<13x6xf32>) -> tensor<13x6xf32>
+  // expected-remark @+1 {{attention not raised: the probabilities are also used by 'func.return' (e.g. returned), not only by P*V and its backward}}
+  %o = linalg.matmul ins(%p, %v : tensor<13x17xf32>, tensor<17x6xf32>) outs(%zo : tensor<13x6xf32>) -> tensor<13x6xf32>
+  return %o, %p : tensor<13x6xf32>, tensor<13x17xf32>
+}
+
+// -----
+
+// The attention entropy -sum_j p log p is computed from P (for monitoring) and returned.
+// CHECK-LABEL: func.func @negative_probabilities_entropy
+// CHECK-NOT: flash.attention
+func.func @negative_probabilities_entropy(%q: tensor<13x6xf32>, %k: tensor<17x6xf32>, %v: tensor<17x6xf32>) -> (tensor<13x6xf32>, tensor<13xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %es = tensor.empty() : tensor<13x17xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<13x17xf32>) -> tensor<13x17xf32>
+  %s = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>] ins(%q, %k : tensor<13x6xf32>, tensor<17x6xf32>) outs(%zs : tensor<13x17xf32>) -> tensor<13x17xf32>
+  %p = linalg.softmax dimension(1) ins(%s : tensor<13x17xf32>) outs(%es : tensor<13x17xf32>) -> tensor<13x17xf32>
+  %eo = tensor.empty() : tensor<13x6xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<13x6xf32>) -> tensor<13x6xf32>
+  // expected-remark @+1 {{attention not raised: the probabilities feed 'linalg.generic', which is not dQ, dK or dV of the attention's backward, and whose result reaches 'func.return'}}
+  %o = linalg.matmul ins(%p, %v : tensor<13x17xf32>, tensor<17x6xf32>) outs(%zo : tensor<13x6xf32>) -> tensor<13x6xf32>
+  %er = tensor.empty() : tensor<13xf32>
+  %hi = linalg.fill ins(%zero : f32) outs(%er : tensor<13xf32>) -> tensor<13xf32>
+  %h = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>], iterator_types = ["parallel", "reduction"]}
+      ins(%p : tensor<13x17xf32>) outs(%hi : tensor<13xf32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %lg = math.log %x : f32
+    %m = arith.mulf %x, %lg : f32
+    %y = arith.subf %acc, %m : f32
+    linalg.yield %y : f32
+  } -> tensor<13xf32>
+  return %o, %h : tensor<13x6xf32>, tensor<13xf32>
+}
+
+// -----
+
+// A dead bf16 copy of P left behind by the frontend (its result is unused).
+// CHECK-LABEL: func.func @negative_probabilities_dead_copy
+// CHECK-NOT: flash.attention
+func.func @negative_probabilities_dead_copy(%q: tensor<13x6xf32>, %k: tensor<17x6xf32>, %v: tensor<17x6xf32>) -> tensor<13x6xf32> {
+  %zero = arith.constant 0.0 : f32
+  %es = tensor.empty() : tensor<13x17xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<13x17xf32>) -> tensor<13x17xf32>
+  %s = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>] ins(%q, %k : tensor<13x6xf32>, tensor<17x6xf32>) outs(%zs : tensor<13x17xf32>) -> tensor<13x17xf32>
+  %p = linalg.softmax dimension(1) ins(%s : tensor<13x17xf32>) outs(%es : tensor<13x17xf32>) -> tensor<13x17xf32>
+  %eb = tensor.empty() : tensor<13x17xbf16>
+  %pb = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%p : tensor<13x17xf32>) outs(%eb : tensor<13x17xbf16>) {
+  ^bb0(%x: f32, %y: bf16):
+    %t = arith.truncf %x : f32 to bf16
+    linalg.yield %t : bf16
+  } -> tensor<13x17xbf16>
+  %eo = tensor.empty() : tensor<13x6xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<13x6xf32>) -> tensor<13x6xf32>
+  // expected-remark @+1 {{attention not raised: the probabilities have other uses than the P*V product and its backward}}
+  %o = linalg.matmul ins(%p, %v : tensor<13x17xf32>, tensor<17x6xf32>) outs(%zo : tensor<13x6xf32>) -> tensor<13x6xf32>
+  return %o : tensor<13x6xf32>
+}
+
+// -----
+
+// P also feeds a chain of 257 tensor.cast ops (more than the 256 the backward walk follows).
+// CHECK-LABEL: func.func @negative_probabilities_many_uses
+// CHECK-NOT: flash.attention
+func.func @negative_probabilities_many_uses(%q: tensor<13x6xf32>, %k: tensor<17x6xf32>, %v: tensor<17x6xf32>) -> (tensor<13x6xf32>, tensor<?x17xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %es = tensor.empty() : tensor<13x17xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<13x17xf32>) -> tensor<13x17xf32>
+  %s = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>] ins(%q, %k : tensor<13x6xf32>, tensor<17x6xf32>) outs(%zs : tensor<13x17xf32>) -> tensor<13x17xf32>
+  %p = linalg.softmax dimension(1) ins(%s : tensor<13x17xf32>) outs(%es : tensor<13x17xf32>) -> tensor<13x17xf32>
+  %eo = tensor.empty() : tensor<13x6xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<13x6xf32>) -> tensor<13x6xf32>
+  // expected-remark @+1 {{attention not raised: the probabilities have too many uses to follow}}
+  %o = linalg.matmul ins(%p, %v : tensor<13x17xf32>, tensor<17x6xf32>) outs(%zo : tensor<13x6xf32>) -> tensor<13x6xf32>
+  %c0 = tensor.cast %p : tensor<13x17xf32> to tensor<?x17xf32>
+  %c1 = tensor.cast %c0 : tensor<?x17xf32> to tensor<13x17xf32>
+  %c2 = tensor.cast %c1 : tensor<13x17xf32> to tensor<?x17xf32>
+  %c3 = tensor.cast %c2 : tensor<?x17xf32> to tensor<13x17xf32>
+  %c4 = tensor.cast %c3 : tensor<13x17xf32> to tensor<?x17xf32>
+  %c5 = tensor.cast %c4 : tensor<?x17xf32> to tensor<13x17xf32>
+  %c6 = tensor.cast %c5 : tensor<13x17xf32> to tensor<?x17xf32>
+  %c7 = tensor.cast %c6 : tensor<?x17xf32> to tensor<13x17xf32>
+  %c8 = tensor.cast %c7 : tensor<13x17xf32> to tensor<?x17xf32>
+  %c9 = tensor.cast %c8 : tensor<?x17xf32> to tensor<13x17xf32>
+  %c10 = tensor.cast %c9 : tensor<13x17xf32> to tensor<?x17xf32>
+  %c11 = tensor.cast %c10 : tensor<?x17xf32> to tensor<13x17xf32>
+  %c12 = tensor.cast %c11 : tensor<13x17xf32> to tensor<?x17xf32>
+  %c13 = tensor.cast %c12 : tensor<?x17xf32> to tensor<13x17xf32>
+  %c14 = tensor.cast %c13 : tensor<13x17xf32> to tensor<?x17xf32>
+  %c15 = tensor.cast %c14 : tensor<?x17xf32> to tensor<13x17xf32>
+  %c16 = tensor.cast %c15 : tensor<13x17xf32> to tensor<?x17xf32>
+  %c17 = tensor.cast %c16 : tensor<?x17xf32> to tensor<13x17xf32>
+  %c18 = tensor.cast %c17 : tensor<13x17xf32> to tensor<?x17xf32>
+  %c19 = tensor.cast %c18 : tensor<?x17xf32> to tensor<13x17xf32>
+  %c20 = tensor.cast %c19 : tensor<13x17xf32> to tensor<?x17xf32>
+  %c21 = tensor.cast %c20 : tensor<?x17xf32> to tensor<13x17xf32>
+  %c22 = tensor.cast %c21 : tensor<13x17xf32> to tensor<?x17xf32>
+  %c23 = tensor.cast %c22 : tensor<?x17xf32> to tensor<13x17xf32>
+  %c24 = tensor.cast %c23 : tensor<13x17xf32> to tensor<?x17xf32>
+  %c25 = tensor.cast %c24 : tensor<?x17xf32> to tensor<13x17xf32>
+  %c26 = tensor.cast %c25 : tensor<13x17xf32> to tensor<?x17xf32>
+  %c27 = tensor.cast %c26 : tensor<?x17xf32> to tensor<13x17xf32>
+  %c28 = tensor.cast %c27 : tensor<13x17xf32> to tensor<?x17xf32>
+  %c29 = tensor.cast %c28 : tensor<?x17xf32> to tensor<13x17xf32>
+  %c30 = tensor.cast %c29 : tensor<13x17xf32> to tensor<?x17xf32>
+  %c31 = tensor.cast %c30 : tensor<?x17xf32> to tensor<13x17xf32>
+  %c32 = tensor.cast %c31 : tensor<13x17xf32> to tensor<?x17xf32>
+  %c33 = tensor.cast %c32 : tensor<?x17xf32> to tensor<13x17xf32>
+  %c34 = tensor.cast %c33 : tensor<13x17xf32> to tensor<?x17xf32>
+  %c35 = tensor.cast %c34 : tensor<?x17xf32> to tensor<13x17xf32>
+  %c36 = tensor.cast %c35 : tensor<13x17xf32> to tensor<?x17xf32>
+  %c37 = tensor.cast %c36 : tensor<?x17xf32> to tensor<13x17xf32>
+  %c38 = tensor.cast %c37 : tensor<13x17xf32> to tensor<?x17xf32>
+  %c39 = tensor.cast %c38 : tensor<?x17xf32> to tensor<13x17xf32>
+  %c40 = tensor.cast %c39 : tensor<13x17xf32> to tensor<?x17xf32>
+  %c41 = tensor.cast %c40 : tensor<?x17xf32> to tensor<13x17xf32>
+  %c42 = tensor.cast %c41 : tensor<13x17xf32> to tensor<?x17xf32>
+  %c43 = tensor.cast %c42 : tensor<?x17xf32> to tensor<13x17xf32>
+  %c44 = tensor.cast %c43 : tensor<13x17xf32> to tensor<?x17xf32>
+  %c45 = tensor.cast %c44 : tensor<?x17xf32> to tensor<13x17xf32>
+  %c46 = tensor.cast %c45 : tensor<13x17xf32> to tensor<?x17xf32>
+  %c47 = tensor.cast %c46 : tensor<?x17xf32> to tensor<13x17xf32>
+  %c48 = tensor.cast %c47 : tensor<13x17xf32> to tensor<?x17xf32>
+  %c49 = tensor.cast %c48 : tensor<?x17xf32> to tensor<13x17xf32>
+  %c50 = tensor.cast %c49 : tensor<13x17xf32> to tensor<?x17xf32>
+  %c51 = tensor.cast %c50 : tensor<?x17xf32> to tensor<13x17xf32>
+  %c52 = tensor.cast %c51 : tensor<13x17xf32> to tensor<?x17xf32>
+  %c53 = tensor.cast %c52 : tensor<?x17xf32> to tensor<13x17xf32>
+  %c54 = tensor.cast %c53 : tensor<13x17xf32> to tensor<?x17xf32>
+  %c55 = tensor.cast %c54 : tensor<?x17xf32> to tensor<13x17xf32>
+  %c56 = tensor.cast %c55 : tensor<13x17xf32> to tensor<?x17xf32>
+  %c57 = tensor.cast %c56 : tensor<?x17xf32> to tensor<13x17xf32>
+  %c58 = tensor.cast %c57 : tensor<13x17xf32> to tensor<?x17xf32>
+  %c59 = tensor.cast %c58 : tensor<?x17xf32> to tensor<13x17xf32>
+  %c60 = tensor.cast %c59 : tensor<13x17xf32> to tensor<?x17xf32>
+  %c61 = tensor.cast %c60 : tensor<?x17xf32> to tensor<13x17xf32>
+  %c62 = tensor.cast %c61 : tensor<13x17xf32> to tensor<?x17xf32>
+  %c63 = tensor.cast %c62 : tensor<?x17xf32> to tensor<13x17xf32>
+  %c64 = tensor.cast %c63 : tensor<13x17xf32> to tensor<?x17xf32>
+  %c65 = tensor.cast %c64 : tensor<?x17xf32> to tensor<13x17xf32>
+  %c66 = tensor.cast %c65 : tensor<13x17xf32> to tensor<?x17xf32>
+  %c67 = tensor.cast %c66 : tensor<?x17xf32> to tensor<13x17xf32>
+  %c68 = tensor.cast %c67 : tensor<13x17xf32> to tensor<?x17xf32>
+  %c69 = tensor.cast %c68 : tensor<?x17xf32> to tensor<13x17xf32>
+  %c70 = tensor.cast %c69 : tensor<13x17xf32> to tensor<?x17xf32>
+  %c71 = tensor.cast %c70 : tensor<?x17xf32> to tensor<13x17xf32>
+  %c72 = tensor.cast %c71 : tensor<13x17xf32> to tensor<?x17xf32>
+  %c73 = tensor.cast %c72 : tensor<?x17xf32> to tensor<13x17xf32>
+  %c74 = tensor.cast %c73 : tensor<13x17xf32> to tensor<?x17xf32>
+  %c75 = tensor.cast %c74 : tensor<?x17xf32> to tensor<13x17xf32>
+  %c76 = tensor.cast %c75 : tensor<13x17xf32> to tensor<?x17xf32>
+  %c77 = tensor.cast %c76 : tensor<?x17xf32> to tensor<13x17xf32>
+  %c78 = tensor.cast %c77 : tensor<13x17xf32> to tensor<?x17xf32>
+  %c79 = tensor.cast %c78 : tensor<?x17xf32> to tensor<13x17xf32>
+  %c80 = tensor.cast %c79 : tensor<13x17xf32> to tensor<?x17xf32>
+  %c81 = tensor.cast %c80 : tensor<?x17xf32> to tensor<13x17xf32>
+  %c82 = tensor.cast %c81 : tensor<13x17xf32> to tensor<?x17xf32>
+  %c83 = tensor.cast %c82 : tensor<?x17xf32> to tensor<13x17xf32>
+  %c84 = tensor.cast %c83 : tensor<13x17xf32> to tensor<?x17xf32>
+  %c85 = tensor.cast %c84 : tensor<?x17xf32> to tensor<13x17xf32>
+  %c86 = tensor.cast %c85 : tensor<13x17xf32> to tensor<?x17xf32>
+  %c87 = tensor.cast %c86 : tensor<?x17xf32> to tensor<13x17xf32>
+  %c88 = tensor.cast %c87 : tensor<13x17xf32> to tensor<?x17xf32>
+  %c89 = tensor.cast %c88 : tensor<?x17xf32> to tensor<13x17xf32>
+  %c90 = tensor.cast %c89 : tensor<13x17xf32> to tensor<?x17xf32>
+  %c91 = tensor.cast %c90 : tensor<?x17xf32> to tensor<13x17xf32>
+  %c92 = tensor.cast %c91 : tensor<13x17xf32> to tensor<?x17xf32>
+  %c93 = tensor.cast %c92 : tensor<?x17xf32> to tensor<13x17xf32>
+  %c94 = tensor.cast %c93 : tensor<13x17xf32> to tensor<?x17xf32>
+  %c95 = tensor.cast %c94 : tensor<?x17xf32> to tensor<13x17xf32>
+  %c96 = tensor.cast %c95 : tensor<13x17xf32> to tensor<?x17xf32>
+  %c97 = tensor.cast %c96 : tensor<?x17xf32> to tensor<13x17xf32>
+  %c98 = tensor.cast %c97 : tensor<13x17xf32> to tensor<?x17xf32>
+  %c99 = tensor.cast %c98 : tensor<?x17xf32> to tensor<13x17xf32>
+  %c100 = tensor.cast %c99 : tensor<13x17xf32> to tensor<?x17xf32>
+  %c101 = tensor.cast %c100 : tensor<?x17xf32> to tensor<13x17xf32>
+  %c102 = tensor.cast %c101 : tensor<13x17xf32> to tensor<?x17xf32>
+  %c103 = tensor.cast %c102 : tensor<?x17xf32> to tensor<13x17xf32>
+  %c104 = tensor.cast %c103 : tensor<13x17xf32> to tensor<?x17xf32>
+  %c105 = tensor.cast %c104 : tensor<?x17xf32> to tensor<13x17xf32>
+  %c106 = tensor.cast %c105 : tensor<13x17xf32> to tensor<?x17xf32>
+  %c107 = tensor.cast %c106 : tensor<?x17xf32> to tensor<13x17xf32>
+  %c108 = tensor.cast %c107 : tensor<13x17xf32> to tensor<?x17xf32>
+  %c109 = tensor.cast %c108 : tensor<?x17xf32> to tensor<13x17xf32>
+  %c110 = tensor.cast %c109 : tensor<13x17xf32> to tensor<?x17xf32>
+  %c111 = tensor.cast %c110 : tensor<?x17xf32> to tensor<13x17xf32>
+  %c112 = tensor.cast %c111 : tensor<13x17xf32> to tensor<?x17xf32>
+  %c113 = tensor.cast %c112 : tensor<?x17xf32> to tensor<13x17xf32>
+  %c114 = tensor.cast %c113 : tensor<13x17xf32> to tensor<?x17xf32>
+  %c115 = tensor.cast %c114 : tensor<?x17xf32> to tensor<13x17xf32>
+  %c116 = tensor.cast %c115 : tensor<13x17xf32> to tensor<?x17xf32>
+  %c117 = tensor.cast %c116 : tensor<?x17xf32> to tensor<13x17xf32>
+  %c118 = tensor.cast %c117 : tensor<13x17xf32> to tensor<?x17xf32>
+  %c119 = tensor.cast %c118 : tensor<?x17xf32> to tensor<13x17xf32>
+  %c120 = tensor.cast %c119 : tensor<13x17xf32> to tensor<?x17xf32>
+  %c121 = tensor.cast %c120 : tensor<?x17xf32> to tensor<13x17xf32>
+  %c122 = tensor.cast %c121 : tensor<13x17xf32> to tensor<?x17xf32>
+  %c123 = tensor.cast %c122 : tensor<?x17xf32> to tensor<13x17xf32>
+  %c124 = tensor.cast %c123 : tensor<13x17xf32> to tensor<?x17xf32>
+  %c125 = tensor.cast %c124 : tensor<?x17xf32> to tensor<13x17xf32>
+  %c126 = tensor.cast %c125 : tensor<13x17xf32> to tensor<?x17xf32>
+  %c127 = tensor.cast %c126 : tensor<?x17xf32> to tensor<13x17xf32>
+  %c128 = tensor.cast %c127 : tensor<13x17xf32> to tensor<?x17xf32>
+  %c129 = tensor.cast %c128 : tensor<?x17xf32> to tensor<13x17xf32>
+  %c130 = tensor.cast %c129 : tensor<13x17xf32> to tensor<?x17xf32>
+  %c131 = tensor.cast %c130 : tensor<?x17xf32> to tensor<13x17xf32>
+  %c132 = tensor.cast %c131 : tensor<13x17xf32> to tensor<?x17xf32>
+  %c133 = tensor.cast %c132 : tensor<?x17xf32> to tensor<13x17xf32>
+  %c134 = tensor.cast %c133 : tensor<13x17xf32> to tensor<?x17xf32>
+  %c135 = tensor.cast %c134 : tensor<?x17xf32> to tensor<13x17xf32>
+  %c136 = tensor.cast %c135 : tensor<13x17xf32> to tensor<?x17xf32>
+  %c137 = tensor.cast %c136 : tensor<?x17xf32> to tensor<13x17xf32>
+  %c138 = tensor.cast %c137 : tensor<13x17xf32> to tensor<?x17xf32>
+  %c139 = tensor.cast %c138 : tensor<?x17xf32> to tensor<13x17xf32>
+  %c140 = tensor.cast %c139 : tensor<13x17xf32> to tensor<?x17xf32>
+  %c141 = tensor.cast %c140 : tensor<?x17xf32> to tensor<13x17xf32>
+  %c142 = tensor.cast %c141 : tensor<13x17xf32> to tensor<?x17xf32>
+  %c143 = tensor.cast %c142 : tensor<?x17xf32> to tensor<13x17xf32>
+  %c144 = tensor.cast %c143 : tensor<13x17xf32> to tensor<?x17xf32>
+  %c145 = tensor.cast %c144 : tensor<?x17xf32> to tensor<13x17xf32>
+  %c146 = tensor.cast %c145 : tensor<13x17xf32> to tensor<?x17xf32>
+  %c147 = tensor.cast %c146 : tensor<?x17xf32> to tensor<13x17xf32>
+  %c148 = tensor.cast %c147 : tensor<13x17xf32> to tensor<?x17xf32>
+  %c149 = tensor.cast %c148 : tensor<?x17xf32> to tensor<13x17xf32>
+  %c150 = tensor.cast %c149 : tensor<13x17xf32> to tensor<?x17xf32>
+  %c151 = tensor.cast %c150 : tensor<?x17xf32> to tensor<13x17xf32>
+  %c152 = tensor.cast %c151 : tensor<13x17xf32> to tensor<?x17xf32>
+  %c153 = tensor.cast %c152 : tensor<?x17xf32> to tensor<13x17xf32>
+  %c154 = tensor.cast %c153 : tensor<13x17xf32> to tensor<?x17xf32>
+  %c155 = tensor.cast %c154 : tensor<?x17xf32> to tensor<13x17xf32>
+  %c156 = tensor.cast %c155 : tensor<13x17xf32> to tensor<?x17xf32>
+  %c157 = tensor.cast %c156 : tensor<?x17xf32> to tensor<13x17xf32>
+  %c158 = tensor.cast %c157 : tensor<13x17xf32> to tensor<?x17xf32>
+  %c159 = tensor.cast %c158 : tensor<?x17xf32> to tensor<13x17xf32>
+  %c160 = tensor.cast %c159 : tensor<13x17xf32> to tensor<?x17xf32>
+  %c161 = tensor.cast %c160 : tensor<?x17xf32> to tensor<13x17xf32>
+  %c162 = tensor.cast %c161 : tensor<13x17xf32> to tensor<?x17xf32>
+  %c163 = tensor.cast %c162 : tensor<?x17xf32> to tensor<13x17xf32>
+  %c164 = tensor.cast %c163 : tensor<13x17xf32> to tensor<?x17xf32>
+  %c165 = tensor.cast %c164 : tensor<?x17xf32> to tensor<13x17xf32>
+  %c166 = tensor.cast %c165 : tensor<13x17xf32> to tensor<?x17xf32>
+  %c167 = tensor.cast %c166 : tensor<?x17xf32> to tensor<13x17xf32>
+  %c168 = tensor.cast %c167 : tensor<13x17xf32> to tensor<?x17xf32>
+  %c169 = tensor.cast %c168 : tensor<?x17xf32> to tensor<13x17xf32>
+  %c170 = tensor.cast %c169 : tensor<13x17xf32> to tensor<?x17xf32>
+  %c171 = tensor.cast %c170 : tensor<?x17xf32> to tensor<13x17xf32>
+  %c172 = tensor.cast %c171 : tensor<13x17xf32> to tensor<?x17xf32>
+  %c173 = tensor.cast %c172 : tensor<?x17xf32> to tensor<13x17xf32>
+  %c174 = tensor.cast %c173 : tensor<13x17xf32> to tensor<?x17xf32>
+  %c175 = tensor.cast %c174 : tensor<?x17xf32> to tensor<13x17xf32>
+  %c176 = tensor.cast %c175 : tensor<13x17xf32> to tensor<?x17xf32>
+  %c177 = tensor.cast %c176 : tensor<?x17xf32> to tensor<13x17xf32>
+  %c178 = tensor.cast %c177 : tensor<13x17xf32> to tensor<?x17xf32>
+  %c179 = tensor.cast %c178 : tensor<?x17xf32> to tensor<13x17xf32>
+  %c180 = tensor.cast %c179 : tensor<13x17xf32> to tensor<?x17xf32>
+  %c181 = tensor.cast %c180 : tensor<?x17xf32> to tensor<13x17xf32>
+  %c182 = tensor.cast %c181 : tensor<13x17xf32> to tensor<?x17xf32>
+  %c183 = tensor.cast %c182 : tensor<?x17xf32> to tensor<13x17xf32>
+  %c184 = tensor.cast %c183 : tensor<13x17xf32> to tensor<?x17xf32>
+  %c185 = tensor.cast %c184 : tensor<?x17xf32> to tensor<13x17xf32>
+  %c186 = tensor.cast %c185 : tensor<13x17xf32> to tensor<?x17xf32>
+  %c187 = tensor.cast %c186 : tensor<?x17xf32> to tensor<13x17xf32>
+  %c188 = tensor.cast %c187 : tensor<13x17xf32> to tensor<?x17xf32>
+  %c189 = tensor.cast %c188 : tensor<?x17xf32> to tensor<13x17xf32>
+  %c190 = tensor.cast %c189 : tensor<13x17xf32> to tensor<?x17xf32>
+  %c191 = tensor.cast %c190 : tensor<?x17xf32> to tensor<13x17xf32>
+  %c192 = tensor.cast %c191 : tensor<13x17xf32> to tensor<?x17xf32>
+  %c193 = tensor.cast %c192 : tensor<?x17xf32> to tensor<13x17xf32>
+  %c194 = tensor.cast %c193 : tensor<13x17xf32> to tensor<?x17xf32>
+  %c195 = tensor.cast %c194 : tensor<?x17xf32> to tensor<13x17xf32>
+  %c196 = tensor.cast %c195 : tensor<13x17xf32> to tensor<?x17xf32>
+  %c197 = tensor.cast %c196 : tensor<?x17xf32> to tensor<13x17xf32>
+  %c198 = tensor.cast %c197 : tensor<13x17xf32> to tensor<?x17xf32>
+  %c199 = tensor.cast %c198 : tensor<?x17xf32> to tensor<13x17xf32>
+  %c200 = tensor.cast %c199 : tensor<13x17xf32> to tensor<?x17xf32>
+  %c201 = tensor.cast %c200 : tensor<?x17xf32> to tensor<13x17xf32>
+  %c202 = tensor.cast %c201 : tensor<13x17xf32> to tensor<?x17xf32>
+  %c203 = tensor.cast %c202 : tensor<?x17xf32> to tensor<13x17xf32>
+  %c204 = tensor.cast %c203 : tensor<13x17xf32> to tensor<?x17xf32>
+  %c205 = tensor.cast %c204 : tensor<?x17xf32> to tensor<13x17xf32>
+  %c206 = tensor.cast %c205 : tensor<13x17xf32> to tensor<?x17xf32>
+  %c207 = tensor.cast %c206 : tensor<?x17xf32> to tensor<13x17xf32>
+  %c208 = tensor.cast %c207 : tensor<13x17xf32> to tensor<?x17xf32>
+  %c209 = tensor.cast %c208 : tensor<?x17xf32> to tensor<13x17xf32>
+  %c210 = tensor.cast %c209 : tensor<13x17xf32> to tensor<?x17xf32>
+  %c211 = tensor.cast %c210 : tensor<?x17xf32> to tensor<13x17xf32>
+  %c212 = tensor.cast %c211 : tensor<13x17xf32> to tensor<?x17xf32>
+  %c213 = tensor.cast %c212 : tensor<?x17xf32> to tensor<13x17xf32>
+  %c214 = tensor.cast %c213 : tensor<13x17xf32> to tensor<?x17xf32>
+  %c215 = tensor.cast %c214 : tensor<?x17xf32> to tensor<13x17xf32>
+  %c216 = tensor.cast %c215 : tensor<13x17xf32> to tensor<?x17xf32>
+  %c217 = tensor.cast %c216 : tensor<?x17xf32> to tensor<13x17xf32>
+  %c218 = tensor.cast %c217 : tensor<13x17xf32> to tensor<?x17xf32>
+  %c219 = tensor.cast %c218 : tensor<?x17xf32> to tensor<13x17xf32>
+  %c220 = tensor.cast %c219 : tensor<13x17xf32> to tensor<?x17xf32>
+  %c221 = tensor.cast %c220 : tensor<?x17xf32> to tensor<13x17xf32>
+  %c222 = tensor.cast %c221 : tensor<13x17xf32> to tensor<?x17xf32>
+  %c223 = tensor.cast %c222 : tensor<?x17xf32> to tensor<13x17xf32>
+  %c224 = tensor.cast %c223 : tensor<13x17xf32> to tensor<?x17xf32>
+  %c225 = tensor.cast %c224 : tensor<?x17xf32> to tensor<13x17xf32>
+  %c226 = tensor.cast %c225 : tensor<13x17xf32> to tensor<?x17xf32>
+  %c227 = tensor.cast %c226 : tensor<?x17xf32> to tensor<13x17xf32>
+  %c228 = tensor.cast %c227 : tensor<13x17xf32> to tensor<?x17xf32>
+  %c229 = tensor.cast %c228 : tensor<?x17xf32> to tensor<13x17xf32>
+  %c230 = tensor.cast %c229 : tensor<13x17xf32> to tensor<?x17xf32>
+  %c231 = tensor.cast %c230 : tensor<?x17xf32> to tensor<13x17xf32>
+  %c232 = tensor.cast %c231 : tensor<13x17xf32> to tensor<?x17xf32>
+  %c233 = tensor.cast %c232 : tensor<?x17xf32> to tensor<13x17xf32>
+  %c234 = tensor.cast %c233 : tensor<13x17xf32> to tensor<?x17xf32>
+  %c235 = tensor.cast %c234 : tensor<?x17xf32> to tensor<13x17xf32>
+  %c236 = tensor.cast %c235 : tensor<13x17xf32> to tensor<?x17xf32>
+  %c237 = tensor.cast %c236 : tensor<?x17xf32> to tensor<13x17xf32>
+  %c238 = tensor.cast %c237 : tensor<13x17xf32> to tensor<?x17xf32>
+  %c239 = tensor.cast %c238 : tensor<?x17xf32> to tensor<13x17xf32>
+  %c240 = tensor.cast %c239 : tensor<13x17xf32> to tensor<?x17xf32>
+  %c241 = tensor.cast %c240 : tensor<?x17xf32> to tensor<13x17xf32>
+  %c242 = tensor.cast %c241 : tensor<13x17xf32> to tensor<?x17xf32>
+  %c243 = tensor.cast %c242 : tensor<?x17xf32> to tensor<13x17xf32>
+  %c244 = tensor.cast %c243 : tensor<13x17xf32> to tensor<?x17xf32>
+  %c245 = tensor.cast %c244 : tensor<?x17xf32> to tensor<13x17xf32>
+  %c246 = tensor.cast %c245 : tensor<13x17xf32> to tensor<?x17xf32>
+  %c247 = tensor.cast %c246 : tensor<?x17xf32> to tensor<13x17xf32>
+  %c248 = tensor.cast %c247 : tensor<13x17xf32> to tensor<?x17xf32>
+  %c249 = tensor.cast %c248 : tensor<?x17xf32> to tensor<13x17xf32>
+  %c250 = tensor.cast %c249 : tensor<13x17xf32> to tensor<?x17xf32>
+  %c251 = tensor.cast %c250 : tensor<?x17xf32> to tensor<13x17xf32>
+  %c252 = tensor.cast %c251 : tensor<13x17xf32> to tensor<?x17xf32>
+  %c253 = tensor.cast %c252 : tensor<?x17xf32> to tensor<13x17xf32>
+  %c254 = tensor.cast %c253 : tensor<13x17xf32> to tensor<?x17xf32>
+  %c255 = tensor.cast %c254 : tensor<?x17xf32> to tensor<13x17xf32>
+  %c256 = tensor.cast %c255 : tensor<13x17xf32> to tensor<?x17xf32>
+  return %o, %c256 : tensor<13x6xf32>, tensor<?x17xf32>
+}
+
+// -----
+
+// P*V written as broadcast-multiply-reduce: P is broadcast along the value dim to [Nq, Nk, E] and the backward's dV reads that broadcast, at an index with a dim P does not have.
+// CHECK-LABEL: func.func @negative_joint_broadcast_probabilities
+// CHECK-NOT: flash.attention
+func.func @negative_joint_broadcast_probabilities(%q: tensor<13x6xf32>, %k: tensor<17x6xf32>, %v: tensor<17x6xf32>, %do: tensor<13x6xf32>) -> (tensor<13x6xf32>, tensor<17x6xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %es = tensor.empty() : tensor<13x17xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<13x17xf32>) -> tensor<13x17xf32>
+  %s = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>] ins(%q, %k : tensor<13x6xf32>, tensor<17x6xf32>) outs(%zs : tensor<13x17xf32>) -> tensor<13x17xf32>
+  %p = linalg.softmax dimension(1) ins(%s : tensor<13x17xf32>) outs(%es : tensor<13x17xf32>) -> tensor<13x17xf32>
+  %e3 = tensor.empty() : tensor<13x17x6xf32>
+  %p3 = linalg.broadcast ins(%p : tensor<13x17xf32>) outs(%e3 : tensor<13x17x6xf32>) dimensions = [2]
+  %eo = tensor.empty() : tensor<13x6xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<13x6xf32>) -> tensor<13x6xf32>
+  %ek = tensor.empty() : tensor<17x6xf32>
+  %zk = linalg.fill ins(%zero : f32) outs(%ek : tensor<17x6xf32>) -> tensor<17x6xf32>
+  // expected-remark @+1 {{attention not raised: the probabilities are read at an index the backward's model cannot follow}}
+  %o = linalg.generic {indexing_maps = [affine_map<(i, e, j) -> (i, j, e)>, affine_map<(i, e, j) -> (j, e)>, affine_map<(i, e, j) -> (i, e)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%p3, %v : tensor<13x17x6xf32>, tensor<17x6xf32>) outs(%zo : tensor<13x6xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %y = arith.addf %acc, %m : f32
+    linalg.yield %y : f32
+  } -> tensor<13x6xf32>
+  %dv = linalg.generic {indexing_maps = [affine_map<(j, e, i) -> (i, j, e)>, affine_map<(j, e, i) -> (i, e)>, affine_map<(j, e, i) -> (j, e)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%p3, %do : tensor<13x17x6xf32>, tensor<13x6xf32>) outs(%zk : tensor<17x6xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %y = arith.addf %acc, %m : f32
+    linalg.yield %y : f32
+  } -> tensor<17x6xf32>
+  return %o, %dv : tensor<13x6xf32>, tensor<17x6xf32>
+}
+
+// -----
+
+// The forward computes P*V from a materialized P^T that the backward's dV = P^T dO reuses, while dS reads P: P is used in two layouts.
+// CHECK-LABEL: func.func @negative_joint_two_layouts
+// CHECK-NOT: flash.attention
+func.func @negative_joint_two_layouts(%q: tensor<13x6xf32>, %k: tensor<17x6xf32>, %v: tensor<17x6xf32>, %do: tensor<13x6xf32>) -> (tensor<13x6xf32>, tensor<13x6xf32>, tensor<17x6xf32>, tensor<17x6xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %es = tensor.empty() : tensor<13x17xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<13x17xf32>) -> tensor<13x17xf32>
+  %s = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>] ins(%q, %k : tensor<13x6xf32>, tensor<17x6xf32>) outs(%zs : tensor<13x17xf32>) -> tensor<13x17xf32>
+  %eo = tensor.empty() : tensor<13x6xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<13x6xf32>) -> tensor<13x6xf32>
+  %ek = tensor.empty() : tensor<17x6xf32>
+  %zk = linalg.fill ins(%zero : f32) outs(%ek : tensor<17x6xf32>) -> tensor<17x6xf32>
+  %er = tensor.empty() : tensor<13xf32>
+  %zr = linalg.fill ins(%zero : f32) outs(%er : tensor<13xf32>) -> tensor<13xf32>
+  %p = linalg.softmax dimension(1) ins(%s : tensor<13x17xf32>) outs(%es : tensor<13x17xf32>) -> tensor<13x17xf32>
+  %ept = tensor.empty() : tensor<17x13xf32>
+  %pt = linalg.transpose ins(%p : tensor<13x17xf32>) outs(%ept : tensor<17x13xf32>) permutation = [1, 0]
+  // expected-remark @+1 {{attention not raised: the probabilities are used in two layouts}}
+  %o = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (k, m)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>] ins(%pt, %v : tensor<17x13xf32>, tensor<17x6xf32>) outs(%zo : tensor<13x6xf32>) -> tensor<13x6xf32>
+  %dv = linalg.matmul ins(%pt, %do : tensor<17x13xf32>, tensor<13x6xf32>) outs(%zk : tensor<17x6xf32>) -> tensor<17x6xf32>
+  %dp = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>] ins(%do, %v : tensor<13x6xf32>, tensor<17x6xf32>) outs(%zs : tensor<13x17xf32>) -> tensor<13x17xf32>
+  %delta = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>], iterator_types = ["parallel", "reduction"]}
+      ins(%dp, %p : tensor<13x17xf32>, tensor<13x17xf32>) outs(%zr : tensor<13xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %y = arith.addf %acc, %m : f32
+    linalg.yield %y : f32
+  } -> tensor<13xf32>
+  %ds = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%p, %dp, %delta : tensor<13x17xf32>, tensor<13x17xf32>, tensor<13xf32>) outs(%es : tensor<13x17xf32>) {
+  ^bb0(%pp: f32, %g: f32, %r: f32, %out: f32):
+    %d = arith.subf %g, %r : f32
+    %y = arith.mulf %pp, %d : f32
+    linalg.yield %y : f32
+  } -> tensor<13x17xf32>
+  %dq = linalg.matmul ins(%ds, %k : tensor<13x17xf32>, tensor<17x6xf32>) outs(%zo : tensor<13x6xf32>) -> tensor<13x6xf32>
+  %dk = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (k, m)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>] ins(%ds, %q : tensor<13x17xf32>, tensor<13x6xf32>) outs(%zk : tensor<17x6xf32>) -> tensor<17x6xf32>
+  return %o, %dq, %dk, %dv : tensor<13x6xf32>, tensor<13x6xf32>, tensor<17x6xf32>, tensor<17x6xf32>
+}
+
+// -----
+
+// An autodiff graph without CSE computes dV = P^T dO twice and returns both.
+// CHECK-LABEL: func.func @negative_joint_dv_twice
+// CHECK-NOT: flash.attention
+func.func @negative_joint_dv_twice(%q: tensor<13x6xf32>, %k: tensor<17x6xf32>, %v: tensor<17x6xf32>, %do: tensor<13x6xf32>) -> (tensor<13x6xf32>, tensor<13x6xf32>, tensor<17x6xf32>, tensor<17x6xf32>, tensor<17x6xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %es = tensor.empty() : tensor<13x17xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<13x17xf32>) -> tensor<13x17xf32>
+  %s = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>] ins(%q, %k : tensor<13x6xf32>, tensor<17x6xf32>) outs(%zs : tensor<13x17xf32>) -> tensor<13x17xf32>
+  %eo = tensor.empty() : tensor<13x6xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<13x6xf32>) -> tensor<13x6xf32>
+  %ek = tensor.empty() : tensor<17x6xf32>
+  %zk = linalg.fill ins(%zero : f32) outs(%ek : tensor<17x6xf32>) -> tensor<17x6xf32>
+  %er = tensor.empty() : tensor<13xf32>
+  %zr = linalg.fill ins(%zero : f32) outs(%er : tensor<13xf32>) -> tensor<13xf32>
+  %p = linalg.softmax dimension(1) ins(%s : tensor<13x17xf32>) outs(%es : tensor<13x17xf32>) -> tensor<13x17xf32>
+  // expected-remark @+1 {{attention not raised: the backward computes one gradient twice}}
+  %o = linalg.matmul ins(%p, %v : tensor<13x17xf32>, tensor<17x6xf32>) outs(%zo : tensor<13x6xf32>) -> tensor<13x6xf32>
+  %dv = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (k, m)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>] ins(%p, %do : tensor<13x17xf32>, tensor<13x6xf32>) outs(%zk : tensor<17x6xf32>) -> tensor<17x6xf32>
+  %dp = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>] ins(%do, %v : tensor<13x6xf32>, tensor<17x6xf32>) outs(%zs : tensor<13x17xf32>) -> tensor<13x17xf32>
+  %delta = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>], iterator_types = ["parallel", "reduction"]}
+      ins(%dp, %p : tensor<13x17xf32>, tensor<13x17xf32>) outs(%zr : tensor<13xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %y = arith.addf %acc, %m : f32
+    linalg.yield %y : f32
+  } -> tensor<13xf32>
+  %ds = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%p, %dp, %delta : tensor<13x17xf32>, tensor<13x17xf32>, tensor<13xf32>) outs(%es : tensor<13x17xf32>) {
+  ^bb0(%pp: f32, %g: f32, %r: f32, %out: f32):
+    %d = arith.subf %g, %r : f32
+    %y = arith.mulf %pp, %d : f32
+    linalg.yield %y : f32
+  } -> tensor<13x17xf32>
+  %dq = linalg.matmul ins(%ds, %k : tensor<13x17xf32>, tensor<17x6xf32>) outs(%zo : tensor<13x6xf32>) -> tensor<13x6xf32>
+  %dk = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (k, m)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>] ins(%ds, %q : tensor<13x17xf32>, tensor<13x6xf32>) outs(%zk : tensor<17x6xf32>) -> tensor<17x6xf32>
+  %dv2 = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (k, m)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>] ins(%p, %do : tensor<13x17xf32>, tensor<13x6xf32>) outs(%zk : tensor<17x6xf32>) -> tensor<17x6xf32>
+  return %o, %dq, %dk, %dv, %dv2 : tensor<13x6xf32>, tensor<13x6xf32>, tensor<17x6xf32>, tensor<17x6xf32>, tensor<17x6xf32>
+}
+
+// -----
+
+// loss = sum(O * W) with one [Nq, E] weight W for the whole batch: autodiff's dO is W broadcast over the batch, and the backward computes dV = P^T dO.
+// CHECK-LABEL: func.func @negative_joint_broadcast_grad_output
+// CHECK-NOT: flash.attention
+func.func @negative_joint_broadcast_grad_output(%q: tensor<2x13x6xf32>, %k: tensor<2x17x6xf32>, %v: tensor<2x17x6xf32>, %w: tensor<13x6xf32>) -> (tensor<2x13x6xf32>, tensor<2x17x6xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %es = tensor.empty() : tensor<2x13x17xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<2x13x17xf32>) -> tensor<2x13x17xf32>
+  %s = linalg.batch_matmul indexing_maps = [affine_map<(b, m, n, k) -> (b, m, k)>, affine_map<(b, m, n, k) -> (b, n, k)>, affine_map<(b, m, n, k) -> (b, m, n)>] ins(%q, %k : tensor<2x13x6xf32>, tensor<2x17x6xf32>) outs(%zs : tensor<2x13x17xf32>) -> tensor<2x13x17xf32>
+  %p = linalg.softmax dimension(2) ins(%s : tensor<2x13x17xf32>) outs(%es : tensor<2x13x17xf32>) -> tensor<2x13x17xf32>
+  %eo = tensor.empty() : tensor<2x13x6xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<2x13x6xf32>) -> tensor<2x13x6xf32>
+  %ek = tensor.empty() : tensor<2x17x6xf32>
+  %zk = linalg.fill ins(%zero : f32) outs(%ek : tensor<2x17x6xf32>) -> tensor<2x17x6xf32>
+  // expected-remark @+1 {{attention not raised: the backward's operands do not form a valid flash.attention_grad}}
+  %o = linalg.batch_matmul ins(%p, %v : tensor<2x13x17xf32>, tensor<2x17x6xf32>) outs(%zo : tensor<2x13x6xf32>) -> tensor<2x13x6xf32>
+  %do = linalg.broadcast ins(%w : tensor<13x6xf32>) outs(%eo : tensor<2x13x6xf32>) dimensions = [0]
+  // The backward's dV = P^T dO is not covered by the forward's remark when the raise fails at emission, so it gets its own.
+  // expected-remark @+1 {{attention not raised: the softmax normalizes over a different axis than the one P*V contracts}}
+  %dv = linalg.batch_matmul indexing_maps = [affine_map<(b, m, n, k) -> (b, k, m)>, affine_map<(b, m, n, k) -> (b, k, n)>, affine_map<(b, m, n, k) -> (b, m, n)>] ins(%p, %do : tensor<2x13x17xf32>, tensor<2x13x6xf32>) outs(%zk : tensor<2x17x6xf32>) -> tensor<2x17x6xf32>
+  return %o, %dv : tensor<2x13x6xf32>, tensor<2x17x6xf32>
+}
+
+// -----
+
+// dV = P^T dO is consumed (transposed) before V is sliced out of the packed KV tensor, so flash.attention_grad, which needs V, would come after that use.
+// CHECK-LABEL: func.func @negative_joint_grad_used_before_value
+// CHECK-NOT: flash.attention
+func.func @negative_joint_grad_used_before_value(%q: tensor<13x6xf32>, %k: tensor<17x6xf32>, %kv: tensor<17x12xf32>, %do: tensor<13x6xf32>) -> (tensor<13x6xf32>, tensor<6x17xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %es = tensor.empty() : tensor<13x17xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<13x17xf32>) -> tensor<13x17xf32>
+  %s = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>] ins(%q, %k : tensor<13x6xf32>, tensor<17x6xf32>) outs(%zs : tensor<13x17xf32>) -> tensor<13x17xf32>
+  %eo = tensor.empty() : tensor<13x6xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<13x6xf32>) -> tensor<13x6xf32>
+  %ek = tensor.empty() : tensor<17x6xf32>
+  %zk = linalg.fill ins(%zero : f32) outs(%ek : tensor<17x6xf32>) -> tensor<17x6xf32>
+  %p = linalg.softmax dimension(1) ins(%s : tensor<13x17xf32>) outs(%es : tensor<13x17xf32>) -> tensor<13x17xf32>
+  // The backward's dV = P^T dO is not covered by the forward's remark when the raise fails at emission, so it gets its own.
+  // expected-remark @+1 {{attention not raised: the softmax normalizes over a different axis than the one P*V contracts}}
+  %dv = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (k, m)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>] ins(%p, %do : tensor<13x17xf32>, tensor<13x6xf32>) outs(%zk : tensor<17x6xf32>) -> tensor<17x6xf32>
+  %edt = tensor.empty() : tensor<6x17xf32>
+  %dvt = linalg.transpose ins(%dv : tensor<17x6xf32>) outs(%edt : tensor<6x17xf32>) permutation = [1, 0]
+  %v = tensor.extract_slice %kv[0, 6] [17, 6] [1, 1] : tensor<17x12xf32> to tensor<17x6xf32>
+  // expected-remark @+1 {{attention not raised: a gradient is used before the backward's inputs are all defined}}
+  %o = linalg.matmul ins(%p, %v : tensor<13x17xf32>, tensor<17x6xf32>) outs(%zo : tensor<13x6xf32>) -> tensor<13x6xf32>
+  return %o, %dvt : tensor<13x6xf32>, tensor<6x17xf32>
+}
+
+// -----
+
+// StreamingLLM-style sinks: keep iff window[i, j] or j < len(sinks), with a dynamic sink count.
+// CHECK-LABEL: func.func @negative_mask_dynamic_sinks
+// CHECK-NOT: flash.attention
+func.func @negative_mask_dynamic_sinks(%q: tensor<13x6xf32>, %k: tensor<17x6xf32>, %v: tensor<17x6xf32>, %window: tensor<13x17xi1>, %sinks: tensor<?x6xf32>) -> tensor<13x6xf32> {
+  %zero = arith.constant 0.0 : f32
+  %es = tensor.empty() : tensor<13x17xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<13x17xf32>) -> tensor<13x17xf32>
+  %s = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>] ins(%q, %k : tensor<13x6xf32>, tensor<17x6xf32>) outs(%zs : tensor<13x17xf32>) -> tensor<13x17xf32>
+  %c0 = arith.constant 0 : index
+  %ns = tensor.dim %sinks, %c0 : tensor<?x6xf32>
+  %sm = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%s, %window : tensor<13x17xf32>, tensor<13x17xi1>) outs(%es : tensor<13x17xf32>) {
+  ^bb0(%x: f32, %w: i1, %o: f32):
+    %ninf = arith.constant 0xFF800000 : f32
+    %j = linalg.index 1 : index
+    %sink = arith.cmpi slt, %j, %ns : index
+    %keep = arith.ori %w, %sink : i1
+    %y = arith.select %keep, %x, %ninf : f32
+    linalg.yield %y : f32
+  } -> tensor<13x17xf32>
+  %p = linalg.softmax dimension(1) ins(%sm : tensor<13x17xf32>) outs(%es : tensor<13x17xf32>) -> tensor<13x17xf32>
+  %eo = tensor.empty() : tensor<13x6xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<13x6xf32>) -> tensor<13x6xf32>
+  // expected-remark @+1 {{attention not raised: the mask reads values the raise cannot recompute}}
+  %o = linalg.matmul ins(%p, %v : tensor<13x17xf32>, tensor<17x6xf32>) outs(%zo : tensor<13x6xf32>) -> tensor<13x6xf32>
+  return %o : tensor<13x6xf32>
+}
+
+// -----
+
+// f32 Q, K and V but P*V accumulates into a bf16 output: flash.attention computes in the output type and does not narrow its inputs.
+// CHECK-LABEL: func.func @negative_pv_output_bf16
+// CHECK-NOT: flash.attention
+func.func @negative_pv_output_bf16(%q: tensor<13x6xf32>, %k: tensor<17x6xf32>, %v: tensor<17x6xf32>) -> tensor<13x6xbf16> {
+  %zero = arith.constant 0.0 : f32
+  %es = tensor.empty() : tensor<13x17xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<13x17xf32>) -> tensor<13x17xf32>
+  %s = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>] ins(%q, %k : tensor<13x6xf32>, tensor<17x6xf32>) outs(%zs : tensor<13x17xf32>) -> tensor<13x17xf32>
+  %p = linalg.softmax dimension(1) ins(%s : tensor<13x17xf32>) outs(%es : tensor<13x17xf32>) -> tensor<13x17xf32>
+  %zb = arith.constant 0.0 : bf16
+  %eo = tensor.empty() : tensor<13x6xbf16>
+  %zo = linalg.fill ins(%zb : bf16) outs(%eo : tensor<13x6xbf16>) -> tensor<13x6xbf16>
+  // expected-remark @+1 {{attention not raised: the output is narrower than the inputs}}
+  %o = linalg.matmul ins(%p, %v : tensor<13x17xf32>, tensor<17x6xf32>) outs(%zo : tensor<13x6xbf16>) -> tensor<13x6xbf16>
+  return %o : tensor<13x6xbf16>
+}
+
+// -----
+
+// GQA K with 2 heads (h floordiv 2) but a single V head (h floordiv 4 is always 0 for 4 query heads): flash.attention needs as many K heads as V heads.
+// CHECK-LABEL: func.func @negative_kv_heads_differ
+// CHECK-NOT: flash.attention
+func.func @negative_kv_heads_differ(%q: tensor<4x13x6xf32>, %k: tensor<2x17x6xf32>, %v: tensor<1x17x6xf32>) -> tensor<4x13x6xf32> {
+  %zero = arith.constant 0.0 : f32
+  %es = tensor.empty() : tensor<4x13x17xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<4x13x17xf32>) -> tensor<4x13x17xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(h, i, j, d) -> (h, i, d)>, affine_map<(h, i, j, d) -> (h floordiv 2, j, d)>, affine_map<(h, i, j, d) -> (h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%q, %k : tensor<4x13x6xf32>, tensor<2x17x6xf32>) outs(%zs : tensor<4x13x17xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %y = arith.addf %acc, %m : f32
+    linalg.yield %y : f32
+  } -> tensor<4x13x17xf32>
+  %p = linalg.softmax dimension(2) ins(%s : tensor<4x13x17xf32>) outs(%es : tensor<4x13x17xf32>) -> tensor<4x13x17xf32>
+  %eo = tensor.empty() : tensor<4x13x6xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<4x13x6xf32>) -> tensor<4x13x6xf32>
+  // expected-remark @+1 {{attention not raised: the operands do not form a valid flash.attention (shapes do not line up)}}
+  %o = linalg.generic {indexing_maps = [affine_map<(h, i, e, j) -> (h, i, j)>, affine_map<(h, i, e, j) -> (h floordiv 4, j, e)>, affine_map<(h, i, e, j) -> (h, i, e)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%p, %v : tensor<4x13x17xf32>, tensor<1x17x6xf32>) outs(%zo : tensor<4x13x6xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %y = arith.addf %acc, %m : f32
+    linalg.yield %y : f32
+  } -> tensor<4x13x6xf32>
+  return %o : tensor<4x13x6xf32>
+}
+
+// -----
+
+// The row log-sum-exp is taken and broadcast to [Nq, Nk] in one fused op (log + expand).
+// CHECK-LABEL: func.func @negative_lse_broadcast
+// CHECK-NOT: flash.attention
+func.func @negative_lse_broadcast(%q: tensor<13x6xf32>, %k: tensor<17x6xf32>, %v: tensor<17x6xf32>) -> (tensor<13x6xf32>, tensor<13x17xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %es = tensor.empty() : tensor<13x17xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<13x17xf32>) -> tensor<13x17xf32>
+  %s = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>] ins(%q, %k : tensor<13x6xf32>, tensor<17x6xf32>) outs(%zs : tensor<13x17xf32>) -> tensor<13x17xf32>
+  %ex = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%s : tensor<13x17xf32>) outs(%es : tensor<13x17xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %e = math.exp %x : f32
+    linalg.yield %e : f32
+  } -> tensor<13x17xf32>
+  %er = tensor.empty() : tensor<13xf32>
+  %li = linalg.fill ins(%zero : f32) outs(%er : tensor<13xf32>) -> tensor<13xf32>
+  %l = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>], iterator_types = ["parallel", "reduction"]}
+      ins(%ex : tensor<13x17xf32>) outs(%li : tensor<13xf32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %y = arith.addf %acc, %x : f32
+    linalg.yield %y : f32
+  } -> tensor<13xf32>
+  %p = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%ex, %l : tensor<13x17xf32>, tensor<13xf32>) outs(%es : tensor<13x17xf32>) {
+  ^bb0(%x: f32, %d: f32, %o: f32):
+    %y = arith.divf %x, %d : f32
+    linalg.yield %y : f32
+  } -> tensor<13x17xf32>
+  %eo = tensor.empty() : tensor<13x6xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<13x6xf32>) -> tensor<13x6xf32>
+  // expected-remark @+1 {{attention not raised: the log-sum-exp is not laid out as [batch..., rows]}}
+  %o = linalg.matmul ins(%p, %v : tensor<13x17xf32>, tensor<17x6xf32>) outs(%zo : tensor<13x6xf32>) -> tensor<13x6xf32>
+  %lse = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%l : tensor<13xf32>) outs(%es : tensor<13x17xf32>) {
+  ^bb0(%x: f32, %out: f32):
+    %y = math.log %x : f32
+    linalg.yield %y : f32
+  } -> tensor<13x17xf32>
+  return %o, %lse : tensor<13x6xf32>, tensor<13x17xf32>
+}
