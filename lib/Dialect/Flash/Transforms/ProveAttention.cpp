@@ -166,6 +166,37 @@ static bool hasExpWeightedSum(const Expr *e) {
   return llvm::any_of(e->ops, hasExpWeightedSum);
 }
 
+static bool containsExp(const Expr *e) {
+  return e->kind == Kind::Exp || llvm::any_of(e->ops, containsExp);
+}
+
+/// A short name of what `e` is, for remarks (no internal dim names).
+static std::string describe(const Expr *e) {
+  std::string op = firstOpaque(e);
+  if (!op.empty())
+    return "a value computed by '" + op + "'";
+  switch (e->kind) {
+  case Kind::Read:
+    if (auto r = dyn_cast<OpResult>(e->tensor))
+      return "the result of '" +
+             r.getOwner()->getName().getStringRef().str() + "'";
+    return e->index.empty() ? "a scalar argument" : "a tensor argument";
+  case Kind::Reduce:
+    return "a reduction";
+  case Kind::Select:
+    return "a select";
+  case Kind::Recip:
+    return "a reciprocal";
+  case Kind::Exp:
+    return "an exponential";
+  case Kind::IndexF:
+    return "a position";
+  default:
+    return e->freeDims.empty() ? "a value that is not a constant"
+                               : "an expression of other tensors";
+  }
+}
+
 /// A reason naming what a score term is, for remarks.
 static Reason describeTerm(ExprContext &ec, const Expr *t) {
   std::string op = firstOpaque(t);
@@ -178,16 +209,24 @@ static Reason describeTerm(ExprContext &ec, const Expr *t) {
        })))
     return "the scores add a bias computed from the positions (e.g. ALiBi), "
            "which flash.attention cannot express yet";
-  if (t->kind == Kind::Mul)
+  if (t->kind == Kind::Mul) {
+    // A factor without free dims is a runtime scalar; else it varies.
+    bool scalar = llvm::any_of(t->ops, [](const Expr *o) {
+      return o->freeDims.empty() && o->kind != Kind::Const;
+    });
+    if (scalar)
+      return "the scale is not a constant (a runtime scalar); flash.attention "
+             "takes it as an attribute";
     return "the scores are multiplied by something that varies per element "
            "(not a constant scale)";
+  }
   if (t->kind == Kind::Reduce &&
       t->aux == static_cast<int64_t>(ReduceKind::Max))
     return "the softmax subtracts a max taken over the query axis, not the "
            "key axis";
   return "the scores have a term that is neither a product of Q and K nor "
-         "a mask: " +
-         ec.str(t);
+         "a mask (" +
+         describe(t) + ")";
 }
 
 std::optional<Reason>
@@ -259,13 +298,18 @@ model::proveForward(ExprContext &ec, const Expr *root, ArrayRef<int64_t> shape,
     return Reason("the product with the probabilities does not read a value "
                   "tensor along a dim of its own");
   for (const Expr *y : others) {
-    if (y->kind == Kind::Recip)
+    if (y->kind == Kind::Recip && isSum(y->ops[0]) &&
+        containsExp(y->ops[0]))
       return Reason("the softmax normalizes over a different axis than the "
                     "one P*V contracts");
+    if (y->kind == Kind::Recip)
+      return Reason("the probabilities are divided by something that varies "
+                    "along the keys (" +
+                    describe(y->ops[0]) + ")");
     if (y->kind == Kind::Read)
       return Reason("the probabilities are multiplied by a tensor that varies "
                     "per element (dropout-like) before P*V");
-    return Reason("the probabilities are multiplied by " + ec.str(y) +
+    return Reason("the probabilities are multiplied by " + describe(y) +
                   " before P*V");
   }
   // Outside the sum: one reciprocal of the row sum, nothing else.
@@ -277,7 +321,7 @@ model::proveForward(ExprContext &ec, const Expr *root, ArrayRef<int64_t> shape,
       den = x->ops[0];
       continue;
     }
-    return Reason("the attention output is multiplied by " + ec.str(x));
+    return Reason("the attention output is multiplied by " + describe(x));
   }
   if (!approx(coef * ic, 1))
     return Reason("the attention output is scaled by a constant (" +
@@ -332,8 +376,8 @@ model::proveForward(ExprContext &ec, const Expr *root, ArrayRef<int64_t> shape,
       const Expr *la = asLeaf(a), *lb = asLeaf(b);
       if (!la || !lb)
         return Reason("the scores' product reads a computed " +
-                      std::string(!la ? "operand" : "operand") +
-                      " that is not a tensor of the program");
+                      std::string(!la ? "query" : "key") +
+                      " operand that is not a tensor of the program");
       a = la;
       b = lb;
       if (a->dependsOn(j))
@@ -341,9 +385,8 @@ model::proveForward(ExprContext &ec, const Expr *root, ArrayRef<int64_t> shape,
       if (a->dependsOn(j) || !b->dependsOn(j))
         return Reason("the scores' product does not read one operand per "
                       "query and one per key");
-      if (!a->dependsOn(d) || !b->dependsOn(d))
-        return Reason("the scores' product does not contract Q and K along "
-                      "their head dim");
+      // (Both depend on d: the normal form pulls independent factors out
+      // of the sum.)
       dot = t;
       qRead = a;
       kRead = b;
@@ -360,8 +403,8 @@ model::proveForward(ExprContext &ec, const Expr *root, ArrayRef<int64_t> shape,
     return describeTerm(ec, t);
   }
   if (!dot)
-    return Reason("the exponent is not a product of queries and keys: " +
-                  ec.str(E));
+    return Reason("the exponent is not a product of queries and keys (" +
+                  describe(E) + ")");
   f.rowShift = ec.constant(c0);
   for (auto [t, c] : shift)
     f.rowShift = ec.add(f.rowShift, ec.scale(t, c));
@@ -555,10 +598,14 @@ model::proveForward(ExprContext &ec, const Expr *root, ArrayRef<int64_t> shape,
                       "and the key's");
       if (*c23 != 2 * *ci + 3 * *cj)
         return Reason("the mask compares positions non-linearly");
+      if (*ci == 0)
+        return Reason("the mask bounds the key position by a constant (a "
+                      "length cutoff), which flash.attention cannot express "
+                      "yet");
       if (*cj == -1 && *ci == 1)
-        return Reason("the mask bounds the key position from below (a "
-                      "sliding window), which flash.attention cannot "
-                      "express yet");
+        return Reason("the mask bounds the key position from below (j >= i "
+                      "+ c: anti-causal or a sliding window), which "
+                      "flash.attention cannot express yet");
       if (*cj != 1 || *ci != -1)
         return Reason("the mask compares query and key positions in a way "
                       "that is not causal");
@@ -587,8 +634,7 @@ model::proveForward(ExprContext &ec, const Expr *root, ArrayRef<int64_t> shape,
       }
       if (nk && nq &&
           diff(rest, getAffineSymbolExpr(*nq, ctx) -
-                         getAffineSymbolExpr(*nk, ctx)) == 0 &&
-          !f.causalOffset) {
+                         getAffineSymbolExpr(*nk, ctx)) == 0) {
         f.causalDefaultOffset = true;
         continue;
       }
@@ -599,8 +645,8 @@ model::proveForward(ExprContext &ec, const Expr *root, ArrayRef<int64_t> shape,
       return Reason("the mask depends on the scores");
     if (!isMaskExpr(a))
       return Reason("the mask is a predicate flash.attention cannot take as "
-                    "an operand: " +
-                    ec.str(a));
+                    "an operand (" +
+                    describe(a) + ")");
     keep = keep ? ec.land(keep, a) : a;
   }
   if (f.causalDefaultOffset && f.causalOffset)
@@ -612,8 +658,6 @@ model::proveForward(ExprContext &ec, const Expr *root, ArrayRef<int64_t> shape,
     f.maskExpr = keep ? keep : maskAdd;
   f.maskIsKeep = keep && !maskAdd;
   if (f.maskExpr) {
-    if (f.maskExpr->dependsOn(*eDim) || f.maskExpr->dependsOn(f.dName))
-      return Reason("the mask varies along a head dim");
     SmallVector<const Expr *> leaves;
     collectLeaves(f.maskExpr, leaves);
     for (const Expr *r : leaves) {

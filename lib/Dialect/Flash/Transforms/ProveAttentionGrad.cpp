@@ -354,6 +354,14 @@ Reason raise::proveBackward(ExprContext &ec, ModelBuilder &mb,
     }
     ps.push_back(x);
   }
+  for (Value x : ps)
+    for (Operation *u : x.getUsers())
+      if (!forward.contains(u) && !mb.isScratch(u) &&
+          (u->getNumResults() != 1 ||
+           !isa<RankedTensorType>(u->getResult(0).getType())))
+        return "the probabilities are also used by '" +
+               u->getName().getStringRef().str() +
+               "' (e.g. returned), not only by P*V and its backward";
   if (f.group > 1 || f.kvBroadcastHead)
     return "the probabilities have other uses (a joint graph with grouped "
            "K/V heads is not supported)";
@@ -483,17 +491,8 @@ Reason raise::proveBackward(ExprContext &ec, ModelBuilder &mb,
       outputs.insert(y.getDefiningOp());
     }
   }
-  // Intermediates must die with P.
-  for (Operation *op : reached) {
-    if (outputs.contains(op))
-      continue;
-    for (Operation *u : op->getUsers())
-      if (!reached.contains(u))
-        return "the probabilities feed '" +
-               op->getName().getStringRef().str() +
-               "', which is not dQ, dK or dV of the attention's backward "
-               "(nor only used by them)";
-  }
+  // (Intermediates die with P: the walk followed every user of every value
+  // that is not an output, so all of them are in `reached`.)
   if (facts.outputs.empty())
     return "the probabilities have other uses than the P*V product and its "
            "backward";
@@ -502,6 +501,7 @@ Reason raise::proveBackward(ExprContext &ec, ModelBuilder &mb,
                        [&](const GradOutput &o) { return o.which == w; }) > 1)
       return "the backward computes one gradient twice";
   facts.dO = g.dOLayout;
+  facts.reached.assign(reached.begin(), reached.end());
   out = facts;
   return "";
 }

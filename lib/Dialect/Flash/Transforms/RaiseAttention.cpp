@@ -333,7 +333,8 @@ Reason checkUses(Candidate &c) {
     if (!isScoreSpace(m, f))
       continue;
     for (Operation *user : v.getUsers())
-      if (!slice.contains(user) && !mb.isScratch(user))
+      if (!slice.contains(user) && !mb.isScratch(user) &&
+          !isOpTriviallyDead(user))
         external.push_back({v, user});
   }
   SmallVector<std::pair<Value, Operation *>> forBackward;
@@ -536,22 +537,30 @@ Reason emit(RewriterBase &rw, Candidate &c) {
     if (!mask)
       return fail("the mask reads values the raise cannot recompute");
   }
-  // Mixed element types: compute in the output's type.
+  // Mixed element types: compute in the widest of the inputs' and the
+  // output's (extf copies are O(N * D)); the output is converted back.
   auto rootTy = cast<RankedTensorType>(c.root.getType());
   Type outElt = rootTy.getElementType();
   Type et = getElementTypeOrSelf(v.getType());
+  auto wider = [](Type a, Type b) {
+    unsigned x = a.getIntOrFloatBitWidth(), y = b.getIntOrFloatBitWidth();
+    return x > y || (x == y && b.isBF16() && !a.isBF16());
+  };
   if (getElementTypeOrSelf(q.getType()) != et ||
       getElementTypeOrSelf(k.getType()) != et || outElt != et) {
+    Type w = outElt;
+    for (Value x : {q, k, v})
+      if (wider(getElementTypeOrSelf(x.getType()), w))
+        w = getElementTypeOrSelf(x.getType());
+    if (w.getIntOrFloatBitWidth() == 16 && outElt != w)
+      w = Float32Type::get(rw.getContext());
     for (Value *x : {&q, &k, &v}) {
-      if (getElementTypeOrSelf(x->getType()).getIntOrFloatBitWidth() >
-          outElt.getIntOrFloatBitWidth())
-        return fail("the output is narrower than the inputs");
-      Value w = convertElements(rw, loc, *x, outElt);
-      if (w != *x)
-        made.push_back(w.getDefiningOp());
-      *x = w;
+      Value cv = convertElements(rw, loc, *x, w);
+      if (cv != *x)
+        made.push_back(cv.getDefiningOp());
+      *x = cv;
     }
-    et = outElt;
+    et = w;
   }
   SmallVector<OpFoldResult> oSizes = tensor::getMixedSizes(rw, loc, q);
   oSizes.back() = tensor::getMixedSize(rw, loc, v, nb + 1);
@@ -576,10 +585,16 @@ Reason emit(RewriterBase &rw, Candidate &c) {
                                   lseInit, scale, causal, offset);
   made.push_back(attn);
   {
-    ScopedDiagnosticHandler silence(ctx, [](Diagnostic &) { return success(); });
+    // Check silently: a mismatch is a reason not to raise, not an error.
+    std::string msg;
+    ScopedDiagnosticHandler silence(ctx, [&](Diagnostic &d) {
+      if (msg.empty())
+        msg = d.str();
+      return success();
+    });
     if (failed(mlir::verify(attn)))
-      return fail("the operands do not form a valid flash.attention (shapes "
-                  "do not line up)");
+      return fail("the operands do not form a valid flash.attention (" + msg +
+                  ")");
   }
   // The output in the root's layout and type.
   Value o = attn.getResult();
@@ -683,21 +698,32 @@ FailureOr<AttentionMatch> flash::matchAttention(Operation *op,
 
 /// raiseAttention, also returning the ops a failed joint graph's backward
 /// reached (their own remarks would only repeat this one's).
-static FailureOr<Operation *> raiseOne(RewriterBase &rewriter, Operation *op,
-                                       std::string *reason,
-                                       DenseSet<Operation *> *covered) {
+static FailureOr<Operation *>
+raiseOne(RewriterBase &rewriter, Operation *op, std::string *reason,
+         DenseMap<Operation *, SmallVector<Operation *>> *covered) {
   if (!isCandidateOp(op))
     return failure();
   auto c = std::make_unique<Candidate>(op);
   std::optional<Reason> r = analyze(*c);
-  if (covered)
-    covered->insert(c->covers.begin(), c->covers.end());
+  auto cover = [&]() {
+    if (covered)
+      for (Operation *o : c->covers)
+        (*covered)[o].push_back(op);
+  };
   if (!r)
     return failure();
   // The scratch copies go before the program changes.
   c->mb->releaseScratch();
-  if (r->empty())
+  if (r->empty()) {
+    // A backward that was proven but not emitted: its products are covered.
+    if (c->backward)
+      c->covers.append(c->backward->reached.begin(),
+                       c->backward->reached.end());
     r = emit(rewriter, *c);
+    if (r->empty())
+      c->covers.clear();
+  }
+  cover();
   if (!r->empty()) {
     if (reason)
       *reason = *r;
@@ -756,14 +782,24 @@ struct FlashRaiseAttentionPass
     }
     if (!report)
       return;
+    // A covered candidate stays quiet only when one that covers it spoke.
+    DenseSet<Operation *> spoken;
     for (auto &[op, why] : missed) {
-      if (tracker.erased.contains(op) || covered.contains(op))
+      if (tracker.erased.contains(op))
         continue;
+      auto it = covered.find(op);
+      if (it != covered.end() &&
+          llvm::any_of(it->second, [&](Operation *by) {
+            return spoken.contains(by);
+          }))
+        continue;
+      spoken.insert(op);
       emitRemark(op->getLoc()) << "attention not raised: " << why;
     }
   }
 
-  DenseSet<Operation *> covered;
+  /// Candidate -> the candidates whose failed joint graphs reached it.
+  DenseMap<Operation *, SmallVector<Operation *>> covered;
 };
 } // namespace
 

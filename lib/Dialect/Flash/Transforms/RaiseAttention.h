@@ -58,6 +58,8 @@ struct BackwardFacts {
   /// dO and its layout (batch..., i, e).
   LeafLayout dO;
   SmallVector<GradOutput> outputs;
+  /// Every op the walk from P reached.
+  SmallVector<Operation *> reached;
 };
 
 /// Proves that the uses `uses` of the forward's values (P, by autodiff) are
