@@ -234,6 +234,9 @@ private:
   llvm::DenseMap<Value, Value> scratchArgs;
 };
 
+/// Every distinct Read in `e`.
+void collectReads(const Expr *e, SmallVectorImpl<const Expr *> &out);
+
 /// The static extent of every dim of a linear affine expression's range, as
 /// a helper for simplification: `extentOf(dim)` or nullopt.
 using ExtentFn = std::function<std::optional<int64_t>(unsigned)>;

@@ -133,15 +133,6 @@ static bool isMaskExpr(const Expr *e) {
   });
 }
 
-static void collectLeaves(const Expr *e, SmallVectorImpl<const Expr *> &out) {
-  if (e->kind == Kind::Read) {
-    if (!llvm::is_contained(out, e))
-      out.push_back(e);
-    return;
-  }
-  for (const Expr *o : e->ops)
-    collectLeaves(o, out);
-}
 
 /// A sum over a dim of terms that contain an exp of something varying along
 /// it and read a tensor along it: the shape of P*V.
@@ -659,7 +650,7 @@ model::proveForward(ExprContext &ec, const Expr *root, ArrayRef<int64_t> shape,
   f.maskIsKeep = keep && !maskAdd;
   if (f.maskExpr) {
     SmallVector<const Expr *> leaves;
-    collectLeaves(f.maskExpr, leaves);
+    collectReads(f.maskExpr, leaves);
     for (const Expr *r : leaves) {
       LeafLayout ml;
       if (!(why = layout(r, LMask, "the mask", ml)).empty())

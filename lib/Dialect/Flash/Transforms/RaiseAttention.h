@@ -29,6 +29,9 @@ struct Target {
   OpFoldResult size;
 };
 
+/// Whether two roles are the same dim (the same batch index for batches).
+bool sameRole(DimRole a, DimRole b);
+
 /// `leaf` laid out as `targets`: the tensor itself, a linalg.transpose, or
 /// an elementwise copy (unit dims, broadcasts). Ops made go to `made`.
 Value materialize(RewriterBase &rw, Location loc, const LeafLayout &leaf,

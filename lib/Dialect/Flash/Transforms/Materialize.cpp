@@ -1,6 +1,8 @@
-//===- MaterializeExpr.cpp - A model expression as a linalg.generic -------===//
+//===- Materialize.cpp - From the model back to IR ------------------------===//
 //
-// The way back from the model to IR: an expression over a few model dims
+// The way back from the model to IR. A leaf tensor laid out as the flash ops
+// want it (itself, a linalg.transpose, a collapse/expand_shape of unit dims,
+// or an elementwise copy for broadcasts); and an expression over a few model dims
 // (an additive mask such as (1 - m) * finfo.min, a keep predicate such as
 // !padding[b, j]) becomes one elementwise linalg.generic whose loops are
 // those dims, whose inputs are the tensors the expression reads through
@@ -22,6 +24,183 @@ using namespace mlir;
 using namespace mlir::flash;
 using namespace mlir::flash::model;
 using namespace mlir::flash::raise;
+
+void raise::eraseDeadFrom(RewriterBase &rewriter,
+                          ArrayRef<Operation *> roots) {
+  SmallVector<Operation *> worklist(roots);
+  DenseSet<Operation *> erased;
+  while (!worklist.empty()) {
+    Operation *op = worklist.pop_back_val();
+    if (!op || erased.contains(op) || !isOpTriviallyDead(op))
+      continue;
+    for (Value operand : op->getOperands())
+      if (Operation *def = operand.getDefiningOp())
+        worklist.push_back(def);
+    erased.insert(op);
+    rewriter.eraseOp(op);
+  }
+}
+
+
+bool raise::sameRole(DimRole a, DimRole b) {
+  return a.kind == b.kind && (a.kind != DimRole::Batch || a.batch == b.batch);
+}
+
+/// `leaf` as `targets` when they hold the same dims in the same order and
+/// differ only in unit dims: a collapse_shape of the leaf's unit dims and an
+/// expand_shape to the targets' (views, no copy). Null otherwise.
+static Value reshapeUnits(RewriterBase &rw, Location loc,
+                          const LeafLayout &leaf, ArrayRef<Target> targets,
+                          ArrayRef<int64_t> from,
+                          SmallVectorImpl<Operation *> &made) {
+  auto ty = cast<RankedTensorType>(leaf.tensor.getType());
+  SmallVector<int64_t> order;
+  for (auto [t, f] : llvm::enumerate(from)) {
+    if (f < 0) {
+      if (targets[t].size)
+        return Value(); // a broadcast
+      continue;
+    }
+    order.push_back(f);
+  }
+  if (!llvm::is_sorted(order))
+    return Value();
+  SmallVector<bool> keepLeaf;
+  for (int64_t k = 0; k < ty.getRank(); ++k) {
+    keepLeaf.push_back(llvm::is_contained(from, k));
+    if (!keepLeaf.back() && ty.getDimSize(k) != 1)
+      return Value();
+  }
+  // Collapse away the leaf's unit dims: each joins a kept neighbour.
+  Value x = leaf.tensor;
+  auto groupsFor = [](ArrayRef<bool> keep) {
+    SmallVector<ReassociationIndices> groups;
+    ReassociationIndices pending;
+    for (auto [k, kept] : llvm::enumerate(keep)) {
+      pending.push_back(k);
+      if (kept) {
+        groups.push_back(pending);
+        pending.clear();
+      }
+    }
+    if (!pending.empty()) {
+      if (groups.empty())
+        groups.push_back({});
+      groups.back().append(pending.begin(), pending.end());
+    }
+    return groups;
+  };
+  if (order.empty())
+    return Value();
+  if (llvm::is_contained(keepLeaf, false)) {
+    auto c = tensor::CollapseShapeOp::create(rw, loc, x, groupsFor(keepLeaf));
+    made.push_back(c);
+    x = c;
+  }
+  SmallVector<bool> keepTarget;
+  for (int64_t f : from)
+    keepTarget.push_back(f >= 0);
+  if (llvm::is_contained(keepTarget, false)) {
+    auto xt = cast<RankedTensorType>(x.getType());
+    SmallVector<int64_t> shape;
+    SmallVector<OpFoldResult> sizes;
+    unsigned k = 0;
+    for (bool kept : keepTarget) {
+      if (kept) {
+        shape.push_back(xt.getDimSize(k));
+        sizes.push_back(tensor::getMixedSize(rw, loc, x, k));
+        ++k;
+      } else {
+        shape.push_back(1);
+        sizes.push_back(rw.getIndexAttr(1));
+      }
+    }
+    auto e = tensor::ExpandShapeOp::create(
+        rw, loc, RankedTensorType::get(shape, xt.getElementType()), x,
+        groupsFor(keepTarget), sizes);
+    made.push_back(e);
+    x = e;
+  }
+  return x;
+}
+
+/// `leaf` laid out as `targets` (a role per dim): the tensor itself, a
+/// transpose, or an elementwise copy (for unit dims and broadcasts).
+Value raise::materialize(RewriterBase &rw, Location loc,
+                         const LeafLayout &leaf, ArrayRef<Target> targets,
+                         SmallVectorImpl<Operation *> &made) {
+  auto ty = cast<RankedTensorType>(leaf.tensor.getType());
+  SmallVector<int64_t> from(targets.size(), -1); // leaf dim per target dim
+  for (auto [t, target] : llvm::enumerate(targets))
+    for (auto [k, role] : llvm::enumerate(leaf.dims))
+      if (role.kind != DimRole::Unit && sameRole(role, target.role))
+        from[t] = k;
+  // A unit leaf dim stands for a target dim of extent 1 (a batch of one
+  // that the model read at index 0).
+  {
+    SmallVector<int64_t> freeUnits;
+    for (auto [k, role] : llvm::enumerate(leaf.dims))
+      if (role.kind == DimRole::Unit && ty.getDimSize(k) == 1)
+        freeUnits.push_back(k);
+    SmallVector<int64_t> open;
+    for (auto [t, f] : llvm::enumerate(from))
+      if (f < 0 && targets[t].size &&
+          getConstantIntValue(targets[t].size) == std::optional<int64_t>(1))
+        open.push_back(t);
+    if (!open.empty() && open.size() == freeUnits.size())
+      for (auto [t, k] : llvm::zip(open, freeUnits))
+        from[t] = k;
+  }
+  unsigned present = llvm::count_if(from, [](int64_t f) { return f >= 0; });
+  bool complete = llvm::all_of(from, [](int64_t f) { return f >= 0; }) &&
+                  present == targets.size() && ty.getRank() == (int64_t)present;
+  if (complete) {
+    bool identity = true;
+    for (auto [t, f] : llvm::enumerate(from))
+      identity &= f == static_cast<int64_t>(t);
+    if (identity)
+      return leaf.tensor;
+    SmallVector<OpFoldResult> sizes;
+    for (int64_t f : from)
+      sizes.push_back(tensor::getMixedSize(rw, loc, leaf.tensor, f));
+    Value init = tensor::EmptyOp::create(rw, loc, sizes, ty.getElementType());
+    auto t = linalg::TransposeOp::create(rw, loc, leaf.tensor, init, from);
+    made.push_back(init.getDefiningOp());
+    made.push_back(t);
+    return t->getResult(0);
+  }
+  // Only unit dims differ (same data order): collapse_shape / expand_shape.
+  if (Value r = reshapeUnits(rw, loc, leaf, targets, from, made))
+    return r;
+  // A copy: out[targets] = leaf[map], unit dims read at 0.
+  SmallVector<OpFoldResult> sizes;
+  for (auto [t, f] : llvm::enumerate(from))
+    sizes.push_back(f >= 0 ? tensor::getMixedSize(rw, loc, leaf.tensor, f)
+                    : targets[t].size ? targets[t].size
+                                      : OpFoldResult(rw.getIndexAttr(1)));
+  MLIRContext *ctx = rw.getContext();
+  SmallVector<AffineExpr> in;
+  for (auto [k, role] : llvm::enumerate(leaf.dims)) {
+    int64_t t = llvm::find(from, static_cast<int64_t>(k)) - from.begin();
+    in.push_back(t < static_cast<int64_t>(from.size())
+                     ? getAffineDimExpr(t, ctx)
+                     : getAffineConstantExpr(0, ctx));
+  }
+  unsigned n = targets.size();
+  Value init = tensor::EmptyOp::create(rw, loc, sizes, ty.getElementType());
+  SmallVector<AffineMap> maps{AffineMap::get(n, 0, in, ctx),
+                              AffineMap::getMultiDimIdentityMap(n, ctx)};
+  SmallVector<utils::IteratorType> iters(n, utils::IteratorType::parallel);
+  auto g = linalg::GenericOp::create(
+      rw, loc, init.getType(), ValueRange{leaf.tensor}, ValueRange{init}, maps,
+      iters, [](OpBuilder &b, Location l, ValueRange a) {
+        linalg::YieldOp::create(b, l, a[0]);
+      });
+  made.push_back(init.getDefiningOp());
+  made.push_back(g);
+  return g->getResult(0);
+}
+
 
 namespace {
 struct Emitter {
@@ -156,16 +335,6 @@ struct Emitter {
     }
   }
 };
-
-void collectReads(const Expr *e, SmallVectorImpl<const Expr *> &out) {
-  if (e->kind == Kind::Read) {
-    if (!llvm::is_contained(out, e))
-      out.push_back(e);
-    return;
-  }
-  for (const Expr *o : e->ops)
-    collectReads(o, out);
-}
 } // namespace
 
 Value raise::materializeExpr(RewriterBase &rw, Location loc, const Expr *e,

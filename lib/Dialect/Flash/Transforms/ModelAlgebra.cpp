@@ -1,0 +1,842 @@
+//===- ModelAlgebra.cpp - The normal form of model expressions ------------===//
+//
+// ExprContext: interning, the constructors that keep expressions in normal
+// form (AttentionModel.h lists the rules), substitution with capture
+// avoidance, expansion, printing, and the range-aware simplification of
+// floordiv/mod that lets reshapes fold into index expressions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "AttentionModel.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "llvm/ADT/Hashing.h"
+#include "llvm/ADT/bit.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::flash;
+using namespace mlir::flash::model;
+
+//===----------------------------------------------------------------------===//
+// Interning
+//===----------------------------------------------------------------------===//
+
+static void collectDims(AffineExpr e, llvm::SmallDenseSet<unsigned, 8> &out) {
+  e.walk([&](AffineExpr s) {
+    if (auto d = dyn_cast<AffineDimExpr>(s))
+      out.insert(d.getPosition());
+  });
+}
+
+static bool sameFields(const Expr &a, const Expr &b) {
+  return a.kind == b.kind && a.value == b.value && a.aux == b.aux &&
+         a.tensor == b.tensor && a.index == b.index && a.ops == b.ops &&
+         a.coefs == b.coefs && a.name == b.name;
+}
+
+const Expr *ExprContext::intern(Expr &&e) {
+  llvm::hash_code h = llvm::hash_combine(
+      static_cast<int>(e.kind), llvm::hash_value(llvm::bit_cast<uint64_t>(e.value)), e.aux,
+      e.tensor.getAsOpaquePointer(), llvm::hash_value(e.name));
+  for (AffineExpr x : e.index)
+    h = llvm::hash_combine(h, x.getAsOpaquePointer());
+  for (const Expr *o : e.ops)
+    h = llvm::hash_combine(h, o);
+  for (double c : e.coefs)
+    h = llvm::hash_combine(h, llvm::bit_cast<uint64_t>(c));
+  unsigned key = static_cast<unsigned>(h);
+  auto &bucket = table[key];
+  for (const Expr *c : bucket)
+    if (sameFields(*c, e))
+      return c;
+  Expr *n = new (alloc.Allocate()) Expr(std::move(e));
+  n->id = nextId++;
+  n->hash = key;
+  for (AffineExpr x : n->index)
+    collectDims(x, n->freeDims);
+  if (n->kind == Kind::Read)
+    n->reads.insert(n->tensor);
+  n->hasNegInf = n->kind == Kind::NegInf;
+  unsigned height = 0;
+  for (const Expr *o : n->ops) {
+    height = std::max(height, o->height);
+    for (unsigned d : o->freeDims)
+      n->freeDims.insert(d);
+    for (Value r : o->reads)
+      n->reads.insert(r);
+    n->hasNegInf |= o->hasNegInf;
+  }
+  if (n->kind == Kind::Reduce) {
+    n->freeDims.erase(cast<AffineDimExpr>(n->index[0]).getPosition());
+    height += 1;
+  }
+  n->height = height;
+  bucket.push_back(n);
+  return n;
+}
+
+//===----------------------------------------------------------------------===//
+// Constructors in normal form
+//===----------------------------------------------------------------------===//
+
+static bool isNegInfLike(double v) { return v < -1e38; }
+
+/// Constants and coefficients are kept at f32 precision (what the programs
+/// compute in), so that spellings differing only in how a constant was
+/// rounded are one expression.
+static double roundF32(double v) {
+  return std::isfinite(v) ? static_cast<double>(static_cast<float>(v)) : v;
+}
+
+const Expr *ExprContext::constant(double v) {
+  v = roundF32(v);
+  if (std::isinf(v) && v < 0)
+    return negInf();
+  Expr e{Kind::Const};
+  e.value = v == 0 ? 0.0 : v; // one zero
+  return intern(std::move(e));
+}
+
+const Expr *ExprContext::negInf() { return intern(Expr{Kind::NegInf}); }
+
+const Expr *ExprContext::read(Value tensor, ArrayRef<AffineExpr> index) {
+  Expr e{Kind::Read};
+  e.tensor = tensor;
+  e.index.assign(index.begin(), index.end());
+  return intern(std::move(e));
+}
+
+const Expr *ExprContext::index(AffineExpr x) {
+  Expr e{Kind::Index};
+  e.index.push_back(x);
+  return intern(std::move(e));
+}
+
+const Expr *ExprContext::indexToFloat(AffineExpr x) {
+  if (auto c = dyn_cast<AffineConstantExpr>(x))
+    return constant(static_cast<double>(c.getValue()));
+  Expr e{Kind::IndexF};
+  e.index.push_back(x);
+  return intern(std::move(e));
+}
+
+static bool isZero(const Expr *e) { return e->isConst(0); }
+
+const Expr *ExprContext::makeAdd(
+    double c0, SmallVector<std::pair<const Expr *, double>> terms) {
+  // Flatten nested sums and constants; split coefficients off products.
+  SmallVector<std::pair<const Expr *, double>> flat;
+  for (size_t k = 0; k < terms.size(); ++k) {
+    auto [t, c] = terms[k];
+    if (c == 0)
+      continue;
+    if (t->kind == Kind::Const) {
+      c0 += c * t->value;
+    } else if (t->kind == Kind::Add) {
+      c0 += c * t->value;
+      for (auto [o, oc] : llvm::zip(t->ops, t->coefs))
+        terms.push_back({o, c * oc});
+    } else if (t->kind == Kind::Mul && t->value != 1) {
+      SmallVector<const Expr *> fs(t->ops.begin(), t->ops.end());
+      terms.push_back({makeMul(1, fs), c * t->value});
+    } else {
+      flat.push_back({t, c});
+    }
+  }
+  // -inf absorbs finite terms (and selects whose masked branch is -inf).
+  for (auto [t, c] : flat)
+    if (t->kind == Kind::NegInf && c > 0 &&
+        llvm::all_of(flat, [&](auto &o) {
+          // Rows where every key is masked aside, a max or a sum of masked
+          // values is finite; a product with -inf is not.
+          return o.first == t || o.first->kind != Kind::Mul ||
+                 llvm::none_of(o.first->ops, [](const Expr *x) {
+                   return x->kind == Kind::NegInf;
+                 });
+        }))
+      return negInf();
+  // a + select(c, x, y) = select(c, a + x, a + y).
+  for (size_t k = 0; k < flat.size(); ++k) {
+    auto [t, c] = flat[k];
+    if (t->kind != Kind::Select)
+      continue;
+    SmallVector<std::pair<const Expr *, double>> rest;
+    for (size_t l = 0; l < flat.size(); ++l)
+      if (l != k)
+        rest.push_back(flat[l]);
+    auto rt = rest;
+    rt.push_back({t->ops[1], c});
+    auto rf = rest;
+    rf.push_back({t->ops[2], c});
+    return select(t->ops[0], makeAdd(c0, rt), makeAdd(c0, rf));
+  }
+  // Like terms.
+  llvm::sort(flat, [](auto &a, auto &b) { return a.first->id < b.first->id; });
+  SmallVector<std::pair<const Expr *, double>> merged;
+  for (auto [t, c] : flat) {
+    if (!merged.empty() && merged.back().first == t)
+      merged.back().second += c;
+    else
+      merged.push_back({t, c});
+  }
+  for (auto &m : merged)
+    m.second = roundF32(m.second);
+  c0 = roundF32(c0);
+  llvm::erase_if(merged, [](auto &p) { return p.second == 0; });
+  if (merged.empty())
+    return constant(c0);
+  if (merged.size() == 1 && c0 == 0) {
+    auto [t, c] = merged[0];
+    return c == 1 ? t : scale(t, c);
+  }
+  Expr e{Kind::Add};
+  e.value = c0;
+  for (auto [t, c] : merged) {
+    e.ops.push_back(t);
+    e.coefs.push_back(c);
+  }
+  return intern(std::move(e));
+}
+
+const Expr *ExprContext::makeMul(double c, SmallVector<const Expr *> factors) {
+  SmallVector<const Expr *> flat;
+  for (size_t k = 0; k < factors.size(); ++k) {
+    const Expr *f = factors[k];
+    if (f->kind == Kind::Const) {
+      c *= f->value;
+    } else if (f->kind == Kind::Mul) {
+      c *= f->value;
+      factors.append(f->ops.begin(), f->ops.end());
+    } else {
+      flat.push_back(f);
+    }
+  }
+  c = roundF32(c);
+  if (c == 0)
+    return constant(0);
+  for (const Expr *f : flat)
+    if (f->kind == Kind::NegInf && flat.size() == 1 && c > 0)
+      return negInf();
+  // A constant multiple of a sum is distributed (c * (s - m) is c*s - c*m);
+  // products of sums are kept as they are (expand() distributes them when
+  // two forms must be compared): the factors of Q . K must stay apart.
+  if (flat.size() == 1 && flat[0]->kind == Kind::Add && c != 1)
+    return scale(flat[0], c);
+  // A constant multiple of a select goes into its branches.
+  if (flat.size() == 1 && flat[0]->kind == Kind::Select && c != 1)
+    return select(flat[0]->ops[0], scale(flat[0]->ops[1], c),
+                  scale(flat[0]->ops[2], c));
+  if (flat.empty())
+    return constant(c);
+  if (flat.size() == 1 && c == 1)
+    return flat[0];
+  llvm::sort(flat, [](const Expr *a, const Expr *b) { return a->id < b->id; });
+  Expr e{Kind::Mul};
+  e.value = c;
+  e.ops.assign(flat.begin(), flat.end());
+  return intern(std::move(e));
+}
+
+const Expr *ExprContext::add(const Expr *a, const Expr *b) {
+  return makeAdd(0, {{a, 1}, {b, 1}});
+}
+const Expr *ExprContext::sub(const Expr *a, const Expr *b) {
+  if (b->kind == Kind::NegInf)
+    return opaque("sub-inf", {a});
+  return makeAdd(0, {{a, 1}, {b, -1}});
+}
+const Expr *ExprContext::scale(const Expr *a, double c) {
+  if (c == 1)
+    return a;
+  if (a->kind == Kind::Add) {
+    SmallVector<std::pair<const Expr *, double>> terms;
+    for (auto [o, oc] : llvm::zip(a->ops, a->coefs))
+      terms.push_back({o, oc * c});
+    return makeAdd(a->value * c, terms);
+  }
+  return makeMul(c, {a});
+}
+const Expr *ExprContext::mul(const Expr *a, const Expr *b) {
+  return makeMul(1, {a, b});
+}
+const Expr *ExprContext::div(const Expr *a, const Expr *b) {
+  return mul(a, recip(b));
+}
+
+const Expr *ExprContext::recip(const Expr *a) {
+  if (a->kind == Kind::Const && a->value != 0)
+    return constant(1.0 / a->value);
+  if (a->kind == Kind::Recip)
+    return a->ops[0];
+  if (a->kind == Kind::Mul && a->value != 0) {
+    SmallVector<const Expr *> fs;
+    for (const Expr *f : a->ops)
+      fs.push_back(recip(f));
+    return makeMul(1.0 / a->value, fs);
+  }
+  Expr e{Kind::Recip};
+  e.ops.push_back(a);
+  return intern(std::move(e));
+}
+
+const Expr *ExprContext::max(const Expr *a, const Expr *b) {
+  SmallVector<const Expr *> ops;
+  for (const Expr *x : {a, b}) {
+    if (x->kind == Kind::Max)
+      ops.append(x->ops.begin(), x->ops.end());
+    else if (x->kind != Kind::NegInf &&
+             !(x->kind == Kind::Const && std::isnan(x->value)))
+      ops.push_back(x);
+  }
+  if (ops.empty())
+    return negInf();
+  llvm::sort(ops, [](const Expr *x, const Expr *y) { return x->id < y->id; });
+  ops.erase(std::unique(ops.begin(), ops.end()), ops.end());
+  if (ops.size() == 1)
+    return ops[0];
+  Expr e{Kind::Max};
+  e.ops.assign(ops.begin(), ops.end());
+  return intern(std::move(e));
+}
+
+const Expr *ExprContext::exp(const Expr *a) {
+  if (a->kind == Kind::NegInf)
+    return constant(0);
+  if (a->kind == Kind::Const)
+    return constant(std::exp(a->value));
+  if (a->kind == Kind::Log)
+    return a->ops[0];
+  if (a->kind == Kind::Select)
+    return select(a->ops[0], exp(a->ops[1]), exp(a->ops[2]));
+  // exp(x + log y) = exp(x) * y, exp(x - log y) = exp(x) / y.
+  if (a->kind == Kind::Add) {
+    for (auto [t, c] : llvm::zip(a->ops, a->coefs)) {
+      if (t->kind != Kind::Log || (c != 1 && c != -1))
+        continue;
+      const Expr *rest = sub(a, scale(t, c));
+      return mul(exp(rest), c == 1 ? t->ops[0] : recip(t->ops[0]));
+    }
+  }
+  Expr e{Kind::Exp};
+  e.ops.push_back(a);
+  return intern(std::move(e));
+}
+
+const Expr *ExprContext::log(const Expr *a) {
+  if (a->kind == Kind::Const && a->value > 0)
+    return constant(std::log(a->value));
+  if (a->kind == Kind::Exp)
+    return a->ops[0];
+  Expr e{Kind::Log};
+  e.ops.push_back(a);
+  return intern(std::move(e));
+}
+
+/// A branch a mask sends masked elements to.
+static bool isMaskedValue(const Expr *e) {
+  return e->kind == Kind::NegInf || isZero(e);
+}
+
+const Expr *ExprContext::select(const Expr *c, const Expr *t, const Expr *f) {
+  if (t == f)
+    return t;
+  if (c->kind == Kind::Const)
+    return c->value != 0 ? t : f;
+  // The masked value goes right; otherwise no negation on top.
+  if (isMaskedValue(t) && !isMaskedValue(f)) {
+    c = lnot(c);
+    std::swap(t, f);
+  } else if (c->kind == Kind::Not &&
+             !(isMaskedValue(f) && !isMaskedValue(t))) {
+    return select(c->ops[0], f, t);
+  }
+  // select(c1, select(c2, x, y), y) = select(c1 & c2, x, y).
+  if (t->kind == Kind::Select && t->ops[2] == f)
+    return select(land(c, t->ops[0]), t->ops[1], f);
+  Expr e{Kind::Select};
+  e.ops = {c, t, f};
+  return intern(std::move(e));
+}
+
+const Expr *ExprContext::cmpf(int64_t pred, const Expr *a, const Expr *b) {
+  Expr e{Kind::CmpF};
+  e.aux = pred;
+  e.ops = {a, b};
+  return intern(std::move(e));
+}
+
+const Expr *ExprContext::cmpi(int64_t pred, AffineExpr a, AffineExpr b) {
+  using P = arith::CmpIPredicate;
+  // Canonical: e <= 0, e == 0 or e != 0 (indices are non-negative, so the
+  // signed and unsigned orders agree).
+  AffineExpr e;
+  P canon = P::sle;
+  switch (static_cast<P>(pred)) {
+  case P::sle:
+  case P::ule:
+    e = a - b;
+    break;
+  case P::slt:
+  case P::ult:
+    e = a - b + 1;
+    break;
+  case P::sge:
+  case P::uge:
+    e = b - a;
+    break;
+  case P::sgt:
+  case P::ugt:
+    e = b - a + 1;
+    break;
+  case P::eq:
+    e = a - b;
+    canon = P::eq;
+    break;
+  case P::ne:
+    e = a - b;
+    canon = P::ne;
+    break;
+  }
+  e = simplifyAffineExpr(e, kFirstFresh + 4096, kMaxSymbols);
+  if (auto c = dyn_cast<AffineConstantExpr>(e)) {
+    int64_t v = c.getValue();
+    bool r = canon == P::sle ? v <= 0 : canon == P::eq ? v == 0 : v != 0;
+    return constant(r ? 1 : 0);
+  }
+  Expr x{Kind::CmpI};
+  x.aux = static_cast<int64_t>(canon);
+  x.index.push_back(e);
+  return intern(std::move(x));
+}
+
+const Expr *ExprContext::land(const Expr *a, const Expr *b) {
+  SmallVector<const Expr *> ops;
+  for (const Expr *x : {a, b}) {
+    if (x->kind == Kind::Const) {
+      if (x->value == 0)
+        return x;
+      continue;
+    }
+    if (x->kind == Kind::And)
+      ops.append(x->ops.begin(), x->ops.end());
+    else
+      ops.push_back(x);
+  }
+  if (ops.empty())
+    return constant(1);
+  llvm::sort(ops, [](const Expr *x, const Expr *y) { return x->id < y->id; });
+  ops.erase(std::unique(ops.begin(), ops.end()), ops.end());
+  if (ops.size() == 1)
+    return ops[0];
+  Expr e{Kind::And};
+  e.ops.assign(ops.begin(), ops.end());
+  return intern(std::move(e));
+}
+
+const Expr *ExprContext::lnot(const Expr *a) {
+  using P = arith::CmpIPredicate;
+  if (a->kind == Kind::Const)
+    return constant(a->value != 0 ? 0 : 1);
+  if (a->kind == Kind::Not)
+    return a->ops[0];
+  if (a->kind == Kind::CmpI) {
+    AffineExpr e = a->index[0];
+    switch (static_cast<P>(a->aux)) {
+    case P::sle: // !(e <= 0) <=> -e + 1 <= 0
+      return cmpi(static_cast<int64_t>(P::sle), -e + 1,
+                  getAffineConstantExpr(0, ctx));
+    case P::eq:
+      return cmpi(static_cast<int64_t>(P::ne), e,
+                  getAffineConstantExpr(0, ctx));
+    case P::ne:
+      return cmpi(static_cast<int64_t>(P::eq), e,
+                  getAffineConstantExpr(0, ctx));
+    default:
+      break;
+    }
+  }
+  Expr e{Kind::Not};
+  e.ops.push_back(a);
+  return intern(std::move(e));
+}
+
+const Expr *ExprContext::opaque(StringRef name, ArrayRef<const Expr *> ops) {
+  Expr e{Kind::Opaque};
+  e.name = name.str();
+  e.ops.assign(ops.begin(), ops.end());
+  return intern(std::move(e));
+}
+
+const Expr *ExprContext::reduceCanonical(ReduceKind kind, unsigned dim,
+                                         const Expr *body) {
+  unsigned name = kFirstBound + body->height + 1;
+  if (name != dim)
+    body = substitute(body, dim, getAffineDimExpr(name, ctx));
+  Expr e{Kind::Reduce};
+  e.aux = static_cast<int64_t>(kind);
+  e.index.push_back(getAffineDimExpr(name, ctx));
+  e.ops.push_back(body);
+  return intern(std::move(e));
+}
+
+const Expr *ExprContext::reduce(ReduceKind kind, unsigned dim,
+                                const Expr *body) {
+  if (kind == ReduceKind::Sum) {
+    // Linearity: a sum of sums, constants and independent factors out.
+    if (body->kind == Kind::Add && body->value == 0) {
+      SmallVector<std::pair<const Expr *, double>> terms;
+      for (auto [o, c] : llvm::zip(body->ops, body->coefs)) {
+        // Each term gets its own copy of the dim.
+        unsigned d = freshDim();
+        terms.push_back(
+            {reduce(kind, d, substitute(o, dim, getAffineDimExpr(d, ctx))),
+             c});
+      }
+      return makeAdd(0, terms);
+    }
+    if (body->kind == Kind::Mul) {
+      SmallVector<const Expr *> in, out;
+      for (const Expr *f : body->ops)
+        (f->dependsOn(dim) ? in : out).push_back(f);
+      if (!in.empty() && (!out.empty() || body->value != 1)) {
+        out.push_back(reduceCanonical(kind, dim, makeMul(1, in)));
+        return makeMul(body->value, out);
+      }
+    }
+    if (body->kind == Kind::Select && !body->ops[0]->dependsOn(dim) &&
+        isZero(body->ops[2]))
+      return select(body->ops[0], reduce(kind, dim, body->ops[1]),
+                    constant(0));
+  }
+  return reduceCanonical(kind, dim, body);
+}
+
+const Expr *ExprContext::substitute(const Expr *e, unsigned from,
+                                    AffineExpr to) {
+  if (!e->freeDims.contains(from))
+    return e;
+  AffineExpr fromE = getAffineDimExpr(from, ctx);
+  auto sub = [&](AffineExpr x) { return x.replace(fromE, to); };
+  auto s = [&](const Expr *o) { return substitute(o, from, to); };
+  switch (e->kind) {
+  case Kind::Read: {
+    SmallVector<AffineExpr> idx;
+    for (AffineExpr x : e->index)
+      idx.push_back(sub(x));
+    return read(e->tensor, idx);
+  }
+  case Kind::Index:
+    return index(sub(e->index[0]));
+  case Kind::IndexF:
+    return indexToFloat(sub(e->index[0]));
+  case Kind::CmpI:
+    return cmpi(e->aux, sub(e->index[0]), getAffineConstantExpr(0, ctx));
+  case Kind::Add: {
+    SmallVector<std::pair<const Expr *, double>> terms;
+    for (auto [o, c] : llvm::zip(e->ops, e->coefs))
+      terms.push_back({s(o), c});
+    return makeAdd(e->value, terms);
+  }
+  case Kind::Mul: {
+    SmallVector<const Expr *> fs;
+    for (const Expr *o : e->ops)
+      fs.push_back(s(o));
+    return makeMul(e->value, fs);
+  }
+  case Kind::Recip:
+    return recip(s(e->ops[0]));
+  case Kind::Max: {
+    const Expr *r = negInf();
+    for (const Expr *o : e->ops)
+      r = max(r, s(o));
+    return r;
+  }
+  case Kind::Exp:
+    return exp(s(e->ops[0]));
+  case Kind::Log:
+    return log(s(e->ops[0]));
+  case Kind::Select:
+    return select(s(e->ops[0]), s(e->ops[1]), s(e->ops[2]));
+  case Kind::CmpF:
+    return cmpf(e->aux, s(e->ops[0]), s(e->ops[1]));
+  case Kind::And: {
+    const Expr *r = constant(1);
+    for (const Expr *o : e->ops)
+      r = land(r, s(o));
+    return r;
+  }
+  case Kind::Not:
+    return lnot(s(e->ops[0]));
+  case Kind::Opaque: {
+    SmallVector<const Expr *> ops;
+    for (const Expr *o : e->ops)
+      ops.push_back(s(o));
+    return opaque(e->name, ops);
+  }
+  case Kind::Reduce: {
+    unsigned bound = cast<AffineDimExpr>(e->index[0]).getPosition();
+    const Expr *body = e->ops[0];
+    llvm::SmallDenseSet<unsigned, 8> toDims;
+    collectDims(to, toDims);
+    if (toDims.contains(bound)) {
+      // Avoid capture: rename the bound dim first.
+      unsigned f = freshDim();
+      body = substitute(body, bound, getAffineDimExpr(f, ctx));
+      bound = f;
+    }
+    return reduce(static_cast<ReduceKind>(e->aux), bound,
+                  substitute(body, from, to));
+  }
+  case Kind::Const:
+  case Kind::NegInf:
+    return e;
+  }
+  return e;
+}
+
+const Expr *ExprContext::expand(const Expr *e) {
+  auto it = expanded.find(e);
+  if (it != expanded.end())
+    return it->second;
+  const Expr *r = e;
+  switch (e->kind) {
+  case Kind::Add: {
+    SmallVector<std::pair<const Expr *, double>> terms;
+    for (auto [o, c] : llvm::zip(e->ops, e->coefs))
+      terms.push_back({expand(o), c});
+    r = makeAdd(e->value, terms);
+    break;
+  }
+  case Kind::Mul: {
+    // The product of sums as a sum of products.
+    SmallVector<std::pair<SmallVector<const Expr *>, double>> acc{{{}, e->value}};
+    for (const Expr *o : e->ops) {
+      const Expr *x = expand(o);
+      SmallVector<std::pair<const Expr *, double>> parts;
+      if (x->kind == Kind::Add && !x->hasNegInf) {
+        if (x->value != 0)
+          parts.push_back({constant(1), x->value});
+        for (auto [t, c] : llvm::zip(x->ops, x->coefs))
+          parts.push_back({t, c});
+      } else {
+        parts.push_back({x, 1});
+      }
+      if (acc.size() * parts.size() > 64)
+        return expanded[e] = e;
+      SmallVector<std::pair<SmallVector<const Expr *>, double>> next;
+      for (auto &[fs, c] : acc)
+        for (auto [t, tc] : parts) {
+          auto f2 = fs;
+          f2.push_back(t);
+          next.push_back({f2, c * tc});
+        }
+      acc = std::move(next);
+    }
+    SmallVector<std::pair<const Expr *, double>> terms;
+    for (auto &[fs, c] : acc)
+      terms.push_back({makeMul(c, fs), 1});
+    r = makeAdd(0, terms);
+    break;
+  }
+  case Kind::Reduce:
+    r = reduce(static_cast<ReduceKind>(e->aux),
+               cast<AffineDimExpr>(e->index[0]).getPosition(),
+               expand(e->ops[0]));
+    break;
+  case Kind::Recip:
+    r = recip(expand(e->ops[0]));
+    break;
+  case Kind::Exp:
+    r = exp(expand(e->ops[0]));
+    break;
+  case Kind::Select:
+    r = select(expand(e->ops[0]), expand(e->ops[1]), expand(e->ops[2]));
+    break;
+  default:
+    break;
+  }
+  // A reduction's linearity may expose more to expand.
+  if (r != e && r->kind != e->kind)
+    r = expand(r);
+  expanded[e] = r;
+  return r;
+}
+
+std::string ExprContext::str(const Expr *e) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  auto idx = [&](ArrayRef<AffineExpr> xs) {
+    os << "[";
+    llvm::interleaveComma(xs, os, [&](AffineExpr x) { os << x; });
+    os << "]";
+  };
+  switch (e->kind) {
+  case Kind::Const:
+    os << e->value;
+    break;
+  case Kind::NegInf:
+    os << "-inf";
+    break;
+  case Kind::Read:
+    if (auto r = dyn_cast<OpResult>(e->tensor))
+      os << r.getOwner()->getName().getStringRef();
+    else
+      os << "arg" << cast<BlockArgument>(e->tensor).getArgNumber();
+    idx(e->index);
+    break;
+  case Kind::Index:
+    os << "idx(" << e->index[0] << ")";
+    break;
+  case Kind::IndexF:
+    os << "float(" << e->index[0] << ")";
+    break;
+  case Kind::CmpI:
+    os << "(" << e->index[0] << " "
+       << arith::stringifyCmpIPredicate(
+              static_cast<arith::CmpIPredicate>(e->aux))
+       << " 0)";
+    break;
+  case Kind::Add:
+    os << "(";
+    if (e->value != 0)
+      os << e->value << " + ";
+    for (size_t k = 0; k < e->ops.size(); ++k)
+      os << (k ? " + " : "") << e->coefs[k] << "*" << str(e->ops[k]);
+    os << ")";
+    break;
+  case Kind::Mul:
+    os << "(";
+    if (e->value != 1)
+      os << e->value << " * ";
+    for (size_t k = 0; k < e->ops.size(); ++k)
+      os << (k ? " * " : "") << str(e->ops[k]);
+    os << ")";
+    break;
+  case Kind::Reduce:
+    os << (e->aux == static_cast<int64_t>(ReduceKind::Sum) ? "sum" : "max")
+       << "_" << e->index[0] << "(" << str(e->ops[0]) << ")";
+    break;
+  default: {
+    StringRef n = e->kind == Kind::Recip    ? "recip"
+                  : e->kind == Kind::Max    ? "max"
+                  : e->kind == Kind::Exp    ? "exp"
+                  : e->kind == Kind::Log    ? "log"
+                  : e->kind == Kind::Select ? "select"
+                  : e->kind == Kind::CmpF   ? "cmpf"
+                  : e->kind == Kind::And    ? "and"
+                  : e->kind == Kind::Not    ? "not"
+                                            : StringRef(e->name);
+    os << n << "(";
+    for (size_t k = 0; k < e->ops.size(); ++k)
+      os << (k ? ", " : "") << str(e->ops[k]);
+    os << ")";
+  }
+  }
+  return s;
+}
+
+void model::collectReads(const Expr *e, SmallVectorImpl<const Expr *> &out) {
+  if (e->kind == Kind::Read) {
+    if (!llvm::is_contained(out, e))
+      out.push_back(e);
+    return;
+  }
+  for (const Expr *o : e->ops)
+    collectReads(o, out);
+}
+
+//===----------------------------------------------------------------------===//
+// Affine simplification with ranges
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// A linear form: sum of coef * atom + constant; atoms are dims or
+/// non-linear subexpressions.
+struct Linear {
+  SmallVector<std::pair<AffineExpr, int64_t>> terms;
+  int64_t c = 0;
+};
+} // namespace
+
+static bool toLinear(AffineExpr e, int64_t scale, Linear &out) {
+  if (auto c = dyn_cast<AffineConstantExpr>(e)) {
+    out.c += scale * c.getValue();
+    return true;
+  }
+  if (auto b = dyn_cast<AffineBinaryOpExpr>(e)) {
+    if (e.getKind() == AffineExprKind::Add)
+      return toLinear(b.getLHS(), scale, out) &&
+             toLinear(b.getRHS(), scale, out);
+    if (e.getKind() == AffineExprKind::Mul) {
+      if (auto c = dyn_cast<AffineConstantExpr>(b.getRHS()))
+        return toLinear(b.getLHS(), scale * c.getValue(), out);
+      if (auto c = dyn_cast<AffineConstantExpr>(b.getLHS()))
+        return toLinear(b.getRHS(), scale * c.getValue(), out);
+    }
+  }
+  out.terms.push_back({e, scale});
+  return true;
+}
+
+AffineExpr model::simplifyDivMod(AffineExpr e, const ExtentFn &extentOf) {
+  auto b = dyn_cast<AffineBinaryOpExpr>(e);
+  if (!b)
+    return e;
+  AffineExpr l = simplifyDivMod(b.getLHS(), extentOf);
+  AffineExpr r = simplifyDivMod(b.getRHS(), extentOf);
+  AffineExprKind k = e.getKind();
+  auto n = dyn_cast<AffineConstantExpr>(r);
+  if ((k == AffineExprKind::FloorDiv || k == AffineExprKind::Mod) && n &&
+      n.getValue() > 0) {
+    int64_t div = n.getValue();
+    Linear lin;
+    toLinear(l, 1, lin);
+    AffineExpr q = getAffineConstantExpr(0, e.getContext());
+    AffineExpr rem = getAffineConstantExpr(lin.c, e.getContext());
+    int64_t lo = lin.c, hi = lin.c;
+    bool bounded = true;
+    for (auto [atom, coef] : lin.terms) {
+      if (coef % div == 0) {
+        q = q + atom * (coef / div);
+        continue;
+      }
+      rem = rem + atom * coef;
+      std::optional<int64_t> ext;
+      if (auto d = dyn_cast<AffineDimExpr>(atom))
+        ext = extentOf(d.getPosition());
+      if (!ext || *ext <= 0) {
+        bounded = false;
+        continue;
+      }
+      (coef > 0 ? hi : lo) += coef * (*ext - 1);
+    }
+    if (bounded && lo >= 0 && hi < div)
+      return simplifyAffineExpr(k == AffineExprKind::FloorDiv ? q : rem,
+                                kFirstFresh + 4096, kMaxSymbols);
+  }
+  AffineExpr res;
+  switch (k) {
+  case AffineExprKind::Add:
+    res = l + r;
+    break;
+  case AffineExprKind::Mul:
+    res = l * r;
+    break;
+  case AffineExprKind::FloorDiv:
+    res = l.floorDiv(r);
+    break;
+  case AffineExprKind::CeilDiv:
+    res = l.ceilDiv(r);
+    break;
+  case AffineExprKind::Mod:
+    res = l % r;
+    break;
+  default:
+    res = e;
+  }
+  return simplifyAffineExpr(res, kFirstFresh + 4096, kMaxSymbols);
+}
+
