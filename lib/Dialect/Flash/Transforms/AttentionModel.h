@@ -139,6 +139,9 @@ public:
   /// comparing forms that differ by distributivity.
   const Expr *expand(const Expr *e);
 
+  /// `e` with every read of tensor `from` reading `to` instead.
+  const Expr *replaceTensor(const Expr *e, Value from, Value to);
+
   /// `e` with free dim `from` replaced by `to`.
   const Expr *substitute(const Expr *e, unsigned from, AffineExpr to);
   /// A new fresh dim.

@@ -597,6 +597,27 @@ const Expr *ExprContext::substitute(const Expr *e, unsigned from,
   return e;
 }
 
+const Expr *ExprContext::replaceTensor(const Expr *e, Value from, Value to) {
+  if (!e->reads.contains(from))
+    return e;
+  if (e->kind == Kind::Read)
+    return read(e->tensor == from ? to : e->tensor, e->index);
+  // Rebuild through the constructors (a Read is never the only thing that
+  // changes the normal form, so the node kind stays).
+  SmallVector<const Expr *> ops;
+  for (const Expr *o : e->ops)
+    ops.push_back(replaceTensor(o, from, to));
+  Expr x(e->kind);
+  x.value = e->value;
+  x.aux = e->aux;
+  x.tensor = e->tensor;
+  x.index = e->index;
+  x.ops.assign(ops.begin(), ops.end());
+  x.coefs = e->coefs;
+  x.name = e->name;
+  return intern(std::move(x));
+}
+
 const Expr *ExprContext::expand(const Expr *e) {
   auto it = expanded.find(e);
   if (it != expanded.end())
@@ -781,6 +802,27 @@ static bool toLinear(AffineExpr e, int64_t scale, Linear &out) {
   return true;
 }
 
+/// The largest value of a non-negative atom (a dim, d floordiv c, x mod c),
+/// when known.
+static std::optional<int64_t> maxOf(AffineExpr atom, const ExtentFn &extentOf) {
+  if (auto d = dyn_cast<AffineDimExpr>(atom)) {
+    std::optional<int64_t> ext = extentOf(d.getPosition());
+    if (!ext || *ext <= 0)
+      return std::nullopt;
+    return *ext - 1;
+  }
+  auto b = dyn_cast<AffineBinaryOpExpr>(atom);
+  auto c = b ? dyn_cast<AffineConstantExpr>(b.getRHS()) : AffineConstantExpr();
+  if (!c || c.getValue() <= 0)
+    return std::nullopt;
+  if (atom.getKind() == AffineExprKind::Mod)
+    return c.getValue() - 1;
+  if (atom.getKind() == AffineExprKind::FloorDiv)
+    if (std::optional<int64_t> m = maxOf(b.getLHS(), extentOf))
+      return *m / c.getValue();
+  return std::nullopt;
+}
+
 AffineExpr model::simplifyDivMod(AffineExpr e, const ExtentFn &extentOf) {
   auto b = dyn_cast<AffineBinaryOpExpr>(e);
   if (!b)
@@ -788,6 +830,14 @@ AffineExpr model::simplifyDivMod(AffineExpr e, const ExtentFn &extentOf) {
   AffineExpr l = simplifyDivMod(b.getLHS(), extentOf);
   AffineExpr r = simplifyDivMod(b.getRHS(), extentOf);
   AffineExprKind k = e.getKind();
+  // (x floordiv a) floordiv b = x floordiv (a * b).
+  if (k == AffineExprKind::FloorDiv && l.getKind() == AffineExprKind::FloorDiv)
+    if (auto rc = dyn_cast<AffineConstantExpr>(r))
+      if (auto lc = dyn_cast<AffineConstantExpr>(
+              cast<AffineBinaryOpExpr>(l).getRHS()))
+        return simplifyDivMod(cast<AffineBinaryOpExpr>(l).getLHS().floorDiv(
+                                  lc.getValue() * rc.getValue()),
+                              extentOf);
   auto n = dyn_cast<AffineConstantExpr>(r);
   if ((k == AffineExprKind::FloorDiv || k == AffineExprKind::Mod) && n &&
       n.getValue() > 0) {
@@ -804,18 +854,27 @@ AffineExpr model::simplifyDivMod(AffineExpr e, const ExtentFn &extentOf) {
         continue;
       }
       rem = rem + atom * coef;
-      std::optional<int64_t> ext;
-      if (auto d = dyn_cast<AffineDimExpr>(atom))
-        ext = extentOf(d.getPosition());
-      if (!ext || *ext <= 0) {
+      std::optional<int64_t> top = maxOf(atom, extentOf);
+      if (!top) {
         bounded = false;
         continue;
       }
-      (coef > 0 ? hi : lo) += coef * (*ext - 1);
+      (coef > 0 ? hi : lo) += coef * *top;
     }
     if (bounded && lo >= 0 && hi < div)
       return simplifyAffineExpr(k == AffineExprKind::FloorDiv ? q : rem,
                                 kFirstFresh + 4096, kMaxSymbols);
+    // Multiples of the divisor leave the remainder alone and go to the
+    // quotient whatever the ranges: (n a + r) mod n = r mod n and
+    // (n a + r) floordiv n = a + r floordiv n.
+    if (!isa<AffineConstantExpr>(q) || cast<AffineConstantExpr>(q).getValue()) {
+      AffineExpr inner = simplifyDivMod(
+          k == AffineExprKind::FloorDiv ? rem.floorDiv(div) : rem % div,
+          extentOf);
+      return simplifyAffineExpr(k == AffineExprKind::FloorDiv ? q + inner
+                                                              : inner,
+                                kFirstFresh + 4096, kMaxSymbols);
+    }
   }
   AffineExpr res;
   switch (k) {

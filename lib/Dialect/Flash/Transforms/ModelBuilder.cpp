@@ -103,8 +103,12 @@ const Expr *ModelBuilder::throughView(Value view, Value src,
   const Expr *inner = eval(src, srcIdx);
   // A reshape that cannot be folded into the leaves' index expressions (a
   // collapsed dim that stays collapsed) is itself the leaf.
-  if (isSimple(idx) && readsComplex(inner))
+  if (isSimple(idx) && readsComplex(inner)) {
+    if (getenv("FLASH_RAISE_DEBUG"))
+      llvm::errs() << "  view kept as a leaf: " << ec.str(inner).substr(0, 600)
+                   << "\n";
     return ec.read(view, idx);
+  }
   visited.insert({view, SmallVector<AffineExpr, 4>(idx.begin(), idx.end())});
   return inner;
 }

@@ -482,6 +482,52 @@ Reason emit(RewriterBase &rw, Candidate &c) {
   return "";
 }
 
+/// Leaves of the facts that live on the model's scratch copy: constants are
+/// cloned into the program (at the start of the root's block), anything
+/// else is a reason not to raise.
+Reason adoptScratchLeaves(RewriterBase &rw, Candidate &c) {
+  ForwardFacts &f = c.facts;
+  ModelBuilder &mb = *c.mb;
+  Block *block = c.root.getDefiningOp()->getBlock();
+  DenseMap<Value, Value> cloned;
+  auto adopt = [&](Value v) -> Value {
+    if (!v || !mb.isScratch(v))
+      return v;
+    auto it = cloned.find(v);
+    if (it != cloned.end())
+      return it->second;
+    Operation *d = v.getDefiningOp();
+    if (!d || d->getNumOperands() != 0 || d->getNumRegions() != 0)
+      return Value();
+    OpBuilder::InsertionGuard g(rw);
+    rw.setInsertionPointToStart(block);
+    Value n = rw.clone(*d)->getResult(cast<OpResult>(v).getResultNumber());
+    cloned[v] = n;
+    return n;
+  };
+  for (LeafLayout *l : {&f.q, &f.k, &f.v})
+    if (!(l->tensor = adopt(l->tensor)))
+      return "a query, key or value is computed on the TOSA copy in a way "
+             "the raise cannot rebuild";
+  if (f.mask && !(f.mask->tensor = adopt(f.mask->tensor)))
+    return "the mask is computed in a way the raise cannot rebuild";
+  if (f.maskExpr) {
+    SmallVector<const Expr *> reads;
+    collectReads(f.maskExpr, reads);
+    for (const Expr *r : reads) {
+      Value n = adopt(r->tensor);
+      if (!n)
+        return "the mask is computed in a way the raise cannot rebuild";
+      if (n != r->tensor)
+        f.maskExpr = c.ec.replaceTensor(f.maskExpr, r->tensor, n);
+    }
+  }
+  if (c.backward &&
+      !(c.backward->dO.tensor = adopt(c.backward->dO.tensor)))
+    return "dO is computed in a way the raise cannot rebuild";
+  return "";
+}
+
 bool isCandidateOp(Operation *op) {
   if (isa<tosa::MatMulOp>(op))
     return true;
@@ -536,7 +582,10 @@ raiseOne(RewriterBase &rewriter, Operation *op, std::string *reason,
   };
   if (!r)
     return failure();
-  // The scratch copies go before the program changes.
+  // Leaves made on the scratch copy (a TOSA constant mask) are cloned into
+  // the program; the scratch copies go before the program changes.
+  if (r->empty())
+    r = adoptScratchLeaves(rewriter, *c);
   c->mb->releaseScratch();
   if (r->empty()) {
     // A backward that was proven but not emitted: its products are covered.
