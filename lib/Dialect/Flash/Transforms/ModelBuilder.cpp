@@ -34,6 +34,8 @@ using namespace mlir::flash;
 using namespace mlir::flash::model;
 
 static bool isNegInfLike(double v) { return v < -1e38; }
+static const Expr *applyScalarOp(ExprContext &ec, Operation *d,
+                                 ArrayRef<const Expr *> xs);
 static bool isZero(const Expr *e) { return e->isConst(0); }
 
 //===----------------------------------------------------------------------===//
@@ -64,6 +66,18 @@ bool ModelBuilder::isScratch(Operation *op) {
 }
 
 AffineExpr ModelBuilder::simplify(AffineExpr e) {
+  // A dim of extent 1 is 0: a unit batch read as d0 in one place and as 0
+  // (a keepdim or broadcast map) in another is one element.
+  SmallVector<std::pair<AffineExpr, AffineExpr>> unit;
+  e.walk([&](AffineExpr s) {
+    if (auto d = dyn_cast<AffineDimExpr>(s)) {
+      auto it = extents.find(d.getPosition());
+      if (it != extents.end() && it->second == 1)
+        unit.push_back({s, getAffineConstantExpr(0, s.getContext())});
+    }
+  });
+  for (auto [from, to] : unit)
+    e = e.replace(from, to);
   return simplifyDivMod(e, [&](unsigned d) -> std::optional<int64_t> {
     auto it = extents.find(d);
     if (it == extents.end())
@@ -329,6 +343,35 @@ const Expr *ModelBuilder::evalOp(Value v, ArrayRef<AffineExpr> idx) {
   auto record = [&]() {
     visited.insert({v, SmallVector<AffineExpr, 4>(idx.begin(), idx.end())});
   };
+  // Elementwise arith/math on tensors (arith.truncf %p : tensor<..>) and
+  // scalar arithmetic outside payloads (math.sqrt of a constant).
+  if (isa<arith::ArithDialect, math::MathDialect>(op->getDialect()) &&
+      op->getNumResults() == 1 &&
+      llvm::all_of(op->getOperands(), [&](Value o) {
+        return o.getType() == v.getType() ||
+               getElementTypeOrSelf(o.getType()) == o.getType() ||
+               (isa<RankedTensorType>(o.getType()) &&
+                cast<RankedTensorType>(o.getType()).getShape() ==
+                    cast<ShapedType>(v.getType()).getShape());
+      })) {
+    bool tensorOp = isa<RankedTensorType>(v.getType());
+    SmallVector<const Expr *> xs;
+    for (Value o : op->getOperands())
+      xs.push_back(eval(o, isa<RankedTensorType>(o.getType())
+                               ? idx
+                               : ArrayRef<AffineExpr>()));
+    if (isa<arith::ExtFOp, arith::TruncFOp>(op)) {
+      if (tensorOp)
+        record();
+      return xs[0];
+    }
+    if (const Expr *r = applyScalarOp(ec, op, xs)) {
+      if (tensorOp)
+        record();
+      return r;
+    }
+    return leaf();
+  }
   if (auto cast = dyn_cast<tensor::CastOp>(op)) {
     record();
     return eval(cast.getSource(), idx);
@@ -440,6 +483,53 @@ const Expr *ModelBuilder::evalOp(Value v, ArrayRef<AffineExpr> idx) {
     return r;
   }
   return leaf();
+}
+
+/// The expression of a float/bool arith or math op applied to `xs` (its
+/// operands' expressions), or null for an op the model does not know.
+static const Expr *applyScalarOp(ExprContext &ec, Operation *d,
+                               ArrayRef<const Expr *> xs) {
+  if (auto c = dyn_cast<arith::CmpFOp>(d))
+    return ec.cmpf(static_cast<int64_t>(c.getPredicate()), xs[0], xs[1]);
+  if (isa<arith::AndIOp>(d) && d->getResult(0).getType().isInteger(1))
+    return ec.land(xs[0], xs[1]);
+  if (isa<arith::OrIOp>(d) && d->getResult(0).getType().isInteger(1))
+    return ec.lnot(ec.land(ec.lnot(xs[0]), ec.lnot(xs[1])));
+  if (isa<arith::XOrIOp>(d) && d->getResult(0).getType().isInteger(1)) {
+    const Expr *a = xs[0], *b = xs[1];
+    if (b->isConst(1))
+      return ec.lnot(a);
+    if (a->isConst(1))
+      return ec.lnot(b);
+    return ec.opaque("arith.xori", {a, b});
+  }
+  if (isa<arith::SelectOp>(d))
+    return ec.select(xs[0], xs[1], xs[2]);
+  if (isa<arith::AddFOp>(d))
+    return ec.add(xs[0], xs[1]);
+  if (isa<arith::SubFOp>(d))
+    return ec.sub(xs[0], xs[1]);
+  if (isa<arith::MulFOp>(d))
+    return ec.mul(xs[0], xs[1]);
+  if (isa<arith::DivFOp>(d))
+    return ec.div(xs[0], xs[1]);
+  if (isa<arith::NegFOp>(d))
+    return ec.scale(xs[0], -1);
+  if (isa<arith::MaximumFOp, arith::MaxNumFOp>(d))
+    return ec.max(xs[0], xs[1]);
+  if (isa<math::ExpOp>(d))
+    return ec.exp(xs[0]);
+  if (isa<math::Exp2Op>(d))
+    return ec.exp(ec.scale(xs[0], M_LN2));
+  if (isa<math::LogOp>(d))
+    return ec.log(xs[0]);
+  if (isa<math::SqrtOp>(d) && xs[0]->kind == Kind::Const &&
+      xs[0]->value >= 0)
+    return ec.constant(std::sqrt(xs[0]->value));
+  if (isa<math::RsqrtOp>(d) && xs[0]->kind == Kind::Const &&
+      xs[0]->value > 0)
+    return ec.constant(1 / std::sqrt(xs[0]->value));
+  return nullptr;
 }
 
 namespace {
@@ -560,46 +650,11 @@ struct PayloadEval {
         return ec.cmpi(static_cast<int64_t>(c.getPredicate()), a, b);
       return ec.opaque("arith.cmpi", {x(0), x(1)});
     }
-    if (auto c = dyn_cast<arith::CmpFOp>(d))
-      return ec.cmpf(static_cast<int64_t>(c.getPredicate()), x(0), x(1));
-    if (isa<arith::AndIOp>(d) && v.getType().isInteger(1))
-      return ec.land(x(0), x(1));
-    if (isa<arith::OrIOp>(d) && v.getType().isInteger(1))
-      return ec.lnot(ec.land(ec.lnot(x(0)), ec.lnot(x(1))));
-    if (isa<arith::XOrIOp>(d) && v.getType().isInteger(1)) {
-      const Expr *a = x(0), *b = x(1);
-      if (b->isConst(1))
-        return ec.lnot(a);
-      if (a->isConst(1))
-        return ec.lnot(b);
-      return ec.opaque("arith.xori", {a, b});
-    }
-    if (isa<arith::SelectOp>(d))
-      return ec.select(x(0), x(1), x(2));
-    if (isa<arith::AddFOp>(d))
-      return ec.add(x(0), x(1));
-    if (isa<arith::SubFOp>(d))
-      return ec.sub(x(0), x(1));
-    if (isa<arith::MulFOp>(d))
-      return ec.mul(x(0), x(1));
-    if (isa<arith::DivFOp>(d))
-      return ec.div(x(0), x(1));
-    if (isa<arith::NegFOp>(d))
-      return ec.scale(x(0), -1);
-    if (isa<arith::MaximumFOp, arith::MaxNumFOp>(d))
-      return ec.max(x(0), x(1));
-    if (isa<math::ExpOp>(d))
-      return ec.exp(x(0));
-    if (isa<math::Exp2Op>(d))
-      return ec.exp(ec.scale(x(0), M_LN2));
-    if (isa<math::LogOp>(d))
-      return ec.log(x(0));
-    if (isa<math::SqrtOp>(d) && x(0)->kind == Kind::Const &&
-        x(0)->value >= 0)
-      return ec.constant(std::sqrt(x(0)->value));
-    if (isa<math::RsqrtOp>(d) && x(0)->kind == Kind::Const &&
-        x(0)->value > 0)
-      return ec.constant(1 / std::sqrt(x(0)->value));
+    SmallVector<const Expr *> xs;
+    for (Value o : d->getOperands())
+      xs.push_back(eval(o));
+    if (const Expr *r = applyScalarOp(ec, d, xs))
+      return r;
     SmallVector<const Expr *> ops;
     for (Value o : d->getOperands())
       ops.push_back(eval(o));
@@ -612,13 +667,24 @@ struct PayloadEval {
 /// and the combined value (the operand that is not `acc`).
 static std::optional<std::pair<ReduceKind, Value>> combiner(Value y,
                                                             Value acc) {
+  // An accumulator in a narrower type: truncf(extf(acc) + x).
+  auto throughCast = [](Value v) {
+    while (Operation *c = v.getDefiningOp()) {
+      if (!isa<arith::ExtFOp, arith::TruncFOp>(c))
+        break;
+      v = c->getOperand(0);
+    }
+    return v;
+  };
+  y = throughCast(y);
   Operation *d = y.getDefiningOp();
   if (!d)
     return std::nullopt;
+  auto isAcc = [&](Value v) { return throughCast(v) == acc; };
   auto other = [&](Value a, Value b) -> Value {
-    if (a == acc && b != acc)
+    if (isAcc(a) && !isAcc(b))
       return b;
-    if (b == acc && a != acc)
+    if (isAcc(b) && !isAcc(a))
       return a;
     return Value();
   };
@@ -632,7 +698,7 @@ static std::optional<std::pair<ReduceKind, Value>> combiner(Value y,
   if (auto sel = dyn_cast<arith::SelectOp>(d)) {
     auto cmp = sel.getCondition().getDefiningOp<arith::CmpFOp>();
     using P = arith::CmpFPredicate;
-    if (cmp && sel.getFalseValue() == acc && cmp.getRhs() == acc &&
+    if (cmp && isAcc(sel.getFalseValue()) && isAcc(cmp.getRhs()) &&
         cmp.getLhs() == sel.getTrueValue() &&
         llvm::is_contained({P::OGT, P::OGE, P::UGT, P::UGE},
                            cmp.getPredicate()))

@@ -86,12 +86,6 @@ const Expr *model::findRead(const Expr *e, Value tensor,
   return nullptr;
 }
 
-static std::string exprStr(AffineExpr e) {
-  std::string s;
-  llvm::raw_string_ostream os(s);
-  os << e;
-  return s;
-}
 
 namespace {
 /// How one leaf index expression reads the root's index space.
@@ -254,8 +248,23 @@ model::proveForward(ExprContext &ec, const Expr *root, ArrayRef<int64_t> shape,
   if (!pv) {
     // A sum weighted by exponentials that is not in the P*V position: a
     // candidate with something in the way.
-    if (!hasExpWeightedSum(root))
+    if (!hasExpWeightedSum(root)) {
+      // exp-weighted sums times something that does not vary along their
+      // keys: P*V reading V at the query index, say.
+      double c2;
+      SmallVector<const Expr *> fs = factorsOf(root, c2);
+      bool expSum = llvm::any_of(fs, [](const Expr *x) {
+        return isSum(x) && containsExp(x->ops[0]);
+      });
+      bool other = llvm::any_of(fs, [](const Expr *x) {
+        return !isSum(x) && x->kind != Kind::Recip && x->kind != Kind::Const;
+      });
+      if (expSum && other)
+        return Reason("the product with the probabilities reads its other "
+                      "operand along the query axis, not along the keys it "
+                      "sums over");
       return std::nullopt;
+    }
     if (root->kind == Kind::Add)
       return Reason("the P*V product is added to something (its accumulator "
                     "is not zero, or the output has other terms)");
@@ -447,6 +456,20 @@ model::proveForward(ExprContext &ec, const Expr *root, ArrayRef<int64_t> shape,
     for (unsigned d : queryLike)
       if (maskRead->dependsOn(d) && !maskRead->dependsOn(*iDim))
         iDim = d;
+  // Dims of extent 1 are read at 0 everywhere: a unit query axis (decode,
+  // Nq = 1) or value dim is one of them, the others are unit batch dims.
+  auto unitDims = [&]() {
+    SmallVector<unsigned> u;
+    for (unsigned d = 0; d < rank; ++d)
+      if (shape[d] == 1 && !qd.contains(d) && !kd.contains(d) &&
+          !vd.contains(d) && d != iDim && d != eDim)
+        u.push_back(d);
+    return u;
+  };
+  if (!eDim && !unitDims().empty())
+    eDim = unitDims().back();
+  if (!iDim && !unitDims().empty())
+    iDim = unitDims().back();
   if (!iDim)
     return Reason("no dim of the output is the query axis of Q");
   if (!eDim)
@@ -506,15 +529,18 @@ model::proveForward(ExprContext &ec, const Expr *root, ArrayRef<int64_t> shape,
         continue;
       }
       if (a.kind == Atom::Other)
-        return (name + " is read at '" + exprStr(e) +
-                "', which is not a permutation of the attention's dims")
+        return (name + " is read at a shifted or combined index (a "
+                       "relative-position table, a gather), not through a "
+                       "permutation of the attention's dims")
             .str();
       if (!seen.insert(a.dim).second)
         return (name + " reads one dim twice").str();
       bool kv = which == LK || which == LV;
       if (a.kind == Atom::Div) {
         if (!kv)
-          return (name + " is read at '" + exprStr(e) + "'").str();
+          return (name + " is read at a grouped index (h floordiv g), which "
+                         "only K and V may be")
+              .str();
         role = {DimRole::Batch, f.numBatch - 1};
       } else if (a.dim == j && which != LQ) {
         role = {DimRole::Key};
@@ -528,7 +554,11 @@ model::proveForward(ExprContext &ec, const Expr *root, ArrayRef<int64_t> shape,
                  b && !(kv && gqa && a.dim == *gqa)) {
         role = {DimRole::Batch, *b};
       } else {
-        return (name + " varies along a dim it should not (" + exprStr(e) +
+        return (name + " varies along a dim it should not (" +
+                (a.dim == *iDim   ? "the query axis"
+                 : a.dim == *eDim ? "V's head dim"
+                 : a.dim == j     ? "the key axis"
+                                  : "a head dim") +
                 ")")
             .str();
       }
@@ -543,7 +573,7 @@ model::proveForward(ExprContext &ec, const Expr *root, ArrayRef<int64_t> shape,
     return why;
   // Q reads every batch dim.
   for (unsigned d : batch)
-    if (!qd.contains(d))
+    if (!qd.contains(d) && shape[d] != 1)
       return Reason("Q does not vary along the batch dim " +
                     std::to_string(d) + " of the output");
 

@@ -297,8 +297,11 @@ Reason emit(RewriterBase &rw, Candidate &c) {
     auto it = llvm::find_if(f.q.dims, [&](DimRole r) {
       return r.kind == DimRole::Batch && r.batch == b;
     });
-    batchSize.push_back(tensor::getMixedSize(rw, loc, f.q.tensor,
-                                             it - f.q.dims.begin()));
+    // A unit batch dim Q reads at 0.
+    batchSize.push_back(it == f.q.dims.end()
+                            ? OpFoldResult(rw.getIndexAttr(1))
+                            : tensor::getMixedSize(rw, loc, f.q.tensor,
+                                                   it - f.q.dims.begin()));
   }
   auto batchTargets = [&](bool kv) {
     SmallVector<Target> t;
@@ -334,6 +337,22 @@ Reason emit(RewriterBase &rw, Candidate &c) {
     }
     if (aligned) {
       mask = f.mask->tensor;
+      // A per-key mask [Nk]: the op takes rank >= 2, so [1, Nk].
+      auto mt = cast<RankedTensorType>(mask.getType());
+      if (mt.getRank() < 2) {
+        SmallVector<int64_t> shape(2 - mt.getRank(), 1);
+        llvm::append_range(shape, mt.getShape());
+        SmallVector<OpFoldResult> sizes(2 - mt.getRank(), rw.getIndexAttr(1));
+        llvm::append_range(sizes, tensor::getMixedSizes(rw, loc, mask));
+        SmallVector<ReassociationIndices> re;
+        if (mt.getRank() == 1)
+          re.push_back({0, 1});
+        auto e = tensor::ExpandShapeOp::create(
+            rw, loc, RankedTensorType::get(shape, mt.getElementType()), mask,
+            re, sizes);
+        made.push_back(e);
+        mask = e;
+      }
     } else {
       SmallVector<Target> mt;
       for (DimRole r : want)

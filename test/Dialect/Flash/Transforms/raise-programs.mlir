@@ -201,3 +201,95 @@ func.func @tosa_reshape_4d(%q: tensor<2x3x13x8xf32>, %k: tensor<2x3x17x8xf32>, %
   %o4 = tosa.reshape %o, %s4 : (tensor<6x13x8xf32>, !tosa.shape<4>) -> tensor<2x3x13x8xf32>
   return %o4 : tensor<2x3x13x8xf32>
 }
+
+// -----
+
+// Decode: one query row (Nq = 1) against a KV cache, GQA by a floordiv
+// generic; the unit query axis is read at 0 everywhere.
+// CHECK-LABEL: func.func @decode_gqa
+// CHECK: flash.attention ins({{.*}} : tensor<2x4x1x8xf32>, tensor<2x2x37x8xf32>, tensor<2x2x37x8xf32>)
+// EXEC: decode_gqa: raised=yes
+func.func @decode_gqa(%q: tensor<2x4x1x8xf32>, %k: tensor<2x2x37x8xf32>, %v: tensor<2x2x37x8xf32>) -> tensor<2x4x1x8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e0 = tensor.empty() : tensor<2x4x1x37xf32>
+  %z0 = linalg.fill ins(%zero : f32) outs(%e0 : tensor<2x4x1x37xf32>) -> tensor<2x4x1x37xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(b, h, i, j, d) -> (b, h, i, d)>, affine_map<(b, h, i, j, d) -> (b, h floordiv 2, j, d)>, affine_map<(b, h, i, j, d) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%q, %k : tensor<2x4x1x8xf32>, tensor<2x2x37x8xf32>) outs(%z0 : tensor<2x4x1x37xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32):
+    %m = arith.mulf %a, %b : f32
+    %y = arith.addf %c, %m : f32
+    linalg.yield %y : f32
+  } -> tensor<2x4x1x37xf32>
+  %e2 = tensor.empty() : tensor<2x4x1x37xf32>
+  %p = linalg.softmax dimension(3) ins(%s : tensor<2x4x1x37xf32>) outs(%e2 : tensor<2x4x1x37xf32>) -> tensor<2x4x1x37xf32>
+  %e3 = tensor.empty() : tensor<2x4x1x8xf32>
+  %z3 = linalg.fill ins(%zero : f32) outs(%e3 : tensor<2x4x1x8xf32>) -> tensor<2x4x1x8xf32>
+  %o = linalg.generic {indexing_maps = [affine_map<(b, h, i, e, j) -> (b, h, i, j)>, affine_map<(b, h, i, e, j) -> (b, h floordiv 2, j, e)>, affine_map<(b, h, i, e, j) -> (b, h, i, e)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%p, %v : tensor<2x4x1x37xf32>, tensor<2x2x37x8xf32>) outs(%z3 : tensor<2x4x1x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32):
+    %m = arith.mulf %a, %b : f32
+    %y = arith.addf %c, %m : f32
+    linalg.yield %y : f32
+  } -> tensor<2x4x1x8xf32>
+  return %o : tensor<2x4x1x8xf32>
+}
+
+// -----
+
+// f16 attention with the probabilities truncated by a tensor-level
+// arith.truncf (not a generic) and an f16 accumulator in the P*V payload.
+// CHECK-LABEL: func.func @f16_tensor_truncf
+// CHECK: flash.attention
+// EXEC: f16_tensor_truncf: raised=yes
+func.func @f16_tensor_truncf(%q: tensor<13x8xf16>, %k: tensor<17x8xf16>, %v: tensor<17x6xf16>) -> tensor<13x6xf16> {
+  %zero = arith.constant 0.0 : f32
+  %zh = arith.constant 0.0 : f16
+  %es = tensor.empty() : tensor<13x17xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<13x17xf32>) -> tensor<13x17xf32>
+  %s = linalg.matmul indexing_maps = [affine_map<(m, n, kk) -> (m, kk)>, affine_map<(m, n, kk) -> (n, kk)>, affine_map<(m, n, kk) -> (m, n)>]
+      ins(%q, %k : tensor<13x8xf16>, tensor<17x8xf16>) outs(%zs : tensor<13x17xf32>) -> tensor<13x17xf32>
+  %p = linalg.softmax dimension(1) ins(%s : tensor<13x17xf32>) outs(%es : tensor<13x17xf32>) -> tensor<13x17xf32>
+  %ph = arith.truncf %p : tensor<13x17xf32> to tensor<13x17xf16>
+  %eo = tensor.empty() : tensor<13x6xf16>
+  %zo = linalg.fill ins(%zh : f16) outs(%eo : tensor<13x6xf16>) -> tensor<13x6xf16>
+  %o = linalg.generic {indexing_maps = [affine_map<(i, e, j) -> (i, j)>, affine_map<(i, e, j) -> (j, e)>, affine_map<(i, e, j) -> (i, e)>], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%ph, %v : tensor<13x17xf16>, tensor<17x6xf16>) outs(%zo : tensor<13x6xf16>) {
+  ^bb0(%a: f16, %b: f16, %c: f16):
+    %a32 = arith.extf %a : f16 to f32
+    %b32 = arith.extf %b : f16 to f32
+    %c32 = arith.extf %c : f16 to f32
+    %m = arith.mulf %a32, %b32 : f32
+    %r = arith.addf %c32, %m : f32
+    %t = arith.truncf %r : f32 to f16
+    linalg.yield %t : f16
+  } -> tensor<13x6xf16>
+  return %o : tensor<13x6xf16>
+}
+
+// -----
+
+// A per-key padding mask [Nk] (i1) and a per-key additive bias [Nk]: O(N)
+// masks, reshaped to [1, Nk] for the op.
+// CHECK-LABEL: func.func @key_padding_1d
+// CHECK: %[[M:.*]] = tensor.expand_shape
+// CHECK: flash.attention {{.*}} mask(%[[M]] : tensor<1x17xi1>)
+// EXEC: key_padding_1d: raised=yes
+func.func @key_padding_1d(%q: tensor<13x8xf32>, %k: tensor<17x8xf32>, %v: tensor<17x6xf32>, %keep: tensor<17xi1>) -> tensor<13x6xf32> {
+  %zero = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %es = tensor.empty() : tensor<13x17xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<13x17xf32>) -> tensor<13x17xf32>
+  %s = linalg.matmul indexing_maps = [affine_map<(m, n, kk) -> (m, kk)>, affine_map<(m, n, kk) -> (n, kk)>, affine_map<(m, n, kk) -> (m, n)>]
+      ins(%q, %k : tensor<13x8xf32>, tensor<17x8xf32>) outs(%zs : tensor<13x17xf32>) -> tensor<13x17xf32>
+  %x = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%s, %keep : tensor<13x17xf32>, tensor<17xi1>) outs(%es : tensor<13x17xf32>) {
+  ^bb0(%a: f32, %m: i1, %o: f32):
+    %r = arith.select %m, %a, %ninf : f32
+    linalg.yield %r : f32
+  } -> tensor<13x17xf32>
+  %p = linalg.softmax dimension(1) ins(%x : tensor<13x17xf32>) outs(%es : tensor<13x17xf32>) -> tensor<13x17xf32>
+  %eo = tensor.empty() : tensor<13x6xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<13x6xf32>) -> tensor<13x6xf32>
+  %o = linalg.matmul ins(%p, %v : tensor<13x17xf32>, tensor<17x6xf32>) outs(%zo : tensor<13x6xf32>) -> tensor<13x6xf32>
+  return %o : tensor<13x6xf32>
+}
