@@ -139,13 +139,15 @@ Value raise::materialize(RewriterBase &rw, Location loc,
   // that the model read at index 0).
   {
     SmallVector<int64_t> freeUnits;
-    for (auto [k, role] : llvm::enumerate(leaf.dims))
-      if (role.kind == DimRole::Unit && ty.getDimSize(k) == 1)
+    // Leaf dims of size 1 that no target takes (unit roles, or a batch of
+    // one that the target reads at 0).
+    for (int64_t k = 0; k < ty.getRank(); ++k)
+      if (ty.getDimSize(k) == 1 && !llvm::is_contained(from, k))
         freeUnits.push_back(k);
     SmallVector<int64_t> open;
     for (auto [t, f] : llvm::enumerate(from))
-      if (f < 0 && targets[t].size &&
-          getConstantIntValue(targets[t].size) == std::optional<int64_t>(1))
+      if (f < 0 && (!targets[t].size || getConstantIntValue(targets[t].size) ==
+                                            std::optional<int64_t>(1)))
         open.push_back(t);
     if (!open.empty() && open.size() == freeUnits.size())
       for (auto [t, k] : llvm::zip(open, freeUnits))

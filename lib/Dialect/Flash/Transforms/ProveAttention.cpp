@@ -494,7 +494,7 @@ model::proveForward(ExprContext &ec, const Expr *root, ArrayRef<int64_t> shape,
   if (!head) {
     // MQA: the last batch dim that neither K nor V reads is the head.
     for (unsigned d : llvm::reverse(batch))
-      if (!kd.contains(d) && !vd.contains(d)) {
+      if (!kd.contains(d) && !vd.contains(d) && shape[d] != 1) {
         head = d;
         f.kvBroadcastHead = true;
         break;

@@ -676,7 +676,7 @@ func.func @negative_keys_read_at_offset(%q: tensor<13x6xf32>, %k: tensor<20x6xf3
   %p = linalg.softmax dimension(1) ins(%s : tensor<13x17xf32>) outs(%es : tensor<13x17xf32>) -> tensor<13x17xf32>
   %eo = tensor.empty() : tensor<13x6xf32>
   %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<13x6xf32>) -> tensor<13x6xf32>
-  // expected-remark @+1 {{attention not raised: K is read at '}}
+  // expected-remark @+1 {{attention not raised: K is read at a shifted or combined index (a relative-position table, a gather), not through a permutation of the attention's dims}}
   %o = linalg.matmul ins(%p, %v : tensor<13x17xf32>, tensor<17x6xf32>) outs(%zo : tensor<13x6xf32>) -> tensor<13x6xf32>
   return %o : tensor<13x6xf32>
 }
@@ -724,7 +724,7 @@ func.func @negative_mask_read_at_floordiv(%q: tensor<4x13x6xf32>, %k: tensor<4x1
   %p = linalg.softmax dimension(2) ins(%sb : tensor<4x13x17xf32>) outs(%es : tensor<4x13x17xf32>) -> tensor<4x13x17xf32>
   %eo = tensor.empty() : tensor<4x13x6xf32>
   %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<4x13x6xf32>) -> tensor<4x13x6xf32>
-  // expected-remark @+1 {{attention not raised: the mask is read at 'd0 floordiv 2'}}
+  // expected-remark @+1 {{attention not raised: the mask is read at a grouped index (h floordiv g), which only K and V may be}}
   %o = linalg.batch_matmul ins(%p, %v : tensor<4x13x17xf32>, tensor<4x17x6xf32>) outs(%zo : tensor<4x13x6xf32>) -> tensor<4x13x6xf32>
   return %o : tensor<4x13x6xf32>
 }
@@ -748,7 +748,7 @@ func.func @negative_gqa_keys_only(%q: tensor<4x13x6xf32>, %k: tensor<2x17x6xf32>
   %p = linalg.softmax dimension(2) ins(%s : tensor<4x13x17xf32>) outs(%es : tensor<4x13x17xf32>) -> tensor<4x13x17xf32>
   %eo = tensor.empty() : tensor<4x13x6xf32>
   %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<4x13x6xf32>) -> tensor<4x13x6xf32>
-  // expected-remark @+1 {{attention not raised: V varies along a dim it should not (d0)}}
+  // expected-remark @+1 {{attention not raised: V varies along a dim it should not (a head dim)}}
   %o = linalg.batch_matmul ins(%p, %v : tensor<4x13x17xf32>, tensor<4x17x6xf32>) outs(%zo : tensor<4x13x6xf32>) -> tensor<4x13x6xf32>
   return %o : tensor<4x13x6xf32>
 }
