@@ -1738,3 +1738,107 @@ func.func @negative_lse_broadcast(%q: tensor<13x6xf32>, %k: tensor<17x6xf32>, %v
   } -> tensor<13x17xf32>
   return %o, %lse : tensor<13x6xf32>, tensor<13x17xf32>
 }
+
+// -----
+
+// The scale is a function argument (sdpa's scale=): flash.attention takes it as an attribute.
+// CHECK-LABEL: func.func @negative_runtime_scale
+// CHECK-NOT: flash.attention
+func.func @negative_runtime_scale(%q: tensor<13x6xf32>, %k: tensor<17x6xf32>, %v: tensor<17x6xf32>, %sc: f32) -> tensor<13x6xf32> {
+  %zero = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %es = tensor.empty() : tensor<13x17xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<13x17xf32>) -> tensor<13x17xf32>
+  %s = linalg.matmul indexing_maps = [affine_map<(m, n, kk) -> (m, kk)>, affine_map<(m, n, kk) -> (n, kk)>, affine_map<(m, n, kk) -> (m, n)>] ins(%q, %k : tensor<13x6xf32>, tensor<17x6xf32>) outs(%zs : tensor<13x17xf32>) -> tensor<13x17xf32>
+  %x = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%s : tensor<13x17xf32>) outs(%es : tensor<13x17xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %y = arith.mulf %a, %sc : f32
+    linalg.yield %y : f32
+  } -> tensor<13x17xf32>
+  %p = linalg.softmax dimension(1) ins(%x : tensor<13x17xf32>) outs(%es : tensor<13x17xf32>) -> tensor<13x17xf32>
+  %eo = tensor.empty() : tensor<13x6xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<13x6xf32>) -> tensor<13x6xf32>
+  // expected-remark @+1 {{attention not raised: the scale is not a constant (a runtime scalar)}}
+  %o = linalg.matmul ins(%p, %v : tensor<13x17xf32>, tensor<17x6xf32>) outs(%zo : tensor<13x6xf32>) -> tensor<13x6xf32>
+  return %o : tensor<13x6xf32>
+}
+
+// -----
+
+// Keys past a fixed length are masked (j < 11): no query position is involved.
+// CHECK-LABEL: func.func @negative_key_length_cutoff
+// CHECK-NOT: flash.attention
+func.func @negative_key_length_cutoff(%q: tensor<13x6xf32>, %k: tensor<17x6xf32>, %v: tensor<17x6xf32>) -> tensor<13x6xf32> {
+  %zero = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %es = tensor.empty() : tensor<13x17xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<13x17xf32>) -> tensor<13x17xf32>
+  %s = linalg.matmul indexing_maps = [affine_map<(m, n, kk) -> (m, kk)>, affine_map<(m, n, kk) -> (n, kk)>, affine_map<(m, n, kk) -> (m, n)>] ins(%q, %k : tensor<13x6xf32>, tensor<17x6xf32>) outs(%zs : tensor<13x17xf32>) -> tensor<13x17xf32>
+  %x = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%s : tensor<13x17xf32>) outs(%es : tensor<13x17xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %j = linalg.index 1 : index
+    %c11 = arith.constant 11 : index
+    %keep = arith.cmpi ult, %j, %c11 : index
+    %y = arith.select %keep, %a, %ninf : f32
+    linalg.yield %y : f32
+  } -> tensor<13x17xf32>
+  %p = linalg.softmax dimension(1) ins(%x : tensor<13x17xf32>) outs(%es : tensor<13x17xf32>) -> tensor<13x17xf32>
+  %eo = tensor.empty() : tensor<13x6xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<13x6xf32>) -> tensor<13x6xf32>
+  // expected-remark @+1 {{attention not raised: the mask bounds the key position by a constant (a length cutoff)}}
+  %o = linalg.matmul ins(%p, %v : tensor<13x17xf32>, tensor<17x6xf32>) outs(%zo : tensor<13x6xf32>) -> tensor<13x6xf32>
+  return %o : tensor<13x6xf32>
+}
+
+// -----
+
+// Anti-causal (j >= i): the key position is bounded from below.
+// CHECK-LABEL: func.func @negative_anti_causal
+// CHECK-NOT: flash.attention
+func.func @negative_anti_causal(%q: tensor<13x6xf32>, %k: tensor<17x6xf32>, %v: tensor<17x6xf32>) -> tensor<13x6xf32> {
+  %zero = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %es = tensor.empty() : tensor<13x17xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<13x17xf32>) -> tensor<13x17xf32>
+  %s = linalg.matmul indexing_maps = [affine_map<(m, n, kk) -> (m, kk)>, affine_map<(m, n, kk) -> (n, kk)>, affine_map<(m, n, kk) -> (m, n)>] ins(%q, %k : tensor<13x6xf32>, tensor<17x6xf32>) outs(%zs : tensor<13x17xf32>) -> tensor<13x17xf32>
+  %x = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%s : tensor<13x17xf32>) outs(%es : tensor<13x17xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %i = linalg.index 0 : index
+    %j = linalg.index 1 : index
+    %keep = arith.cmpi uge, %j, %i : index
+    %y = arith.select %keep, %a, %ninf : f32
+    linalg.yield %y : f32
+  } -> tensor<13x17xf32>
+  %p = linalg.softmax dimension(1) ins(%x : tensor<13x17xf32>) outs(%es : tensor<13x17xf32>) -> tensor<13x17xf32>
+  %eo = tensor.empty() : tensor<13x6xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<13x6xf32>) -> tensor<13x6xf32>
+  // expected-remark @+1 {{attention not raised: the mask bounds the key position from below (j >= i + c: anti-causal or a sliding window)}}
+  %o = linalg.matmul ins(%p, %v : tensor<13x17xf32>, tensor<17x6xf32>) outs(%zo : tensor<13x6xf32>) -> tensor<13x6xf32>
+  return %o : tensor<13x6xf32>
+}
+
+// -----
+
+// P*V reads V at the query index (sum_j P[i, j] V[i, e]), not along the keys.
+// CHECK-LABEL: func.func @negative_v_read_at_query_index
+// CHECK-NOT: flash.attention
+func.func @negative_v_read_at_query_index(%q: tensor<2x13x8xf32>, %k: tensor<2x13x8xf32>, %v: tensor<2x13x6xf32>) -> tensor<2x13x6xf32> {
+  %zero = arith.constant 0.0 : f32
+  %es = tensor.empty() : tensor<2x13x13xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<2x13x13xf32>) -> tensor<2x13x13xf32>
+  %s = linalg.batch_matmul indexing_maps = [affine_map<(b, m, n, k) -> (b, m, k)>, affine_map<(b, m, n, k) -> (b, n, k)>, affine_map<(b, m, n, k) -> (b, m, n)>]
+      ins(%q, %k : tensor<2x13x8xf32>, tensor<2x13x8xf32>) outs(%zs : tensor<2x13x13xf32>) -> tensor<2x13x13xf32>
+  %p = linalg.softmax dimension(2) ins(%s : tensor<2x13x13xf32>) outs(%es : tensor<2x13x13xf32>) -> tensor<2x13x13xf32>
+  %eo = tensor.empty() : tensor<2x13x6xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<2x13x6xf32>) -> tensor<2x13x6xf32>
+  // expected-remark @+1 {{attention not raised: the product with the probabilities reads its other operand along the query axis}}
+  %o = linalg.generic {indexing_maps = [affine_map<(b, i, e, j) -> (b, i, j)>, affine_map<(b, i, e, j) -> (b, i, e)>, affine_map<(b, i, e, j) -> (b, i, e)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%p, %v : tensor<2x13x13xf32>, tensor<2x13x6xf32>) outs(%zo : tensor<2x13x6xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32):
+    %m = arith.mulf %a, %b : f32
+    %r = arith.addf %c, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x13x6xf32>
+  return %o : tensor<2x13x6xf32>
+}
+
