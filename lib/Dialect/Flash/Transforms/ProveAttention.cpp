@@ -294,6 +294,15 @@ model::proveForward(ExprContext &ec, const Expr *root, ArrayRef<int64_t> shape,
     }
     others.push_back(y);
   }
+  // V's own dim may be a unit one (Dv = 1), read at 0.
+  if (!vRead)
+    for (auto it = others.begin(); it != others.end(); ++it)
+      if ((*it)->kind == Kind::Read && (*it)->dependsOn(j) &&
+          llvm::any_of(shape, [](int64_t n) { return n == 1; })) {
+        vRead = *it;
+        others.erase(it);
+        break;
+      }
   if (!vRead)
     return Reason("the product with the probabilities does not read a value "
                   "tensor along a dim of its own");
