@@ -154,6 +154,8 @@ private:
   const Expr *intern(Expr &&e);
   const Expr *makeAdd(double c0, SmallVector<std::pair<const Expr *, double>>);
   const Expr *makeMul(double c, SmallVector<const Expr *>);
+  const Expr *makeIdempotent(Kind kind, SmallVector<const Expr *> ops,
+                             const Expr *identity);
   const Expr *reduceCanonical(ReduceKind kind, unsigned dim, const Expr *body);
 
   MLIRContext *ctx;

@@ -82,7 +82,6 @@ const Expr *ExprContext::intern(Expr &&e) {
 // Constructors in normal form
 //===----------------------------------------------------------------------===//
 
-static bool isNegInfLike(double v) { return v < -1e38; }
 
 /// Constants and coefficients are kept at f32 precision (what the programs
 /// compute in), so that spellings differing only in how a constant was
@@ -147,8 +146,8 @@ const Expr *ExprContext::makeAdd(
     }
   }
   // -inf absorbs finite terms (and selects whose masked branch is -inf).
-  for (auto [t, c] : flat)
-    if (t->kind == Kind::NegInf && c > 0 &&
+  for (auto &term : flat)
+    if (const Expr *t = term.first; t->kind == Kind::NegInf && term.second > 0 &&
         llvm::all_of(flat, [&](auto &o) {
           // Rows where every key is masked aside, a max or a sum of masked
           // values is finite; a product with -inf is not.
@@ -282,6 +281,21 @@ const Expr *ExprContext::recip(const Expr *a) {
   return intern(std::move(e));
 }
 
+const Expr *ExprContext::makeIdempotent(Kind kind,
+                                        SmallVector<const Expr *> ops,
+                                        const Expr *identity) {
+  // Sorted, without duplicates (max and and are idempotent).
+  if (ops.empty())
+    return identity;
+  llvm::sort(ops, [](const Expr *x, const Expr *y) { return x->id < y->id; });
+  ops.erase(std::unique(ops.begin(), ops.end()), ops.end());
+  if (ops.size() == 1)
+    return ops[0];
+  Expr e{kind};
+  e.ops.assign(ops.begin(), ops.end());
+  return intern(std::move(e));
+}
+
 const Expr *ExprContext::max(const Expr *a, const Expr *b) {
   SmallVector<const Expr *> ops;
   for (const Expr *x : {a, b}) {
@@ -291,15 +305,7 @@ const Expr *ExprContext::max(const Expr *a, const Expr *b) {
              !(x->kind == Kind::Const && std::isnan(x->value)))
       ops.push_back(x);
   }
-  if (ops.empty())
-    return negInf();
-  llvm::sort(ops, [](const Expr *x, const Expr *y) { return x->id < y->id; });
-  ops.erase(std::unique(ops.begin(), ops.end()), ops.end());
-  if (ops.size() == 1)
-    return ops[0];
-  Expr e{Kind::Max};
-  e.ops.assign(ops.begin(), ops.end());
-  return intern(std::move(e));
+  return makeIdempotent(Kind::Max, std::move(ops), negInf());
 }
 
 const Expr *ExprContext::exp(const Expr *a) {
@@ -425,15 +431,7 @@ const Expr *ExprContext::land(const Expr *a, const Expr *b) {
     else
       ops.push_back(x);
   }
-  if (ops.empty())
-    return constant(1);
-  llvm::sort(ops, [](const Expr *x, const Expr *y) { return x->id < y->id; });
-  ops.erase(std::unique(ops.begin(), ops.end()), ops.end());
-  if (ops.size() == 1)
-    return ops[0];
-  Expr e{Kind::And};
-  e.ops.assign(ops.begin(), ops.end());
-  return intern(std::move(e));
+  return makeIdempotent(Kind::And, std::move(ops), constant(1));
 }
 
 const Expr *ExprContext::lnot(const Expr *a) {
