@@ -38,6 +38,15 @@ class Config:
     amp: float = 1.0  # input amplitude (logits grow as amp^2 * d * scale)
     dynamic: bool = False  # dynamic sequence lengths in the fused function
     deterministic: bool = False  # flash.attention_grad's attribute
+    # Modifiers (score_mod / mask_mod regions): FlashAttention's
+    # bottom-right aligned window (left, right; -1 = unbounded), tanh
+    # soft-capping, ALiBi (-slope_h |i + Nk - Nq - j|, slopes captured),
+    # document masks (segment ids of queries and keys captured, `segments`
+    # documents each).
+    window: Optional[tuple] = None
+    softcap: Optional[float] = None
+    alibi: bool = False
+    segments: int = 0
 
     def __post_init__(self):
         if self.dv is None:
@@ -242,6 +251,134 @@ def _mask_special_rows(b, m, cfg):
 
 # The fused program --------------------------------------------------------
 
+# Modifiers ------------------------------------------------------------------
+
+def _captures(cfg):
+    """[(name, type, constant initializer)] of the captured operands."""
+    out = []
+    if cfg.alibi:
+        h = cfg.hq
+        sl = [2.0 ** (-8.0 * (t + 1) / h) for t in range(h)]
+        out.append(("%slopes", f"tensor<{h}xf32>",
+                    "dense<[" + ", ".join(_fconst(x) for x in sl) + "]>"))
+    if cfg.segments:
+        sq = [t * cfg.segments // cfg.nq for t in range(cfg.nq)]
+        sk = [t * cfg.segments // cfg.nk for t in range(cfg.nk)]
+        out.append(("%segq", f"tensor<{cfg.nq}xi32>",
+                    "dense<[" + ", ".join(map(str, sq)) + "]>"))
+        out.append(("%segk", f"tensor<{cfg.nk}xi32>",
+                    "dense<[" + ", ".join(map(str, sk)) + "]>"))
+    return out
+
+
+def has_mods(cfg):
+    return bool(cfg.window or cfg.softcap or cfg.alibi or cfg.segments)
+
+
+def _emit_score_mod(e, cfg, s, h, i, j, cap):
+    """Emits c * tanh(s / c) and the ALiBi bias; returns the value."""
+    cur = s
+    if cfg.softcap:
+        e(f"      %scc = arith.constant {_fconst(cfg.softcap)} : f32")
+        e(f"      %scx = arith.divf {cur}, %scc : f32")
+        e("      %sct = math.tanh %scx : f32")
+        e("      %scy = arith.mulf %scc, %sct : f32")
+        cur = "%scy"
+    if cfg.alibi:
+        e(f"      %alo = arith.constant {cfg.nk - cfg.nq} : index")
+        e(f"      %alp = arith.addi {i}, %alo : index")
+        e(f"      %ald = arith.subi %alp, {j} : index")
+        e("      %aln = arith.constant 0 : index")
+        e(f"      %alm = arith.subi %aln, %ald : index")
+        e("      %ala = arith.maxsi %ald, %alm : index")
+        e("      %ali = arith.index_cast %ala : index to i64")
+        e("      %alf = arith.sitofp %ali : i64 to f32")
+        e(f"      %alb = arith.mulf {cap('%slopes', h)}, %alf : f32")
+        e(f"      %aly = arith.subf {cur}, %alb : f32")
+        cur = "%aly"
+    return cur
+
+
+def _emit_mask_mod(e, cfg, i, j, cap):
+    """Emits the window / document predicate; returns the i1 (or None)."""
+    conds = []
+    off = cfg.nk - cfg.nq
+    if cfg.window:
+        left, right = cfg.window
+        if left >= 0:
+            e(f"      %wlo = arith.constant {off - left} : index")
+            e(f"      %wl = arith.addi {i}, %wlo : index")
+            e(f"      %wkl = arith.cmpi sge, {j}, %wl : index")
+            conds.append("%wkl")
+        if right >= 0:
+            e(f"      %whi = arith.constant {off + right} : index")
+            e(f"      %wh = arith.addi {i}, %whi : index")
+            e(f"      %wkh = arith.cmpi sle, {j}, %wh : index")
+            conds.append("%wkh")
+    if cfg.segments:
+        e(f"      %dsq = arith.cmpi eq, {cap('%segq', i)}, "
+          f"{cap('%segk', j)} : i32")
+        conds.append("%dsq")
+    if not conds:
+        return None
+    cur = conds[0]
+    for t, c in enumerate(conds[1:]):
+        e(f"      %mka{t} = arith.andi {cur}, {c} : i1")
+        cur = f"%mka{t}"
+    return cur
+
+
+def _mod_regions(cfg):
+    """The ` captures(...)` part and the regions' text of a fused op."""
+    caps = _captures(cfg)
+    cap_part = ""
+    if caps:
+        cap_part = (" captures(" + ", ".join(c[0] for c in caps) + " : " +
+                    ", ".join(c[1] for c in caps) + ")")
+    rank = len(cfg.q_shape())
+    idx = [f"%x{t}" for t in range(rank)]
+    h, i, j = (idx[rank - 3] if rank >= 3 else None), idx[-2], idx[-1]
+    cap_args = [(f"{c[0]}_a", c[1]) for c in caps]
+    names = {c[0]: f"{c[0]}_a" for c in caps}
+    lines = []
+    e = lines.append
+    counter = [0]
+
+    def cap(name, index):
+        counter[0] += 1
+        v = f"%cx{counter[0]}"
+        t = dict((c[0], c[1]) for c in caps)[name]
+        e(f"      {v} = tensor.extract {names[name]}[{index}] : {t}")
+        return v
+
+    sig = ", ".join([f"{x}: index" for x in idx] +
+                    [f"{a}: {t}" for a, t in cap_args])
+    if cfg.softcap or cfg.alibi:
+        e("    score_mod {")
+        e(f"    ^bb0(%ms: f32, {sig}):")
+        y = _emit_score_mod(e, cfg, "%ms", h, i, j, cap)
+        e(f"      flash.yield {y} : f32")
+        e("    }")
+    if cfg.window or cfg.segments:
+        e("    mask_mod {")
+        e(f"    ^bb0({sig}):")
+        y = _emit_mask_mod(e, cfg, i, j, cap)
+        e(f"      flash.yield {y} : i1")
+        e("    }")
+    return cap_part, "\n".join(lines)
+
+
+def _capture_consts(b, cfg):
+    """Emits the captured constants in @main; returns (names, types)."""
+    names, types = [], []
+    for n, t, init in _captures(cfg):
+        v = b.fresh("cap")
+        b.emit(f"{v} = arith.constant {init} : {t}")
+        names.append(v)
+        types.append(t)
+    return names, types
+
+
 def fused_func(cfg, name="fused"):
     et = cfg.dtype
     rank = len(cfg.q_shape())
@@ -260,6 +397,8 @@ def fused_func(cfg, name="fused"):
                    if cfg.dynamic else ())
         args.append(f"%m: {mt}")
         mask_part = f" mask(%m : {mt})"
+    args += [f"{c[0]}: {c[1]}" for c in _captures(cfg)]
+    cap_part, regions = _mod_regions(cfg)
     rets = [ot] + ([lt] if cfg.lse else [])
     lines = [f"  func.func @{name}({', '.join(args)}) -> ({', '.join(rets)}) {{"]
     lines.append("    %c0 = arith.constant 0 : index")
@@ -285,8 +424,10 @@ def fused_func(cfg, name="fused"):
     attr = (" {" + ", ".join(attrs) + "}") if attrs else ""
     res = "%r:2" if cfg.lse else "%r"
     lines.append(f"    {res} = flash.attention ins(%q, %k, %v : {qt}, {kt}, {vt})"
-                 f"{mask_part} outs(%oi : {ot}){lse_part}{attr} -> "
+                 f"{mask_part}{cap_part} outs(%oi : {ot}){lse_part}{attr} -> "
                  f"{', '.join(rets)}")
+    if regions:
+        lines.append(regions)
     if cfg.lse:
         lines.append(f"    return %r#0, %r#1 : {ot}, {lt}")
     else:
@@ -297,7 +438,7 @@ def fused_func(cfg, name="fused"):
 
 # The unfused reference ----------------------------------------------------
 
-def _emit_ref_scores(e, cfg, q, k, m):
+def _emit_ref_scores(e, cfg, q, k, m, cap_prefix="%"):
     """%s2 = scale * q k^T (+ mask) (causal: -inf above the diagonal), the
     unfused scores [lead..., Nq, Nk] in f32. Needs %zero and %ninf."""
     et = cfg.dtype
@@ -340,15 +481,32 @@ def _emit_ref_scores(e, cfg, q, k, m):
         ins.append(m)
         ins_t.append(ttype(mshape, cfg.mask_type()))
         maps.append(amap(r - 1, full[len(full) - len(mshape):]))
+    bargs = [f"%mk: {cfg.mask_type()}"] if ins else []
+    # Captured operands, read elementwise: slopes[h], segq[i], segk[j].
+    cap_val = {}
+    for n, t, _ in _captures(cfg):
+        ins.append(f"{cap_prefix}{n[1:]}")
+        ins_t.append(t)
+        at = {"%slopes": [lead[-1] if lead else "0"], "%segq": [I],
+              "%segk": [J]}[n]
+        maps.append(amap(r - 1, at))
+        elt = t.split("x")[-1].rstrip(">")
+        bargs.append(f"{n}_v: {elt}")
+        cap_val[n] = f"{n}_v"
     maps.append(amap(r - 1, lead + [I, J]))
     ins_part = (f"ins({', '.join(ins)} : {', '.join(ins_t)}) " if ins else "")
     e(f"    %s2 = linalg.generic {{indexing_maps = [{', '.join(maps)}], "
       f"iterator_types = [{_par(L + 2)}]}} {ins_part}outs(%s1 : {st}) {{")
-    bargs = ([f"%mk: {cfg.mask_type()}"] if ins else []) + ["%x: f32"]
+    bargs.append("%x: f32")
     e(f"    ^bb0({', '.join(bargs)}):")
     e(f"      %sc = arith.constant {_fconst(cfg.scale_value())} : f32")
     e("      %t0 = arith.mulf %x, %sc : f32")
     cur = "%t0"
+    if has_mods(cfg):
+        e(f"      %ri = linalg.index {L} : index")
+        e(f"      %rj = linalg.index {L + 1} : index")
+        cur = _emit_score_mod(e, cfg, cur, None, "%ri", "%rj",
+                              lambda n, _: cap_val[n])
     if cfg.mask == "add":
         mk = ext("%mk", "%mkf")
         e(f"      %t1 = arith.addf {cur}, {mk} : f32")
@@ -366,6 +524,11 @@ def _emit_ref_scores(e, cfg, q, k, m):
         e("      %vis = arith.cmpi sle, %jjc, %lim : i64")
         e(f"      %t2 = arith.select %vis, {cur}, %ninf : f32")
         cur = "%t2"
+    if has_mods(cfg):
+        keep = _emit_mask_mod(e, cfg, "%ri", "%rj", lambda n, _: cap_val[n])
+        if keep:
+            e(f"      %t3 = arith.select {keep}, {cur}, %ninf : f32")
+            cur = "%t3"
     e(f"      linalg.yield {cur} : f32")
     e(f"    }} -> {st}")
 
@@ -396,6 +559,7 @@ def reference_func(cfg, name="reference"):
     if cfg.mask != "none":
         mt = ttype(cfg.mask_shape(), cfg.mask_type())
         args.append(f"%m: {mt}")
+    args += [f"{c[0]}: {c[1]}" for c in _captures(cfg)]
     out = [f"  func.func @{name}({', '.join(args)}) -> ({ot}, {lt}) {{"]
     e = out.append
 
@@ -545,6 +709,7 @@ def check_program(cfg, tol=2e-5, lse_tol=None):
         types.append(ttype(cfg.mask_shape(), cfg.mask_type()))
     ot = ttype(cfg.o_shape(), cfg.dtype)
     lt = ttype(cfg.lse_shape(), "f32")
+    cn, ct = _capture_consts(b, cfg)
     fargs, ftypes = list(args), list(types)
     rank = len(cfg.q_shape())
     if cfg.dynamic:
@@ -560,6 +725,8 @@ def check_program(cfg, tol=2e-5, lse_tol=None):
     fot = ttype(cfg.o_shape(), cfg.dtype, dyn)
     flt = ttype(cfg.lse_shape(), "f32", dyn)
     fres = [fot] + ([flt] if cfg.lse else [])
+    fargs, ftypes = fargs + cn, ftypes + ct
+    args, types = args + cn, types + ct
     b.emit(f"%f:{len(fres)} = func.call @fused({', '.join(fargs)}) : "
            f"({', '.join(ftypes)}) -> ({', '.join(fres)})")
     b.emit(f"%r:2 = func.call @reference({', '.join(args)}) : "
@@ -624,6 +791,10 @@ def parse_config(argv=None):
     p.add_argument("--grad", action="store_true",
                    help="check flash.attention_grad instead of the forward")
     p.add_argument("--deterministic", action="store_true")
+    p.add_argument("--window", help="left,right (-1: unbounded)")
+    p.add_argument("--softcap", type=float)
+    p.add_argument("--alibi", action="store_true")
+    p.add_argument("--segments", type=int, default=0)
     a = p.parse_args(argv)
     nq = a.n if a.n is not None else a.nq
     nk = a.n if a.n is not None else (a.nk if a.nk is not None else nq)
@@ -632,7 +803,10 @@ def parse_config(argv=None):
                  dtype=a.dtype, causal=a.causal,
                  causal_offset=a.causal_offset, mask=a.mask,
                  mask_bcast=not a.full_mask, lse=not a.no_lse, scale=a.scale,
-                 amp=a.amp, dynamic=a.dynamic, deterministic=a.deterministic)
+                 amp=a.amp, dynamic=a.dynamic, deterministic=a.deterministic,
+                 window=(tuple(int(x) for x in a.window.split(","))
+                         if a.window else None),
+                 softcap=a.softcap, alibi=a.alibi, segments=a.segments)
     return cfg, a
 
 
@@ -645,14 +819,16 @@ def _grad_arg_types(cfg):
           ttype(cfg.lse_shape(), "f32"), ttype(cfg.o_shape(), et)]
     if cfg.mask != "none":
         ts.append(ttype(cfg.mask_shape(), cfg.mask_type()))
+    ts += [c[1] for c in _captures(cfg)]
     return ts
 
 
 def fused_grad_func(cfg, name="fused_grad"):
     ts = _grad_arg_types(cfg)
     names = ["%q", "%k", "%v", "%o", "%lse", "%do"] + (
-        ["%m"] if cfg.mask != "none" else [])
+        ["%m"] if cfg.mask != "none" else []) + [c[0] for c in _captures(cfg)]
     qt, kt, vt = ts[0], ts[1], ts[2]
+    cap_part, regions = _mod_regions(cfg)
     attrs = []
     if cfg.scale is not None:
         attrs.append(f"scale = {_fconst(cfg.scale)} : f32")
@@ -670,8 +846,9 @@ def fused_grad_func(cfg, name="fused_grad"):
              f"    %dk0 = tensor.empty() : {kt}",
              f"    %dv0 = tensor.empty() : {vt}",
              f"    %r:3 = flash.attention_grad ins(%q, %k, %v, %o, %lse, %do : "
-             f"{', '.join(ts[:6])}){mask_part} outs(%dq0, %dk0, %dv0 : "
-             f"{qt}, {kt}, {vt}){attr} -> {qt}, {kt}, {vt}",
+             f"{', '.join(ts[:6])}){mask_part}{cap_part} outs(%dq0, %dk0, %dv0 : "
+             f"{qt}, {kt}, {vt}){attr} -> {qt}, {kt}, {vt}"] + (
+                 [regions] if regions else []) + [
              f"    return %r#0, %r#1, %r#2 : {qt}, {kt}, {vt}",
              "  }"]
     return "\n".join(lines)
@@ -687,7 +864,8 @@ def reference_grad_func(cfg, name="reference_grad"):
     G = 1 if cfg.hq is None else cfg.hq // cfg.hkv
     ts = _grad_arg_types(cfg)
     names = ["%gq", "%gk", "%gv", "%go", "%glse", "%gdo"] + (
-        ["%gm"] if cfg.mask != "none" else [])
+        ["%gm"] if cfg.mask != "none" else []) + [
+            "%g" + c[0][1:] for c in _captures(cfg)]
     qt, kt, vt = ts[0], ts[1], ts[2]
     st = ttype(cfg.lead() + [cfg.nq, cfg.nk], "f32")
     rt = ttype(cfg.lead() + [cfg.nq], "f32")
@@ -715,7 +893,7 @@ def reference_grad_func(cfg, name="reference_grad"):
         e(f"      {name} = arith.extf {var} : {t} to f32")
         return name
 
-    _emit_ref_scores(e, cfg, "%gq", "%gk", "%gm")
+    _emit_ref_scores(e, cfg, "%gq", "%gk", "%gm", cap_prefix="%g")
     r = L + 3
     # P = softmax(s) with fully masked rows -> 0.
     red = f"[{par(L + 1)}, \"reduction\"]"
@@ -784,6 +962,25 @@ def reference_grad_func(cfg, name="reference_grad"):
     e("      %w = arith.mulf %x, %z : f32")
     e("      linalg.yield %w : f32")
     e(f"    }} -> {st}")
+    dS = "%dS"
+    if cfg.softcap:
+        # d(c tanh(t / c)) / dt = 1 - tanh(t / c)^2 at t = scale * q.k.
+        e(f"    %dSc = linalg.generic {{indexing_maps = [{ij}, {ij}, {ij}], "
+          f"iterator_types = [{par(L + 2)}]}} ins(%dS, %s1 : {st}, {st}) "
+          f"outs(%dse : {st}) {{")
+        e("    ^bb0(%x: f32, %t: f32, %o: f32):")
+        e(f"      %sc = arith.constant {_fconst(cfg.scale_value())} : f32")
+        e(f"      %c = arith.constant {_fconst(cfg.softcap)} : f32")
+        e("      %t1 = arith.mulf %t, %sc : f32")
+        e("      %t2 = arith.divf %t1, %c : f32")
+        e("      %th = math.tanh %t2 : f32")
+        e("      %sq = arith.mulf %th, %th : f32")
+        e("      %one = arith.constant 1.0 : f32")
+        e("      %dr = arith.subf %one, %sq : f32")
+        e("      %y = arith.mulf %x, %dr : f32")
+        e("      linalg.yield %y : f32")
+        e(f"    }} -> {st}")
+        dS = "%dSc"
     sc = _fconst(cfg.scale_value())
     # dQ = scale * dS K   (lead, i, d, j)
     qft = ttype(cfg.q_shape(), "f32")
@@ -794,7 +991,7 @@ def reference_grad_func(cfg, name="reference_grad"):
     e(f"    %dqf = linalg.generic {{indexing_maps = [{amap(r, lead + [I, Jr])}, "
       f"{amap(r, kv_lead + [Jr, Dd])}, {amap(r, lead + [I, Dd])}], "
       f"iterator_types = [{par(L + 2)}, \"reduction\"]}} "
-      f"ins(%dS, %gk : {st}, {kt}) outs(%dq0 : {qft}) {{")
+      f"ins({dS}, %gk : {st}, {kt}) outs(%dq0 : {qft}) {{")
     e(f"    ^bb0(%a: f32, %b: {et}, %acc: f32):")
     b_ = ext("%b", et, "%bf")
     e(f"      %sc = arith.constant {sc} : f32")
@@ -809,7 +1006,7 @@ def reference_grad_func(cfg, name="reference_grad"):
     j, dd, i = f"d{L}", f"d{L + 1}", f"d{L + 2}"
     iters = ", ".join(['"parallel"'] * (L + 2)) + ', "reduction"'
     for out_name, src, other, other_t, shape, sc_on in (
-            ("%dkf", "%dS", "%gq", qt, cfg.k_shape(), True),
+            ("%dkf", dS, "%gq", qt, cfg.k_shape(), True),
             ("%dvf", "%P", "%gdo", ts[5], cfg.v_shape(), False)):
         full_shape = cfg.lead() + shape[-2:]
         ft = ttype(full_shape, "f32")
@@ -890,9 +1087,11 @@ def grad_check_program(cfg, tol=2e-5):
         fwd_types.append(ttype(cfg.mask_shape(), cfg.mask_type()))
     ot = ttype(cfg.o_shape(), cfg.dtype)
     lt = ttype(cfg.lse_shape(), "f32")
+    cn, ct = _capture_consts(b, cfg)
+    fwd_args, fwd_types = fwd_args + cn, fwd_types + ct
     b.emit(f"%fw:2 = func.call @reference({', '.join(fwd_args)}) : "
            f"({', '.join(fwd_types)}) -> ({ot}, {lt})")
-    gargs = [q, k, v, "%fw#0", "%fw#1", do] + ([m] if m else [])
+    gargs = [q, k, v, "%fw#0", "%fw#1", do] + ([m] if m else []) + cn
     gts = _grad_arg_types(cfg)
     rts = ", ".join(gts[:3])
     b.emit(f"%g:3 = func.call @fused_grad({', '.join(gargs)}) : "

@@ -334,6 +334,9 @@ FailureOr<KernelSpec> specOf(OpT op, int64_t threads, int64_t tile) {
     return op.emitOpError("needs static shapes on the GPU path for now");
   if (op.getMask() && !op.getMask().getType().hasStaticShape())
     return op.emitOpError("needs a statically shaped mask on the GPU path");
+  if (op.getScoreModRegion() || op.getMaskModRegion())
+    return op.emitOpError("with a score_mod or mask_mod is not supported by "
+                          "the GPU kernels yet (--flash-to-cpu lowers it)");
   int64_t rank = qTy.getRank();
   KernelSpec s;
   s.nq = qTy.getDimSize(rank - 2);

@@ -1,6 +1,7 @@
 //===- FlashOps.cpp - Verifiers and interfaces of the flash ops -----------===//
 
 #include "flash/Dialect/Flash/IR/FlashOps.h"
+#include "flash/Dialect/Flash/IR/Modifiers.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -217,7 +218,8 @@ LogicalResult AttentionOp::verify() {
              << getLse().getType() << " must match the lse operand type "
              << getLseInit().getType();
   }
-  return success();
+  return verifyModifiers(*this, getRank(), getCaptures(), getScoreMod(),
+                         getMaskMod());
 }
 
 //===----------------------------------------------------------------------===//
@@ -264,6 +266,14 @@ LogicalResult AttentionGradOp::verify() {
       return emitOpError("result type ")
              << res.getType() << " must match its outs type "
              << init.getType();
+  if (failed(verifyModifiers(*this, getRank(), getCaptures(), getScoreMod(),
+                             getMaskMod())))
+    return failure();
+  if (Region *r = getScoreModRegion())
+    if (Operation *bad = findNonDifferentiable(*r))
+      return bad->emitOpError("in 'score_mod' has no derivative rule: the "
+                              "backward cannot differentiate the score "
+                              "through it");
   return success();
 }
 

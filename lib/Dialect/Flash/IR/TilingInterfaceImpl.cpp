@@ -10,6 +10,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "flash/Dialect/Flash/IR/FlashOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/IRMapping.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
@@ -67,6 +69,18 @@ AttentionOp::getTiledImplementation(OpBuilder &b,
       return emitOpError("cannot tile the query dim of a causal attention "
                          "with a non-constant offset; tile batch/heads only");
   }
+  // The modifier regions see global positions: a tile's are its own plus
+  // its offsets, added at the top of the cloned regions. The regions are
+  // isolated from above: a non-constant offset enters as one more captured
+  // operand (a 0-d tensor).
+  bool hasMods = getScoreModRegion() || getMaskModRegion();
+  SmallVector<Value> offsetCaptures;
+  if (hasMods)
+    for (int64_t d = 0; d <= seq; ++d)
+      if (!getConstantIntValue(offsets[d]))
+        offsetCaptures.push_back(tensor::FromElementsOp::create(
+            b, loc, RankedTensorType::get({}, b.getIndexType()),
+            ValueRange{getValueOrCreateConstantIndexOp(b, loc, offsets[d])}));
 
   // Key/value operands: batch dims as the query, heads mapped through the
   // GQA group, the sequence and head dims whole.
@@ -121,6 +135,9 @@ AttentionOp::getTiledImplementation(OpBuilder &b,
     }
     add(sliceLeading(b, loc, mask, mOffs, mSizes));
   }
+  for (Value c : getCaptures())
+    operands.push_back(c);
+  operands.append(offsetCaptures.begin(), offsetCaptures.end());
   add(sliceLeading(b, loc, getOutput(), offsets, sizes));
   if (Value lse = getLseInit())
     add(sliceLeading(b, loc, lse, offsets, sizes));
@@ -129,7 +146,48 @@ AttentionOp::getTiledImplementation(OpBuilder &b,
   for (Value init : ArrayRef<Value>(operands).take_back(getLseInit() ? 2 : 1))
     resultTypes.push_back(init.getType());
 
-  Operation *tiled = mlir::clone(b, getOperation(), resultTypes, operands);
+  // The tiled op: same attributes, sliced operands, the regions cloned.
+  unsigned n = 3;
+  Value q = operands[0], k = operands[1], v = operands[2];
+  Value mask = getMask() ? operands[n++] : Value();
+  unsigned numCaptures = getCaptures().size() + offsetCaptures.size();
+  ValueRange captures = ValueRange(operands).slice(n, numCaptures);
+  n += numCaptures;
+  Value out = operands[n++];
+  Value lse = getLseInit() ? operands[n++] : Value();
+  auto tiledOp = AttentionOp::create(b, loc, resultTypes, q, k, v, mask,
+                                     captures, out, lse, getScaleAttr(),
+                                     getCausalAttr(), getCausalOffsetAttr());
+  IRMapping regionMap;
+  getScoreMod().cloneInto(&tiledOp.getScoreMod(), regionMap);
+  getMaskMod().cloneInto(&tiledOp.getMaskMod(), regionMap);
+  Operation *tiled = tiledOp;
+  if (hasMods) {
+    auto t = cast<AttentionOp>(tiled);
+    for (Region *r : {t.getScoreModRegion(), t.getMaskModRegion()}) {
+      if (!r)
+        continue;
+      Block &block = r->front();
+      unsigned first = r == t.getScoreModRegion() ? 1 : 0;
+      OpBuilder rb = OpBuilder::atBlockBegin(&block);
+      for (Value c : offsetCaptures)
+        block.addArgument(c.getType(), loc);
+      unsigned nextCapture = block.getNumArguments() - offsetCaptures.size();
+      for (int64_t d = 0; d <= seq; ++d) {
+        std::optional<int64_t> off = getConstantIntValue(offsets[d]);
+        if (off == 0)
+          continue;
+        BlockArgument arg = block.getArgument(first + d);
+        Value c = off ? arith::ConstantIndexOp::create(rb, loc, *off)
+                      : tensor::ExtractOp::create(
+                            rb, loc, block.getArgument(nextCapture++),
+                            ValueRange{})
+                            .getResult();
+        Value shifted = arith::AddIOp::create(rb, loc, arg, c);
+        arg.replaceAllUsesExcept(shifted, shifted.getDefiningOp());
+      }
+    }
+  }
   if (getCausal()) {
     // Keep the diagonal where it was: row i of the tile is row i + off.
     std::optional<int64_t> off = getConstantIntValue(offsets[seq]);

@@ -1,6 +1,7 @@
 //===- BlockBuilder.cpp - Shared pieces of the attention loop nests -------===//
 
 #include "BlockBuilder.h"
+#include "flash/Dialect/Flash/IR/FlashOps.h"
 
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -11,6 +12,7 @@
 #include <limits>
 
 using namespace mlir;
+using namespace mlir::flash;
 using namespace mlir::flash::detail;
 
 using utils::IteratorType;
@@ -91,33 +93,67 @@ SmallVector<Value> flash::detail::lastBlock(OpBuilder &b, Location loc, Value st
   return SmallVector<Value>(ifOp.getResults());
 }
 
-BlockRanges flash::detail::keyRanges(IndexMath &im, Value i0, Value rows, Value nk,
-                              Value off, int64_t bk) {
-  if (!off) {
-    Value fullEnd = im.floorTo(nk, bk);
-    return {fullEnd, fullEnd, nk};
+/// The range [lo, hi) of the `u` positions (keys, or with `swap` queries)
+/// that the mask_mod's affine conjuncts allow for `t` positions (queries, or
+/// keys) in [t0, t0 + n). Each conjunct is cu * u + ct * t + rest <= 0.
+static void boundRange(IndexMath &im, const MaskBounds *bounds, bool swap,
+                       Value t0, Value n, Value &lo, Value &hi) {
+  if (!bounds)
+    return;
+  Value tMin = t0, tMax = im.sub(im.add(t0, n), im.c(1));
+  for (const MaskConstraint &c : bounds->constraints) {
+    int64_t cu = swap ? c.ci : c.cj, ct = swap ? c.cj : c.ci;
+    if (cu == 1) {
+      // u <= -rest - ct * t, largest at the t that minimizes ct * t.
+      Value lim = im.sub(im.c(1), c.rest);
+      if (ct)
+        lim = im.sub(lim, im.mul(im.c(ct), ct < 0 ? tMax : tMin));
+      hi = im.min(hi, lim);
+    } else if (cu == -1) {
+      // u >= rest + ct * t, smallest at the t that minimizes ct * t.
+      Value lim = c.rest;
+      if (ct)
+        lim = im.add(lim, im.mul(im.c(ct), ct > 0 ? tMin : tMax));
+      lo = im.max(lo, lim);
+    }
   }
-  // The last key row i0 + rows - 1 sees is i0 + rows - 1 + off; blocks
-  // [j0, j0 + bk) with j0 + bk <= i0 + off + 1 are fully visible.
-  Value end = im.clamp(im.add(im.add(i0, rows), off), im.c(0), nk);
-  Value fullEnd = im.floorTo(end, bk);
-  Value visEnd = im.clamp(im.floorTo(im.add(im.add(i0, off), im.c(1)), bk),
-                          im.c(0), fullEnd);
-  return {visEnd, fullEnd, end};
 }
 
-QueryRanges flash::detail::queryRanges(IndexMath &im, Value j0, Value cols, Value nq,
-                                Value off, int64_t bq) {
-  Value fullEnd = im.floorTo(nq, bq);
+BlockRanges flash::detail::keyRanges(IndexMath &im, Value i0, Value rows,
+                                     Value nk, Value off, int64_t bk,
+                                     const MaskBounds *bounds) {
+  // The last key row i0 + rows - 1 sees is i0 + rows - 1 + off.
+  Value lo = im.c(0);
+  Value hi = off ? im.add(im.add(i0, rows), off) : nk;
+  boundRange(im, bounds, /*swap=*/false, i0, rows, lo, hi);
+  Value end = im.clamp(hi, im.c(0), nk);
+  Value fullEnd = im.floorTo(end, bk);
+  Value start = im.min(im.floorTo(im.max(lo, im.c(0)), bk), fullEnd);
   if (!off)
-    return {im.c(0), im.c(0), fullEnd};
+    return {start, fullEnd, fullEnd, end};
+  // Blocks [j0, j0 + bk) with j0 + bk <= i0 + off + 1 are fully visible.
+  Value visEnd = im.clamp(im.floorTo(im.add(im.add(i0, off), im.c(1)), bk),
+                          start, fullEnd);
+  return {start, visEnd, fullEnd, end};
+}
+
+QueryRanges flash::detail::queryRanges(IndexMath &im, Value j0, Value cols,
+                                       Value nq, Value off, int64_t bq,
+                                       const MaskBounds *bounds) {
   // Rows i >= j0 - off see key j0; rows i >= j0 + cols - 1 - off see the
   // whole block.
-  Value start = im.clamp(im.floorTo(im.sub(j0, off), bq), im.c(0), fullEnd);
+  Value lo = off ? im.sub(j0, off) : im.c(0);
+  Value hi = nq;
+  boundRange(im, bounds, /*swap=*/true, j0, cols, lo, hi);
+  Value end = im.clamp(hi, im.c(0), nq);
+  Value fullEnd = im.floorTo(end, bq);
+  Value start = im.clamp(im.floorTo(lo, bq), im.c(0), fullEnd);
+  if (!off)
+    return {start, start, fullEnd, end};
   Value visStart = im.clamp(
       im.ceilTo(im.sub(im.sub(im.add(j0, cols), im.c(1)), off), bq), start,
       fullEnd);
-  return {start, visStart, fullEnd};
+  return {start, visStart, fullEnd, end};
 }
 
 //===----------------------------------------------------------------------===//
@@ -283,9 +319,40 @@ void flash::detail::sliceHeadMask(OpBuilder &b, Location loc, Value mask,
   spec.maskColsBcast = mTy.getDimSize(mTy.getRank() - 1) == 1;
 }
 
-Value flash::detail::scoreBlock(OpBuilder &b, Location loc, const ScoreSpec &spec,
-                         Value q, Value k, Value i0, OpFoldResult rows,
-                         Value j0, OpFoldResult cols, bool applyCausal) {
+void flash::detail::setModifiers(OpBuilder &b, Location loc, Operation *op,
+                                 ValueRange lead, ScoreSpec &spec) {
+  auto regions = [&](auto flashOp) {
+    spec.scoreMod = flashOp.getScoreModRegion();
+    spec.maskMod = flashOp.getMaskModRegion();
+    spec.captures.assign(flashOp.getCaptures().begin(),
+                         flashOp.getCaptures().end());
+  };
+  if (auto f = dyn_cast<AttentionOp>(op))
+    regions(f);
+  else
+    regions(cast<AttentionGradOp>(op));
+  spec.lead.assign(lead.begin(), lead.end());
+  if (spec.maskMod)
+    spec.bounds = analyzeMaskMod(b, loc, *spec.maskMod, lead, spec.captures);
+}
+
+/// The mask_mod's arguments at block position (i0 + ii, j0 + jj).
+static SmallVector<Value> modArgs(OpBuilder &b, Location loc,
+                                  const ScoreSpec &spec, Value i0, Value j0) {
+  IndexMath im{b, loc};
+  Value ii = linalg::IndexOp::create(b, loc, 0);
+  Value jj = linalg::IndexOp::create(b, loc, 1);
+  SmallVector<Value> args(spec.lead);
+  args.push_back(im.add(i0, ii));
+  args.push_back(im.add(j0, jj));
+  args.append(spec.captures.begin(), spec.captures.end());
+  return args;
+}
+
+static std::pair<Value, Value>
+scoreBlockImpl(OpBuilder &b, Location loc, const ScoreSpec &spec, Value q,
+               Value k, Value i0, OpFoldResult rows, Value j0,
+               OpFoldResult cols, bool applyCausal, bool withDerivative) {
   MLIRContext *ctx = b.getContext();
   OpFoldResult zero = b.getIndexAttr(0);
   int64_t d = cast<RankedTensorType>(q.getType()).getShape().back();
@@ -295,6 +362,7 @@ Value flash::detail::scoreBlock(OpBuilder &b, Location loc, const ScoreSpec &spe
   // the block's FLOPs) that gives the product a contiguous right-hand side.
   Value s = matmulAcc(b, loc, qb, transpose2D(b, loc, kb),
                       filled(b, loc, {rows, cols}, 0.0f));
+  withDerivative &= spec.scoreMod != nullptr;
 
   AffineExpr i, j;
   bindDims(ctx, i, j);
@@ -315,31 +383,126 @@ Value flash::detail::scoreBlock(OpBuilder &b, Location loc, const ScoreSpec &spe
                    .getElementType()
                    .isInteger(1);
   }
+  SmallVector<Value> outs{s};
   maps.push_back(dimMap(ctx, 2, {i, j}));
-  return linalg::GenericOp::create(
-             b, loc, s.getType(), ins, ValueRange{s}, maps, {kPar, kPar},
-             [&](OpBuilder &nb, Location nl, ValueRange a) {
-               Value x = a.back();
-               Value sc = arith::ConstantOp::create(
-                   nb, nl, nb.getF32FloatAttr(spec.scale));
-               x = arith::MulFOp::create(nb, nl, x, sc);
-               if (spec.mask && boolMask)
-                 x = arith::SelectOp::create(nb, nl, a[0], x, negInf(nb, nl));
-               else if (spec.mask)
-                 x = arith::AddFOp::create(nb, nl, x, toF32(nb, nl, a[0]));
-               if (applyCausal) {
-                 // Key j0 + jj is visible from query i0 + ii iff
-                 // j0 + jj <= i0 + ii + offset.
-                 Value ii = linalg::IndexOp::create(nb, nl, 0);
-                 Value jj = linalg::IndexOp::create(nb, nl, 1);
-                 IndexMath im{nb, nl};
-                 Value key = im.add(j0, jj);
-                 Value lim = im.add(im.add(i0, ii), spec.causalOffset);
-                 Value vis = arith::CmpIOp::create(
-                     nb, nl, arith::CmpIPredicate::sle, key, lim);
-                 x = arith::SelectOp::create(nb, nl, vis, x, negInf(nb, nl));
-               }
-               linalg::YieldOp::create(nb, nl, ValueRange{x});
-             })
-      .getResult(0);
+  if (withDerivative) {
+    outs.push_back(empty(b, loc, {rows, cols}, b.getF32Type()));
+    maps.push_back(dimMap(ctx, 2, {i, j}));
+  }
+  SmallVector<Type> types;
+  for (Value o : outs)
+    types.push_back(o.getType());
+  auto g = linalg::GenericOp::create(
+      b, loc, types, ins, outs, maps, {kPar, kPar},
+      [&](OpBuilder &nb, Location nl, ValueRange a) {
+        Value x = a[ins.size()];
+        Value sc =
+            arith::ConstantOp::create(nb, nl, nb.getF32FloatAttr(spec.scale));
+        x = arith::MulFOp::create(nb, nl, x, sc);
+        Value dx;
+        if (spec.scoreMod) {
+          SmallVector<Value> args{x};
+          llvm::append_range(args, modArgs(nb, nl, spec, i0, j0));
+          if (withDerivative) {
+            auto r = inlineScoreModWithDerivative(nb, nl, *spec.scoreMod,
+                                                  args);
+            // The verifier of flash.attention_grad rejects score_mods
+            // without a derivative; this is not reached for them.
+            x = succeeded(r) ? r->first : x;
+            dx = succeeded(r) ? r->second : x;
+          } else {
+            x = inlineModifier(nb, nl, *spec.scoreMod, args);
+          }
+        }
+        if (spec.mask && boolMask)
+          x = arith::SelectOp::create(nb, nl, a[0], x, negInf(nb, nl));
+        else if (spec.mask)
+          x = arith::AddFOp::create(nb, nl, x, toF32(nb, nl, a[0]));
+        if (applyCausal) {
+          // Key j0 + jj is visible from query i0 + ii iff
+          // j0 + jj <= i0 + ii + offset.
+          Value ii = linalg::IndexOp::create(nb, nl, 0);
+          Value jj = linalg::IndexOp::create(nb, nl, 1);
+          IndexMath im{nb, nl};
+          Value key = im.add(j0, jj);
+          Value lim = im.add(im.add(i0, ii), spec.causalOffset);
+          Value vis = arith::CmpIOp::create(nb, nl, arith::CmpIPredicate::sle,
+                                            key, lim);
+          x = arith::SelectOp::create(nb, nl, vis, x, negInf(nb, nl));
+        }
+        if (spec.maskMod) {
+          Value keep = inlineModifier(nb, nl, *spec.maskMod,
+                                      modArgs(nb, nl, spec, i0, j0));
+          x = arith::SelectOp::create(nb, nl, keep, x, negInf(nb, nl));
+        }
+        SmallVector<Value> ys{x};
+        if (withDerivative)
+          ys.push_back(dx);
+        linalg::YieldOp::create(nb, nl, ys);
+      });
+  return {g.getResult(0), withDerivative ? g.getResult(1) : Value()};
+}
+
+Value flash::detail::scoreBlock(OpBuilder &b, Location loc,
+                                const ScoreSpec &spec, Value q, Value k,
+                                Value i0, OpFoldResult rows, Value j0,
+                                OpFoldResult cols, bool applyCausal) {
+  return scoreBlockImpl(b, loc, spec, q, k, i0, rows, j0, cols, applyCausal,
+                        false)
+      .first;
+}
+
+std::pair<Value, Value> flash::detail::scoreBlockWithDerivative(
+    OpBuilder &b, Location loc, const ScoreSpec &spec, Value q, Value k,
+    Value i0, OpFoldResult rows, Value j0, OpFoldResult cols,
+    bool applyCausal) {
+  return scoreBlockImpl(b, loc, spec, q, k, i0, rows, j0, cols, applyCausal,
+                        true);
+}
+
+Value flash::detail::anyVisible(OpBuilder &b, Location loc,
+                                const ScoreSpec &spec, Value i0,
+                                OpFoldResult rows, Value j0,
+                                OpFoldResult cols) {
+  MLIRContext *ctx = b.getContext();
+  // A block of i1 reduced with `or` into a 0-d tensor; the block itself is
+  // only an iteration domain.
+  Value dom = empty(b, loc, {rows, cols}, b.getI1Type());
+  Value init = tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{},
+                                       b.getI1Type());
+  Value f = arith::ConstantIntOp::create(b, loc, 0, 1);
+  init = linalg::FillOp::create(b, loc, f, init).getResult(0);
+  AffineExpr i, j;
+  bindDims(ctx, i, j);
+  Value any =
+      linalg::GenericOp::create(
+          b, loc, init.getType(), ValueRange{dom}, ValueRange{init},
+          {dimMap(ctx, 2, {i, j}), AffineMap::get(2, 0, {}, ctx)},
+          {kRed, kRed},
+          [&](OpBuilder &nb, Location nl, ValueRange a) {
+            Value keep = inlineModifier(nb, nl, *spec.maskMod,
+                                        modArgs(nb, nl, spec, i0, j0));
+            linalg::YieldOp::create(
+                nb, nl, ValueRange{arith::OrIOp::create(nb, nl, a[1], keep)});
+          })
+          .getResult(0);
+  return tensor::ExtractOp::create(b, loc, any, ValueRange{});
+}
+
+SmallVector<Value> flash::detail::ifVisible(
+    OpBuilder &b, Location loc, const ScoreSpec &spec, Value i0,
+    OpFoldResult rows, Value j0, OpFoldResult cols, ValueRange iterArgs,
+    function_ref<SmallVector<Value>(OpBuilder &, Location)> body) {
+  if (!spec.needsBlockCheck())
+    return body(b, loc);
+  Value any = anyVisible(b, loc, spec, i0, rows, j0, cols);
+  auto ifOp = scf::IfOp::create(
+      b, loc, any,
+      [&](OpBuilder &nb, Location nl) {
+        scf::YieldOp::create(nb, nl, body(nb, nl));
+      },
+      [&](OpBuilder &nb, Location nl) {
+        scf::YieldOp::create(nb, nl, iterArgs);
+      });
+  return SmallVector<Value>(ifOp.getResults());
 }

@@ -11,6 +11,7 @@
 #ifndef FLASH_LIB_DIALECT_FLASH_TRANSFORMS_BLOCKBUILDER_H
 #define FLASH_LIB_DIALECT_FLASH_TRANSFORMS_BLOCKBUILDER_H
 
+#include "flash/Dialect/Flash/IR/Modifiers.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/Builders.h"
@@ -53,23 +54,27 @@ SmallVector<Value> fullBlocks(OpBuilder &b, Location loc, Value lb, Value ub,
 SmallVector<Value> lastBlock(OpBuilder &b, Location loc, Value start,
                              Value end, ValueRange iterArgs, BlockBody body);
 
-/// The causal structure of a scan: `[0, visEnd)` needs no causal predicate,
-/// `[visEnd, fullEnd)` are full blocks that cross the diagonal, `[fullEnd,
-/// end)` is the last partial block.
+/// The causal structure of a scan: `[start, visEnd)` needs no causal
+/// predicate, `[visEnd, fullEnd)` are full blocks that cross the diagonal,
+/// `[fullEnd, end)` is the last partial block. Keys before `start` and from
+/// `end` on are not visible (causal limit, a mask_mod's affine bounds).
 struct BlockRanges {
-  Value visEnd, fullEnd, end;
+  Value start, visEnd, fullEnd, end;
 };
-/// Key blocks (of `bk`) seen by query rows [i0, i0 + rows).
+/// Key blocks (of `bk`) seen by query rows [i0, i0 + rows); `bounds` (may
+/// be null) are a mask_mod's affine conjuncts.
 BlockRanges keyRanges(IndexMath &im, Value i0, Value rows, Value nk,
-                      Value causalOffset, int64_t bk);
+                      Value causalOffset, int64_t bk,
+                      const MaskBounds *bounds = nullptr);
 /// Query blocks (of `bq`) that see key block [j0, j0 + cols), as
 /// [start, visStart) crossing the diagonal, [visStart, fullEnd) fully
-/// visible, and the last partial block [fullEnd, nq).
+/// visible, and the last partial block [fullEnd, end).
 struct QueryRanges {
-  Value start, visStart, fullEnd;
+  Value start, visStart, fullEnd, end;
 };
 QueryRanges queryRanges(IndexMath &im, Value j0, Value cols, Value nq,
-                        Value causalOffset, int64_t bq);
+                        Value causalOffset, int64_t bq,
+                        const MaskBounds *bounds = nullptr);
 
 //===----------------------------------------------------------------------===//
 // Tensors
@@ -115,7 +120,21 @@ struct ScoreSpec {
   Value mask;
   bool maskRowsBcast = false, maskColsBcast = false;
   Value causalOffset;
+  /// The op's modifier regions (null when absent), the positions of the
+  /// current (batch..., query head) and the captured operands; `bounds`
+  /// are the mask_mod's affine conjuncts at this head.
+  Region *scoreMod = nullptr, *maskMod = nullptr;
+  SmallVector<Value> lead;
+  SmallVector<Value> captures;
+  MaskBounds bounds;
+  /// Whether a block may be skipped only after evaluating the mask_mod on
+  /// it (some conjunct is not affine).
+  bool needsBlockCheck() const { return maskMod && !bounds.exact; }
+  const MaskBounds *boundsOrNull() const { return maskMod ? &bounds : nullptr; }
 };
+/// Fills the modifier fields of `spec` for the head at `lead` of `op`.
+void setModifiers(OpBuilder &b, Location loc, Operation *op, ValueRange lead,
+                  ScoreSpec &spec);
 /// The 2-D [Mq, Mk] slice of `mask` (right-aligned to [B..., Hq, Nq, Nk] of
 /// an op of rank `rank`) for the query head at leading indices `ivs`; unit
 /// dims broadcast (read at 0). Fills `spec.mask` and its broadcast flags.
@@ -124,9 +143,28 @@ void sliceHeadMask(OpBuilder &b, Location loc, Value mask, int64_t rank,
 
 /// scale * q[i0:rows] k[j0:cols]^T (+ mask) in f32 [rows, cols]; with
 /// `applyCausal`, -inf where key j0 + jj > query i0 + ii + offset.
+/// The score_mod and mask_mod, when present, are applied too.
 Value scoreBlock(OpBuilder &b, Location loc, const ScoreSpec &spec, Value q,
                  Value k, Value i0, OpFoldResult rows, Value j0,
                  OpFoldResult cols, bool applyCausal);
+/// scoreBlock() and, as a second block, the derivative of the score_mod
+/// at each element (d s / d(scale q.k); 1 without a score_mod: null).
+std::pair<Value, Value> scoreBlockWithDerivative(
+    OpBuilder &b, Location loc, const ScoreSpec &spec, Value q, Value k,
+    Value i0, OpFoldResult rows, Value j0, OpFoldResult cols,
+    bool applyCausal);
+/// Whether the mask_mod keeps any key of the block (an i1).
+Value anyVisible(OpBuilder &b, Location loc, const ScoreSpec &spec, Value i0,
+                 OpFoldResult rows, Value j0, OpFoldResult cols);
+/// `body` when the block has a visible key under the mask_mod (scf.if),
+/// `iterArgs` otherwise; just `body` when no check is needed.
+SmallVector<Value> ifVisible(OpBuilder &b, Location loc,
+                             const ScoreSpec &spec, Value i0,
+                             OpFoldResult rows, Value j0, OpFoldResult cols,
+                             ValueRange iterArgs,
+                             function_ref<SmallVector<Value>(OpBuilder &,
+                                                             Location)>
+                                 body);
 
 } // namespace detail
 } // namespace flash

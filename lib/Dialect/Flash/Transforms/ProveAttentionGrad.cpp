@@ -542,7 +542,7 @@ Reason raise::emitBackward(RewriterBase &rw, const ForwardFacts &f,
   Value dq0 = emptyLike(q), dk0 = emptyLike(k), dv0 = emptyLike(v);
   auto grad = AttentionGradOp::create(
       rw, loc, TypeRange{q.getType(), k.getType(), v.getType()}, q, k, v,
-      attn.getResult(), attn.getLse(), dO, mask, dq0, dk0, dv0,
+      attn.getResult(), attn.getLse(), dO, mask, ValueRange{}, dq0, dk0, dv0,
       attn.getScaleAttr(), attn.getCausalAttr(), attn.getCausalOffsetAttr(),
       /*deterministic=*/nullptr);
   made.push_back(grad);

@@ -424,7 +424,8 @@ Reason emit(RewriterBase &rw, Candidate &c) {
                         : nullptr;
   IntegerAttr offset =
       f.causalOffset ? rw.getI64IntegerAttr(*f.causalOffset) : nullptr;
-  auto attn = AttentionOp::create(rw, loc, resultTypes, q, k, v, mask, init,
+  auto attn = AttentionOp::create(rw, loc, resultTypes, q, k, v, mask,
+                                  ValueRange{}, init,
                                   lseInit, scale, causal, offset);
   made.push_back(attn);
   {

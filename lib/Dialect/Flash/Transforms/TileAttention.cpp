@@ -225,17 +225,20 @@ private:
     IndexMath im{b, loc};
     BlockRanges r =
         keyRanges(im, i0, getValueOrCreateConstantIndexOp(b, loc, rows), nk,
-                  spec.causalOffset, opts.blockKV);
+                  spec.causalOffset, opts.blockKV, spec.boundsOrNull());
     auto body = [&](bool withCausal) {
       return [&, withCausal](OpBuilder &nb, Location nl, Value j0,
                              OpFoldResult cols, ValueRange args) {
-        return update(nb, nl, State::from(args), i0, rows, j0, cols,
-                      withCausal)
-            .values();
+        return ifVisible(nb, nl, spec, i0, rows, j0, cols, args,
+                         [&](OpBuilder &b2, Location l2) {
+                           return update(b2, l2, State::from(args), i0, rows,
+                                         j0, cols, withCausal)
+                               .values();
+                         });
       };
     };
     SmallVector<Value> s = st.values();
-    s = fullBlocks(b, loc, im.c(0), r.visEnd, opts.blockKV, s, body(false));
+    s = fullBlocks(b, loc, r.start, r.visEnd, opts.blockKV, s, body(false));
     if (causal())
       s = fullBlocks(b, loc, r.visEnd, r.fullEnd, opts.blockKV, s, body(true));
     s = lastBlock(b, loc, r.fullEnd, r.end, s, body(causal()));
@@ -294,7 +297,13 @@ private:
           State blk{slice(b2, l2, st[0], {i0}, {rows}),
                     slice(b2, l2, st[1], {i0}, {rows}),
                     slice(b2, l2, st[2], {i0, z}, {rows, dvA})};
-          blk = update(b2, l2, blk, i0, rows, j0, cols, withCausal);
+          SmallVector<Value> n = ifVisible(
+              b2, l2, spec, i0, rows, j0, cols, blk.values(),
+              [&](OpBuilder &b3, Location l3) {
+                return update(b3, l3, blk, i0, rows, j0, cols, withCausal)
+                    .values();
+              });
+          blk = State::from(n);
           return {insert(b2, l2, blk.m, st[0], {i0}, {rows}),
                   insert(b2, l2, blk.l, st[1], {i0}, {rows}),
                   insert(b2, l2, blk.acc, st[2], {i0, z}, {rows, dvA})};
@@ -302,14 +311,14 @@ private:
       };
       QueryRanges r = queryRanges(
           im1, j0, getValueOrCreateConstantIndexOp(b1, l1, cols), nq,
-          spec.causalOffset, opts.blockQ);
+          spec.causalOffset, opts.blockQ, spec.boundsOrNull());
       SmallVector<Value> st(args);
       if (causal())
         st = fullBlocks(b1, l1, r.start, r.visStart, opts.blockQ, st,
                         qBody(true));
       st = fullBlocks(b1, l1, r.visStart, r.fullEnd, opts.blockQ, st,
                       qBody(false));
-      st = lastBlock(b1, l1, r.fullEnd, nq, st, qBody(causal()));
+      st = lastBlock(b1, l1, r.fullEnd, r.end, st, qBody(causal()));
       return st;
     };
     Value kvFullEnd = im.floorTo(kvEnd, opts.blockKV);
@@ -398,6 +407,7 @@ mlir::flash::tileAttention(RewriterBase &rewriter, AttentionOp op,
         if (mask)
           sliceHeadMask(b, l, mask, rank, ivs, spec);
         spec.causalOffset = off;
+        setModifiers(b, l, op, ivs, spec);
         SliceEmitter emitter(options, q2, k2, v2, spec, nq, nk);
         auto [o, lse] = emitter.emit(b, l, o2, lse1);
         scf::ValueVector results{insertLeading(b, l, o, args[0], ivs)};

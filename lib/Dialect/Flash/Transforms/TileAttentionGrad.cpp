@@ -65,8 +65,9 @@ Grads gradBlock(OpBuilder &b, Location loc, const HeadSlices &h, Value i0,
   auto width = [](Value t) {
     return cast<RankedTensorType>(t.getType()).getShape().back();
   };
-  Value s = scoreBlock(b, loc, h.spec, h.q, h.k, i0, rows, j0, cols,
-                       applyCausal);
+  auto [s, dsdtBlock] = scoreBlockWithDerivative(
+      b, loc, h.spec, h.q, h.k, i0, rows, j0, cols, applyCausal);
+  Value dsdt = dsdtBlock;
   Value lseB = slice(b, loc, h.lse, {i0}, {rows});
   Value deltaB = slice(b, loc, h.delta, {i0}, {rows});
   // p = exp(s - lse), 0 for rows that see no key (lse = -inf), in place.
@@ -97,17 +98,26 @@ Grads gradBlock(OpBuilder &b, Location loc, const HeadSlices &h, Value i0,
   Value dp = matmulAcc(b, loc, dOb, transpose2D(b, loc, vb),
                        filled(b, loc, {rows, cols}, 0.0f));
   float scale = h.spec.scale;
-  // ds = scale * p * (dp - D), in place of dp.
+  // ds = scale * p * (dp - D) (* the score_mod's derivative), in place of
+  // dp.
+  SmallVector<Value> dsIns{p, deltaB};
+  SmallVector<AffineMap> dsMaps{map(b, 2, {i, j}), map(b, 2, {i})};
+  if (dsdt) {
+    dsIns.push_back(dsdt);
+    dsMaps.push_back(map(b, 2, {i, j}));
+  }
+  dsMaps.push_back(map(b, 2, {i, j}));
   Value ds = linalg::GenericOp::create(
-                 b, loc, dp.getType(), ValueRange{p, deltaB}, ValueRange{dp},
-                 {map(b, 2, {i, j}), map(b, 2, {i}), map(b, 2, {i, j})},
+                 b, loc, dp.getType(), dsIns, ValueRange{dp}, dsMaps,
                  {kPar, kPar},
                  [&](OpBuilder &nb, Location nl, ValueRange a) {
                    Value sc = arith::ConstantOp::create(
                        nb, nl, nb.getF32FloatAttr(scale));
-                   Value diff = arith::SubFOp::create(nb, nl, a[2], a[1]);
-                   Value r = arith::MulFOp::create(
-                       nb, nl, arith::MulFOp::create(nb, nl, a[0], diff), sc);
+                   Value diff = arith::SubFOp::create(nb, nl, a.back(), a[1]);
+                   Value r = arith::MulFOp::create(nb, nl, a[0], diff);
+                   if (dsdt)
+                     r = arith::MulFOp::create(nb, nl, r, a[2]);
+                   r = arith::MulFOp::create(nb, nl, r, sc);
                    linalg::YieldOp::create(nb, nl, ValueRange{r});
                  })
                  .getResult(0);
@@ -216,6 +226,7 @@ mlir::flash::tileAttentionGrad(RewriterBase &rewriter, AttentionGradOp op,
           h.spec.causalOffset = off;
           if (mask)
             sliceHeadMask(nb, nl, mask, rank, hi, h.spec);
+          setModifiers(nb, nl, op, hi, h.spec);
           return h;
         };
         OpFoldResult zero = b.getIndexAttr(0);
@@ -285,23 +296,28 @@ mlir::flash::tileAttentionGrad(RewriterBase &rewriter, AttentionGradOp op,
                       OpFoldResult z = b3.getIndexAttr(0);
                       Grads acc{c[0], c[1],
                                 slice(b3, l3, c[2], {i0, z}, {rows, dA})};
-                      Grads n = gradBlock(b3, l3, h, i0, rows, j0, cols,
-                                          withCausal, acc);
-                      return {n.dk, n.dv,
-                              insert(b3, l3, n.dq, c[2], {i0, z}, {rows, dA})};
+                      return ifVisible(
+                          b3, l3, h.spec, i0, rows, j0, cols, c,
+                          [&](OpBuilder &b4, Location l4) -> SmallVector<Value> {
+                            Grads n = gradBlock(b4, l4, h, i0, rows, j0, cols,
+                                                withCausal, acc);
+                            return {n.dk, n.dv,
+                                    insert(b4, l4, n.dq, c[2], {i0, z},
+                                           {rows, dA})};
+                          });
                     };
                   };
                   IndexMath i2{b2, l2};
                   QueryRanges qr = queryRanges(
                       i2, j0, getValueOrCreateConstantIndexOp(b2, l2, cols),
-                      nq, off, bq);
+                      nq, off, bq, h.spec.boundsOrNull());
                   SmallVector<Value> c{a[0], a[1], dq2};
                   if (off)
                     c = fullBlocks(b2, l2, qr.start, qr.visStart, bq, c,
                                    qBody(true));
                   c = fullBlocks(b2, l2, qr.visStart, qr.fullEnd, bq, c,
                                  qBody(false));
-                  c = lastBlock(b2, l2, qr.fullEnd, nq, c,
+                  c = lastBlock(b2, l2, qr.fullEnd, qr.end, c,
                                 qBody(static_cast<bool>(off)));
                   return {c[0], c[1], setDqOf(b2, l2, a[2], g, c[2])};
                 });
@@ -338,19 +354,25 @@ mlir::flash::tileAttentionGrad(RewriterBase &rewriter, AttentionGradOp op,
                       Grads acc{slice(b4, l4, e[0], {j0, z}, {cols, dA}),
                                 slice(b4, l4, e[1], {j0, z}, {cols, dvA}),
                                 e[2]};
-                      Grads n = gradBlock(b4, l4, h, i0, rows, j0, cols,
-                                          withCausal, acc);
-                      return {insert(b4, l4, n.dk, e[0], {j0, z}, {cols, dA}),
-                              insert(b4, l4, n.dv, e[1], {j0, z}, {cols, dvA}),
-                              n.dq};
+                      return ifVisible(
+                          b4, l4, h.spec, i0, rows, j0, cols, e,
+                          [&](OpBuilder &b5, Location l5) -> SmallVector<Value> {
+                            Grads n = gradBlock(b5, l5, h, i0, rows, j0, cols,
+                                                withCausal, acc);
+                            return {insert(b5, l5, n.dk, e[0], {j0, z},
+                                           {cols, dA}),
+                                    insert(b5, l5, n.dv, e[1], {j0, z},
+                                           {cols, dvA}),
+                                    n.dq};
+                          });
                     };
                   };
                   BlockRanges kr = keyRanges(
                       i3, i0, getValueOrCreateConstantIndexOp(b3, l3, rows),
-                      nk, off, bk);
+                      nk, off, bk, h.spec.boundsOrNull());
                   Value dqB = filled(b3, l3, {rows, dA}, 0.0f);
                   SmallVector<Value> e{c[0], c[1], dqB};
-                  e = fullBlocks(b3, l3, i3.c(0), kr.visEnd, bk, e,
+                  e = fullBlocks(b3, l3, kr.start, kr.visEnd, bk, e,
                                  kvBody(false));
                   if (off)
                     e = fullBlocks(b3, l3, kr.visEnd, kr.fullEnd, bk, e,

@@ -13,6 +13,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace mlir {
@@ -65,6 +66,14 @@ Value f32Init(OpBuilder &b, Location loc, Value t) {
                                  b.getF32Type());
 }
 
+/// Copies the score_mod / mask_mod regions of `from` into `to`.
+template <typename OpTy>
+void cloneModifiers(OpTy from, OpTy to) {
+  IRMapping map;
+  from.getScoreMod().cloneInto(&to.getScoreMod(), map);
+  from.getMaskMod().cloneInto(&to.getMaskMod(), map);
+}
+
 /// The op on f32 copies of its narrow inputs, with f32 outs; results in op
 /// order.
 SmallVector<Value> buildWide(AttentionOp op, OpBuilder &b,
@@ -76,8 +85,9 @@ SmallVector<Value> buildWide(AttentionOp op, OpBuilder &b,
       op.getLse() ? TypeRange{out.getType(), op.getLse().getType()}
                   : TypeRange{out.getType()},
       wide(op.getQuery()), wide(op.getKey()), wide(op.getValue()),
-      op.getMask(), out, op.getLseInit(), op.getScaleAttr(),
+      op.getMask(), op.getCaptures(), out, op.getLseInit(), op.getScaleAttr(),
       op.getCausalAttr(), op.getCausalOffsetAttr());
+  cloneModifiers(op, w);
   return SmallVector<Value>(w->getResults());
 }
 
@@ -91,8 +101,10 @@ SmallVector<Value> buildWide(AttentionGradOp op, OpBuilder &b,
       b, loc, TypeRange{dq.getType(), dk.getType(), dv.getType()},
       wide(op.getQuery()), wide(op.getKey()), wide(op.getValue()),
       wide(op.getOutput()), op.getLse(), wide(op.getGradOutput()),
-      op.getMask(), dq, dk, dv, op.getScaleAttr(), op.getCausalAttr(),
-      op.getCausalOffsetAttr(), op.getDeterministicAttr());
+      op.getMask(), op.getCaptures(), dq, dk, dv, op.getScaleAttr(),
+      op.getCausalAttr(), op.getCausalOffsetAttr(),
+      op.getDeterministicAttr());
+  cloneModifiers(op, w);
   return SmallVector<Value>(w->getResults());
 }
 

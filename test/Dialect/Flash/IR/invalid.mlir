@@ -215,3 +215,143 @@ func.func @grad_result_type(%q: tensor<8x16xf32>, %o: tensor<8x16xf32>, %l: tens
   %r:3 = flash.attention_grad ins(%q, %q, %q, %o, %l, %do : tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8xf32>, tensor<8x16xf32>) outs(%q, %dk, %q : tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>) -> tensor<8x16xf32>, tensor<?x16xf32>, tensor<8x16xf32>
   return
 }
+
+// -----
+
+// Modifier regions.
+
+func.func @score_mod_arg_count(%q: tensor<8x16xf32>, %o: tensor<8x16xf32>) {
+  // expected-error @+1 {{'score_mod' must have 3 arguments (the f32 score, 2 index positions (batch..., head, query, key) and 0 captured operand(s)), got 2}}
+  %r = flash.attention ins(%q, %q, %q : tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>) outs(%o : tensor<8x16xf32>) -> tensor<8x16xf32>
+    score_mod {
+    ^bb0(%s: f32, %i: index):
+      flash.yield %s : f32
+    }
+  return
+}
+
+// -----
+
+func.func @score_mod_score_type(%q: tensor<8x16xf32>, %o: tensor<8x16xf32>) {
+  // expected-error @+1 {{'score_mod' argument #0 (the score) must be f32, got 'f16'}}
+  %r = flash.attention ins(%q, %q, %q : tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>) outs(%o : tensor<8x16xf32>) -> tensor<8x16xf32>
+    score_mod {
+    ^bb0(%s: f16, %i: index, %j: index):
+      %c = arith.constant 1.0 : f32
+      flash.yield %c : f32
+    }
+  return
+}
+
+// -----
+
+func.func @mask_mod_position_type(%q: tensor<8x16xf32>, %o: tensor<8x16xf32>) {
+  // expected-error @+1 {{'mask_mod' argument #1 (a position) must be index, got 'i64'}}
+  %r = flash.attention ins(%q, %q, %q : tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>) outs(%o : tensor<8x16xf32>) -> tensor<8x16xf32>
+    mask_mod {
+    ^bb0(%i: index, %j: i64):
+      %t = arith.constant true
+      flash.yield %t : i1
+    }
+  return
+}
+
+// -----
+
+func.func @capture_type(%q: tensor<8x16xf32>, %o: tensor<8x16xf32>, %c: tensor<8xf32>) {
+  // expected-error @+1 {{'mask_mod' argument #2 must have the type of captured operand #0 ('tensor<8xf32>'), got 'tensor<4xf32>'}}
+  %r = flash.attention ins(%q, %q, %q : tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>) captures(%c : tensor<8xf32>) outs(%o : tensor<8x16xf32>) -> tensor<8x16xf32>
+    mask_mod {
+    ^bb0(%i: index, %j: index, %x: tensor<4xf32>):
+      %t = arith.constant true
+      flash.yield %t : i1
+    }
+  return
+}
+
+// -----
+
+func.func @mask_mod_yield_type(%q: tensor<8x16xf32>, %o: tensor<8x16xf32>) {
+  %r = flash.attention ins(%q, %q, %q : tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>) outs(%o : tensor<8x16xf32>) -> tensor<8x16xf32>
+    mask_mod {
+    ^bb0(%i: index, %j: index):
+      %c = arith.constant 1.0 : f32
+      // expected-error @+1 {{'flash.yield' op in 'mask_mod' must yield 'i1', got 'f32'}}
+      flash.yield %c : f32
+    }
+  return
+}
+
+// -----
+
+func.func @disallowed_op(%q: tensor<8x16xf32>, %o: tensor<8x16xf32>) {
+  %r = flash.attention ins(%q, %q, %q : tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>) outs(%o : tensor<8x16xf32>) -> tensor<8x16xf32>
+    score_mod {
+    ^bb0(%s: f32, %i: index, %j: index):
+      // expected-error @+1 {{'tensor.empty' op is not allowed in 'score_mod': only arith and math ops, tensor.extract and tensor.dim of captured operands}}
+      %e = tensor.empty() : tensor<4xf32>
+      flash.yield %s : f32
+    }
+  return
+}
+
+// -----
+
+func.func @tensor_constant(%q: tensor<8x16xf32>, %o: tensor<8x16xf32>, %t: tensor<8xf32>) {
+  %r = flash.attention ins(%q, %q, %q : tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>) captures(%t : tensor<8xf32>) outs(%o : tensor<8x16xf32>) -> tensor<8x16xf32>
+    score_mod {
+    ^bb0(%s: f32, %i: index, %j: index, %c: tensor<8xf32>):
+      // expected-error @+1 {{'arith.constant' op in 'score_mod' must compute scalars, got 'tensor<8xf32>'}}
+      %cst = arith.constant dense<1.0> : tensor<8xf32>
+      flash.yield %s : f32
+    }
+  return
+}
+
+// -----
+
+func.func @captures_without_regions(%q: tensor<8x16xf32>, %o: tensor<8x16xf32>, %t: tensor<8xf32>) {
+  // expected-error @+1 {{captures(...) requires a score_mod or mask_mod region that reads them}}
+  %r = flash.attention ins(%q, %q, %q : tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>) captures(%t : tensor<8xf32>) outs(%o : tensor<8x16xf32>) -> tensor<8x16xf32>
+  return
+}
+
+// -----
+
+func.func @region_reads_above(%q: tensor<8x16xf32>, %o: tensor<8x16xf32>, %x: f32) {
+  // expected-note @+1 {{required by region isolation constraints}}
+  %r = flash.attention ins(%q, %q, %q : tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>) outs(%o : tensor<8x16xf32>) -> tensor<8x16xf32>
+    score_mod {
+    ^bb0(%s: f32, %i: index, %j: index):
+      // expected-error @+1 {{using value defined outside the region}}
+      %y = arith.addf %s, %x : f32
+      flash.yield %y : f32
+    }
+  return
+}
+
+// -----
+
+func.func @grad_not_differentiable(%q: tensor<8x16xf32>, %lse: tensor<8xf32>) {
+  %r:3 = flash.attention_grad ins(%q, %q, %q, %q, %lse, %q : tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8xf32>, tensor<8x16xf32>) outs(%q, %q, %q : tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>) -> tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>
+    score_mod {
+    ^bb0(%s: f32, %i: index, %j: index):
+      // expected-error @+1 {{'math.erf' op in 'score_mod' has no derivative rule: the backward cannot differentiate the score through it}}
+      %y = math.erf %s : f32
+      flash.yield %y : f32
+    }
+  return
+}
+
+// -----
+
+func.func @extract_not_captured(%q: tensor<8x16xf32>, %o: tensor<8x16xf32>, %t: tensor<8xf32>) {
+  %r = flash.attention ins(%q, %q, %q : tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>) captures(%t : tensor<8xf32>) outs(%o : tensor<8x16xf32>) -> tensor<8x16xf32>
+    score_mod {
+    ^bb0(%s: f32, %i: index, %j: index, %c: tensor<8xf32>):
+      // expected-error @+1 {{'arith.addf' op in 'score_mod' uses a captured tensor; read it with tensor.extract}}
+      %e = arith.addf %c, %c : tensor<8xf32>
+      flash.yield %s : f32
+    }
+  return
+}

@@ -56,3 +56,52 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// With modifiers, each tile adds its (dynamic) offsets to the positions its
+// regions see: they enter as captured 0-d tensors.
+// CHECK-LABEL: func.func @tile_modifiers
+// CHECK: %[[HO:.*]] = tensor.from_elements %{{.*}} : tensor<index>
+// CHECK: %[[IO:.*]] = tensor.from_elements %{{.*}} : tensor<index>
+// CHECK: flash.attention ins({{.*}}) captures(%{{.*}}, %[[HO]], %[[IO]] : tensor<4xf32>, tensor<index>, tensor<index>)
+// CHECK: score_mod {
+// CHECK: ^bb0(%{{.*}}: f32, %{{.*}}: index, %[[H:.*]]: index, %[[I:.*]]: index, %[[J:.*]]: index, %[[SL:.*]]: tensor<4xf32>, %[[HC:.*]]: tensor<index>, %[[IC:.*]]: tensor<index>):
+// CHECK: %[[HX:.*]] = tensor.extract %[[HC]][] : tensor<index>
+// CHECK: %[[HG:.*]] = arith.addi %[[H]], %[[HX]] : index
+// CHECK: %[[IX:.*]] = tensor.extract %[[IC]][] : tensor<index>
+// CHECK: %[[IG:.*]] = arith.addi %[[I]], %[[IX]] : index
+// CHECK: tensor.extract %[[SL]][%[[HG]]]
+// CHECK: arith.subi %[[J]], %[[IG]]
+// CHECK: mask_mod {
+func.func @tile_modifiers(%q: tensor<2x4x37x16xf32>, %k: tensor<2x4x41x16xf32>, %v: tensor<2x4x41x16xf32>, %slopes: tensor<4xf32>, %o0: tensor<2x4x37x16xf32>) -> tensor<2x4x37x16xf32> {
+  %o = flash.attention ins(%q, %k, %v : tensor<2x4x37x16xf32>, tensor<2x4x41x16xf32>, tensor<2x4x41x16xf32>)
+      captures(%slopes : tensor<4xf32>)
+      outs(%o0 : tensor<2x4x37x16xf32>) -> tensor<2x4x37x16xf32>
+    score_mod {
+    ^bb0(%s: f32, %b: index, %h: index, %i: index, %j: index, %sl: tensor<4xf32>):
+      %m = tensor.extract %sl[%h] : tensor<4xf32>
+      %d = arith.subi %j, %i : index
+      %di = arith.index_cast %d : index to i64
+      %df = arith.sitofp %di : i64 to f32
+      %bias = arith.mulf %m, %df : f32
+      %y = arith.addf %s, %bias : f32
+      flash.yield %y : f32
+    }
+    mask_mod {
+    ^bb0(%b: index, %h: index, %i: index, %j: index, %sl: tensor<4xf32>):
+      %w = arith.constant 7 : index
+      %d = arith.subi %i, %j : index
+      %in = arith.cmpi slt, %d, %w : index
+      flash.yield %in : i1
+    }
+  return %o : tensor<2x4x37x16xf32>
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %a = transform.structured.match ops{["flash.attention"]} in %root : (!transform.any_op) -> !transform.any_op
+    %t, %l:2 = transform.structured.tile_using_for %a tile_sizes [0, 2, 16]
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}

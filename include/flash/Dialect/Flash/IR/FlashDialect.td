@@ -23,7 +23,9 @@ def Flash_Dialect : Dialect {
     Nq x Nk score matrix, and a backward pass that recomputes the
     probabilities from the saved log-sum-exp.
   }];
-  let dependentDialects = ["::mlir::tensor::TensorDialect"];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::math::MathDialect",
+                           "::mlir::tensor::TensorDialect"];
 }
 
 class Flash_Op<string mnemonic, list<Trait> traits = []>

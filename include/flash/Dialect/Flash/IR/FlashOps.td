@@ -18,8 +18,16 @@ def Flash_AnyFloatAttr : Attr<CPred<"::llvm::isa<::mlir::FloatAttr>($_self)">,
   let convertFromStorage = "$_self.getValue()";
 }
 
+def Flash_YieldOp : Flash_Op<"yield", [Pure, Terminator,
+    ParentOneOf<["AttentionOp", "AttentionGradOp"]>]> {
+  let summary = "Yields the value of a score_mod or mask_mod region.";
+  let arguments = (ins AnyType:$value);
+  let assemblyFormat = "$value attr-dict `:` type($value)";
+}
+
 def Flash_AttentionOp : Flash_Op<"attention", [
     AttrSizedOperandSegments, Pure, DestinationStyleOpInterface,
+    IsolatedFromAbove,
     DeclareOpInterfaceMethods<TilingInterface,
         ["getIterationDomain", "getLoopIteratorTypes",
          "getTiledImplementation", "getResultTilePosition"]>]> {
@@ -58,6 +66,59 @@ def Flash_AttentionOp : Flash_Op<"attention", [
     destination-style: `outs` gives the output (and the optional `lse`)
     tensors whose shapes the results take.
 
+    Modifiers (optional regions; both ops, same semantics). With index
+    arguments `%b..., %h, %i, %j` (one per dim of `[B..., Hq, Nq, Nk]`: the
+    batch dims, the query head, the query and the key position) and, after
+    them, one block argument per `captures(...)` operand:
+
+    ```
+    s_ij = score_mod(scale * q_i . k_j, b..., h, i, j)  (+ mask[b,h,i,j])
+    key j is seen from row i  iff  mask_mod(b..., h, i, j)
+                                   and (j <= i + causal_offset if causal)
+                                   and mask[b,h,i,j] (i1 masks)
+    ```
+
+    - `score_mod`: `^bb0(%s: f32, %b...: index, %h: index, %i: index,
+      %j: index, %c...: <captured types>)`, yields one f32. Soft-capping,
+      ALiBi, relative-position biases.
+    - `mask_mod`: `^bb0(%b...: index, %h: index, %i: index, %j: index,
+      %c...)`, yields one i1 (true = the key is seen). It cannot see the
+      score, so lowerings skip key blocks it excludes entirely: a mask_mod
+      that is a conjunction of comparisons of `j - i`, `j` or `i` with
+      values independent of i and j (sliding windows, prefix limits) gives
+      every query block its range of key blocks; others are evaluated per
+      block first (document masks).
+
+    The regions are isolated from above: they read only their arguments,
+    the captured operands through `tensor.extract` / `tensor.dim`, and
+    compute with `arith` and `math` ops (no side effects, no nested
+    regions); they end in `flash.yield`. The backward differentiates
+    `score_mod` with respect to `%s` through addf, subf, mulf, divf, negf,
+    maximumf/maxnumf/minimumf/minnumf, select, extf/truncf, math.tanh, exp,
+    exp2, log, sqrt, absf and fma; `flash.attention_grad` rejects a
+    score_mod whose value depends on `%s` through anything else.
+
+    ```mlir
+    // Gemma 2: soft-capped scores (c = 50) in a sliding window of 4096.
+    %o = flash.attention ins(%q, %k, %v : ...) outs(%o0 : ...)
+        {scale = 0.0625 : f32, causal} -> tensor<1x8x8192x256xbf16>
+      score_mod {
+      ^bb0(%s: f32, %b: index, %h: index, %i: index, %j: index):
+        %c = arith.constant 50.0 : f32
+        %x = arith.divf %s, %c : f32
+        %t = math.tanh %x : f32
+        %r = arith.mulf %c, %t : f32
+        flash.yield %r : f32
+      }
+      mask_mod {
+      ^bb0(%b: index, %h: index, %i: index, %j: index):
+        %w = arith.constant 4096 : index
+        %d = arith.subi %i, %j : index
+        %in = arith.cmpi slt, %d, %w : index
+        flash.yield %in : i1
+      }
+    ```
+
     Example (GQA, causal, with the log-sum-exp):
 
     ```mlir
@@ -76,6 +137,7 @@ def Flash_AttentionOp : Flash_Op<"attention", [
     AnyRankedTensor:$key,
     AnyRankedTensor:$value,
     Optional<AnyRankedTensor>:$mask,
+    Variadic<AnyRankedTensor>:$captures,
     AnyRankedTensor:$output,
     Optional<AnyRankedTensor>:$lse_init,
     OptionalAttr<Flash_AnyFloatAttr>:$scale,
@@ -84,14 +146,17 @@ def Flash_AttentionOp : Flash_Op<"attention", [
   );
   let results = (outs AnyRankedTensor:$result,
                       Optional<AnyRankedTensor>:$lse);
+  let regions = (region AnyRegion:$score_mod, AnyRegion:$mask_mod);
 
   let assemblyFormat = [{
     `ins` `(` $query `,` $key `,` $value `:`
               type($query) `,` type($key) `,` type($value) `)`
     (`mask` `(` $mask^ `:` type($mask) `)`)?
+    (`captures` `(` $captures^ `:` type($captures) `)`)?
     `outs` `(` $output `:` type($output) `)`
     (`lse` `(` $lse_init^ `:` type($lse_init) `)`)?
     attr-dict `->` type(results)
+    (`score_mod` $score_mod^)? (`mask_mod` $mask_mod^)?
   }];
 
   let hasVerifier = 1;
@@ -102,6 +167,14 @@ def Flash_AttentionOp : Flash_Op<"attention", [
 
     /// The scale as f32: the attribute, or 1/sqrt(D) when absent.
     float getScaleValue();
+    /// The score_mod / mask_mod regions, or null when absent.
+    ::mlir::Region *getScoreModRegion() {
+      return getScoreMod().empty() ? nullptr : &getScoreMod();
+    }
+    ::mlir::Region *getMaskModRegion() {
+      return getMaskMod().empty() ? nullptr : &getMaskMod();
+    }
+
     /// Rank of q/k/v/o.
     int64_t getRank() { return getQuery().getType().getRank(); }
     /// Number of leading dims that are neither sequence nor head dim, i.e.
@@ -111,7 +184,8 @@ def Flash_AttentionOp : Flash_Op<"attention", [
 }
 
 def Flash_AttentionGradOp : Flash_Op<"attention_grad", [
-    Pure, DestinationStyleOpInterface]> {
+    AttrSizedOperandSegments, Pure, DestinationStyleOpInterface,
+    IsolatedFromAbove]> {
   let summary = "Gradient of flash.attention by recomputation from lse.";
   let description = [{
     Given the forward's inputs, output `o`, its log-sum-exp `lse` and the
@@ -125,8 +199,9 @@ def Flash_AttentionGradOp : Flash_Op<"attention_grad", [
     dq  += scale * ds k      dk += scale * ds^T q
     ```
 
-    Shapes, `scale`, `causal`, `causal_offset` and `mask` mean the same as
-    for `flash.attention`; `dq` has the shape of `q`, `dk`/`dv` the shapes of
+    Shapes, `scale`, `causal`, `causal_offset`, `mask`, `captures` and the
+    `score_mod` / `mask_mod` regions mean the same as for `flash.attention`
+    (with a score_mod, `ds` is multiplied by its derivative in `%s`); `dq` has the shape of `q`, `dk`/`dv` the shapes of
     `k`/`v` (with GQA, the gradients of the query heads of a group are summed
     into their kv head). `deterministic` forbids order-dependent
     accumulation, making results bitwise repeatable.
@@ -151,6 +226,7 @@ def Flash_AttentionGradOp : Flash_Op<"attention_grad", [
     AnyRankedTensor:$lse,
     AnyRankedTensor:$grad_output,
     Optional<AnyRankedTensor>:$mask,
+    Variadic<AnyRankedTensor>:$captures,
     AnyRankedTensor:$grad_query_init,
     AnyRankedTensor:$grad_key_init,
     AnyRankedTensor:$grad_value_init,
@@ -162,16 +238,19 @@ def Flash_AttentionGradOp : Flash_Op<"attention_grad", [
   let results = (outs AnyRankedTensor:$grad_query,
                       AnyRankedTensor:$grad_key,
                       AnyRankedTensor:$grad_value);
+  let regions = (region AnyRegion:$score_mod, AnyRegion:$mask_mod);
 
   let assemblyFormat = [{
     `ins` `(` $query `,` $key `,` $value `,` $output `,` $lse `,` $grad_output
           `:` type($query) `,` type($key) `,` type($value) `,` type($output)
           `,` type($lse) `,` type($grad_output) `)`
     (`mask` `(` $mask^ `:` type($mask) `)`)?
+    (`captures` `(` $captures^ `:` type($captures) `)`)?
     `outs` `(` $grad_query_init `,` $grad_key_init `,` $grad_value_init `:`
            type($grad_query_init) `,` type($grad_key_init) `,`
            type($grad_value_init) `)`
     attr-dict `->` type(results)
+    (`score_mod` $score_mod^)? (`mask_mod` $mask_mod^)?
   }];
 
   let hasVerifier = 1;
@@ -180,6 +259,13 @@ def Flash_AttentionGradOp : Flash_Op<"attention_grad", [
     ::mlir::MutableOperandRange getDpsInitsMutable();
     float getScaleValue();
     int64_t getRank() { return getQuery().getType().getRank(); }
+    /// The score_mod / mask_mod regions, or null when absent.
+    ::mlir::Region *getScoreModRegion() {
+      return getScoreMod().empty() ? nullptr : &getScoreMod();
+    }
+    ::mlir::Region *getMaskModRegion() {
+      return getMaskMod().empty() ? nullptr : &getMaskMod();
+    }
   }];
 }
 

@@ -1,0 +1,69 @@
+//===- Modifiers.h - score_mod / mask_mod regions of the flash ops -*- C++ -*-===//
+//
+// What every user of the modifier regions of flash.attention and
+// flash.attention_grad needs: their verification, inlining them at given
+// arguments, the derivative of a score_mod with respect to the score (for
+// the backward), and the affine structure of a mask_mod (the key range each
+// query block can see, for block skipping).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FLASH_DIALECT_FLASH_IR_MODIFIERS_H
+#define FLASH_DIALECT_FLASH_IR_MODIFIERS_H
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/Operation.h"
+#include "mlir/IR/Region.h"
+
+#include <optional>
+#include <string>
+
+namespace mlir {
+namespace flash {
+
+/// Verifies the score_mod / mask_mod regions of a flash op of rank `rank`
+/// with the given captured operands (empty regions are absent ones).
+LogicalResult verifyModifiers(Operation *op, int64_t rank,
+                              ValueRange captures, Region &scoreMod,
+                              Region &maskMod);
+
+/// The op of `scoreMod` through which its value depends on the score in a
+/// way the backward cannot differentiate, or null when it can.
+Operation *findNonDifferentiable(Region &scoreMod);
+
+/// Clones the body of a modifier region at `b` with its block arguments
+/// replaced by `args`; returns the yielded value.
+Value inlineModifier(OpBuilder &b, Location loc, Region &region,
+                     ValueRange args);
+
+/// Inlines a score_mod at `args` (args[0] is the score) and also emits its
+/// derivative with respect to args[0]. Fails (without emitting anything
+/// useful) when findNonDifferentiable() would return an op.
+FailureOr<std::pair<Value, Value>>
+inlineScoreModWithDerivative(OpBuilder &b, Location loc, Region &scoreMod,
+                             ValueRange args);
+
+/// One conjunct `ci * i + cj * j + rest <= 0` of a mask_mod, with
+/// ci, cj in {-1, 0, 1} (not both 0) and `rest` an index value that does
+/// not depend on i or j.
+struct MaskConstraint {
+  int64_t ci = 0, cj = 0;
+  Value rest;
+};
+
+/// The affine part of a mask_mod: its conjuncts of the form above, with
+/// their `rest` emitted at `b` from the leading (batch..., head) index
+/// values `lead` and the op's captured operands. `exact` is true when the
+/// mask_mod is exactly the conjunction of `constraints` (nothing else needs
+/// evaluating to skip a block).
+struct MaskBounds {
+  SmallVector<MaskConstraint> constraints;
+  bool exact = true;
+};
+MaskBounds analyzeMaskMod(OpBuilder &b, Location loc, Region &maskMod,
+                          ValueRange lead, ValueRange captures);
+
+} // namespace flash
+} // namespace mlir
+
+#endif // FLASH_DIALECT_FLASH_IR_MODIFIERS_H
