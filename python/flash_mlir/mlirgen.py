@@ -203,6 +203,17 @@ def _fill_random(b, shape, elt, seed, amp, kind="float", extra=""):
         b.emit("  linalg.yield %kp : i1")
         b.emit(f"}} -> {t}")
         return res
+    if elt.startswith("i") or elt == "index":
+        # Small integers (segment ids, positions): trunc(2 x) in {-1, 0, 1}
+        # (times amp).
+        t = ttype(shape, elt)
+        two = b.fresh("c")
+        b.emit(f"{two} = arith.constant dense<2.0> : {f32t}")
+        x2 = b.fresh("x")
+        b.emit(f"{x2} = arith.mulf {out}, {two} : {f32t}")
+        res = b.fresh("ti")
+        b.emit(f"{res} = arith.fptosi {x2} : {f32t} to {t}")
+        return res
     if elt != "f32":
         t = ttype(shape, elt)
         res = b.fresh("tr")
@@ -305,12 +316,12 @@ def _emit_mask_mod(e, cfg, i, j, cap):
     off = cfg.nk - cfg.nq
     if cfg.window:
         left, right = cfg.window
-        if left >= 0:
+        if left != -1:
             e(f"      %wlo = arith.constant {off - left} : index")
             e(f"      %wl = arith.addi {i}, %wlo : index")
             e(f"      %wkl = arith.cmpi sge, {j}, %wl : index")
             conds.append("%wkl")
-        if right >= 0:
+        if right != -1:
             e(f"      %whi = arith.constant {off + right} : index")
             e(f"      %wh = arith.addi {i}, %whi : index")
             e(f"      %wkh = arith.cmpi sle, {j}, %wh : index")

@@ -277,6 +277,13 @@ def check_one(name, orig, raised, build, tol32, tol16):
     b = mlirgen.Builder()
     vals = []
     for i, t in enumerate(args):
+        if not t.startswith("tensor<"):
+            # A scalar argument (a runtime scale, a cap, a length).
+            c = b.fresh("sc")
+            lit = "0.375" if t.startswith(("f", "bf")) else "3"
+            b.emit(f"{c} = arith.constant {lit} : {t}")
+            vals.append(c)
+            continue
         shape, elt = tensor_shape(t)
         if elt == "i1":
             vals.append(mlirgen._fill_random(b, shape, "f32", 10 + i, 1.0,
@@ -304,7 +311,8 @@ def check_one(name, orig, raised, build, tol32, tol16):
     errs = [float(x) for x in re.findall(r"err: (\S+)", out)]
     # f16/bf16 anywhere (inputs or results): the unfused program rounds its
     # intermediates (e.g. P to f16) where flash.attention keeps f32.
-    low = any(tensor_shape(t)[1] in ("f16", "bf16") for t in args + results)
+    low = any(t.startswith("tensor<") and tensor_shape(t)[1] in ("f16", "bf16")
+              for t in args + results)
     tols = [tol16 if low else tol32 for _ in results]
     ok = len(errs) == n and all(e <= t for e, t in zip(errs, tols))
     return (max(errs) if errs else float("nan"), ok), None

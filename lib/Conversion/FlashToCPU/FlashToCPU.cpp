@@ -93,6 +93,7 @@ void mlir::flash::buildFlashToCPUPipeline(OpPassManager &pm,
   pm.addPass(createUBToLLVMConversionPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
   pm.addPass(createCanonicalizerPass());
+  pm.addPass(createFlashCPUTargetFeatures());
 }
 
 void mlir::flash::registerFlashToCPUPipeline() {

@@ -142,6 +142,11 @@ public:
   /// `e` with every read of tensor `from` reading `to` instead.
   const Expr *replaceTensor(const Expr *e, Value from, Value to);
 
+  /// `e` with every occurrence of the node `from` replaced by `to` (renormalized).
+  const Expr *replace(const Expr *e, const Expr *from, const Expr *to);
+  /// Whether the node `x` occurs in `e`.
+  static bool contains(const Expr *e, const Expr *x);
+
   /// `e` with free dim `from` replaced by `to`.
   const Expr *substitute(const Expr *e, unsigned from, AffineExpr to);
   /// A new fresh dim.

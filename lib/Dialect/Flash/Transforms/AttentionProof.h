@@ -62,6 +62,11 @@ struct ForwardFacts {
   const Expr *rowShift = nullptr;
   /// The bound names of j (in the P*V reduction) and d.
   unsigned jName = 0, dName = 0;
+  /// The modifiers: `scoreMod` is an f32 expression of `score` (the
+  /// placeholder for scale * q.k), the root's batch dims, i, j and small
+  /// tensors (slopes, tables, segment ids); `maskMod` an i1 expression of
+  /// the same positions and tensors. Null when absent.
+  const Expr *score = nullptr, *scoreMod = nullptr, *maskMod = nullptr;
   /// The probabilities as one expression at (root dims, j), and their
   /// numerator.
   const Expr *probability = nullptr;

@@ -17,6 +17,9 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/TypeUtilities.h"
+#include "mlir/IR/Verifier.h"
+
+#include <functional>
 
 #include <cfloat>
 
@@ -209,10 +212,15 @@ struct Emitter {
   Emitter(OpBuilder &b, Location loc) : b(b), loc(loc) {}
   OpBuilder &b;
   Location loc;
-  /// Model dim -> loop position.
-  DenseMap<unsigned, unsigned> loopOf;
-  /// Read -> block argument.
-  DenseMap<const Expr *, Value> args;
+  /// Model dim -> its index value (null: not available).
+  std::function<Value(unsigned)> dimValue;
+  /// Affine symbol -> its index value (null: not available).
+  std::function<Value(unsigned)> symbolValue = [](unsigned) { return Value(); };
+  /// Read -> its element.
+  std::function<Value(const Expr *)> readValue;
+  /// The score placeholder's value (a score_mod's argument).
+  const Expr *score = nullptr;
+  Value scoreValue;
   DenseMap<const Expr *, Value> memo;
   bool failed = false;
 
@@ -224,16 +232,24 @@ struct Emitter {
     if (auto c = dyn_cast<AffineConstantExpr>(e))
       return arith::ConstantIndexOp::create(b, loc, c.getValue());
     if (auto d = dyn_cast<AffineDimExpr>(e)) {
-      auto it = loopOf.find(d.getPosition());
-      if (it == loopOf.end()) {
+      Value v = dimValue(d.getPosition());
+      if (!v) {
         failed = true;
         return arith::ConstantIndexOp::create(b, loc, 0);
       }
-      return linalg::IndexOp::create(b, loc, it->second);
+      return v;
+    }
+    if (auto s = dyn_cast<AffineSymbolExpr>(e)) {
+      Value v = symbolValue(s.getPosition());
+      if (!v) {
+        failed = true;
+        return arith::ConstantIndexOp::create(b, loc, 0);
+      }
+      return v;
     }
     auto bin = dyn_cast<AffineBinaryOpExpr>(e);
     if (!bin) {
-      failed = true; // a symbol: not available in the payload
+      failed = true;
       return arith::ConstantIndexOp::create(b, loc, 0);
     }
     Value l = index(bin.getLHS()), r = index(bin.getRHS());
@@ -271,11 +287,19 @@ struct Emitter {
       // where it is multiplied (0 * -inf would be NaN).
       return f32(inSelect ? -INFINITY : -FLT_MAX);
     case Kind::Read: {
-      Value a = args.lookup(e);
+      Value a = readValue(e);
+      if (!a) {
+        failed = true;
+        return f32(0);
+      }
       if (isa<FloatType>(a.getType()) && !a.getType().isF32())
         a = arith::ExtFOp::create(b, loc, b.getF32Type(), a);
       return a;
     }
+    case Kind::Index:
+      return index(e->index[0]);
+    case Kind::Opaque:
+      return opaque(e);
     case Kind::IndexF: {
       Value i = index(e->index[0]);
       Value n = arith::IndexCastOp::create(b, loc, b.getI64Type(), i);
@@ -336,8 +360,111 @@ struct Emitter {
       return f32(0);
     }
   }
+
+  /// An arith/math op the model kept by name: integer operands (index
+  /// expressions, integer tensor elements) computed in index, float ones
+  /// in f32; "arith.cmpi:<pred>" compares.
+  Value opaque(const Expr *e) {
+    if (e == score && scoreValue)
+      return scoreValue;
+    StringRef name = e->name;
+    SmallVector<Value> ops;
+    for (const Expr *o : e->ops)
+      ops.push_back(emit(o));
+    bool isInt = llvm::any_of(ops, [](Value v) {
+      return v.getType().isIntOrIndex() && !v.getType().isInteger(1);
+    });
+    if (isInt)
+      for (Value &v : ops) {
+        if (v.getType().isInteger(1) || !v.getType().isIntOrIndex()) {
+          failed = true;
+          return f32(0);
+        }
+        if (!v.getType().isIndex())
+          v = arith::IndexCastOp::create(b, loc, b.getIndexType(), v);
+      }
+    if (name.consume_front("arith.cmpi:")) {
+      std::optional<arith::CmpIPredicate> p = arith::symbolizeCmpIPredicate(name);
+      if (!p || ops.size() != 2 || !isInt) {
+        failed = true;
+        return f32(0);
+      }
+      return arith::CmpIOp::create(b, loc, *p, ops[0], ops[1]);
+    }
+    if ((!name.starts_with("arith.") && !name.starts_with("math.")) ||
+        ops.empty()) {
+      failed = true;
+      return f32(0);
+    }
+    OperationState st(loc, name);
+    st.addOperands(ops);
+    st.addTypes(ops[0].getType());
+    Operation *op = b.create(st);
+    if (!op->isRegistered() || failed || op->getNumResults() != 1 ||
+        mlir::failed(mlir::verify(op))) {
+      failed = true;
+      return f32(0);
+    }
+    return op->getResult(0);
+  }
 };
 } // namespace
+
+LogicalResult raise::buildModifier(RewriterBase &rw, Location loc,
+                                   Region &region, const Expr *e,
+                                   const Expr *score, ArrayRef<unsigned> dims,
+                                   ArrayRef<Value> read,
+                                   ArrayRef<Value> captures,
+                                   ArrayRef<std::pair<Value, int64_t>> symbols) {
+  OpBuilder::InsertionGuard guard(rw);
+  SmallVector<Type> types;
+  if (score)
+    types.push_back(rw.getF32Type());
+  types.append(dims.size(), rw.getIndexType());
+  for (Value c : captures)
+    types.push_back(c.getType());
+  Block *block = rw.createBlock(&region, {}, types,
+                                SmallVector<Location>(types.size(), loc));
+  unsigned first = score ? 1 : 0;
+  auto captureArg = [&](Value t) -> Value {
+    auto it = llvm::find(read, t);
+    if (it == read.end())
+      return Value();
+    return block->getArgument(first + dims.size() + (it - read.begin()));
+  };
+  Emitter em(rw, loc);
+  em.dimValue = [&](unsigned d) -> Value {
+    auto it = llvm::find(dims, d);
+    return it == dims.end() ? Value()
+                            : block->getArgument(first + (it - dims.begin()));
+  };
+  em.symbolValue = [&](unsigned s) -> Value {
+    if (s >= symbols.size())
+      return Value();
+    Value t = captureArg(symbols[s].first);
+    if (!t)
+      return Value();
+    return tensor::DimOp::create(rw, loc, t, symbols[s].second);
+  };
+  em.readValue = [&](const Expr *r) -> Value {
+    Value t = captureArg(r->tensor);
+    if (!t)
+      return Value();
+    SmallVector<Value> idx;
+    for (AffineExpr x : r->index)
+      idx.push_back(em.index(x));
+    return tensor::ExtractOp::create(rw, loc, t, idx);
+  };
+  em.score = score;
+  if (score)
+    em.scoreValue = block->getArgument(0);
+  Value v = em.emit(e);
+  Type want = score ? Type(rw.getF32Type()) : Type(rw.getI1Type());
+  if (em.failed || v.getType() != want)
+    return failure();
+  YieldOp::create(rw, loc, v);
+  return success();
+}
 
 Value raise::materializeExpr(RewriterBase &rw, Location loc, const Expr *e,
                              ArrayRef<unsigned> dims,
@@ -379,10 +506,16 @@ Value raise::materializeExpr(RewriterBase &rw, Location loc, const Expr *e,
       rw, loc, init.getType(), inputs, ValueRange{init}, maps, iters,
       [&](OpBuilder &b, Location l, ValueRange args) {
         Emitter em(b, l);
-        for (auto [t, d] : llvm::enumerate(dims))
-          em.loopOf[d] = t;
+        em.dimValue = [&](unsigned d) -> Value {
+          auto it = llvm::find(dims, d);
+          if (it == dims.end())
+            return Value();
+          return linalg::IndexOp::create(b, l, it - dims.begin());
+        };
+        DenseMap<const Expr *, Value> readArgs;
         for (auto [r, a] : llvm::zip(reads, args))
-          em.args[r] = a;
+          readArgs[r] = a;
+        em.readValue = [&](const Expr *r) { return readArgs.lookup(r); };
         Value v = em.emit(e);
         if (v.getType() != elt) {
           if (isa<FloatType>(elt) && isa<FloatType>(v.getType()))

@@ -512,6 +512,70 @@ const Expr *ExprContext::reduce(ReduceKind kind, unsigned dim,
   return reduceCanonical(kind, dim, body);
 }
 
+bool ExprContext::contains(const Expr *e, const Expr *x) {
+  return e == x ||
+         llvm::any_of(e->ops, [&](const Expr *o) { return contains(o, x); });
+}
+
+const Expr *ExprContext::replace(const Expr *e, const Expr *from,
+                                 const Expr *to) {
+  if (e == from)
+    return to;
+  if (!contains(e, from))
+    return e;
+  auto s = [&](const Expr *o) { return replace(o, from, to); };
+  switch (e->kind) {
+  case Kind::Add: {
+    SmallVector<std::pair<const Expr *, double>> terms;
+    for (auto [o, c] : llvm::zip(e->ops, e->coefs))
+      terms.push_back({s(o), c});
+    return makeAdd(e->value, terms);
+  }
+  case Kind::Mul: {
+    SmallVector<const Expr *> fs;
+    for (const Expr *o : e->ops)
+      fs.push_back(s(o));
+    return makeMul(e->value, fs);
+  }
+  case Kind::Recip:
+    return recip(s(e->ops[0]));
+  case Kind::Max: {
+    const Expr *r = negInf();
+    for (const Expr *o : e->ops)
+      r = max(r, s(o));
+    return r;
+  }
+  case Kind::Exp:
+    return exp(s(e->ops[0]));
+  case Kind::Log:
+    return log(s(e->ops[0]));
+  case Kind::Select:
+    return select(s(e->ops[0]), s(e->ops[1]), s(e->ops[2]));
+  case Kind::CmpF:
+    return cmpf(e->aux, s(e->ops[0]), s(e->ops[1]));
+  case Kind::And: {
+    const Expr *r = constant(1);
+    for (const Expr *o : e->ops)
+      r = land(r, s(o));
+    return r;
+  }
+  case Kind::Not:
+    return lnot(s(e->ops[0]));
+  case Kind::Opaque: {
+    SmallVector<const Expr *> ops;
+    for (const Expr *o : e->ops)
+      ops.push_back(s(o));
+    return opaque(e->name, ops);
+  }
+  case Kind::Reduce:
+    return reduceCanonical(static_cast<ReduceKind>(e->aux),
+                           cast<AffineDimExpr>(e->index[0]).getPosition(),
+                           s(e->ops[0]));
+  default:
+    return e;
+  }
+}
+
 const Expr *ExprContext::substitute(const Expr *e, unsigned from,
                                     AffineExpr to) {
   if (!e->freeDims.contains(from))

@@ -648,7 +648,11 @@ struct PayloadEval {
       AffineExpr a = affineOf(c.getLhs()), b = affineOf(c.getRhs());
       if (a && b)
         return ec.cmpi(static_cast<int64_t>(c.getPredicate()), a, b);
-      return ec.opaque("arith.cmpi", {x(0), x(1)});
+      // The predicate is part of the name: "arith.cmpi:eq".
+      return ec.opaque(("arith.cmpi:" +
+                        arith::stringifyCmpIPredicate(c.getPredicate()))
+                           .str(),
+                       {x(0), x(1)});
     }
     SmallVector<const Expr *> xs;
     for (Value o : d->getOperands())

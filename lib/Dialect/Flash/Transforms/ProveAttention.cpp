@@ -128,6 +128,75 @@ static bool isMaskExpr(const Expr *e) {
 }
 
 
+/// Whether `e` depends on positions (an index compare or conversion).
+static bool isPositional(const Expr *e) {
+  if (e->kind == Kind::Index || e->kind == Kind::IndexF ||
+      e->kind == Kind::CmpI)
+    return true;
+  return llvm::any_of(e->ops, isPositional);
+}
+
+/// Whether every tensor `e` reads is read through a permutation of dims
+/// (with unit dims at 0): what a mask operand can be laid out from.
+static bool readsPlainly(const Expr *e) {
+  if (e->kind == Kind::Read)
+    return llvm::all_of(e->index, [](AffineExpr x) {
+      Atom a = atomOf(x);
+      return a.kind == Atom::Dim || a.kind == Atom::Zero;
+    });
+  return llvm::all_of(e->ops, readsPlainly);
+}
+
+/// Whether `e` can be a modifier region's body: scalar arithmetic of the
+/// score placeholder, positions and tensors read elementwise; no
+/// reduction, no op outside arith/math, no read of `forbidden` tensors.
+static bool isModifierExpr(const Expr *e, ArrayRef<Value> forbidden) {
+  if (e->kind == Kind::Reduce)
+    return false;
+  if (e->kind == Kind::Opaque && e->name != "flash.score" &&
+      !StringRef(e->name).starts_with("arith.") &&
+      !StringRef(e->name).starts_with("math."))
+    return false;
+  if (e->kind == Kind::Read && llvm::is_contained(forbidden, e->tensor))
+    return false;
+  return llvm::all_of(e->ops, [&](const Expr *o) {
+    return isModifierExpr(o, forbidden);
+  });
+}
+
+/// The q.k products of the form sum_d a * b (a and b leaves, exactly one
+/// varying along j) inside `e`.
+static void findDots(const Expr *e, unsigned j,
+                     function_ref<const Expr *(const Expr *)> asLeaf,
+                     SmallVectorImpl<const Expr *> &out) {
+  if (e->kind == Kind::Reduce && e->aux == static_cast<int64_t>(ReduceKind::Sum) &&
+      e->ops[0]->kind == Kind::Mul && e->ops[0]->ops.size() == 2) {
+    const Expr *a = asLeaf(e->ops[0]->ops[0]), *b = asLeaf(e->ops[0]->ops[1]);
+    if (a && b && a->dependsOn(j) != b->dependsOn(j)) {
+      if (!llvm::is_contained(out, e))
+        out.push_back(e);
+      return;
+    }
+  }
+  for (const Expr *o : e->ops)
+    findDots(o, j, asLeaf, out);
+}
+
+/// The constant `x` is scaled by where it occurs in `e` (the first
+/// occurrence), or 1.
+static double coefficientOf(const Expr *e, const Expr *x) {
+  if (e->kind == Kind::Mul && e->ops.size() == 1 && e->ops[0] == x)
+    return e->value;
+  if (e->kind == Kind::Add)
+    for (auto [o, c] : llvm::zip(e->ops, e->coefs))
+      if (o == x)
+        return c;
+  for (const Expr *o : e->ops)
+    if (ExprContext::contains(o, x))
+      return coefficientOf(o, x);
+  return 1;
+}
+
 /// A sum over a dim of terms that contain an exp of something varying along
 /// it and read a tensor along it: the shape of P*V.
 static bool hasExpWeightedSum(const Expr *e) {
@@ -369,6 +438,10 @@ model::proveForward(ExprContext &ec, const Expr *root, ArrayRef<int64_t> shape,
   const Expr *dot = nullptr;
   const Expr *qRead = nullptr, *kRead = nullptr;
   SmallVector<std::pair<const Expr *, double>> bias;
+  // Terms for the score_mod: functions of the product (soft-capping) and
+  // biases of positions (ALiBi, relative-position tables).
+  SmallVector<std::pair<const Expr *, double>> modTerms;
+  double dotCoef = 1;
   for (auto [t, c] : terms) {
     if (!t->dependsOn(j)) {
       shift.push_back({t, c});
@@ -401,19 +474,65 @@ model::proveForward(ExprContext &ec, const Expr *root, ArrayRef<int64_t> shape,
       kRead = b;
       f.scale = c * t->ops[0]->value;
       f.dName = d;
+      dotCoef = c;
       continue;
     }
     // Any other term without Q or K: an additive mask (a tensor, or an
-    // expression of tensors such as (1 - m) * finfo.min).
-    if (isMaskExpr(t)) {
+    // expression of tensors such as (1 - m) * finfo.min), or a modifier.
+    if (isMaskExpr(t) && !isPositional(t) && readsPlainly(t)) {
       bias.push_back({t, c});
       continue;
     }
-    return describeTerm(ec, t);
+    modTerms.push_back({t, c});
   }
-  if (!dot)
+  // The product inside a function of the scores (c * tanh(s / c)).
+  if (!dot) {
+    SmallVector<const Expr *> dots;
+    for (auto [t, c] : modTerms)
+      findDots(t, j, asLeaf, dots);
+    if (dots.size() > 1)
+      return Reason("the scores combine two different products of queries "
+                    "and keys");
+    if (dots.size() == 1) {
+      dot = dots[0];
+      const Expr *a = asLeaf(dot->ops[0]->ops[0]),
+                 *b = asLeaf(dot->ops[0]->ops[1]);
+      if (a->dependsOn(j))
+        std::swap(a, b);
+      qRead = a;
+      kRead = b;
+      f.dName = boundName(dot);
+      for (auto [t, c] : modTerms)
+        if (ExprContext::contains(t, dot)) {
+          dotCoef = coefficientOf(t, dot);
+          break;
+        }
+      f.scale = dotCoef * dot->ops[0]->value;
+    }
+  }
+  if (!dot) {
+    if (!modTerms.empty())
+      return describeTerm(ec, modTerms.front().first);
     return Reason("the exponent is not a product of queries and keys (" +
                   describe(E) + ")");
+  }
+  if (!modTerms.empty()) {
+    // score_mod(s) with s = scale * q.k: the product is s / dotCoef.
+    const Expr *S = ec.opaque("flash.score", {});
+    bool plain = llvm::none_of(modTerms, [&](auto &p) {
+      return ExprContext::contains(p.first, dot);
+    }) || llvm::any_of(terms, [&](auto &p) { return p.first == dot; });
+    const Expr *sm = plain ? S : ec.constant(0);
+    SmallVector<Value> qk{qRead->tensor, kRead->tensor};
+    for (auto [t, c] : modTerms) {
+      const Expr *r = ec.replace(t, dot, ec.scale(S, 1.0 / dotCoef));
+      if (!isModifierExpr(r, qk))
+        return describeTerm(ec, t);
+      sm = ec.add(sm, ec.scale(r, c));
+    }
+    f.score = S;
+    f.scoreMod = sm;
+  }
   f.rowShift = ec.constant(c0);
   for (auto [t, c] : shift)
     f.rowShift = ec.add(f.rowShift, ec.scale(t, c));
@@ -595,6 +714,7 @@ model::proveForward(ExprContext &ec, const Expr *root, ArrayRef<int64_t> shape,
       atoms.push_back(cond);
   }
   const Expr *keep = nullptr;
+  SmallVector<const Expr *> keepMods;
   for (const Expr *a : atoms) {
     if (a->kind == Kind::CmpI) {
       if (a->aux != static_cast<int64_t>(arith::CmpIPredicate::sle))
@@ -621,24 +741,14 @@ model::proveForward(ExprContext &ec, const Expr *root, ArrayRef<int64_t> shape,
       AffineExpr rest = at(0, 0);
       auto ci = diff(at(1, 0), rest), cj = diff(at(0, 1), rest);
       auto c23 = diff(at(2, 3), rest);
+      // Anything but j <= i + offset is a mask_mod (windows, prefixes,
+      // length cutoffs, block masks).
       if (!ci || !cj || !c23 || llvm::any_of(a->freeDims, [&](unsigned d) {
             return d != *iDim && d != j;
-          }))
-        return Reason("the mask compares positions other than the query's "
-                      "and the key's");
-      if (*c23 != 2 * *ci + 3 * *cj)
-        return Reason("the mask compares positions non-linearly");
-      if (*ci == 0)
-        return Reason("the mask bounds the key position by a constant (a "
-                      "length cutoff), which flash.attention cannot express "
-                      "yet");
-      if (*cj == -1 && *ci == 1)
-        return Reason("the mask bounds the key position from below (j >= i "
-                      "+ c: anti-causal or a sliding window), which "
-                      "flash.attention cannot express yet");
-      if (*cj != 1 || *ci != -1)
-        return Reason("the mask compares query and key positions in a way "
-                      "that is not causal");
+          }) || *c23 != 2 * *ci + 3 * *cj || *cj != 1 || *ci != -1) {
+        keepMods.push_back(a);
+        continue;
+      }
       // j <= i - rest.
       if (auto c = dyn_cast<AffineConstantExpr>(rest)) {
         int64_t off = -c.getValue();
@@ -668,17 +778,33 @@ model::proveForward(ExprContext &ec, const Expr *root, ArrayRef<int64_t> shape,
         f.causalDefaultOffset = true;
         continue;
       }
-      return Reason("the causal mask's offset depends on sizes other than "
-                    "Nk - Nq");
+      // Another offset (from other sizes): a mask_mod reading them.
+      keepMods.push_back(a);
+      continue;
     }
     if (a->reads.contains(qRead->tensor) || a->reads.contains(kRead->tensor))
       return Reason("the mask depends on the scores");
-    if (!isMaskExpr(a))
+    if (isMaskExpr(a) && !isPositional(a) && readsPlainly(a)) {
+      keep = keep ? ec.land(keep, a) : a;
+      continue;
+    }
+    if (!isModifierExpr(a, {qRead->tensor, kRead->tensor}))
       return Reason("the mask is a predicate flash.attention cannot take as "
-                    "an operand (" +
+                    "an operand or a mask_mod (" +
                     describe(a) + ")");
-    keep = keep ? ec.land(keep, a) : a;
+    keepMods.push_back(a);
   }
+  for (const Expr *a : keepMods)
+    f.maskMod = f.maskMod ? ec.land(f.maskMod, a) : a;
+  // The modifiers see the batch dims, i and j only.
+  for (const Expr *m : {f.scoreMod, f.maskMod})
+    if (m && llvm::any_of(m->freeDims, [&](unsigned d) {
+          return d != *iDim && d != j && !llvm::is_contained(batch, d);
+        }))
+      return Reason(std::string("the ") +
+                    (m == f.scoreMod ? "score modifier" : "mask") +
+                    " varies along a dim that is not a batch, query or key "
+                    "position (the head dim of Q, K or V)");
   if (f.causalDefaultOffset && f.causalOffset)
     return Reason("two causal masks with different offsets");
   // One mask operand: a tensor as it is, or an expression materialized.

@@ -20,6 +20,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "RaiseAttention.h"
+#include "mlir/IR/IRMapping.h"
 #include "flash/Dialect/Flash/Transforms/Transforms.h"
 
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -542,10 +543,17 @@ Reason raise::emitBackward(RewriterBase &rw, const ForwardFacts &f,
   Value dq0 = emptyLike(q), dk0 = emptyLike(k), dv0 = emptyLike(v);
   auto grad = AttentionGradOp::create(
       rw, loc, TypeRange{q.getType(), k.getType(), v.getType()}, q, k, v,
-      attn.getResult(), attn.getLse(), dO, mask, ValueRange{}, dq0, dk0, dv0,
-      attn.getScaleAttr(), attn.getCausalAttr(), attn.getCausalOffsetAttr(),
-      /*deterministic=*/nullptr);
+      attn.getResult(), attn.getLse(), dO, mask, attn.getCaptures(), dq0, dk0,
+      dv0, attn.getScaleAttr(), attn.getCausalAttr(),
+      attn.getCausalOffsetAttr(), /*deterministic=*/nullptr);
   made.push_back(grad);
+  // The same modifiers (the backward's proof compared the joint graph with
+  // the probabilities they define, derivative of the score_mod included).
+  {
+    IRMapping map;
+    attn.getScoreMod().cloneInto(&grad.getScoreMod(), map);
+    attn.getMaskMod().cloneInto(&grad.getMaskMod(), map);
+  }
   {
     ScopedDiagnosticHandler silence(rw.getContext(),
                                     [](Diagnostic &) { return success(); });

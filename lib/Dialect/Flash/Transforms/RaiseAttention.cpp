@@ -277,6 +277,38 @@ Reason emit(RewriterBase &rw, Candidate &c) {
   SmallVector<Value> leaves{f.q.tensor, f.k.tensor, f.v.tensor};
   if (f.mask)
     leaves.push_back(f.mask->tensor);
+  // The modifiers' captured operands: every tensor they read, and the
+  // tensors whose sizes they use.
+  SmallVector<Value> captures;
+  for (const Expr *m : {f.scoreMod, f.maskMod}) {
+    if (!m)
+      continue;
+    SmallVector<const Expr *> reads;
+    collectReads(m, reads);
+    for (const Expr *r : reads)
+      if (!llvm::is_contained(captures, r->tensor))
+        captures.push_back(r->tensor);
+    std::function<void(const Expr *)> symbolsOf = [&](const Expr *e) {
+      for (AffineExpr x : e->index)
+        x.walk([&](AffineExpr s) {
+          if (auto sym = dyn_cast<AffineSymbolExpr>(s))
+            if (sym.getPosition() < c.mb->symbols.size() &&
+                !llvm::is_contained(captures,
+                                    c.mb->symbols[sym.getPosition()].first))
+              captures.push_back(c.mb->symbols[sym.getPosition()].first);
+        });
+      for (const Expr *o : e->ops)
+        symbolsOf(o);
+    };
+    symbolsOf(m);
+  }
+  for (Value cv : captures) {
+    if (!isa<RankedTensorType>(cv.getType()) &&
+        !isa<FloatType, IntegerType, IndexType>(cv.getType()))
+      return "a score or mask modifier reads a value that is neither a "
+             "tensor nor a scalar";
+    leaves.push_back(cv);
+  }
   OpBuilder::InsertionGuard guard(rw);
   if (Operation *last = lastDefinition(block, leaves))
     rw.setInsertionPointAfter(last);
@@ -424,10 +456,38 @@ Reason emit(RewriterBase &rw, Candidate &c) {
                         : nullptr;
   IntegerAttr offset =
       f.causalOffset ? rw.getI64IntegerAttr(*f.causalOffset) : nullptr;
+  // Scalars (a runtime scale or cap) are captured as 0-d tensors.
+  SmallVector<Value> captureOperands;
+  for (Value cv : captures) {
+    if (isa<RankedTensorType>(cv.getType())) {
+      captureOperands.push_back(cv);
+      continue;
+    }
+    auto t = tensor::FromElementsOp::create(
+        rw, loc, RankedTensorType::get({}, cv.getType()), ValueRange{cv});
+    made.push_back(t);
+    captureOperands.push_back(t);
+  }
   auto attn = AttentionOp::create(rw, loc, resultTypes, q, k, v, mask,
-                                  ValueRange{}, init,
-                                  lseInit, scale, causal, offset);
+                                  captureOperands, init, lseInit, scale,
+                                  causal, offset);
   made.push_back(attn);
+  // The regions, over (batch..., i, j) of the model.
+  SmallVector<unsigned> modDims(f.canonical.begin(),
+                                f.canonical.begin() + nb + 1);
+  modDims.push_back(f.jName);
+  if (f.scoreMod &&
+      failed(buildModifier(rw, loc, attn.getScoreMod(), f.scoreMod, f.score,
+                           modDims, captures, captureOperands,
+                           c.mb->symbols)))
+    return fail("the score modifier uses an operation the raise cannot "
+                "rebuild in a score_mod region");
+  if (f.maskMod &&
+      failed(buildModifier(rw, loc, attn.getMaskMod(), f.maskMod, nullptr,
+                           modDims, captures, captureOperands,
+                           c.mb->symbols)))
+    return fail("the mask uses an operation the raise cannot rebuild in a "
+                "mask_mod region");
   {
     // Check silently: a mismatch is a reason not to raise, not an error.
     std::string msg;

@@ -68,10 +68,11 @@ func.func @negative_tosa_query_axis(%q: tensor<2x16x8xf32>, %kt: tensor<2x8x16xf
 
 // -----
 
-// Near miss: the scores are scaled by a tensor that varies per element.
-// CHECK-LABEL: func.func @negative_tosa_elementwise_scale
-// CHECK-NOT: flash.attention
-func.func @negative_tosa_elementwise_scale(%q: tensor<2x16x8xf32>, %kt: tensor<2x8x20xf32>, %v: tensor<2x20x8xf32>, %w: tensor<2x16x20xf32>) -> tensor<2x16x8xf32> {
+// Raised: the factor goes into a score_mod (captured, read per element).
+// CHECK-LABEL: func.func @tosa_elementwise_scale
+// CHECK: flash.attention
+// CHECK-SAME: score_mod
+func.func @tosa_elementwise_scale(%q: tensor<2x16x8xf32>, %kt: tensor<2x8x20xf32>, %v: tensor<2x20x8xf32>, %w: tensor<2x16x20xf32>) -> tensor<2x16x8xf32> {
   %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
   %shift = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
   %s = tosa.matmul %q, %kt, %zp, %zp : (tensor<2x16x8xf32>, tensor<2x8x20xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<2x16x20xf32>
@@ -80,7 +81,6 @@ func.func @negative_tosa_elementwise_scale(%q: tensor<2x16x8xf32>, %kt: tensor<2
   %sum = tosa.reduce_sum %e {axis = 2 : i32} : (tensor<2x16x20xf32>) -> tensor<2x16x1xf32>
   %r = tosa.reciprocal %sum : (tensor<2x16x1xf32>) -> tensor<2x16x1xf32>
   %p = tosa.mul %e, %r, %shift : (tensor<2x16x20xf32>, tensor<2x16x1xf32>, tensor<1xi8>) -> tensor<2x16x20xf32>
-  // expected-remark @+1 {{attention not raised: the scores are multiplied by something that varies per element (not a constant scale)}}
   %o = tosa.matmul %p, %v, %zp, %zp : (tensor<2x16x20xf32>, tensor<2x20x8xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<2x16x8xf32>
   return %o : tensor<2x16x8xf32>
 }

@@ -462,10 +462,11 @@ func.func @constant_shift_negative_scale(%q: tensor<13x8xf32>, %k: tensor<17x8xf
 // -----
 
 // runtime scale as a scalar argument (torch sdpa scale=...), no checker (scalar arg)
-// Not raised: flash.attention takes the scale as an attribute.
-// CHECK-LABEL: func.func @negative_runtime_scalar_scale
-// CHECK-NOT: flash.attention
-func.func @negative_runtime_scalar_scale(%q: tensor<13x8xf32>, %k: tensor<17x8xf32>, %v: tensor<17x6xf32>, %scale: f32) -> tensor<13x6xf32> {
+// Raised: the factor goes into a score_mod (captured, read per element).
+// CHECK-LABEL: func.func @runtime_scalar_scale
+// CHECK: flash.attention
+// CHECK-SAME: score_mod
+func.func @runtime_scalar_scale(%q: tensor<13x8xf32>, %k: tensor<17x8xf32>, %v: tensor<17x6xf32>, %scale: f32) -> tensor<13x6xf32> {
   %zero = arith.constant 0.0 : f32
   %es = tensor.empty() : tensor<13x17xf32>
   %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<13x17xf32>) -> tensor<13x17xf32>
@@ -480,7 +481,6 @@ func.func @negative_runtime_scalar_scale(%q: tensor<13x8xf32>, %k: tensor<17x8xf
   %p = linalg.softmax dimension(1) ins(%x : tensor<13x17xf32>) outs(%es : tensor<13x17xf32>) -> tensor<13x17xf32>
   %eo = tensor.empty() : tensor<13x6xf32>
   %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<13x6xf32>) -> tensor<13x6xf32>
-  // expected-remark @+1 {{attention not raised: the scale is not a constant (a runtime scalar); flash.attention takes it as an attribute}}
   %o = linalg.matmul ins(%p, %v : tensor<13x17xf32>, tensor<17x6xf32>) outs(%zo : tensor<13x6xf32>) -> tensor<13x6xf32>
   return %o : tensor<13x6xf32>
 }
@@ -488,10 +488,11 @@ func.func @negative_runtime_scalar_scale(%q: tensor<13x8xf32>, %k: tensor<17x8xf
 // -----
 
 // scale given as a splat tensor argument broadcast from tensor<1x1xf32> via maps (runtime 1x1 scale)
-// Not raised: flash.attention takes the scale as an attribute.
-// CHECK-LABEL: func.func @negative_runtime_tensor_scale_1x1
-// CHECK-NOT: flash.attention
-func.func @negative_runtime_tensor_scale_1x1(%q: tensor<13x8xf32>, %k: tensor<17x8xf32>, %v: tensor<17x6xf32>, %scale: tensor<1x1xf32>) -> tensor<13x6xf32> {
+// Raised: the factor goes into a score_mod (captured, read per element).
+// CHECK-LABEL: func.func @runtime_tensor_scale_1x1
+// CHECK: flash.attention
+// CHECK-SAME: score_mod
+func.func @runtime_tensor_scale_1x1(%q: tensor<13x8xf32>, %k: tensor<17x8xf32>, %v: tensor<17x6xf32>, %scale: tensor<1x1xf32>) -> tensor<13x6xf32> {
   %zero = arith.constant 0.0 : f32
   %es = tensor.empty() : tensor<13x17xf32>
   %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<13x17xf32>) -> tensor<13x17xf32>
@@ -506,7 +507,6 @@ func.func @negative_runtime_tensor_scale_1x1(%q: tensor<13x8xf32>, %k: tensor<17
   %p = linalg.softmax dimension(1) ins(%x : tensor<13x17xf32>) outs(%es : tensor<13x17xf32>) -> tensor<13x17xf32>
   %eo = tensor.empty() : tensor<13x6xf32>
   %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<13x6xf32>) -> tensor<13x6xf32>
-  // expected-remark @+1 {{attention not raised: the scale is not a constant (a runtime scalar); flash.attention takes it as an attribute}}
   %o = linalg.matmul ins(%p, %v : tensor<13x17xf32>, tensor<17x6xf32>) outs(%zo : tensor<13x6xf32>) -> tensor<13x6xf32>
   return %o : tensor<13x6xf32>
 }

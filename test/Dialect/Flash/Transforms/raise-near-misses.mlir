@@ -230,39 +230,6 @@ func.func @negative_pv_contracts_query_axis(%q: tensor<41x24xf32>, %k: tensor<41
 
 // -----
 
-// Not attention: the scores are multiplied by a per-element weight w[i,j] (not a scale).
-// CHECK-LABEL: func.func @negative_multiplicative_score_weights
-// CHECK-NOT: flash.attention
-func.func @negative_multiplicative_score_weights(%q: tensor<2x37x24xf32>, %k: tensor<2x45x24xf32>,
-                                                 %v: tensor<2x45x20xf32>, %w: tensor<37x45xf32>) -> tensor<2x37x20xf32> {
-  %zero = arith.constant 0.0 : f32
-  %e0 = tensor.empty() : tensor<2x37x45xf32>
-  %z0 = linalg.fill ins(%zero : f32) outs(%e0 : tensor<2x37x45xf32>) -> tensor<2x37x45xf32>
-  %s = linalg.batch_matmul indexing_maps = [affine_map<(b, m, n, k) -> (b, m, k)>,
-                                            affine_map<(b, m, n, k) -> (b, n, k)>,
-                                            affine_map<(b, m, n, k) -> (b, m, n)>]
-      ins(%q, %k : tensor<2x37x24xf32>, tensor<2x45x24xf32>)
-      outs(%z0 : tensor<2x37x45xf32>) -> tensor<2x37x45xf32>
-  %sw = linalg.generic {indexing_maps = [affine_map<(b, i, j) -> (b, i, j)>, affine_map<(b, i, j) -> (i, j)>, affine_map<(b, i, j) -> (b, i, j)>],
-                        iterator_types = ["parallel", "parallel", "parallel"]}
-      ins(%s, %w : tensor<2x37x45xf32>, tensor<37x45xf32>) outs(%e0 : tensor<2x37x45xf32>) {
-  ^bb0(%x: f32, %y: f32, %o: f32):
-    %c = arith.constant 0.20412415 : f32
-    %t = arith.mulf %x, %c : f32
-    %r = arith.mulf %t, %y : f32
-    linalg.yield %r : f32
-  } -> tensor<2x37x45xf32>
-  %e1 = tensor.empty() : tensor<2x37x45xf32>
-  %p = linalg.softmax dimension(2) ins(%sw : tensor<2x37x45xf32>) outs(%e1 : tensor<2x37x45xf32>) -> tensor<2x37x45xf32>
-  %e3 = tensor.empty() : tensor<2x37x20xf32>
-  %z3 = linalg.fill ins(%zero : f32) outs(%e3 : tensor<2x37x20xf32>) -> tensor<2x37x20xf32>
-  // expected-remark @+1 {{attention not raised}}
-  %o = linalg.batch_matmul ins(%p, %v : tensor<2x37x45xf32>, tensor<2x45x20xf32>) outs(%z3 : tensor<2x37x20xf32>) -> tensor<2x37x20xf32>
-  return %o : tensor<2x37x20xf32>
-}
-
-// -----
-
 // Not attention: the mask depends on the scores (select(s < -0.5, -inf, s)).
 // CHECK-LABEL: func.func @negative_score_dependent_mask
 // CHECK-NOT: flash.attention

@@ -192,4 +192,29 @@ def FlashHoistVectorTransfers
   }];
 }
 
+def FlashCPUTargetFeatures
+    : Pass<"flash-cpu-target-features", "::mlir::ModuleOp"> {
+  let summary = "Set LLVM target features on the CPU pipeline's functions";
+  let description = [{
+    Adds `target_features` to every `llvm.func` definition that has none, so
+    that the JIT (mlir-runner) and ahead-of-time compiles of the module
+    generate code for the host minus `features`. The default, `-avx512bf16`,
+    works around an LLVM 22 X86 instruction-selection failure ("Do not know
+    how to soft promote this operator's operand") on hosts with avx512bf16
+    (Sapphire Rapids) for the bf16 vector code of unfused programs; the
+    flash kernels compute in f32 and do not use it.
+
+    ```mlir
+    llvm.func @f(...) {                    // before
+    llvm.func @f(...) attributes {target_features =
+        #llvm.target_features<["-avx512bf16"]>} {
+    ```
+  }];
+  let options = [
+    Option<"features", "features", "std::string", "\"-avx512bf16\"",
+           "Comma-separated LLVM target features (+feature / -feature)">
+  ];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 #endif // FLASH_DIALECT_FLASH_TRANSFORMS_PASSES_TD
