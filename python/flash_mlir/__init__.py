@@ -61,6 +61,52 @@ def _config(q, k, v, causal, scale, causal_offset=None, mask=None):
     return cfg
 
 
+def _modifiers(cfg, q, k, window, softcap, alibi_slopes, segment_ids):
+    """Sets the score/mask modifiers of `cfg`; returns the captured arrays
+    (ALiBi slopes [Hq] f32, segment ids of queries [Nq] and keys [Nk] i32)
+    in the kernels' argument order."""
+    extra = []
+    if window is not None:
+        try:
+            left, right = (int(w) for w in window)
+        except (TypeError, ValueError):
+            raise ValueError(f"window must be (left, right) integers (-1: "
+                             f"unbounded), got {window!r}") from None
+        if left < -1 or right < -1:
+            raise ValueError(f"window sizes must be >= -1, got {window!r}")
+        if (left, right) != (-1, -1):
+            cfg.window = (left, right)
+    if softcap is not None and softcap != 0:
+        if not math.isfinite(softcap) or softcap < 0:
+            raise ValueError(f"softcap must be a positive finite float, got "
+                             f"{softcap!r}")
+        cfg.softcap = float(softcap)
+    if alibi_slopes is not None:
+        if cfg.hq is None:
+            raise ValueError("alibi_slopes needs a heads dim ([..., H, N, D])")
+        sl = np.ascontiguousarray(_as_numpy(alibi_slopes), dtype=np.float32)
+        if sl.shape != (cfg.hq,):
+            raise ValueError(f"alibi_slopes must have shape ({cfg.hq},) (one "
+                             f"per query head), got {sl.shape}")
+        cfg.alibi = True
+        extra.append(sl)
+    if segment_ids is not None:
+        if isinstance(segment_ids, (tuple, list)) and len(segment_ids) == 2:
+            sq, sk = segment_ids
+        else:
+            sq = sk = segment_ids
+        sq = np.ascontiguousarray(_as_numpy(sq), dtype=np.int32)
+        sk = np.ascontiguousarray(_as_numpy(sk), dtype=np.int32)
+        if sq.shape != (cfg.nq,) or sk.shape != (cfg.nk,):
+            raise ValueError(f"segment_ids must be one id per position: "
+                             f"shapes ({cfg.nq},) and ({cfg.nk},) (or one "
+                             f"array when Nq = Nk), got {sq.shape} and "
+                             f"{sk.shape}")
+        cfg.segments = 1
+        extra += [sq, sk]
+    return extra
+
+
 def _mask(mask, q, k):
     """The mask as the kernels take it: bool (keep) or float32 (added),
     [Nq, Nk] or broadcast to q's leading dims + [Nq, Nk]."""
@@ -104,36 +150,54 @@ def _is_cuda(x):
 
 def attention(q, k, v, causal=False, scale=None, block_q=64, block_kv=64,
               loop_order="fa2", return_lse=False, causal_offset=None,
-              mask=None):
+              mask=None, window=None, softcap=None, alibi_slopes=None,
+              segment_ids=None):
     """softmax(scale * q k^T [+ mask] [causal]) v computed by flash-mlir: on
     the GPU for CUDA torch tensors [B, H, N, D] (with autograd), else on the
     CPU. `mask`: bool (True keeps a key) or float32 (added to the scores),
     broadcastable to [..., Nq, Nk]; a row that keeps no key gives 0 (and
-    lse -inf)."""
+    lse -inf).
+
+    Modifiers (CPU; FlashAttention's names and alignment): `window=(left,
+    right)` keeps keys i + Nk - Nq - left <= j <= i + Nk - Nq + right (-1:
+    unbounded), `softcap=c` replaces the scaled score s by c * tanh(s / c),
+    `alibi_slopes` ([Hq]) adds -slope_h * |i + Nk - Nq - j|, `segment_ids`
+    (one id per position, or a (query ids, key ids) pair) keeps only keys of
+    the query's segment (packed documents)."""
+    mods = (window, softcap, alibi_slopes, segment_ids)
     if _is_cuda(q):
+        if any(x is not None for x in mods):
+            raise NotImplementedError(
+                "window/softcap/alibi_slopes/segment_ids are not supported by "
+                "the GPU kernels yet; call with CPU tensors")
         from . import cuda
         return cuda.attention(q, k, v, causal=causal, scale=scale, mask=mask)
     q, k, v = (_as_numpy(t) for t in (q, k, v))
     m = _mask(mask, q, k)
     cfg = _config(q, k, v, causal, scale, causal_offset, m)
+    extra = _modifiers(cfg, q, k, *mods)
     _blocks(block_q, block_kv, loop_order)
     fwd, _ = compiler.attention_kernels(cfg, int(block_q), int(block_kv),
                                         loop_order)
-    o, lse = fwd(q, k, v, *([m] if m is not None else []))
+    o, lse = fwd(q, k, v, *([m] if m is not None else []), *extra)
     return (o, lse) if return_lse else o
 
 
 def attention_grad(q, k, v, o, lse, do, causal=False, scale=None, block_q=64,
                    block_kv=64, loop_order="fa2", causal_offset=None,
-                   mask=None):
-    """(dq, dk, dv) of attention, recomputed from the forward's lse."""
+                   mask=None, window=None, softcap=None, alibi_slopes=None,
+                   segment_ids=None):
+    """(dq, dk, dv) of attention, recomputed from the forward's lse (the
+    modifiers as for `attention`; the soft-cap is differentiated)."""
     q, k, v, o, lse, do = (_as_numpy(t) for t in (q, k, v, o, lse, do))
     m = _mask(mask, q, k)
     cfg = _config(q, k, v, causal, scale, causal_offset, m)
+    extra = _modifiers(cfg, q, k, window, softcap, alibi_slopes, segment_ids)
     _blocks(block_q, block_kv, loop_order)
     if do.shape != o.shape or o.shape != tuple(cfg.o_shape()):
         raise ValueError(f"o and dO must have shape {tuple(cfg.o_shape())}, "
                          f"got {o.shape} and {do.shape}")
     _, bwd = compiler.attention_kernels(cfg, int(block_q), int(block_kv),
                                         loop_order)
-    return tuple(bwd(q, k, v, o, lse, do, *([m] if m is not None else [])))
+    return tuple(bwd(q, k, v, o, lse, do, *([m] if m is not None else []),
+                     *extra))

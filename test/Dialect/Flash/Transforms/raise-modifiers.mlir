@@ -425,13 +425,6 @@ func.func @negative_softcap_of_scores_and_keys(%q: tensor<4x37x16xf32>, %k: tens
 
 // -----
 
-// Remarks of --flash-raise-attention="report=true": one near miss of
-// attention per reason a candidate is not raised. Each @negative_* function
-// is a program a frontend could emit that is not (or cannot be) raised; the
-// remark lands on the first line of the candidate op (the P*V contraction).
-// Sizes are small and odd (Nq = 13, Nk = 17, D = E = 6) so that no two roles
-// share an extent.
-// RUN: flash-opt %s --split-input-file --flash-raise-attention="report=true" --verify-diagnostics | FileCheck %s
 // (A near miss before score_mod / mask_mod.)
 // CHECK-LABEL: func.func @score_softcap_tanh
 // CHECK: flash.attention

@@ -1,4 +1,10 @@
-
+// Remarks of --flash-raise-attention="report=true": one near miss of
+// attention per reason a candidate is not raised. Each @negative_* function
+// is a program a frontend could emit that is not (or cannot be) raised; the
+// remark lands on the first line of the candidate op (the P*V contraction).
+// Sizes are small and odd (Nq = 13, Nk = 17, D = E = 6) so that no two roles
+// share an extent.
+// RUN: flash-opt %s --split-input-file --flash-raise-attention="report=true" --verify-diagnostics | FileCheck %s
 // The softmax subtracts max_i s[i, j] (over queries) but sums over keys.
 // CHECK-LABEL: func.func @negative_max_over_query_axis
 // CHECK-NOT: flash.attention
