@@ -144,6 +144,10 @@ public:
 
   /// `e` with every occurrence of the node `from` replaced by `to` (renormalized).
   const Expr *replace(const Expr *e, const Expr *from, const Expr *to);
+  /// d e / d x for a leaf-like node `x` (sums, products, reciprocals, exp,
+  /// log, selects on conditions without `x`, tanh); null where a part of
+  /// `e` has no rule here.
+  const Expr *derivative(const Expr *e, const Expr *x);
   /// Whether the node `x` occurs in `e`.
   static bool contains(const Expr *e, const Expr *x);
 

@@ -67,6 +67,8 @@ struct ForwardFacts {
   /// tensors (slopes, tables, segment ids); `maskMod` an i1 expression of
   /// the same positions and tensors. Null when absent.
   const Expr *score = nullptr, *scoreMod = nullptr, *maskMod = nullptr;
+  /// What `score` stands for: scale * q.k as an expression of the leaves.
+  const Expr *scoreValue = nullptr;
   /// The probabilities as one expression at (root dims, j), and their
   /// numerator.
   const Expr *probability = nullptr;

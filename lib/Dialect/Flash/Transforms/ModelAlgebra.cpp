@@ -512,6 +512,65 @@ const Expr *ExprContext::reduce(ReduceKind kind, unsigned dim,
   return reduceCanonical(kind, dim, body);
 }
 
+const Expr *ExprContext::derivative(const Expr *e, const Expr *x) {
+  if (e == x)
+    return constant(1);
+  if (!contains(e, x))
+    return constant(0);
+  auto d = [&](const Expr *o) { return derivative(o, x); };
+  switch (e->kind) {
+  case Kind::Add: {
+    const Expr *r = constant(0);
+    for (auto [o, c] : llvm::zip(e->ops, e->coefs)) {
+      const Expr *t = d(o);
+      if (!t)
+        return nullptr;
+      r = add(r, scale(t, c));
+    }
+    return r;
+  }
+  case Kind::Mul: {
+    const Expr *r = constant(0);
+    for (unsigned k = 0; k < e->ops.size(); ++k) {
+      const Expr *t = d(e->ops[k]);
+      if (!t)
+        return nullptr;
+      for (unsigned l = 0; l < e->ops.size(); ++l)
+        if (l != k)
+          t = mul(t, e->ops[l]);
+      r = add(r, t);
+    }
+    return scale(r, e->value);
+  }
+  case Kind::Recip: {
+    const Expr *t = d(e->ops[0]);
+    return t ? scale(mul(t, mul(e, e)), -1) : nullptr;
+  }
+  case Kind::Exp: {
+    const Expr *t = d(e->ops[0]);
+    return t ? mul(t, e) : nullptr;
+  }
+  case Kind::Log: {
+    const Expr *t = d(e->ops[0]);
+    return t ? mul(t, recip(e->ops[0])) : nullptr;
+  }
+  case Kind::Select: {
+    if (contains(e->ops[0], x))
+      return nullptr;
+    const Expr *a = d(e->ops[1]), *b = d(e->ops[2]);
+    return a && b ? select(e->ops[0], a, b) : nullptr;
+  }
+  case Kind::Opaque:
+    if (e->name == "math.tanh" && e->ops.size() == 1) {
+      const Expr *t = d(e->ops[0]);
+      return t ? mul(t, sub(constant(1), mul(e, e))) : nullptr;
+    }
+    return nullptr;
+  default:
+    return nullptr;
+  }
+}
+
 bool ExprContext::contains(const Expr *e, const Expr *x) {
   return e == x ||
          llvm::any_of(e->ops, [&](const Expr *o) { return contains(o, x); });

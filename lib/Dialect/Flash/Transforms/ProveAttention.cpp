@@ -532,6 +532,7 @@ model::proveForward(ExprContext &ec, const Expr *root, ArrayRef<int64_t> shape,
     }
     f.score = S;
     f.scoreMod = sm;
+    f.scoreValue = ec.scale(dot, dotCoef);
   }
   f.rowShift = ec.constant(c0);
   for (auto [t, c] : shift)

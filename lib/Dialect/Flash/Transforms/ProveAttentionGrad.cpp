@@ -83,8 +83,11 @@ struct GradProver {
       return sumOver(eDim(), ec.mul(dOT, oT));
     return sumOver(kJ, ec.mul(pT, dP()));
   }
+  /// d score_mod / d s at (i, j) in role space (null: no score_mod).
+  const Expr *modDerivative = nullptr;
   const Expr *dS(bool fromO) {
-    return ec.mul(pT, ec.sub(dP(), delta(fromO)));
+    const Expr *r = ec.mul(pT, ec.sub(dP(), delta(fromO)));
+    return modDerivative ? ec.mul(r, modDerivative) : r;
   }
   const Expr *dV() { return sumOver(iDim(), ec.mul(pT, dOT)); }
   const Expr *dQ(bool fromO) {
@@ -413,6 +416,15 @@ Reason raise::proveBackward(ExprContext &ec, ModelBuilder &mb,
     return r->dependsOn(f.jName);
   }));
   g.vT = g.toRoles(findRead(rootExpr, f.v.tensor));
+  if (f.scoreMod) {
+    const Expr *dm = ec.derivative(f.scoreMod, f.score);
+    if (!dm)
+      return "the backward of this score modifier cannot be derived (an "
+             "operation without a derivative rule in the raise's model)";
+    dm = ec.replace(dm, f.score, f.scoreValue);
+    if (!dm->isConst(1))
+      g.modDerivative = g.toRoles(dm);
+  }
   {
     auto rt = cast<RankedTensorType>(root.getType());
     SmallVector<AffineExpr> idx;
