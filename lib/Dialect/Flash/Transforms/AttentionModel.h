@@ -142,6 +142,9 @@ public:
   /// `e` with every read of tensor `from` reading `to` instead.
   const Expr *replaceTensor(const Expr *e, Value from, Value to);
 
+  /// `e` (an arithmetic, select, compare or opaque node) rebuilt in normal
+  /// form from `f` of each operand.
+  const Expr *rebuild(const Expr *e, function_ref<const Expr *(const Expr *)> f);
   /// `e` with every occurrence of the node `from` replaced by `to` (renormalized).
   const Expr *replace(const Expr *e, const Expr *from, const Expr *to);
   /// d e / d x for a leaf-like node `x` (sums, products, reciprocals, exp,

@@ -576,13 +576,8 @@ bool ExprContext::contains(const Expr *e, const Expr *x) {
          llvm::any_of(e->ops, [&](const Expr *o) { return contains(o, x); });
 }
 
-const Expr *ExprContext::replace(const Expr *e, const Expr *from,
-                                 const Expr *to) {
-  if (e == from)
-    return to;
-  if (!contains(e, from))
-    return e;
-  auto s = [&](const Expr *o) { return replace(o, from, to); };
+const Expr *ExprContext::rebuild(const Expr *e,
+                                 function_ref<const Expr *(const Expr *)> s) {
   switch (e->kind) {
   case Kind::Add: {
     SmallVector<std::pair<const Expr *, double>> terms;
@@ -626,13 +621,23 @@ const Expr *ExprContext::replace(const Expr *e, const Expr *from,
       ops.push_back(s(o));
     return opaque(e->name, ops);
   }
-  case Kind::Reduce:
-    return reduceCanonical(static_cast<ReduceKind>(e->aux),
-                           cast<AffineDimExpr>(e->index[0]).getPosition(),
-                           s(e->ops[0]));
   default:
     return e;
   }
+}
+
+const Expr *ExprContext::replace(const Expr *e, const Expr *from,
+                                 const Expr *to) {
+  if (e == from)
+    return to;
+  if (!contains(e, from))
+    return e;
+  auto s = [&](const Expr *o) { return replace(o, from, to); };
+  if (e->kind == Kind::Reduce)
+    return reduceCanonical(static_cast<ReduceKind>(e->aux),
+                           cast<AffineDimExpr>(e->index[0]).getPosition(),
+                           s(e->ops[0]));
+  return rebuild(e, s);
 }
 
 const Expr *ExprContext::substitute(const Expr *e, unsigned from,
@@ -655,48 +660,6 @@ const Expr *ExprContext::substitute(const Expr *e, unsigned from,
     return indexToFloat(sub(e->index[0]));
   case Kind::CmpI:
     return cmpi(e->aux, sub(e->index[0]), getAffineConstantExpr(0, ctx));
-  case Kind::Add: {
-    SmallVector<std::pair<const Expr *, double>> terms;
-    for (auto [o, c] : llvm::zip(e->ops, e->coefs))
-      terms.push_back({s(o), c});
-    return makeAdd(e->value, terms);
-  }
-  case Kind::Mul: {
-    SmallVector<const Expr *> fs;
-    for (const Expr *o : e->ops)
-      fs.push_back(s(o));
-    return makeMul(e->value, fs);
-  }
-  case Kind::Recip:
-    return recip(s(e->ops[0]));
-  case Kind::Max: {
-    const Expr *r = negInf();
-    for (const Expr *o : e->ops)
-      r = max(r, s(o));
-    return r;
-  }
-  case Kind::Exp:
-    return exp(s(e->ops[0]));
-  case Kind::Log:
-    return log(s(e->ops[0]));
-  case Kind::Select:
-    return select(s(e->ops[0]), s(e->ops[1]), s(e->ops[2]));
-  case Kind::CmpF:
-    return cmpf(e->aux, s(e->ops[0]), s(e->ops[1]));
-  case Kind::And: {
-    const Expr *r = constant(1);
-    for (const Expr *o : e->ops)
-      r = land(r, s(o));
-    return r;
-  }
-  case Kind::Not:
-    return lnot(s(e->ops[0]));
-  case Kind::Opaque: {
-    SmallVector<const Expr *> ops;
-    for (const Expr *o : e->ops)
-      ops.push_back(s(o));
-    return opaque(e->name, ops);
-  }
   case Kind::Reduce: {
     unsigned bound = cast<AffineDimExpr>(e->index[0]).getPosition();
     const Expr *body = e->ops[0];
@@ -711,11 +674,9 @@ const Expr *ExprContext::substitute(const Expr *e, unsigned from,
     return reduce(static_cast<ReduceKind>(e->aux), bound,
                   substitute(body, from, to));
   }
-  case Kind::Const:
-  case Kind::NegInf:
-    return e;
+  default:
+    return rebuild(e, s);
   }
-  return e;
 }
 
 const Expr *ExprContext::replaceTensor(const Expr *e, Value from, Value to) {
