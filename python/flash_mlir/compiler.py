@@ -31,6 +31,18 @@ _LLVM = os.environ.get("LLVM_PREFIX", "/usr/lib/llvm-22")
 _ABI_VERSION = "1"
 
 
+def _host_id():
+    """The host's CPU model and features: objects are compiled for the host
+    (-march=native), so a cache shared between machines must not mix them."""
+    try:
+        with open("/proc/cpuinfo") as f:
+            lines = [l for l in f if l.startswith(("model name", "flags"))]
+        return hashlib.sha256("".join(lines[:2]).encode()).hexdigest()[:16]
+    except OSError:
+        return "unknown-host"
+
+
+
 class CompileError(RuntimeError):
     pass
 
@@ -73,7 +85,8 @@ def compile_module(module_text, pipeline_options=""):
     """Returns the path of a shared object for `module_text` lowered with
     `--flash-to-cpu="<pipeline_options>"`, compiling it on a cache miss."""
     key = hashlib.sha256(
-        "\0".join([_ABI_VERSION, module_text, pipeline_options]).encode()
+        "\0".join([_ABI_VERSION, _host_id(), module_text,
+                   pipeline_options]).encode()
     ).hexdigest()[:32]
     so = os.path.join(cache_dir(), f"{key}.so")
     if os.path.exists(so):
@@ -90,7 +103,10 @@ def compile_module(module_text, pipeline_options=""):
         _run([f"{_LLVM}/bin/mlir-translate", "--mlir-to-llvmir", llvm_mlir,
               "-o", ll], "mlir-translate")
         obj = os.path.join(tmp, "kernel.so")
-        _run(["clang-22", "-O3", "-shared", "-fPIC", "-Wno-override-module",
+        # The host CPU, as mlir-runner JIT-compiles for it: the pipeline
+        # vectorizes for the host (AVX-512 where present).
+        _run(["clang-22", "-O3", "-march=native", "-shared", "-fPIC",
+              "-Wno-override-module",
               ll, "-o", obj, "-lm"], "clang")
         # Publish atomically: concurrent compilers may race on the same key.
         tmp_so = so + f".{os.getpid()}.tmp"
