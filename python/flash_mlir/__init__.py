@@ -163,7 +163,10 @@ def attention(q, k, v, causal=False, scale=None, block_q=64, block_kv=64,
     unbounded), `softcap=c` replaces the scaled score s by c * tanh(s / c),
     `alibi_slopes` ([Hq]) adds -slope_h * |i + Nk - Nq - j|, `segment_ids`
     (one id per position, or a (query ids, key ids) pair) keeps only keys of
-    the query's segment (packed documents)."""
+    the query's segment (packed documents).
+
+    CPU torch tensors that require grad get a torch.autograd graph whose
+    backward runs `attention_grad`."""
     mods = (window, softcap, alibi_slopes, segment_ids)
     if _is_cuda(q):
         if any(x is not None for x in mods):
@@ -172,6 +175,12 @@ def attention(q, k, v, causal=False, scale=None, block_q=64, block_kv=64,
                 "the GPU kernels yet; call with CPU tensors")
         from . import cuda
         return cuda.attention(q, k, v, causal=causal, scale=scale, mask=mask)
+    if _needs_grad(q, k, v):
+        return _cpu_autograd(q, k, v, return_lse, dict(
+            causal=causal, scale=scale, block_q=block_q, block_kv=block_kv,
+            loop_order=loop_order, causal_offset=causal_offset, mask=mask,
+            window=window, softcap=softcap, alibi_slopes=alibi_slopes,
+            segment_ids=segment_ids))
     q, k, v = (_as_numpy(t) for t in (q, k, v))
     m = _mask(mask, q, k)
     cfg = _config(q, k, v, causal, scale, causal_offset, m)
@@ -180,6 +189,37 @@ def attention(q, k, v, causal=False, scale=None, block_q=64, block_kv=64,
     fwd, _ = compiler.attention_kernels(cfg, int(block_q), int(block_kv),
                                         loop_order)
     o, lse = fwd(q, k, v, *([m] if m is not None else []), *extra)
+    return (o, lse) if return_lse else o
+
+
+def _needs_grad(*ts):
+    return any(getattr(t, "requires_grad", False) for t in ts)
+
+
+def _cpu_autograd(q, k, v, return_lse, kw):
+    """attention() on CPU torch tensors that require grad: a
+    torch.autograd.Function whose backward is attention_grad (recomputation
+    from lse, the modifiers included)."""
+    import torch
+
+    class Attention(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, q, k, v):
+            o, lse = attention(q.detach(), k.detach(), v.detach(),
+                               return_lse=True, **kw)
+            o, lse = torch.from_numpy(o), torch.from_numpy(lse)
+            ctx.save_for_backward(q, k, v, o, lse)
+            ctx.mark_non_differentiable(lse)
+            return o, lse
+
+        @staticmethod
+        def backward(ctx, do, _dlse):
+            q, k, v, o, lse = ctx.saved_tensors
+            dq, dk, dv = attention_grad(q, k, v, o, lse, do, **kw)
+            return (torch.from_numpy(dq), torch.from_numpy(dk),
+                    torch.from_numpy(dv))
+
+    o, lse = Attention.apply(q, k, v)
     return (o, lse) if return_lse else o
 
 

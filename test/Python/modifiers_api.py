@@ -100,3 +100,18 @@ for what, kw in (("bad window", dict(window=5)),
         print(what, ": accepted")
     except ValueError as e:
         print(f"{what}: {e}")
+
+# torch autograd on CPU tensors: the backward runs attention_grad.
+# CHECK: autograd: err={{.*}} ok
+rng = np.random.default_rng(7)
+qn, kn, vn, don = (rng.standard_normal((1, 2, 27, 16)).astype(np.float32)
+                   for _ in range(4))
+qt, kt, vt = (torch.tensor(x, requires_grad=True) for x in (qn, kn, vn))
+o = fm.attention(qt, kt, vt, causal=True, window=(5, 0), softcap=2.0)
+o.backward(torch.tensor(don))
+ro, rdq, rdk, rdv = reference(qn, kn, vn, don, 0.25, True, (5, 0), 2.0, None,
+                              None)
+err = max(float(np.abs(x - y).max()) for x, y in (
+    (o.detach().numpy(), ro), (qt.grad.numpy(), rdq), (kt.grad.numpy(), rdk),
+    (vt.grad.numpy(), rdv)))
+print(f"autograd: err={err:.2e} {'ok' if err <= 2e-5 else 'FAIL'}")
