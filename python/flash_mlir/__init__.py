@@ -169,12 +169,13 @@ def attention(q, k, v, causal=False, scale=None, block_q=64, block_kv=64,
     backward runs `attention_grad`."""
     mods = (window, softcap, alibi_slopes, segment_ids)
     if _is_cuda(q):
-        if any(x is not None for x in mods):
+        if alibi_slopes is not None or segment_ids is not None:
             raise NotImplementedError(
-                "window/softcap/alibi_slopes/segment_ids are not supported by "
-                "the GPU kernels yet; call with CPU tensors")
+                "alibi_slopes/segment_ids are not supported by the GPU "
+                "kernels yet; call with CPU tensors")
         from . import cuda
-        return cuda.attention(q, k, v, causal=causal, scale=scale, mask=mask)
+        return cuda.attention(q, k, v, causal=causal, scale=scale, mask=mask,
+                              window=window, softcap=softcap)
     if _needs_grad(q, k, v):
         return _cpu_autograd(q, k, v, return_lse, dict(
             causal=causal, scale=scale, block_q=block_q, block_kv=block_kv,

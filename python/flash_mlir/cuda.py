@@ -220,7 +220,7 @@ class CudaKernel:
 _KERNELS = {}
 
 
-def _config(q, k, v, causal, scale, mask=None):
+def _config(q, k, v, causal, scale, mask=None, window=None, softcap=None):
     import torch
 
     if q.dim() != 4 or k.dim() != 4 or v.dim() != 4:
@@ -243,6 +243,12 @@ def _config(q, k, v, causal, scale, mask=None):
         # The kernels read an additive f32 mask in place: [Nq, Nk] broadcast
         # over batch and heads, or the full [B, H, Nq, Nk].
         cfg.mask, cfg.mask_bcast = "add", mask.dim() == 2
+    # Modifiers (the tensor-core forward only, for now): FlashAttention's
+    # bottom-right aligned window and tanh soft-capping.
+    if window is not None and tuple(window) != (-1, -1):
+        cfg.window = tuple(int(w) for w in window)
+    if softcap:
+        cfg.softcap = float(softcap)
     return cfg
 
 
@@ -287,7 +293,8 @@ def _kernel(cfg, grad):
     return _KERNELS[key]
 
 
-def forward(q, k, v, causal=False, scale=None, mask=None):
+def forward(q, k, v, causal=False, scale=None, mask=None, window=None,
+            softcap=None):
     """softmax(scale q k^T [+ mask] [causal]) v on CUDA torch tensors
     [B, H, N, D] (GQA when k/v have fewer heads; causal is top-left aligned,
     as torch's is_causal; `mask` as _mask returns it, or None); returns
@@ -295,7 +302,7 @@ def forward(q, k, v, causal=False, scale=None, mask=None):
     import torch
 
     mask = _mask(mask, q, k)
-    cfg = _config(q, k, v, causal, scale, mask)
+    cfg = _config(q, k, v, causal, scale, mask, window, softcap)
     kern = _kernel(cfg, grad=False)
     q, k, v = (t.contiguous() for t in (q, k, v))
     B, H, N, _ = q.shape
@@ -360,11 +367,21 @@ def _autograd():
 _FN = None
 
 
-def attention(q, k, v, causal=False, scale=None, mask=None):
+def attention(q, k, v, causal=False, scale=None, mask=None, window=None,
+              softcap=None):
     """flash-mlir attention on CUDA tensors with autograd (our backward
     kernels run in loss.backward()); `mask`: bool (True keeps a key) or
-    float (added), broadcastable to [B, H, Nq, Nk]."""
+    float (added), broadcastable to [B, H, Nq, Nk]. `window` / `softcap`
+    run on the tensor-core forward (f16/bf16); their backward is not on the
+    GPU yet."""
     global _FN
+    if window is not None or softcap:
+        if any(t.requires_grad for t in (q, k, v)):
+            raise NotImplementedError(
+                "the backward of window/softcap is not on the GPU yet; "
+                "use CPU tensors for training with them")
+        m = _mask(mask, q, k)
+        return forward(q, k, v, causal, scale, m, window, softcap)[0]
     if _FN is None:
         _FN = _autograd()
     return _FN.apply(q, k, v, causal, scale, mask)

@@ -334,9 +334,15 @@ FailureOr<KernelSpec> specOf(OpT op, int64_t threads, int64_t tile) {
     return op.emitOpError("needs static shapes on the GPU path for now");
   if (op.getMask() && !op.getMask().getType().hasStaticShape())
     return op.emitOpError("needs a statically shaped mask on the GPU path");
-  if (op.getScoreModRegion() || op.getMaskModRegion())
+  if (!op.getCaptures().empty())
+    return op.emitOpError("with captured operands (a score_mod or mask_mod "
+                          "reading tensors) is not supported by the GPU "
+                          "kernels yet (--flash-to-cpu lowers it)");
+  if (isa<AttentionGradOp>(op.getOperation()) &&
+      (op.getScoreModRegion() || op.getMaskModRegion()))
     return op.emitOpError("with a score_mod or mask_mod is not supported by "
-                          "the GPU kernels yet (--flash-to-cpu lowers it)");
+                          "the GPU backward kernels yet (--flash-to-cpu "
+                          "lowers it)");
   int64_t rank = qTy.getRank();
   KernelSpec s;
   s.nq = qTy.getDimSize(rank - 2);
@@ -355,6 +361,8 @@ FailureOr<KernelSpec> specOf(OpT op, int64_t threads, int64_t tile) {
   s.threads = threads;
   s.tile = tile;
   s.lead.assign(qTy.getShape().begin(), qTy.getShape().end() - 2);
+  s.scoreMod = op.getScoreModRegion();
+  s.maskMod = op.getMaskModRegion();
   if (Value mask = op.getMask()) {
     // Row-major strides of the mask, aligned to the trailing dims of
     // [B..., H, Nq, Nk]; 0 where it broadcasts.
@@ -512,6 +520,11 @@ struct FlashMapToGPUPass : flash::impl::FlashMapToGPUBase<FlashMapToGPUPass> {
       if (failed(s))
         return signalPassFailure();
       op = outlineHostGlue(op, glueCounter, gpuModule);
+      // The regions of the moved op (specOf saw the original's).
+      if (auto fwd = dyn_cast<AttentionOp>(op)) {
+        s->scoreMod = fwd.getScoreModRegion();
+        s->maskMod = fwd.getMaskModRegion();
+      }
       OpBuilder kb = OpBuilder::atBlockEnd(gpuModule.getBody());
       OpBuilder b(op);
       HostGlue host{b, op->getLoc(), ctx, {}};
@@ -524,7 +537,15 @@ struct FlashMapToGPUPass : flash::impl::FlashMapToGPUBase<FlashMapToGPUPass> {
         std::string name = "flash_attention_" + std::to_string(counter++);
         int64_t fwdThreads = s->threads, fwdGrid = gq;
         gpu::GPUFuncOp coop;
-        if (cooperativeMatrix && coopMatrixForwardApplies(*s)) {
+        if (s->hasModifiers() && !(tensorCores && mmaForwardApplies(*s))) {
+          op->emitOpError("with a score_mod or mask_mod needs the "
+                          "tensor-core forward kernel on the GPU (f16/bf16 "
+                          "with tensor-cores); the other GPU kernels do not "
+                          "support modifiers yet");
+          return signalPassFailure();
+        }
+        if (cooperativeMatrix && coopMatrixForwardApplies(*s) &&
+            !s->hasModifiers()) {
           // Over the workgroup-memory limit: the SIMT kernel instead.
           coop = buildForwardCoopMatrixKernel(kb, op->getLoc(), name, *s);
           if (!fits(coop)) {

@@ -52,6 +52,10 @@ struct KernelSpec {
   bool mask = false;
   SmallVector<int64_t> lead, maskLeadStrides;
   int64_t maskRowStride = 0, maskKeyStride = 0, maskSize = 0;
+  /// The op's score_mod / mask_mod regions (no captured operands), inlined
+  /// per score element by the tensor-core forward; null when absent.
+  Region *scoreMod = nullptr, *maskMod = nullptr;
+  bool hasModifiers() const { return scoreMod || maskMod; }
 };
 
 constexpr float kLog2e = 1.4426950408889634f;

@@ -29,6 +29,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "MmaFragments.h"
+#include "flash/Dialect/Flash/IR/Modifiers.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -615,6 +616,47 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
     maskBase = maskLeadBase(kb, s, bh);
   }
 
+  // Modifiers: every tile is a masked one, from the first tile a mask_mod's
+  // affine bounds let the block's rows see to the last.
+  Value kvStart = kb.c(0);
+  SmallVector<Value> leadIdx;
+  if (s.hasModifiers()) {
+    // (batch..., head) of this block: bh row-major over q's leading dims.
+    leadIdx.assign(s.lead.size(), Value());
+    Value rest = bh;
+    for (int64_t i = static_cast<int64_t>(s.lead.size()) - 1; i >= 0; --i) {
+      leadIdx[i] = arith::RemUIOp::create(b, loc, rest, kb.c(s.lead[i]));
+      rest = arith::DivUIOp::create(b, loc, rest, kb.c(s.lead[i]));
+    }
+    if (s.maskMod) {
+      flash::MaskBounds mb = flash::analyzeMaskMod(b, loc, *s.maskMod, leadIdx, {});
+      Value tMin = rowBase, tMax = F.add(rowBase, kb.c(rowsPerBlock - 1));
+      Value lo = kb.c(0), hi = kvEnd;
+      for (const flash::MaskConstraint &c : mb.constraints) {
+        Value tSel = (c.cj == 1) == (c.ci < 0) ? tMax : tMin;
+        Value ct = arith::MulIOp::create(b, loc, kb.c(c.ci), tSel);
+        if (c.cj == 1) // j <= -rest - ci * i
+          hi = arith::MinSIOp::create(
+              b, loc, hi,
+              arith::SubIOp::create(
+                  b, loc, arith::SubIOp::create(b, loc, kb.c(1), c.rest),
+                  ct));
+        else if (c.cj == -1) // j >= rest + ci * i
+          lo = arith::MaxSIOp::create(b, loc, lo,
+                                      arith::AddIOp::create(b, loc, c.rest,
+                                                            ct));
+      }
+      kvEnd = arith::MaxSIOp::create(b, loc, hi, kb.c(0));
+      kvStart = arith::MinSIOp::create(
+          b, loc,
+          arith::MulIOp::create(
+              b, loc, arith::DivSIOp::create(b, loc, lo, kb.c(tileKV)),
+              kb.c(tileKV)),
+          kvEnd);
+    }
+    fullEnd = kvStart;
+  }
+
   // Q as A fragments (registers), one per 16 columns of D.
   SmallVector<Value> qA;
   for (int64_t ks = 0; ks < kSteps; ++ks)
@@ -646,7 +688,7 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
   SmallVector<Value> inits{kb.f(ninf), kb.f(ninf), kb.f(0.0f), kb.f(0.0f)};
   for (int64_t dt = 0; dt < dTiles; ++dt)
     inits.push_back(F.zeroC());
-  inits.push_back(copyK(F, kb.c(0)));
+  inits.push_back(copyK(F, kvStart));
 
   auto body = [&](bool masked) {
     return [&, masked](OpBuilder &lb, Location l, Value jt, ValueRange args) {
@@ -691,7 +733,25 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
               x = arith::MulFOp::create(lb, l, x, kl.f(sMul));
             if (masked) {
               Value key = G.add(jt, G.add(G.t2, kl.c(nt * 8 + j)));
+              if (s.scoreMod) {
+                // score_mod on scale * q.k (x is q.k, or q.k * sl2 when
+                // prescaled), back in x's units.
+                Value t = arith::MulFOp::create(
+                    lb, l, x, kl.f(prescale ? 1.0f / kLog2e : s.scale));
+                SmallVector<Value> a{t};
+                llvm::append_range(a, leadIdx);
+                a.append({rows[r], key});
+                Value y = flash::inlineModifier(lb, l, *s.scoreMod, a);
+                x = arith::MulFOp::create(
+                    lb, l, y, kl.f(prescale ? kLog2e : 1.0f / s.scale));
+              }
               Value vis = keyVisible(kl, s, rowLimit[r], key);
+              if (s.maskMod) {
+                SmallVector<Value> a(leadIdx);
+                a.append({rows[r], key});
+                vis = arith::AndIOp::create(
+                    lb, l, vis, flash::inlineModifier(lb, l, *s.maskMod, a));
+              }
               x = arith::SelectOp::create(lb, l, vis, x, kl.f(ninf));
               if (mask) {
                 // mask(row, key) (natural-log units) in the scores' units:
@@ -778,7 +838,7 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
       scf::YieldOp::create(lb, l, next);
     };
   };
-  auto full = scf::ForOp::create(b, loc, kb.c(0), fullEnd, kb.c(tileKV), inits,
+  auto full = scf::ForOp::create(b, loc, kvStart, fullEnd, kb.c(tileKV), inits,
                                  body(/*masked=*/false));
   auto loop = scf::ForOp::create(b, loc, fullEnd, kvEnd, kb.c(tileKV),
                                  full.getResults(), body(/*masked=*/true));

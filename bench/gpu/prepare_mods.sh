@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# The GPU machine's artifacts for the score/mask modifiers on the
+# tensor-core forward (mma.sync / wgmma): self-checking programs (fused on
+# the GPU vs the unfused reference with the same modifiers on the host) and
+# the kernel cache of bench/gpu/bench_mods.py. From the repository root
+# after `make build`; then on the GPU machine, with gpu_out carried:
+#   cd gpu_out && for t in m*; do ./$t | tail -1; done
+#   FLASH_MLIR_CACHE=$PWD/gpu_out/cache PYTHONPATH=$PWD/python \
+#     python3 bench/gpu/bench_mods.py
+set -euo pipefail
+OUT=${OUT:-gpu_out}
+source bench/aot.sh
+exe() { # name mlirgen-args...
+  local name=$1; shift
+  /usr/bin/python3 python/flash_mlir/mlirgen.py "$@" > "$tmp/$name.mlir"
+  aot_link "$tmp/$name.mlir" "$name" --flash-to-nvvm=format=bin flash_cuda_runtime
+}
+# Windows smaller than a tile, GQA, causal; soft-capping at d = 128 (wgmma);
+# window + soft-cap with Nq != Nk; a window left of every key (rows that
+# see nothing); mma.sync (d = 48).
+exe m1 --batch 2 --hq 4 --hkv 2 --n 100 --d 64 --dtype bf16 --window 9,0 --causal --tol 8e-3
+exe m2 --hq 3 --nq 37 --nk 100 --d 128 --dtype f16 --softcap 2.0 --amp 2 --tol 2e-3
+exe m3 --hq 2 --nq 150 --nk 200 --d 64 --dtype bf16 --window 30,5 --softcap 1.5 --tol 8e-3
+exe m4 --hq 2 --nq 100 --nk 37 --d 64 --dtype f16 --window=-1,-25 --tol 2e-3
+exe m5 --hq 2 --n 300 --d 48 --dtype f16 --window 70,3 --softcap 3.0 --tol 2e-3
+cp build/lib/libflash_cuda_runtime.so "$OUT/"
+FLASH_MLIR_CACHE=$PWD/$OUT/cache /usr/bin/python3 bench/gpu/bench_mods.py --precompile
