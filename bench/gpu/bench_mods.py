@@ -22,6 +22,9 @@ import os
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+# bench/gpu/profile.py would shadow the standard library's `profile`
+# (torch.compile imports cProfile).
+sys.path = [p for p in sys.path if os.path.abspath(p or ".") != HERE]
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(HERE)),
                                 "python"))
 from flash_mlir import cuda, mlirgen  # noqa: E402

@@ -633,7 +633,9 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
       Value tMin = rowBase, tMax = F.add(rowBase, kb.c(rowsPerBlock - 1));
       Value lo = kb.c(0), hi = kvEnd;
       for (const flash::MaskConstraint &c : mb.constraints) {
-        Value tSel = (c.cj == 1) == (c.ci < 0) ? tMax : tMin;
+        // The block's row where -ci * i is largest (the loosest upper
+        // bound on j) is also where ci * i is smallest (the loosest lower).
+        Value tSel = c.ci < 0 ? tMax : tMin;
         Value ct = arith::MulIOp::create(b, loc, kb.c(c.ci), tSel);
         if (c.cj == 1) // j <= -rest - ci * i
           hi = arith::MinSIOp::create(
