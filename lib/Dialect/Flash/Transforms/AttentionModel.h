@@ -111,6 +111,10 @@ public:
   explicit ExprContext(MLIRContext *ctx) : ctx(ctx) {}
   MLIRContext *getContext() const { return ctx; }
 
+  /// Whether a model read the lowest finite float as -inf (masks written
+  /// with finfo.min): equal under masking unless a row masks every key.
+  bool sawLowestFinite = false;
+
   const Expr *constant(double v);
   const Expr *negInf();
   const Expr *read(Value tensor, ArrayRef<AffineExpr> index);
@@ -250,6 +254,10 @@ private:
   /// Scratch function arguments -> the original values they stand for.
   llvm::DenseMap<Value, Value> scratchArgs;
 };
+
+/// Whether `e` is non-negative for every value of its dims and symbols
+/// (positions and sizes, all >= 0).
+bool knownNonNegative(AffineExpr e);
 
 /// Every distinct Read in `e`.
 void collectReads(const Expr *e, SmallVectorImpl<const Expr *> &out);

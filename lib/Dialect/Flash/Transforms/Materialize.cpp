@@ -374,14 +374,20 @@ struct Emitter {
     bool isInt = llvm::any_of(ops, [](Value v) {
       return v.getType().isIntOrIndex() && !v.getType().isInteger(1);
     });
+    // Integers (index expressions, integer tensor elements) in i64.
+    Type i64 = b.getI64Type();
     if (isInt)
       for (Value &v : ops) {
         if (v.getType().isInteger(1) || !v.getType().isIntOrIndex()) {
           failed = true;
           return f32(0);
         }
-        if (!v.getType().isIndex())
-          v = arith::IndexCastOp::create(b, loc, b.getIndexType(), v);
+        if (v.getType().isIndex())
+          v = arith::IndexCastOp::create(b, loc, i64, v);
+        else if (v.getType().getIntOrFloatBitWidth() < 64)
+          v = arith::ExtSIOp::create(b, loc, i64, v);
+        else if (v.getType() != i64)
+          v = arith::TruncIOp::create(b, loc, i64, v);
       }
     if (name.consume_front("arith.cmpi:")) {
       std::optional<arith::CmpIPredicate> p = arith::symbolizeCmpIPredicate(name);
@@ -398,10 +404,20 @@ struct Emitter {
     }
     OperationState st(loc, name);
     st.addOperands(ops);
-    st.addTypes(ops[0].getType());
+    // Integer-to-float conversions give f32; the rest keep their operands'
+    // type.
+    bool toFloat = name == "arith.sitofp" || name == "arith.uitofp";
+    st.addTypes(toFloat ? Type(b.getF32Type()) : ops[0].getType());
     Operation *op = b.create(st);
-    if (!op->isRegistered() || failed || op->getNumResults() != 1 ||
-        mlir::failed(mlir::verify(op))) {
+    bool invalid;
+    {
+      // A mismatch is a reason not to raise, not an error.
+      ScopedDiagnosticHandler silence(b.getContext(),
+                                      [](Diagnostic &) { return success(); });
+      invalid = !op->isRegistered() || op->getNumResults() != 1 ||
+                mlir::failed(mlir::verify(op));
+    }
+    if (invalid) {
       failed = true;
       return f32(0);
     }

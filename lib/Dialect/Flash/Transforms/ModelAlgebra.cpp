@@ -374,10 +374,49 @@ const Expr *ExprContext::cmpf(int64_t pred, const Expr *a, const Expr *b) {
   return intern(std::move(e));
 }
 
+bool model::knownNonNegative(AffineExpr e) {
+  if (auto c = dyn_cast<AffineConstantExpr>(e))
+    return c.getValue() >= 0;
+  if (isa<AffineDimExpr, AffineSymbolExpr>(e))
+    return true;
+  auto bin = cast<AffineBinaryOpExpr>(e);
+  auto rc = dyn_cast<AffineConstantExpr>(bin.getRHS());
+  switch (e.getKind()) {
+  case AffineExprKind::Add:
+  case AffineExprKind::Mul:
+    return knownNonNegative(bin.getLHS()) && knownNonNegative(bin.getRHS());
+  default: // floordiv, ceildiv, mod by a positive constant
+    return knownNonNegative(bin.getLHS()) && rc && rc.getValue() > 0;
+  }
+}
+
 const Expr *ExprContext::cmpi(int64_t pred, AffineExpr a, AffineExpr b) {
   using P = arith::CmpIPredicate;
-  // Canonical: e <= 0, e == 0 or e != 0 (indices are non-negative, so the
-  // signed and unsigned orders agree).
+  // Unsigned orders agree with the signed ones on non-negative values; a
+  // negative side (i - j) is a huge unsigned value.
+  P p = static_cast<P>(pred);
+  bool ult = p == P::ult || p == P::ule, ugt = p == P::ugt || p == P::uge;
+  if ((ult || ugt) && !(knownNonNegative(a) && knownNonNegative(b))) {
+    AffineExpr zero = getAffineConstantExpr(0, ctx);
+    // x <u y (or <=u) with y >= 0: 0 <= x < y (<=).
+    auto below = [&](AffineExpr x, AffineExpr y, bool orEqual) {
+      return land(cmpi(static_cast<int64_t>(P::sge), x, zero),
+                  cmpi(static_cast<int64_t>(orEqual ? P::sle : P::slt), x,
+                       y));
+    };
+    bool eq = p == P::ule || p == P::uge;
+    if (ult && knownNonNegative(b))
+      return below(a, b, eq);
+    if (ugt && knownNonNegative(a))
+      return below(b, a, eq);
+    if (ugt && knownNonNegative(b)) // a >u b = !(a <=u b), a >=u b = !(a <u b)
+      return lnot(below(a, b, !eq));
+    if (ult && knownNonNegative(a)) // a <u b = !(b <=u a)
+      return lnot(below(b, a, !eq));
+    return opaque(("arith.cmpi:" + arith::stringifyCmpIPredicate(p)).str(),
+                  {index(a), index(b)});
+  }
+  // Canonical: e <= 0, e == 0 or e != 0.
   AffineExpr e;
   P canon = P::sle;
   switch (static_cast<P>(pred)) {

@@ -34,6 +34,13 @@ using namespace mlir::flash;
 using namespace mlir::flash::model;
 
 static bool isNegInfLike(double v) { return v < -1e38; }
+/// -inf for a constant that stands for it (the lowest finite float too,
+/// which `ec` remembers having seen).
+static const Expr *negInfOf(ExprContext &ec, double v) {
+  if (!std::isinf(v))
+    ec.sawLowestFinite = true;
+  return ec.negInf();
+}
 static const Expr *applyScalarOp(ExprContext &ec, Operation *d,
                                  ArrayRef<const Expr *> xs);
 static bool isZero(const Expr *e) { return e->isConst(0); }
@@ -337,7 +344,7 @@ const Expr *ModelBuilder::evalOp(Value v, ArrayRef<AffineExpr> idx) {
   Operation *op = v.getDefiningOp();
   if (std::optional<double> c = splatValue(v)) {
     if (isNegInfLike(*c))
-      return ec.negInf();
+      return negInfOf(ec, *c);
     return ec.constant(*c);
   }
   auto record = [&]() {
@@ -592,7 +599,7 @@ struct PayloadEval {
       // A captured scalar: a constant, arithmetic on constants, a tensor
       // size (a symbol), or a leaf.
       if (std::optional<double> c = splatValue(v))
-        return isNegInfLike(*c) ? ec.negInf() : ec.constant(*c);
+        return isNegInfLike(*c) ? negInfOf(ec, *c) : ec.constant(*c);
       if (v.getType().isIndex() || v.getType().isSignlessInteger(64) ||
           v.getType().isSignlessInteger(32))
         if (AffineExpr a = mb.indexExprOf(v))
@@ -605,7 +612,7 @@ struct PayloadEval {
       if (v.getType().isIntOrIndex() && !v.getType().isInteger(1))
         return ec.index(
             getAffineConstantExpr(static_cast<int64_t>(*c), ec.getContext()));
-      return isNegInfLike(*c) ? ec.negInf() : ec.constant(*c);
+      return isNegInfLike(*c) ? negInfOf(ec, *c) : ec.constant(*c);
     }
     auto x = [&](unsigned k) { return eval(d->getOperand(k)); };
     if (isa<math::SqrtOp, math::RsqrtOp>(d) && x(0)->kind == Kind::Const &&
@@ -643,6 +650,34 @@ struct PayloadEval {
           return ec.index(simplifyAffineExpr(r, kFirstFresh + 4096, kMaxSymbols));
       }
       return ec.opaque(d->getName().getStringRef(), {x(0), x(1)});
+    }
+    if (isa<arith::DivUIOp, arith::DivSIOp, arith::FloorDivSIOp,
+            arith::RemUIOp, arith::RemSIOp>(d) &&
+        !v.getType().isInteger(1)) {
+      // Division and remainder of a non-negative position by a positive
+      // constant: floordiv and mod (block-sparse layouts, strides).
+      AffineExpr a = affineOf(d->getOperand(0)), b = affineOf(d->getOperand(1));
+      auto c = dyn_cast_or_null<AffineConstantExpr>(b);
+      if (a && c && c.getValue() > 0 && knownNonNegative(a)) {
+        AffineExpr r = isa<arith::RemUIOp, arith::RemSIOp>(d) ? a % c
+                                                              : a.floorDiv(c);
+        return ec.index(
+            simplifyAffineExpr(r, kFirstFresh + 4096, kMaxSymbols));
+      }
+    }
+    if (auto ex = dyn_cast<tensor::ExtractOp>(d)) {
+      // An element of a tensor from outside the payload at affine indices
+      // (a gather by positions: seg[b, j], table[h, j - i + c]).
+      Value t = ex.getTensor();
+      auto arg = dyn_cast<BlockArgument>(t);
+      bool outside = arg ? arg.getOwner() != body
+                         : !op->isAncestor(t.getDefiningOp());
+      SmallVector<AffineExpr> idx;
+      for (Value i : ex.getIndices())
+        if (AffineExpr a = affineOf(i))
+          idx.push_back(a);
+      if (outside && idx.size() == ex.getIndices().size())
+        return mb.eval(t, idx);
     }
     if (auto c = dyn_cast<arith::CmpIOp>(d)) {
       AffineExpr a = affineOf(c.getLhs()), b = affineOf(c.getRhs());

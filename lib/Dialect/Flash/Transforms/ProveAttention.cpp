@@ -808,6 +808,24 @@ model::proveForward(ExprContext &ec, const Expr *root, ArrayRef<int64_t> shape,
                     "position (the head dim of Q, K or V)");
   if (f.causalDefaultOffset && f.causalOffset)
     return Reason("two causal masks with different offsets");
+  // With finfo.min instead of -inf, a row whose every key is masked is the
+  // uniform average of V in the program, 0 in flash.attention: refuse when
+  // the causal mask provably leaves rows without keys.
+  if (ec.sawLowestFinite) {
+    std::optional<int64_t> off = f.causalOffset;
+    if (!off && f.causalDefaultOffset && !ShapedType::isDynamic(shape[*iDim])) {
+      int64_t nk = ShapedType::kDynamic;
+      for (auto [t, role] : llvm::zip(cast<RankedTensorType>(f.k.tensor.getType()).getShape(), f.k.dims))
+        if (role.kind == DimRole::Key)
+          nk = t;
+      if (!ShapedType::isDynamic(nk))
+        off = nk - shape[*iDim];
+    }
+    if (off && *off < 0)
+      return Reason("the mask uses the lowest finite float (finfo.min) and "
+                    "leaves the first rows without any key: the program "
+                    "averages V uniformly there, flash.attention gives 0");
+  }
   // One mask operand: a tensor as it is, or an expression materialized.
   if (keep && maskAdd)
     f.maskExpr = ec.select(keep, maskAdd, ec.negInf());
