@@ -32,6 +32,28 @@ struct FlashGPULowerMathPass
           << target << "' (nvvm or spirv)";
       return signalPassFailure();
     }
+    // tanh (soft-capping score_mods) on NVIDIA: the SFU's tanh.approx.f32
+    // (sm_75+, max relative error 2^-11, as FlashAttention-3 uses it),
+    // instead of libdevice's exp-based tanhf; LLVM 22 has no intrinsic.
+    if (target == "nvvm") {
+      SmallVector<math::TanhOp> tanhs;
+      getOperation()->walk([&](math::TanhOp t) {
+        if (t.getType().isF32())
+          tanhs.push_back(t);
+      });
+      for (math::TanhOp t : tanhs) {
+        OpBuilder b(t);
+        auto asmOp = LLVM::InlineAsmOp::create(
+            b, t.getLoc(), b.getF32Type(), ValueRange{t.getOperand()},
+            "tanh.approx.f32 $0, $1;", "=f,f", /*has_side_effects=*/false,
+            /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None,
+            LLVM::AsmDialectAttr::get(b.getContext(),
+                                      LLVM::AsmDialect::AD_ATT),
+            ArrayAttr());
+        t.replaceAllUsesWith(asmOp.getResult(0));
+        t.erase();
+      }
+    }
     SmallVector<Operation *> ops;
     getOperation()->walk([&](Operation *op) {
       if (isa<math::Exp2Op, math::Log2Op>(op) &&

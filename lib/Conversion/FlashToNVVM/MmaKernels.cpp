@@ -656,7 +656,10 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
               kb.c(tileKV)),
           kvEnd);
     }
-    fullEnd = kvStart;
+    // A mask_mod is evaluated on every tile; a score_mod alone keeps the
+    // unmasked tiles.
+    if (s.maskMod)
+      fullEnd = kvStart;
   }
 
   // Q as A fragments (registers), one per 16 columns of D.
@@ -733,20 +736,22 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
                 vector::ExtractOp::create(lb, l, acc, ArrayRef<int64_t>{r, j});
             if (prescale)
               x = arith::MulFOp::create(lb, l, x, kl.f(sMul));
+            Value key;
+            if (masked || s.scoreMod)
+              key = G.add(jt, G.add(G.t2, kl.c(nt * 8 + j)));
+            if (s.scoreMod) {
+              // score_mod on scale * q.k (x is q.k, or q.k * sl2 when
+              // prescaled), back in x's units.
+              Value t = arith::MulFOp::create(
+                  lb, l, x, kl.f(prescale ? 1.0f / kLog2e : s.scale));
+              SmallVector<Value> a{t};
+              llvm::append_range(a, leadIdx);
+              a.append({rows[r], key});
+              Value y = flash::inlineModifier(lb, l, *s.scoreMod, a);
+              x = arith::MulFOp::create(
+                  lb, l, y, kl.f(prescale ? kLog2e : 1.0f / s.scale));
+            }
             if (masked) {
-              Value key = G.add(jt, G.add(G.t2, kl.c(nt * 8 + j)));
-              if (s.scoreMod) {
-                // score_mod on scale * q.k (x is q.k, or q.k * sl2 when
-                // prescaled), back in x's units.
-                Value t = arith::MulFOp::create(
-                    lb, l, x, kl.f(prescale ? 1.0f / kLog2e : s.scale));
-                SmallVector<Value> a{t};
-                llvm::append_range(a, leadIdx);
-                a.append({rows[r], key});
-                Value y = flash::inlineModifier(lb, l, *s.scoreMod, a);
-                x = arith::MulFOp::create(
-                    lb, l, y, kl.f(prescale ? kLog2e : 1.0f / s.scale));
-              }
               Value vis = keyVisible(kl, s, rowLimit[r], key);
               if (s.maskMod) {
                 SmallVector<Value> a(leadIdx);

@@ -28,3 +28,20 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// tanh (soft-capping) on the SFU on NVIDIA; SPIR-V keeps math.tanh.
+// NVVM-LABEL: gpu.func @t
+// NVVM: llvm.inline_asm asm_dialect = att "tanh.approx.f32 $0, $1;", "=f,f" %{{.*}} : (f32) -> f32
+// SPIRV-LABEL: gpu.func @t
+// SPIRV: math.tanh
+// expected-error @+1 {{flash-gpu-lower-math: unknown target 'rocdl' (nvvm or spirv)}}
+gpu.module @m {
+  gpu.func @t(%x: f32, %out: memref<1xf32>) kernel {
+    %c0 = arith.constant 0 : index
+    %y = math.tanh %x : f32
+    memref.store %y, %out[%c0] : memref<1xf32>
+    gpu.return
+  }
+}
