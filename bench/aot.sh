@@ -4,6 +4,8 @@
 #   aot_link SRC NAME PIPELINE RUNTIME   flash-opt SRC with PIPELINE, to LLVM
 #                                        IR, linked against libRUNTIME into
 #                                        $OUT/NAME (rpath $ORIGIN)
+#   exe NAME MLIRGEN-ARGS...              a self-checking mlirgen program on
+#                                        the GPU (--flash-to-nvvm), as NAME
 LLVM=/usr/lib/llvm-22
 export PATH=/usr/local/cuda/bin:$PATH
 mkdir -p "$OUT"
@@ -22,4 +24,9 @@ aot_link() {
   clang-22 -O2 -Wno-override-module "$tmp/$2.ll" "$tmp/utils.o" "$tmp/aot_main.o" -o "$OUT/$2" \
     -Lbuild/lib -l"$4" -Wl,--allow-shlib-undefined -Wl,-rpath,'$ORIGIN' -lm
   echo "built $OUT/$2"
+}
+exe() { # name mlirgen-args...
+  local name=$1; shift
+  /usr/bin/python3 python/flash_mlir/mlirgen.py "$@" > "$tmp/$name.mlir"
+  aot_link "$tmp/$name.mlir" "$name" --flash-to-nvvm=format=bin flash_cuda_runtime
 }

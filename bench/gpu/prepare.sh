@@ -10,11 +10,6 @@
 set -euo pipefail
 OUT=${OUT:-gpu_out}
 source bench/aot.sh
-exe() { # name mlirgen-args...
-  local name=$1; shift
-  /usr/bin/python3 python/flash_mlir/mlirgen.py "$@" > "$tmp/$name.mlir"
-  aot_link "$tmp/$name.mlir" "$name" --flash-to-nvvm=format=bin flash_cuda_runtime
-}
 exe t1 --batch 2 --hq 4 --hkv 2 --nq 100 --nk 70 --d 64 --causal
 exe t2 --n 65 --d 128
 exe t3 --nq 37 --nk 100 --d 32 --causal --dtype bf16 --tol 8e-3 --hq 3

@@ -10,11 +10,6 @@
 set -euo pipefail
 OUT=${OUT:-gpu_out}
 source bench/aot.sh
-exe() { # name mlirgen-args...
-  local name=$1; shift
-  /usr/bin/python3 python/flash_mlir/mlirgen.py "$@" > "$tmp/$name.mlir"
-  aot_link "$tmp/$name.mlir" "$name" --flash-to-nvvm=format=bin flash_cuda_runtime
-}
 # Windows smaller than a tile, GQA, causal; soft-capping at d = 128 (wgmma);
 # window + soft-cap with Nq != Nk; a window left of every key (rows that
 # see nothing); mma.sync (d = 48).
