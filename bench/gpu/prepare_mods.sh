@@ -18,5 +18,8 @@ exe m2 --hq 3 --nq 37 --nk 100 --d 128 --dtype f16 --softcap 2.0 --amp 2 --tol 2
 exe m3 --hq 2 --nq 150 --nk 200 --d 64 --dtype bf16 --window 30,5 --softcap 1.5 --tol 8e-3
 exe m4 --hq 2 --nq 100 --nk 37 --d 64 --dtype f16 --window=-1,-25 --tol 2e-3
 exe m5 --hq 2 --n 300 --d 48 --dtype f16 --window 70,3 --softcap 3.0 --tol 2e-3
+# Windows wider than a tile (unmasked interior tiles), causal or two-sided.
+exe m6 --batch 2 --hq 2 --n 600 --d 128 --dtype bf16 --window 200,0 --causal --tol 8e-3
+exe m7 --hq 2 --nq 500 --nk 700 --d 64 --dtype f16 --window 150,40 --softcap 5.0 --tol 2e-3
 cp build/lib/libflash_cuda_runtime.so "$OUT/"
 FLASH_MLIR_CACHE=$PWD/$OUT/cache /usr/bin/python3 bench/gpu/bench_mods.py --precompile

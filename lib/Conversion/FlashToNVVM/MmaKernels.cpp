@@ -619,6 +619,9 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
   // Modifiers: every tile is a masked one, from the first tile a mask_mod's
   // affine bounds let the block's rows see to the last.
   Value kvStart = kb.c(0);
+  // Tiles [kvStart, innerStart) and [fullEnd, kvEnd) are masked ones;
+  // [innerStart, fullEnd) every row of the block sees in full.
+  Value innerStart = kvStart;
   SmallVector<Value> leadIdx;
   if (s.hasModifiers()) {
     // (batch..., head) of this block: bh row-major over q's leading dims.
@@ -631,22 +634,30 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
     if (s.maskMod) {
       flash::MaskBounds mb = flash::analyzeMaskMod(b, loc, *s.maskMod, leadIdx, {});
       Value tMin = rowBase, tMax = F.add(rowBase, kb.c(rowsPerBlock - 1));
-      Value lo = kb.c(0), hi = kvEnd;
+      // [lo, hi): keys some row of the block sees; [innerLo, innerHi): keys
+      // every row sees (by the affine conjuncts).
+      Value lo = kb.c(0), hi = kvEnd, innerLo = kb.c(0), innerHi = kvEnd;
       for (const flash::MaskConstraint &c : mb.constraints) {
         // The block's row where -ci * i is largest (the loosest upper
-        // bound on j) is also where ci * i is smallest (the loosest lower).
-        Value tSel = c.ci < 0 ? tMax : tMin;
-        Value ct = arith::MulIOp::create(b, loc, kb.c(c.ci), tSel);
-        if (c.cj == 1) // j <= -rest - ci * i
+        // bound on j) is also where ci * i is smallest (the loosest
+        // lower); the other end row gives the tightest.
+        Value loose = arith::MulIOp::create(b, loc, kb.c(c.ci),
+                                            c.ci < 0 ? tMax : tMin);
+        Value tight = arith::MulIOp::create(b, loc, kb.c(c.ci),
+                                            c.ci < 0 ? tMin : tMax);
+        Value oneMinusRest = arith::SubIOp::create(b, loc, kb.c(1), c.rest);
+        if (c.cj == 1) { // j <= -rest - ci * i
           hi = arith::MinSIOp::create(
-              b, loc, hi,
-              arith::SubIOp::create(
-                  b, loc, arith::SubIOp::create(b, loc, kb.c(1), c.rest),
-                  ct));
-        else if (c.cj == -1) // j >= rest + ci * i
-          lo = arith::MaxSIOp::create(b, loc, lo,
-                                      arith::AddIOp::create(b, loc, c.rest,
-                                                            ct));
+              b, loc, hi, arith::SubIOp::create(b, loc, oneMinusRest, loose));
+          innerHi = arith::MinSIOp::create(
+              b, loc, innerHi,
+              arith::SubIOp::create(b, loc, oneMinusRest, tight));
+        } else if (c.cj == -1) { // j >= rest + ci * i
+          lo = arith::MaxSIOp::create(
+              b, loc, lo, arith::AddIOp::create(b, loc, c.rest, loose));
+          innerLo = arith::MaxSIOp::create(
+              b, loc, innerLo, arith::AddIOp::create(b, loc, c.rest, tight));
+        }
       }
       kvEnd = arith::MaxSIOp::create(b, loc, hi, kb.c(0));
       kvStart = arith::MinSIOp::create(
@@ -655,11 +666,31 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
               b, loc, arith::DivSIOp::create(b, loc, lo, kb.c(tileKV)),
               kb.c(tileKV)),
           kvEnd);
+      // Tiles inside every row's range need no predicate (when the
+      // mask_mod is just its affine conjuncts and no mask operand is read):
+      // from innerLo rounded up to a tile to innerHi rounded down, within
+      // the causal part fullEnd already leaves unmasked.
+      if (mb.exact && !mask) {
+        Value t = kb.c(tileKV);
+        Value up = arith::MulIOp::create(
+            b, loc,
+            arith::CeilDivSIOp::create(
+                b, loc, arith::MaxSIOp::create(b, loc, innerLo, kb.c(0)), t),
+            t);
+        innerStart = arith::MaxSIOp::create(
+            b, loc, kvStart, arith::MinSIOp::create(b, loc, up, kvEnd));
+        Value down = arith::MulIOp::create(
+            b, loc,
+            arith::FloorDivSIOp::create(
+                b, loc, arith::MaxSIOp::create(b, loc, innerHi, kb.c(0)), t),
+            t);
+        fullEnd = arith::MaxSIOp::create(
+            b, loc, innerStart, arith::MinSIOp::create(b, loc, down, fullEnd));
+      } else {
+        innerStart = kvStart;
+        fullEnd = kvStart;
+      }
     }
-    // A mask_mod is evaluated on every tile; a score_mod alone keeps the
-    // unmasked tiles.
-    if (s.maskMod)
-      fullEnd = kvStart;
   }
 
   // Q as A fragments (registers), one per 16 columns of D.
@@ -845,8 +876,14 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
       scf::YieldOp::create(lb, l, next);
     };
   };
-  auto full = scf::ForOp::create(b, loc, kvStart, fullEnd, kb.c(tileKV), inits,
-                                 body(/*masked=*/false));
+  SmallVector<Value> headOut(inits);
+  if (s.maskMod)
+    headOut = SmallVector<Value>(
+        scf::ForOp::create(b, loc, kvStart, innerStart, kb.c(tileKV), inits,
+                           body(/*masked=*/true))
+            .getResults());
+  auto full = scf::ForOp::create(b, loc, innerStart, fullEnd, kb.c(tileKV),
+                                 headOut, body(/*masked=*/false));
   auto loop = scf::ForOp::create(b, loc, fullEnd, kvEnd, kb.c(tileKV),
                                  full.getResults(), body(/*masked=*/true));
   F.waitAll(loop.getResults().back());
