@@ -97,12 +97,19 @@ def _modifiers(cfg, q, k, window, softcap, alibi_slopes, segment_ids):
             sq = sk = segment_ids
         sq = np.ascontiguousarray(_as_numpy(sq), dtype=np.int32)
         sk = np.ascontiguousarray(_as_numpy(sk), dtype=np.int32)
-        if sq.shape != (cfg.nq,) or sk.shape != (cfg.nk,):
+        # One id per position, shared by the batch ([N]) or per sequence of
+        # the first batch dim ([B, N]).
+        nb = cfg.batch[0] if cfg.batch else None
+        batched = sq.ndim == 2 and nb is not None
+        want_q = (nb, cfg.nq) if batched else (cfg.nq,)
+        want_k = (nb, cfg.nk) if batched else (cfg.nk,)
+        if sq.shape != want_q or sk.shape != want_k:
             raise ValueError(f"segment_ids must be one id per position: "
-                             f"shapes ({cfg.nq},) and ({cfg.nk},) (or one "
-                             f"array when Nq = Nk), got {sq.shape} and "
-                             f"{sk.shape}")
+                             f"shapes {want_q} and {want_k} (or one array "
+                             f"when Nq = Nk; [B, N] per sequence), got "
+                             f"{sq.shape} and {sk.shape}")
         cfg.segments = 1
+        cfg.seg_batched = batched
         extra += [sq, sk]
     return extra
 

@@ -47,6 +47,8 @@ class Config:
     softcap: Optional[float] = None
     alibi: bool = False
     segments: int = 0
+    # Segment ids per sequence of the first batch dim ([B, N]), not shared.
+    seg_batched: bool = False
 
     def __post_init__(self):
         if self.dv is None:
@@ -273,12 +275,18 @@ def _captures(cfg):
         out.append(("%slopes", f"tensor<{h}xf32>",
                     "dense<[" + ", ".join(_fconst(x) for x in sl) + "]>"))
     if cfg.segments:
-        sq = [t * cfg.segments // cfg.nq for t in range(cfg.nq)]
-        sk = [t * cfg.segments // cfg.nk for t in range(cfg.nk)]
-        out.append(("%segq", f"tensor<{cfg.nq}xi32>",
-                    "dense<[" + ", ".join(map(str, sq)) + "]>"))
-        out.append(("%segk", f"tensor<{cfg.nk}xi32>",
-                    "dense<[" + ", ".join(map(str, sk)) + "]>"))
+        nb = cfg.batch[0] if cfg.seg_batched else None
+
+        def ids(n):
+            # Sequence b's documents start b positions later.
+            rows = [[(t + b) * cfg.segments // (n + b) for t in range(n)]
+                    for b in range(nb or 1)]
+            txt = ["[" + ", ".join(map(str, r)) + "]" for r in rows]
+            return (f"dense<[{', '.join(txt)}]>" if nb else f"dense<{txt[0]}>",
+                    f"tensor<{nb}x{n}xi32>" if nb else f"tensor<{n}xi32>")
+        for name, n in (("%segq", cfg.nq), ("%segk", cfg.nk)):
+            init, t = ids(n)
+            out.append((name, t, init))
     return out
 
 
@@ -310,7 +318,7 @@ def _emit_score_mod(e, cfg, s, h, i, j, cap):
     return cur
 
 
-def _emit_mask_mod(e, cfg, i, j, cap):
+def _emit_mask_mod(e, cfg, i, j, cap, lead0=None):
     """Emits the window / document predicate; returns the i1 (or None)."""
     conds = []
     off = cfg.nk - cfg.nq
@@ -327,8 +335,9 @@ def _emit_mask_mod(e, cfg, i, j, cap):
             e(f"      %wkh = arith.cmpi sle, {j}, %wh : index")
             conds.append("%wkh")
     if cfg.segments:
-        e(f"      %dsq = arith.cmpi eq, {cap('%segq', i)}, "
-          f"{cap('%segk', j)} : i32")
+        b = f"{lead0}, " if cfg.seg_batched else ""
+        e(f"      %dsq = arith.cmpi eq, {cap('%segq', b + i)}, "
+          f"{cap('%segk', b + j)} : i32")
         conds.append("%dsq")
     if not conds:
         return None
@@ -373,7 +382,7 @@ def _mod_regions(cfg):
     if cfg.window or cfg.segments:
         e("    mask_mod {")
         e(f"    ^bb0({sig}):")
-        y = _emit_mask_mod(e, cfg, i, j, cap)
+        y = _emit_mask_mod(e, cfg, i, j, cap, lead0=idx[0])
         e(f"      flash.yield {y} : i1")
         e("    }")
     return cap_part, "\n".join(lines)
@@ -498,8 +507,9 @@ def _emit_ref_scores(e, cfg, q, k, m, cap_prefix="%"):
     for n, t, _ in _captures(cfg):
         ins.append(f"{cap_prefix}{n[1:]}")
         ins_t.append(t)
-        at = {"%slopes": [lead[-1] if lead else "0"], "%segq": [I],
-              "%segk": [J]}[n]
+        b0 = [lead[0]] if cfg.seg_batched else []
+        at = {"%slopes": [lead[-1] if lead else "0"], "%segq": b0 + [I],
+              "%segk": b0 + [J]}[n]
         maps.append(amap(r - 1, at))
         elt = t.split("x")[-1].rstrip(">")
         bargs.append(f"{n}_v: {elt}")
@@ -806,6 +816,8 @@ def parse_config(argv=None):
     p.add_argument("--softcap", type=float)
     p.add_argument("--alibi", action="store_true")
     p.add_argument("--segments", type=int, default=0)
+    p.add_argument("--segments-batched", action="store_true",
+                   help="segment ids per sequence of the first batch dim")
     a = p.parse_args(argv)
     nq = a.n if a.n is not None else a.nq
     nk = a.n if a.n is not None else (a.nk if a.nk is not None else nq)
@@ -817,7 +829,8 @@ def parse_config(argv=None):
                  amp=a.amp, dynamic=a.dynamic, deterministic=a.deterministic,
                  window=(tuple(int(x) for x in a.window.split(","))
                          if a.window else None),
-                 softcap=a.softcap, alibi=a.alibi, segments=a.segments)
+                 softcap=a.softcap, alibi=a.alibi, segments=a.segments,
+                 seg_batched=a.segments_batched)
     return cfg, a
 
 

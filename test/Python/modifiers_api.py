@@ -37,8 +37,11 @@ def reference(q, k, v, do, scale, causal, window, softcap, slopes, seg):
         if right >= 0:
             keep &= j <= i + off + right
     if seg is not None:
-        sq, sk = seg
-        keep &= torch.tensor(sq)[:, None] == torch.tensor(sk)[None, :]
+        sq, sk = (torch.tensor(x) for x in seg)
+        if sq.dim() == 2:  # per sequence: [B, 1, Nq, Nk]
+            keep = keep & (sq[:, None, :, None] == sk[:, None, None, :])
+        else:
+            keep &= sq[:, None] == sk[None, :]
     s = s.masked_fill(~keep, float("-inf"))
     mx = s.amax(-1, keepdim=True).detach()
     mx = torch.where(torch.isfinite(mx), mx, torch.zeros_like(mx))
@@ -87,6 +90,11 @@ run("alibi", 1, 4, 2, 29, 29, 16, causal=True,
 run("segments", 1, 2, 2, 31, 26, 16, softcap=2.0,
     segment_ids=(np.array([9] * 4 + [0] * 10 + [1] * 17, np.int32),
                  np.array([0] * 12 + [1] * 14, np.int32)))
+
+# Per-sequence segment ids [B, N] (packed batches).
+# CHECK: segments_per_sequence: err={{.*}} ok
+run("segments_per_sequence", 2, 2, 2, 29, 29, 16, causal=True,
+    segment_ids=np.array([[0] * 10 + [1] * 19, [0] * 20 + [1] * 9], np.int32))
 
 # CHECK: bad window: window must be (left, right)
 # CHECK: bad slopes: alibi_slopes must have shape (2,)

@@ -17,7 +17,10 @@
 // RUN: %gen --hq 4 --hkv 2 --n 50 --d 16 --alibi --causal | flash-opt --flash-to-cpu="block-q=16 block-kv=16" | %run | FileCheck %s
 // RUN: %gen --batch 2 --hq 2 --nq 33 --nk 47 --d 16 --segments 3 | flash-opt --flash-to-cpu="block-q=8 block-kv=8" | %run | FileCheck %s
 // RUN: %gen --batch 2 --hq 2 --nq 33 --nk 47 --d 16 --segments 3 --window 4,4 --softcap 1.5 --alibi | flash-opt --flash-to-cpu="block-q=8 block-kv=8 loop-order=fa1" | %run | FileCheck %s
+// Segment ids per sequence of the batch ([B, N] captured, read at (b, i)).
+// RUN: %gen --batch 3 --hq 2 --nq 33 --nk 47 --d 16 --segments 3 --segments-batched | flash-opt --flash-to-cpu="block-q=8 block-kv=8" | %run | FileCheck %s
 // Backward.
+// RUN: %gen --grad --batch 2 --hq 2 --nq 33 --nk 47 --d 16 --segments 4 --segments-batched --window 9,2 | flash-opt --flash-to-cpu="block-q=8 block-kv=16 loop-order=fa1" | %run | FileCheck %s
 // RUN: %gen --grad --hq 4 --hkv 2 --n 50 --d 16 --window 7,0 --softcap 2.0 | flash-opt --flash-to-cpu="block-q=16 block-kv=8" | %run | FileCheck %s
 // RUN: %gen --grad --hq 4 --hkv 2 --n 50 --d 16 --window 7,0 --softcap 2.0 | flash-opt --flash-to-cpu="block-q=16 block-kv=8 loop-order=fa1" | %run | FileCheck %s
 // RUN: %gen --grad --batch 2 --hq 2 --nq 33 --nk 47 --d 16 --segments 3 --alibi --causal | flash-opt --flash-to-cpu="block-q=8 block-kv=16" | %run | FileCheck %s
