@@ -637,28 +637,8 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
       // [lo, hi): keys some row of the block sees; [innerLo, innerHi): keys
       // every row sees (by the affine conjuncts).
       Value lo = kb.c(0), hi = kvEnd, innerLo = kb.c(0), innerHi = kvEnd;
-      for (const flash::MaskConstraint &c : mb.constraints) {
-        // The block's row where -ci * i is largest (the loosest upper
-        // bound on j) is also where ci * i is smallest (the loosest
-        // lower); the other end row gives the tightest.
-        Value loose = arith::MulIOp::create(b, loc, kb.c(c.ci),
-                                            c.ci < 0 ? tMax : tMin);
-        Value tight = arith::MulIOp::create(b, loc, kb.c(c.ci),
-                                            c.ci < 0 ? tMin : tMax);
-        Value oneMinusRest = arith::SubIOp::create(b, loc, kb.c(1), c.rest);
-        if (c.cj == 1) { // j <= -rest - ci * i
-          hi = arith::MinSIOp::create(
-              b, loc, hi, arith::SubIOp::create(b, loc, oneMinusRest, loose));
-          innerHi = arith::MinSIOp::create(
-              b, loc, innerHi,
-              arith::SubIOp::create(b, loc, oneMinusRest, tight));
-        } else if (c.cj == -1) { // j >= rest + ci * i
-          lo = arith::MaxSIOp::create(
-              b, loc, lo, arith::AddIOp::create(b, loc, c.rest, loose));
-          innerLo = arith::MaxSIOp::create(
-              b, loc, innerLo, arith::AddIOp::create(b, loc, c.rest, tight));
-        }
-      }
+      flash::boundPositions(b, loc, mb, /*swap=*/false, tMin, tMax, lo, hi,
+                            &innerLo, &innerHi);
       kvEnd = arith::MaxSIOp::create(b, loc, hi, kb.c(0));
       kvStart = arith::MinSIOp::create(
           b, loc,

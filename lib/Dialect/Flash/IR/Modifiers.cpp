@@ -368,8 +368,12 @@ struct MaskAnalysis {
   /// Adds the conjuncts of `v` (an i1) to `out`; false when some conjunct
   /// is not affine.
   bool conjuncts(Value v, SmallVectorImpl<Linear> &out) {
-    if (auto a = v.getDefiningOp<arith::AndIOp>())
-      return conjuncts(a.getLhs(), out) & conjuncts(a.getRhs(), out);
+    if (auto a = v.getDefiningOp<arith::AndIOp>()) {
+      // Both sides, even when one is not affine.
+      bool l = conjuncts(a.getLhs(), out);
+      bool r = conjuncts(a.getRhs(), out);
+      return l && r;
+    }
     if (matchPattern(v, m_One()))
       return true;
     auto cmp = v.getDefiningOp<arith::CmpIOp>();
@@ -414,6 +418,47 @@ struct MaskAnalysis {
   }
 };
 } // namespace
+
+void flash::boundPositions(OpBuilder &b, Location loc,
+                           const MaskBounds &bounds, bool swap, Value tMin,
+                           Value tMax, Value &lo, Value &hi, Value *innerLo,
+                           Value *innerHi) {
+  auto c = [&](int64_t v) {
+    return arith::ConstantIndexOp::create(b, loc, v).getResult();
+  };
+  auto sub = [&](Value x, Value y) {
+    return b.createOrFold<arith::SubIOp>(loc, x, y);
+  };
+  for (const MaskConstraint &k : bounds.constraints) {
+    // cu * u + ct * t + rest <= 0.
+    int64_t cu = swap ? k.ci : k.cj, ct = swap ? k.cj : k.ci;
+    if (cu != 1 && cu != -1)
+      continue;
+    // ct * t at the end of the range that loosens the bound (where ct * t
+    // is smallest) and at the one that tightens it.
+    auto at = [&](bool loosest) -> Value {
+      if (!ct)
+        return c(0);
+      Value t = (ct < 0) == loosest ? tMax : tMin;
+      return b.createOrFold<arith::MulIOp>(loc, c(ct), t);
+    };
+    auto narrow = [&](Value &bound, Value lim, bool upper) {
+      bound = upper ? b.createOrFold<arith::MinSIOp>(loc, bound, lim)
+                    : b.createOrFold<arith::MaxSIOp>(loc, bound, lim);
+    };
+    if (cu == 1) { // u <= -rest - ct * t: u < 1 - rest - ct * t
+      Value oneMinusRest = sub(c(1), k.rest);
+      narrow(hi, sub(oneMinusRest, at(true)), true);
+      if (innerHi)
+        narrow(*innerHi, sub(oneMinusRest, at(false)), true);
+    } else { // u >= rest + ct * t
+      narrow(lo, b.createOrFold<arith::AddIOp>(loc, k.rest, at(true)), false);
+      if (innerLo)
+        narrow(*innerLo,
+               b.createOrFold<arith::AddIOp>(loc, k.rest, at(false)), false);
+    }
+  }
+}
 
 MaskBounds flash::analyzeMaskMod(OpBuilder &b, Location loc, Region &maskMod,
                                  ValueRange lead, ValueRange captures) {

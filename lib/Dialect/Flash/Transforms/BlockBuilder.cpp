@@ -93,30 +93,13 @@ SmallVector<Value> flash::detail::lastBlock(OpBuilder &b, Location loc, Value st
   return SmallVector<Value>(ifOp.getResults());
 }
 
-/// The range [lo, hi) of the `u` positions (keys, or with `swap` queries)
-/// that the mask_mod's affine conjuncts allow for `t` positions (queries, or
-/// keys) in [t0, t0 + n). Each conjunct is cu * u + ct * t + rest <= 0.
+/// [lo, hi) narrowed by a mask_mod's affine bounds (if any) for positions
+/// [t0, t0 + n) of the other axis.
 static void boundRange(IndexMath &im, const MaskBounds *bounds, bool swap,
                        Value t0, Value n, Value &lo, Value &hi) {
-  if (!bounds)
-    return;
-  Value tMin = t0, tMax = im.sub(im.add(t0, n), im.c(1));
-  for (const MaskConstraint &c : bounds->constraints) {
-    int64_t cu = swap ? c.ci : c.cj, ct = swap ? c.cj : c.ci;
-    if (cu == 1) {
-      // u <= -rest - ct * t, largest at the t that minimizes ct * t.
-      Value lim = im.sub(im.c(1), c.rest);
-      if (ct)
-        lim = im.sub(lim, im.mul(im.c(ct), ct < 0 ? tMax : tMin));
-      hi = im.min(hi, lim);
-    } else if (cu == -1) {
-      // u >= rest + ct * t, smallest at the t that minimizes ct * t.
-      Value lim = c.rest;
-      if (ct)
-        lim = im.add(lim, im.mul(im.c(ct), ct > 0 ? tMin : tMax));
-      lo = im.max(lo, lim);
-    }
-  }
+  if (bounds)
+    boundPositions(im.b, im.loc, *bounds, swap, t0,
+                   im.sub(im.add(t0, n), im.c(1)), lo, hi);
 }
 
 BlockRanges flash::detail::keyRanges(IndexMath &im, Value i0, Value rows,

@@ -63,6 +63,14 @@ struct MaskBounds {
 MaskBounds analyzeMaskMod(OpBuilder &b, Location loc, Region &maskMod,
                           ValueRange lead, ValueRange captures);
 
+/// Narrows [lo, hi) to the key positions (query positions with `swap`)
+/// that some position in [tMin, tMax] of the other axis may see under
+/// `bounds`; when given, [innerLo, innerHi) to those every one of them sees
+/// (by the affine conjuncts alone).
+void boundPositions(OpBuilder &b, Location loc, const MaskBounds &bounds,
+                    bool swap, Value tMin, Value tMax, Value &lo, Value &hi,
+                    Value *innerLo = nullptr, Value *innerHi = nullptr);
+
 } // namespace flash
 } // namespace mlir
 
