@@ -57,7 +57,7 @@ gpu::GPUFuncOp gpukernels::buildForwardCoopMatrixKernel(OpBuilder &ob,
     return MemRefType::get({rows, cols}, t, MemRefLayoutAttrInterface(), wg);
   };
   OperandTypes t = operandTypes(ctx, s);
-  SmallVector<Type> argTys = withMask(ctx, s, {t.q, t.k, t.v, t.o, t.lse});
+  SmallVector<Type> argTys = withMaskAndCaptures(ctx, s, {t.q, t.k, t.v, t.o, t.lse});
   // Q, K, V tiles (f16); S, alpha (f32) and P (f16) 16 x 16; O (f32).
   auto fn = newKernel(ob, loc, name, argTys,
                       {smem(kM, D, f16), smem(kM, D, f16), smem(kM, D, f16),

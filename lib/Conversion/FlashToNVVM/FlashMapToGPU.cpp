@@ -64,7 +64,7 @@ gpu::GPUFuncOp gpukernels::buildForwardKernel(OpBuilder &ob, Location loc,
                                               const KernelSpec &s) {
   MLIRContext *ctx = ob.getContext();
   OperandTypes t = operandTypes(ctx, s);
-  SmallVector<Type> argTys = withMask(ctx, s, {t.q, t.k, t.v, t.o, t.lse});
+  SmallVector<Type> argTys = withMaskAndCaptures(ctx, s, {t.q, t.k, t.v, t.o, t.lse});
   auto fn = newKernel(ob, loc, name, argTys,
                       {tileType(ctx, s.tile, s.d), tileType(ctx, s.tile, s.dv)},
                       s.threads);
@@ -286,6 +286,43 @@ struct HostGlue {
                b, loc, dev, SmallVector<ReassociationIndices>{all})
         .getResult();
   }
+  /// A captured operand staged as the kernels read it (captureType): its
+  /// elements in its own shape (index widened to i64, i1 to i8),
+  /// flattened.
+  Value capture(Value tensor) {
+    auto tTy = cast<RankedTensorType>(tensor.getType());
+    MemRefType flat = gpukernels::captureType(ctx, tTy);
+    Value dev = alloc(MemRefType::get(tTy.getShape(), flat.getElementType()));
+    Value src = bufferization::ToBufferOp::create(
+        b, loc, MemRefType::get(tTy.getShape(), tTy.getElementType()), tensor,
+        /*readOnly=*/true);
+    int64_t r = tTy.getRank();
+    SmallVector<AffineMap> maps(2, b.getMultiDimIdentityMap(r));
+    SmallVector<utils::IteratorType> iters(r, utils::IteratorType::parallel);
+    linalg::GenericOp::create(
+        b, loc, TypeRange{}, ValueRange{src}, ValueRange{dev}, maps, iters,
+        [&](OpBuilder &nb, Location nl, ValueRange a) {
+          Value x = a[0];
+          Type e = flat.getElementType();
+          if (x.getType().isIndex())
+            x = arith::IndexCastOp::create(nb, nl, e, x);
+          else if (x.getType().isInteger(1))
+            x = arith::ExtUIOp::create(nb, nl, e, x);
+          linalg::YieldOp::create(nb, nl, x);
+        });
+    if (r == 1)
+      return dev;
+    if (r == 0)
+      return memref::ExpandShapeOp::create(b, loc, flat, dev,
+                                           ArrayRef<ReassociationIndices>{})
+          .getResult();
+    ReassociationIndices all;
+    for (int64_t i = 0; i < r; ++i)
+      all.push_back(i);
+    return memref::CollapseShapeOp::create(
+               b, loc, dev, SmallVector<ReassociationIndices>{all})
+        .getResult();
+  }
   /// Launches `name` on grid (gx, gy) and waits for it.
   void launch(StringRef name, int64_t gx, int64_t gy, int64_t threads,
               ValueRange args) {
@@ -334,15 +371,10 @@ FailureOr<KernelSpec> specOf(OpT op, int64_t threads, int64_t tile) {
     return op.emitOpError("needs static shapes on the GPU path for now");
   if (op.getMask() && !op.getMask().getType().hasStaticShape())
     return op.emitOpError("needs a statically shaped mask on the GPU path");
-  if (!op.getCaptures().empty())
-    return op.emitOpError("with captured operands (a score_mod or mask_mod "
-                          "reading tensors) is not supported by the GPU "
-                          "kernels yet (--flash-to-cpu lowers it)");
-  if (isa<AttentionGradOp>(op.getOperation()) &&
-      (op.getScoreModRegion() || op.getMaskModRegion()))
-    return op.emitOpError("with a score_mod or mask_mod is not supported by "
-                          "the GPU backward kernels yet (--flash-to-cpu "
-                          "lowers it)");
+  for (Value c : op.getCaptures())
+    if (!cast<RankedTensorType>(c.getType()).hasStaticShape())
+      return op.emitOpError("needs statically shaped captured operands on "
+                            "the GPU path");
   int64_t rank = qTy.getRank();
   KernelSpec s;
   s.nq = qTy.getDimSize(rank - 2);
@@ -363,6 +395,8 @@ FailureOr<KernelSpec> specOf(OpT op, int64_t threads, int64_t tile) {
   s.lead.assign(qTy.getShape().begin(), qTy.getShape().end() - 2);
   s.scoreMod = op.getScoreModRegion();
   s.maskMod = op.getMaskModRegion();
+  for (Value c : op.getCaptures())
+    s.captures.push_back(cast<RankedTensorType>(c.getType()));
   if (Value mask = op.getMask()) {
     // Row-major strides of the mask, aligned to the trailing dims of
     // [B..., H, Nq, Nk]; 0 where it broadcasts.
@@ -524,6 +558,10 @@ struct FlashMapToGPUPass : flash::impl::FlashMapToGPUBase<FlashMapToGPUPass> {
       if (auto fwd = dyn_cast<AttentionOp>(op)) {
         s->scoreMod = fwd.getScoreModRegion();
         s->maskMod = fwd.getMaskModRegion();
+      } else {
+        auto grad = cast<AttentionGradOp>(op);
+        s->scoreMod = grad.getScoreModRegion();
+        s->maskMod = grad.getMaskModRegion();
       }
       OpBuilder kb = OpBuilder::atBlockEnd(gpuModule.getBody());
       OpBuilder b(op);
@@ -589,6 +627,8 @@ struct FlashMapToGPUPass : flash::impl::FlashMapToGPUBase<FlashMapToGPUPass> {
                                 as2D(b, host.loc, lse)};
         if (s->mask)
           args.push_back(host.mask(fwd.getMask()));
+        for (Value c : fwd.getCaptures())
+          args.push_back(host.capture(c));
         host.launch(name, fwdGrid, s->bh, fwdThreads, args);
         repl.push_back(host.out(o));
         if (fwd.getLse())
@@ -599,6 +639,14 @@ struct FlashMapToGPUPass : flash::impl::FlashMapToGPUBase<FlashMapToGPUPass> {
         std::string qName = "flash_attention_grad_dq_" + id;
         std::string kvName = "flash_attention_grad_dkdv_" + id;
         int64_t gThreads = s->threads, gqGrid = gq, gkGrid = gk;
+        if (s->hasModifiers() && !(tensorCores && mmaGradApplies(*s))) {
+          op->emitOpError("with a score_mod or mask_mod needs the "
+                          "tensor-core backward kernels on the GPU "
+                          "(f16/bf16, head dim a multiple of 16 up to 128, "
+                          "with tensor-cores); the SIMT backward does not "
+                          "support modifiers yet");
+          return signalPassFailure();
+        }
         if (tensorCores && mmaGradApplies(*s)) {
           s->wgmma = wgmma && wgmmaApplies(*s);
           s->mmaMaxRegisters = mmaMaxRegisters;
@@ -645,6 +693,11 @@ struct FlashMapToGPUPass : flash::impl::FlashMapToGPUBase<FlashMapToGPUPass> {
           Value m = host.mask(grad.getMask());
           qArgs.push_back(m);
           kvArgs.push_back(m);
+        }
+        for (Value c : grad.getCaptures()) {
+          Value buf = host.capture(c);
+          qArgs.push_back(buf);
+          kvArgs.push_back(buf);
         }
         host.launch(qName, gqGrid, s->bh, gThreads, qArgs);
         host.launch(kvName, gkGrid, bhkv, gThreads, kvArgs);

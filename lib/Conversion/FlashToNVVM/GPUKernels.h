@@ -52,9 +52,12 @@ struct KernelSpec {
   bool mask = false;
   SmallVector<int64_t> lead, maskLeadStrides;
   int64_t maskRowStride = 0, maskKeyStride = 0, maskSize = 0;
-  /// The op's score_mod / mask_mod regions (no captured operands), inlined
-  /// per score element by the tensor-core forward; null when absent.
+  /// The op's score_mod / mask_mod regions, inlined per score element by
+  /// the tensor-core kernels; null when absent.
   Region *scoreMod = nullptr, *maskMod = nullptr;
+  /// The op's captured operands (static shapes), which the regions read:
+  /// the kernels' last arguments, each a flat buffer (captureType).
+  SmallVector<RankedTensorType> captures;
   bool hasModifiers() const { return scoreMod || maskMod; }
 };
 
@@ -97,9 +100,28 @@ struct OperandTypes {
   MemRefType q, k, v, o, lse;
 };
 OperandTypes operandTypes(MLIRContext *ctx, const KernelSpec &s);
-/// `args`, plus the mask's buffer when the kernel has one.
-SmallVector<Type> withMask(MLIRContext *ctx, const KernelSpec &s,
-                           ArrayRef<Type> args);
+/// `args`, plus the mask's buffer when the kernel has one and the captured
+/// operands' buffers.
+SmallVector<Type> withMaskAndCaptures(MLIRContext *ctx, const KernelSpec &s,
+                                      ArrayRef<Type> args);
+
+/// A captured operand as the kernels read it: a flat buffer of its
+/// elements, row-major; index as i64 and i1 as i8 (the bytes the host
+/// writes).
+MemRefType captureType(MLIRContext *ctx, RankedTensorType t);
+
+/// The kernel's capture buffers: its last s.captures.size() arguments
+/// (before the workgroup attributions, which are block arguments too).
+inline ValueRange captureBuffers(gpu::GPUFuncOp fn, const KernelSpec &s) {
+  return ValueRange(fn.getArguments())
+      .slice(fn.getNumArguments() - s.captures.size(), s.captures.size());
+}
+
+/// Element `idx` of captured operand `k` from the kernel's capture buffers
+/// `bufs` (its last s.captures.size() arguments), as the capture's element
+/// type: a flash::CaptureReader for the kernels.
+Value readCapture(OpBuilder &b, Location loc, const KernelSpec &s,
+                  ValueRange bufs, unsigned k, ValueRange idx);
 
 /// The mask's flat f32 buffer type.
 inline MemRefType maskType(MLIRContext *ctx, const KernelSpec &s) {
@@ -120,6 +142,21 @@ inline Value maskLeadBase(KernelBuilder &kb, const KernelSpec &s, Value bh) {
   }
   return off;
 }
+
+/// The (batch..., head) positions of batch-head `bh` (row-major over q's
+/// leading dims), the leading index arguments of the modifier regions.
+SmallVector<Value> leadPositions(KernelBuilder &kb, const KernelSpec &s,
+                                 Value bh);
+
+/// The positions of one axis (keys; queries with `swap`) that some
+/// position in [tMin, tMax] of the other may see under the op's mask_mod's
+/// affine conjuncts: [lo, hi) narrowed, lo rounded down to a multiple of
+/// `tile` (and at most hi, hi at least 0), so that a loop over tiles
+/// from lo to hi visits them.
+std::pair<Value, Value> maskModRange(KernelBuilder &kb, const KernelSpec &s,
+                                     ValueRange lead, ValueRange capBufs,
+                                     bool swap, Value tMin, Value tMax,
+                                     Value lo, Value hi, int64_t tile);
 
 /// `s2` (a score in the log2 domain) plus mask(bh, row, key) * log2(e), with
 /// `leadBase` = maskLeadBase(bh).

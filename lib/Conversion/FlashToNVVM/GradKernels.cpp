@@ -17,6 +17,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "GPUKernels.h"
+#include "flash/Dialect/Flash/IR/Modifiers.h"
 #include "flash/Conversion/FlashToNVVM/FlashToNVVM.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -59,24 +60,84 @@ OperandTypes gpukernels::operandTypes(MLIRContext *ctx, const KernelSpec &s) {
           MemRefType::get({s.bh, s.nq}, Float32Type::get(ctx))};
 }
 
-SmallVector<Type> gpukernels::withMask(MLIRContext *ctx, const KernelSpec &s,
-                                       ArrayRef<Type> args) {
+SmallVector<Type> gpukernels::withMaskAndCaptures(MLIRContext *ctx,
+                                                  const KernelSpec &s,
+                                                  ArrayRef<Type> args) {
   SmallVector<Type> all(args);
   if (s.mask)
     all.push_back(maskType(ctx, s));
+  for (RankedTensorType t : s.captures)
+    all.push_back(captureType(ctx, t));
   return all;
+}
+
+SmallVector<Value> gpukernels::leadPositions(KernelBuilder &kb,
+                                             const KernelSpec &s, Value bh) {
+  SmallVector<Value> lead(s.lead.size());
+  Value rest = bh;
+  for (int64_t i = static_cast<int64_t>(s.lead.size()) - 1; i >= 0; --i) {
+    lead[i] = arith::RemUIOp::create(kb.b, kb.loc, rest, kb.c(s.lead[i]));
+    rest = arith::DivUIOp::create(kb.b, kb.loc, rest, kb.c(s.lead[i]));
+  }
+  return lead;
+}
+
+std::pair<Value, Value>
+gpukernels::maskModRange(KernelBuilder &kb, const KernelSpec &s,
+                         ValueRange lead, ValueRange capBufs, bool swap,
+                         Value tMin, Value tMax, Value lo, Value hi,
+                         int64_t tile) {
+  auto read = [&](OpBuilder &rb, Location rl, unsigned k, ValueRange idx) {
+    return readCapture(rb, rl, s, capBufs, k, idx);
+  };
+  OpBuilder &b = kb.b;
+  flash::MaskBounds mb =
+      flash::analyzeMaskMod(b, kb.loc, *s.maskMod, lead, {}, read);
+  flash::boundPositions(b, kb.loc, mb, swap, tMin, tMax, lo, hi);
+  hi = arith::MaxSIOp::create(b, kb.loc, hi, kb.c(0));
+  Value start = arith::MulIOp::create(
+      b, kb.loc, arith::DivSIOp::create(b, kb.loc, lo, kb.c(tile)),
+      kb.c(tile));
+  return {arith::MinSIOp::create(b, kb.loc, start, hi), hi};
+}
+
+MemRefType gpukernels::captureType(MLIRContext *ctx, RankedTensorType t) {
+  Type e = t.getElementType();
+  if (e.isIndex())
+    e = IntegerType::get(ctx, 64);
+  else if (e.isInteger(1))
+    e = IntegerType::get(ctx, 8);
+  return MemRefType::get({t.getNumElements()}, e);
+}
+
+Value gpukernels::readCapture(OpBuilder &b, Location loc, const KernelSpec &s,
+                              ValueRange bufs, unsigned k, ValueRange idx) {
+  RankedTensorType t = s.captures[k];
+  Value flat = arith::ConstantIndexOp::create(b, loc, 0);
+  for (auto [d, i] : llvm::enumerate(idx)) {
+    Value size = arith::ConstantIndexOp::create(b, loc, t.getDimSize(d));
+    flat = arith::AddIOp::create(
+        b, loc, arith::MulIOp::create(b, loc, flat, size), i);
+  }
+  Value x = memref::LoadOp::create(b, loc, bufs[k], ValueRange{flat});
+  Type e = t.getElementType();
+  if (e.isIndex())
+    return arith::IndexCastOp::create(b, loc, e, x);
+  if (e.isInteger(1))
+    return arith::TruncIOp::create(b, loc, e, x);
+  return x;
 }
 
 SmallVector<Type> gpukernels::gradQArgTypes(MLIRContext *ctx,
                                             const KernelSpec &s) {
   OperandTypes t = operandTypes(ctx, s);
-  return withMask(ctx, s, {t.q, t.k, t.v, t.o, t.lse, t.o, t.q, t.lse});
+  return withMaskAndCaptures(ctx, s, {t.q, t.k, t.v, t.o, t.lse, t.o, t.q, t.lse});
 }
 
 SmallVector<Type> gpukernels::gradKVArgTypes(MLIRContext *ctx,
                                              const KernelSpec &s) {
   OperandTypes t = operandTypes(ctx, s);
-  return withMask(ctx, s, {t.q, t.k, t.v, t.lse, t.o, t.lse, t.k, t.v});
+  return withMaskAndCaptures(ctx, s, {t.q, t.k, t.v, t.lse, t.o, t.lse, t.k, t.v});
 }
 
 MemRefType gpukernels::tileType(MLIRContext *ctx, int64_t rows, int64_t width) {

@@ -24,8 +24,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "MmaFragments.h"
+#include "flash/Dialect/Flash/IR/Modifiers.h"
 
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
@@ -143,6 +145,86 @@ struct GradTiles {
   }
 };
 
+/// The modifier regions of a backward kernel at one query batch-head: the
+/// log2-domain argument of P for a raw score and, with a score_mod, its
+/// derivative (dS is scaled by it); with a mask_mod, `vis` narrowed by it.
+/// The parts that depend only on the batch-head and on one of the thread's
+/// two fixed positions (its query rows in the dQ kernel, its key rows in
+/// the dK/dV kernel: `fixedIsKey`) are computed once, up front.
+struct Mods {
+  const KernelSpec &s;
+  SmallVector<Value> lead;
+  ValueRange bufs;
+  bool fixedIsKey;
+  IRMapping hoistedScore[2], hoistedMask[2];
+
+  auto reader() const {
+    return [this](OpBuilder &rb, Location rl, unsigned k, ValueRange idx) {
+      return readCapture(rb, rl, s, bufs, k, idx);
+    };
+  }
+  SmallVector<Value> positions(Value row, Value key) const {
+    SmallVector<Value> pos(lead);
+    pos.append({row, key});
+    return pos;
+  }
+
+  Mods(KernelBuilder &kb, const KernelSpec &s, gpu::GPUFuncOp fn, Value bh,
+       Value fixed[2], bool fixedIsKey)
+      : s(s), bufs(captureBuffers(fn, s)), fixedIsKey(fixedIsKey) {
+    if (!s.hasModifiers())
+      return;
+    lead = leadPositions(kb, s, bh);
+    for (int r = 0; r < 2; ++r) {
+      SmallVector<Value> pos = positions(fixedIsKey ? Value() : fixed[r],
+                                         fixedIsKey ? fixed[r] : Value());
+      if (s.maskMod)
+        hoistedMask[r] =
+            flash::hoistModifier(kb.b, kb.loc, *s.maskMod, pos, reader());
+      if (s.scoreMod) {
+        pos.insert(pos.begin(), Value());
+        hoistedScore[r] =
+            flash::hoistModifier(kb.b, kb.loc, *s.scoreMod, pos, reader());
+      }
+    }
+  }
+
+  /// x sl2 - lse2, or score_mod(x scale, ...) log2 e - lse2 with dMod set to
+  /// d score_mod / ds, for the thread's fixed position r (row, key in
+  /// range).
+  Value score(KernelBuilder &kb, int r, Value x, Value row, Value key,
+              Value lse2, Value &dMod, Value &vis) const {
+    auto read = reader();
+    SmallVector<Value> pos = positions(row, key);
+    if (s.maskMod)
+      vis = arith::AndIOp::create(
+          kb.b, kb.loc, vis,
+          flash::inlineModifier(kb.b, kb.loc, *s.maskMod, pos, read,
+                                &hoistedMask[r]));
+    Value negLse = arith::NegFOp::create(kb.b, kb.loc, lse2);
+    if (!s.scoreMod)
+      return fmac(kb.b, kb.loc, x, kb.f(s.scale * kLog2e), negLse);
+    SmallVector<Value> args{
+        arith::MulFOp::create(kb.b, kb.loc, x, kb.f(s.scale))};
+    llvm::append_range(args, pos);
+    auto yd = flash::inlineScoreModWithDerivative(
+        kb.b, kb.loc, *s.scoreMod, args, read, &hoistedScore[r]);
+    // attention_grad's verifier rejects a score_mod without a derivative.
+    assert(succeeded(yd) && "score_mod without a derivative");
+    dMod = yd->second;
+    return fmac(kb.b, kb.loc, yd->first, kb.f(kLog2e), negLse);
+  }
+
+  /// dS = P (dP - D) [* dMod], 0 where not visible.
+  Value dScore(KernelBuilder &kb, Value p, Value d, Value dMod,
+               Value vis) const {
+    Value ds = arith::MulFOp::create(kb.b, kb.loc, p, d);
+    if (dMod)
+      ds = arith::MulFOp::create(kb.b, kb.loc, ds, dMod);
+    return arith::SelectOp::create(kb.b, kb.loc, vis, ds, kb.f(0.0f));
+  }
+};
+
 /// x * l2 with -inf (an empty row's lse) mapped to +inf, so that
 /// 2^(s - lse l2) is 0 there, not NaN.
 Value lseLog2(KernelBuilder &kb, Value lse) {
@@ -210,7 +292,6 @@ gpu::GPUFuncOp gpukernels::buildGradQMmaKernel(OpBuilder &ob, Location loc,
   Value mask = s.mask ? fn.getArgument(8) : Value();
   Value kS = fn.getWorkgroupAttributions()[0];
   Value vS = fn.getWorkgroupAttributions().back();
-  const float sl2 = s.scale * kLog2e;
 
   Value bx = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
   Value bh = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
@@ -221,6 +302,15 @@ gpu::GPUFuncOp gpukernels::buildGradQMmaKernel(OpBuilder &ob, Location loc,
   Value kvbh = F.kvHead(s, bh);
   Value rowLimit[2];
   Value kvEnd = F.kvEnd(s, w, warps * 16, rowLimit);
+  // Modifiers: the regions' positions and captured buffers; a mask_mod's
+  // affine bounds narrow the keys the block visits.
+  Mods mods(kb, s, fn, bh, rowsc, /*fixedIsKey=*/false);
+  Value kvStart = kb.c(0);
+  if (s.maskMod)
+    std::tie(kvStart, kvEnd) =
+        maskModRange(kb, s, mods.lead, mods.bufs, /*swap=*/false, w.base,
+                     F.add(w.base, kb.c(warps * 16 - 1)), kb.c(0), kvEnd,
+                     kTile);
   // wgmma: K (tile 0 of a stage) is read K-major for S and MN-major for
   // dS K, V (tile 1) K-major for dP.
   GradTiles tiles{s, tid, threads, kTile, s.nk, k, v, kS, vS, std::nullopt};
@@ -274,11 +364,11 @@ gpu::GPUFuncOp gpukernels::buildGradQMmaKernel(OpBuilder &ob, Location loc,
   for (int64_t dt = 0; dt < dTiles; ++dt)
     inits.push_back(F.zeroC());
   if (sw) {
-    inits.push_back(tiles.issue(F, kvbh, kb.c(0), kb.c(0)));
+    inits.push_back(tiles.issue(F, kvbh, kvStart, kb.c(0)));
     inits.push_back(kb.c(0));
   }
   auto loop = scf::ForOp::create(
-      b, loc, kb.c(0), kvEnd, kb.c(kTile), inits,
+      b, loc, kvStart, kvEnd, kb.c(kTile), inits,
       [&](OpBuilder &lb, Location l, Value jt, ValueRange args) {
         KernelBuilder kl{lb, l};
         MmaFragments G{lb, l, elt, F.lrow, F.lmat, F.g, F.t2};
@@ -300,18 +390,17 @@ gpu::GPUFuncOp gpukernels::buildGradQMmaKernel(OpBuilder &ob, Location loc,
           for (int64_t r = 0; r < 2; ++r)
             for (int64_t j = 0; j < 2; ++j) {
               Value key = G.add(jt, G.add(G.t2, kl.c(nt * 8 + j)));
-              Value arg = fmac(lb, l, at(lb, l, sC, r, j), kl.f(sl2),
-                               arith::NegFOp::create(lb, l, lse2[r]));
-              if (mask)
-                arg =
-                    addMask(kl, s, arg, mask, maskBase, rowsc[r],
-                            arith::MinUIOp::create(lb, l, key, kl.c(s.nk - 1)));
-              Value p = exp2(lb, l, arg);
+              Value keyc = arith::MinUIOp::create(lb, l, key, kl.c(s.nk - 1));
               Value vis = keyVisible(kl, s, rowLimit[r], key);
-              p = arith::SelectOp::create(lb, l, vis, p, kl.f(0.0f));
+              Value x = at(lb, l, sC, r, j), dMod;
+              Value arg =
+                  mods.score(kl, r, x, rowsc[r], keyc, lse2[r], dMod, vis);
+              if (mask)
+                arg = addMask(kl, s, arg, mask, maskBase, rowsc[r], keyc);
+              Value p = exp2(lb, l, arg);
               Value d =
                   arith::SubFOp::create(lb, l, at(lb, l, dpC, r, j), dRow[r]);
-              ds = put(lb, l, arith::MulFOp::create(lb, l, p, d), ds, r, j);
+              ds = put(lb, l, mods.dScore(kl, p, d, dMod, vis), ds, r, j);
             }
           dsC.push_back(ds);
         }
@@ -363,7 +452,6 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
   Value mask = s.mask ? fn.getArgument(8) : Value();
   Value qS = fn.getWorkgroupAttributions()[0];
   Value doS = fn.getWorkgroupAttributions().back();
-  const float sl2 = s.scale * kLog2e;
 
   Value bx = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
   Value kvbh = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
@@ -416,15 +504,24 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
         Value qbh = arith::AddIOp::create(hb, hl, firstQHead, gh);
         KernelBuilder khb{hb, hl};
         Value maskBase = mask ? maskLeadBase(khb, s, qbh) : Value();
+        // This query head's modifier positions; a mask_mod's affine bounds
+        // narrow the queries that see the block's keys.
+        Mods mods(khb, s, fn, qbh, keysc, /*fixedIsKey=*/true);
+        Value qFrom = qStart, qEnd = khb.c(s.nq);
+        if (s.maskMod) {
+          std::tie(qFrom, qEnd) = maskModRange(
+              khb, s, mods.lead, mods.bufs, /*swap=*/true, keyBase,
+              F.add(keyBase, khb.c(warps * 16 - 1)), khb.c(0), qEnd, kTile);
+          qFrom = arith::MaxSIOp::create(hb, hl, qFrom, qStart);
+        }
         SmallVector<Value> tInits(hargs);
         if (sw) {
           MmaFragments H{hb, hl, elt, F.lrow, F.lmat, F.g, F.t2};
-          tInits.push_back(tiles.issue(H, qbh, qStart, khb.c(0)));
+          tInits.push_back(tiles.issue(H, qbh, qFrom, khb.c(0)));
           tInits.push_back(khb.c(0));
         }
         auto qLoop = scf::ForOp::create(
-            hb, hl, qStart,
-            arith::ConstantIndexOp::create(hb, hl, s.nq).getResult(),
+            hb, hl, qFrom, qEnd,
             arith::ConstantIndexOp::create(hb, hl, kTile).getResult(), tInits,
             [&](OpBuilder &lb, Location l, Value it, ValueRange args) {
               KernelBuilder kl{lb, l};
@@ -476,11 +573,6 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
                   const Column &c = cols[2 * nt + j];
                   Value qi = c.qi, qc = c.qc, l2 = c.l2, dq = c.d, qOk = c.ok;
                   for (int64_t r = 0; r < 2; ++r) {
-                    Value arg = fmac(lb, l, at(lb, l, sC, r, j), kl.f(sl2),
-                                     arith::NegFOp::create(lb, l, l2));
-                    if (mask)
-                      arg = addMask(kl, s, arg, mask, maskBase, qc, keysc[r]);
-                    Value p = exp2(lb, l, arg);
                     Value vis = qOk;
                     if (s.causalOffset)
                       vis = arith::AndIOp::create(
@@ -488,12 +580,17 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
                           arith::CmpIOp::create(
                               lb, l, arith::CmpIPredicate::sle, keys[r],
                               G.add(qi, kl.c(*s.causalOffset))));
-                    p = arith::SelectOp::create(lb, l, vis, p, kl.f(0.0f));
-                    pt = put(lb, l, p, pt, r, j);
+                    Value dMod;
+                    Value arg = mods.score(kl, r, at(lb, l, sC, r, j), qc,
+                                           keysc[r], l2, dMod, vis);
+                    if (mask)
+                      arg = addMask(kl, s, arg, mask, maskBase, qc, keysc[r]);
+                    Value p = exp2(lb, l, arg);
                     Value d =
                         arith::SubFOp::create(lb, l, at(lb, l, dpC, r, j), dq);
-                    ds = put(lb, l, arith::MulFOp::create(lb, l, p, d), ds, r,
-                             j);
+                    ds = put(lb, l, mods.dScore(kl, p, d, dMod, vis), ds, r, j);
+                    p = arith::SelectOp::create(lb, l, vis, p, kl.f(0.0f));
+                    pt = put(lb, l, p, pt, r, j);
                   }
                 }
                 pC.push_back(pt);

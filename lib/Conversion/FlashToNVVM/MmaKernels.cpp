@@ -559,7 +559,7 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
   const int64_t kSteps = D / 16, dTiles = D / 8, nTiles = tileKV / 8;
   const bool wg = s.wgmma;
   OperandTypes t = operandTypes(ctx, s);
-  SmallVector<Type> argTys = withMask(ctx, s, {t.q, t.k, t.v, t.o, t.lse});
+  SmallVector<Type> argTys = withMaskAndCaptures(ctx, s, {t.q, t.k, t.v, t.o, t.lse});
   // K and V (wgmma: one swizzled buffer, one stage).
   auto fn = newKernel(ob, loc, name, argTys,
                       mmaTileBuffers(ctx, s, tileKV, /*stages=*/1), threads);
@@ -623,16 +623,29 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
   // [innerStart, fullEnd) every row of the block sees in full.
   Value innerStart = kvStart;
   SmallVector<Value> leadIdx;
+  // The regions read their captured operands from the last arguments.
+  ValueRange capBufs = captureBuffers(fn, s);
+  auto read = [&](OpBuilder &rb, Location rl, unsigned k, ValueRange idx) {
+    return readCapture(rb, rl, s, capBufs, k, idx);
+  };
+  // The regions' parts that depend only on the block's batch-head and a
+  // thread's row, computed once.
+  IRMapping hoistedScore[2], hoistedMask[2];
   if (s.hasModifiers()) {
-    // (batch..., head) of this block: bh row-major over q's leading dims.
-    leadIdx.assign(s.lead.size(), Value());
-    Value rest = bh;
-    for (int64_t i = static_cast<int64_t>(s.lead.size()) - 1; i >= 0; --i) {
-      leadIdx[i] = arith::RemUIOp::create(b, loc, rest, kb.c(s.lead[i]));
-      rest = arith::DivUIOp::create(b, loc, rest, kb.c(s.lead[i]));
+    leadIdx = leadPositions(kb, s, bh);
+    for (int r = 0; r < 2; ++r) {
+      SmallVector<Value> pos(leadIdx);
+      pos.append({rowsc[r], Value()});
+      if (s.maskMod)
+        hoistedMask[r] = flash::hoistModifier(b, loc, *s.maskMod, pos, read);
+      if (s.scoreMod) {
+        pos.insert(pos.begin(), Value());
+        hoistedScore[r] =
+            flash::hoistModifier(b, loc, *s.scoreMod, pos, read);
+      }
     }
     if (s.maskMod) {
-      flash::MaskBounds mb = flash::analyzeMaskMod(b, loc, *s.maskMod, leadIdx, {});
+      flash::MaskBounds mb = flash::analyzeMaskMod(b, loc, *s.maskMod, leadIdx, {}, read);
       Value tMin = rowBase, tMax = F.add(rowBase, kb.c(rowsPerBlock - 1));
       // [lo, hi): keys some row of the block sees; [innerLo, innerHi): keys
       // every row sees (by the affine conjuncts).
@@ -747,9 +760,16 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
                 vector::ExtractOp::create(lb, l, acc, ArrayRef<int64_t>{r, j});
             if (prescale)
               x = arith::MulFOp::create(lb, l, x, kl.f(sMul));
-            Value key;
-            if (masked || s.scoreMod)
+            Value key, keyc;
+            if (masked || s.scoreMod) {
               key = G.add(jt, G.add(G.t2, kl.c(nt * 8 + j)));
+              // The regions see keys and rows in range (the tail's, past
+              // Nk, are masked: a captured table is not read past its end).
+              keyc = masked ? arith::MinUIOp::create(lb, l, key,
+                                                     kl.c(s.nk - 1))
+                                  .getResult()
+                            : key;
+            }
             if (s.scoreMod) {
               // score_mod on scale * q.k (x is q.k, or q.k * sl2 when
               // prescaled), back in x's units.
@@ -757,8 +777,9 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
                   lb, l, x, kl.f(prescale ? 1.0f / kLog2e : s.scale));
               SmallVector<Value> a{t};
               llvm::append_range(a, leadIdx);
-              a.append({rows[r], key});
-              Value y = flash::inlineModifier(lb, l, *s.scoreMod, a);
+              a.append({rowsc[r], keyc});
+              Value y = flash::inlineModifier(lb, l, *s.scoreMod, a, read,
+                                              &hoistedScore[r]);
               x = arith::MulFOp::create(
                   lb, l, y, kl.f(prescale ? kLog2e : 1.0f / s.scale));
             }
@@ -766,9 +787,10 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
               Value vis = keyVisible(kl, s, rowLimit[r], key);
               if (s.maskMod) {
                 SmallVector<Value> a(leadIdx);
-                a.append({rows[r], key});
+                a.append({rowsc[r], keyc});
                 vis = arith::AndIOp::create(
-                    lb, l, vis, flash::inlineModifier(lb, l, *s.maskMod, a));
+                    lb, l, vis, flash::inlineModifier(lb, l, *s.maskMod, a, read,
+                                                &hoistedMask[r]));
               }
               x = arith::SelectOp::create(lb, l, vis, x, kl.f(ninf));
               if (mask) {

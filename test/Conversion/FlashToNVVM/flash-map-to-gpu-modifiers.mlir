@@ -1,7 +1,8 @@
-// score_mod / mask_mod on the GPU: the tensor-core forward (mma.sync, wgmma)
-// inlines both regions per score element (the score_mod on scale * q.k, in
-// the kernel's units), and starts its key loop at the first tile a
-// mask_mod's affine bounds let the block see. Everything else is diagnosed.
+// score_mod / mask_mod on the GPU: the tensor-core kernels (mma.sync, wgmma;
+// forward and backward) inline both regions per score element (the
+// score_mod on scale * q.k, in the kernel's units), read captured operands
+// from buffers, and start their loops at the first tile a mask_mod's affine
+// bounds let the block see. The other kernels diagnose modifiers.
 // RUN: flash-opt %s --split-input-file --flash-map-to-gpu="tensor-cores=1 wgmma=1" --verify-diagnostics | FileCheck %s
 
 // CHECK-LABEL: func.func @window_softcap
@@ -38,18 +39,45 @@ func.func @window_softcap(%q: tensor<1x2x300x64xbf16>, %k: tensor<1x2x300x64xbf1
 
 // -----
 
-func.func @negative_captures(%q: tensor<1x2x64x64xbf16>, %sl: tensor<2xf32>) -> tensor<1x2x64x64xbf16> {
-  %o0 = tensor.empty() : tensor<1x2x64x64xbf16>
-  // expected-error @+1 {{with captured operands (a score_mod or mask_mod reading tensors) is not supported by the GPU kernels yet (--flash-to-cpu lowers it)}}
-  %o = flash.attention ins(%q, %q, %q : tensor<1x2x64x64xbf16>, tensor<1x2x64x64xbf16>, tensor<1x2x64x64xbf16>)
-      captures(%sl : tensor<2xf32>) outs(%o0 : tensor<1x2x64x64xbf16>) -> tensor<1x2x64x64xbf16>
+// Captured operands become the kernel's last arguments, flat buffers the
+// host glue stages (index as i64); the region's tensor.extract is a load at
+// the row-major offset. The slope depends only on the head: loaded once,
+// before the key loop.
+// CHECK-LABEL: func.func @alibi_captures
+// CHECK: %[[SL:.*]] = gpu.alloc host_shared () : memref<2xf32>
+// CHECK: %[[OFF:.*]] = gpu.alloc host_shared () : memref<i64>
+// CHECK: linalg.generic
+// CHECK: arith.index_cast %{{.*}} : index to i64
+// CHECK: %[[OFF1:.*]] = memref.expand_shape %[[OFF]] [] output_shape [1] : memref<i64> into memref<1xi64>
+// CHECK: gpu.launch_func {{.*}} args({{.*}}, %[[SL]] : memref<2xf32>, %[[OFF1]] : memref<1xi64>)
+// CHECK: gpu.func @flash_attention_0({{.*}}, %[[SLK:.*]]: memref<2xf32>, %[[OFFK:.*]]: memref<1xi64>)
+// CHECK: memref.load %[[SLK]][%{{.*}}] : memref<2xf32>
+// CHECK: memref.load %[[OFFK]][%{{.*}}] : memref<1xi64>
+// CHECK: scf.for
+// CHECK-NOT: memref.load %[[SLK]]
+// CHECK: gpu.return
+func.func @alibi_captures(%q: tensor<1x2x100x64xbf16>, %sl: tensor<2xf32>, %off: tensor<index>) -> tensor<1x2x100x64xbf16> {
+  %o0 = tensor.empty() : tensor<1x2x100x64xbf16>
+  %o = flash.attention ins(%q, %q, %q : tensor<1x2x100x64xbf16>, tensor<1x2x100x64xbf16>, tensor<1x2x100x64xbf16>)
+      captures(%sl, %off : tensor<2xf32>, tensor<index>) outs(%o0 : tensor<1x2x100x64xbf16>) -> tensor<1x2x100x64xbf16>
     score_mod {
-    ^bb0(%s: f32, %b: index, %h: index, %i: index, %j: index, %c: tensor<2xf32>):
+    ^bb0(%s: f32, %b: index, %h: index, %i: index, %j: index, %c: tensor<2xf32>, %o: tensor<index>):
       %m = tensor.extract %c[%h] : tensor<2xf32>
-      %y = arith.addf %s, %m : f32
+      %d = arith.subi %j, %i : index
+      %di = arith.index_cast %d : index to i32
+      %df = arith.sitofp %di : i32 to f32
+      %bias = arith.mulf %m, %df : f32
+      %y = arith.addf %s, %bias : f32
       flash.yield %y : f32
     }
-  return %o : tensor<1x2x64x64xbf16>
+    mask_mod {
+    ^bb0(%b: index, %h: index, %i: index, %j: index, %c: tensor<2xf32>, %o: tensor<index>):
+      %p = tensor.extract %o[] : tensor<index>
+      %lim = arith.addi %i, %p : index
+      %in = arith.cmpi sle, %j, %lim : index
+      flash.yield %in : i1
+    }
+  return %o : tensor<1x2x100x64xbf16>
 }
 
 // -----
@@ -69,14 +97,50 @@ func.func @negative_f32(%q: tensor<64x64xf32>) -> tensor<64x64xf32> {
 
 // -----
 
-func.func @negative_grad(%q: tensor<64x64xbf16>, %lse: tensor<64xf32>) -> tensor<64x64xbf16> {
-  // expected-error @+1 {{with a score_mod or mask_mod is not supported by the GPU backward kernels yet (--flash-to-cpu lowers it)}}
-  %r:3 = flash.attention_grad ins(%q, %q, %q, %q, %lse, %q : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64xf32>, tensor<64x64xbf16>)
-      outs(%q, %q, %q : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xbf16>) -> tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xbf16>
+// The tensor-core backward: both kernels take the captured operands, narrow
+// their loops by the mask_mod's bounds (keys of a query block in dQ, queries
+// of a key block in dK/dV) and scale dS by d score_mod / ds.
+// CHECK-LABEL: func.func @grad_window_softcap
+// CHECK: gpu.func @flash_attention_grad_dq_0
+// CHECK: scf.for
+// CHECK: math.tanh
+// CHECK: arith.cmpi sge
+// CHECK: gpu.func @flash_attention_grad_dkdv_0
+// CHECK: scf.for
+// CHECK: scf.for
+// CHECK: math.tanh
+// CHECK: arith.cmpi sge
+func.func @grad_window_softcap(%q: tensor<2x100x64xbf16>, %lse: tensor<2x100xf32>) -> tensor<2x100x64xbf16> {
+  %r:3 = flash.attention_grad ins(%q, %q, %q, %q, %lse, %q : tensor<2x100x64xbf16>, tensor<2x100x64xbf16>, tensor<2x100x64xbf16>, tensor<2x100x64xbf16>, tensor<2x100xf32>, tensor<2x100x64xbf16>)
+      outs(%q, %q, %q : tensor<2x100x64xbf16>, tensor<2x100x64xbf16>, tensor<2x100x64xbf16>) {causal} -> tensor<2x100x64xbf16>, tensor<2x100x64xbf16>, tensor<2x100x64xbf16>
+    score_mod {
+    ^bb0(%s: f32, %h: index, %i: index, %j: index):
+      %c = arith.constant 5.0 : f32
+      %x = arith.divf %s, %c : f32
+      %t = math.tanh %x : f32
+      %y = arith.mulf %t, %c : f32
+      flash.yield %y : f32
+    }
+    mask_mod {
+    ^bb0(%h: index, %i: index, %j: index):
+      %w = arith.constant -20 : index
+      %lo = arith.addi %i, %w : index
+      %in = arith.cmpi sge, %j, %lo : index
+      flash.yield %in : i1
+    }
+  return %r#0 : tensor<2x100x64xbf16>
+}
+
+// -----
+
+func.func @negative_grad_simt(%q: tensor<64x64xf32>, %lse: tensor<64xf32>) -> tensor<64x64xf32> {
+  // expected-error @+1 {{with a score_mod or mask_mod needs the tensor-core backward kernels on the GPU (f16/bf16, head dim a multiple of 16 up to 128, with tensor-cores); the SIMT backward does not support modifiers yet}}
+  %r:3 = flash.attention_grad ins(%q, %q, %q, %q, %lse, %q : tensor<64x64xf32>, tensor<64x64xf32>, tensor<64x64xf32>, tensor<64x64xf32>, tensor<64xf32>, tensor<64x64xf32>)
+      outs(%q, %q, %q : tensor<64x64xf32>, tensor<64x64xf32>, tensor<64x64xf32>) -> tensor<64x64xf32>, tensor<64x64xf32>, tensor<64x64xf32>
     mask_mod {
     ^bb0(%i: index, %j: index):
       %in = arith.cmpi sle, %j, %i : index
       flash.yield %in : i1
     }
-  return %r#0 : tensor<64x64xbf16>
+  return %r#0 : tensor<64x64xf32>
 }

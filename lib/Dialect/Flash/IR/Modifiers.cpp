@@ -129,14 +129,90 @@ LogicalResult flash::verifyModifiers(Operation *op, int64_t rank,
 // Inlining and the derivative of a score_mod
 //===----------------------------------------------------------------------===//
 
+/// Clones `op` of a modifier region at `b`; with `read`, accesses to the
+/// captured operands (block arguments from `firstCapture` on) are read
+/// through it instead. Returns the clone (null when read through).
+static Operation *cloneModifierOp(OpBuilder &b, Operation &op, IRMapping &map,
+                                  unsigned firstCapture, CaptureReader read) {
+  auto captureOf = [&](Value t) -> std::optional<unsigned> {
+    auto arg = dyn_cast<BlockArgument>(t);
+    if (!read || !arg || arg.getOwner() != op.getBlock() ||
+        arg.getArgNumber() < firstCapture)
+      return std::nullopt;
+    return arg.getArgNumber() - firstCapture;
+  };
+  Location loc = op.getLoc();
+  if (auto ex = dyn_cast<tensor::ExtractOp>(op))
+    if (auto k = captureOf(ex.getTensor())) {
+      SmallVector<Value> idx;
+      for (Value i : ex.getIndices())
+        idx.push_back(map.lookup(i));
+      map.map(ex.getResult(), read(b, loc, *k, idx));
+      return nullptr;
+    }
+  if (auto dim = dyn_cast<tensor::DimOp>(op))
+    if (captureOf(dim.getSource())) {
+      std::optional<int64_t> d = dim.getConstantIndex();
+      auto ty = cast<RankedTensorType>(dim.getSource().getType());
+      assert(d && !ty.isDynamicDim(*d) && "a read capture has static dims");
+      map.map(dim.getResult(),
+              arith::ConstantIndexOp::create(b, loc, ty.getDimSize(*d)));
+      return nullptr;
+    }
+  return b.clone(op, map);
+}
+
+/// The number of a region's block arguments before its captured operands,
+/// given the ones a caller binds (all of them without a reader).
+static unsigned firstCaptureOf(Block &block, ValueRange args,
+                               CaptureReader read) {
+  return read ? args.size() : block.getNumArguments();
+}
+
+/// Whether hoistModifier already computed every result of `op`.
+static bool wasHoisted(Operation &op, const IRMapping &map) {
+  return llvm::all_of(op.getResults(),
+                      [&](Value r) { return map.contains(r); });
+}
+
 Value flash::inlineModifier(OpBuilder &b, Location loc, Region &region,
-                            ValueRange args) {
+                            ValueRange args, CaptureReader read,
+                            const IRMapping *hoisted) {
+  Block &block = region.front();
+  IRMapping map = hoisted ? *hoisted : IRMapping();
+  unsigned first = firstCaptureOf(block, args, read);
+  map.map(block.getArguments().take_front(args.size()), args);
+  for (Operation &op : block.without_terminator())
+    if (!hoisted || !wasHoisted(op, map))
+      cloneModifierOp(b, op, map, first, read);
+  return map.lookup(cast<YieldOp>(block.getTerminator()).getValue());
+}
+
+IRMapping flash::hoistModifier(OpBuilder &b, Location loc, Region &region,
+                               ArrayRef<Value> args, CaptureReader read) {
+  assert(read && "hoisting reads captured operands through a reader");
   Block &block = region.front();
   IRMapping map;
-  map.map(block.getArguments(), args);
-  for (Operation &op : block.without_terminator())
-    b.clone(op, map);
-  return map.lookup(cast<YieldOp>(block.getTerminator()).getValue());
+  unsigned first = args.size();
+  DenseSet<Value> varying;
+  for (auto [k, v] : llvm::enumerate(args)) {
+    if (v)
+      map.map(block.getArgument(k), v);
+    else
+      varying.insert(block.getArgument(k));
+  }
+  for (Operation &op : block.without_terminator()) {
+    if (llvm::any_of(op.getOperands(),
+                     [&](Value v) { return varying.contains(v); })) {
+      varying.insert(op.result_begin(), op.result_end());
+      continue;
+    }
+    cloneModifierOp(b, op, map, first, read);
+  }
+  // The arguments are bound again by each inlining.
+  for (unsigned k = 0; k < args.size(); ++k)
+    map.erase(block.getArgument(k));
+  return map;
 }
 
 /// Ops whose float result the backward can differentiate.
@@ -178,10 +254,13 @@ Operation *flash::findNonDifferentiable(Region &scoreMod) {
 
 FailureOr<std::pair<Value, Value>>
 flash::inlineScoreModWithDerivative(OpBuilder &b, Location loc,
-                                    Region &scoreMod, ValueRange args) {
+                                    Region &scoreMod, ValueRange args,
+                                    CaptureReader read,
+                                    const IRMapping *hoisted) {
   Block &block = scoreMod.front();
-  IRMapping map;
-  map.map(block.getArguments(), args);
+  IRMapping map = hoisted ? *hoisted : IRMapping();
+  unsigned first = firstCaptureOf(block, args, read);
+  map.map(block.getArguments().take_front(args.size()), args);
   // Tangents (d/ds) of the original values; absent = 0.
   DenseMap<Value, Value> tan;
   tan[block.getArgument(0)] =
@@ -207,7 +286,12 @@ flash::inlineScoreModWithDerivative(OpBuilder &b, Location loc,
     return arith::ConstantOp::create(b, loc, b.getFloatAttr(t, v)).getResult();
   };
   for (Operation &op : block.without_terminator()) {
-    Operation *c = b.clone(op, map);
+    // Hoisted values and captured ones do not depend on the score.
+    if (hoisted && wasHoisted(op, map))
+      continue;
+    Operation *c = cloneModifierOp(b, op, map, first, read);
+    if (!c)
+      continue;
     SmallVector<Value> ta;
     bool any = false;
     for (Value v : op.getOperands()) {
@@ -461,7 +545,8 @@ void flash::boundPositions(OpBuilder &b, Location loc,
 }
 
 MaskBounds flash::analyzeMaskMod(OpBuilder &b, Location loc, Region &maskMod,
-                                 ValueRange lead, ValueRange captures) {
+                                 ValueRange lead, ValueRange captures,
+                                 CaptureReader read) {
   Block &block = maskMod.front();
   unsigned rank = lead.size() + 2;
   Value iArg = block.getArgument(rank - 2), jArg = block.getArgument(rank - 1);
@@ -483,8 +568,10 @@ MaskBounds flash::analyzeMaskMod(OpBuilder &b, Location loc, Region &maskMod,
       return m;
     Operation *d = v.getDefiningOp();
     for (Value o : d->getOperands())
-      emit(o);
-    b.clone(*d, map);
+      if (!read || !isa<BlockArgument>(o) ||
+          cast<BlockArgument>(o).getArgNumber() < rank)
+        emit(o);
+    cloneModifierOp(b, *d, map, rank, read);
     return map.lookup(v);
   };
   auto toIndex = [&](Value v) -> Value {

@@ -12,6 +12,7 @@
 #define FLASH_DIALECT_FLASH_IR_MODIFIERS_H
 
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Operation.h"
 #include "mlir/IR/Region.h"
 
@@ -31,17 +32,37 @@ LogicalResult verifyModifiers(Operation *op, int64_t rank,
 /// way the backward cannot differentiate, or null when it can.
 Operation *findNonDifferentiable(Region &scoreMod);
 
-/// Clones the body of a modifier region at `b` with its block arguments
-/// replaced by `args`; returns the yielded value.
-Value inlineModifier(OpBuilder &b, Location loc, Region &region,
-                     ValueRange args);
+/// Reads element `indices` of the region's captured operand number `k`
+/// where the captured operands are not tensors (a GPU kernel reads them
+/// from buffers); returns a value of the capture's element type.
+using CaptureReader =
+    function_ref<Value(OpBuilder &, Location, unsigned k, ValueRange indices)>;
 
-/// Inlines a score_mod at `args` (args[0] is the score) and also emits its
-/// derivative with respect to args[0]. Fails (without emitting anything
-/// useful) when findNonDifferentiable() would return an op.
+/// Clones the body of a modifier region at `b` with its block arguments
+/// replaced by `args`; returns the yielded value. With `read`, `args` binds
+/// only the arguments before the captured operands: each tensor.extract of
+/// a captured operand becomes read(...), each tensor.dim of one the
+/// (static) size.
+Value inlineModifier(OpBuilder &b, Location loc, Region &region,
+                     ValueRange args, CaptureReader read = {},
+                     const IRMapping *hoisted = nullptr);
+
+/// Emits at `b` the part of a modifier region that depends only on the
+/// arguments `args` binds (null entries vary; `read` as for
+/// inlineModifier, which is then required): a loop-invariant prefix to
+/// pass as `hoisted` to the inlining calls inside the loop, which then
+/// reuse what it computed.
+IRMapping hoistModifier(OpBuilder &b, Location loc, Region &region,
+                        ArrayRef<Value> args, CaptureReader read);
+
+/// Inlines a score_mod at `args` (args[0] is the score; `read` as for
+/// inlineModifier) and also emits its derivative with respect to args[0].
+/// Fails (without emitting anything useful) when findNonDifferentiable()
+/// would return an op.
 FailureOr<std::pair<Value, Value>>
 inlineScoreModWithDerivative(OpBuilder &b, Location loc, Region &scoreMod,
-                             ValueRange args);
+                             ValueRange args, CaptureReader read = {},
+                             const IRMapping *hoisted = nullptr);
 
 /// One conjunct `ci * i + cj * j + rest <= 0` of a mask_mod, with
 /// ci, cj in {-1, 0, 1} (not both 0) and `rest` an index value that does
@@ -53,7 +74,8 @@ struct MaskConstraint {
 
 /// The affine part of a mask_mod: its conjuncts of the form above, with
 /// their `rest` emitted at `b` from the leading (batch..., head) index
-/// values `lead` and the op's captured operands. `exact` is true when the
+/// values `lead` and the op's captured operands (or, with `read`, reading
+/// them as inlineModifier does). `exact` is true when the
 /// mask_mod is exactly the conjunction of `constraints` (nothing else needs
 /// evaluating to skip a block).
 struct MaskBounds {
@@ -61,7 +83,8 @@ struct MaskBounds {
   bool exact = true;
 };
 MaskBounds analyzeMaskMod(OpBuilder &b, Location loc, Region &maskMod,
-                          ValueRange lead, ValueRange captures);
+                          ValueRange lead, ValueRange captures,
+                          CaptureReader read = {});
 
 /// Narrows [lo, hi) to the key positions (query positions with `swap`)
 /// that some position in [tMin, tMax] of the other axis may see under
