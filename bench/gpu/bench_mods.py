@@ -1,20 +1,23 @@
 #!/usr/bin/env python3
-"""GPU benchmark of the score/mask modifiers on the tensor-core forward:
-a sliding window (causal, 1024 keys) against the plain causal kernel, and
-tanh soft-capping (c = 50) against the plain kernel, each next to
-FlexAttention (torch.compile'd flex_attention with the same mask_mod /
-score_mod and a block mask) and cuDNN SDPA (plain causal / full) in the same
-process, bf16, B = 1, H = 16, N = 16384, d = 128 (B*N = 16k tokens,
-H*d = 2048).
+"""GPU benchmark of the score/mask modifiers on the tensor-core kernels,
+forward and backward: a sliding window (causal, 1024 keys) against the
+plain causal kernel, tanh soft-capping (c = 50) against the plain kernel,
+ALiBi (causal) and a document mask (4 packed documents, causal), each next
+to FlexAttention (torch.compile'd flex_attention with the same mask_mod /
+score_mod and a block mask) and cuDNN SDPA (plain causal / full) in the
+same process, through flash_mlir.cuda.attention (autograd), bf16, B = 1,
+H = 16, N = 16384, d = 128 (B*N = 16k tokens, H*d = 2048).
 
   # here (flash-opt available): compile the kernels into a cache
   FLASH_MLIR_CACHE=gpu_out/cache python3 bench/gpu/bench_mods.py --precompile
   # on the GPU machine (torch, no MLIR)
-  FLASH_MLIR_CACHE=gpu_out/cache python3 bench/gpu/bench_mods.py
+  FLASH_MLIR_CACHE=gpu_out/cache python3 bench/gpu/bench_mods.py [--cases ..]
 
-Correctness first at N = 1024: each implementation's max error against an
-fp32 reference that applies the modifier to the full score matrix; ours
-must be <= 2x FlexAttention's. Times are medians of CUDA-event timings.
+Correctness first at N = 1024 (odd-sized documents): each implementation's
+max error in o, dq, dk, dv against a float64 reference that applies the
+modifier to the full score matrix; ours must be <= 2x FlexAttention's (or
+within 2e-3 of it, for errors at the level of bf16 rounding). Times are
+medians of CUDA-event timings; the backward's is loss.backward() alone.
 """
 
 import argparse
@@ -30,15 +33,18 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(HERE)),
 from flash_mlir import cuda, mlirgen  # noqa: E402
 
 B, H, D = 1, 16, 128
-WINDOW, CAP = 1024, 50.0
-# name: (causal, window, softcap)
-CASES = {"causal": (True, None, None),
-         "window": (True, (WINDOW - 1, 0), None),
-         "full": (False, None, None),
-         "softcap": (False, None, CAP)}
+WINDOW, CAP, DOCS = 1024, 50.0, 4
+# name: (causal, window, softcap, alibi, documents)
+CASES = {"causal": (True, None, None, False, False),
+         "window": (True, (WINDOW - 1, 0), None, False, False),
+         "full": (False, None, None, False, False),
+         "softcap": (False, None, CAP, False, False),
+         "alibi": (True, None, None, True, False),
+         "document": (True, None, None, False, True)}
+SIZES = (1024, 16384)
 
 
-def config(n, causal, window, softcap):
+def config(n, causal, window, softcap, alibi, docs):
     """The mlirgen config flash_mlir.cuda builds for these arguments."""
     cfg = mlirgen.Config(batch=[B], hq=H, hkv=H, nq=n, nk=n, d=D, dv=D,
                          dtype="bf16", causal=causal,
@@ -48,13 +54,17 @@ def config(n, causal, window, softcap):
         cfg.window = tuple(window)
     if softcap:
         cfg.softcap = float(softcap)
+    cfg.alibi = alibi
+    if docs:
+        cfg.segments, cfg.seg_batched = 1, False
     return cfg
 
 
-def precompile():
-    for n in (1024, 16384):
-        for causal, window, softcap in CASES.values():
-            cuda.compile_kernel(config(n, causal, window, softcap))
+def precompile(cases):
+    for n in SIZES:
+        for name in cases:
+            for grad in (False, True):
+                cuda.compile_kernel(config(n, *CASES[name]), grad=grad)
 
 
 def timeit(fn, iters=10, warmup=3):
@@ -73,87 +83,161 @@ def timeit(fn, iters=10, warmup=3):
     return sorted(ts)[len(ts) // 2]
 
 
-def bench():
+def bench(cases):
     import torch
     from torch.nn.attention import SDPBackend, sdpa_kernel
     from torch.nn.attention.flex_attention import (create_block_mask,
                                                    flex_attention)
     import torch.nn.functional as F
 
+    # The same compiled backward runs several times (retain_graph).
+    import torch._functorch.config
+    torch._functorch.config.donated_buffer = False
     flex = torch.compile(flex_attention)
+    slopes = torch.tensor([2.0 ** (-8.0 * (h + 1) / H) for h in range(H)],
+                          device="cuda")
 
-    def mask_mod_of(causal, window):
+    def segments(n):
+        # DOCS documents of unequal lengths.
+        cuts = [0] + [n * (2 * t + 1) // (2 * DOCS + 1) for t in range(1, DOCS)]
+        seg = torch.zeros(n, dtype=torch.int32, device="cuda")
+        for c in cuts[1:]:
+            seg[c:] += 1
+        return seg
+
+    def flex_mods(n, causal, window, softcap, alibi, docs):
+        seg = segments(n) if docs else None
         if window is not None:
-            return lambda b, h, q, kv: (q >= kv) & (q - kv < WINDOW)
-        if causal:
-            return lambda b, h, q, kv: q >= kv
-        return None
-
-    def score_mod_of(softcap):
-        if not softcap:
-            return None
-        return lambda s, b, h, q, kv: softcap * torch.tanh(s / softcap)
-
-    def reference(q, k, v, causal, window, softcap):
-        s = (q.float() @ k.float().transpose(-1, -2)) / D ** 0.5
+            mm = lambda b, h, q, kv: (q >= kv) & (q - kv < WINDOW)
+        elif docs:
+            mm = lambda b, h, q, kv: (q >= kv) & (seg[q] == seg[kv])
+        elif causal:
+            mm = lambda b, h, q, kv: q >= kv
+        else:
+            mm = None
         if softcap:
-            s = softcap * torch.tanh(s / softcap)
+            sm = lambda s, b, h, q, kv: softcap * torch.tanh(s / softcap)
+        elif alibi:
+            sm = lambda s, b, h, q, kv: s - slopes[h] * (q - kv).abs()
+        else:
+            sm = None
+        return mm, sm
+
+    def reference(q, k, v, causal, window, softcap, alibi, docs):
+        q, k, v = (t.double() for t in (q, k, v))
+        s = (q @ k.transpose(-1, -2)) / D ** 0.5
         n = q.shape[2]
         i = torch.arange(n, device=q.device)[:, None]
         j = torch.arange(n, device=q.device)[None, :]
+        if softcap:
+            s = softcap * torch.tanh(s / softcap)
+        if alibi:
+            s = s - slopes.double()[:, None, None] * (i - j).abs()
         keep = torch.ones(n, n, dtype=torch.bool, device=q.device)
         if causal:
             keep &= j <= i
         if window is not None:
             keep &= i - j < WINDOW
+        if docs:
+            seg = segments(n)
+            keep &= seg[:, None] == seg[None, :]
         s = s.masked_fill(~keep, float("-inf"))
-        return torch.softmax(s, -1) @ v.float()
+        return torch.softmax(s, -1) @ v
 
     torch.manual_seed(0)
-    print("| case | N | ours (ms) | FlexAttention (ms) | ours / flex | "
-          "cuDNN (ms) | err ours | err flex |")
-    print("|---|---|---|---|---|---|---|---|")
+    print("| case | N | pass | ours (ms) | FlexAttention (ms) | ours / flex | "
+          "cuDNN (ms) | err ours (o, dq, dk, dv) | err flex |")
+    print("|---|---|---|---|---|---|---|---|---|")
     times = {}
-    for n in (1024, 16384):
-        q, k, v = (torch.randn(B, H, n, D, device="cuda", dtype=torch.bfloat16)
-                   for _ in range(3))
-        for name, (causal, window, softcap) in CASES.items():
-            ours = lambda: cuda.forward(q, k, v, causal=causal,
-                                        window=window, softcap=softcap)[0]
-            mm = mask_mod_of(causal, window)
+    failed = False
+    for n in SIZES:
+        q, k, v = (torch.randn(B, H, n, D, device="cuda", dtype=torch.bfloat16,
+                               requires_grad=True) for _ in range(3))
+        do = torch.randn(B, H, n, D, device="cuda", dtype=torch.bfloat16)
+        for name in cases:
+            causal, window, softcap, alibi, docs = CASES[name]
+            kw = dict(causal=causal, window=window, softcap=softcap)
+            if alibi:
+                kw["alibi_slopes"] = slopes
+            if docs:
+                kw["segment_ids"] = segments(n)
+            ours = lambda: cuda.attention(q, k, v, **kw)
+            mm, sm = flex_mods(n, causal, window, softcap, alibi, docs)
             bm = (create_block_mask(mm, B=None, H=None, Q_LEN=n, KV_LEN=n)
                   if mm else None)
-            sm = score_mod_of(softcap)
             fl = lambda: flex(q, k, v, score_mod=sm, block_mask=bm)
-            eo = ef = float("nan")
-            if n == 1024:
-                ref = reference(q, k, v, causal, window, softcap)
-                eo = (ours().float() - ref).abs().max().item()
-                ef = (fl().float() - ref).abs().max().item()
-            to, tf = timeit(ours), timeit(fl)
-            tc = float("nan")
-            if window is None and not softcap:
+            errs = {}
+            if n == SIZES[0]:
+                ref = reference(q, k, v, causal, window, softcap, alibi, docs)
+                gref = torch.autograd.grad(ref, (q, k, v), do.double())
+                for who, fn in (("ours", ours), ("flex", fl)):
+                    o = fn()
+                    g = torch.autograd.grad(o, (q, k, v), do)
+                    errs[who] = [(o.double() - ref).abs().max().item()] + [
+                        (a.double() - b).abs().max().item()
+                        for a, b in zip(g, gref)]
+            row = {}
+            for who, fn in (("ours", ours), ("flex", fl)):
+                row[who + "_fwd"] = timeit(lambda: fn().detach())
+                o = fn()
+                row[who + "_bwd"] = timeit(
+                    lambda: torch.autograd.grad(o, (q, k, v), do,
+                                                retain_graph=True))
+            tc = (float("nan"), float("nan"))
+            if window is None and not (softcap or alibi or docs):
                 with sdpa_kernel(SDPBackend.CUDNN_ATTENTION):
-                    tc = timeit(lambda: F.scaled_dot_product_attention(
-                        q, k, v, is_causal=causal))
-            times[(name, n)] = to
-            ok = "" if n != 1024 or eo <= 2 * ef + 1e-6 else " FAIL"
-            print(f"| {name} | {n} | {to * 1e3:.3f} | {tf * 1e3:.3f} | "
-                  f"{to / tf:.2f} | {tc * 1e3:.3f} | {eo:.2e} | "
-                  f"{ef:.2e}{ok} |", flush=True)
-    n = 16384
-    print(f"window vs causal at N = {n}: {times[('causal', n)] / times[('window', n)]:.2f}x "
-          f"faster; visited-element ratio "
-          f"{(n * n / 2) / (n * WINDOW - WINDOW * WINDOW / 2):.2f}x")
-    print(f"softcap / full at N = {n}: "
-          f"{times[('softcap', n)] / times[('full', n)]:.2f}x the time")
+                    sd = lambda: F.scaled_dot_product_attention(
+                        q, k, v, is_causal=causal)
+                    o = sd()
+                    tc = (timeit(lambda: sd().detach()),
+                          timeit(lambda: torch.autograd.grad(
+                              o, (q, k, v), do, retain_graph=True)))
+            times[(name, n)] = row
+            ok = "-"
+            if errs:
+                good = all(a <= 2 * b + 2e-3
+                           for a, b in zip(errs["ours"], errs["flex"]))
+                ok = "yes" if good else "FAIL"
+                failed |= not good
+            fmt = lambda e: ", ".join(f"{x:.1e}" for x in e) if e else "-"
+            for d, dl in (("fwd", "forward"), ("bwd", "backward")):
+                t, f = row["ours_" + d], row["flex_" + d]
+                c = tc[0 if d == "fwd" else 1]
+                print(f"| {name} {dl} | {n} | {ok} | {t * 1e3:.3f} | "
+                      f"{f * 1e3:.3f} | {t / f:.2f} | {c * 1e3:.3f} | "
+                      f"{fmt(errs.get('ours')) if d == 'fwd' else ''} | "
+                      f"{fmt(errs.get('flex')) if d == 'fwd' else ''} |",
+                      flush=True)
+    n = SIZES[-1]
+    if ("window", n) in times and ("causal", n) in times:
+        w, c = times[("window", n)], times[("causal", n)]
+        visited = (n * n / 2) / (n * WINDOW - WINDOW * WINDOW / 2)
+        for d in ("fwd", "bwd"):
+            print(f"window vs causal {d} at N = {n}: "
+                  f"{c['ours_' + d] / w['ours_' + d]:.2f}x faster; "
+                  f"visited-element ratio {visited:.2f}x; time per visited "
+                  f"element {w['ours_' + d] * visited / c['ours_' + d]:.2f}x "
+                  f"causal's")
+    if ("softcap", n) in times and ("full", n) in times:
+        for d in ("fwd", "bwd"):
+            print(f"softcap / full {d} at N = {n}: "
+                  f"{times[('softcap', n)]['ours_' + d] / times[('full', n)]['ours_' + d]:.2f}x "
+                  f"the time")
+    if failed:
+        sys.exit("some case is less accurate than FlexAttention")
 
 
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--precompile", action="store_true")
+    ap.add_argument("--cases", default=",".join(CASES),
+                    help="comma-separated subset of " + ", ".join(CASES))
     a = ap.parse_args()
-    precompile() if a.precompile else bench()
+    cases = [c for c in a.cases.split(",") if c]
+    for c in cases:
+        if c not in CASES:
+            ap.error(f"unknown case {c}")
+    precompile(cases) if a.precompile else bench(cases)
 
 
 if __name__ == "__main__":

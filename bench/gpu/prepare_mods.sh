@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # The GPU machine's artifacts for the score/mask modifiers on the
-# tensor-core forward (mma.sync / wgmma): self-checking programs (fused on
-# the GPU vs the unfused reference with the same modifiers on the host) and
-# the kernel cache of bench/gpu/bench_mods.py. From the repository root
-# after `make build`; then on the GPU machine, with gpu_out carried:
-#   cd gpu_out && for t in m*; do ./$t | tail -1; done
+# tensor-core kernels (mma.sync / wgmma, forward and backward): self-checking
+# programs (fused on the GPU vs the unfused reference with the same
+# modifiers on the host) and the kernel cache of bench/gpu/bench_mods.py.
+# From the repository root after `make build`; then on the GPU machine, with
+# gpu_out carried:
+#   cd gpu_out && for t in m* gm*; do ./$t | tail -1; done
 #   FLASH_MLIR_CACHE=$PWD/gpu_out/cache PYTHONPATH=$PWD/python \
 #     python3 bench/gpu/bench_mods.py
 set -euo pipefail
@@ -21,5 +22,22 @@ exe m5 --hq 2 --n 300 --d 48 --dtype f16 --window 70,3 --softcap 3.0 --tol 2e-3
 # Windows wider than a tile (unmasked interior tiles), causal or two-sided.
 exe m6 --batch 2 --hq 2 --n 600 --d 128 --dtype bf16 --window 200,0 --causal --tol 8e-3
 exe m7 --hq 2 --nq 500 --nk 700 --d 64 --dtype f16 --window 150,40 --softcap 5.0 --tol 2e-3
+# Captured operands: ALiBi slopes per head (GQA, Nq != Nk), document masks
+# (segment ids shared or per sequence), with windows and soft-caps.
+exe m8 --batch 2 --hq 4 --hkv 2 --nq 100 --nk 130 --d 64 --dtype bf16 --alibi --causal --tol 8e-3
+exe m9 --batch 2 --hq 2 --n 300 --d 128 --dtype f16 --segments 3 --segments-batched --tol 2e-3
+exe m10 --hq 3 --n 250 --d 64 --dtype bf16 --alibi --segments 4 --window 60,10 --tol 8e-3
+exe m11 --hq 2 --nq 70 --nk 200 --d 48 --dtype f16 --softcap 4.0 --alibi --tol 2e-3
+# The backward with modifiers (dQ and dK/dV kernels): windows smaller and
+# wider than a tile, soft-caps (dS scaled by the derivative), ALiBi,
+# documents, GQA, Nq != Nk, rows that see nothing.
+exe gm1 --grad --batch 2 --hq 4 --hkv 2 --n 100 --d 64 --dtype f16 --window 9,0 --causal --tol 4e-3
+exe gm2 --grad --hq 3 --nq 37 --nk 100 --d 128 --dtype bf16 --softcap 2.0 --amp 2 --tol 2e-2
+exe gm3 --grad --hq 2 --nq 150 --nk 200 --d 64 --dtype f16 --window 30,5 --softcap 1.5 --tol 4e-3
+exe gm4 --grad --hq 2 --nq 100 --nk 37 --d 64 --dtype f16 --window=-1,-25 --tol 4e-3
+exe gm5 --grad --batch 2 --hq 2 --n 600 --d 128 --dtype bf16 --window 200,0 --causal --tol 2e-2
+exe gm6 --grad --batch 2 --hq 4 --hkv 2 --nq 100 --nk 130 --d 64 --dtype f16 --alibi --segments 3 --segments-batched --tol 4e-3
+exe gm8 --grad --hq 2 --n 128 --d 64 --dtype f16 --softcap 1.5 --tol 4e-3
+exe gm7 --grad --hq 2 --n 300 --d 48 --dtype f16 --window 70,3 --softcap 3.0 --alibi --tol 4e-3
 cp build/lib/libflash_cuda_runtime.so "$OUT/"
-FLASH_MLIR_CACHE=$PWD/$OUT/cache /usr/bin/python3 bench/gpu/bench_mods.py --precompile
+FLASH_MLIR_CACHE=$PWD/$OUT/cache /usr/bin/python3 bench/gpu/bench_mods.py --precompile --cases causal,window,full,softcap,alibi,document

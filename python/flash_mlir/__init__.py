@@ -61,9 +61,16 @@ def _config(q, k, v, causal, scale, causal_offset=None, mask=None):
     return cfg
 
 
-def _modifiers(cfg, q, k, window, softcap, alibi_slopes, segment_ids):
+def _numpy_array(x, dtype):
+    return np.ascontiguousarray(_as_numpy(x),
+                                dtype={"f32": np.float32, "i32": np.int32}[dtype])
+
+
+def _modifiers(cfg, q, k, window, softcap, alibi_slopes, segment_ids,
+               as_array=_numpy_array):
     """Sets the score/mask modifiers of `cfg`; returns the captured arrays
-    (ALiBi slopes [Hq] f32, segment ids of queries [Nq] and keys [Nk] i32)
+    (ALiBi slopes [Hq] f32, segment ids of queries [Nq] and keys [Nk] i32),
+    made by as_array(x, "f32" | "i32") (contiguous, with .shape and .ndim),
     in the kernels' argument order."""
     extra = []
     if window is not None:
@@ -84,8 +91,8 @@ def _modifiers(cfg, q, k, window, softcap, alibi_slopes, segment_ids):
     if alibi_slopes is not None:
         if cfg.hq is None:
             raise ValueError("alibi_slopes needs a heads dim ([..., H, N, D])")
-        sl = np.ascontiguousarray(_as_numpy(alibi_slopes), dtype=np.float32)
-        if sl.shape != (cfg.hq,):
+        sl = as_array(alibi_slopes, "f32")
+        if tuple(sl.shape) != (cfg.hq,):
             raise ValueError(f"alibi_slopes must have shape ({cfg.hq},) (one "
                              f"per query head), got {sl.shape}")
         cfg.alibi = True
@@ -95,19 +102,18 @@ def _modifiers(cfg, q, k, window, softcap, alibi_slopes, segment_ids):
             sq, sk = segment_ids
         else:
             sq = sk = segment_ids
-        sq = np.ascontiguousarray(_as_numpy(sq), dtype=np.int32)
-        sk = np.ascontiguousarray(_as_numpy(sk), dtype=np.int32)
+        sq, sk = as_array(sq, "i32"), as_array(sk, "i32")
         # One id per position, shared by the batch ([N]) or per sequence of
         # the first batch dim ([B, N]).
         nb = cfg.batch[0] if cfg.batch else None
         batched = sq.ndim == 2 and nb is not None
         want_q = (nb, cfg.nq) if batched else (cfg.nq,)
         want_k = (nb, cfg.nk) if batched else (cfg.nk,)
-        if sq.shape != want_q or sk.shape != want_k:
+        if tuple(sq.shape) != want_q or tuple(sk.shape) != want_k:
             raise ValueError(f"segment_ids must be one id per position: "
                              f"shapes {want_q} and {want_k} (or one array "
                              f"when Nq = Nk; [B, N] per sequence), got "
-                             f"{sq.shape} and {sk.shape}")
+                             f"{tuple(sq.shape)} and {tuple(sk.shape)}")
         cfg.segments = 1
         cfg.seg_batched = batched
         extra += [sq, sk]
@@ -165,7 +171,7 @@ def attention(q, k, v, causal=False, scale=None, block_q=64, block_kv=64,
     broadcastable to [..., Nq, Nk]; a row that keeps no key gives 0 (and
     lse -inf).
 
-    Modifiers (CPU; FlashAttention's names and alignment): `window=(left,
+    Modifiers (CPU and CUDA; FlashAttention's names and alignment): `window=(left,
     right)` keeps keys i + Nk - Nq - left <= j <= i + Nk - Nq + right (-1:
     unbounded), `softcap=c` replaces the scaled score s by c * tanh(s / c),
     `alibi_slopes` ([Hq]) adds -slope_h * |i + Nk - Nq - j|, `segment_ids`
@@ -176,13 +182,11 @@ def attention(q, k, v, causal=False, scale=None, block_q=64, block_kv=64,
     backward runs `attention_grad`."""
     mods = (window, softcap, alibi_slopes, segment_ids)
     if _is_cuda(q):
-        if alibi_slopes is not None or segment_ids is not None:
-            raise NotImplementedError(
-                "alibi_slopes/segment_ids are not supported by the GPU "
-                "kernels yet; call with CPU tensors")
         from . import cuda
         return cuda.attention(q, k, v, causal=causal, scale=scale, mask=mask,
-                              window=window, softcap=softcap)
+                              window=window, softcap=softcap,
+                              alibi_slopes=alibi_slopes,
+                              segment_ids=segment_ids)
     if _needs_grad(q, k, v):
         return _cpu_autograd(q, k, v, return_lse, dict(
             causal=causal, scale=scale, block_q=block_q, block_kv=block_kv,

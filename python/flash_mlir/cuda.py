@@ -220,7 +220,7 @@ class CudaKernel:
 _KERNELS = {}
 
 
-def _config(q, k, v, causal, scale, mask=None, window=None, softcap=None):
+def _config(q, k, v, causal, scale, mask=None):
     import torch
 
     if q.dim() != 4 or k.dim() != 4 or v.dim() != 4:
@@ -243,13 +243,28 @@ def _config(q, k, v, causal, scale, mask=None, window=None, softcap=None):
         # The kernels read an additive f32 mask in place: [Nq, Nk] broadcast
         # over batch and heads, or the full [B, H, Nq, Nk].
         cfg.mask, cfg.mask_bcast = "add", mask.dim() == 2
-    # Modifiers (the tensor-core forward only, for now): FlashAttention's
-    # bottom-right aligned window and tanh soft-capping.
-    if window is not None and tuple(window) != (-1, -1):
-        cfg.window = tuple(int(w) for w in window)
-    if softcap:
-        cfg.softcap = float(softcap)
     return cfg
+
+
+def _prepare(q, k, v, causal, scale, mask, mods):
+    """(cfg, the kernels' extra buffers: the mask as _mask makes it, then
+    the modifiers' captured tensors on q's device) for `mods` = (window,
+    softcap, alibi_slopes, segment_ids) as flash_mlir.attention takes them
+    (the tensor-core kernels, f16/bf16, run the modifiers)."""
+    import torch
+
+    from . import _modifiers
+
+    m = _mask(mask, q, k)
+    cfg = _config(q, k, v, causal, scale, m)
+
+    def on_device(x, dtype):
+        t = torch.as_tensor(x, device=q.device)
+        return t.to({"f32": torch.float32, "i32": torch.int32}[dtype]
+                    ).contiguous()
+
+    caps = _modifiers(cfg, q, k, *mods, as_array=on_device)
+    return cfg, ([] if m is None else [m]) + caps
 
 
 def _mask(mask, q, k):
@@ -294,15 +309,15 @@ def _kernel(cfg, grad):
 
 
 def forward(q, k, v, causal=False, scale=None, mask=None, window=None,
-            softcap=None):
+            softcap=None, alibi_slopes=None, segment_ids=None):
     """softmax(scale q k^T [+ mask] [causal]) v on CUDA torch tensors
     [B, H, N, D] (GQA when k/v have fewer heads; causal is top-left aligned,
-    as torch's is_causal; `mask` as _mask returns it, or None); returns
-    (o, lse)."""
+    as torch's is_causal; `mask` bool or float, broadcastable; the
+    modifiers as flash_mlir.attention takes them); returns (o, lse)."""
     import torch
 
-    mask = _mask(mask, q, k)
-    cfg = _config(q, k, v, causal, scale, mask, window, softcap)
+    mods = (window, softcap, alibi_slopes, segment_ids)
+    cfg, extra = _prepare(q, k, v, causal, scale, mask, mods)
     kern = _kernel(cfg, grad=False)
     q, k, v = (t.contiguous() for t in (q, k, v))
     B, H, N, _ = q.shape
@@ -310,35 +325,34 @@ def forward(q, k, v, causal=False, scale=None, mask=None, window=None,
     lse = torch.empty(B, H, N, dtype=torch.float32, device=q.device)
     kern.launch(*kern.geometry[0],
                 [q.data_ptr(), k.data_ptr(), v.data_ptr(), o.data_ptr(),
-                 lse.data_ptr()] + _ptrs(mask),
+                 lse.data_ptr()] + [t.data_ptr() for t in extra],
                 torch.cuda.current_stream().cuda_stream)
     return o, lse
 
 
-def _ptrs(mask):
-    return [] if mask is None else [mask.data_ptr()]
-
-
-def backward(q, k, v, o, lse, do, causal=False, scale=None, mask=None):
-    """(dq, dk, dv) from the forward's o and lse, recomputing P on the GPU."""
+def backward(q, k, v, o, lse, do, causal=False, scale=None, mask=None,
+             window=None, softcap=None, alibi_slopes=None, segment_ids=None):
+    """(dq, dk, dv) from the forward's o and lse, recomputing P on the GPU
+    (the modifiers included: dS is scaled by the soft-cap's derivative)."""
     import torch
 
-    mask = _mask(mask, q, k)
-    cfg = _config(q, k, v, causal, scale, mask)
+    mods = (window, softcap, alibi_slopes, segment_ids)
+    cfg, extra = _prepare(q, k, v, causal, scale, mask, mods)
     kern = _kernel(cfg, grad=True)
     q, k, v, o, lse, do = (t.contiguous() for t in (q, k, v, o, lse, do))
     B, H, N, _ = q.shape
     dq, dk, dv = (torch.empty_like(t) for t in (q, k, v))
     delta = torch.empty(B, H, N, dtype=torch.float32, device=q.device)
     stream = torch.cuda.current_stream().cuda_stream
+    ptrs = [t.data_ptr() for t in extra]
     kern.launch(*kern.geometry[0],
                 [q.data_ptr(), k.data_ptr(), v.data_ptr(), o.data_ptr(),
                  lse.data_ptr(), do.data_ptr(), dq.data_ptr(),
-                 delta.data_ptr()] + _ptrs(mask), stream, which=0)
+                 delta.data_ptr()] + ptrs, stream, which=0)
     kern.launch(*kern.geometry[1],
                 [q.data_ptr(), k.data_ptr(), v.data_ptr(), lse.data_ptr(),
                  do.data_ptr(), delta.data_ptr(), dk.data_ptr(),
-                 dv.data_ptr()] + _ptrs(mask), stream, which=1)
+                 dv.data_ptr()] + ptrs, stream, which=1)
     return dq, dk, dv
 
 
@@ -347,19 +361,18 @@ def _autograd():
 
     class Attention(torch.autograd.Function):
         @staticmethod
-        def forward(ctx, q, k, v, causal, scale, mask):
-            m = _mask(mask, q, k)
-            o, lse = forward(q, k, v, causal, scale, m)
+        def forward(ctx, q, k, v, causal, scale, mask, mods):
+            o, lse = forward(q, k, v, causal, scale, mask, *mods)
             ctx.save_for_backward(q, k, v, o, lse)
-            ctx.causal, ctx.scale, ctx.mask = causal, scale, m
+            ctx.causal, ctx.scale, ctx.mask, ctx.mods = causal, scale, mask, mods
             return o
 
         @staticmethod
         def backward(ctx, do):
             q, k, v, o, lse = ctx.saved_tensors
             dq, dk, dv = backward(q, k, v, o, lse, do, ctx.causal, ctx.scale,
-                                  ctx.mask)
-            return dq, dk, dv, None, None, None
+                                  ctx.mask, *ctx.mods)
+            return dq, dk, dv, None, None, None, None
 
     return Attention
 
@@ -368,20 +381,15 @@ _FN = None
 
 
 def attention(q, k, v, causal=False, scale=None, mask=None, window=None,
-              softcap=None):
+              softcap=None, alibi_slopes=None, segment_ids=None):
     """flash-mlir attention on CUDA tensors with autograd (our backward
     kernels run in loss.backward()); `mask`: bool (True keeps a key) or
-    float (added), broadcastable to [B, H, Nq, Nk]. `window` / `softcap`
-    run on the tensor-core forward (f16/bf16); their backward is not on the
-    GPU yet."""
+    float (added), broadcastable to [B, H, Nq, Nk]; the modifiers (window,
+    softcap, alibi_slopes, segment_ids) as flash_mlir.attention takes them,
+    on the tensor-core kernels (f16/bf16, head dims multiples of 16; the
+    backward up to 128)."""
     global _FN
-    if window is not None or softcap:
-        if any(t.requires_grad for t in (q, k, v)):
-            raise NotImplementedError(
-                "the backward of window/softcap is not on the GPU yet; "
-                "use CPU tensors for training with them")
-        m = _mask(mask, q, k)
-        return forward(q, k, v, causal, scale, m, window, softcap)[0]
     if _FN is None:
         _FN = _autograd()
-    return _FN.apply(q, k, v, causal, scale, mask)
+    mods = (window, softcap, alibi_slopes, segment_ids)
+    return _FN.apply(q, k, v, causal, scale, mask, mods)

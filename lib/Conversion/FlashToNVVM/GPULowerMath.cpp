@@ -1,7 +1,8 @@
 //===- GPULowerMath.cpp - exp2 / log2 of the kernels per target -----------===//
 //
-// flash-gpu-lower-math: the kernels' math.exp2 / math.log2 become the
-// target's approximate instructions (see Passes.td).
+// flash-gpu-lower-math: the kernels' math.exp2 / math.log2 (and on NVVM
+// exp, log, tanh, f32 division and square root) become the target's
+// approximate, branch-free instructions (see Passes.td).
 //
 //===----------------------------------------------------------------------===//
 
@@ -34,7 +35,8 @@ struct FlashGPULowerMathPass
     }
     // tanh (soft-capping score_mods) on NVIDIA: the SFU's tanh.approx.f32
     // (sm_75+, max relative error 2^-11, as FlashAttention-3 uses it),
-    // instead of libdevice's exp-based tanhf; LLVM 22 has no intrinsic.
+    // instead of libdevice's exp-based tanhf: LLVM's tanh intrinsic with
+    // afn, which the NVPTX backend selects as that instruction.
     if (target == "nvvm") {
       SmallVector<math::TanhOp> tanhs;
       getOperation()->walk([&](math::TanhOp t) {
@@ -43,15 +45,53 @@ struct FlashGPULowerMathPass
       });
       for (math::TanhOp t : tanhs) {
         OpBuilder b(t);
-        auto asmOp = LLVM::InlineAsmOp::create(
-            b, t.getLoc(), b.getF32Type(), ValueRange{t.getOperand()},
-            "tanh.approx.f32 $0, $1;", "=f,f", /*has_side_effects=*/false,
-            /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None,
-            LLVM::AsmDialectAttr::get(b.getContext(),
-                                      LLVM::AsmDialect::AD_ATT),
-            ArrayAttr());
-        t.replaceAllUsesWith(asmOp.getResult(0));
+        auto op = LLVM::TanhOp::create(b, t.getLoc(), t.getOperand());
+        op.setFastmathFlags(LLVM::FastmathFlags::afn);
+        t.replaceAllUsesWith(op.getResult());
         t.erase();
+      }
+    }
+    // Branch-free f32 arithmetic on NVIDIA. ptxas expands IEEE division and
+    // square root (div.rn / sqrt.rn) into code with a data-dependent slow
+    // path; between warpgroup MMAs (wgmma.*.sync.aligned, which need the
+    // whole warpgroup converged) that divergence gave wrong results (a
+    // score_mod's s / c in the backward, measured on the H200). With afn
+    // they are div.approx / sqrt.approx (MUFU, <= 2 ulp). exp / log become
+    // exp2 / log2 (below) instead of libdevice calls.
+    if (target == "nvvm") {
+      auto afn = arith::FastMathFlags::afn;
+      getOperation()->walk([&](Operation *op) {
+        if (op->getNumResults() != 1 || !op->getResult(0).getType().isF32())
+          return;
+        if (auto d = dyn_cast<arith::DivFOp>(op))
+          d.setFastmath(d.getFastmath() | afn);
+        else if (auto r = dyn_cast<math::SqrtOp>(op))
+          r.setFastmath(r.getFastmath() | afn);
+      });
+      SmallVector<Operation *> expLog;
+      getOperation()->walk([&](Operation *op) {
+        if (isa<math::ExpOp, math::LogOp>(op) &&
+            op->getResult(0).getType().isF32())
+          expLog.push_back(op);
+      });
+      for (Operation *op : expLog) {
+        OpBuilder b(op);
+        Location loc = op->getLoc();
+        Value x = op->getOperand(0), r;
+        if (isa<math::ExpOp>(op)) {
+          Value log2e = arith::ConstantOp::create(
+              b, loc, b.getF32FloatAttr(1.4426950408889634f));
+          r = math::Exp2Op::create(b, loc,
+                                   arith::MulFOp::create(b, loc, x, log2e),
+                                   afn);
+        } else {
+          Value ln2 = arith::ConstantOp::create(
+              b, loc, b.getF32FloatAttr(0.69314718055994531f));
+          r = arith::MulFOp::create(b, loc, math::Log2Op::create(b, loc, x, afn),
+                                    ln2);
+        }
+        op->getResult(0).replaceAllUsesWith(r);
+        op->erase();
       }
     }
     SmallVector<Operation *> ops;

@@ -33,7 +33,7 @@ gpu.module @m {
 
 // tanh (soft-capping) on the SFU on NVIDIA; SPIR-V keeps math.tanh.
 // NVVM-LABEL: gpu.func @t
-// NVVM: llvm.inline_asm asm_dialect = att "tanh.approx.f32 $0, $1;", "=f,f" %{{.*}} : (f32) -> f32
+// NVVM: llvm.intr.tanh(%{{.*}}) {fastmathFlags = #llvm.fastmath<afn>} : (f32) -> f32
 // SPIRV-LABEL: gpu.func @t
 // SPIRV: math.tanh
 // expected-error @+1 {{flash-gpu-lower-math: unknown target 'rocdl' (nvvm or spirv)}}
@@ -42,6 +42,48 @@ gpu.module @m {
     %c0 = arith.constant 0 : index
     %y = math.tanh %x : f32
     memref.store %y, %out[%c0] : memref<1xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// Branch-free f32 math on NVIDIA (ptxas' IEEE division and square root
+// have a data-dependent slow path, wrong between warpgroup MMAs): divf and
+// sqrt get afn (div.approx / sqrt.approx), exp and log go through exp2 and
+// log2; f64 is left alone. SPIR-V keeps them.
+// NVVM-LABEL: gpu.func @d
+// NVVM: arith.divf %{{.*}}, %{{.*}} fastmath<afn> : f32
+// NVVM: math.sqrt %{{.*}} fastmath<afn> : f32
+// NVVM: %[[L2E:.*]] = arith.constant 1.44269502 : f32
+// NVVM: %[[E:.*]] = arith.mulf %{{.*}}, %[[L2E]] : f32
+// NVVM: llvm.call_intrinsic "llvm.nvvm.ex2.approx.f32"(%[[E]])
+// NVVM: %[[LN2:.*]] = arith.constant 0.693147182 : f32
+// NVVM: %[[LG:.*]] = llvm.call_intrinsic "llvm.nvvm.lg2.approx.f"
+// NVVM: arith.mulf %[[LG]], %[[LN2]] : f32
+// NVVM: arith.divf %{{.*}}, %{{.*}} : f64
+// SPIRV-LABEL: gpu.func @d
+// SPIRV: arith.divf %{{.*}}, %{{.*}} : f32
+// SPIRV: math.sqrt %{{.*}} : f32
+// SPIRV: math.exp %{{.*}} : f32
+// SPIRV: math.log %{{.*}} : f32
+// expected-error @+1 {{flash-gpu-lower-math: unknown target 'rocdl' (nvvm or spirv)}}
+gpu.module @m {
+  gpu.func @d(%x: f32, %y: f32, %z: f64, %out: memref<4xf32>, %out64: memref<1xf64>) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %c3 = arith.constant 3 : index
+    %q = arith.divf %x, %y : f32
+    %r = math.sqrt %q : f32
+    %e = math.exp %r : f32
+    %l = math.log %e : f32
+    %z2 = arith.divf %z, %z : f64
+    memref.store %q, %out[%c0] : memref<4xf32>
+    memref.store %r, %out[%c1] : memref<4xf32>
+    memref.store %e, %out[%c2] : memref<4xf32>
+    memref.store %l, %out[%c3] : memref<4xf32>
+    memref.store %z2, %out64[%c0] : memref<1xf64>
     gpu.return
   }
 }

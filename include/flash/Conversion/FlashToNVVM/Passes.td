@@ -107,6 +107,14 @@ def FlashGPULowerMath : Pass<"flash-gpu-lower-math", "::mlir::gpu::GPUModuleOp">
 
       target=nvvm:  llvm.nvvm.ex2.approx.f32 / llvm.nvvm.lg2.approx.f
       target=spirv: math.exp(x * ln 2) / math.log(x) * log2(e)
+
+    On NVVM it also keeps the f32 math of the kernels (and of the
+    score_mod / mask_mod regions inlined into them) branch-free: math.exp /
+    math.log go through exp2 / log2, math.tanh becomes llvm.intr.tanh with
+    afn (tanh.approx.f32), and arith.divf / math.sqrt get afn (div.approx /
+    sqrt.approx). ptxas expands IEEE division and square root with a
+    data-dependent slow path, and that divergence between warpgroup MMAs
+    (which need the warpgroup converged) gave wrong results on the H200.
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::LLVM::LLVMDialect",
