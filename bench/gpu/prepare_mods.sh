@@ -27,6 +27,9 @@ exe m7 --hq 2 --nq 500 --nk 700 --d 64 --dtype f16 --window 150,40 --softcap 5.0
 exe m8 --batch 2 --hq 4 --hkv 2 --nq 100 --nk 130 --d 64 --dtype bf16 --alibi --causal --tol 8e-3
 exe m9 --batch 2 --hq 2 --n 300 --d 128 --dtype f16 --segments 3 --segments-batched --tol 2e-3
 exe m10 --hq 3 --n 250 --d 64 --dtype bf16 --alibi --segments 4 --window 60,10 --tol 8e-3
+# Document masks skip the tiles no row of a block sees (a check per tile).
+exe m12 --hq 2 --n 700 --d 128 --dtype bf16 --segments 5 --causal --tol 8e-3
+exe m13 --batch 3 --hq 2 --nq 300 --nk 500 --d 64 --dtype f16 --segments 4 --segments-batched --tol 2e-3
 exe m11 --hq 2 --nq 70 --nk 200 --d 48 --dtype f16 --softcap 4.0 --alibi --tol 2e-3
 # The backward with modifiers (dQ and dK/dV kernels): windows smaller and
 # wider than a tile, soft-caps (dS scaled by the derivative), ALiBi,

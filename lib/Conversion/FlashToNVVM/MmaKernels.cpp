@@ -506,8 +506,9 @@ void gpukernels::chooseMmaTiles(KernelSpec &s, int64_t warps, int64_t tileKV,
   // faster capped at 128 registers (d = 64: 4 blocks per SM) and 168
   // (d = 128: 3 blocks) than with ptxas' 130 / 182 (3 / 2 blocks), without
   // spills; the other forwards ran as fast or faster uncapped (and masked
-  // ones would spill a few registers).
-  if (s.wgmma && !backward && s.causalOffset && !s.mask && !s.mmaMaxRegisters &&
+  // ones, or ones with a score_mod or captured operands, would spill).
+  if (s.wgmma && !backward && s.causalOffset && !s.mask &&
+      !s.scoreMod && s.captures.empty() && !s.mmaMaxRegisters &&
       s.d <= 128)
     s.mmaMaxRegisters = s.d <= 64 ? 128 : 168;
   // K and V tiles (rows padded by 8, or swizzled plus 1 KiB to align them)
@@ -631,6 +632,10 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
   // The regions' parts that depend only on the block's batch-head and a
   // thread's row, computed once.
   IRMapping hoistedScore[2], hoistedMask[2];
+  // A mask_mod that is not just affine bounds (a document mask): tiles that
+  // no row of the block sees are skipped, found by a check of the
+  // predicate (below).
+  bool skipTiles = false;
   if (s.hasModifiers()) {
     leadIdx = leadPositions(kb, s, bh);
     for (int r = 0; r < 2; ++r) {
@@ -663,6 +668,7 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
       // mask_mod is just its affine conjuncts and no mask operand is read):
       // from innerLo rounded up to a tile to innerHi rounded down, within
       // the causal part fullEnd already leaves unmasked.
+      skipTiles = !mb.exact;
       if (mb.exact && !mask) {
         Value t = kb.c(tileKV);
         Value up = arith::MulIOp::create(
@@ -714,13 +720,95 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
   };
   // Loop-carried: m, l (per row: this lane's partial sum), O accumulators,
   // the pending copy of the next K tile.
+  // Whether some row of the block sees some key of the tile at t: each
+  // thread evaluates the mask at the positions of its accumulator elements
+  // (together they cover the tile), then one CTA barrier ORs the answers.
+  // Our own block skipping (FlexAttention's BlockMask, computed in place).
+  auto anyVisible = [&](OpBuilder &cb, Location cl, Value t) -> Value {
+    KernelBuilder kc{cb, cl};
+    auto read = [&](OpBuilder &rb, Location rl, unsigned k, ValueRange idx) {
+      return readCapture(rb, rl, s, capBufs, k, idx);
+    };
+    Value any = arith::ConstantIntOp::create(cb, cl, cb.getI1Type(), 0);
+    for (int64_t nt = 0; nt < nTiles; ++nt)
+      for (int64_t j = 0; j < 2; ++j) {
+        Value key = arith::AddIOp::create(
+            cb, cl, t,
+            arith::AddIOp::create(cb, cl, F.t2, kc.c(nt * 8 + j)));
+        Value keyc = arith::MinUIOp::create(cb, cl, key, kc.c(s.nk - 1));
+        for (int64_t r = 0; r < 2; ++r) {
+          SmallVector<Value> a(leadIdx);
+          a.append({rowsc[r], keyc});
+          Value vis = arith::AndIOp::create(
+              cb, cl, keyVisible(kc, s, rowLimit[r], key),
+              flash::inlineModifier(cb, cl, *s.maskMod, a, read,
+                                    &hoistedMask[r]));
+          any = arith::OrIOp::create(cb, cl, any, vis);
+        }
+      }
+    Value pred = arith::ExtUIOp::create(cb, cl, cb.getI32Type(), any);
+    Value red = NVVM::BarrierOp::create(
+                    cb, cl, cb.getI32Type(), Value(), Value(),
+                    NVVM::BarrierReductionAttr::get(
+                        cb.getContext(), NVVM::BarrierReduction::OR),
+                    pred)
+                    .getRes();
+    return arith::CmpIOp::create(cb, cl, arith::CmpIPredicate::ne, red,
+                                 arith::ConstantIntOp::create(cb, cl, cb.getI32Type(), 0));
+  };
+  // The first tile from t on (in steps of a tile, up to kvEnd) that the
+  // block sees: t itself without skipping.
+  auto nextVisible = [&](OpBuilder &cb, Location cl, Value t) -> Value {
+    if (!skipTiles)
+      return t;
+    Value end = kvEnd;
+    auto w = scf::WhileOp::create(
+        cb, cl, TypeRange{cb.getIndexType()}, ValueRange{t},
+        [&](OpBuilder &wb, Location wl, ValueRange a) {
+          // Uniform across the CTA: every thread gets the barrier's OR.
+          Value in = arith::CmpIOp::create(wb, wl, arith::CmpIPredicate::slt,
+                                           a[0], end);
+          Value go = scf::IfOp::create(
+                         wb, wl, in,
+                         [&](OpBuilder &ib, Location il) {
+                           Value seen = anyVisible(ib, il, a[0]);
+                           Value no = arith::XOrIOp::create(
+                               ib, il, seen,
+                               arith::ConstantIntOp::create(ib, il, ib.getI1Type(), 1));
+                           scf::YieldOp::create(ib, il, no);
+                         },
+                         [&](OpBuilder &ib, Location il) {
+                           scf::YieldOp::create(
+                               ib, il,
+                               ValueRange{arith::ConstantIntOp::create(
+                                   ib, il, ib.getI1Type(), 0)});
+                         })
+                         .getResult(0);
+          scf::ConditionOp::create(wb, wl, go, a);
+        },
+        [&](OpBuilder &wb, Location wl, ValueRange a) {
+          scf::YieldOp::create(
+              wb, wl,
+              ValueRange{arith::AddIOp::create(
+                  wb, wl, a[0],
+                  arith::ConstantIndexOp::create(wb, wl, tileKV))});
+        });
+    return w.getResult(0);
+  };
+
   SmallVector<Value> inits{kb.f(ninf), kb.f(ninf), kb.f(0.0f), kb.f(0.0f)};
   for (int64_t dt = 0; dt < dTiles; ++dt)
     inits.push_back(F.zeroC());
-  inits.push_back(copyK(F, kvStart));
+  // Skipping (the head and interior loops are empty then): the tail loop
+  // starts at the first tile the block sees.
+  Value tailStart = skipTiles ? nextVisible(b, loc, kvStart) : fullEnd;
+  inits.push_back(copyK(F, skipTiles ? tailStart : kvStart));
 
-  auto body = [&](bool masked) {
-    return [&, masked](OpBuilder &lb, Location l, Value jt, ValueRange args) {
+  // One tile at jt: returns the loop-carried values for the next one, whose
+  // K tile (at nextTile) it starts copying.
+  auto step = [&](bool masked) {
+    return [&, masked](OpBuilder &lb, Location l, Value jt, ValueRange args,
+                       Value nextTile) -> SmallVector<Value> {
       KernelBuilder kl{lb, l};
       MmaFragments G{lb, l, elt, F.lrow, F.lmat, F.g, F.t2};
       // K(j) has landed; V(j) streams in while S and the softmax run,
@@ -845,7 +933,7 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
         pC.push_back(acc);
       }
       landed(G, vGroup);
-      Value nextK = copyK(G, G.add(jt, kl.c(tileKV)));
+      Value nextK = copyK(G, nextTile);
       // O = alpha O + P V (V's B fragments by ldmatrix.trans).
       SmallVector<Value> oAcc;
       for (int64_t dt = 0; dt < dTiles; ++dt) {
@@ -875,7 +963,14 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
       }
       llvm::append_range(next, oAcc);
       next.push_back(nextK);
-      scf::YieldOp::create(lb, l, next);
+      return next;
+    };
+  };
+  auto body = [&](bool masked) {
+    return [&, masked](OpBuilder &lb, Location l, Value jt, ValueRange args) {
+      Value nextTile =
+          arith::AddIOp::create(lb, l, jt, arith::ConstantIndexOp::create(lb, l, tileKV));
+      scf::YieldOp::create(lb, l, step(masked)(lb, l, jt, args, nextTile));
     };
   };
   SmallVector<Value> headOut(inits);
@@ -886,13 +981,40 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
             .getResults());
   auto full = scf::ForOp::create(b, loc, innerStart, fullEnd, kb.c(tileKV),
                                  headOut, body(/*masked=*/false));
-  auto loop = scf::ForOp::create(b, loc, fullEnd, kvEnd, kb.c(tileKV),
-                                 full.getResults(), body(/*masked=*/true));
-  F.waitAll(loop.getResults().back());
+  ValueRange loopOut;
+  if (!skipTiles) {
+    loopOut = scf::ForOp::create(b, loc, fullEnd, kvEnd, kb.c(tileKV),
+                                 full.getResults(), body(/*masked=*/true))
+                  .getResults();
+  } else {
+    // Over the tiles the block sees only.
+    SmallVector<Value> wInits{tailStart};
+    llvm::append_range(wInits, full.getResults());
+    auto w = scf::WhileOp::create(
+        b, loc, ValueRange(wInits).getTypes(), wInits,
+        [&](OpBuilder &wb, Location wl, ValueRange a) {
+          Value in = arith::CmpIOp::create(wb, wl, arith::CmpIPredicate::slt,
+                                           a[0], kvEnd);
+          scf::ConditionOp::create(wb, wl, in, a);
+        },
+        [&](OpBuilder &wb, Location wl, ValueRange a) {
+          Value next = nextVisible(
+              wb, wl,
+              arith::AddIOp::create(wb, wl, a[0],
+                                    arith::ConstantIndexOp::create(wb, wl, tileKV)));
+          SmallVector<Value> out{next};
+          llvm::append_range(out, step(/*masked=*/true)(wb, wl, a[0],
+                                                         a.drop_front(), next));
+          scf::YieldOp::create(wb, wl, out);
+        });
+    loopOut = w.getResults().drop_front();
+  }
+  SmallVector<Value> loopRes(loopOut);
+  F.waitAll(loopRes.back());
 
   // Row sums over the 4 lanes of a row, then o and lse for rows < Nq.
   for (int r = 0; r < 2; ++r) {
-    Value m = loop.getResult(r), lsum = loop.getResult(2 + r);
+    Value m = loopRes[r], lsum = loopRes[2 + r];
     for (int32_t x : {1, 2})
       lsum = arith::AddFOp::create(
           b, loc, lsum,
@@ -908,7 +1030,7 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
       inv = arith::SelectOp::create(ib, il, none, ki.f(0.0f), inv);
       Value invV = vector::BroadcastOp::create(ib, il, v2f, inv);
       for (int64_t dt = 0; dt < dTiles; ++dt) {
-        Value x = vector::ExtractOp::create(ib, il, loop.getResult(4 + dt),
+        Value x = vector::ExtractOp::create(ib, il, loopRes[4 + dt],
                                             ArrayRef<int64_t>{r});
         x = arith::MulFOp::create(ib, il, x, invV);
         x = arith::TruncFOp::create(ib, il, VectorType::get({2}, elt), x);
