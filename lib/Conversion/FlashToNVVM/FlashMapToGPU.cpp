@@ -553,6 +553,24 @@ struct FlashMapToGPUPass : flash::impl::FlashMapToGPUBase<FlashMapToGPUPass> {
               : specOf(cast<AttentionGradOp>(op), threads, tileKV);
       if (failed(s))
         return signalPassFailure();
+      // Only the tensor-core kernels apply modifier regions.
+      if (s->hasModifiers()) {
+        if (isa<AttentionOp>(op) && !(tensorCores && mmaForwardApplies(*s))) {
+          op->emitOpError("with a score_mod or mask_mod needs the "
+                          "tensor-core forward kernel on the GPU (f16/bf16 "
+                          "with tensor-cores); the other GPU kernels do not "
+                          "support modifiers yet");
+          return signalPassFailure();
+        }
+        if (isa<AttentionGradOp>(op) && !(tensorCores && mmaGradApplies(*s))) {
+          op->emitOpError("with a score_mod or mask_mod needs the "
+                          "tensor-core backward kernels on the GPU "
+                          "(f16/bf16, head dim a multiple of 16 up to 128, "
+                          "with tensor-cores); the SIMT backward does not "
+                          "support modifiers yet");
+          return signalPassFailure();
+        }
+      }
       op = outlineHostGlue(op, glueCounter, gpuModule);
       // The regions of the moved op (specOf saw the original's).
       if (auto fwd = dyn_cast<AttentionOp>(op)) {
@@ -575,13 +593,6 @@ struct FlashMapToGPUPass : flash::impl::FlashMapToGPUBase<FlashMapToGPUPass> {
         std::string name = "flash_attention_" + std::to_string(counter++);
         int64_t fwdThreads = s->threads, fwdGrid = gq;
         gpu::GPUFuncOp coop;
-        if (s->hasModifiers() && !(tensorCores && mmaForwardApplies(*s))) {
-          op->emitOpError("with a score_mod or mask_mod needs the "
-                          "tensor-core forward kernel on the GPU (f16/bf16 "
-                          "with tensor-cores); the other GPU kernels do not "
-                          "support modifiers yet");
-          return signalPassFailure();
-        }
         if (cooperativeMatrix && coopMatrixForwardApplies(*s) &&
             !s->hasModifiers()) {
           // Over the workgroup-memory limit: the SIMT kernel instead.
@@ -639,14 +650,6 @@ struct FlashMapToGPUPass : flash::impl::FlashMapToGPUBase<FlashMapToGPUPass> {
         std::string qName = "flash_attention_grad_dq_" + id;
         std::string kvName = "flash_attention_grad_dkdv_" + id;
         int64_t gThreads = s->threads, gqGrid = gq, gkGrid = gk;
-        if (s->hasModifiers() && !(tensorCores && mmaGradApplies(*s))) {
-          op->emitOpError("with a score_mod or mask_mod needs the "
-                          "tensor-core backward kernels on the GPU "
-                          "(f16/bf16, head dim a multiple of 16 up to 128, "
-                          "with tensor-cores); the SIMT backward does not "
-                          "support modifiers yet");
-          return signalPassFailure();
-        }
         if (tensorCores && mmaGradApplies(*s)) {
           s->wgmma = wgmma && wgmmaApplies(*s);
           s->mmaMaxRegisters = mmaMaxRegisters;
