@@ -41,6 +41,10 @@ exe gm4 --grad --hq 2 --nq 100 --nk 37 --d 64 --dtype f16 --window=-1,-25 --tol 
 exe gm5 --grad --batch 2 --hq 2 --n 600 --d 128 --dtype bf16 --window 200,0 --causal --tol 2e-2
 exe gm6 --grad --batch 2 --hq 4 --hkv 2 --nq 100 --nk 130 --d 64 --dtype f16 --alibi --segments 3 --segments-batched --tol 4e-3
 exe gm8 --grad --hq 2 --n 128 --d 64 --dtype f16 --softcap 1.5 --tol 4e-3
+# Document masks: key tiles (dQ) and query tiles (dK/dV) hidden from a block
+# are skipped.
+exe gm9 --grad --hq 2 --n 700 --d 128 --dtype bf16 --segments 5 --causal --tol 2e-2
+exe gm10 --grad --batch 3 --hq 4 --hkv 2 --nq 300 --nk 500 --d 64 --dtype f16 --segments 4 --segments-batched --tol 4e-3
 exe gm7 --grad --hq 2 --n 300 --d 48 --dtype f16 --window 70,3 --softcap 3.0 --alibi --tol 4e-3
 cp build/lib/libflash_cuda_runtime.so "$OUT/"
 FLASH_MLIR_CACHE=$PWD/$OUT/cache /usr/bin/python3 bench/gpu/bench_mods.py --precompile --cases causal,window,full,softcap,alibi,document

@@ -152,11 +152,35 @@ SmallVector<Value> leadPositions(KernelBuilder &kb, const KernelSpec &s,
 /// position in [tMin, tMax] of the other may see under the op's mask_mod's
 /// affine conjuncts: [lo, hi) narrowed, lo rounded down to a multiple of
 /// `tile` (and at most hi, hi at least 0), so that a loop over tiles
-/// from lo to hi visits them.
+/// from lo to hi visits them. `exact` (when given): whether the mask_mod is
+/// just those conjuncts (else tiles need a visibility check to be skipped).
 std::pair<Value, Value> maskModRange(KernelBuilder &kb, const KernelSpec &s,
                                      ValueRange lead, ValueRange capBufs,
                                      bool swap, Value tMin, Value tMax,
-                                     Value lo, Value hi, int64_t tile);
+                                     Value lo, Value hi, int64_t tile,
+                                     bool *exact = nullptr);
+
+/// Block skipping for mask_mods that are not just affine bounds (document
+/// masks): whether any thread of the CTA has `pred` set (one
+/// barrier.red.or; every thread must reach it).
+Value anyInBlock(OpBuilder &b, Location loc, Value pred);
+/// The first tile t, t + step, ... below `end` for which visible(t) holds
+/// (`end` when none); uniform across the CTA when visible() is.
+Value nextVisibleTile(OpBuilder &b, Location loc, Value t, Value end,
+                      int64_t step,
+                      function_ref<Value(OpBuilder &, Location, Value)> visible);
+/// A loop over the tiles from `start` (in steps of `step`) below `end`, with
+/// loop-carried `inits`: an scf.for, or, given `visible`, an scf.while over
+/// the tiles for which it holds only (`start` must be one, or `end`).
+/// body(b, loc, t, args, next) returns the next iteration's values; `next`
+/// is the tile the loop visits after t (what to prefetch).
+SmallVector<Value> tileLoop(
+    OpBuilder &b, Location loc, Value start, Value end, int64_t step,
+    ValueRange inits,
+    function_ref<Value(OpBuilder &, Location, Value)> visible,
+    function_ref<SmallVector<Value>(OpBuilder &, Location, Value, ValueRange,
+                                    Value)>
+        body);
 
 /// `s2` (a score in the log2 domain) plus mask(bh, row, key) * log2(e), with
 /// `leadBase` = maskLeadBase(bh).

@@ -20,6 +20,7 @@
 #include "flash/Dialect/Flash/IR/Modifiers.h"
 #include "flash/Conversion/FlashToNVVM/FlashToNVVM.h"
 
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
@@ -86,19 +87,109 @@ std::pair<Value, Value>
 gpukernels::maskModRange(KernelBuilder &kb, const KernelSpec &s,
                          ValueRange lead, ValueRange capBufs, bool swap,
                          Value tMin, Value tMax, Value lo, Value hi,
-                         int64_t tile) {
+                         int64_t tile, bool *exact) {
   auto read = [&](OpBuilder &rb, Location rl, unsigned k, ValueRange idx) {
     return readCapture(rb, rl, s, capBufs, k, idx);
   };
   OpBuilder &b = kb.b;
   flash::MaskBounds mb =
       flash::analyzeMaskMod(b, kb.loc, *s.maskMod, lead, {}, read);
+  if (exact)
+    *exact = mb.exact;
   flash::boundPositions(b, kb.loc, mb, swap, tMin, tMax, lo, hi);
   hi = arith::MaxSIOp::create(b, kb.loc, hi, kb.c(0));
   Value start = arith::MulIOp::create(
       b, kb.loc, arith::DivSIOp::create(b, kb.loc, lo, kb.c(tile)),
       kb.c(tile));
   return {arith::MinSIOp::create(b, kb.loc, start, hi), hi};
+}
+
+Value gpukernels::anyInBlock(OpBuilder &b, Location loc, Value pred) {
+  Value p = arith::ExtUIOp::create(b, loc, b.getI32Type(), pred);
+  Value red = NVVM::BarrierOp::create(
+                  b, loc, b.getI32Type(), Value(), Value(),
+                  NVVM::BarrierReductionAttr::get(b.getContext(),
+                                                  NVVM::BarrierReduction::OR),
+                  p)
+                  .getRes();
+  return arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::ne, red,
+      arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0));
+}
+
+Value gpukernels::nextVisibleTile(
+    OpBuilder &b, Location loc, Value t, Value end, int64_t step,
+    function_ref<Value(OpBuilder &, Location, Value)> visible) {
+  auto i1 = [](OpBuilder &ib, Location il, bool v) -> Value {
+    return arith::ConstantIntOp::create(ib, il, ib.getI1Type(), v);
+  };
+  auto w = scf::WhileOp::create(
+      b, loc, TypeRange{b.getIndexType()}, ValueRange{t},
+      [&](OpBuilder &wb, Location wl, ValueRange a) {
+        Value in = arith::CmpIOp::create(wb, wl, arith::CmpIPredicate::slt,
+                                         a[0], end);
+        Value hidden =
+            scf::IfOp::create(
+                wb, wl, in,
+                [&](OpBuilder &ib, Location il) {
+                  Value seen = visible(ib, il, a[0]);
+                  scf::YieldOp::create(
+                      ib, il,
+                      ValueRange{arith::XOrIOp::create(ib, il, seen,
+                                                       i1(ib, il, true))});
+                },
+                [&](OpBuilder &ib, Location il) {
+                  scf::YieldOp::create(ib, il, ValueRange{i1(ib, il, false)});
+                })
+                .getResult(0);
+        scf::ConditionOp::create(wb, wl, hidden, a);
+      },
+      [&](OpBuilder &wb, Location wl, ValueRange a) {
+        scf::YieldOp::create(
+            wb, wl,
+            ValueRange{arith::AddIOp::create(
+                wb, wl, a[0], arith::ConstantIndexOp::create(wb, wl, step))});
+      });
+  return w.getResult(0);
+}
+
+SmallVector<Value> gpukernels::tileLoop(
+    OpBuilder &b, Location loc, Value start, Value end, int64_t step,
+    ValueRange inits,
+    function_ref<Value(OpBuilder &, Location, Value)> visible,
+    function_ref<SmallVector<Value>(OpBuilder &, Location, Value, ValueRange,
+                                    Value)>
+        body) {
+  auto stepC = [&](OpBuilder &ib, Location il) {
+    return arith::ConstantIndexOp::create(ib, il, step);
+  };
+  if (!visible) {
+    auto loop = scf::ForOp::create(
+        b, loc, start, end, stepC(b, loc), inits,
+        [&](OpBuilder &lb, Location l, Value t, ValueRange args) {
+          Value next = arith::AddIOp::create(lb, l, t, stepC(lb, l));
+          scf::YieldOp::create(lb, l, body(lb, l, t, args, next));
+        });
+    return SmallVector<Value>(loop.getResults());
+  }
+  SmallVector<Value> wInits{start};
+  llvm::append_range(wInits, inits);
+  auto w = scf::WhileOp::create(
+      b, loc, ValueRange(wInits).getTypes(), wInits,
+      [&](OpBuilder &wb, Location wl, ValueRange a) {
+        Value in = arith::CmpIOp::create(wb, wl, arith::CmpIPredicate::slt,
+                                         a[0], end);
+        scf::ConditionOp::create(wb, wl, in, a);
+      },
+      [&](OpBuilder &wb, Location wl, ValueRange a) {
+        Value next = nextVisibleTile(
+            wb, wl, arith::AddIOp::create(wb, wl, a[0], stepC(wb, wl)), end,
+            step, visible);
+        SmallVector<Value> out{next};
+        llvm::append_range(out, body(wb, wl, a[0], a.drop_front(), next));
+        scf::YieldOp::create(wb, wl, out);
+      });
+  return SmallVector<Value>(w.getResults().drop_front());
 }
 
 MemRefType gpukernels::captureType(MLIRContext *ctx, RankedTensorType t) {

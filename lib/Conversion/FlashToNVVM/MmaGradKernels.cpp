@@ -88,21 +88,22 @@ struct GradTiles {
 
   /// The top of the step at rows row0. mma.sync: loads the tiles and waits
   /// for them. wgmma (`pending`, `stage` loop-carried): issues the next
-  /// step's copies into the other stage and waits for this one's. Returns
+  /// step's copies (rows nextRow..) into the other stage and waits for this
+  /// one's. Returns
   /// the next step's loop-carried values and this stage's first tile (for
   /// SwizzledTiles::advance).
   struct Step {
     Value next, nextStage, firstTile;
   };
   Step begin(MmaFragments &G, Value bh, Value row0, Value pending,
-             Value stage) const {
+             Value stage, Value nextRow) const {
     if (!sw) {
       landed(G, issue(G, bh, row0, Value()));
       return {};
     }
     Step st;
     st.nextStage = arith::SubIOp::create(G.b, G.loc, G.c(1), stage);
-    st.next = issue(G, bh, G.add(row0, G.c(rows)), st.nextStage);
+    st.next = issue(G, bh, nextRow, st.nextStage);
     landed(G, pending);
     st.firstTile = arith::MulIOp::create(G.b, G.loc, stage, G.c(2));
     return st;
@@ -187,6 +188,13 @@ struct Mods {
             flash::hoistModifier(kb.b, kb.loc, *s.scoreMod, pos, reader());
       }
     }
+  }
+
+  /// The mask_mod at (row, key) for the thread's fixed position r.
+  Value maskAt(KernelBuilder &kb, int r, Value row, Value key) const {
+    return flash::inlineModifier(kb.b, kb.loc, *s.maskMod,
+                                 positions(row, key), reader(),
+                                 &hoistedMask[r]);
   }
 
   /// x sl2 - lse2, or score_mod(x scale, ...) log2 e - lse2 with dMod set to
@@ -306,11 +314,33 @@ gpu::GPUFuncOp gpukernels::buildGradQMmaKernel(OpBuilder &ob, Location loc,
   // affine bounds narrow the keys the block visits.
   Mods mods(kb, s, fn, bh, rowsc, /*fixedIsKey=*/false);
   Value kvStart = kb.c(0);
+  bool exact = true;
   if (s.maskMod)
     std::tie(kvStart, kvEnd) =
         maskModRange(kb, s, mods.lead, mods.bufs, /*swap=*/false, w.base,
                      F.add(w.base, kb.c(warps * 16 - 1)), kb.c(0), kvEnd,
-                     kTile);
+                     kTile, &exact);
+  // A mask_mod beyond its affine bounds (a document mask): key tiles no row
+  // of the block sees are skipped (each thread checks its elements' keys).
+  auto visible = [&](OpBuilder &cb, Location cl, Value t) -> Value {
+    KernelBuilder kc{cb, cl};
+    Value any = arith::ConstantIntOp::create(cb, cl, cb.getI1Type(), 0);
+    for (int64_t nt = 0; nt < nTiles; ++nt)
+      for (int64_t j = 0; j < 2; ++j) {
+        Value key = arith::AddIOp::create(
+            cb, cl, t, arith::AddIOp::create(cb, cl, F.t2, kc.c(nt * 8 + j)));
+        Value keyc = arith::MinUIOp::create(cb, cl, key, kc.c(s.nk - 1));
+        for (int r = 0; r < 2; ++r)
+          any = arith::OrIOp::create(
+              cb, cl, any,
+              arith::AndIOp::create(cb, cl, keyVisible(kc, s, rowLimit[r], key),
+                                    mods.maskAt(kc, r, rowsc[r], keyc)));
+      }
+    return anyInBlock(cb, cl, any);
+  };
+  const bool skip = !exact;
+  if (skip)
+    kvStart = nextVisibleTile(b, loc, kvStart, kvEnd, kTile, visible);
   // wgmma: K (tile 0 of a stage) is read K-major for S and MN-major for
   // dS K, V (tile 1) K-major for dP.
   GradTiles tiles{s, tid, threads, kTile, s.nk, k, v, kS, vS, std::nullopt};
@@ -367,14 +397,18 @@ gpu::GPUFuncOp gpukernels::buildGradQMmaKernel(OpBuilder &ob, Location loc,
     inits.push_back(tiles.issue(F, kvbh, kvStart, kb.c(0)));
     inits.push_back(kb.c(0));
   }
-  auto loop = scf::ForOp::create(
-      b, loc, kvStart, kvEnd, kb.c(kTile), inits,
-      [&](OpBuilder &lb, Location l, Value jt, ValueRange args) {
+  SmallVector<Value> loop = tileLoop(
+      b, loc, kvStart, kvEnd, kTile, inits,
+      skip ? function_ref<Value(OpBuilder &, Location, Value)>(visible)
+           : nullptr,
+      [&](OpBuilder &lb, Location l, Value jt, ValueRange args,
+          Value nextTile) -> SmallVector<Value> {
         KernelBuilder kl{lb, l};
         MmaFragments G{lb, l, elt, F.lrow, F.lmat, F.g, F.t2};
         GradTiles::Step st =
-            sw ? tiles.begin(G, kvbh, jt, args[dTiles], args[dTiles + 1])
-               : tiles.begin(G, kvbh, jt, Value(), Value());
+            sw ? tiles.begin(G, kvbh, jt, args[dTiles], args[dTiles + 1],
+                             nextTile)
+               : tiles.begin(G, kvbh, jt, Value(), Value(), Value());
         Value kD, kDT, vD;
         if (sw) {
           kD = sw->advance(G, kDesc, st.firstTile);
@@ -421,11 +455,11 @@ gpu::GPUFuncOp gpukernels::buildGradQMmaKernel(OpBuilder &ob, Location loc,
           }
         }
         gpu::BarrierOp::create(lb, l);
-        scf::YieldOp::create(lb, l, acc);
+        return acc;
       });
-  SmallVector<Value> res(loop.getResults().take_front(dTiles));
+  SmallVector<Value> res(ArrayRef<Value>(loop).take_front(dTiles));
   if (sw)
-    F.waitAll(loop.getResult(dTiles));
+    F.waitAll(loop[dTiles]);
   storeRows(b, loc, elt, dq, bh, rows, s.nq, F.t2, res, s.scale);
   gpu::ReturnOp::create(b, loc);
   return fn;
@@ -508,28 +542,69 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
         // narrow the queries that see the block's keys.
         Mods mods(khb, s, fn, qbh, keysc, /*fixedIsKey=*/true);
         Value qFrom = qStart, qEnd = khb.c(s.nq);
+        bool exact = true;
         if (s.maskMod) {
           std::tie(qFrom, qEnd) = maskModRange(
               khb, s, mods.lead, mods.bufs, /*swap=*/true, keyBase,
-              F.add(keyBase, khb.c(warps * 16 - 1)), khb.c(0), qEnd, kTile);
+              F.add(keyBase, khb.c(warps * 16 - 1)), khb.c(0), qEnd, kTile,
+              &exact);
           qFrom = arith::MaxSIOp::create(hb, hl, qFrom, qStart);
         }
+        // Beyond affine bounds: query tiles that see none of the block's
+        // keys are skipped.
+        auto visible = [&](OpBuilder &cb, Location cl, Value t) -> Value {
+          KernelBuilder kc{cb, cl};
+          Value any = arith::ConstantIntOp::create(cb, cl, cb.getI1Type(), 0);
+          for (int64_t nt = 0; nt < nTiles; ++nt)
+            for (int64_t j = 0; j < 2; ++j) {
+              Value qi = arith::AddIOp::create(
+                  cb, cl, t,
+                  arith::AddIOp::create(cb, cl, F.t2, kc.c(nt * 8 + j)));
+              Value qc = arith::MinUIOp::create(cb, cl, qi, kc.c(s.nq - 1));
+              for (int r = 0; r < 2; ++r) {
+                Value vis = arith::AndIOp::create(
+                    cb, cl,
+                    arith::CmpIOp::create(cb, cl, arith::CmpIPredicate::ult,
+                                          qi, kc.c(s.nq)),
+                    arith::CmpIOp::create(cb, cl, arith::CmpIPredicate::ult,
+                                          keys[r], kc.c(s.nk)));
+                if (s.causalOffset)
+                  vis = arith::AndIOp::create(
+                      cb, cl, vis,
+                      arith::CmpIOp::create(
+                          cb, cl, arith::CmpIPredicate::sle, keys[r],
+                          arith::AddIOp::create(cb, cl, qi,
+                                                kc.c(*s.causalOffset))));
+                any = arith::OrIOp::create(
+                    cb, cl, any,
+                    arith::AndIOp::create(cb, cl, vis,
+                                          mods.maskAt(kc, r, qc, keysc[r])));
+              }
+            }
+          return anyInBlock(cb, cl, any);
+        };
+        const bool skip = !exact;
+        if (skip)
+          qFrom = nextVisibleTile(hb, hl, qFrom, qEnd, kTile, visible);
         SmallVector<Value> tInits(hargs);
         if (sw) {
           MmaFragments H{hb, hl, elt, F.lrow, F.lmat, F.g, F.t2};
           tInits.push_back(tiles.issue(H, qbh, qFrom, khb.c(0)));
           tInits.push_back(khb.c(0));
         }
-        auto qLoop = scf::ForOp::create(
-            hb, hl, qFrom, qEnd,
-            arith::ConstantIndexOp::create(hb, hl, kTile).getResult(), tInits,
-            [&](OpBuilder &lb, Location l, Value it, ValueRange args) {
+        SmallVector<Value> qLoop = tileLoop(
+            hb, hl, qFrom, qEnd, kTile, tInits,
+            skip ? function_ref<Value(OpBuilder &, Location, Value)>(visible)
+                 : nullptr,
+            [&](OpBuilder &lb, Location l, Value it, ValueRange args,
+                Value nextTile) -> SmallVector<Value> {
               KernelBuilder kl{lb, l};
               MmaFragments G{lb, l, elt, F.lrow, F.lmat, F.g, F.t2};
               const int64_t nAcc = 2 * dTiles;
               GradTiles::Step st =
-                  sw ? tiles.begin(G, qbh, it, args[nAcc], args[nAcc + 1])
-                     : tiles.begin(G, qbh, it, Value(), Value());
+                  sw ? tiles.begin(G, qbh, it, args[nAcc], args[nAcc + 1],
+                                   nextTile)
+                     : tiles.begin(G, qbh, it, Value(), Value(), Value());
               Value qD, qDT, doD, doDT;
               if (sw) {
                 qD = sw->advance(G, qDesc, st.firstTile);
@@ -627,15 +702,15 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
                 }
               }
               gpu::BarrierOp::create(lb, l);
-              scf::YieldOp::create(lb, l, acc);
+              return acc;
             });
         // wgmma: the copies issued past the last step land before the
         // next head's first ones reuse the buffer.
         if (sw)
-          nvgpu::DeviceAsyncWaitOp::create(hb, hl, qLoop.getResult(2 * dTiles),
+          nvgpu::DeviceAsyncWaitOp::create(hb, hl, qLoop[2 * dTiles],
                                            hb.getI32IntegerAttr(0));
-        scf::YieldOp::create(
-            hb, hl, ValueRange(qLoop.getResults()).take_front(2 * dTiles));
+        scf::YieldOp::create(hb, hl,
+                             ArrayRef<Value>(qLoop).take_front(2 * dTiles));
       });
   SmallVector<Value> res(heads.getResults());
   storeRows(b, loc, elt, dk, kvbh, keys, s.nk, F.t2,

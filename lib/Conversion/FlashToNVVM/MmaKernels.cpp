@@ -746,54 +746,7 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
           any = arith::OrIOp::create(cb, cl, any, vis);
         }
       }
-    Value pred = arith::ExtUIOp::create(cb, cl, cb.getI32Type(), any);
-    Value red = NVVM::BarrierOp::create(
-                    cb, cl, cb.getI32Type(), Value(), Value(),
-                    NVVM::BarrierReductionAttr::get(
-                        cb.getContext(), NVVM::BarrierReduction::OR),
-                    pred)
-                    .getRes();
-    return arith::CmpIOp::create(cb, cl, arith::CmpIPredicate::ne, red,
-                                 arith::ConstantIntOp::create(cb, cl, cb.getI32Type(), 0));
-  };
-  // The first tile from t on (in steps of a tile, up to kvEnd) that the
-  // block sees: t itself without skipping.
-  auto nextVisible = [&](OpBuilder &cb, Location cl, Value t) -> Value {
-    if (!skipTiles)
-      return t;
-    Value end = kvEnd;
-    auto w = scf::WhileOp::create(
-        cb, cl, TypeRange{cb.getIndexType()}, ValueRange{t},
-        [&](OpBuilder &wb, Location wl, ValueRange a) {
-          // Uniform across the CTA: every thread gets the barrier's OR.
-          Value in = arith::CmpIOp::create(wb, wl, arith::CmpIPredicate::slt,
-                                           a[0], end);
-          Value go = scf::IfOp::create(
-                         wb, wl, in,
-                         [&](OpBuilder &ib, Location il) {
-                           Value seen = anyVisible(ib, il, a[0]);
-                           Value no = arith::XOrIOp::create(
-                               ib, il, seen,
-                               arith::ConstantIntOp::create(ib, il, ib.getI1Type(), 1));
-                           scf::YieldOp::create(ib, il, no);
-                         },
-                         [&](OpBuilder &ib, Location il) {
-                           scf::YieldOp::create(
-                               ib, il,
-                               ValueRange{arith::ConstantIntOp::create(
-                                   ib, il, ib.getI1Type(), 0)});
-                         })
-                         .getResult(0);
-          scf::ConditionOp::create(wb, wl, go, a);
-        },
-        [&](OpBuilder &wb, Location wl, ValueRange a) {
-          scf::YieldOp::create(
-              wb, wl,
-              ValueRange{arith::AddIOp::create(
-                  wb, wl, a[0],
-                  arith::ConstantIndexOp::create(wb, wl, tileKV))});
-        });
-    return w.getResult(0);
+    return anyInBlock(cb, cl, any);
   };
 
   SmallVector<Value> inits{kb.f(ninf), kb.f(ninf), kb.f(0.0f), kb.f(0.0f)};
@@ -801,7 +754,9 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
     inits.push_back(F.zeroC());
   // Skipping (the head and interior loops are empty then): the tail loop
   // starts at the first tile the block sees.
-  Value tailStart = skipTiles ? nextVisible(b, loc, kvStart) : fullEnd;
+  Value tailStart = skipTiles ? nextVisibleTile(b, loc, kvStart, kvEnd,
+                                                tileKV, anyVisible)
+                              : fullEnd;
   inits.push_back(copyK(F, skipTiles ? tailStart : kvStart));
 
   // One tile at jt: returns the loop-carried values for the next one, whose
@@ -981,35 +936,13 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
             .getResults());
   auto full = scf::ForOp::create(b, loc, innerStart, fullEnd, kb.c(tileKV),
                                  headOut, body(/*masked=*/false));
-  ValueRange loopOut;
-  if (!skipTiles) {
-    loopOut = scf::ForOp::create(b, loc, fullEnd, kvEnd, kb.c(tileKV),
-                                 full.getResults(), body(/*masked=*/true))
-                  .getResults();
-  } else {
-    // Over the tiles the block sees only.
-    SmallVector<Value> wInits{tailStart};
-    llvm::append_range(wInits, full.getResults());
-    auto w = scf::WhileOp::create(
-        b, loc, ValueRange(wInits).getTypes(), wInits,
-        [&](OpBuilder &wb, Location wl, ValueRange a) {
-          Value in = arith::CmpIOp::create(wb, wl, arith::CmpIPredicate::slt,
-                                           a[0], kvEnd);
-          scf::ConditionOp::create(wb, wl, in, a);
-        },
-        [&](OpBuilder &wb, Location wl, ValueRange a) {
-          Value next = nextVisible(
-              wb, wl,
-              arith::AddIOp::create(wb, wl, a[0],
-                                    arith::ConstantIndexOp::create(wb, wl, tileKV)));
-          SmallVector<Value> out{next};
-          llvm::append_range(out, step(/*masked=*/true)(wb, wl, a[0],
-                                                         a.drop_front(), next));
-          scf::YieldOp::create(wb, wl, out);
-        });
-    loopOut = w.getResults().drop_front();
-  }
-  SmallVector<Value> loopRes(loopOut);
+  // The tail; with skipping, over the tiles the block sees only.
+  SmallVector<Value> loopRes = tileLoop(
+      b, loc, tailStart, kvEnd, tileKV, full.getResults(),
+      skipTiles ? function_ref<Value(OpBuilder &, Location, Value)>(anyVisible)
+                : nullptr,
+      step(/*masked=*/true));
+
   F.waitAll(loopRes.back());
 
   // Row sums over the 4 lanes of a row, then o and lse for rows < Nq.
