@@ -217,32 +217,40 @@ Value as2D(OpBuilder &b, Location loc, Value m) {
       .getResult();
 }
 
-/// Writes the mask into `dst` (managed memory, the mask's shape, f32) as the
-/// kernels add it: an i1 keep-mask as 0 / -inf, a float mask widened.
-void toF32Into(OpBuilder &b, Location loc, Value mask, Value dst) {
-  auto mTy = cast<RankedTensorType>(mask.getType());
-  int64_t r = mTy.getRank();
+/// Writes `tensor` into `dst` (its shape) element by element through
+/// `convert` (one linalg.generic).
+void convertInto(OpBuilder &b, Location loc, Value tensor, Value dst,
+                 function_ref<Value(OpBuilder &, Location, Value)> convert) {
+  auto tTy = cast<RankedTensorType>(tensor.getType());
+  int64_t r = tTy.getRank();
   Value src = bufferization::ToBufferOp::create(
-      b, loc, MemRefType::get(mTy.getShape(), mTy.getElementType()), mask,
+      b, loc, MemRefType::get(tTy.getShape(), tTy.getElementType()), tensor,
       /*readOnly=*/true);
-  auto f32 = b.getF32Type();
   SmallVector<AffineMap> maps(2, b.getMultiDimIdentityMap(r));
   SmallVector<utils::IteratorType> iters(r, utils::IteratorType::parallel);
   linalg::GenericOp::create(
       b, loc, TypeRange{}, ValueRange{src}, ValueRange{dst}, maps, iters,
       [&](OpBuilder &nb, Location nl, ValueRange a) {
-        Value x = a[0];
-        if (x.getType().isInteger(1))
-          x = arith::SelectOp::create(
-              nb, nl, x,
-              arith::ConstantOp::create(nb, nl, nb.getF32FloatAttr(0)),
-              arith::ConstantOp::create(
-                  nb, nl,
-                  nb.getF32FloatAttr(-std::numeric_limits<float>::infinity())));
-        else if (!x.getType().isF32())
-          x = arith::ExtFOp::create(nb, nl, f32, x);
-        linalg::YieldOp::create(nb, nl, x);
+        linalg::YieldOp::create(nb, nl, convert(nb, nl, a[0]));
       });
+}
+
+/// Writes the mask into `dst` (managed memory, the mask's shape, f32) as the
+/// kernels add it: an i1 keep-mask as 0 / -inf, a float mask widened.
+void toF32Into(OpBuilder &b, Location loc, Value mask, Value dst) {
+  convertInto(b, loc, mask, dst, [](OpBuilder &nb, Location nl, Value x) {
+    if (x.getType().isInteger(1))
+      return arith::SelectOp::create(
+                 nb, nl, x,
+                 arith::ConstantOp::create(nb, nl, nb.getF32FloatAttr(0)),
+                 arith::ConstantOp::create(
+                     nb, nl,
+                     nb.getF32FloatAttr(-std::numeric_limits<float>::infinity())))
+          .getResult();
+    if (!x.getType().isF32())
+      return arith::ExtFOp::create(nb, nl, nb.getF32Type(), x).getResult();
+    return x;
+  });
 }
 
 /// Host code around kernel launches: operands staged in managed memory,
@@ -293,23 +301,15 @@ struct HostGlue {
     auto tTy = cast<RankedTensorType>(tensor.getType());
     MemRefType flat = gpukernels::captureType(ctx, tTy);
     Value dev = alloc(MemRefType::get(tTy.getShape(), flat.getElementType()));
-    Value src = bufferization::ToBufferOp::create(
-        b, loc, MemRefType::get(tTy.getShape(), tTy.getElementType()), tensor,
-        /*readOnly=*/true);
+    Type e = flat.getElementType();
+    convertInto(b, loc, tensor, dev, [&](OpBuilder &nb, Location nl, Value x) {
+      if (x.getType().isIndex())
+        return arith::IndexCastOp::create(nb, nl, e, x).getResult();
+      if (x.getType().isInteger(1))
+        return arith::ExtUIOp::create(nb, nl, e, x).getResult();
+      return x;
+    });
     int64_t r = tTy.getRank();
-    SmallVector<AffineMap> maps(2, b.getMultiDimIdentityMap(r));
-    SmallVector<utils::IteratorType> iters(r, utils::IteratorType::parallel);
-    linalg::GenericOp::create(
-        b, loc, TypeRange{}, ValueRange{src}, ValueRange{dev}, maps, iters,
-        [&](OpBuilder &nb, Location nl, ValueRange a) {
-          Value x = a[0];
-          Type e = flat.getElementType();
-          if (x.getType().isIndex())
-            x = arith::IndexCastOp::create(nb, nl, e, x);
-          else if (x.getType().isInteger(1))
-            x = arith::ExtUIOp::create(nb, nl, e, x);
-          linalg::YieldOp::create(nb, nl, x);
-        });
     if (r == 1)
       return dev;
     if (r == 0)

@@ -161,9 +161,13 @@ std::pair<Value, Value> maskModRange(KernelBuilder &kb, const KernelSpec &s,
                                      bool *exact = nullptr);
 
 /// Block skipping for mask_mods that are not just affine bounds (document
-/// masks): whether any thread of the CTA has `pred` set (one
-/// barrier.red.or; every thread must reach it).
-Value anyInBlock(OpBuilder &b, Location loc, Value pred);
+/// masks): whether seen(b, loc, pos, r) holds for some thread of the CTA at
+/// one of its accumulator positions of the tile at t (the tile's columns
+/// pos = t + t2 + 8 nt + j of its nTiles C tiles, rows r = 0, 1; together
+/// the threads cover the tile), by one barrier.red.or (every thread must
+/// reach it).
+Value anyInTile(OpBuilder &b, Location loc, Value t, Value t2, int64_t nTiles,
+                function_ref<Value(OpBuilder &, Location, Value, int)> seen);
 /// The first tile t, t + step, ... below `end` for which visible(t) holds
 /// (`end` when none); uniform across the CTA when visible() is.
 Value nextVisibleTile(OpBuilder &b, Location loc, Value t, Value end,

@@ -104,8 +104,20 @@ gpukernels::maskModRange(KernelBuilder &kb, const KernelSpec &s,
   return {arith::MinSIOp::create(b, kb.loc, start, hi), hi};
 }
 
-Value gpukernels::anyInBlock(OpBuilder &b, Location loc, Value pred) {
-  Value p = arith::ExtUIOp::create(b, loc, b.getI32Type(), pred);
+Value gpukernels::anyInTile(
+    OpBuilder &b, Location loc, Value t, Value t2, int64_t nTiles,
+    function_ref<Value(OpBuilder &, Location, Value, int)> seen) {
+  Value any = arith::ConstantIntOp::create(b, loc, b.getI1Type(), 0);
+  for (int64_t nt = 0; nt < nTiles; ++nt)
+    for (int64_t j = 0; j < 2; ++j) {
+      Value pos = arith::AddIOp::create(
+          b, loc, t,
+          arith::AddIOp::create(
+              b, loc, t2, arith::ConstantIndexOp::create(b, loc, nt * 8 + j)));
+      for (int r = 0; r < 2; ++r)
+        any = arith::OrIOp::create(b, loc, any, seen(b, loc, pos, r));
+    }
+  Value p = arith::ExtUIOp::create(b, loc, b.getI32Type(), any);
   Value red = NVVM::BarrierOp::create(
                   b, loc, b.getI32Type(), Value(), Value(),
                   NVVM::BarrierReductionAttr::get(b.getContext(),

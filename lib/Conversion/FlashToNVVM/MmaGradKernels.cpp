@@ -323,20 +323,15 @@ gpu::GPUFuncOp gpukernels::buildGradQMmaKernel(OpBuilder &ob, Location loc,
   // A mask_mod beyond its affine bounds (a document mask): key tiles no row
   // of the block sees are skipped (each thread checks its elements' keys).
   auto visible = [&](OpBuilder &cb, Location cl, Value t) -> Value {
-    KernelBuilder kc{cb, cl};
-    Value any = arith::ConstantIntOp::create(cb, cl, cb.getI1Type(), 0);
-    for (int64_t nt = 0; nt < nTiles; ++nt)
-      for (int64_t j = 0; j < 2; ++j) {
-        Value key = arith::AddIOp::create(
-            cb, cl, t, arith::AddIOp::create(cb, cl, F.t2, kc.c(nt * 8 + j)));
-        Value keyc = arith::MinUIOp::create(cb, cl, key, kc.c(s.nk - 1));
-        for (int r = 0; r < 2; ++r)
-          any = arith::OrIOp::create(
-              cb, cl, any,
-              arith::AndIOp::create(cb, cl, keyVisible(kc, s, rowLimit[r], key),
-                                    mods.maskAt(kc, r, rowsc[r], keyc)));
-      }
-    return anyInBlock(cb, cl, any);
+    return anyInTile(
+        cb, cl, t, F.t2, nTiles,
+        [&](OpBuilder &eb, Location el, Value key, int r) -> Value {
+          KernelBuilder ke{eb, el};
+          Value keyc = arith::MinUIOp::create(eb, el, key, ke.c(s.nk - 1));
+          return arith::AndIOp::create(eb, el,
+                                       keyVisible(ke, s, rowLimit[r], key),
+                                       mods.maskAt(ke, r, rowsc[r], keyc));
+        });
   };
   const bool skip = !exact;
   if (skip)
@@ -553,35 +548,27 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
         // Beyond affine bounds: query tiles that see none of the block's
         // keys are skipped.
         auto visible = [&](OpBuilder &cb, Location cl, Value t) -> Value {
-          KernelBuilder kc{cb, cl};
-          Value any = arith::ConstantIntOp::create(cb, cl, cb.getI1Type(), 0);
-          for (int64_t nt = 0; nt < nTiles; ++nt)
-            for (int64_t j = 0; j < 2; ++j) {
-              Value qi = arith::AddIOp::create(
-                  cb, cl, t,
-                  arith::AddIOp::create(cb, cl, F.t2, kc.c(nt * 8 + j)));
-              Value qc = arith::MinUIOp::create(cb, cl, qi, kc.c(s.nq - 1));
-              for (int r = 0; r < 2; ++r) {
+          return anyInTile(
+              cb, cl, t, F.t2, nTiles,
+              [&](OpBuilder &eb, Location el, Value qi, int r) -> Value {
+                KernelBuilder ke{eb, el};
                 Value vis = arith::AndIOp::create(
-                    cb, cl,
-                    arith::CmpIOp::create(cb, cl, arith::CmpIPredicate::ult,
-                                          qi, kc.c(s.nq)),
-                    arith::CmpIOp::create(cb, cl, arith::CmpIPredicate::ult,
-                                          keys[r], kc.c(s.nk)));
+                    eb, el,
+                    arith::CmpIOp::create(eb, el, arith::CmpIPredicate::ult,
+                                          qi, ke.c(s.nq)),
+                    arith::CmpIOp::create(eb, el, arith::CmpIPredicate::ult,
+                                          keys[r], ke.c(s.nk)));
                 if (s.causalOffset)
                   vis = arith::AndIOp::create(
-                      cb, cl, vis,
+                      eb, el, vis,
                       arith::CmpIOp::create(
-                          cb, cl, arith::CmpIPredicate::sle, keys[r],
-                          arith::AddIOp::create(cb, cl, qi,
-                                                kc.c(*s.causalOffset))));
-                any = arith::OrIOp::create(
-                    cb, cl, any,
-                    arith::AndIOp::create(cb, cl, vis,
-                                          mods.maskAt(kc, r, qc, keysc[r])));
-              }
-            }
-          return anyInBlock(cb, cl, any);
+                          eb, el, arith::CmpIPredicate::sle, keys[r],
+                          arith::AddIOp::create(eb, el, qi,
+                                                ke.c(*s.causalOffset))));
+                Value qc = arith::MinUIOp::create(eb, el, qi, ke.c(s.nq - 1));
+                return arith::AndIOp::create(eb, el, vis,
+                                             mods.maskAt(ke, r, qc, keysc[r]));
+              });
         };
         const bool skip = !exact;
         if (skip)

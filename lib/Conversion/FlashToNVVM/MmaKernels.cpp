@@ -725,28 +725,21 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
   // (together they cover the tile), then one CTA barrier ORs the answers.
   // Our own block skipping (FlexAttention's BlockMask, computed in place).
   auto anyVisible = [&](OpBuilder &cb, Location cl, Value t) -> Value {
-    KernelBuilder kc{cb, cl};
     auto read = [&](OpBuilder &rb, Location rl, unsigned k, ValueRange idx) {
       return readCapture(rb, rl, s, capBufs, k, idx);
     };
-    Value any = arith::ConstantIntOp::create(cb, cl, cb.getI1Type(), 0);
-    for (int64_t nt = 0; nt < nTiles; ++nt)
-      for (int64_t j = 0; j < 2; ++j) {
-        Value key = arith::AddIOp::create(
-            cb, cl, t,
-            arith::AddIOp::create(cb, cl, F.t2, kc.c(nt * 8 + j)));
-        Value keyc = arith::MinUIOp::create(cb, cl, key, kc.c(s.nk - 1));
-        for (int64_t r = 0; r < 2; ++r) {
+    return anyInTile(
+        cb, cl, t, F.t2, nTiles,
+        [&](OpBuilder &eb, Location el, Value key, int r) -> Value {
+          KernelBuilder ke{eb, el};
           SmallVector<Value> a(leadIdx);
-          a.append({rowsc[r], keyc});
-          Value vis = arith::AndIOp::create(
-              cb, cl, keyVisible(kc, s, rowLimit[r], key),
-              flash::inlineModifier(cb, cl, *s.maskMod, a, read,
+          a.append({rowsc[r], arith::MinUIOp::create(eb, el, key,
+                                                     ke.c(s.nk - 1))});
+          return arith::AndIOp::create(
+              eb, el, keyVisible(ke, s, rowLimit[r], key),
+              flash::inlineModifier(eb, el, *s.maskMod, a, read,
                                     &hoistedMask[r]));
-          any = arith::OrIOp::create(cb, cl, any, vis);
-        }
-      }
-    return anyInBlock(cb, cl, any);
+        });
   };
 
   SmallVector<Value> inits{kb.f(ninf), kb.f(ninf), kb.f(0.0f), kb.f(0.0f)};
