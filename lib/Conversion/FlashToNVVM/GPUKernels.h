@@ -148,17 +148,22 @@ inline Value maskLeadBase(KernelBuilder &kb, const KernelSpec &s, Value bh) {
 SmallVector<Value> leadPositions(KernelBuilder &kb, const KernelSpec &s,
                                  Value bh);
 
-/// The positions of one axis (keys; queries with `swap`) that some
-/// position in [tMin, tMax] of the other may see under the op's mask_mod's
-/// affine conjuncts: [lo, hi) narrowed, lo rounded down to a multiple of
-/// `tile` (and at most hi, hi at least 0), so that a loop over tiles
-/// from lo to hi visits them. `exact` (when given): whether the mask_mod is
-/// just those conjuncts (else tiles need a visibility check to be skipped).
-std::pair<Value, Value> maskModRange(KernelBuilder &kb, const KernelSpec &s,
-                                     ValueRange lead, ValueRange capBufs,
-                                     bool swap, Value tMin, Value tMax,
-                                     Value lo, Value hi, int64_t tile,
-                                     bool *exact = nullptr);
+/// The tiles of one axis (keys; queries with `swap`) a block of positions
+/// [tMin, tMax] of the other visits under the op's mask_mod's affine
+/// conjuncts, within [0, hi): [start, end) holds the positions some of the
+/// block's may see (start a multiple of `tile`, at most end; end at least
+/// 0); with `inner`, [innerStart, innerEnd) the whole tiles (innerStart in
+/// [start, end], both multiples of `tile`, innerEnd unclamped) that every
+/// one of them sees. `exact`: the mask_mod is just those conjuncts (else
+/// tiles need a visibility check to be skipped).
+struct MaskTiles {
+  Value start, end, innerStart, innerEnd;
+  bool exact;
+};
+MaskTiles maskModTiles(KernelBuilder &kb, const KernelSpec &s,
+                       ValueRange lead, ValueRange capBufs, bool swap,
+                       Value tMin, Value tMax, Value hi, int64_t tile,
+                       bool inner = false);
 
 /// Block skipping for mask_mods that are not just affine bounds (document
 /// masks): whether seen(b, loc, pos, r) holds for some thread of the CTA at

@@ -83,25 +83,41 @@ SmallVector<Value> gpukernels::leadPositions(KernelBuilder &kb,
   return lead;
 }
 
-std::pair<Value, Value>
-gpukernels::maskModRange(KernelBuilder &kb, const KernelSpec &s,
+gpukernels::MaskTiles
+gpukernels::maskModTiles(KernelBuilder &kb, const KernelSpec &s,
                          ValueRange lead, ValueRange capBufs, bool swap,
-                         Value tMin, Value tMax, Value lo, Value hi,
-                         int64_t tile, bool *exact) {
+                         Value tMin, Value tMax, Value hi, int64_t tile,
+                         bool inner) {
   auto read = [&](OpBuilder &rb, Location rl, unsigned k, ValueRange idx) {
     return readCapture(rb, rl, s, capBufs, k, idx);
   };
   OpBuilder &b = kb.b;
+  Location loc = kb.loc;
   flash::MaskBounds mb =
-      flash::analyzeMaskMod(b, kb.loc, *s.maskMod, lead, {}, read);
-  if (exact)
-    *exact = mb.exact;
-  flash::boundPositions(b, kb.loc, mb, swap, tMin, tMax, lo, hi);
-  hi = arith::MaxSIOp::create(b, kb.loc, hi, kb.c(0));
-  Value start = arith::MulIOp::create(
-      b, kb.loc, arith::DivSIOp::create(b, kb.loc, lo, kb.c(tile)),
-      kb.c(tile));
-  return {arith::MinSIOp::create(b, kb.loc, start, hi), hi};
+      flash::analyzeMaskMod(b, loc, *s.maskMod, lead, {}, read);
+  Value lo = kb.c(0), innerLo = kb.c(0), innerHi = hi;
+  flash::boundPositions(b, loc, mb, swap, tMin, tMax, lo, hi,
+                        inner ? &innerLo : nullptr,
+                        inner ? &innerHi : nullptr);
+  // x rounded to a tile (down, or up), from max(x, 0).
+  Value t = kb.c(tile);
+  auto round = [&](Value x, bool up) -> Value {
+    x = arith::MaxSIOp::create(b, loc, x, kb.c(0));
+    Value n = up ? arith::CeilDivSIOp::create(b, loc, x, t).getResult()
+                 : arith::FloorDivSIOp::create(b, loc, x, t).getResult();
+    return arith::MulIOp::create(b, loc, n, t);
+  };
+  MaskTiles r;
+  r.exact = mb.exact;
+  r.end = arith::MaxSIOp::create(b, loc, hi, kb.c(0));
+  r.start = arith::MinSIOp::create(b, loc, round(lo, false), r.end);
+  if (inner) {
+    r.innerStart = arith::MaxSIOp::create(
+        b, loc, r.start,
+        arith::MinSIOp::create(b, loc, round(innerLo, true), r.end));
+    r.innerEnd = round(innerHi, false);
+  }
+  return r;
 }
 
 Value gpukernels::anyInTile(

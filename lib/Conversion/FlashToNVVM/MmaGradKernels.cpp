@@ -315,11 +315,14 @@ gpu::GPUFuncOp gpukernels::buildGradQMmaKernel(OpBuilder &ob, Location loc,
   Mods mods(kb, s, fn, bh, rowsc, /*fixedIsKey=*/false);
   Value kvStart = kb.c(0);
   bool exact = true;
-  if (s.maskMod)
-    std::tie(kvStart, kvEnd) =
-        maskModRange(kb, s, mods.lead, mods.bufs, /*swap=*/false, w.base,
-                     F.add(w.base, kb.c(warps * 16 - 1)), kb.c(0), kvEnd,
-                     kTile, &exact);
+  if (s.maskMod) {
+    MaskTiles mt =
+        maskModTiles(kb, s, mods.lead, mods.bufs, /*swap=*/false, w.base,
+                     F.add(w.base, kb.c(warps * 16 - 1)), kvEnd, kTile);
+    kvStart = mt.start;
+    kvEnd = mt.end;
+    exact = mt.exact;
+  }
   // A mask_mod beyond its affine bounds (a document mask): key tiles no row
   // of the block sees are skipped (each thread checks its elements' keys).
   auto visible = [&](OpBuilder &cb, Location cl, Value t) -> Value {
@@ -539,11 +542,12 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
         Value qFrom = qStart, qEnd = khb.c(s.nq);
         bool exact = true;
         if (s.maskMod) {
-          std::tie(qFrom, qEnd) = maskModRange(
+          MaskTiles mt = maskModTiles(
               khb, s, mods.lead, mods.bufs, /*swap=*/true, keyBase,
-              F.add(keyBase, khb.c(warps * 16 - 1)), khb.c(0), qEnd, kTile,
-              &exact);
-          qFrom = arith::MaxSIOp::create(hb, hl, qFrom, qStart);
+              F.add(keyBase, khb.c(warps * 16 - 1)), qEnd, kTile);
+          qFrom = arith::MaxSIOp::create(hb, hl, mt.start, qStart);
+          qEnd = mt.end;
+          exact = mt.exact;
         }
         // Beyond affine bounds: query tiles that see none of the block's
         // keys are skipped.

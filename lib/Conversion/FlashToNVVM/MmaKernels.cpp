@@ -650,41 +650,22 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
       }
     }
     if (s.maskMod) {
-      flash::MaskBounds mb = flash::analyzeMaskMod(b, loc, *s.maskMod, leadIdx, {}, read);
-      Value tMin = rowBase, tMax = F.add(rowBase, kb.c(rowsPerBlock - 1));
-      // [lo, hi): keys some row of the block sees; [innerLo, innerHi): keys
-      // every row sees (by the affine conjuncts).
-      Value lo = kb.c(0), hi = kvEnd, innerLo = kb.c(0), innerHi = kvEnd;
-      flash::boundPositions(b, loc, mb, /*swap=*/false, tMin, tMax, lo, hi,
-                            &innerLo, &innerHi);
-      kvEnd = arith::MaxSIOp::create(b, loc, hi, kb.c(0));
-      kvStart = arith::MinSIOp::create(
-          b, loc,
-          arith::MulIOp::create(
-              b, loc, arith::DivSIOp::create(b, loc, lo, kb.c(tileKV)),
-              kb.c(tileKV)),
-          kvEnd);
+      // Keys some row of the block sees, and whole tiles every row sees.
+      MaskTiles mt = maskModTiles(kb, s, leadIdx, capBufs, /*swap=*/false,
+                                  rowBase,
+                                  F.add(rowBase, kb.c(rowsPerBlock - 1)),
+                                  kvEnd, tileKV, /*inner=*/true);
+      kvEnd = mt.end;
+      kvStart = mt.start;
+      skipTiles = !mt.exact;
       // Tiles inside every row's range need no predicate (when the
-      // mask_mod is just its affine conjuncts and no mask operand is read):
-      // from innerLo rounded up to a tile to innerHi rounded down, within
-      // the causal part fullEnd already leaves unmasked.
-      skipTiles = !mb.exact;
-      if (mb.exact && !mask) {
-        Value t = kb.c(tileKV);
-        Value up = arith::MulIOp::create(
-            b, loc,
-            arith::CeilDivSIOp::create(
-                b, loc, arith::MaxSIOp::create(b, loc, innerLo, kb.c(0)), t),
-            t);
-        innerStart = arith::MaxSIOp::create(
-            b, loc, kvStart, arith::MinSIOp::create(b, loc, up, kvEnd));
-        Value down = arith::MulIOp::create(
-            b, loc,
-            arith::FloorDivSIOp::create(
-                b, loc, arith::MaxSIOp::create(b, loc, innerHi, kb.c(0)), t),
-            t);
+      // mask_mod is just its affine conjuncts and no mask operand is read),
+      // within the causal part fullEnd already leaves unmasked.
+      if (mt.exact && !mask) {
+        innerStart = mt.innerStart;
         fullEnd = arith::MaxSIOp::create(
-            b, loc, innerStart, arith::MinSIOp::create(b, loc, down, fullEnd));
+            b, loc, innerStart,
+            arith::MinSIOp::create(b, loc, mt.innerEnd, fullEnd));
       } else {
         innerStart = kvStart;
         fullEnd = kvStart;
