@@ -144,3 +144,58 @@ func.func @negative_grad_simt(%q: tensor<64x64xf32>, %lse: tensor<64xf32>) -> te
     }
   return %r#0 : tensor<64x64xf32>
 }
+
+// -----
+
+// A document mask (not affine in i, j): the kernels check each tile (the
+// mask at each thread's positions, one barrier.red.or) and loop over the
+// visible tiles only (scf.while), forward and both backward kernels.
+// CHECK-LABEL: func.func @documents
+// CHECK: gpu.func @flash_attention_0
+// CHECK: scf.while
+// CHECK: nvvm.barrier #nvvm.reduction<or>
+// CHECK: gpu.func @flash_attention_grad_dq_1
+// CHECK: scf.while
+// CHECK: nvvm.barrier #nvvm.reduction<or>
+// CHECK: gpu.func @flash_attention_grad_dkdv_1
+// CHECK: scf.while
+// CHECK: nvvm.barrier #nvvm.reduction<or>
+func.func @documents(%q: tensor<2x200x64xbf16>, %lse: tensor<2x200xf32>, %seg: tensor<200xi32>) -> (tensor<2x200x64xbf16>, tensor<2x200x64xbf16>) {
+  %o0 = tensor.empty() : tensor<2x200x64xbf16>
+  %o = flash.attention ins(%q, %q, %q : tensor<2x200x64xbf16>, tensor<2x200x64xbf16>, tensor<2x200x64xbf16>)
+      captures(%seg : tensor<200xi32>) outs(%o0 : tensor<2x200x64xbf16>) {causal} -> tensor<2x200x64xbf16>
+    mask_mod {
+    ^bb0(%h: index, %i: index, %j: index, %s: tensor<200xi32>):
+      %a = tensor.extract %s[%i] : tensor<200xi32>
+      %b = tensor.extract %s[%j] : tensor<200xi32>
+      %same = arith.cmpi eq, %a, %b : i32
+      flash.yield %same : i1
+    }
+  %r:3 = flash.attention_grad ins(%q, %q, %q, %o, %lse, %q : tensor<2x200x64xbf16>, tensor<2x200x64xbf16>, tensor<2x200x64xbf16>, tensor<2x200x64xbf16>, tensor<2x200xf32>, tensor<2x200x64xbf16>)
+      captures(%seg : tensor<200xi32>)
+      outs(%q, %q, %q : tensor<2x200x64xbf16>, tensor<2x200x64xbf16>, tensor<2x200x64xbf16>) {causal} -> tensor<2x200x64xbf16>, tensor<2x200x64xbf16>, tensor<2x200x64xbf16>
+    mask_mod {
+    ^bb0(%h: index, %i: index, %j: index, %s: tensor<200xi32>):
+      %a = tensor.extract %s[%i] : tensor<200xi32>
+      %b = tensor.extract %s[%j] : tensor<200xi32>
+      %same = arith.cmpi eq, %a, %b : i32
+      flash.yield %same : i1
+    }
+  return %o, %r#0 : tensor<2x200x64xbf16>, tensor<2x200x64xbf16>
+}
+
+// -----
+
+func.func @negative_dynamic_capture(%q: tensor<1x2x64x64xbf16>, %sl: tensor<?xf32>) -> tensor<1x2x64x64xbf16> {
+  %o0 = tensor.empty() : tensor<1x2x64x64xbf16>
+  // expected-error @+1 {{needs statically shaped captured operands on the GPU path}}
+  %o = flash.attention ins(%q, %q, %q : tensor<1x2x64x64xbf16>, tensor<1x2x64x64xbf16>, tensor<1x2x64x64xbf16>)
+      captures(%sl : tensor<?xf32>) outs(%o0 : tensor<1x2x64x64xbf16>) -> tensor<1x2x64x64xbf16>
+    score_mod {
+    ^bb0(%s: f32, %b: index, %h: index, %i: index, %j: index, %c: tensor<?xf32>):
+      %m = tensor.extract %c[%h] : tensor<?xf32>
+      %y = arith.addf %s, %m : f32
+      flash.yield %y : f32
+    }
+  return %o : tensor<1x2x64x64xbf16>
+}
