@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Prepares the Vulkan run on the GPU machine (it has no MLIR, no Vulkan
 # loader): self-checking programs through --flash-to-spirv (SPIR-V kernels vs
-# the unfused reference on the host), timing programs through --flash-to-spirv
+# the unfused reference on the host), timing programs (not with
+# CHECKS_ONLY=1) through --flash-to-spirv
 # and --flash-to-nvvm for the same configurations, both runtimes, and the
 # Vulkan loader + glvnd libraries from this machine. Run from the repository
 # root after `make build`; then, on the GPU machine, with `vk_out` carried:
@@ -45,6 +46,15 @@ checkc c3 --batch 2 --hq 3 --nq 37 --nk 100 --d 32 --mask bool --full-mask --cau
 checkc c4 --nq 1000 --nk 1000 --d 64 --batch 2 --hq 2 --hkv 1 --dtype f16 --tol 2e-3
 checkc c5 --nq 17 --nk 5 --d 16 --dtype f16 --tol 2e-3 --mask add
 checkc c6 --n 300 --d 256 --causal --causal-offset -20 --dtype f16 --tol 2e-3
+# score_mod / mask_mod: the SIMT kernels (m: forward and backward) and the
+# cooperative-matrix forward (n): windows, soft-caps, ALiBi slopes and
+# segment ids read from captured operands.
+check m1 --hq 2 --nq 300 --nk 280 --d 64 --window 20,3 --softcap 2.0
+check m2 --grad --batch 2 --hq 4 --hkv 2 --nq 200 --nk 230 --d 64 --segments 5 --alibi --causal
+check m3 --grad --hq 2 --nq 150 --nk 120 --d 128 --window 30,-1 --softcap 3.0 --dtype f16 --tol 4e-3
+checkc n1 --hq 4 --hkv 2 --nq 300 --nk 280 --d 64 --window 40,0 --softcap 2.0 --alibi --dtype f16 --tol 2e-3
+checkc n2 --batch 2 --hq 2 --nq 200 --nk 230 --d 128 --segments 5 --segments-batched --causal --dtype f16 --tol 2e-3
+[ -n "${CHECKS_ONLY:-}" ] && { cp build/lib/libflash_vulkan_runtime.so "$OUT/"; for l in libvulkan.so.1 libGLdispatch.so.0 libEGL.so.1 libGLX.so.0 libOpenGL.so.0 libGL.so.1 libGLESv2.so.2; do cp -L /usr/lib/x86_64-linux-gnu/$l "$OUT/"; done; cp bench/vulkan/run.sh "$OUT/"; exit 0; }
 # Timing: B·N = 16k, H·d = 2048, N = 4096, f16 (native 16-bit storage on
 # both targets); each runtime prints every kernel's device time.
 /usr/bin/python3 - "$tmp" <<'PY'

@@ -189,7 +189,11 @@ Context *createContext() {
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_FLOAT16_INT8_FEATURES};
   VkPhysicalDevice16BitStorageFeatures s16{
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES};
-  s16.pNext = &f16;
+  // 8-bit storage: boolean captured operands of the modifier regions.
+  VkPhysicalDevice8BitStorageFeatures s8{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_8BIT_STORAGE_FEATURES};
+  s16.pNext = &s8;
+  s8.pNext = &f16;
   // And KHR cooperative matrices where the device has them (the struct
   // is spelled out: Debian 12's Vulkan headers predate the extension).
   struct CooperativeMatrixFeatures {

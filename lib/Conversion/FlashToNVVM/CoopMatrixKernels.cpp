@@ -129,8 +129,18 @@ gpu::GPUFuncOp gpukernels::buildForwardCoopMatrixKernel(OpBuilder &ob,
   Value rowLimit;
   if (s.causalOffset)
     rowLimit = arith::AddIOp::create(b, loc, myRow, kb.c(*s.causalOffset));
-  Value kvEnd = blockKvEnd(kb, s, row0, kM);
+  Value kvStart = kb.c(0), kvEnd = blockKvEnd(kb, s, row0, kM);
   Value maskBase = mask ? maskLeadBase(kb, s, bh) : Value();
+  // The modifier regions at the thread's row; a mask_mod's affine bounds
+  // narrow the keys the block visits.
+  KernelModifiers mods(kb, s, fn, bh, {myRowc}, /*fixedIsKey=*/false);
+  if (s.maskMod) {
+    MaskTiles mt = mods.tiles(kb, /*swap=*/false, row0,
+                              arith::AddIOp::create(b, loc, row0, kb.c(kM - 1)),
+                              kvEnd, kM);
+    kvStart = mt.start;
+    kvEnd = mt.end;
+  }
 
   // Q: staged, then held as A matrices.
   forTile(b, loc, lane, [&](OpBuilder &fb, Location fl, Value r, Value c) {
@@ -150,7 +160,7 @@ gpu::GPUFuncOp gpukernels::buildForwardCoopMatrixKernel(OpBuilder &ob,
     inits.push_back(
         gpu::SubgroupMmaConstantMatrixOp::create(b, loc, cTy, kb.f(0.0f)));
   auto loop = scf::ForOp::create(
-      b, loc, kb.c(0), kvEnd, kb.c(kM), inits,
+      b, loc, kvStart, kvEnd, kb.c(kM), inits,
       [&](OpBuilder &lb, Location l, Value jt, ValueRange args) {
         KernelBuilder kl{lb, l};
         forTile(lb, l, lane, [&](OpBuilder &fb, Location fl, Value r, Value c) {
@@ -190,12 +200,21 @@ gpu::GPUFuncOp gpukernels::buildForwardCoopMatrixKernel(OpBuilder &ob,
             Value key = arith::AddIOp::create(ib, l, jt, ki.c(c));
             Value sv =
                 memref::LoadOp::create(ib, l, sS, ValueRange{lane, ki.c(c)});
-            Value xv = arith::MulFOp::create(ib, l, sv, ki.f(sl2));
+            Value keyc = arith::MinUIOp::create(ib, l, key, ki.c(s.nk - 1));
+            Value xv;
+            if (s.scoreMod)
+              xv = arith::MulFOp::create(
+                  ib, l,
+                  mods.score(ki, 0, arith::MulFOp::create(ib, l, sv, ki.f(s.scale)),
+                             myRowc, keyc),
+                  ki.f(kLog2e));
+            else
+              xv = arith::MulFOp::create(ib, l, sv, ki.f(sl2));
             if (mask)
-              xv = addMask(ki, s, xv, mask, maskBase, myRowc,
-                           arith::MinUIOp::create(ib, l, key, ki.c(s.nk - 1)));
-            xv = arith::SelectOp::create(
-                ib, l, keyVisible(ki, s, rowLimit, key), xv, ki.f(ninf));
+              xv = addMask(ki, s, xv, mask, maskBase, myRowc, keyc);
+            Value vis = mods.visible(ki, 0, keyVisible(ki, s, rowLimit, key),
+                                     myRowc, keyc);
+            xv = arith::SelectOp::create(ib, l, vis, xv, ki.f(ninf));
             mt = arith::MaxNumFOp::create(ib, l, mt, xv);
             x.push_back(xv);
           }

@@ -81,18 +81,32 @@ gpu::GPUFuncOp gpukernels::buildForwardKernel(OpBuilder &ob, Location loc,
   QueryRows rows = queryRows(kb, s);
   Value bh = rows.bh, tid = rows.tid, row = rows.row, rowc = rows.rowc;
   Value maskBase = mask ? maskLeadBase(kb, s, bh) : Value();
+  // The modifier regions at the thread's row; a mask_mod's affine bounds
+  // narrow the keys the block visits.
+  KernelModifiers mods(kb, s, fn, bh, {rowc}, /*fixedIsKey=*/false);
+  Value kvStart = kb.c(0), kvEnd = rows.kvEnd;
+  if (s.maskMod) {
+    MaskTiles mt = mods.tiles(
+        kb, /*swap=*/false, rows.rowBase,
+        arith::AddIOp::create(b, loc, rows.rowBase,
+                              kb.c(s.threads / s.lanes - 1)),
+        kvEnd, s.tile);
+    kvStart = mt.start;
+    kvEnd = mt.end;
+  }
 
-  // q row (this thread's 1 / L of it), pre-scaled by scale * log2(e), in
-  // registers.
+  // q row (this thread's 1 / L of it), pre-scaled by scale * log2(e) (by
+  // scale for a score_mod, which sees natural units), in registers.
   const int64_t L = s.lanes, dq = s.d / L, dvq = s.dv / L;
-  SmallVector<Value> qv =
-      loadRow(kb, q, bh, rowc, s.d, kb.f(s.scale * kLog2e), rows.lane, L);
+  SmallVector<Value> qv = loadRow(
+      kb, q, bh, rowc, s.d, kb.f(s.scoreMod ? s.scale : s.scale * kLog2e),
+      rows.lane, L);
 
   SmallVector<Value> inits{kb.f(ninf), kb.f(0.0f)};
   for (int64_t e = 0; e < dvq; ++e)
     inits.push_back(kb.f(0.0f));
   auto loop = scf::ForOp::create(
-      b, loc, kb.c(0), rows.kvEnd, kb.c(s.tile), inits,
+      b, loc, kvStart, kvEnd, kb.c(s.tile), inits,
       [&](OpBuilder &lb, Location l, Value jt, ValueRange args) {
         KernelBuilder kl{lb, l};
         // K and V tiles (f32) in shared memory, zero past Nk.
@@ -117,10 +131,15 @@ gpu::GPUFuncOp gpukernels::buildForwardKernel(OpBuilder &ob, Location loc,
           if (L > 1)
             acc = sumOverLanes(kl, acc, L);
           Value key = arith::AddIOp::create(lb, l, jt, kl.c(t));
-          Value vis = keyVisible(kl, s, rows, key);
+          Value keyc = arith::MinUIOp::create(lb, l, key, kl.c(s.nk - 1));
+          if (s.scoreMod)
+            acc = arith::MulFOp::create(lb, l,
+                                        mods.score(kl, 0, acc, rowc, keyc),
+                                        kl.f(kLog2e));
+          Value vis = mods.visible(kl, 0, keyVisible(kl, s, rows, key), rowc,
+                                   keyc);
           if (mask)
-            acc = addMask(kl, s, acc, mask, maskBase, rowc,
-                          arith::MinUIOp::create(lb, l, key, kl.c(s.nk - 1)));
+            acc = addMask(kl, s, acc, mask, maskBase, rowc, keyc);
           Value st = arith::SelectOp::create(lb, l, vis, acc, kl.f(ninf));
           sv.push_back(st);
           mt = arith::MaxNumFOp::create(lb, l, mt, st);
@@ -553,24 +572,6 @@ struct FlashMapToGPUPass : flash::impl::FlashMapToGPUBase<FlashMapToGPUPass> {
               : specOf(cast<AttentionGradOp>(op), threads, tileKV);
       if (failed(s))
         return signalPassFailure();
-      // Only the tensor-core kernels apply modifier regions.
-      if (s->hasModifiers()) {
-        if (isa<AttentionOp>(op) && !(tensorCores && mmaForwardApplies(*s))) {
-          op->emitOpError("with a score_mod or mask_mod needs the "
-                          "tensor-core forward kernel on the GPU (f16/bf16 "
-                          "with tensor-cores); the other GPU kernels do not "
-                          "support modifiers yet");
-          return signalPassFailure();
-        }
-        if (isa<AttentionGradOp>(op) && !(tensorCores && mmaGradApplies(*s))) {
-          op->emitOpError("with a score_mod or mask_mod needs the "
-                          "tensor-core backward kernels on the GPU "
-                          "(f16/bf16, head dim a multiple of 16 up to 128, "
-                          "with tensor-cores); the SIMT backward does not "
-                          "support modifiers yet");
-          return signalPassFailure();
-        }
-      }
       op = outlineHostGlue(op, glueCounter, gpuModule);
       // The regions of the moved op (specOf saw the original's).
       if (auto fwd = dyn_cast<AttentionOp>(op)) {
@@ -593,8 +594,7 @@ struct FlashMapToGPUPass : flash::impl::FlashMapToGPUBase<FlashMapToGPUPass> {
         std::string name = "flash_attention_" + std::to_string(counter++);
         int64_t fwdThreads = s->threads, fwdGrid = gq;
         gpu::GPUFuncOp coop;
-        if (cooperativeMatrix && coopMatrixForwardApplies(*s) &&
-            !s->hasModifiers()) {
+        if (cooperativeMatrix && coopMatrixForwardApplies(*s)) {
           // Over the workgroup-memory limit: the SIMT kernel instead.
           coop = buildForwardCoopMatrixKernel(kb, op->getLoc(), name, *s);
           if (!fits(coop)) {

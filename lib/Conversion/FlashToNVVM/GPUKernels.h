@@ -13,7 +13,9 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/IRMapping.h"
 
+#include <functional>
 #include <optional>
 
 namespace mlir {
@@ -164,6 +166,55 @@ MaskTiles maskModTiles(KernelBuilder &kb, const KernelSpec &s,
                        ValueRange lead, ValueRange capBufs, bool swap,
                        Value tMin, Value tMax, Value hi, int64_t tile,
                        bool inner = false);
+
+/// The modifier regions of a kernel at one query batch-head `bh`, for a
+/// thread whose positions along one axis are fixed: its query rows (the
+/// forward, dQ) or, with `fixedIsKey`, its key rows (dK/dV), given clamped
+/// to the axis. The parts of the regions that depend only on the
+/// batch-head and one fixed position are emitted once, at construction
+/// (the slope of an ALiBi head, a query's segment id); each call inlines
+/// the rest at one (row, key), both in range (a captured table is never
+/// read past its end). Nothing is emitted without modifiers.
+struct KernelModifiers {
+  const KernelSpec &s;
+  /// The (batch..., head) positions of bh and the capture buffers.
+  SmallVector<Value> lead;
+  ValueRange bufs;
+
+  KernelModifiers(KernelBuilder &kb, const KernelSpec &s, gpu::GPUFuncOp fn,
+                  Value bh, ArrayRef<Value> fixed, bool fixedIsKey);
+
+  /// score_mod(score, ..., row, key) for fixed position r; `score` is
+  /// scale * q.k (natural units).
+  Value score(KernelBuilder &kb, unsigned r, Value score, Value row,
+              Value key) const;
+  /// The same and d score_mod / d score (attention_grad's verifier
+  /// guarantees one).
+  std::pair<Value, Value> scoreAndDerivative(KernelBuilder &kb, unsigned r,
+                                             Value score, Value row,
+                                             Value key) const;
+  /// mask_mod(..., row, key) (i1) for fixed position r.
+  Value mask(KernelBuilder &kb, unsigned r, Value row, Value key) const;
+  /// `vis` and, with a mask_mod, mask(r, row, key).
+  Value visible(KernelBuilder &kb, unsigned r, Value vis, Value row,
+                Value key) const;
+  /// The backward's exponent of P = 2^arg for a raw score x = q.k: x scale
+  /// log2 e - lse2, or score_mod(x scale) log2 e - lse2 with `dMod` set to
+  /// d score_mod / ds; `vis` narrowed by the mask_mod.
+  Value gradExponent(KernelBuilder &kb, unsigned r, Value x, Value row,
+                     Value key, Value lse2, Value &dMod, Value &vis) const;
+  /// dS = P (dP - D) [* dMod], 0 where not visible.
+  static Value dScore(KernelBuilder &kb, Value p, Value d, Value dMod,
+                      Value vis);
+  /// maskModTiles at this batch-head.
+  MaskTiles tiles(KernelBuilder &kb, bool swap, Value tMin, Value tMax,
+                  Value hi, int64_t tile, bool inner = false) const;
+
+private:
+  SmallVector<Value> positions(Value row, Value key) const;
+  std::function<Value(OpBuilder &, Location, unsigned, ValueRange)> reader;
+  SmallVector<IRMapping> hoistedScore, hoistedMask;
+};
 
 /// Block skipping for mask_mods that are not just affine bounds (document
 /// masks): whether seen(b, loc, pos, r) holds for some thread of the CTA at

@@ -72,181 +72,6 @@ SmallVector<Type> gpukernels::withMaskAndCaptures(MLIRContext *ctx,
   return all;
 }
 
-SmallVector<Value> gpukernels::leadPositions(KernelBuilder &kb,
-                                             const KernelSpec &s, Value bh) {
-  SmallVector<Value> lead(s.lead.size());
-  Value rest = bh;
-  for (int64_t i = static_cast<int64_t>(s.lead.size()) - 1; i >= 0; --i) {
-    lead[i] = arith::RemUIOp::create(kb.b, kb.loc, rest, kb.c(s.lead[i]));
-    rest = arith::DivUIOp::create(kb.b, kb.loc, rest, kb.c(s.lead[i]));
-  }
-  return lead;
-}
-
-gpukernels::MaskTiles
-gpukernels::maskModTiles(KernelBuilder &kb, const KernelSpec &s,
-                         ValueRange lead, ValueRange capBufs, bool swap,
-                         Value tMin, Value tMax, Value hi, int64_t tile,
-                         bool inner) {
-  auto read = [&](OpBuilder &rb, Location rl, unsigned k, ValueRange idx) {
-    return readCapture(rb, rl, s, capBufs, k, idx);
-  };
-  OpBuilder &b = kb.b;
-  Location loc = kb.loc;
-  flash::MaskBounds mb =
-      flash::analyzeMaskMod(b, loc, *s.maskMod, lead, {}, read);
-  Value lo = kb.c(0), innerLo = kb.c(0), innerHi = hi;
-  flash::boundPositions(b, loc, mb, swap, tMin, tMax, lo, hi,
-                        inner ? &innerLo : nullptr,
-                        inner ? &innerHi : nullptr);
-  // x rounded to a tile (down, or up), from max(x, 0).
-  Value t = kb.c(tile);
-  auto round = [&](Value x, bool up) -> Value {
-    x = arith::MaxSIOp::create(b, loc, x, kb.c(0));
-    Value n = up ? arith::CeilDivSIOp::create(b, loc, x, t).getResult()
-                 : arith::FloorDivSIOp::create(b, loc, x, t).getResult();
-    return arith::MulIOp::create(b, loc, n, t);
-  };
-  MaskTiles r;
-  r.exact = mb.exact;
-  r.end = arith::MaxSIOp::create(b, loc, hi, kb.c(0));
-  r.start = arith::MinSIOp::create(b, loc, round(lo, false), r.end);
-  if (inner) {
-    r.innerStart = arith::MaxSIOp::create(
-        b, loc, r.start,
-        arith::MinSIOp::create(b, loc, round(innerLo, true), r.end));
-    r.innerEnd = round(innerHi, false);
-  }
-  return r;
-}
-
-Value gpukernels::anyInTile(
-    OpBuilder &b, Location loc, Value t, Value t2, int64_t nTiles,
-    function_ref<Value(OpBuilder &, Location, Value, int)> seen) {
-  Value any = arith::ConstantIntOp::create(b, loc, b.getI1Type(), 0);
-  for (int64_t nt = 0; nt < nTiles; ++nt)
-    for (int64_t j = 0; j < 2; ++j) {
-      Value pos = arith::AddIOp::create(
-          b, loc, t,
-          arith::AddIOp::create(
-              b, loc, t2, arith::ConstantIndexOp::create(b, loc, nt * 8 + j)));
-      for (int r = 0; r < 2; ++r)
-        any = arith::OrIOp::create(b, loc, any, seen(b, loc, pos, r));
-    }
-  Value p = arith::ExtUIOp::create(b, loc, b.getI32Type(), any);
-  Value red = NVVM::BarrierOp::create(
-                  b, loc, b.getI32Type(), Value(), Value(),
-                  NVVM::BarrierReductionAttr::get(b.getContext(),
-                                                  NVVM::BarrierReduction::OR),
-                  p)
-                  .getRes();
-  return arith::CmpIOp::create(
-      b, loc, arith::CmpIPredicate::ne, red,
-      arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0));
-}
-
-Value gpukernels::nextVisibleTile(
-    OpBuilder &b, Location loc, Value t, Value end, int64_t step,
-    function_ref<Value(OpBuilder &, Location, Value)> visible) {
-  auto i1 = [](OpBuilder &ib, Location il, bool v) -> Value {
-    return arith::ConstantIntOp::create(ib, il, ib.getI1Type(), v);
-  };
-  auto w = scf::WhileOp::create(
-      b, loc, TypeRange{b.getIndexType()}, ValueRange{t},
-      [&](OpBuilder &wb, Location wl, ValueRange a) {
-        Value in = arith::CmpIOp::create(wb, wl, arith::CmpIPredicate::slt,
-                                         a[0], end);
-        Value hidden =
-            scf::IfOp::create(
-                wb, wl, in,
-                [&](OpBuilder &ib, Location il) {
-                  Value seen = visible(ib, il, a[0]);
-                  scf::YieldOp::create(
-                      ib, il,
-                      ValueRange{arith::XOrIOp::create(ib, il, seen,
-                                                       i1(ib, il, true))});
-                },
-                [&](OpBuilder &ib, Location il) {
-                  scf::YieldOp::create(ib, il, ValueRange{i1(ib, il, false)});
-                })
-                .getResult(0);
-        scf::ConditionOp::create(wb, wl, hidden, a);
-      },
-      [&](OpBuilder &wb, Location wl, ValueRange a) {
-        scf::YieldOp::create(
-            wb, wl,
-            ValueRange{arith::AddIOp::create(
-                wb, wl, a[0], arith::ConstantIndexOp::create(wb, wl, step))});
-      });
-  return w.getResult(0);
-}
-
-SmallVector<Value> gpukernels::tileLoop(
-    OpBuilder &b, Location loc, Value start, Value end, int64_t step,
-    ValueRange inits,
-    function_ref<Value(OpBuilder &, Location, Value)> visible,
-    function_ref<SmallVector<Value>(OpBuilder &, Location, Value, ValueRange,
-                                    Value)>
-        body) {
-  auto stepC = [&](OpBuilder &ib, Location il) {
-    return arith::ConstantIndexOp::create(ib, il, step);
-  };
-  if (!visible) {
-    auto loop = scf::ForOp::create(
-        b, loc, start, end, stepC(b, loc), inits,
-        [&](OpBuilder &lb, Location l, Value t, ValueRange args) {
-          Value next = arith::AddIOp::create(lb, l, t, stepC(lb, l));
-          scf::YieldOp::create(lb, l, body(lb, l, t, args, next));
-        });
-    return SmallVector<Value>(loop.getResults());
-  }
-  SmallVector<Value> wInits{start};
-  llvm::append_range(wInits, inits);
-  auto w = scf::WhileOp::create(
-      b, loc, ValueRange(wInits).getTypes(), wInits,
-      [&](OpBuilder &wb, Location wl, ValueRange a) {
-        Value in = arith::CmpIOp::create(wb, wl, arith::CmpIPredicate::slt,
-                                         a[0], end);
-        scf::ConditionOp::create(wb, wl, in, a);
-      },
-      [&](OpBuilder &wb, Location wl, ValueRange a) {
-        Value next = nextVisibleTile(
-            wb, wl, arith::AddIOp::create(wb, wl, a[0], stepC(wb, wl)), end,
-            step, visible);
-        SmallVector<Value> out{next};
-        llvm::append_range(out, body(wb, wl, a[0], a.drop_front(), next));
-        scf::YieldOp::create(wb, wl, out);
-      });
-  return SmallVector<Value>(w.getResults().drop_front());
-}
-
-MemRefType gpukernels::captureType(MLIRContext *ctx, RankedTensorType t) {
-  Type e = t.getElementType();
-  if (e.isIndex())
-    e = IntegerType::get(ctx, 64);
-  else if (e.isInteger(1))
-    e = IntegerType::get(ctx, 8);
-  return MemRefType::get({t.getNumElements()}, e);
-}
-
-Value gpukernels::readCapture(OpBuilder &b, Location loc, const KernelSpec &s,
-                              ValueRange bufs, unsigned k, ValueRange idx) {
-  RankedTensorType t = s.captures[k];
-  Value flat = arith::ConstantIndexOp::create(b, loc, 0);
-  for (auto [d, i] : llvm::enumerate(idx)) {
-    Value size = arith::ConstantIndexOp::create(b, loc, t.getDimSize(d));
-    flat = arith::AddIOp::create(
-        b, loc, arith::MulIOp::create(b, loc, flat, size), i);
-  }
-  Value x = memref::LoadOp::create(b, loc, bufs[k], ValueRange{flat});
-  Type e = t.getElementType();
-  if (e.isIndex())
-    return arith::IndexCastOp::create(b, loc, e, x);
-  if (e.isInteger(1))
-    return arith::TruncIOp::create(b, loc, e, x);
-  return x;
-}
-
 SmallVector<Type> gpukernels::gradQArgTypes(MLIRContext *ctx,
                                             const KernelSpec &s) {
   OperandTypes t = operandTypes(ctx, s);
@@ -458,8 +283,7 @@ gpu::GPUFuncOp gpukernels::buildGradQKernel(OpBuilder &ob, Location loc,
   // This thread's 1 / L of the row's q, dO, o and dq.
   const int64_t L = s.lanes;
   Value lane = rows.lane;
-  SmallVector<Value> qv =
-      loadRow(kb, q, bh, rowc, s.d, kb.f(s.scale * kLog2e), lane, L);
+  SmallVector<Value> qv = loadRow(kb, q, bh, rowc, s.d, Value(), lane, L);
   SmallVector<Value> dov = loadRow(kb, dO, bh, rowc, s.dv, Value(), lane, L);
   SmallVector<Value> ov = loadRow(kb, o, bh, rowc, s.dv, Value(), lane, L);
   Value dRow = kb.f(0.0f);
@@ -471,10 +295,22 @@ gpu::GPUFuncOp gpukernels::buildGradQKernel(OpBuilder &ob, Location loc,
   Value rowEmpty = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ,
                                          lseRow, kb.f(ninf));
   Value lse2 = arith::MulFOp::create(b, loc, lseRow, kb.f(kLog2e));
+  // The modifier regions at the thread's row; a mask_mod's affine bounds
+  // narrow the keys the block visits.
+  KernelModifiers mods(kb, s, fn, bh, {rowc}, /*fixedIsKey=*/false);
+  Value kvStart = kb.c(0), kvEnd = rows.kvEnd;
+  if (s.maskMod) {
+    MaskTiles mt = mods.tiles(
+        kb, /*swap=*/false, rows.rowBase,
+        arith::AddIOp::create(b, loc, rows.rowBase, kb.c(s.threads / L - 1)),
+        kvEnd, s.tile);
+    kvStart = mt.start;
+    kvEnd = mt.end;
+  }
 
   SmallVector<Value> inits(s.d / L, kb.f(0.0f));
   auto loop = scf::ForOp::create(
-      b, loc, kb.c(0), rows.kvEnd, kb.c(s.tile), inits,
+      b, loc, kvStart, kvEnd, kb.c(s.tile), inits,
       [&](OpBuilder &lb, Location l, Value jt, ValueRange acc) {
         KernelBuilder kl{lb, l};
         stageTile(lb, l, k, kTile, kvbh, jt, s.tile, s.nk, s.d, tid, s.threads);
@@ -483,19 +319,19 @@ gpu::GPUFuncOp gpukernels::buildGradQKernel(OpBuilder &ob, Location loc,
         gpu::BarrierOp::create(lb, l);
         SmallVector<Value> next(acc);
         for (int64_t t = 0; t < s.tile; ++t) {
-          Value s2 = dotTile(kl, qv, kTile, t, lane, L);
+          Value x = dotTile(kl, qv, kTile, t, lane, L);
           Value key = arith::AddIOp::create(lb, l, jt, kl.c(t));
+          Value keyc = arith::MinUIOp::create(lb, l, key, kl.c(s.nk - 1));
+          Value vis = keyVisible(kl, s, rows, key), dMod;
+          Value arg = mods.gradExponent(kl, 0, x, rowc, keyc, lse2, dMod, vis);
           if (mask)
-            s2 = addMask(kl, s, s2, mask, maskBase, rowc,
-                         arith::MinUIOp::create(lb, l, key, kl.c(s.nk - 1)));
-          Value vis = keyVisible(kl, s, rows, key);
-          Value p = exp2(lb, l, arith::SubFOp::create(lb, l, s2, lse2));
+            arg = addMask(kl, s, arg, mask, maskBase, rowc, keyc);
+          Value p = exp2(lb, l, arg);
           Value zero = kl.f(0.0f);
-          p = arith::SelectOp::create(lb, l, vis, p, zero);
           p = arith::SelectOp::create(lb, l, rowEmpty, zero, p);
           Value dp = dotTile(kl, dov, vTile, t, lane, L);
-          Value ds = arith::MulFOp::create(
-              lb, l, p, arith::SubFOp::create(lb, l, dp, dRow));
+          Value ds = KernelModifiers::dScore(
+              kl, p, arith::SubFOp::create(lb, l, dp, dRow), dMod, vis);
           for (int64_t d = 0; d < s.d / L; ++d) {
             Value kx = memref::LoadOp::create(
                 lb, l, kTile, ValueRange{kl.c(t), laneColumn(kl, lane, L, d)});
@@ -558,8 +394,7 @@ gpu::GPUFuncOp gpukernels::buildGradKVKernel(OpBuilder &ob, Location loc,
       b, loc, arith::MulIOp::create(b, loc, bIdx, kb.c(s.hq)),
       arith::MulIOp::create(b, loc, hkv, kb.c(group)));
 
-  SmallVector<Value> kv =
-      loadRow(kb, k, kvbh, keyc, s.d, kb.f(s.scale * kLog2e), lane, L);
+  SmallVector<Value> kv = loadRow(kb, k, kvbh, keyc, s.d, Value(), lane, L);
   SmallVector<Value> vv = loadRow(kb, v, kvbh, keyc, s.dv, Value(), lane, L);
   // Queries that can see this block's keys: i >= keyBase - off.
   Value qStart = kb.c(0);
@@ -578,8 +413,20 @@ gpu::GPUFuncOp gpukernels::buildGradKVKernel(OpBuilder &ob, Location loc,
         KernelBuilder kh{hb, hl};
         Value bh = arith::AddIOp::create(hb, hl, firstQHead, g);
         Value maskBase = mask ? maskLeadBase(kh, s, bh) : Value();
+        // This query head's modifier regions at the thread's key; a
+        // mask_mod's affine bounds narrow the queries that see the block.
+        KernelModifiers mods(kh, s, fn, bh, {keyc}, /*fixedIsKey=*/true);
+        Value qFrom = qStart, qEnd = kh.c(s.nq);
+        if (s.maskMod) {
+          MaskTiles mt = mods.tiles(
+              kh, /*swap=*/true, keyBase,
+              arith::AddIOp::create(hb, hl, keyBase, kh.c(s.threads / L - 1)),
+              qEnd, s.tile);
+          qFrom = arith::MaxSIOp::create(hb, hl, mt.start, qStart);
+          qEnd = mt.end;
+        }
         auto qloop = scf::ForOp::create(
-            hb, hl, qStart, kh.c(s.nq), kh.c(s.tile), accH,
+            hb, hl, qFrom, qEnd, kh.c(s.tile), accH,
             [&](OpBuilder &lb, Location l, Value it, ValueRange acc) {
               KernelBuilder kl{lb, l};
               stageTile(lb, l, q, qTile, bh, it, s.tile, s.nq, s.d, tid,
@@ -608,13 +455,10 @@ gpu::GPUFuncOp gpukernels::buildGradKVKernel(OpBuilder &ob, Location loc,
               gpu::BarrierOp::create(lb, l);
               SmallVector<Value> next(acc);
               for (int64_t t = 0; t < s.tile; ++t) {
-                Value s2 = dotTile(kl, kv, qTile, t, lane, L);
+                Value x = dotTile(kl, kv, qTile, t, lane, L);
                 Value qrow = arith::AddIOp::create(lb, l, it, kl.c(t));
-                if (mask)
-                  s2 = addMask(
-                      kl, s, s2, mask, maskBase,
-                      arith::MinUIOp::create(lb, l, qrow, kl.c(s.nq - 1)),
-                      keyc);
+                Value qrowc =
+                    arith::MinUIOp::create(lb, l, qrow, kl.c(s.nq - 1));
                 Value vis = arith::CmpIOp::create(
                     lb, l, arith::CmpIPredicate::ult, qrow, kl.c(s.nq));
                 if (s.causalOffset)
@@ -630,13 +474,18 @@ gpu::GPUFuncOp gpukernels::buildGradKVKernel(OpBuilder &ob, Location loc,
                     lb, l, rowTile, ValueRange{kl.c(t), kl.c(1)});
                 Value empty = arith::CmpFOp::create(
                     lb, l, arith::CmpFPredicate::OEQ, l2, kl.f(ninf));
-                Value p = exp2(lb, l, arith::SubFOp::create(lb, l, s2, l2));
+                Value dMod;
+                Value arg =
+                    mods.gradExponent(kl, 0, x, qrowc, keyc, l2, dMod, vis);
+                if (mask)
+                  arg = addMask(kl, s, arg, mask, maskBase, qrowc, keyc);
+                Value p = exp2(lb, l, arg);
                 Value zero = kl.f(0.0f);
-                p = arith::SelectOp::create(lb, l, vis, p, zero);
                 p = arith::SelectOp::create(lb, l, empty, zero, p);
                 Value dp = dotTile(kl, vv, doTile, t, lane, L);
-                Value ds = arith::MulFOp::create(
-                    lb, l, p, arith::SubFOp::create(lb, l, dp, dRow));
+                Value ds = KernelModifiers::dScore(
+                    kl, p, arith::SubFOp::create(lb, l, dp, dRow), dMod, vis);
+                p = arith::SelectOp::create(lb, l, vis, p, zero);
                 for (int64_t d = 0; d < dq; ++d) {
                   Value qx = memref::LoadOp::create(
                       lb, l, qTile,

@@ -146,93 +146,6 @@ struct GradTiles {
   }
 };
 
-/// The modifier regions of a backward kernel at one query batch-head: the
-/// log2-domain argument of P for a raw score and, with a score_mod, its
-/// derivative (dS is scaled by it); with a mask_mod, `vis` narrowed by it.
-/// The parts that depend only on the batch-head and on one of the thread's
-/// two fixed positions (its query rows in the dQ kernel, its key rows in
-/// the dK/dV kernel: `fixedIsKey`) are computed once, up front.
-struct Mods {
-  const KernelSpec &s;
-  SmallVector<Value> lead;
-  ValueRange bufs;
-  bool fixedIsKey;
-  IRMapping hoistedScore[2], hoistedMask[2];
-
-  auto reader() const {
-    return [this](OpBuilder &rb, Location rl, unsigned k, ValueRange idx) {
-      return readCapture(rb, rl, s, bufs, k, idx);
-    };
-  }
-  SmallVector<Value> positions(Value row, Value key) const {
-    SmallVector<Value> pos(lead);
-    pos.append({row, key});
-    return pos;
-  }
-
-  Mods(KernelBuilder &kb, const KernelSpec &s, gpu::GPUFuncOp fn, Value bh,
-       Value fixed[2], bool fixedIsKey)
-      : s(s), bufs(captureBuffers(fn, s)), fixedIsKey(fixedIsKey) {
-    if (!s.hasModifiers())
-      return;
-    lead = leadPositions(kb, s, bh);
-    for (int r = 0; r < 2; ++r) {
-      SmallVector<Value> pos = positions(fixedIsKey ? Value() : fixed[r],
-                                         fixedIsKey ? fixed[r] : Value());
-      if (s.maskMod)
-        hoistedMask[r] =
-            flash::hoistModifier(kb.b, kb.loc, *s.maskMod, pos, reader());
-      if (s.scoreMod) {
-        pos.insert(pos.begin(), Value());
-        hoistedScore[r] =
-            flash::hoistModifier(kb.b, kb.loc, *s.scoreMod, pos, reader());
-      }
-    }
-  }
-
-  /// The mask_mod at (row, key) for the thread's fixed position r.
-  Value maskAt(KernelBuilder &kb, int r, Value row, Value key) const {
-    return flash::inlineModifier(kb.b, kb.loc, *s.maskMod,
-                                 positions(row, key), reader(),
-                                 &hoistedMask[r]);
-  }
-
-  /// x sl2 - lse2, or score_mod(x scale, ...) log2 e - lse2 with dMod set to
-  /// d score_mod / ds, for the thread's fixed position r (row, key in
-  /// range).
-  Value score(KernelBuilder &kb, int r, Value x, Value row, Value key,
-              Value lse2, Value &dMod, Value &vis) const {
-    auto read = reader();
-    SmallVector<Value> pos = positions(row, key);
-    if (s.maskMod)
-      vis = arith::AndIOp::create(
-          kb.b, kb.loc, vis,
-          flash::inlineModifier(kb.b, kb.loc, *s.maskMod, pos, read,
-                                &hoistedMask[r]));
-    Value negLse = arith::NegFOp::create(kb.b, kb.loc, lse2);
-    if (!s.scoreMod)
-      return fmac(kb.b, kb.loc, x, kb.f(s.scale * kLog2e), negLse);
-    SmallVector<Value> args{
-        arith::MulFOp::create(kb.b, kb.loc, x, kb.f(s.scale))};
-    llvm::append_range(args, pos);
-    auto yd = flash::inlineScoreModWithDerivative(
-        kb.b, kb.loc, *s.scoreMod, args, read, &hoistedScore[r]);
-    // attention_grad's verifier rejects a score_mod without a derivative.
-    assert(succeeded(yd) && "score_mod without a derivative");
-    dMod = yd->second;
-    return fmac(kb.b, kb.loc, yd->first, kb.f(kLog2e), negLse);
-  }
-
-  /// dS = P (dP - D) [* dMod], 0 where not visible.
-  Value dScore(KernelBuilder &kb, Value p, Value d, Value dMod,
-               Value vis) const {
-    Value ds = arith::MulFOp::create(kb.b, kb.loc, p, d);
-    if (dMod)
-      ds = arith::MulFOp::create(kb.b, kb.loc, ds, dMod);
-    return arith::SelectOp::create(kb.b, kb.loc, vis, ds, kb.f(0.0f));
-  }
-};
-
 /// x * l2 with -inf (an empty row's lse) mapped to +inf, so that
 /// 2^(s - lse l2) is 0 there, not NaN.
 Value lseLog2(KernelBuilder &kb, Value lse) {
@@ -312,12 +225,13 @@ gpu::GPUFuncOp gpukernels::buildGradQMmaKernel(OpBuilder &ob, Location loc,
   Value kvEnd = F.kvEnd(s, w, warps * 16, rowLimit);
   // Modifiers: the regions' positions and captured buffers; a mask_mod's
   // affine bounds narrow the keys the block visits.
-  Mods mods(kb, s, fn, bh, rowsc, /*fixedIsKey=*/false);
+  KernelModifiers mods(kb, s, fn, bh, {rowsc[0], rowsc[1]},
+                       /*fixedIsKey=*/false);
   Value kvStart = kb.c(0);
   bool exact = true;
   if (s.maskMod) {
     MaskTiles mt =
-        maskModTiles(kb, s, mods.lead, mods.bufs, /*swap=*/false, w.base,
+        mods.tiles(kb, /*swap=*/false, w.base,
                      F.add(w.base, kb.c(warps * 16 - 1)), kvEnd, kTile);
     kvStart = mt.start;
     kvEnd = mt.end;
@@ -333,7 +247,7 @@ gpu::GPUFuncOp gpukernels::buildGradQMmaKernel(OpBuilder &ob, Location loc,
           Value keyc = arith::MinUIOp::create(eb, el, key, ke.c(s.nk - 1));
           return arith::AndIOp::create(eb, el,
                                        keyVisible(ke, s, rowLimit[r], key),
-                                       mods.maskAt(ke, r, rowsc[r], keyc));
+                                       mods.mask(ke, r, rowsc[r], keyc));
         });
   };
   const bool skip = !exact;
@@ -426,13 +340,13 @@ gpu::GPUFuncOp gpukernels::buildGradQMmaKernel(OpBuilder &ob, Location loc,
               Value vis = keyVisible(kl, s, rowLimit[r], key);
               Value x = at(lb, l, sC, r, j), dMod;
               Value arg =
-                  mods.score(kl, r, x, rowsc[r], keyc, lse2[r], dMod, vis);
+                  mods.gradExponent(kl, r, x, rowsc[r], keyc, lse2[r], dMod, vis);
               if (mask)
                 arg = addMask(kl, s, arg, mask, maskBase, rowsc[r], keyc);
               Value p = exp2(lb, l, arg);
               Value d =
                   arith::SubFOp::create(lb, l, at(lb, l, dpC, r, j), dRow[r]);
-              ds = put(lb, l, mods.dScore(kl, p, d, dMod, vis), ds, r, j);
+              ds = put(lb, l, KernelModifiers::dScore(kl, p, d, dMod, vis), ds, r, j);
             }
           dsC.push_back(ds);
         }
@@ -538,12 +452,13 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
         Value maskBase = mask ? maskLeadBase(khb, s, qbh) : Value();
         // This query head's modifier positions; a mask_mod's affine bounds
         // narrow the queries that see the block's keys.
-        Mods mods(khb, s, fn, qbh, keysc, /*fixedIsKey=*/true);
+        KernelModifiers mods(khb, s, fn, qbh, {keysc[0], keysc[1]},
+                             /*fixedIsKey=*/true);
         Value qFrom = qStart, qEnd = khb.c(s.nq);
         bool exact = true;
         if (s.maskMod) {
-          MaskTiles mt = maskModTiles(
-              khb, s, mods.lead, mods.bufs, /*swap=*/true, keyBase,
+          MaskTiles mt = mods.tiles(
+              khb, /*swap=*/true, keyBase,
               F.add(keyBase, khb.c(warps * 16 - 1)), qEnd, kTile);
           qFrom = arith::MaxSIOp::create(hb, hl, mt.start, qStart);
           qEnd = mt.end;
@@ -571,7 +486,7 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
                                                 ke.c(*s.causalOffset))));
                 Value qc = arith::MinUIOp::create(eb, el, qi, ke.c(s.nq - 1));
                 return arith::AndIOp::create(eb, el, vis,
-                                             mods.maskAt(ke, r, qc, keysc[r]));
+                                             mods.mask(ke, r, qc, keysc[r]));
               });
         };
         const bool skip = !exact;
@@ -647,14 +562,14 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
                               lb, l, arith::CmpIPredicate::sle, keys[r],
                               G.add(qi, kl.c(*s.causalOffset))));
                     Value dMod;
-                    Value arg = mods.score(kl, r, at(lb, l, sC, r, j), qc,
+                    Value arg = mods.gradExponent(kl, r, at(lb, l, sC, r, j), qc,
                                            keysc[r], l2, dMod, vis);
                     if (mask)
                       arg = addMask(kl, s, arg, mask, maskBase, qc, keysc[r]);
                     Value p = exp2(lb, l, arg);
                     Value d =
                         arith::SubFOp::create(lb, l, at(lb, l, dpC, r, j), dq);
-                    ds = put(lb, l, mods.dScore(kl, p, d, dMod, vis), ds, r, j);
+                    ds = put(lb, l, KernelModifiers::dScore(kl, p, d, dMod, vis), ds, r, j);
                     p = arith::SelectOp::create(lb, l, vis, p, kl.f(0.0f));
                     pt = put(lb, l, p, pt, r, j);
                   }

@@ -623,53 +623,33 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
   // Tiles [kvStart, innerStart) and [fullEnd, kvEnd) are masked ones;
   // [innerStart, fullEnd) every row of the block sees in full.
   Value innerStart = kvStart;
-  SmallVector<Value> leadIdx;
-  // The regions read their captured operands from the last arguments.
-  ValueRange capBufs = captureBuffers(fn, s);
-  auto read = [&](OpBuilder &rb, Location rl, unsigned k, ValueRange idx) {
-    return readCapture(rb, rl, s, capBufs, k, idx);
-  };
-  // The regions' parts that depend only on the block's batch-head and a
-  // thread's row, computed once.
-  IRMapping hoistedScore[2], hoistedMask[2];
+  // The regions' positions and captured buffers; their parts that depend
+  // only on the block's batch-head and a thread's row, computed once.
+  KernelModifiers mods(kb, s, fn, bh, {rowsc[0], rowsc[1]},
+                       /*fixedIsKey=*/false);
   // A mask_mod that is not just affine bounds (a document mask): tiles that
   // no row of the block sees are skipped, found by a check of the
   // predicate (below).
   bool skipTiles = false;
-  if (s.hasModifiers()) {
-    leadIdx = leadPositions(kb, s, bh);
-    for (int r = 0; r < 2; ++r) {
-      SmallVector<Value> pos(leadIdx);
-      pos.append({rowsc[r], Value()});
-      if (s.maskMod)
-        hoistedMask[r] = flash::hoistModifier(b, loc, *s.maskMod, pos, read);
-      if (s.scoreMod) {
-        pos.insert(pos.begin(), Value());
-        hoistedScore[r] =
-            flash::hoistModifier(b, loc, *s.scoreMod, pos, read);
-      }
-    }
-    if (s.maskMod) {
-      // Keys some row of the block sees, and whole tiles every row sees.
-      MaskTiles mt = maskModTiles(kb, s, leadIdx, capBufs, /*swap=*/false,
-                                  rowBase,
-                                  F.add(rowBase, kb.c(rowsPerBlock - 1)),
-                                  kvEnd, tileKV, /*inner=*/true);
-      kvEnd = mt.end;
-      kvStart = mt.start;
-      skipTiles = !mt.exact;
-      // Tiles inside every row's range need no predicate (when the
-      // mask_mod is just its affine conjuncts and no mask operand is read),
-      // within the causal part fullEnd already leaves unmasked.
-      if (mt.exact && !mask) {
-        innerStart = mt.innerStart;
-        fullEnd = arith::MaxSIOp::create(
-            b, loc, innerStart,
-            arith::MinSIOp::create(b, loc, mt.innerEnd, fullEnd));
-      } else {
-        innerStart = kvStart;
-        fullEnd = kvStart;
-      }
+  if (s.maskMod) {
+    // Keys some row of the block sees, and whole tiles every row sees.
+    MaskTiles mt = mods.tiles(kb, /*swap=*/false, rowBase,
+                              F.add(rowBase, kb.c(rowsPerBlock - 1)), kvEnd,
+                              tileKV, /*inner=*/true);
+    kvEnd = mt.end;
+    kvStart = mt.start;
+    skipTiles = !mt.exact;
+    // Tiles inside every row's range need no predicate (when the
+    // mask_mod is just its affine conjuncts and no mask operand is read),
+    // within the causal part fullEnd already leaves unmasked.
+    if (mt.exact && !mask) {
+      innerStart = mt.innerStart;
+      fullEnd = arith::MaxSIOp::create(
+          b, loc, innerStart,
+          arith::MinSIOp::create(b, loc, mt.innerEnd, fullEnd));
+    } else {
+      innerStart = kvStart;
+      fullEnd = kvStart;
     }
   }
 
@@ -706,20 +686,13 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
   // (together they cover the tile), then one CTA barrier ORs the answers.
   // Our own block skipping (FlexAttention's BlockMask, computed in place).
   auto anyVisible = [&](OpBuilder &cb, Location cl, Value t) -> Value {
-    auto read = [&](OpBuilder &rb, Location rl, unsigned k, ValueRange idx) {
-      return readCapture(rb, rl, s, capBufs, k, idx);
-    };
     return anyInTile(
         cb, cl, t, F.t2, nTiles,
         [&](OpBuilder &eb, Location el, Value key, int r) -> Value {
           KernelBuilder ke{eb, el};
-          SmallVector<Value> a(leadIdx);
-          a.append({rowsc[r], arith::MinUIOp::create(eb, el, key,
-                                                     ke.c(s.nk - 1))});
-          return arith::AndIOp::create(
-              eb, el, keyVisible(ke, s, rowLimit[r], key),
-              flash::inlineModifier(eb, el, *s.maskMod, a, read,
-                                    &hoistedMask[r]));
+          return mods.visible(
+              ke, r, keyVisible(ke, s, rowLimit[r], key), rowsc[r],
+              arith::MinUIOp::create(eb, el, key, ke.c(s.nk - 1)));
         });
   };
 
@@ -792,23 +765,13 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
               // prescaled), back in x's units.
               Value t = arith::MulFOp::create(
                   lb, l, x, kl.f(prescale ? 1.0f / kLog2e : s.scale));
-              SmallVector<Value> a{t};
-              llvm::append_range(a, leadIdx);
-              a.append({rowsc[r], keyc});
-              Value y = flash::inlineModifier(lb, l, *s.scoreMod, a, read,
-                                              &hoistedScore[r]);
+              Value y = mods.score(kl, r, t, rowsc[r], keyc);
               x = arith::MulFOp::create(
                   lb, l, y, kl.f(prescale ? kLog2e : 1.0f / s.scale));
             }
             if (masked) {
-              Value vis = keyVisible(kl, s, rowLimit[r], key);
-              if (s.maskMod) {
-                SmallVector<Value> a(leadIdx);
-                a.append({rowsc[r], keyc});
-                vis = arith::AndIOp::create(
-                    lb, l, vis, flash::inlineModifier(lb, l, *s.maskMod, a, read,
-                                                &hoistedMask[r]));
-              }
+              Value vis = mods.visible(kl, r, keyVisible(kl, s, rowLimit[r], key),
+                                       rowsc[r], keyc);
               x = arith::SelectOp::create(lb, l, vis, x, kl.f(ninf));
               if (mask) {
                 // mask(row, key) (natural-log units) in the scores' units:

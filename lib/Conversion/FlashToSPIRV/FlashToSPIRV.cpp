@@ -26,6 +26,7 @@
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -233,11 +234,18 @@ void mlir::flash::buildFlashToSPIRVPipeline(
     // f16 buffers natively (update-vce keeps only what a kernel uses);
     // bf16 ones are widened to f32 before the mapping (flash-widen-bf16).
     // Subgroup shuffles: the SIMT forward's threads of one query row sum
-    // their partial scores.
-    target.spirvCapabilities = {"Shader", "Float16", "StorageBuffer16BitAccess",
-                                "GroupNonUniformShuffle"};
+    // their partial scores. 64- and 8-bit integers: the modifier regions'
+    // arithmetic and their captured operands (index staged as i64, i1 as
+    // i8).
+    target.spirvCapabilities = {"Shader",
+                                "Float16",
+                                "StorageBuffer16BitAccess",
+                                "GroupNonUniformShuffle",
+                                "Int64",
+                                "Int8",
+                                "StorageBuffer8BitAccess"};
     target.spirvExtensions = {"SPV_KHR_storage_buffer_storage_class",
-                              "SPV_KHR_16bit_storage"};
+                              "SPV_KHR_16bit_storage", "SPV_KHR_8bit_storage"};
     target.clientApi = "Vulkan";
   }
   // Resource limits: the kernels are mapped to fit them and checked
@@ -274,6 +282,9 @@ void mlir::flash::buildFlashToSPIRVPipeline(
   buildGPUHostPreparation(pm);
   pm.addPass(createGpuSPIRVAttachTarget(target));
   pm.addPass(createFlashPrepareSPIRVKernels(limits));
+  // The modifiers' block bounds round with floor/ceil divisions, which
+  // SPIR-V has no instruction for.
+  pm.addNestedPass<gpu::GPUModuleOp>(arith::createArithExpandOpsPass());
   pm.addNestedPass<gpu::GPUModuleOp>(createConvertMathToSPIRVPass());
   pm.addPass(createConvertGPUToSPIRVPass(/*mapMemorySpace=*/true));
   // Vulkan: convert-gpu-to-spirv put the spirv.module beside the

@@ -2,7 +2,8 @@
 // forward and backward) inline both regions per score element (the
 // score_mod on scale * q.k, in the kernel's units), read captured operands
 // from buffers, and start their loops at the first tile a mask_mod's affine
-// bounds let the block see. The other kernels diagnose modifiers.
+// bounds let the block see. So do the SIMT kernels (f32 here; the SPIR-V
+// path's kernels).
 // RUN: flash-opt %s --split-input-file --flash-map-to-gpu="tensor-cores=1 wgmma=1" --verify-diagnostics | FileCheck %s
 
 // CHECK-LABEL: func.func @window_softcap
@@ -82,14 +83,24 @@ func.func @alibi_captures(%q: tensor<1x2x100x64xbf16>, %sl: tensor<2xf32>, %off:
 
 // -----
 
-func.func @negative_f32(%q: tensor<64x64xf32>) -> tensor<64x64xf32> {
+// The SIMT forward: the key loop starts at the block's first row's window
+// start (floored to the tile), the region is inlined per key.
+// CHECK-LABEL: func.func @simt_f32
+// CHECK: gpu.func @flash_attention_0
+// CHECK-SAME: kernel
+// CHECK: arith.floordivsi
+// CHECK: scf.for
+// CHECK: arith.cmpi sge
+// CHECK: gpu.return
+func.func @simt_f32(%q: tensor<64x64xf32>) -> tensor<64x64xf32> {
   %o0 = tensor.empty() : tensor<64x64xf32>
-  // expected-error @+1 {{with a score_mod or mask_mod needs the tensor-core forward kernel on the GPU (f16/bf16 with tensor-cores); the other GPU kernels do not support modifiers yet}}
   %o = flash.attention ins(%q, %q, %q : tensor<64x64xf32>, tensor<64x64xf32>, tensor<64x64xf32>)
       outs(%o0 : tensor<64x64xf32>) -> tensor<64x64xf32>
     mask_mod {
     ^bb0(%i: index, %j: index):
-      %in = arith.cmpi sle, %j, %i : index
+      %w = arith.constant -7 : index
+      %lo = arith.addi %i, %w : index
+      %in = arith.cmpi sge, %j, %lo : index
       flash.yield %in : i1
     }
   return %o : tensor<64x64xf32>
@@ -133,8 +144,19 @@ func.func @grad_window_softcap(%q: tensor<2x100x64xbf16>, %lse: tensor<2x100xf32
 
 // -----
 
-func.func @negative_grad_simt(%q: tensor<64x64xf32>, %lse: tensor<64xf32>) -> tensor<64x64xf32> {
-  // expected-error @+1 {{with a score_mod or mask_mod needs the tensor-core backward kernels on the GPU (f16/bf16, head dim a multiple of 16 up to 128, with tensor-cores); the SIMT backward does not support modifiers yet}}
+// The SIMT backward: dQ's key loop and dK/dV's query loop (per query head)
+// narrowed by the mask_mod's bounds.
+// CHECK-LABEL: func.func @grad_simt
+// CHECK: gpu.func @flash_attention_grad_dq_0
+// CHECK: arith.minsi
+// CHECK: scf.for
+// CHECK: arith.cmpi sle
+// CHECK: gpu.func @flash_attention_grad_dkdv_0
+// CHECK: scf.for
+// CHECK: arith.maxsi
+// CHECK: scf.for
+// CHECK: arith.cmpi sle
+func.func @grad_simt(%q: tensor<64x64xf32>, %lse: tensor<64xf32>) -> tensor<64x64xf32> {
   %r:3 = flash.attention_grad ins(%q, %q, %q, %q, %lse, %q : tensor<64x64xf32>, tensor<64x64xf32>, tensor<64x64xf32>, tensor<64x64xf32>, tensor<64xf32>, tensor<64x64xf32>)
       outs(%q, %q, %q : tensor<64x64xf32>, tensor<64x64xf32>, tensor<64x64xf32>) -> tensor<64x64xf32>, tensor<64x64xf32>, tensor<64x64xf32>
     mask_mod {

@@ -47,3 +47,50 @@ func.func @bf16_is_simt(%q: tensor<1x37x32xbf16>) -> tensor<1x37x32xbf16> {
        outs(%o : tensor<1x37x32xbf16>) -> tensor<1x37x32xbf16>
   return %r : tensor<1x37x32xbf16>
 }
+
+// -----
+
+// Modifiers on the cooperative-matrix forward: the row threads apply the
+// score_mod (soft-cap, an ALiBi slope from the captured operand's buffer)
+// and the mask_mod (a sliding window) in their softmax; the key loop starts
+// at the block's first window start.
+// CHECK-LABEL: func.func @f16_modifiers
+// CHECK: spirv.GL.Tanh
+// CHECK: spirv.KHR.CooperativeMatrixMulAdd
+// MAP-LABEL: func.func @f16_modifiers
+// MAP: gpu.func @flash_attention_0({{.*}}, %{{.*}}: memref<4xf32>)
+// The head's slope is read once, before the loop:
+// MAP: memref.load %{{.*}}[%{{.*}}] : memref<4xf32>
+// MAP: arith.floordivsi
+// MAP: scf.for
+// MAP: gpu.subgroup_mma_compute
+// MAP: math.tanh
+// MAP: arith.cmpi sge
+func.func @f16_modifiers(%q: tensor<4x100x32xf16>, %slopes: tensor<4xf32>) -> tensor<4x100x32xf16> {
+  %o = tensor.empty() : tensor<4x100x32xf16>
+  %r = flash.attention ins(%q, %q, %q : tensor<4x100x32xf16>,
+           tensor<4x100x32xf16>, tensor<4x100x32xf16>) captures(%slopes : tensor<4xf32>)
+       outs(%o : tensor<4x100x32xf16>) {causal} -> tensor<4x100x32xf16>
+    score_mod {
+    ^bb0(%s: f32, %h: index, %i: index, %j: index, %sl: tensor<4xf32>):
+      %c = arith.constant 5.0 : f32
+      %x = arith.divf %s, %c : f32
+      %t = math.tanh %x : f32
+      %y = arith.mulf %t, %c : f32
+      %d = arith.subi %j, %i : index
+      %di = arith.index_cast %d : index to i64
+      %df = arith.sitofp %di : i64 to f32
+      %m = tensor.extract %sl[%h] : tensor<4xf32>
+      %b = arith.mulf %m, %df : f32
+      %z = arith.addf %y, %b : f32
+      flash.yield %z : f32
+    }
+    mask_mod {
+    ^bb0(%h: index, %i: index, %j: index, %sl: tensor<4xf32>):
+      %w = arith.constant -20 : index
+      %lo = arith.addi %i, %w : index
+      %in = arith.cmpi sge, %j, %lo : index
+      flash.yield %in : i1
+    }
+  return %r : tensor<4x100x32xf16>
+}

@@ -1,0 +1,288 @@
+//===- KernelModifiers.cpp - score_mod / mask_mod in the GPU kernels ------===//
+//
+// What every GPU kernel (SIMT, tensor-core, cooperative-matrix; forward and
+// backward) needs to apply the modifier regions of flash.attention /
+// flash.attention_grad: the captured operands as flat buffers, the regions'
+// index arguments, their loop-invariant parts hoisted out of the key
+// (query) loop, the tiles a mask_mod's affine bounds leave to visit, and
+// the skipping of the tiles a mask_mod hides beyond those bounds.
+//
+//===----------------------------------------------------------------------===//
+
+#include "GPUKernels.h"
+#include "flash/Dialect/Flash/IR/Modifiers.h"
+
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+using namespace mlir::flash;
+using namespace mlir::flash::gpukernels;
+
+MemRefType gpukernels::captureType(MLIRContext *ctx, RankedTensorType t) {
+  Type e = t.getElementType();
+  if (e.isIndex())
+    e = IntegerType::get(ctx, 64);
+  else if (e.isInteger(1))
+    e = IntegerType::get(ctx, 8);
+  return MemRefType::get({t.getNumElements()}, e);
+}
+
+Value gpukernels::readCapture(OpBuilder &b, Location loc, const KernelSpec &s,
+                              ValueRange bufs, unsigned k, ValueRange idx) {
+  RankedTensorType t = s.captures[k];
+  Value flat = arith::ConstantIndexOp::create(b, loc, 0);
+  for (auto [d, i] : llvm::enumerate(idx)) {
+    Value size = arith::ConstantIndexOp::create(b, loc, t.getDimSize(d));
+    flat = arith::AddIOp::create(
+        b, loc, arith::MulIOp::create(b, loc, flat, size), i);
+  }
+  Value x = memref::LoadOp::create(b, loc, bufs[k], ValueRange{flat});
+  Type e = t.getElementType();
+  if (e.isIndex())
+    return arith::IndexCastOp::create(b, loc, e, x);
+  if (e.isInteger(1))
+    return arith::TruncIOp::create(b, loc, e, x);
+  return x;
+}
+
+SmallVector<Value> gpukernels::leadPositions(KernelBuilder &kb,
+                                             const KernelSpec &s, Value bh) {
+  SmallVector<Value> lead(s.lead.size());
+  Value rest = bh;
+  for (int64_t i = static_cast<int64_t>(s.lead.size()) - 1; i >= 0; --i) {
+    lead[i] = arith::RemUIOp::create(kb.b, kb.loc, rest, kb.c(s.lead[i]));
+    rest = arith::DivUIOp::create(kb.b, kb.loc, rest, kb.c(s.lead[i]));
+  }
+  return lead;
+}
+
+gpukernels::MaskTiles
+gpukernels::maskModTiles(KernelBuilder &kb, const KernelSpec &s,
+                         ValueRange lead, ValueRange capBufs, bool swap,
+                         Value tMin, Value tMax, Value hi, int64_t tile,
+                         bool inner) {
+  auto read = [&](OpBuilder &rb, Location rl, unsigned k, ValueRange idx) {
+    return readCapture(rb, rl, s, capBufs, k, idx);
+  };
+  OpBuilder &b = kb.b;
+  Location loc = kb.loc;
+  flash::MaskBounds mb =
+      flash::analyzeMaskMod(b, loc, *s.maskMod, lead, {}, read);
+  Value lo = kb.c(0), innerLo = kb.c(0), innerHi = hi;
+  flash::boundPositions(b, loc, mb, swap, tMin, tMax, lo, hi,
+                        inner ? &innerLo : nullptr,
+                        inner ? &innerHi : nullptr);
+  // x rounded to a tile (down, or up), from max(x, 0).
+  Value t = kb.c(tile);
+  auto round = [&](Value x, bool up) -> Value {
+    x = arith::MaxSIOp::create(b, loc, x, kb.c(0));
+    Value n = up ? arith::CeilDivSIOp::create(b, loc, x, t).getResult()
+                 : arith::FloorDivSIOp::create(b, loc, x, t).getResult();
+    return arith::MulIOp::create(b, loc, n, t);
+  };
+  MaskTiles r;
+  r.exact = mb.exact;
+  r.end = arith::MaxSIOp::create(b, loc, hi, kb.c(0));
+  r.start = arith::MinSIOp::create(b, loc, round(lo, false), r.end);
+  if (inner) {
+    r.innerStart = arith::MaxSIOp::create(
+        b, loc, r.start,
+        arith::MinSIOp::create(b, loc, round(innerLo, true), r.end));
+    r.innerEnd = round(innerHi, false);
+  }
+  return r;
+}
+
+Value gpukernels::anyInTile(
+    OpBuilder &b, Location loc, Value t, Value t2, int64_t nTiles,
+    function_ref<Value(OpBuilder &, Location, Value, int)> seen) {
+  Value any = arith::ConstantIntOp::create(b, loc, b.getI1Type(), 0);
+  for (int64_t nt = 0; nt < nTiles; ++nt)
+    for (int64_t j = 0; j < 2; ++j) {
+      Value pos = arith::AddIOp::create(
+          b, loc, t,
+          arith::AddIOp::create(
+              b, loc, t2, arith::ConstantIndexOp::create(b, loc, nt * 8 + j)));
+      for (int r = 0; r < 2; ++r)
+        any = arith::OrIOp::create(b, loc, any, seen(b, loc, pos, r));
+    }
+  Value p = arith::ExtUIOp::create(b, loc, b.getI32Type(), any);
+  Value red = NVVM::BarrierOp::create(
+                  b, loc, b.getI32Type(), Value(), Value(),
+                  NVVM::BarrierReductionAttr::get(b.getContext(),
+                                                  NVVM::BarrierReduction::OR),
+                  p)
+                  .getRes();
+  return arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::ne, red,
+      arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0));
+}
+
+Value gpukernels::nextVisibleTile(
+    OpBuilder &b, Location loc, Value t, Value end, int64_t step,
+    function_ref<Value(OpBuilder &, Location, Value)> visible) {
+  auto i1 = [](OpBuilder &ib, Location il, bool v) -> Value {
+    return arith::ConstantIntOp::create(ib, il, ib.getI1Type(), v);
+  };
+  auto w = scf::WhileOp::create(
+      b, loc, TypeRange{b.getIndexType()}, ValueRange{t},
+      [&](OpBuilder &wb, Location wl, ValueRange a) {
+        Value in = arith::CmpIOp::create(wb, wl, arith::CmpIPredicate::slt,
+                                         a[0], end);
+        Value hidden =
+            scf::IfOp::create(
+                wb, wl, in,
+                [&](OpBuilder &ib, Location il) {
+                  Value seen = visible(ib, il, a[0]);
+                  scf::YieldOp::create(
+                      ib, il,
+                      ValueRange{arith::XOrIOp::create(ib, il, seen,
+                                                       i1(ib, il, true))});
+                },
+                [&](OpBuilder &ib, Location il) {
+                  scf::YieldOp::create(ib, il, ValueRange{i1(ib, il, false)});
+                })
+                .getResult(0);
+        scf::ConditionOp::create(wb, wl, hidden, a);
+      },
+      [&](OpBuilder &wb, Location wl, ValueRange a) {
+        scf::YieldOp::create(
+            wb, wl,
+            ValueRange{arith::AddIOp::create(
+                wb, wl, a[0], arith::ConstantIndexOp::create(wb, wl, step))});
+      });
+  return w.getResult(0);
+}
+
+SmallVector<Value> gpukernels::tileLoop(
+    OpBuilder &b, Location loc, Value start, Value end, int64_t step,
+    ValueRange inits,
+    function_ref<Value(OpBuilder &, Location, Value)> visible,
+    function_ref<SmallVector<Value>(OpBuilder &, Location, Value, ValueRange,
+                                    Value)>
+        body) {
+  auto stepC = [&](OpBuilder &ib, Location il) {
+    return arith::ConstantIndexOp::create(ib, il, step);
+  };
+  if (!visible) {
+    auto loop = scf::ForOp::create(
+        b, loc, start, end, stepC(b, loc), inits,
+        [&](OpBuilder &lb, Location l, Value t, ValueRange args) {
+          Value next = arith::AddIOp::create(lb, l, t, stepC(lb, l));
+          scf::YieldOp::create(lb, l, body(lb, l, t, args, next));
+        });
+    return SmallVector<Value>(loop.getResults());
+  }
+  SmallVector<Value> wInits{start};
+  llvm::append_range(wInits, inits);
+  auto w = scf::WhileOp::create(
+      b, loc, ValueRange(wInits).getTypes(), wInits,
+      [&](OpBuilder &wb, Location wl, ValueRange a) {
+        Value in = arith::CmpIOp::create(wb, wl, arith::CmpIPredicate::slt,
+                                         a[0], end);
+        scf::ConditionOp::create(wb, wl, in, a);
+      },
+      [&](OpBuilder &wb, Location wl, ValueRange a) {
+        Value next = nextVisibleTile(
+            wb, wl, arith::AddIOp::create(wb, wl, a[0], stepC(wb, wl)), end,
+            step, visible);
+        SmallVector<Value> out{next};
+        llvm::append_range(out, body(wb, wl, a[0], a.drop_front(), next));
+        scf::YieldOp::create(wb, wl, out);
+      });
+  return SmallVector<Value>(w.getResults().drop_front());
+}
+
+
+KernelModifiers::KernelModifiers(KernelBuilder &kb, const KernelSpec &s,
+                                 gpu::GPUFuncOp fn, Value bh,
+                                 ArrayRef<Value> fixed, bool fixedIsKey)
+    : s(s), bufs(captureBuffers(fn, s)) {
+  reader = [&s, bufs = bufs](OpBuilder &rb, Location rl, unsigned k,
+                             ValueRange idx) {
+    return readCapture(rb, rl, s, bufs, k, idx);
+  };
+  if (!s.hasModifiers())
+    return;
+  lead = leadPositions(kb, s, bh);
+  for (Value f : fixed) {
+    SmallVector<Value> pos =
+        positions(fixedIsKey ? Value() : f, fixedIsKey ? f : Value());
+    if (s.maskMod)
+      hoistedMask.push_back(
+          flash::hoistModifier(kb.b, kb.loc, *s.maskMod, pos, reader));
+    if (s.scoreMod) {
+      pos.insert(pos.begin(), Value());
+      hoistedScore.push_back(
+          flash::hoistModifier(kb.b, kb.loc, *s.scoreMod, pos, reader));
+    }
+  }
+}
+
+SmallVector<Value> KernelModifiers::positions(Value row, Value key) const {
+  SmallVector<Value> pos(lead);
+  pos.append({row, key});
+  return pos;
+}
+
+Value KernelModifiers::score(KernelBuilder &kb, unsigned r, Value score,
+                             Value row, Value key) const {
+  SmallVector<Value> args{score};
+  llvm::append_range(args, positions(row, key));
+  return flash::inlineModifier(kb.b, kb.loc, *s.scoreMod, args, reader,
+                               &hoistedScore[r]);
+}
+
+std::pair<Value, Value>
+KernelModifiers::scoreAndDerivative(KernelBuilder &kb, unsigned r, Value score,
+                                    Value row, Value key) const {
+  SmallVector<Value> args{score};
+  llvm::append_range(args, positions(row, key));
+  auto yd = flash::inlineScoreModWithDerivative(
+      kb.b, kb.loc, *s.scoreMod, args, reader, &hoistedScore[r]);
+  // attention_grad's verifier rejects a score_mod without a derivative.
+  assert(succeeded(yd) && "score_mod without a derivative");
+  return *yd;
+}
+
+Value KernelModifiers::mask(KernelBuilder &kb, unsigned r, Value row,
+                            Value key) const {
+  return flash::inlineModifier(kb.b, kb.loc, *s.maskMod, positions(row, key),
+                               reader, &hoistedMask[r]);
+}
+
+Value KernelModifiers::visible(KernelBuilder &kb, unsigned r, Value vis,
+                               Value row, Value key) const {
+  if (!s.maskMod)
+    return vis;
+  return arith::AndIOp::create(kb.b, kb.loc, vis, mask(kb, r, row, key));
+}
+
+Value KernelModifiers::gradExponent(KernelBuilder &kb, unsigned r, Value x,
+                                    Value row, Value key, Value lse2,
+                                    Value &dMod, Value &vis) const {
+  vis = visible(kb, r, vis, row, key);
+  Value negLse = arith::NegFOp::create(kb.b, kb.loc, lse2);
+  if (!s.scoreMod)
+    return fmac(kb.b, kb.loc, x, kb.f(s.scale * kLog2e), negLse);
+  auto [y, d] = scoreAndDerivative(
+      kb, r, arith::MulFOp::create(kb.b, kb.loc, x, kb.f(s.scale)), row, key);
+  dMod = d;
+  return fmac(kb.b, kb.loc, y, kb.f(kLog2e), negLse);
+}
+
+Value KernelModifiers::dScore(KernelBuilder &kb, Value p, Value d, Value dMod,
+                              Value vis) {
+  Value ds = arith::MulFOp::create(kb.b, kb.loc, p, d);
+  if (dMod)
+    ds = arith::MulFOp::create(kb.b, kb.loc, ds, dMod);
+  return arith::SelectOp::create(kb.b, kb.loc, vis, ds, kb.f(0.0f));
+}
+
+MaskTiles KernelModifiers::tiles(KernelBuilder &kb, bool swap, Value tMin,
+                                 Value tMax, Value hi, int64_t tile,
+                                 bool inner) const {
+  return maskModTiles(kb, s, lead, bufs, swap, tMin, tMax, hi, tile, inner);
+}
