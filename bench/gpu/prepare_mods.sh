@@ -5,7 +5,7 @@
 # modifiers on the host) and the kernel cache of bench/gpu/bench_mods.py.
 # From the repository root after `make build`; then on the GPU machine, with
 # gpu_out carried:
-#   cd gpu_out && for t in m* gm*; do ./$t | tail -1; done
+#   cd gpu_out && for t in m* gm* sm*; do ./$t | tail -1; done
 #   FLASH_MLIR_CACHE=$PWD/gpu_out/cache PYTHONPATH=$PWD/python \
 #     python3 bench/gpu/bench_mods.py
 set -euo pipefail
@@ -46,5 +46,10 @@ exe gm8 --grad --hq 2 --n 128 --d 64 --dtype f16 --softcap 1.5 --tol 4e-3
 exe gm9 --grad --hq 2 --n 700 --d 128 --dtype bf16 --segments 5 --causal --tol 2e-2
 exe gm10 --grad --batch 3 --hq 4 --hkv 2 --nq 300 --nk 500 --d 64 --dtype f16 --segments 4 --segments-batched --tol 4e-3
 exe gm7 --grad --hq 2 --n 300 --d 48 --dtype f16 --window 70,3 --softcap 3.0 --alibi --tol 4e-3
+# The SIMT kernels (f32; the backward at d = 256) with modifiers.
+exe sm1 --hq 2 --nq 300 --nk 280 --d 64 --window 20,3 --softcap 2.0
+exe sm2 --grad --batch 2 --hq 4 --hkv 2 --nq 200 --nk 230 --d 64 --segments 5 --alibi --causal
+exe sm3 --grad --hq 2 --nq 150 --nk 120 --d 256 --dtype bf16 --window 30,-1 --softcap 3.0 --tol 2e-2
 cp build/lib/libflash_cuda_runtime.so "$OUT/"
+[ -n "${CHECKS_ONLY:-}" ] && exit 0 # no kernel cache for the benchmark
 FLASH_MLIR_CACHE=$PWD/$OUT/cache /usr/bin/python3 bench/gpu/bench_mods.py --precompile --cases causal,window,full,softcap,alibi,document

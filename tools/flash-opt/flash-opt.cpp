@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "flash/Conversion/FlashToCPU/FlashToCPU.h"
+#include "flash/Conversion/FlashToGPU/FlashToGPU.h"
 #include "flash/Conversion/FlashToNVVM/FlashToNVVM.h"
 #include "flash/Conversion/FlashToSPIRV/FlashToSPIRV.h"
 #include "flash/Dialect/Flash/IR/FlashDialect.h"
@@ -22,6 +23,8 @@ int main(int argc, char **argv) {
   mlir::registerAllPasses();
   mlir::flash::registerFlashPasses();
   mlir::flash::registerFlashToCPUPipeline();
+  // flash-map-to-gpu with every target's kernel kinds.
+  mlir::flash::registerFlashToGPUPasses(mlir::flash::tensorCoreKernelKinds());
   mlir::flash::registerFlashToNVVMPipeline();
   mlir::flash::registerFlashToSPIRVPipeline();
 

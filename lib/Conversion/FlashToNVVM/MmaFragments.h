@@ -14,7 +14,7 @@
 #ifndef FLASH_LIB_CONVERSION_FLASHTONVVM_MMAFRAGMENTS_H
 #define FLASH_LIB_CONVERSION_FLASHTONVVM_MMAFRAGMENTS_H
 
-#include "GPUKernels.h"
+#include "TensorCoreKernels.h"
 
 namespace mlir {
 namespace flash {

@@ -12,7 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "flash/Conversion/FlashToSPIRV/FlashToSPIRV.h"
-#include "flash/Conversion/FlashToNVVM/FlashToNVVM.h"
+#include "flash/Conversion/FlashToGPU/FlashToGPU.h"
 #include "flash/Dialect/Flash/Transforms/Passes.h"
 
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"

@@ -1,22 +1,19 @@
 //===- FlashToNVVM.h - flash ops on NVIDIA GPUs -----------------*- C++ -*-===//
+//
+// The NVVM pipeline and the NVIDIA tensor-core kernels it adds to the
+// shared GPU mapping (FlashToGPU).
+//
+//===----------------------------------------------------------------------===//
 
 #ifndef FLASH_CONVERSION_FLASHTONVVM_FLASHTONVVM_H
 #define FLASH_CONVERSION_FLASHTONVVM_FLASHTONVVM_H
 
-#include "mlir/Pass/Pass.h"
-#include "mlir/Pass/PassManager.h"
+#include "flash/Conversion/FlashToGPU/FlashToGPU.h"
+
 #include "mlir/Pass/PassOptions.h"
 
 namespace mlir {
-namespace gpu {
-class GPUFuncOp;
-} // namespace gpu
 namespace flash {
-
-#define GEN_PASS_DECL_FLASHMAPTOGPU
-#define GEN_PASS_DECL_FLASHGPULOWERMATH
-#define GEN_PASS_DECL_FLASHHOSTDEALLOCATION
-#include "flash/Conversion/FlashToNVVM/Passes.h.inc"
 
 struct FlashToNVVMOptions : public PassPipelineOptions<FlashToNVVMOptions> {
   PassOptions::Option<std::string> chip{
@@ -77,10 +74,9 @@ struct FlashToNVVMOptions : public PassPipelineOptions<FlashToNVVMOptions> {
       llvm::cl::init(0)};
 };
 
-/// Bytes of a kernel's workgroup buffers (its workgroup attributions): what
-/// flash-map-to-gpu fits to max-workgroup-memory and the SPIR-V pipeline
-/// checks against its target.
-int64_t workgroupBytes(gpu::GPUFuncOp fn);
+/// The NVIDIA tensor-core kernels (mma.sync, wgmma; forward and backward)
+/// as kernel kinds of flash-map-to-gpu, taken with its `tensor-cores`.
+KernelKinds tensorCoreKernelKinds();
 
 /// Whole-module lowering to host LLVM + gpu.binary: flash ops become
 /// kernels (flash-map-to-gpu), the rest is lowered as --flash-to-cpu does,
@@ -88,13 +84,8 @@ int64_t workgroupBytes(gpu::GPUFuncOp fn);
 void buildFlashToNVVMPipeline(OpPassManager &pm,
                               const FlashToNVVMOptions &options);
 
-/// Registers flash-map-to-gpu and the flash-to-nvvm pipeline.
+/// Registers the flash-to-nvvm pipeline.
 void registerFlashToNVVMPipeline();
-
-/// The host side shared by the GPU pipelines, after flash-map-to-gpu: TOSA
-/// and the rest of the module as --flash-to-cpu lowers them, bufferized,
-/// linalg as loops.
-void buildGPUHostPreparation(OpPassManager &pm);
 
 } // namespace flash
 } // namespace mlir

@@ -1,26 +1,42 @@
-//===- GradKernels.cpp - The backward of flash.attention as GPU kernels ---===//
+//===- SIMTKernels.cpp - Attention on CUDA cores / plain compute units ----===//
 //
-// Two SIMT kernels (f32 math, log2 domain with log2(e) folded into scale):
+// The SIMT kernel kind, for every element type and head dim on every GPU
+// target (f32 arithmetic; log2 domain with log2(e) folded into the scale).
 //
-//   dQ kernel, one query row i per thread, K/V tiles in shared memory:
+// Forward:
+//   grid  = (ceil(Nq / (T / L)), B*Hq)   block = T threads, L per query row
+//                                        (row-lanes; 1 on NVVM)
+//   per block, over tiles of `tile-kv` keys up to the block's causal limit:
+//     all threads stage K and V tiles in shared memory (f32), barrier;
+//     each thread: s_t = (scale log2 e) q . k_t   (q in registers, f32;
+//                  with L > 1 each of the row's threads holds every L-th
+//                  element of q and acc, and the partial dot products are
+//                  summed by L - 1 xor shuffles)
+//                  m' = max(m, max_t s_t); alpha = 2^(m - m'); p_t = 2^(s_t -
+//                  m') l = alpha l + sum p_t ; acc = alpha acc + sum p_t v_t
+//   o = acc / l ; lse = (m + log2 l) ln 2       (0 and -inf for empty rows)
+//   One rescale per tile; causal tiles beyond the block's last row skipped
+//   and the diagonal tile masked.
+//
+// Backward, two kernels:
+//   dQ, one query row i per L threads, K/V tiles in shared memory:
 //     D_i = sum dO_i * O_i                       (stored for the next kernel)
 //     p = 2^(s2 - lse2_i), dp = dO_i . v_j, ds = p (dp - D_i)
 //     dq_i = scale * sum_j ds k_j
-//   dK/dV kernel, one key row j per thread (of a kv head), Q/dO tiles in
+//   dK/dV, one key row j per L threads (of a kv head), Q/dO tiles in
 //   shared memory, over the query heads of its GQA group:
 //     dv_j = sum_i p dO_i ;  dk_j = scale * sum_i ds q_i
+//   Rows above the causal diagonal and rows that saw no key (lse = -inf)
+//   contribute nothing. Each output element is written by one thread in a
+//   fixed order: results are deterministic.
 //
-// Rows above the causal diagonal and rows that saw no key (lse = -inf)
-// contribute nothing. Each output element is written by one thread in a
-// fixed order: results are deterministic.
+// A score_mod / mask_mod is applied per score (KernelModifiers), a
+// mask_mod's affine bounds narrow the tile loops.
 //
 //===----------------------------------------------------------------------===//
 
-#include "GPUKernels.h"
-#include "flash/Dialect/Flash/IR/Modifiers.h"
-#include "flash/Conversion/FlashToNVVM/FlashToNVVM.h"
+#include "flash/Conversion/FlashToGPU/GPUKernels.h"
 
-#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
@@ -30,201 +46,145 @@ using namespace mlir;
 using namespace mlir::flash;
 using namespace mlir::flash::gpukernels;
 
-void gpukernels::stageTile(OpBuilder &b, Location loc, Value src, Value dst,
-                           Value bh, Value row0, int64_t rows, int64_t n,
-                           int64_t width, Value tid, int64_t threads) {
+namespace {
+
+/// The forward: args (q, k, v, o, lse[, mask][, captures]).
+gpu::GPUFuncOp buildForwardKernel(OpBuilder &ob, Location loc, StringRef name,
+                                  const KernelSpec &s) {
+  MLIRContext *ctx = ob.getContext();
+  OperandTypes t = operandTypes(ctx, s);
+  SmallVector<Type> argTys = withMaskAndCaptures(ctx, s, {t.q, t.k, t.v, t.o, t.lse});
+  auto fn = newKernel(ob, loc, name, argTys,
+                      {tileType(ctx, s.tile, s.d), tileType(ctx, s.tile, s.dv)},
+                      s.threads);
+
+  OpBuilder b = OpBuilder::atBlockBegin(&fn.front());
   KernelBuilder kb{b, loc};
-  scf::ForOp::create(
-      b, loc, tid, kb.c(rows * width), kb.c(threads), ValueRange{},
-      [&](OpBuilder &sb, Location sl, Value idx, ValueRange) {
-        KernelBuilder ks{sb, sl};
-        Value r = arith::DivUIOp::create(sb, sl, idx, ks.c(width));
-        Value c = arith::RemUIOp::create(sb, sl, idx, ks.c(width));
-        Value row = arith::AddIOp::create(sb, sl, row0, r);
-        Value inb = arith::CmpIOp::create(sb, sl, arith::CmpIPredicate::ult,
-                                          row, ks.c(n));
-        Value rowc = arith::MinUIOp::create(sb, sl, row, ks.c(n - 1));
-        Value x = ks.toF32(
-            memref::LoadOp::create(sb, sl, src, ValueRange{bh, rowc, c}));
-        x = arith::SelectOp::create(sb, sl, inb, x, ks.f(0.0f));
-        memref::StoreOp::create(sb, sl, x, dst, ValueRange{r, c});
-        scf::YieldOp::create(sb, sl);
+  Value q = fn.getArgument(0), k = fn.getArgument(1), v = fn.getArgument(2),
+        o = fn.getArgument(3), lse = fn.getArgument(4);
+  Value mask = s.mask ? fn.getArgument(5) : Value();
+  Value kTile = fn.getWorkgroupAttributions()[0];
+  Value vTile = fn.getWorkgroupAttributions()[1];
+  const float ninf = -std::numeric_limits<float>::infinity();
+
+  QueryRows rows = queryRows(kb, s);
+  Value bh = rows.bh, tid = rows.tid, row = rows.row, rowc = rows.rowc;
+  Value maskBase = mask ? maskLeadBase(kb, s, bh) : Value();
+  // The modifier regions at the thread's row; a mask_mod's affine bounds
+  // narrow the keys the block visits.
+  KernelModifiers mods(kb, s, fn, bh, {rowc}, /*fixedIsKey=*/false);
+  Value kvStart = kb.c(0), kvEnd = rows.kvEnd;
+  if (s.maskMod) {
+    MaskTiles mt = mods.tiles(
+        kb, /*swap=*/false, rows.rowBase,
+        arith::AddIOp::create(b, loc, rows.rowBase,
+                              kb.c(s.threads / s.lanes - 1)),
+        kvEnd, s.tile);
+    kvStart = mt.start;
+    kvEnd = mt.end;
+  }
+
+  // q row (this thread's 1 / L of it), pre-scaled by scale * log2(e) (by
+  // scale for a score_mod, which sees natural units), in registers.
+  const int64_t L = s.lanes, dq = s.d / L, dvq = s.dv / L;
+  SmallVector<Value> qv = loadRow(
+      kb, q, bh, rowc, s.d, kb.f(s.scoreMod ? s.scale : s.scale * kLog2e),
+      rows.lane, L);
+
+  SmallVector<Value> inits{kb.f(ninf), kb.f(0.0f)};
+  for (int64_t e = 0; e < dvq; ++e)
+    inits.push_back(kb.f(0.0f));
+  auto loop = scf::ForOp::create(
+      b, loc, kvStart, kvEnd, kb.c(s.tile), inits,
+      [&](OpBuilder &lb, Location l, Value jt, ValueRange args) {
+        KernelBuilder kl{lb, l};
+        // K and V tiles (f32) in shared memory, zero past Nk.
+        stageTile(lb, l, k, kTile, rows.kvbh, jt, s.tile, s.nk, s.d, tid,
+                  s.threads);
+        stageTile(lb, l, v, vTile, rows.kvbh, jt, s.tile, s.nk, s.dv, tid,
+                  s.threads);
+        gpu::BarrierOp::create(lb, l);
+
+        // Scores of this thread's row against the tile (log2 domain).
+        SmallVector<Value> sv;
+        Value m = args[0], lsum = args[1];
+        Value mt = kl.f(ninf);
+        for (int64_t t = 0; t < s.tile; ++t) {
+          Value acc = kl.f(0.0f);
+          for (int64_t d = 0; d < dq; ++d) {
+            Value kx = memref::LoadOp::create(
+                lb, l, kTile,
+                ValueRange{kl.c(t), laneColumn(kl, rows.lane, L, d)});
+            acc = fmac(lb, l, qv[d], kx, acc);
+          }
+          if (L > 1)
+            acc = sumOverLanes(kl, acc, L);
+          Value key = arith::AddIOp::create(lb, l, jt, kl.c(t));
+          Value keyc = arith::MinUIOp::create(lb, l, key, kl.c(s.nk - 1));
+          if (s.scoreMod)
+            acc = arith::MulFOp::create(lb, l,
+                                        mods.score(kl, 0, acc, rowc, keyc),
+                                        kl.f(kLog2e));
+          Value vis = mods.visible(kl, 0, keyVisible(kl, s, rows, key), rowc,
+                                   keyc);
+          if (mask)
+            acc = addMask(kl, s, acc, mask, maskBase, rowc, keyc);
+          Value st = arith::SelectOp::create(lb, l, vis, acc, kl.f(ninf));
+          sv.push_back(st);
+          mt = arith::MaxNumFOp::create(lb, l, mt, st);
+        }
+        Value mNew = arith::MaxNumFOp::create(lb, l, m, mt);
+        Value isInf = arith::CmpFOp::create(lb, l, arith::CmpFPredicate::OEQ,
+                                            mNew, kl.f(ninf));
+        Value ms = arith::SelectOp::create(lb, l, isInf, kl.f(0.0f), mNew);
+        Value alpha = exp2(lb, l, arith::SubFOp::create(lb, l, m, ms));
+        Value lNew = arith::MulFOp::create(lb, l, lsum, alpha);
+        SmallVector<Value> pv;
+        for (Value st : sv) {
+          Value p = exp2(lb, l, arith::SubFOp::create(lb, l, st, ms));
+          pv.push_back(p);
+          lNew = arith::AddFOp::create(lb, l, lNew, p);
+        }
+        SmallVector<Value> next{mNew, lNew};
+        for (int64_t e = 0; e < dvq; ++e) {
+          Value acc = arith::MulFOp::create(lb, l, args[2 + e], alpha);
+          Value col = laneColumn(kl, rows.lane, L, e);
+          for (int64_t t = 0; t < s.tile; ++t) {
+            Value vx =
+                memref::LoadOp::create(lb, l, vTile, ValueRange{kl.c(t), col});
+            acc = fmac(lb, l, pv[t], vx, acc);
+          }
+          next.push_back(acc);
+        }
+        gpu::BarrierOp::create(lb, l);
+        scf::YieldOp::create(lb, l, next);
       });
-}
 
-OperandTypes gpukernels::operandTypes(MLIRContext *ctx, const KernelSpec &s) {
-  int64_t bhkv = s.bh / (s.hq / s.hkv);
-  return {MemRefType::get({s.bh, s.nq, s.d}, s.elt),
-          MemRefType::get({bhkv, s.nk, s.d}, s.elt),
-          MemRefType::get({bhkv, s.nk, s.dv}, s.elt),
-          MemRefType::get({s.bh, s.nq, s.dv}, s.elt),
-          MemRefType::get({s.bh, s.nq}, Float32Type::get(ctx))};
-}
-
-SmallVector<Type> gpukernels::withMaskAndCaptures(MLIRContext *ctx,
-                                                  const KernelSpec &s,
-                                                  ArrayRef<Type> args) {
-  SmallVector<Type> all(args);
-  if (s.mask)
-    all.push_back(maskType(ctx, s));
-  for (RankedTensorType t : s.captures)
-    all.push_back(captureType(ctx, t));
-  return all;
-}
-
-SmallVector<Type> gpukernels::gradQArgTypes(MLIRContext *ctx,
-                                            const KernelSpec &s) {
-  OperandTypes t = operandTypes(ctx, s);
-  return withMaskAndCaptures(ctx, s, {t.q, t.k, t.v, t.o, t.lse, t.o, t.q, t.lse});
-}
-
-SmallVector<Type> gpukernels::gradKVArgTypes(MLIRContext *ctx,
-                                             const KernelSpec &s) {
-  OperandTypes t = operandTypes(ctx, s);
-  return withMaskAndCaptures(ctx, s, {t.q, t.k, t.v, t.lse, t.o, t.lse, t.k, t.v});
-}
-
-MemRefType gpukernels::tileType(MLIRContext *ctx, int64_t rows, int64_t width) {
-  auto wg = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
-  return MemRefType::get({rows, width}, Float32Type::get(ctx),
-                         MemRefLayoutAttrInterface(), wg);
-}
-
-gpu::GPUFuncOp gpukernels::newKernel(OpBuilder &ob, Location loc,
-                                     StringRef name, TypeRange args,
-                                     TypeRange workgroup, int64_t threads) {
-  auto fn = gpu::GPUFuncOp::create(ob, loc, name, ob.getFunctionType(args, {}),
-                                   workgroup, TypeRange{});
-  fn->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), ob.getUnitAttr());
-  fn.setKnownBlockSizeAttr(
-      ob.getDenseI32ArrayAttr({static_cast<int32_t>(threads), 1, 1}));
+  // Write o and lse for active rows.
+  scf::IfOp::create(b, loc, rows.active, [&](OpBuilder &ib, Location il) {
+    KernelBuilder ki{ib, il};
+    Value m = loop.getResult(0), lsum = loop.getResult(1);
+    Value none = arith::CmpFOp::create(ib, il, arith::CmpFPredicate::OEQ, lsum,
+                                       ki.f(0.0f));
+    Value inv = arith::DivFOp::create(ib, il, ki.f(1.0f), lsum);
+    for (int64_t e = 0; e < dvq; ++e) {
+      Value x = arith::MulFOp::create(ib, il, loop.getResult(2 + e), inv);
+      x = arith::SelectOp::create(ib, il, none, ki.f(0.0f), x);
+      if (!s.elt.isF32())
+        x = arith::TruncFOp::create(ib, il, s.elt, x);
+      memref::StoreOp::create(
+          ib, il, x, o, ValueRange{bh, row, laneColumn(ki, rows.lane, L, e)});
+    }
+    Value lg = arith::AddFOp::create(ib, il, m, log2(ib, il, lsum));
+    lg = arith::MulFOp::create(ib, il, lg, ki.f(0.6931471805599453f));
+    lg = arith::SelectOp::create(ib, il, none, ki.f(ninf), lg);
+    storeFromFirstLane(ki, lg, lse, ValueRange{bh, row}, rows.lane);
+    scf::YieldOp::create(ib, il);
+  });
+  gpu::ReturnOp::create(b, loc);
   return fn;
 }
 
-int64_t flash::workgroupBytes(gpu::GPUFuncOp fn) {
-  int64_t bytes = 0;
-  for (BlockArgument buf : fn.getWorkgroupAttributions()) {
-    auto ty = cast<MemRefType>(buf.getType());
-    bytes += ty.getNumElements() * ty.getElementTypeBitWidth() / 8;
-  }
-  return bytes;
-}
-
-QueryRows gpukernels::queryRows(KernelBuilder &kb, const KernelSpec &s) {
-  OpBuilder &b = kb.b;
-  Location loc = kb.loc;
-  QueryRows r;
-  Value bx = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
-  r.bh = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
-  r.tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
-  int64_t rows = s.threads / s.lanes;
-  r.rowBase = arith::MulIOp::create(b, loc, bx, kb.c(rows));
-  Value inBlock = r.tid;
-  if (s.lanes > 1) {
-    inBlock = arith::DivUIOp::create(b, loc, r.tid, kb.c(s.lanes));
-    r.lane = arith::RemUIOp::create(b, loc, r.tid, kb.c(s.lanes));
-  }
-  r.row = arith::AddIOp::create(b, loc, r.rowBase, inBlock);
-  r.active = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, r.row,
-                                   kb.c(s.nq));
-  r.rowc = arith::MinUIOp::create(b, loc, r.row, kb.c(s.nq - 1));
-  r.kvbh = kvHeadOf(kb, s, r.bh);
-  r.kvEnd = blockKvEnd(kb, s, r.rowBase, rows);
-  if (s.causalOffset)
-    r.rowLimit = arith::AddIOp::create(b, loc, r.row, kb.c(*s.causalOffset));
-  return r;
-}
-
-Value gpukernels::kvHeadOf(KernelBuilder &kb, const KernelSpec &s, Value bh) {
-  OpBuilder &b = kb.b;
-  Value bIdx = arith::DivUIOp::create(b, kb.loc, bh, kb.c(s.hq));
-  Value hIdx = arith::RemUIOp::create(b, kb.loc, bh, kb.c(s.hq));
-  return arith::AddIOp::create(
-      b, kb.loc, arith::MulIOp::create(b, kb.loc, bIdx, kb.c(s.hkv)),
-      arith::DivUIOp::create(b, kb.loc, hIdx, kb.c(s.hq / s.hkv)));
-}
-
-Value gpukernels::blockKvEnd(KernelBuilder &kb, const KernelSpec &s,
-                             Value rowBase, int64_t rows) {
-  if (!s.causalOffset)
-    return kb.c(s.nk);
-  OpBuilder &b = kb.b;
-  Value lastRow = arith::MinUIOp::create(
-      b, kb.loc, arith::AddIOp::create(b, kb.loc, rowBase, kb.c(rows - 1)),
-      kb.c(s.nq - 1));
-  Value end = arith::AddIOp::create(
-      b, kb.loc,
-      arith::AddIOp::create(b, kb.loc, lastRow, kb.c(*s.causalOffset)),
-      kb.c(1));
-  return arith::MinSIOp::create(
-      b, kb.loc, arith::MaxSIOp::create(b, kb.loc, end, kb.c(0)), kb.c(s.nk));
-}
-
-Value gpukernels::keyVisible(KernelBuilder &kb, const KernelSpec &s,
-                             Value rowLimit, Value key) {
-  Value vis = arith::CmpIOp::create(kb.b, kb.loc, arith::CmpIPredicate::ult,
-                                    key, kb.c(s.nk));
-  if (rowLimit)
-    vis = arith::AndIOp::create(kb.b, kb.loc, vis,
-                                arith::CmpIOp::create(kb.b, kb.loc,
-                                                      arith::CmpIPredicate::sle,
-                                                      key, rowLimit));
-  return vis;
-}
-
-Value gpukernels::keyVisible(KernelBuilder &kb, const KernelSpec &s,
-                             const QueryRows &r, Value key) {
-  return keyVisible(kb, s, r.rowLimit, key);
-}
-
-Value gpukernels::laneColumn(KernelBuilder &kb, Value lane, int64_t lanes,
-                             int64_t i) {
-  if (!lane)
-    return kb.c(i);
-  return arith::AddIOp::create(kb.b, kb.loc, lane, kb.c(lanes * i));
-}
-
-Value gpukernels::sumOverLanes(KernelBuilder &kb, Value x, int64_t lanes) {
-  OpBuilder &b = kb.b;
-  for (int64_t off = lanes / 2; off >= 1; off /= 2) {
-    Value o = arith::ConstantOp::create(b, kb.loc, b.getI32IntegerAttr(off));
-    Value w = arith::ConstantOp::create(b, kb.loc, b.getI32IntegerAttr(32));
-    Value y = gpu::ShuffleOp::create(b, kb.loc, x, o, w, gpu::ShuffleMode::XOR)
-                  .getShuffleResult();
-    x = arith::AddFOp::create(b, kb.loc, x, y);
-  }
-  return x;
-}
-
-void gpukernels::storeFromFirstLane(KernelBuilder &kb, Value x, Value dst,
-                                    ValueRange idx, Value lane) {
-  if (!lane) {
-    memref::StoreOp::create(kb.b, kb.loc, x, dst, idx);
-    return;
-  }
-  Value first = arith::CmpIOp::create(kb.b, kb.loc, arith::CmpIPredicate::eq,
-                                      lane, kb.c(0));
-  scf::IfOp::create(kb.b, kb.loc, first, [&](OpBuilder &ib, Location il) {
-    memref::StoreOp::create(ib, il, x, dst, idx);
-    scf::YieldOp::create(ib, il);
-  });
-}
-
-SmallVector<Value> gpukernels::loadRow(KernelBuilder &kb, Value src, Value bh,
-                                       Value row, int64_t width, Value mul,
-                                       Value lane, int64_t lanes) {
-  SmallVector<Value> r;
-  for (int64_t d = 0; d < width / lanes; ++d) {
-    Value x = kb.toF32(memref::LoadOp::create(
-        kb.b, kb.loc, src,
-        ValueRange{bh, row, laneColumn(kb, lane, lanes, d)}));
-    r.push_back(mul ? arith::MulFOp::create(kb.b, kb.loc, x, mul).getResult()
-                    : x);
-  }
-  return r;
-}
-
-namespace {
 /// Stores this thread's values of a row (columns laneColumn(lane, lanes,
 /// i)).
 void storeRow(KernelBuilder &kb, ValueRange vals, Value dst, Value bh,
@@ -253,11 +213,10 @@ Value dotTile(KernelBuilder &kb, ArrayRef<Value> a, Value tile, int64_t t,
   return lanes > 1 ? sumOverLanes(kb, acc, lanes) : acc;
 }
 
-} // namespace
-
-gpu::GPUFuncOp gpukernels::buildGradQKernel(OpBuilder &ob, Location loc,
-                                            StringRef name,
-                                            const KernelSpec &s) {
+/// dQ (and D = rowsum(dO * O)): args (q, k, v, o, lse, dO, dq, D[, mask]
+/// [, captures]), one query row per s.lanes threads.
+gpu::GPUFuncOp buildGradQKernel(OpBuilder &ob, Location loc, StringRef name,
+                                const KernelSpec &s) {
   MLIRContext *ctx = ob.getContext();
   SmallVector<Type> argTys = gradQArgTypes(ctx, s);
   auto fn = newKernel(ob, loc, name, argTys,
@@ -351,9 +310,10 @@ gpu::GPUFuncOp gpukernels::buildGradQKernel(OpBuilder &ob, Location loc,
   return fn;
 }
 
-gpu::GPUFuncOp gpukernels::buildGradKVKernel(OpBuilder &ob, Location loc,
-                                             StringRef name,
-                                             const KernelSpec &s) {
+/// dK, dV: args (q, k, v, lse, dO, D, dk, dv[, mask][, captures]), one key
+/// row per s.lanes threads, summing over the query heads of a GQA group.
+gpu::GPUFuncOp buildGradKVKernel(OpBuilder &ob, Location loc, StringRef name,
+                                 const KernelSpec &s) {
   MLIRContext *ctx = ob.getContext();
   int64_t group = s.hq / s.hkv;
   SmallVector<Type> argTys = gradKVArgTypes(ctx, s);
@@ -514,4 +474,69 @@ gpu::GPUFuncOp gpukernels::buildGradKVKernel(OpBuilder &ob, Location loc,
   });
   gpu::ReturnOp::create(b, loc);
   return fn;
+}
+
+/// Threads per row of the SIMT kernels: as asked, or enough that a thread
+/// holds at most 64 values of its `rows` row vectors (forward: q and o;
+/// backward: q, dO, dq and o, or k, v, dk and dv), up to 8 (the row's
+/// threads must share a subgroup: lavapipe's has 8); then halved until it
+/// divides both head dims and the block.
+int64_t lanesFor(const KernelSpec &s, int64_t want, int64_t rows) {
+  if (want == 0) {
+    want = 1;
+    while (want < 8 && rows * std::max(s.d, s.dv) > 64 * want)
+      want *= 2;
+  }
+  while (want > 1 && (s.d % want || s.dv % want || s.threads % want))
+    want /= 2;
+  return want;
+}
+
+struct SIMTKind : KernelKind {
+  bool applies(KernelSpec &s, const FlashMapToGPUOptions &o,
+               bool backward) const override {
+    s.lanes = backward ? lanesFor(s, o.gradRowLanes, /*rows=*/4)
+                       : lanesFor(s, o.rowLanes, /*rows=*/2);
+    return true;
+  }
+
+  /// The kernels, with keys per tile halved until each fits
+  /// max-workgroup-memory.
+  FailureOr<SmallVector<MappedKernel>>
+  build(OpBuilder &b, Operation *op, ArrayRef<std::string> names,
+        KernelSpec &s, const FlashMapToGPUOptions &o,
+        bool backward) const override {
+    Location loc = op->getLoc();
+    while (true) {
+      SmallVector<gpu::GPUFuncOp> fns;
+      if (backward)
+        fns = {buildGradQKernel(b, loc, names[0], s),
+               buildGradKVKernel(b, loc, names[1], s)};
+      else
+        fns = {buildForwardKernel(b, loc, names[0], s)};
+      int64_t worst = 0;
+      for (gpu::GPUFuncOp fn : fns)
+        worst = std::max(worst, workgroupBytes(fn));
+      if (o.maxWorkgroupMemory <= 0 || worst <= o.maxWorkgroupMemory) {
+        SmallVector<MappedKernel> kernels;
+        for (gpu::GPUFuncOp fn : fns)
+          kernels.push_back({fn, s.threads, s.threads / s.lanes, "simt"});
+        return kernels;
+      }
+      for (gpu::GPUFuncOp fn : fns)
+        fn.erase();
+      if (s.tile == 1)
+        return op->emitOpError("needs ")
+               << worst << " bytes of workgroup memory with one key per "
+               << "tile; the limit is " << o.maxWorkgroupMemory
+               << " (max-workgroup-memory)";
+      s.tile /= 2;
+    }
+  }
+};
+
+} // namespace
+
+std::shared_ptr<const KernelKind> gpukernels::simtKind() {
+  return std::make_shared<SIMTKind>();
 }

@@ -9,10 +9,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "GPUKernels.h"
+#include "flash/Conversion/FlashToGPU/GPUKernels.h"
 #include "flash/Dialect/Flash/IR/Modifiers.h"
 
-#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
@@ -93,31 +92,6 @@ gpukernels::maskModTiles(KernelBuilder &kb, const KernelSpec &s,
     r.innerEnd = round(innerHi, false);
   }
   return r;
-}
-
-Value gpukernels::anyInTile(
-    OpBuilder &b, Location loc, Value t, Value t2, int64_t nTiles,
-    function_ref<Value(OpBuilder &, Location, Value, int)> seen) {
-  Value any = arith::ConstantIntOp::create(b, loc, b.getI1Type(), 0);
-  for (int64_t nt = 0; nt < nTiles; ++nt)
-    for (int64_t j = 0; j < 2; ++j) {
-      Value pos = arith::AddIOp::create(
-          b, loc, t,
-          arith::AddIOp::create(
-              b, loc, t2, arith::ConstantIndexOp::create(b, loc, nt * 8 + j)));
-      for (int r = 0; r < 2; ++r)
-        any = arith::OrIOp::create(b, loc, any, seen(b, loc, pos, r));
-    }
-  Value p = arith::ExtUIOp::create(b, loc, b.getI32Type(), any);
-  Value red = NVVM::BarrierOp::create(
-                  b, loc, b.getI32Type(), Value(), Value(),
-                  NVVM::BarrierReductionAttr::get(b.getContext(),
-                                                  NVVM::BarrierReduction::OR),
-                  p)
-                  .getRes();
-  return arith::CmpIOp::create(
-      b, loc, arith::CmpIPredicate::ne, red,
-      arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0));
 }
 
 Value gpukernels::nextVisibleTile(

@@ -24,7 +24,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "GPUKernels.h"
+#include "flash/Conversion/FlashToGPU/GPUKernels.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
@@ -36,19 +36,10 @@ using namespace mlir::flash::gpukernels;
 
 namespace {
 constexpr int64_t kM = 16, kThreads = 32;
-} // namespace
 
-bool gpukernels::coopMatrixForwardApplies(const KernelSpec &s) {
-  return s.elt.isF16() && s.d == s.dv && s.d % 16 == 0 && s.d <= 256;
-}
-
-int64_t gpukernels::coopMatrixRowsPerBlock() { return kM; }
-int64_t gpukernels::coopMatrixThreads() { return kThreads; }
-
-gpu::GPUFuncOp gpukernels::buildForwardCoopMatrixKernel(OpBuilder &ob,
-                                                        Location loc,
-                                                        StringRef name,
-                                                        const KernelSpec &s) {
+gpu::GPUFuncOp buildForwardCoopMatrixKernel(OpBuilder &ob, Location loc,
+                                            StringRef name,
+                                            const KernelSpec &s) {
   MLIRContext *ctx = ob.getContext();
   Type f32 = ob.getF32Type(), f16 = s.elt;
   const int64_t D = s.d, steps = D / kM;
@@ -308,4 +299,33 @@ gpu::GPUFuncOp gpukernels::buildForwardCoopMatrixKernel(OpBuilder &ob,
   });
   gpu::ReturnOp::create(b, loc);
   return fn;
+}
+
+struct CoopMatrixKind : KernelKind {
+  bool applies(KernelSpec &s, const FlashMapToGPUOptions &o,
+               bool backward) const override {
+    return o.cooperativeMatrix && !backward && s.elt.isF16() && s.d == s.dv &&
+           s.d % 16 == 0 && s.d <= 256;
+  }
+
+  /// Over the workgroup-memory limit: no kernel (SIMT takes the op).
+  FailureOr<SmallVector<MappedKernel>>
+  build(OpBuilder &b, Operation *op, ArrayRef<std::string> names,
+        KernelSpec &s, const FlashMapToGPUOptions &o,
+        bool backward) const override {
+    gpu::GPUFuncOp fn =
+        buildForwardCoopMatrixKernel(b, op->getLoc(), names[0], s);
+    if (o.maxWorkgroupMemory > 0 &&
+        workgroupBytes(fn) > o.maxWorkgroupMemory) {
+      fn.erase();
+      return SmallVector<MappedKernel>{};
+    }
+    return SmallVector<MappedKernel>{{fn, kThreads, kM, "cooperative-matrix"}};
+  }
+};
+
+} // namespace
+
+std::shared_ptr<const KernelKind> gpukernels::coopMatrixKind() {
+  return std::make_shared<CoopMatrixKind>();
 }

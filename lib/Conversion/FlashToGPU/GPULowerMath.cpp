@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "flash/Conversion/FlashToNVVM/FlashToNVVM.h"
+#include "flash/Conversion/FlashToGPU/FlashToGPU.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -16,7 +16,7 @@
 namespace mlir {
 namespace flash {
 #define GEN_PASS_DEF_FLASHGPULOWERMATH
-#include "flash/Conversion/FlashToNVVM/Passes.h.inc"
+#include "flash/Conversion/FlashToGPU/Passes.h.inc"
 } // namespace flash
 } // namespace mlir
 

@@ -1,32 +1,19 @@
-//===- FlashMapToGPU.cpp - flash.attention -> a GPU kernel + host glue ----===//
+//===- FlashMapToGPU.cpp - flash ops -> GPU kernels + host glue -----------===//
 //
-// The first GPU mapping of the attention loop nest (forward):
-//
-//   grid  = (ceil(Nq / (T / L)), B*Hq)   block = T threads, L per query row
-//                                        (row-lanes; 1 on NVVM)
-//   per block, over tiles of `tile-kv` keys up to the block's causal limit:
-//     all threads stage K and V tiles in shared memory (f32), barrier;
-//     each thread: s_t = (scale log2 e) q . k_t   (q in registers, f32;
-//                  with L > 1 each of the row's threads holds every L-th
-//                  element of q and acc, and the partial dot products are
-//                  summed by L - 1 xor shuffles)
-//                  m' = max(m, max_t s_t); alpha = 2^(m - m'); p_t = 2^(s_t -
-//                  m') l = alpha l + sum p_t ; acc = alpha acc + sum p_t v_t
-//   o = acc / l ; lse = (m + log2 l) ln 2       (0 and -inf for empty rows)
-//
-// exp2 with log2(e) folded into the scale, one rescale per tile, causal
-// tiles beyond the block's last row skipped and the diagonal tile masked.
-// The host side (a private function per flash op, @flash_gpu_<n>, with the
-// attribute flash.gpu_host) stages the operands in host-shared memory
-// around the launches, so that the module runs under mlir-runner or
-// compiled ahead of time, and frees the staging; flash-host-deallocation
-// frees the callers' buffers. The Python front launches the same kernels on
-// device pointers.
+// flash-map-to-gpu: every flash.attention / flash.attention_grad becomes
+// launches of kernels in `gpu.module @flash_kernels`, built by the first
+// kernel kind that takes the op (GPUKernels.h: the cooperative-matrix
+// forward, the target's kinds such as NVVM's tensor-core kernels, SIMT),
+// with host code around them. The host side (a private function per flash
+// op, @flash_gpu_<n>, with the attribute flash.gpu_host) stages the
+// operands in host-shared memory around the launches, so that the module
+// runs under mlir-runner or compiled ahead of time, and frees the staging;
+// flash-host-deallocation frees the callers' buffers. The Python front
+// launches the same kernels on device pointers.
 //
 //===----------------------------------------------------------------------===//
 
-#include "GPUKernels.h"
-#include "flash/Conversion/FlashToNVVM/FlashToNVVM.h"
+#include "flash/Conversion/FlashToGPU/GPUKernels.h"
 #include "flash/Dialect/Flash/IR/FlashOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -34,11 +21,9 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
-#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
-#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -51,150 +36,13 @@
 namespace mlir {
 namespace flash {
 #define GEN_PASS_DEF_FLASHMAPTOGPU
-#include "flash/Conversion/FlashToNVVM/Passes.h.inc"
+#include "flash/Conversion/FlashToGPU/Passes.h.inc"
 } // namespace flash
 } // namespace mlir
 
 using namespace mlir;
 using namespace mlir::flash;
 using namespace mlir::flash::gpukernels;
-
-gpu::GPUFuncOp gpukernels::buildForwardKernel(OpBuilder &ob, Location loc,
-                                              StringRef name,
-                                              const KernelSpec &s) {
-  MLIRContext *ctx = ob.getContext();
-  OperandTypes t = operandTypes(ctx, s);
-  SmallVector<Type> argTys = withMaskAndCaptures(ctx, s, {t.q, t.k, t.v, t.o, t.lse});
-  auto fn = newKernel(ob, loc, name, argTys,
-                      {tileType(ctx, s.tile, s.d), tileType(ctx, s.tile, s.dv)},
-                      s.threads);
-
-  OpBuilder b = OpBuilder::atBlockBegin(&fn.front());
-  KernelBuilder kb{b, loc};
-  Value q = fn.getArgument(0), k = fn.getArgument(1), v = fn.getArgument(2),
-        o = fn.getArgument(3), lse = fn.getArgument(4);
-  Value mask = s.mask ? fn.getArgument(5) : Value();
-  Value kTile = fn.getWorkgroupAttributions()[0];
-  Value vTile = fn.getWorkgroupAttributions()[1];
-  const float ninf = -std::numeric_limits<float>::infinity();
-
-  QueryRows rows = queryRows(kb, s);
-  Value bh = rows.bh, tid = rows.tid, row = rows.row, rowc = rows.rowc;
-  Value maskBase = mask ? maskLeadBase(kb, s, bh) : Value();
-  // The modifier regions at the thread's row; a mask_mod's affine bounds
-  // narrow the keys the block visits.
-  KernelModifiers mods(kb, s, fn, bh, {rowc}, /*fixedIsKey=*/false);
-  Value kvStart = kb.c(0), kvEnd = rows.kvEnd;
-  if (s.maskMod) {
-    MaskTiles mt = mods.tiles(
-        kb, /*swap=*/false, rows.rowBase,
-        arith::AddIOp::create(b, loc, rows.rowBase,
-                              kb.c(s.threads / s.lanes - 1)),
-        kvEnd, s.tile);
-    kvStart = mt.start;
-    kvEnd = mt.end;
-  }
-
-  // q row (this thread's 1 / L of it), pre-scaled by scale * log2(e) (by
-  // scale for a score_mod, which sees natural units), in registers.
-  const int64_t L = s.lanes, dq = s.d / L, dvq = s.dv / L;
-  SmallVector<Value> qv = loadRow(
-      kb, q, bh, rowc, s.d, kb.f(s.scoreMod ? s.scale : s.scale * kLog2e),
-      rows.lane, L);
-
-  SmallVector<Value> inits{kb.f(ninf), kb.f(0.0f)};
-  for (int64_t e = 0; e < dvq; ++e)
-    inits.push_back(kb.f(0.0f));
-  auto loop = scf::ForOp::create(
-      b, loc, kvStart, kvEnd, kb.c(s.tile), inits,
-      [&](OpBuilder &lb, Location l, Value jt, ValueRange args) {
-        KernelBuilder kl{lb, l};
-        // K and V tiles (f32) in shared memory, zero past Nk.
-        stageTile(lb, l, k, kTile, rows.kvbh, jt, s.tile, s.nk, s.d, tid,
-                  s.threads);
-        stageTile(lb, l, v, vTile, rows.kvbh, jt, s.tile, s.nk, s.dv, tid,
-                  s.threads);
-        gpu::BarrierOp::create(lb, l);
-
-        // Scores of this thread's row against the tile (log2 domain).
-        SmallVector<Value> sv;
-        Value m = args[0], lsum = args[1];
-        Value mt = kl.f(ninf);
-        for (int64_t t = 0; t < s.tile; ++t) {
-          Value acc = kl.f(0.0f);
-          for (int64_t d = 0; d < dq; ++d) {
-            Value kx = memref::LoadOp::create(
-                lb, l, kTile,
-                ValueRange{kl.c(t), laneColumn(kl, rows.lane, L, d)});
-            acc = fmac(lb, l, qv[d], kx, acc);
-          }
-          if (L > 1)
-            acc = sumOverLanes(kl, acc, L);
-          Value key = arith::AddIOp::create(lb, l, jt, kl.c(t));
-          Value keyc = arith::MinUIOp::create(lb, l, key, kl.c(s.nk - 1));
-          if (s.scoreMod)
-            acc = arith::MulFOp::create(lb, l,
-                                        mods.score(kl, 0, acc, rowc, keyc),
-                                        kl.f(kLog2e));
-          Value vis = mods.visible(kl, 0, keyVisible(kl, s, rows, key), rowc,
-                                   keyc);
-          if (mask)
-            acc = addMask(kl, s, acc, mask, maskBase, rowc, keyc);
-          Value st = arith::SelectOp::create(lb, l, vis, acc, kl.f(ninf));
-          sv.push_back(st);
-          mt = arith::MaxNumFOp::create(lb, l, mt, st);
-        }
-        Value mNew = arith::MaxNumFOp::create(lb, l, m, mt);
-        Value isInf = arith::CmpFOp::create(lb, l, arith::CmpFPredicate::OEQ,
-                                            mNew, kl.f(ninf));
-        Value ms = arith::SelectOp::create(lb, l, isInf, kl.f(0.0f), mNew);
-        Value alpha = exp2(lb, l, arith::SubFOp::create(lb, l, m, ms));
-        Value lNew = arith::MulFOp::create(lb, l, lsum, alpha);
-        SmallVector<Value> pv;
-        for (Value st : sv) {
-          Value p = exp2(lb, l, arith::SubFOp::create(lb, l, st, ms));
-          pv.push_back(p);
-          lNew = arith::AddFOp::create(lb, l, lNew, p);
-        }
-        SmallVector<Value> next{mNew, lNew};
-        for (int64_t e = 0; e < dvq; ++e) {
-          Value acc = arith::MulFOp::create(lb, l, args[2 + e], alpha);
-          Value col = laneColumn(kl, rows.lane, L, e);
-          for (int64_t t = 0; t < s.tile; ++t) {
-            Value vx =
-                memref::LoadOp::create(lb, l, vTile, ValueRange{kl.c(t), col});
-            acc = fmac(lb, l, pv[t], vx, acc);
-          }
-          next.push_back(acc);
-        }
-        gpu::BarrierOp::create(lb, l);
-        scf::YieldOp::create(lb, l, next);
-      });
-
-  // Write o and lse for active rows.
-  scf::IfOp::create(b, loc, rows.active, [&](OpBuilder &ib, Location il) {
-    KernelBuilder ki{ib, il};
-    Value m = loop.getResult(0), lsum = loop.getResult(1);
-    Value none = arith::CmpFOp::create(ib, il, arith::CmpFPredicate::OEQ, lsum,
-                                       ki.f(0.0f));
-    Value inv = arith::DivFOp::create(ib, il, ki.f(1.0f), lsum);
-    for (int64_t e = 0; e < dvq; ++e) {
-      Value x = arith::MulFOp::create(ib, il, loop.getResult(2 + e), inv);
-      x = arith::SelectOp::create(ib, il, none, ki.f(0.0f), x);
-      if (!s.elt.isF32())
-        x = arith::TruncFOp::create(ib, il, s.elt, x);
-      memref::StoreOp::create(
-          ib, il, x, o, ValueRange{bh, row, laneColumn(ki, rows.lane, L, e)});
-    }
-    Value lg = arith::AddFOp::create(ib, il, m, log2(ib, il, lsum));
-    lg = arith::MulFOp::create(ib, il, lg, ki.f(0.6931471805599453f));
-    lg = arith::SelectOp::create(ib, il, none, ki.f(ninf), lg);
-    storeFromFirstLane(ki, lg, lse, ValueRange{bh, row}, rows.lane);
-    scf::YieldOp::create(ib, il);
-  });
-  gpu::ReturnOp::create(b, loc);
-  return fn;
-}
 
 namespace {
 
@@ -444,6 +292,34 @@ FailureOr<KernelSpec> specOf(OpT op, int64_t threads, int64_t tile) {
 
 struct FlashMapToGPUPass : flash::impl::FlashMapToGPUBase<FlashMapToGPUPass> {
   using FlashMapToGPUBase::FlashMapToGPUBase;
+  FlashMapToGPUPass(const FlashMapToGPUOptions &options, KernelKinds target)
+      : FlashMapToGPUBase(options), targetKinds(std::move(target)) {}
+
+  /// The target's kernel kinds (tried after the cooperative-matrix forward,
+  /// before SIMT).
+  KernelKinds targetKinds;
+
+  void getDependentDialects(DialectRegistry &registry) const override {
+    FlashMapToGPUBase::getDependentDialects(registry);
+    for (const auto &k : targetKinds)
+      k->getDependentDialects(registry);
+  }
+
+  FlashMapToGPUOptions options() const {
+    FlashMapToGPUOptions o;
+    o.threads = threads;
+    o.tileKV = tileKV;
+    o.tensorCores = tensorCores;
+    o.mmaWarps = mmaWarps;
+    o.mmaTileKV = mmaTileKV;
+    o.mmaMaxRegisters = mmaMaxRegisters;
+    o.cooperativeMatrix = cooperativeMatrix;
+    o.wgmma = wgmma;
+    o.rowLanes = rowLanes;
+    o.gradRowLanes = gradRowLanes;
+    o.maxWorkgroupMemory = maxWorkgroupMemory;
+    return o;
+  }
 
   /// Moves `op` into a private function of its own, `@flash_gpu_<id>`
   /// (operands in, results out, attribute flash.gpu_host), called in its
@@ -508,61 +384,15 @@ struct FlashMapToGPUPass : flash::impl::FlashMapToGPUBase<FlashMapToGPUPass> {
                          "must be powers of 2 up to 32 (0: by head dim)");
         return signalPassFailure();
       }
-    // Threads per row of the SIMT kernels: as asked, or enough that a
-    // thread holds at most 64 values of its `rows` row vectors (forward: q
-    // and o; backward: q, dO, dq and o, or k, v, dk and dv), up to 8 (the
-    // row's threads must share a subgroup: lavapipe's has 8); then halved
-    // until it divides both head dims and the block.
-    auto lanesFor = [&](const KernelSpec &s, int64_t want, int64_t rows) {
-      if (want == 0) {
-        want = 1;
-        while (want < 8 && rows * std::max(s.d, s.dv) > 64 * want)
-          want *= 2;
-      }
-      while (want > 1 && (s.d % want || s.dv % want || s.threads % want))
-        want /= 2;
-      return want;
-    };
     module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
                     UnitAttr::get(ctx));
     OpBuilder mb = OpBuilder::atBlockEnd(module.getBody());
     auto gpuModule =
         gpu::GPUModuleOp::create(mb, module.getLoc(), "flash_kernels");
-    // Which mapping each kernel got, for tests and tools (the Python front
-    // warns when f16/bf16 attention falls back to the slow SIMT kernels).
-    auto kind = [&](gpu::GPUFuncOp fn, StringRef k) {
-      fn->setAttr("flash.kernel_kind", StringAttr::get(ctx, k));
-    };
-    auto fits = [&](gpu::GPUFuncOp fn) {
-      return maxWorkgroupMemory <= 0 ||
-             workgroupBytes(fn) <= maxWorkgroupMemory;
-    };
-    // The SIMT kernels of one op, with keys per tile halved until each
-    // fits max-workgroup-memory.
-    auto buildSimt = [&](Operation *op, KernelSpec &s,
-                         function_ref<SmallVector<gpu::GPUFuncOp>()> build)
-        -> LogicalResult {
-      while (true) {
-        SmallVector<gpu::GPUFuncOp> fns = build();
-        int64_t worst = 0;
-        for (gpu::GPUFuncOp fn : fns)
-          worst = std::max(worst, workgroupBytes(fn));
-        if (llvm::all_of(fns, fits)) {
-          for (gpu::GPUFuncOp fn : fns)
-            kind(fn, "simt");
-          return success();
-        }
-        for (gpu::GPUFuncOp fn : fns)
-          fn.erase();
-        if (s.tile == 1)
-          return op->emitOpError("needs ")
-                 << worst << " bytes of workgroup memory with one key per "
-                 << "tile; the limit is "
-                 << static_cast<int64_t>(maxWorkgroupMemory)
-                 << " (max-workgroup-memory)";
-        s.tile /= 2;
-      }
-    };
+    FlashMapToGPUOptions opts = options();
+    SmallVector<std::shared_ptr<const KernelKind>> kinds{coopMatrixKind()};
+    llvm::append_range(kinds, targetKinds);
+    kinds.push_back(simtKind());
     int counter = 0;
     int glueCounter = 0;
     for (Operation *op : ops) {
@@ -585,46 +415,39 @@ struct FlashMapToGPUPass : flash::impl::FlashMapToGPUBase<FlashMapToGPUPass> {
       OpBuilder kb = OpBuilder::atBlockEnd(gpuModule.getBody());
       OpBuilder b(op);
       HostGlue host{b, op->getLoc(), ctx, {}};
-      int64_t gq = (s->nq + s->threads - 1) / s->threads;
-      int64_t gk = (s->nk + s->threads - 1) / s->threads;
       int64_t bhkv = s->bh / (s->hq / s->hkv);
       auto f32 = b.getF32Type();
+      bool backward = isa<AttentionGradOp>(op);
+      std::string id = std::to_string(counter++);
+      SmallVector<std::string> names;
+      if (backward)
+        names = {"flash_attention_grad_dq_" + id,
+                 "flash_attention_grad_dkdv_" + id};
+      else
+        names = {"flash_attention_" + id};
+      // The first kind that takes the op.
+      SmallVector<MappedKernel> kernels;
+      for (const auto &k : kinds) {
+        KernelSpec t = *s;
+        if (!k->applies(t, opts, backward))
+          continue;
+        FailureOr<SmallVector<MappedKernel>> built =
+            k->build(kb, op, names, t, opts, backward);
+        if (failed(built))
+          return signalPassFailure();
+        if (built->empty())
+          continue;
+        kernels = std::move(*built);
+        *s = t;
+        break;
+      }
+      for (MappedKernel &k : kernels)
+        k.fn->setAttr("flash.kernel_kind", StringAttr::get(ctx, k.kind));
+      auto blocks = [](int64_t rows, const MappedKernel &k) {
+        return (rows + k.rowsPerBlock - 1) / k.rowsPerBlock;
+      };
       SmallVector<Value> repl;
       if (auto fwd = dyn_cast<AttentionOp>(op)) {
-        std::string name = "flash_attention_" + std::to_string(counter++);
-        int64_t fwdThreads = s->threads, fwdGrid = gq;
-        gpu::GPUFuncOp coop;
-        if (cooperativeMatrix && coopMatrixForwardApplies(*s)) {
-          // Over the workgroup-memory limit: the SIMT kernel instead.
-          coop = buildForwardCoopMatrixKernel(kb, op->getLoc(), name, *s);
-          if (!fits(coop)) {
-            coop.erase();
-            coop = {};
-          }
-        }
-        if (coop) {
-          kind(coop, "cooperative-matrix");
-          fwdThreads = coopMatrixThreads();
-          fwdGrid =
-              (s->nq + coopMatrixRowsPerBlock() - 1) / coopMatrixRowsPerBlock();
-        } else if (tensorCores && mmaForwardApplies(*s)) {
-          s->wgmma = wgmma && wgmmaApplies(*s);
-          s->mmaMaxRegisters = mmaMaxRegisters;
-          chooseMmaTiles(*s, mmaWarps, mmaTileKV, /*backward=*/false);
-          kind(buildForwardMmaKernel(kb, op->getLoc(), name, *s),
-               s->wgmma ? "wgmma" : "mma.sync");
-          fwdThreads = mmaThreads(*s);
-          fwdGrid = (s->nq + mmaRowsPerBlock(*s) - 1) / mmaRowsPerBlock(*s);
-        } else {
-          s->lanes = lanesFor(*s, rowLanes, /*rows=*/2);
-          int64_t rows = s->threads / s->lanes;
-          fwdGrid = (s->nq + rows - 1) / rows;
-          if (failed(buildSimt(op, *s, [&] {
-                return SmallVector<gpu::GPUFuncOp>{
-                    buildForwardKernel(kb, op->getLoc(), name, *s)};
-              })))
-            return signalPassFailure();
-        }
         Value q = host.in(fwd.getQuery()), k = host.in(fwd.getKey()),
               v = host.in(fwd.getValue());
         auto oTy = fwd.getOutput().getType();
@@ -640,39 +463,13 @@ struct FlashMapToGPUPass : flash::impl::FlashMapToGPUBase<FlashMapToGPUPass> {
           args.push_back(host.mask(fwd.getMask()));
         for (Value c : fwd.getCaptures())
           args.push_back(host.capture(c));
-        host.launch(name, fwdGrid, s->bh, fwdThreads, args);
+        host.launch(names[0], blocks(s->nq, kernels[0]), s->bh,
+                    kernels[0].threads, args);
         repl.push_back(host.out(o));
         if (fwd.getLse())
           repl.push_back(host.out(lse));
       } else {
         auto grad = cast<AttentionGradOp>(op);
-        std::string id = std::to_string(counter++);
-        std::string qName = "flash_attention_grad_dq_" + id;
-        std::string kvName = "flash_attention_grad_dkdv_" + id;
-        int64_t gThreads = s->threads, gqGrid = gq, gkGrid = gk;
-        if (tensorCores && mmaGradApplies(*s)) {
-          s->wgmma = wgmma && wgmmaApplies(*s);
-          s->mmaMaxRegisters = mmaMaxRegisters;
-          chooseMmaTiles(*s, mmaWarps, mmaTileKV, /*backward=*/true);
-          StringRef k = s->wgmma ? "wgmma" : "mma.sync";
-          kind(buildGradQMmaKernel(kb, op->getLoc(), qName, *s), k);
-          kind(buildGradKVMmaKernel(kb, op->getLoc(), kvName, *s), k);
-          gThreads = mmaThreads(*s);
-          int64_t rows = mmaRowsPerBlock(*s);
-          gqGrid = (s->nq + rows - 1) / rows;
-          gkGrid = (s->nk + rows - 1) / rows;
-        } else {
-          s->lanes = lanesFor(*s, gradRowLanes, /*rows=*/4);
-          int64_t rows = s->threads / s->lanes;
-          gqGrid = (s->nq + rows - 1) / rows;
-          gkGrid = (s->nk + rows - 1) / rows;
-          if (failed(buildSimt(op, *s, [&] {
-                return SmallVector<gpu::GPUFuncOp>{
-                    buildGradQKernel(kb, op->getLoc(), qName, *s),
-                    buildGradKVKernel(kb, op->getLoc(), kvName, *s)};
-              })))
-            return signalPassFailure();
-        }
         Value q = host.in(grad.getQuery()), k = host.in(grad.getKey()),
               v = host.in(grad.getValue()), o = host.in(grad.getOutput()),
               lse = host.in(grad.getLse()), dO = host.in(grad.getGradOutput());
@@ -702,8 +499,10 @@ struct FlashMapToGPUPass : flash::impl::FlashMapToGPUBase<FlashMapToGPUPass> {
           qArgs.push_back(buf);
           kvArgs.push_back(buf);
         }
-        host.launch(qName, gqGrid, s->bh, gThreads, qArgs);
-        host.launch(kvName, gkGrid, bhkv, gThreads, kvArgs);
+        host.launch(names[0], blocks(s->nq, kernels[0]), s->bh,
+                    kernels[0].threads, qArgs);
+        host.launch(names[1], blocks(s->nk, kernels[1]), bhkv,
+                    kernels[1].threads, kvArgs);
         repl = {host.out(dq), host.out(dk), host.out(dv)};
       }
       host.freeAll();
@@ -713,3 +512,17 @@ struct FlashMapToGPUPass : flash::impl::FlashMapToGPUBase<FlashMapToGPUPass> {
   }
 };
 } // namespace
+
+std::unique_ptr<Pass>
+mlir::flash::createFlashMapToGPU(const FlashMapToGPUOptions &options,
+                                 KernelKinds targetKinds) {
+  return std::make_unique<FlashMapToGPUPass>(options, std::move(targetKinds));
+}
+
+void mlir::flash::registerFlashToGPUPasses(KernelKinds targetKinds) {
+  registerPass([targetKinds]() -> std::unique_ptr<Pass> {
+    return createFlashMapToGPU(FlashMapToGPUOptions(), targetKinds);
+  });
+  registerPass([] { return createFlashGPULowerMath(); });
+  registerPass([] { return createFlashHostDeallocation(); });
+}

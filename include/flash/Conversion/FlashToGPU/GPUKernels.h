@@ -1,13 +1,18 @@
 //===- GPUKernels.h - Building blocks of the flash GPU kernels -*- C++ -*-===//
 //
-// Internal to lib/Conversion/FlashToNVVM: the flattened problem, small
-// builders, and the kernel generators (forward in FlashMapToGPU.cpp,
-// backward in GradKernels.cpp).
+// For the authors of kernel kinds (lib/Conversion/FlashToGPU's own and a
+// target's, as FlashToNVVM's tensor-core kernels): the flattened problem
+// (KernelSpec), the kernel-kind interface flash-map-to-gpu maps ops with,
+// and the builders the kernels share (KernelBuilders.cpp: operands, rows,
+// tiles, causal limits; KernelModifiers.cpp: the score_mod / mask_mod
+// regions).
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef FLASH_LIB_CONVERSION_FLASHTONVVM_GPUKERNELS_H
-#define FLASH_LIB_CONVERSION_FLASHTONVVM_GPUKERNELS_H
+#ifndef FLASH_CONVERSION_FLASHTOGPU_GPUKERNELS_H
+#define FLASH_CONVERSION_FLASHTOGPU_GPUKERNELS_H
+
+#include "flash/Conversion/FlashToGPU/FlashToGPU.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -216,14 +221,6 @@ private:
   SmallVector<IRMapping> hoistedScore, hoistedMask;
 };
 
-/// Block skipping for mask_mods that are not just affine bounds (document
-/// masks): whether seen(b, loc, pos, r) holds for some thread of the CTA at
-/// one of its accumulator positions of the tile at t (the tile's columns
-/// pos = t + t2 + 8 nt + j of its nTiles C tiles, rows r = 0, 1; together
-/// the threads cover the tile), by one barrier.red.or (every thread must
-/// reach it).
-Value anyInTile(OpBuilder &b, Location loc, Value t, Value t2, int64_t nTiles,
-                function_ref<Value(OpBuilder &, Location, Value, int)> seen);
 /// The first tile t, t + step, ... below `end` for which visible(t) holds
 /// (`end` when none); uniform across the CTA when visible() is.
 Value nextVisibleTile(OpBuilder &b, Location loc, Value t, Value end,
@@ -319,54 +316,54 @@ void stageTile(OpBuilder &b, Location loc, Value src, Value dst, Value bh,
 SmallVector<Type> gradQArgTypes(MLIRContext *ctx, const KernelSpec &s);
 SmallVector<Type> gradKVArgTypes(MLIRContext *ctx, const KernelSpec &s);
 
-/// The tensor-core kernels: whether they apply (f16/bf16, D = Dv a multiple
-/// of 16; forward up to 256, backward up to 128), and their tiles: W warps
-/// of 16 rows (queries; keys for dK/dV) per block, mmaThreads(s) threads,
-/// grid (ceil(rows / mmaRowsPerBlock(s)), BH or BHkv).
-bool mmaForwardApplies(const KernelSpec &s);
-bool mmaGradApplies(const KernelSpec &s);
-/// The tensor-core kernels also run on wgmma (head dim a multiple of 64).
-bool wgmmaApplies(const KernelSpec &s);
-/// Sets mmaWarps / mmaTileKV: the given ones, or (0) the per-head-dim
-/// defaults of the forward or the backward.
-void chooseMmaTiles(KernelSpec &s, int64_t warps, int64_t tileKV,
-                    bool backward);
-int64_t mmaRowsPerBlock(const KernelSpec &s);
-int64_t mmaThreads(const KernelSpec &s);
-/// The forward (MmaKernels.cpp): args (q, k, v, o, lse[, mask]).
-gpu::GPUFuncOp buildForwardMmaKernel(OpBuilder &b, Location loc, StringRef name,
-                                     const KernelSpec &s);
-/// The backward (MmaGradKernels.cpp): the SIMT kernels' arguments.
-gpu::GPUFuncOp buildGradQMmaKernel(OpBuilder &b, Location loc, StringRef name,
-                                   const KernelSpec &s);
-gpu::GPUFuncOp buildGradKVMmaKernel(OpBuilder &b, Location loc, StringRef name,
-                                    const KernelSpec &s);
+/// A kernel of a mapped flash op with its launch contract: `threads` per
+/// block on a grid (ceil(rows / rowsPerBlock), batch-heads), where rows are
+/// the op's queries (the forward, dQ) or keys (dK/dV), batch-heads those of
+/// the queries (BH) or, for dK/dV, of the keys (BHkv); `kind` becomes its
+/// flash.kernel_kind attribute (for tests and tools: the Python front warns
+/// when f16/bf16 attention falls back to SIMT).
+struct MappedKernel {
+  gpu::GPUFuncOp fn;
+  int64_t threads, rowsPerBlock;
+  StringRef kind;
+};
 
-/// The forward on subgroup matrices (CoopMatrixKernels.cpp; SPIR-V
-/// cooperative matrices): f16, D = Dv a multiple of 16 up to 256, masks
-/// included; 16 query rows per block of one 32-thread subgroup.
-bool coopMatrixForwardApplies(const KernelSpec &s);
-int64_t coopMatrixRowsPerBlock();
-int64_t coopMatrixThreads();
-gpu::GPUFuncOp buildForwardCoopMatrixKernel(OpBuilder &b, Location loc,
-                                            StringRef name,
-                                            const KernelSpec &s);
+/// One family of kernels flash-map-to-gpu maps flash ops onto; the pass
+/// tries the cooperative-matrix forward, the target's kinds, then SIMT, and
+/// takes the first whose build() returns kernels.
+class KernelKind {
+public:
+  virtual ~KernelKind() = default;
+  /// Whether the kind maps the forward (or, with `backward`, the backward)
+  /// of `s` under the pass's options; may set the tuning fields of `s`.
+  virtual bool applies(KernelSpec &s, const FlashMapToGPUOptions &options,
+                       bool backward) const = 0;
+  /// Builds the kernels `names` (forward: one; backward: dQ, then dK/dV)
+  /// at `b` (the end of the kernel module). Their arguments: the forward
+  /// (q, k, v, o, lse), dQ (q, k, v, o, lse, dO, dq, D), dK/dV (q, k, v,
+  /// lse, dO, D, dk, dv), then the mask and the captured operands
+  /// (withMaskAndCaptures). No kernels (and nothing left built): the op goes
+  /// to the next kind; failure: an error was reported on `op`.
+  virtual FailureOr<SmallVector<MappedKernel>>
+  build(OpBuilder &b, Operation *op, ArrayRef<std::string> names,
+        KernelSpec &s, const FlashMapToGPUOptions &options,
+        bool backward) const = 0;
+  /// The dialects of its kernels' ops beyond the GPU mapping's own.
+  virtual void getDependentDialects(DialectRegistry &registry) const {}
+};
 
-/// The forward kernel (FlashMapToGPU.cpp): args (q, k, v, o, lse).
-gpu::GPUFuncOp buildForwardKernel(OpBuilder &b, Location loc, StringRef name,
-                                  const KernelSpec &s);
-/// The backward kernels (GradKernels.cpp): dQ (and D = rowsum(dO * O)) with
-/// args (q, k, v, o, lse, dO, dq, delta), one query row per thread; then
-/// dK, dV with args (q, k, v, lse, dO, delta, dk, dv), one key row per
-/// thread, summing over the query heads of a GQA group. No atomics: both
-/// are deterministic.
-gpu::GPUFuncOp buildGradQKernel(OpBuilder &b, Location loc, StringRef name,
-                                const KernelSpec &s);
-gpu::GPUFuncOp buildGradKVKernel(OpBuilder &b, Location loc, StringRef name,
-                                 const KernelSpec &s);
+/// The kinds of every target (CoopMatrixKernels.cpp, SIMTKernels.cpp).
+/// Cooperative matrices: the f16 forward (D = Dv a multiple of 16 up to
+/// 256, masks included) on gpu.subgroup_mma ops, 16 query rows per block
+/// of one 32-thread subgroup, with the pass's `cooperative-matrix`. SIMT:
+/// everything, f32 arithmetic, a query row (a key row in dK/dV) per
+/// `row-lanes` threads; keys per tile halved until it fits
+/// max-workgroup-memory. No atomics: every kernel is deterministic.
+std::shared_ptr<const KernelKind> coopMatrixKind();
+std::shared_ptr<const KernelKind> simtKind();
 
 } // namespace gpukernels
 } // namespace flash
 } // namespace mlir
 
-#endif // FLASH_LIB_CONVERSION_FLASHTONVVM_GPUKERNELS_H
+#endif // FLASH_CONVERSION_FLASHTOGPU_GPUKERNELS_H

@@ -1,16 +1,21 @@
-//===- Passes.td - flash on NVIDIA GPUs --------------------*- tablegen -*-===//
+//===- Passes.td - flash ops as GPU kernels ----------------*- tablegen -*-===//
 
-#ifndef FLASH_CONVERSION_FLASHTONVVM_PASSES_TD
-#define FLASH_CONVERSION_FLASHTONVVM_PASSES_TD
+#ifndef FLASH_CONVERSION_FLASHTOGPU_PASSES_TD
+#define FLASH_CONVERSION_FLASHTOGPU_PASSES_TD
 
 include "mlir/Pass/PassBase.td"
 
 def FlashMapToGPU : Pass<"flash-map-to-gpu", "::mlir::ModuleOp"> {
-  let summary = "Map flash.attention[_grad] onto GPU kernels (tensor-core or SIMT)";
+  let summary = "Map flash.attention[_grad] onto GPU kernels (kernel kinds: "
+                "cooperative matrix, the target's, SIMT)";
   let description = [{
     Replaces every `flash.attention` (static shapes) by a launch of a kernel
     in `gpu.module @flash_kernels`, with host code that stages the operands
-    in GPU-visible (managed) buffers and copies the results back:
+    in GPU-visible (managed) buffers and copies the results back. Each op
+    gets the first kernel kind that takes it (GPUKernels.h, `KernelKind`):
+    the cooperative-matrix forward (with `cooperative-matrix`), the kinds
+    the pass was created with (the NVVM library's tensor-core kernels, with
+    `tensor-cores`; flash-opt registers this pass with them), then SIMT:
 
       grid (ceil(Nq / threads), B*H), `threads` threads per block; each
       thread owns one query row (scaled q held in registers), the block
@@ -25,7 +30,7 @@ def FlashMapToGPU : Pass<"flash-map-to-gpu", "::mlir::ModuleOp"> {
 
     With `tensor-cores` (set by --flash-to-nvvm for sm_80+), f16/bf16 ops
     with head dim a multiple of 16 (forward up to 256, backward up to 128;
-    masked or not) get tensor-core
+    masked or not) get the NVVM library's tensor-core
     kernels instead: the forward (MmaKernels.cpp: 16 query rows per warp,
     `mma-warps` warps per block, K/V tiles of `mma-tile-kv` keys streamed by
     cp.async, ldmatrix fragments, mma.sync m16n8k16, P kept in registers)
@@ -47,9 +52,7 @@ def FlashMapToGPU : Pass<"flash-map-to-gpu", "::mlir::ModuleOp"> {
     "::mlir::gpu::GPUDialect", "::mlir::LLVM::LLVMDialect",
     "::mlir::linalg::LinalgDialect", "::mlir::math::MathDialect",
     "::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect",
-    "::mlir::tensor::TensorDialect", "::mlir::nvgpu::NVGPUDialect",
-    "::mlir::NVVM::NVVMDialect",
-    "::mlir::vector::VectorDialect"
+    "::mlir::tensor::TensorDialect", "::mlir::vector::VectorDialect"
   ];
   let options = [
     Option<"threads", "threads", "int64_t", /*default=*/"128",
@@ -150,4 +153,4 @@ def FlashHostDeallocation
   ];
 }
 
-#endif // FLASH_CONVERSION_FLASHTONVVM_PASSES_TD
+#endif // FLASH_CONVERSION_FLASHTOGPU_PASSES_TD
