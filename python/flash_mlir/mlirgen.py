@@ -11,6 +11,7 @@ Used by the lit integration tests (test/Integration/CPU), the CPU benchmark
 """
 
 import argparse
+import dataclasses
 import math
 from dataclasses import dataclass, field
 from typing import List, Optional
@@ -713,6 +714,18 @@ def check_program(cfg, tol=2e-5, lse_tol=None):
     """A module whose @main runs the fused and the reference programs on the
     same pseudo-random inputs and prints `<name>_err: <max abs err>` and
     `ok: 1` when every error is <= tol (0 otherwise, also on NaN)."""
+    return "\n".join([
+        "module {",
+        fused_func(cfg),
+        reference_func(cfg),
+        "  func.func @main() {",
+        _check_body(cfg, tol, lse_tol),
+        "  }",
+        "}",
+    ])
+
+
+def _check_body(cfg, tol, lse_tol, ref="reference"):
     if lse_tol is None:
         lse_tol = tol
     b = Builder()
@@ -750,7 +763,7 @@ def check_program(cfg, tol=2e-5, lse_tol=None):
     args, types = args + cn, types + ct
     b.emit(f"%f:{len(fres)} = func.call @fused({', '.join(fargs)}) : "
            f"({', '.join(ftypes)}) -> ({', '.join(fres)})")
-    b.emit(f"%r:2 = func.call @reference({', '.join(args)}) : "
+    b.emit(f"%r:2 = func.call @{ref}({', '.join(args)}) : "
            f"({', '.join(types)}) -> ({ot}, {lt})")
     fo, fl = "%f#0", "%f#1"
     if cfg.dynamic:
@@ -776,15 +789,30 @@ def check_program(cfg, tol=2e-5, lse_tol=None):
     b.emit('vector.print str "ok: "')
     b.emit(f"vector.print {ok} : i1")
     b.emit("return")
-    return "\n".join([
-        "module {",
-        fused_func(cfg),
-        reference_func(cfg),
-        "  func.func @main() {",
-        b.text(),
-        "  }",
-        "}",
-    ])
+    return b.text()
+
+
+def multi_check_program(cfgs, tol=2e-5, lse_tol=None, grad=False):
+    """One fused function with dynamic sequence lengths (cfgs differ only in
+    them) checked at every configuration: a @check_<i> per configuration,
+    each printing its errors and `ok:`, all run by @main."""
+    fused = fused_grad_func(cfgs[0]) if grad else fused_func(cfgs[0])
+    parts = ["module {", fused]
+    for i, c in enumerate(cfgs):
+        if grad:
+            parts += [reference_func(c, name=f"reference_{i}"),
+                      reference_grad_func(c, name=f"reference_grad_{i}"),
+                      f"  func.func @check_{i}() {{",
+                      _grad_check_body(c, tol, f"reference_{i}",
+                                       f"reference_grad_{i}"), "  }"]
+        else:
+            parts += [reference_func(c, name=f"reference_{i}"),
+                      f"  func.func @check_{i}() {{",
+                      _check_body(c, tol, lse_tol, f"reference_{i}"), "  }"]
+    parts.append("  func.func @main() {")
+    parts += [f"    func.call @check_{i}() : () -> ()" for i in range(len(cfgs))]
+    parts += ["    return", "  }", "}"]
+    return "\n".join(parts)
 
 
 def parse_config(argv=None):
@@ -807,6 +835,9 @@ def parse_config(argv=None):
     p.add_argument("--scale", type=float)
     p.add_argument("--amp", type=float, default=1.0)
     p.add_argument("--dynamic", action="store_true")
+    p.add_argument("--shapes", default="",
+                   help="nq:nk,...: one dynamic-length fused function "
+                        "checked at each (a multi-shape program)")
     p.add_argument("--tol", type=float, default=2e-5)
     p.add_argument("--lse-tol", type=float)
     p.add_argument("--grad", action="store_true",
@@ -836,19 +867,25 @@ def parse_config(argv=None):
 
 # The backward ---------------------------------------------------------------
 
-def _grad_arg_types(cfg):
+def _grad_arg_types(cfg, dynamic=False):
+    """The types of flash.attention_grad's operands; with `dynamic`, the
+    sequence lengths dynamic (cfg.dynamic's fused function)."""
     et = cfg.dtype
-    ts = [ttype(cfg.q_shape(), et), ttype(cfg.k_shape(), et),
-          ttype(cfg.v_shape(), et), ttype(cfg.o_shape(), et),
-          ttype(cfg.lse_shape(), "f32"), ttype(cfg.o_shape(), et)]
+    rank = len(cfg.q_shape())
+    dd = (rank - 2,) if dynamic else ()
+    ts = [ttype(cfg.q_shape(), et, dd), ttype(cfg.k_shape(), et, dd),
+          ttype(cfg.v_shape(), et, dd), ttype(cfg.o_shape(), et, dd),
+          ttype(cfg.lse_shape(), "f32", dd), ttype(cfg.o_shape(), et, dd)]
     if cfg.mask != "none":
-        ts.append(ttype(cfg.mask_shape(), cfg.mask_type()))
+        mr = len(cfg.mask_shape())
+        ts.append(ttype(cfg.mask_shape(), cfg.mask_type(),
+                        (mr - 2, mr - 1) if dynamic else ()))
     ts += [c[1] for c in _captures(cfg)]
     return ts
 
 
 def fused_grad_func(cfg, name="fused_grad"):
-    ts = _grad_arg_types(cfg)
+    ts = _grad_arg_types(cfg, cfg.dynamic)
     names = ["%q", "%k", "%v", "%o", "%lse", "%do"] + (
         ["%m"] if cfg.mask != "none" else []) + [c[0] for c in _captures(cfg)]
     qt, kt, vt = ts[0], ts[1], ts[2]
@@ -864,11 +901,19 @@ def fused_grad_func(cfg, name="fused_grad"):
         attrs.append("deterministic")
     attr = (" {" + ", ".join(attrs) + "}") if attrs else ""
     mask_part = f" mask(%m : {ts[6]})" if cfg.mask != "none" else ""
+    rank = len(cfg.q_shape())
+    empty = ["()", "()"]
+    dims = []
+    if cfg.dynamic:
+        dims = [f"    %cs = arith.constant {rank - 2} : index",
+                f"    %nq = tensor.dim %q, %cs : {qt}",
+                f"    %nk = tensor.dim %k, %cs : {kt}"]
+        empty = ["(%nq)", "(%nk)"]
     lines = [f"  func.func @{name}({', '.join(f'{n}: {t}' for n, t in zip(names, ts))})"
-             f" -> ({qt}, {kt}, {vt}) {{",
-             f"    %dq0 = tensor.empty() : {qt}",
-             f"    %dk0 = tensor.empty() : {kt}",
-             f"    %dv0 = tensor.empty() : {vt}",
+             f" -> ({qt}, {kt}, {vt}) {{"] + dims + [
+             f"    %dq0 = tensor.empty{empty[0]} : {qt}",
+             f"    %dk0 = tensor.empty{empty[1]} : {kt}",
+             f"    %dv0 = tensor.empty{empty[1]} : {vt}",
              f"    %r:3 = flash.attention_grad ins(%q, %k, %v, %o, %lse, %do : "
              f"{', '.join(ts[:6])}){mask_part}{cap_part} outs(%dq0, %dk0, %dv0 : "
              f"{qt}, {kt}, {vt}){attr} -> {qt}, {kt}, {vt}"] + (
@@ -1094,6 +1139,12 @@ def reference_grad_func(cfg, name="reference_grad"):
 def grad_check_program(cfg, tol=2e-5):
     """@main: pseudo-random q, k, v, dO (and mask); o and lse from the unfused
     forward; dq, dk, dv of flash.attention_grad vs the unfused backward."""
+    return "\n".join(["module {", reference_func(cfg), fused_grad_func(cfg),
+                      reference_grad_func(cfg), "  func.func @main() {",
+                      _grad_check_body(cfg, tol), "  }", "}"])
+
+
+def _grad_check_body(cfg, tol, ref="reference", ref_grad="reference_grad"):
     b = Builder()
     q = _fill_random(b, cfg.q_shape(), cfg.dtype, 1, cfg.amp)
     k = _fill_random(b, cfg.k_shape(), cfg.dtype, 2, cfg.amp)
@@ -1113,21 +1164,32 @@ def grad_check_program(cfg, tol=2e-5):
     lt = ttype(cfg.lse_shape(), "f32")
     cn, ct = _capture_consts(b, cfg)
     fwd_args, fwd_types = fwd_args + cn, fwd_types + ct
-    b.emit(f"%fw:2 = func.call @reference({', '.join(fwd_args)}) : "
+    b.emit(f"%fw:2 = func.call @{ref}({', '.join(fwd_args)}) : "
            f"({', '.join(fwd_types)}) -> ({ot}, {lt})")
     gargs = [q, k, v, "%fw#0", "%fw#1", do] + ([m] if m else []) + cn
     gts = _grad_arg_types(cfg)
     rts = ", ".join(gts[:3])
-    b.emit(f"%g:3 = func.call @fused_grad({', '.join(gargs)}) : "
-           f"({', '.join(gts)}) -> ({rts})")
-    b.emit(f"%h:3 = func.call @reference_grad({', '.join(gargs)}) : "
+    fargs, fts = list(gargs), list(gts)
+    if cfg.dynamic:
+        fts = _grad_arg_types(cfg, dynamic=True)
+        for i, (a, t, dt) in enumerate(zip(gargs, gts, fts)):
+            if t != dt:
+                c = b.fresh("dc")
+                b.emit(f"{c} = tensor.cast {a} : {t} to {dt}")
+                fargs[i] = c
+    frts = ", ".join(fts[:3])
+    b.emit(f"%gd:3 = func.call @fused_grad({', '.join(fargs)}) : "
+           f"({', '.join(fts)}) -> ({frts})")
+    for i in range(3):
+        b.emit(f"%g{i} = tensor.cast %gd#{i} : {fts[i]} to {gts[i]}")
+    b.emit(f"%h:3 = func.call @{ref_grad}({', '.join(gargs)}) : "
            f"({', '.join(gts)}) -> ({rts})")
     b.emit(f"%tol = arith.constant {_fconst(tol)} : f32")
     oks = []
     for idx, (nm, shape) in enumerate((("dq", cfg.q_shape()),
                                        ("dk", cfg.k_shape()),
                                        ("dv", cfg.v_shape()))):
-        err = _max_err(b, f"%g#{idx}", f"%h#{idx}", shape, cfg.dtype, nm)
+        err = _max_err(b, f"%g{idx}", f"%h#{idx}", shape, cfg.dtype, nm)
         b.emit(f'vector.print str "{nm}_err: "')
         b.emit(f"vector.print {err} : f32")
         ok = b.fresh("ok")
@@ -1138,14 +1200,23 @@ def grad_check_program(cfg, tol=2e-5):
     b.emit('vector.print str "ok: "')
     b.emit("vector.print %a2 : i1")
     b.emit("return")
-    return "\n".join(["module {", reference_func(cfg), fused_grad_func(cfg),
-                      reference_grad_func(cfg), "  func.func @main() {",
-                      b.text(), "  }", "}"])
+    return b.text()
 
 
 if __name__ == "__main__":
     cfg, a = parse_config()
-    if a.grad:
+    if a.shapes:
+        # One dynamic-length kernel checked at several (Nq, Nk); the
+        # generated modifier regions bake in Nk - Nq (bottom-right windows,
+        # ALiBi) or N (segment ids).
+        if cfg.window or cfg.alibi or cfg.segments:
+            raise SystemExit("--shapes takes no --window, --alibi, --segments")
+        cfgs = []
+        for pair in a.shapes.split(","):
+            nq, nk = (int(x) for x in pair.split(":"))
+            cfgs.append(dataclasses.replace(cfg, nq=nq, nk=nk, dynamic=True))
+        print(multi_check_program(cfgs, a.tol, a.lse_tol, grad=a.grad))
+    elif a.grad:
         print(grad_check_program(cfg, a.tol))
     else:
         print(check_program(cfg, a.tol, a.lse_tol))

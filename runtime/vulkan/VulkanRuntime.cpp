@@ -19,7 +19,9 @@
 //    (FLASH_VULKAN_STAGED=1 stages on any device);
 //  - mgpuLaunchKernel binds argument i as storage buffer (set 0, binding i),
 //    as convert-gpu-to-spirv numbers them; a pointer not from mgpuMemAlloc
-//    is copied into a temporary buffer and back;
+//    is copied into a temporary buffer and back; a size of 2^31 - 1 bytes
+//    or more (the unbounded extent flash-static-kernel-buffers gives
+//    dynamically sized buffers) binds to the end of the allocation;
 //  - launches are synchronous (streams and events are no-ops);
 //  - FLASH_VULKAN_TIMING=1 prints each dispatch's device time (timestamp
 //    queries) on stderr; FLASH_VULKAN_DEVICE=<n> picks a physical device;
@@ -375,15 +377,26 @@ void release(Context &c, const Allocation &a) {
 }
 
 /// The mgpuMemAlloc allocation holding [p, p + size), and p's offset in it.
-const Allocation *findAllocation(Context &c, const void *ptr, size_t size,
+/// The extent flash-static-kernel-buffers gives dynamically sized buffers
+/// (rows); a size of that many bytes or more means "to the end of the
+/// allocation".
+constexpr size_t kUnboundedSize = 2147483647;
+
+const Allocation *findAllocation(Context &c, const void *ptr, size_t &size,
                                  VkDeviceSize &offset) {
   auto p = reinterpret_cast<uintptr_t>(ptr);
   auto it = c.allocations.upper_bound(p);
   if (it == c.allocations.begin())
     return nullptr;
   --it;
-  if (p + size > it->first + it->second.size)
+  uintptr_t end = it->first + it->second.size;
+  if (p >= end)
     return nullptr;
+  if (p + size > end) {
+    if (size < kUnboundedSize)
+      return nullptr;
+    size = end - p;
+  }
   offset = p - it->first;
   return &it->second;
 }

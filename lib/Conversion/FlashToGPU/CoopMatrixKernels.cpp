@@ -50,7 +50,7 @@ gpu::GPUFuncOp buildForwardCoopMatrixKernel(OpBuilder &ob, Location loc,
   OperandTypes t = operandTypes(ctx, s);
   SmallVector<Type> argTys = withMaskAndCaptures(ctx, s, {t.q, t.k, t.v, t.o, t.lse});
   // Q, K, V tiles (f16); S, alpha (f32) and P (f16) 16 x 16; O (f32).
-  auto fn = newKernel(ob, loc, name, argTys,
+  auto fn = newKernel(ob, loc, name, s, argTys,
                       {smem(kM, D, f16), smem(kM, D, f16), smem(kM, D, f16),
                        smem(kM, kM, f32), smem(kM, kM, f32), smem(kM, kM, f16),
                        smem(kM, D, f32)},
@@ -116,10 +116,10 @@ gpu::GPUFuncOp buildForwardCoopMatrixKernel(OpBuilder &ob, Location loc,
   Value kvbh = kvHeadOf(kb, s, bh);
   // This thread's row (row threads), clamped for loads; its causal limit.
   Value myRow = arith::AddIOp::create(b, loc, row0, lane);
-  Value myRowc = arith::MinUIOp::create(b, loc, myRow, kb.c(s.nq - 1));
+  Value myRowc = arith::MinUIOp::create(b, loc, myRow, s.nqValue(kb, -1));
   Value rowLimit;
   if (s.causalOffset)
-    rowLimit = arith::AddIOp::create(b, loc, myRow, kb.c(*s.causalOffset));
+    rowLimit = arith::AddIOp::create(b, loc, myRow, s.causalOffsetValue(kb));
   Value kvStart = kb.c(0), kvEnd = blockKvEnd(kb, s, row0, kM);
   Value maskBase = mask ? maskLeadBase(kb, s, bh) : Value();
   // The modifier regions at the thread's row; a mask_mod's affine bounds
@@ -135,10 +135,11 @@ gpu::GPUFuncOp buildForwardCoopMatrixKernel(OpBuilder &ob, Location loc,
 
   // Q: staged, then held as A matrices.
   forTile(b, loc, lane, [&](OpBuilder &fb, Location fl, Value r, Value c) {
+    KernelBuilder kf{fb, fl};
     Value row = arith::MinUIOp::create(
-        fb, fl, arith::AddIOp::create(fb, fl, row0, r),
-        arith::ConstantIndexOp::create(fb, fl, s.nq - 1));
-    Value x = memref::LoadOp::create(fb, fl, q, ValueRange{bh, row, c});
+        fb, fl, arith::AddIOp::create(fb, fl, row0, r), s.nqValue(kf, -1));
+    Value x = memref::LoadOp::create(
+        fb, fl, q, ValueRange{rowOf(kf, bh, s.nqValue(kf), row), c});
     memref::StoreOp::create(fb, fl, x, qS, ValueRange{r, c});
   });
   gpu::BarrierOp::create(b, loc);
@@ -155,12 +156,13 @@ gpu::GPUFuncOp buildForwardCoopMatrixKernel(OpBuilder &ob, Location loc,
       [&](OpBuilder &lb, Location l, Value jt, ValueRange args) {
         KernelBuilder kl{lb, l};
         forTile(lb, l, lane, [&](OpBuilder &fb, Location fl, Value r, Value c) {
-          Value key = arith::MinUIOp::create(
-              fb, fl, arith::AddIOp::create(fb, fl, jt, r),
-              arith::ConstantIndexOp::create(fb, fl, s.nk - 1));
+          KernelBuilder kf{fb, fl};
+          Value key = rowOf(
+              kf, kvbh, s.nkValue(kf),
+              arith::MinUIOp::create(fb, fl, arith::AddIOp::create(fb, fl, jt, r),
+                                     s.nkValue(kf, -1)));
           for (auto [src, dst] : {std::pair{k, kS}, std::pair{v, vS}}) {
-            Value x =
-                memref::LoadOp::create(fb, fl, src, ValueRange{kvbh, key, c});
+            Value x = memref::LoadOp::create(fb, fl, src, ValueRange{key, c});
             memref::StoreOp::create(fb, fl, x, dst, ValueRange{r, c});
           }
         });
@@ -191,7 +193,7 @@ gpu::GPUFuncOp buildForwardCoopMatrixKernel(OpBuilder &ob, Location loc,
             Value key = arith::AddIOp::create(ib, l, jt, ki.c(c));
             Value sv =
                 memref::LoadOp::create(ib, l, sS, ValueRange{lane, ki.c(c)});
-            Value keyc = arith::MinUIOp::create(ib, l, key, ki.c(s.nk - 1));
+            Value keyc = arith::MinUIOp::create(ib, l, key, s.nkValue(ki, -1));
             Value xv;
             if (s.scoreMod)
               xv = arith::MulFOp::create(
@@ -271,14 +273,15 @@ gpu::GPUFuncOp buildForwardCoopMatrixKernel(OpBuilder &ob, Location loc,
           oS, kb.c(j * kM), D);
   gpu::BarrierOp::create(b, loc);
   forTile(b, loc, lane, [&](OpBuilder &fb, Location fl, Value r, Value c) {
+    KernelBuilder kf{fb, fl};
     Value row = arith::AddIOp::create(fb, fl, row0, r);
-    Value in =
-        arith::CmpIOp::create(fb, fl, arith::CmpIPredicate::ult, row,
-                              arith::ConstantIndexOp::create(fb, fl, s.nq));
+    Value in = arith::CmpIOp::create(fb, fl, arith::CmpIPredicate::ult, row,
+                                     s.nqValue(kf));
     scf::IfOp::create(fb, fl, in, [&](OpBuilder &ib, Location il) {
+      KernelBuilder ki{ib, il};
       Value x = memref::LoadOp::create(ib, il, oS, ValueRange{r, c});
       memref::StoreOp::create(ib, il, arith::TruncFOp::create(ib, il, f16, x),
-                              o, ValueRange{bh, row, c});
+                              o, ValueRange{rowOf(ki, bh, s.nqValue(ki), row), c});
       scf::YieldOp::create(ib, il);
     });
   });
@@ -286,14 +289,15 @@ gpu::GPUFuncOp buildForwardCoopMatrixKernel(OpBuilder &ob, Location loc,
   rowThreads(b, loc, lane, [&](OpBuilder &ib, Location il) {
     KernelBuilder ki{ib, il};
     Value in = arith::CmpIOp::create(ib, il, arith::CmpIPredicate::ult, myRow,
-                                     ki.c(s.nq));
+                                     s.nqValue(ki));
     scf::IfOp::create(ib, il, in, [&](OpBuilder &jb, Location jl) {
       KernelBuilder kj{jb, jl};
       Value lg = arith::MulFOp::create(
           jb, jl, arith::AddFOp::create(jb, jl, m, log2(jb, jl, lsum)),
           kj.f(0.6931471805599453f));
       lg = arith::SelectOp::create(jb, jl, none, kj.f(ninf), lg);
-      memref::StoreOp::create(jb, jl, lg, lse, ValueRange{bh, myRow});
+      memref::StoreOp::create(jb, jl, lg, lse,
+                              ValueRange{rowOf(kj, bh, s.nqValue(kj), myRow)});
       scf::YieldOp::create(jb, jl);
     });
   });

@@ -46,42 +46,21 @@ using namespace mlir::flash::gpukernels;
 
 namespace {
 
-/// A memref view of `m` ([B..., N, X] with static shape) as [prod(B...), N, X].
-Value as3D(OpBuilder &b, Location loc, Value m) {
+/// The kernels' view of an operand: [B..., N, W] as rows [B... * N, W]
+/// (`keep` trailing dims kept: 1 for q, k, v, o and their gradients, 0 for
+/// lse and D, [B..., N] as [B... * N]).
+Value asRows(OpBuilder &b, Location loc, Value m, int64_t keep) {
   auto ty = cast<MemRefType>(m.getType());
   int64_t r = ty.getRank();
-  if (r == 3)
+  if (r == keep + 1)
     return m;
-  if (r == 2) {
-    SmallVector<ReassociationIndices> g{{0, 1}, {2}};
-    auto t = MemRefType::get({1, ty.getDimSize(0), ty.getDimSize(1)},
-                             ty.getElementType());
-    return memref::ExpandShapeOp::create(b, loc, t, m, g).getResult();
-  }
   ReassociationIndices lead;
-  for (int64_t i = 0; i < r - 2; ++i)
+  for (int64_t i = 0; i < r - keep; ++i)
     lead.push_back(i);
-  SmallVector<ReassociationIndices> g{lead, {r - 2}, {r - 1}};
+  SmallVector<ReassociationIndices> g{lead};
+  if (keep)
+    g.push_back({r - 1});
   return memref::CollapseShapeOp::create(b, loc, m, g).getResult();
-}
-
-Value as2D(OpBuilder &b, Location loc, Value m) {
-  auto ty = cast<MemRefType>(m.getType());
-  int64_t r = ty.getRank();
-  if (r == 2)
-    return m;
-  if (r == 1) {
-    auto t = MemRefType::get({1, ty.getDimSize(0)}, ty.getElementType());
-    return memref::ExpandShapeOp::create(
-               b, loc, t, m, SmallVector<ReassociationIndices>{{0, 1}})
-        .getResult();
-  }
-  ReassociationIndices lead;
-  for (int64_t i = 0; i < r - 1; ++i)
-    lead.push_back(i);
-  return memref::CollapseShapeOp::create(
-             b, loc, m, SmallVector<ReassociationIndices>{lead, {r - 1}})
-      .getResult();
 }
 
 /// Writes `tensor` into `dst` (its shape) element by element through
@@ -131,20 +110,50 @@ struct HostGlue {
   Value c(int64_t v) {
     return arith::ConstantIndexOp::create(b, loc, v).getResult();
   }
-  Value alloc(MemRefType mt) {
+  /// The dynamic sizes of `shaped` (a tensor or a memref), for allocating
+  /// its like.
+  SmallVector<Value> dynamicSizes(Value shaped) {
+    SmallVector<Value> sizes;
+    auto ty = cast<ShapedType>(shaped.getType());
+    for (int64_t i = 0; i < ty.getRank(); ++i) {
+      if (!ty.isDynamicDim(i))
+        continue;
+      if (isa<TensorType>(ty))
+        sizes.push_back(tensor::DimOp::create(b, loc, shaped, i));
+      else
+        sizes.push_back(memref::DimOp::create(b, loc, shaped, i));
+    }
+    return sizes;
+  }
+  /// Host-shared memory of type `mt` (the sizes of its dynamic dims).
+  Value alloc(MemRefType mt, ValueRange sizes = {}) {
     Value dev =
-        gpu::AllocOp::create(b, loc, mt, Type(), ValueRange{}, ValueRange{},
+        gpu::AllocOp::create(b, loc, mt, Type(), ValueRange{}, sizes,
                              ValueRange{}, b.getUnitAttr())
             .getMemref();
     staged.push_back(dev);
     return dev;
+  }
+  /// Host-shared memory shaped like `tensor` (`dropLast`: without its last
+  /// dim), of element type `elt` (the tensor's by default).
+  Value allocLike(Value tensor, bool dropLast = false, Type elt = {}) {
+    auto tt = cast<RankedTensorType>(tensor.getType());
+    ArrayRef<int64_t> shape = tt.getShape();
+    SmallVector<Value> sizes = dynamicSizes(tensor);
+    if (dropLast) {
+      if (tt.isDynamicDim(tt.getRank() - 1))
+        sizes.pop_back();
+      shape = shape.drop_back();
+    }
+    return alloc(MemRefType::get(shape, elt ? elt : tt.getElementType()),
+                 sizes);
   }
   Value in(Value tensor) {
     auto tt = cast<RankedTensorType>(tensor.getType());
     auto mt = MemRefType::get(tt.getShape(), tt.getElementType());
     Value host = bufferization::ToBufferOp::create(b, loc, mt, tensor,
                                                    /*readOnly=*/true);
-    Value dev = alloc(mt);
+    Value dev = allocLike(tensor);
     memref::CopyOp::create(b, loc, host, dev);
     return dev;
   }
@@ -152,7 +161,7 @@ struct HostGlue {
   /// kernels index broadcast dims with stride 0), flattened.
   Value mask(Value maskTensor) {
     auto mTy = cast<RankedTensorType>(maskTensor.getType());
-    Value dev = alloc(MemRefType::get(mTy.getShape(), b.getF32Type()));
+    Value dev = allocLike(maskTensor, /*dropLast=*/false, b.getF32Type());
     toF32Into(b, loc, maskTensor, dev);
     ReassociationIndices all;
     for (int64_t i = 0; i < mTy.getRank(); ++i)
@@ -190,23 +199,41 @@ struct HostGlue {
                b, loc, dev, SmallVector<ReassociationIndices>{all})
         .getResult();
   }
-  /// Launches `name` on grid (gx, gy) and waits for it.
-  void launch(StringRef name, int64_t gx, int64_t gy, int64_t threads,
-              ValueRange args) {
+  /// Launches `name` on grid (gx, gy) and waits for it; with dynamic
+  /// sizes, only when the grid is not empty.
+  void launch(StringRef name, Value gx, Value gy, int64_t threads,
+              ValueRange args, bool guard) {
     auto sym = SymbolRefAttr::get(ctx, "flash_kernels",
                                   {FlatSymbolRefAttr::get(ctx, name)});
-    Value t0 =
-        gpu::WaitOp::create(b, loc, gpu::AsyncTokenType::get(ctx), ValueRange{})
-            .getAsyncToken();
-    auto l = gpu::LaunchFuncOp::create(
-        b, loc, sym, gpu::KernelDim3{c(gx), c(gy), c(1)},
-        gpu::KernelDim3{c(threads), c(1), c(1)}, Value(), args,
-        gpu::AsyncTokenType::get(ctx), ValueRange{t0});
-    gpu::WaitOp::create(b, loc, Type(), ValueRange{l.getAsyncToken()});
+    auto emit = [&](OpBuilder &lb) {
+      Value t0 = gpu::WaitOp::create(lb, loc, gpu::AsyncTokenType::get(ctx),
+                                     ValueRange{})
+                     .getAsyncToken();
+      Value one = arith::ConstantIndexOp::create(lb, loc, 1);
+      auto l = gpu::LaunchFuncOp::create(
+          lb, loc, sym, gpu::KernelDim3{gx, gy, one},
+          gpu::KernelDim3{arith::ConstantIndexOp::create(lb, loc, threads),
+                          one, one},
+          Value(), args, gpu::AsyncTokenType::get(ctx), ValueRange{t0});
+      gpu::WaitOp::create(lb, loc, Type(), ValueRange{l.getAsyncToken()});
+    };
+    if (!guard) {
+      emit(b);
+      return;
+    }
+    Value zero = c(0);
+    Value some = arith::AndIOp::create(
+        b, loc,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt, gx, zero),
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt, gy, zero));
+    scf::IfOp::create(b, loc, some, [&](OpBuilder &ib, Location il) {
+      emit(ib);
+      scf::YieldOp::create(ib, il);
+    });
   }
   Value out(Value dev) {
     auto mt = cast<MemRefType>(dev.getType());
-    Value host = memref::AllocOp::create(b, loc, mt);
+    Value host = memref::AllocOp::create(b, loc, mt, dynamicSizes(dev));
     memref::CopyOp::create(b, loc, dev, host);
     return bufferization::ToTensorOp::create(
                b, loc,
@@ -228,21 +255,26 @@ struct HostGlue {
 };
 
 /// The flattened problem of an attention op (both ops share the operands'
-/// meaning), or failure with a diagnostic.
+/// meaning), or failure with a diagnostic. Batch dims and sequence lengths
+/// may be dynamic (the kernels then take them as size arguments).
 template <typename OpT>
 FailureOr<KernelSpec> specOf(OpT op, int64_t threads, int64_t tile) {
   auto qTy = op.getQuery().getType();
   auto kTy = op.getKey().getType();
   auto vTy = op.getValue().getType();
-  if (!qTy.hasStaticShape() || !kTy.hasStaticShape() || !vTy.hasStaticShape())
-    return op.emitOpError("needs static shapes on the GPU path for now");
-  if (op.getMask() && !op.getMask().getType().hasStaticShape())
-    return op.emitOpError("needs a statically shaped mask on the GPU path");
+  int64_t rank = qTy.getRank();
+  for (auto ty : {qTy, kTy, vTy})
+    if (ty.isDynamicDim(rank - 1) || (rank >= 3 && ty.isDynamicDim(rank - 3)))
+      return op.emitOpError("needs static head counts and head dims on the "
+                            "GPU path");
   for (Value c : op.getCaptures())
     if (!cast<RankedTensorType>(c.getType()).hasStaticShape())
       return op.emitOpError("needs statically shaped captured operands on "
                             "the GPU path");
-  int64_t rank = qTy.getRank();
+  const int64_t dyn = ShapedType::kDynamic;
+  auto mul = [&](int64_t a, int64_t b) {
+    return ShapedType::isDynamic(a) || ShapedType::isDynamic(b) ? dyn : a * b;
+  };
   KernelSpec s;
   s.nq = qTy.getDimSize(rank - 2);
   s.nk = kTy.getDimSize(rank - 2);
@@ -252,11 +284,14 @@ FailureOr<KernelSpec> specOf(OpT op, int64_t threads, int64_t tile) {
   s.hkv = rank >= 3 ? kTy.getDimSize(rank - 3) : 1;
   s.bh = 1;
   for (int64_t i = 0; i < rank - 2; ++i)
-    s.bh *= qTy.getDimSize(i);
+    s.bh = mul(s.bh, qTy.getDimSize(i));
   s.elt = qTy.getElementType();
   s.scale = op.getScaleValue();
   if (op.getCausal())
-    s.causalOffset = op.getCausalOffset() ? *op.getCausalOffset() : s.nk - s.nq;
+    s.causalOffset = op.getCausalOffset() ? *op.getCausalOffset()
+                     : ShapedType::isDynamic(s.nk) || ShapedType::isDynamic(s.nq)
+                         ? dyn
+                         : s.nk - s.nq;
   s.threads = threads;
   s.tile = tile;
   s.lead.assign(qTy.getShape().begin(), qTy.getShape().end() - 2);
@@ -266,18 +301,16 @@ FailureOr<KernelSpec> specOf(OpT op, int64_t threads, int64_t tile) {
     s.captures.push_back(cast<RankedTensorType>(c.getType()));
   if (Value mask = op.getMask()) {
     // Row-major strides of the mask, aligned to the trailing dims of
-    // [B..., H, Nq, Nk]; 0 where it broadcasts.
+    // [B..., H, Nq, Nk]; 0 along its dims of size 1 (broadcast), dynamic
+    // where a size they depend on is (the host computes those: maskStrides).
     auto mTy = cast<RankedTensorType>(mask.getType());
-    SmallVector<int64_t> full(s.lead);
-    full.append({s.nq, s.nk});
-    int64_t r = full.size(), mr = mTy.getRank();
+    int64_t r = s.lead.size() + 2, mr = mTy.getRank();
     SmallVector<int64_t> strides(r, 0);
     int64_t stride = 1;
     for (int64_t i = mr - 1; i >= 0; --i) {
-      int64_t j = i + (r - mr);
-      if (j >= 0 && !(mTy.getDimSize(i) == 1 && full[j] != 1))
-        strides[j] = stride;
-      stride *= mTy.getDimSize(i);
+      int64_t m = mTy.getDimSize(i);
+      strides[i + (r - mr)] = m == 1 ? 0 : ShapedType::isDynamic(m) ? dyn : stride;
+      stride = mul(stride, m);
     }
     s.mask = true;
     s.maskSize = stride;
@@ -288,6 +321,67 @@ FailureOr<KernelSpec> specOf(OpT op, int64_t threads, int64_t tile) {
   if (s.nq == 0 || s.nk == 0 || s.bh == 0)
     return op.emitOpError("empty attention is not supported on the GPU path");
   return s;
+}
+
+/// A mapped op's sizes on the host: Nq, Nk, BH, BHkv, and the values of
+/// the kernels' size arguments (the dynamic ones of KernelSpec::sizeList).
+struct RuntimeSizes {
+  Value nq, nk, bh, bhkv;
+  SmallVector<Value> args;
+};
+
+RuntimeSizes runtimeSizes(OpBuilder &b, Location loc, const KernelSpec &s,
+                          Value q, Value k, Value mask) {
+  auto c = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  auto dim = [&](Value t, int64_t i) -> Value {
+    auto ty = cast<RankedTensorType>(t.getType());
+    if (!ty.isDynamicDim(i))
+      return c(ty.getDimSize(i));
+    return tensor::DimOp::create(b, loc, t, i);
+  };
+  // Folded where static (launch grids of constants).
+  auto mul = [&](Value x, Value y) -> Value {
+    return b.createOrFold<arith::MulIOp>(loc, x, y);
+  };
+  int64_t rank = cast<RankedTensorType>(q.getType()).getRank();
+  RuntimeSizes r;
+  r.nq = dim(q, rank - 2);
+  r.nk = dim(k, rank - 2);
+  SmallVector<Value> all{r.nq, r.nk};
+  r.bh = c(1);
+  for (int64_t i = 0; i < rank - 2; ++i) {
+    all.push_back(dim(q, i));
+    r.bh = mul(r.bh, all.back());
+  }
+  r.bhkv = b.createOrFold<arith::DivUIOp>(loc, r.bh, c(s.hq / s.hkv));
+  if (s.mask) {
+    // As specOf: 0 along size-1 dims (a dynamic one may be 1 at run time).
+    auto mTy = cast<RankedTensorType>(mask.getType());
+    int64_t full = rank, mr = mTy.getRank();
+    SmallVector<Value> strides(full, c(0));
+    Value stride = c(1);
+    for (int64_t i = mr - 1; i >= 0; --i) {
+      Value m = dim(mask, i);
+      int64_t j = i + (full - mr);
+      if (mTy.getDimSize(i) != 1)
+        strides[j] = mTy.isDynamicDim(i)
+                         ? arith::SelectOp::create(
+                               b, loc,
+                               arith::CmpIOp::create(
+                                   b, loc, arith::CmpIPredicate::eq, m, c(1)),
+                               c(0), stride)
+                               .getResult()
+                         : stride;
+      stride = mul(stride, m);
+    }
+    llvm::append_range(all, strides);
+  }
+  for (auto [v, size] : llvm::zip_equal(all, s.sizeList()))
+    if (ShapedType::isDynamic(size))
+      r.args.push_back(v);
+  return r;
 }
 
 struct FlashMapToGPUPass : flash::impl::FlashMapToGPUBase<FlashMapToGPUPass> {
@@ -415,7 +509,6 @@ struct FlashMapToGPUPass : flash::impl::FlashMapToGPUBase<FlashMapToGPUPass> {
       OpBuilder kb = OpBuilder::atBlockEnd(gpuModule.getBody());
       OpBuilder b(op);
       HostGlue host{b, op->getLoc(), ctx, {}};
-      int64_t bhkv = s->bh / (s->hq / s->hkv);
       auto f32 = b.getF32Type();
       bool backward = isa<AttentionGradOp>(op);
       std::string id = std::to_string(counter++);
@@ -443,28 +536,38 @@ struct FlashMapToGPUPass : flash::impl::FlashMapToGPUBase<FlashMapToGPUPass> {
       }
       for (MappedKernel &k : kernels)
         k.fn->setAttr("flash.kernel_kind", StringAttr::get(ctx, k.kind));
-      auto blocks = [](int64_t rows, const MappedKernel &k) {
-        return (rows + k.rowsPerBlock - 1) / k.rowsPerBlock;
+
+      // The sizes at run time (constants where static): lengths, batch
+      // dims, the mask's strides; the kernels' size arguments.
+      Value query = op->getOperand(0), key = op->getOperand(1);
+      Value mask = isa<AttentionOp>(op) ? cast<AttentionOp>(op).getMask()
+                                        : cast<AttentionGradOp>(op).getMask();
+      RuntimeSizes rt = runtimeSizes(b, op->getLoc(), *s, query, key, mask);
+      auto blocks = [&](Value rows, const MappedKernel &k) -> Value {
+        return b.createOrFold<arith::CeilDivUIOp>(host.loc, rows,
+                                                  host.c(k.rowsPerBlock));
+      };
+      bool guard = s->dynamic();
+      auto withSizes = [&](SmallVector<Value> args) {
+        llvm::append_range(args, rt.args);
+        return args;
       };
       SmallVector<Value> repl;
       if (auto fwd = dyn_cast<AttentionOp>(op)) {
         Value q = host.in(fwd.getQuery()), k = host.in(fwd.getKey()),
               v = host.in(fwd.getValue());
-        auto oTy = fwd.getOutput().getType();
-        Value o =
-            host.alloc(MemRefType::get(oTy.getShape(), oTy.getElementType()));
-        SmallVector<int64_t> lseShape(
-            fwd.getQuery().getType().getShape().drop_back());
-        Value lse = host.alloc(MemRefType::get(lseShape, f32));
-        SmallVector<Value> args{as3D(b, host.loc, q), as3D(b, host.loc, k),
-                                as3D(b, host.loc, v), as3D(b, host.loc, o),
-                                as2D(b, host.loc, lse)};
+        Value o = host.allocLike(fwd.getOutput());
+        Value lse = host.allocLike(fwd.getQuery(), /*dropLast=*/true, f32);
+        Location l = host.loc;
+        SmallVector<Value> args{asRows(b, l, q, 1), asRows(b, l, k, 1),
+                                asRows(b, l, v, 1), asRows(b, l, o, 1),
+                                asRows(b, l, lse, 0)};
         if (s->mask)
           args.push_back(host.mask(fwd.getMask()));
         for (Value c : fwd.getCaptures())
           args.push_back(host.capture(c));
-        host.launch(names[0], blocks(s->nq, kernels[0]), s->bh,
-                    kernels[0].threads, args);
+        host.launch(names[0], blocks(rt.nq, kernels[0]), rt.bh,
+                    kernels[0].threads, withSizes(args), guard);
         repl.push_back(host.out(o));
         if (fwd.getLse())
           repl.push_back(host.out(lse));
@@ -473,22 +576,19 @@ struct FlashMapToGPUPass : flash::impl::FlashMapToGPUBase<FlashMapToGPUPass> {
         Value q = host.in(grad.getQuery()), k = host.in(grad.getKey()),
               v = host.in(grad.getValue()), o = host.in(grad.getOutput()),
               lse = host.in(grad.getLse()), dO = host.in(grad.getGradOutput());
-        auto memOf = [](Value t) {
-          auto tt = cast<RankedTensorType>(t.getType());
-          return MemRefType::get(tt.getShape(), tt.getElementType());
-        };
-        Value dq = host.alloc(memOf(grad.getQuery()));
-        Value dk = host.alloc(memOf(grad.getKey()));
-        Value dv = host.alloc(memOf(grad.getValue()));
-        Value delta = host.alloc(
-            MemRefType::get(cast<MemRefType>(lse.getType()).getShape(), f32));
+        Value dq = host.allocLike(grad.getQuery());
+        Value dk = host.allocLike(grad.getKey());
+        Value dv = host.allocLike(grad.getValue());
+        Value delta = host.allocLike(grad.getLse());
         Location l = host.loc;
         SmallVector<Value> qArgs{
-            as3D(b, l, q),   as3D(b, l, k),  as3D(b, l, v),  as3D(b, l, o),
-            as2D(b, l, lse), as3D(b, l, dO), as3D(b, l, dq), as2D(b, l, delta)};
+            asRows(b, l, q, 1),   asRows(b, l, k, 1),  asRows(b, l, v, 1),
+            asRows(b, l, o, 1),   asRows(b, l, lse, 0), asRows(b, l, dO, 1),
+            asRows(b, l, dq, 1),  asRows(b, l, delta, 0)};
         SmallVector<Value> kvArgs{
-            as3D(b, l, q),  as3D(b, l, k),     as3D(b, l, v),  as2D(b, l, lse),
-            as3D(b, l, dO), as2D(b, l, delta), as3D(b, l, dk), as3D(b, l, dv)};
+            asRows(b, l, q, 1),  asRows(b, l, k, 1),     asRows(b, l, v, 1),
+            asRows(b, l, lse, 0), asRows(b, l, dO, 1), asRows(b, l, delta, 0),
+            asRows(b, l, dk, 1), asRows(b, l, dv, 1)};
         if (s->mask) {
           Value m = host.mask(grad.getMask());
           qArgs.push_back(m);
@@ -499,10 +599,10 @@ struct FlashMapToGPUPass : flash::impl::FlashMapToGPUBase<FlashMapToGPUPass> {
           qArgs.push_back(buf);
           kvArgs.push_back(buf);
         }
-        host.launch(names[0], blocks(s->nq, kernels[0]), s->bh,
-                    kernels[0].threads, qArgs);
-        host.launch(names[1], blocks(s->nk, kernels[1]), bhkv,
-                    kernels[1].threads, kvArgs);
+        host.launch(names[0], blocks(rt.nq, kernels[0]), rt.bh,
+                    kernels[0].threads, withSizes(qArgs), guard);
+        host.launch(names[1], blocks(rt.nk, kernels[1]), rt.bhkv,
+                    kernels[1].threads, withSizes(kvArgs), guard);
         repl = {host.out(dq), host.out(dk), host.out(dv)};
       }
       host.freeAll();
@@ -525,4 +625,5 @@ void mlir::flash::registerFlashToGPUPasses(KernelKinds targetKinds) {
   });
   registerPass([] { return createFlashGPULowerMath(); });
   registerPass([] { return createFlashHostDeallocation(); });
+  registerPass([] { return createFlashStaticKernelBuffers(); });
 }

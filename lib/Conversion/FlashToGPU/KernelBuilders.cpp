@@ -11,6 +11,7 @@
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 
 #include <limits>
 
@@ -18,8 +19,107 @@ using namespace mlir;
 using namespace mlir::flash;
 using namespace mlir::flash::gpukernels;
 
+SmallVector<int64_t> KernelSpec::sizeList() const {
+  SmallVector<int64_t> sizes{nq, nk};
+  llvm::append_range(sizes, lead);
+  if (mask) {
+    llvm::append_range(sizes, maskLeadStrides);
+    sizes.append({maskRowStride, maskKeyStride});
+  }
+  return sizes;
+}
+
+unsigned KernelSpec::numSizeArgs() const {
+  return llvm::count_if(sizeList(), ShapedType::isDynamic);
+}
+
+Value KernelSpec::sizeValue(KernelBuilder &kb, unsigned slot,
+                            int64_t add) const {
+  SmallVector<int64_t> sizes = sizeList();
+  if (!ShapedType::isDynamic(sizes[slot]))
+    return kb.c(sizes[slot] + add);
+  unsigned k = llvm::count_if(ArrayRef<int64_t>(sizes).take_front(slot),
+                              ShapedType::isDynamic);
+  assert(k < sizeArgs.size() && "size arguments not bound (bindSizes)");
+  Value v = sizeArgs[k];
+  if (add)
+    v = arith::AddIOp::create(kb.b, kb.loc, v, kb.c(add));
+  return v;
+}
+
+void KernelSpec::bindSizes(gpu::GPUFuncOp fn) const {
+  // The function's arguments (its workgroup attributions follow them).
+  ArrayRef<BlockArgument> args = fn.getArguments().take_front(
+      fn.getFunctionType().getNumInputs());
+  sizeArgs.assign(args.end() - numSizeArgs(), args.end());
+}
+
+Value KernelSpec::nqValue(KernelBuilder &kb, int64_t add) const {
+  return sizeValue(kb, 0, add);
+}
+Value KernelSpec::nkValue(KernelBuilder &kb, int64_t add) const {
+  return sizeValue(kb, 1, add);
+}
+Value KernelSpec::leadValue(KernelBuilder &kb, unsigned i) const {
+  return sizeValue(kb, 2 + i, 0);
+}
+Value KernelSpec::bhValue(KernelBuilder &kb) const {
+  if (!ShapedType::isDynamic(bh))
+    return kb.c(bh);
+  Value v = kb.c(1);
+  for (unsigned i = 0; i < lead.size(); ++i)
+    v = arith::MulIOp::create(kb.b, kb.loc, v, leadValue(kb, i));
+  return v;
+}
+Value KernelSpec::maskLeadStrideValue(KernelBuilder &kb, unsigned i) const {
+  return sizeValue(kb, 2 + lead.size() + i, 0);
+}
+Value KernelSpec::maskRowStrideValue(KernelBuilder &kb) const {
+  return sizeValue(kb, 2 + 2 * lead.size(), 0);
+}
+Value KernelSpec::maskKeyStrideValue(KernelBuilder &kb) const {
+  return sizeValue(kb, 3 + 2 * lead.size(), 0);
+}
+Value KernelSpec::causalOffsetValue(KernelBuilder &kb, int64_t add) const {
+  assert(causalOffset && "not causal");
+  if (!ShapedType::isDynamic(*causalOffset))
+    return kb.c(*causalOffset + add);
+  return arith::SubIOp::create(kb.b, kb.loc, nkValue(kb, add), nqValue(kb));
+}
+
+Value gpukernels::maskLeadBase(KernelBuilder &kb, const KernelSpec &s,
+                               Value bh) {
+  Value off = kb.c(0), rest = bh;
+  for (int64_t i = static_cast<int64_t>(s.lead.size()) - 1; i >= 0; --i) {
+    Value size = s.leadValue(kb, i);
+    Value idx = arith::RemUIOp::create(kb.b, kb.loc, rest, size);
+    rest = arith::DivUIOp::create(kb.b, kb.loc, rest, size);
+    if (s.maskLeadStrides[i])
+      off = arith::AddIOp::create(
+          kb.b, kb.loc, off,
+          arith::MulIOp::create(kb.b, kb.loc, idx,
+                                s.maskLeadStrideValue(kb, i)));
+  }
+  return off;
+}
+
+Value gpukernels::addMask(KernelBuilder &kb, const KernelSpec &s, Value s2,
+                          Value mask, Value leadBase, Value row, Value key) {
+  Value idx = leadBase;
+  if (s.maskRowStride)
+    idx = arith::AddIOp::create(
+        kb.b, kb.loc, idx,
+        arith::MulIOp::create(kb.b, kb.loc, row, s.maskRowStrideValue(kb)));
+  if (s.maskKeyStride)
+    idx = arith::AddIOp::create(
+        kb.b, kb.loc, idx,
+        arith::MulIOp::create(kb.b, kb.loc, key, s.maskKeyStrideValue(kb)));
+  Value m = memref::LoadOp::create(kb.b, kb.loc, mask, ValueRange{idx});
+  return fmac(kb.b, kb.loc, m, kb.f(kLog2e), s2);
+}
+
 void gpukernels::stageTile(OpBuilder &b, Location loc, Value src, Value dst,
-                           Value bh, Value row0, int64_t rows, int64_t n,
+                           Value bh, Value row0, int64_t rows, Value n,
                            int64_t width, Value tid, int64_t threads) {
   KernelBuilder kb{b, loc};
   scf::ForOp::create(
@@ -30,23 +130,55 @@ void gpukernels::stageTile(OpBuilder &b, Location loc, Value src, Value dst,
         Value c = arith::RemUIOp::create(sb, sl, idx, ks.c(width));
         Value row = arith::AddIOp::create(sb, sl, row0, r);
         Value inb = arith::CmpIOp::create(sb, sl, arith::CmpIPredicate::ult,
-                                          row, ks.c(n));
-        Value rowc = arith::MinUIOp::create(sb, sl, row, ks.c(n - 1));
-        Value x = ks.toF32(
-            memref::LoadOp::create(sb, sl, src, ValueRange{bh, rowc, c}));
+                                          row, n);
+        Value rowc = arith::MinUIOp::create(
+            sb, sl, row, arith::SubIOp::create(sb, sl, n, ks.c(1)));
+        Value x = ks.toF32(memref::LoadOp::create(
+            sb, sl, src, ValueRange{rowOf(ks, bh, n, rowc), c}));
         x = arith::SelectOp::create(sb, sl, inb, x, ks.f(0.0f));
         memref::StoreOp::create(sb, sl, x, dst, ValueRange{r, c});
         scf::YieldOp::create(sb, sl);
       });
 }
 
+Value gpukernels::kvBatchHeads(KernelBuilder &kb, const KernelSpec &s) {
+  if (!ShapedType::isDynamic(s.bh))
+    return kb.c(s.bh / (s.hq / s.hkv));
+  return arith::DivUIOp::create(kb.b, kb.loc, s.bhValue(kb),
+                                kb.c(s.hq / s.hkv));
+}
+
+Value gpukernels::byBatchHead(KernelBuilder &kb, Value rows, Value bh,
+                              Value n) {
+  auto ty = cast<MemRefType>(rows.getType());
+  SmallVector<OpFoldResult> shape{getAsOpFoldResult(bh), getAsOpFoldResult(n)};
+  SmallVector<ReassociationIndices> groups{{0, 1}};
+  if (ty.getRank() == 2) {
+    shape.push_back(kb.b.getIndexAttr(ty.getDimSize(1)));
+    groups.push_back({2});
+  }
+  auto [staticShape, dynamicShape] = decomposeMixedValues(shape);
+  auto resTy = MemRefType::get(staticShape, ty.getElementType());
+  return memref::ExpandShapeOp::create(kb.b, kb.loc, resTy, rows, groups,
+                                       shape)
+      .getResult();
+}
+
+/// [rows * BH-or-BHkv, width]: dynamic when either is.
+static MemRefType rowsType(int64_t bh, int64_t n, int64_t width, Type elt) {
+  int64_t rows = ShapedType::isDynamic(bh) || ShapedType::isDynamic(n)
+                     ? ShapedType::kDynamic
+                     : bh * n;
+  if (width == 0)
+    return MemRefType::get({rows}, elt);
+  return MemRefType::get({rows, width}, elt);
+}
+
 OperandTypes gpukernels::operandTypes(MLIRContext *ctx, const KernelSpec &s) {
-  int64_t bhkv = s.bh / (s.hq / s.hkv);
-  return {MemRefType::get({s.bh, s.nq, s.d}, s.elt),
-          MemRefType::get({bhkv, s.nk, s.d}, s.elt),
-          MemRefType::get({bhkv, s.nk, s.dv}, s.elt),
-          MemRefType::get({s.bh, s.nq, s.dv}, s.elt),
-          MemRefType::get({s.bh, s.nq}, Float32Type::get(ctx))};
+  int64_t bhkv = ShapedType::isDynamic(s.bh) ? s.bh : s.bh / (s.hq / s.hkv);
+  return {rowsType(s.bh, s.nq, s.d, s.elt), rowsType(bhkv, s.nk, s.d, s.elt),
+          rowsType(bhkv, s.nk, s.dv, s.elt), rowsType(s.bh, s.nq, s.dv, s.elt),
+          rowsType(s.bh, s.nq, 0, Float32Type::get(ctx))};
 }
 
 SmallVector<Type> gpukernels::withMaskAndCaptures(MLIRContext *ctx,
@@ -57,6 +189,7 @@ SmallVector<Type> gpukernels::withMaskAndCaptures(MLIRContext *ctx,
     all.push_back(maskType(ctx, s));
   for (RankedTensorType t : s.captures)
     all.push_back(captureType(ctx, t));
+  all.append(s.numSizeArgs(), IndexType::get(ctx));
   return all;
 }
 
@@ -79,10 +212,12 @@ MemRefType gpukernels::tileType(MLIRContext *ctx, int64_t rows, int64_t width) {
 }
 
 gpu::GPUFuncOp gpukernels::newKernel(OpBuilder &ob, Location loc,
-                                     StringRef name, TypeRange args,
-                                     TypeRange workgroup, int64_t threads) {
+                                     StringRef name, const KernelSpec &s,
+                                     TypeRange args, TypeRange workgroup,
+                                     int64_t threads) {
   auto fn = gpu::GPUFuncOp::create(ob, loc, name, ob.getFunctionType(args, {}),
                                    workgroup, TypeRange{});
+  s.bindSizes(fn);
   fn->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), ob.getUnitAttr());
   fn.setKnownBlockSizeAttr(
       ob.getDenseI32ArrayAttr({static_cast<int32_t>(threads), 1, 1}));
@@ -114,12 +249,12 @@ QueryRows gpukernels::queryRows(KernelBuilder &kb, const KernelSpec &s) {
   }
   r.row = arith::AddIOp::create(b, loc, r.rowBase, inBlock);
   r.active = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, r.row,
-                                   kb.c(s.nq));
-  r.rowc = arith::MinUIOp::create(b, loc, r.row, kb.c(s.nq - 1));
+                                   s.nqValue(kb));
+  r.rowc = arith::MinUIOp::create(b, loc, r.row, s.nqValue(kb, -1));
   r.kvbh = kvHeadOf(kb, s, r.bh);
   r.kvEnd = blockKvEnd(kb, s, r.rowBase, rows);
   if (s.causalOffset)
-    r.rowLimit = arith::AddIOp::create(b, loc, r.row, kb.c(*s.causalOffset));
+    r.rowLimit = arith::AddIOp::create(b, loc, r.row, s.causalOffsetValue(kb));
   return r;
 }
 
@@ -135,23 +270,22 @@ Value gpukernels::kvHeadOf(KernelBuilder &kb, const KernelSpec &s, Value bh) {
 Value gpukernels::blockKvEnd(KernelBuilder &kb, const KernelSpec &s,
                              Value rowBase, int64_t rows) {
   if (!s.causalOffset)
-    return kb.c(s.nk);
+    return s.nkValue(kb);
   OpBuilder &b = kb.b;
   Value lastRow = arith::MinUIOp::create(
       b, kb.loc, arith::AddIOp::create(b, kb.loc, rowBase, kb.c(rows - 1)),
-      kb.c(s.nq - 1));
-  Value end = arith::AddIOp::create(
-      b, kb.loc,
-      arith::AddIOp::create(b, kb.loc, lastRow, kb.c(*s.causalOffset)),
-      kb.c(1));
+      s.nqValue(kb, -1));
+  Value end =
+      arith::AddIOp::create(b, kb.loc, lastRow, s.causalOffsetValue(kb, 1));
   return arith::MinSIOp::create(
-      b, kb.loc, arith::MaxSIOp::create(b, kb.loc, end, kb.c(0)), kb.c(s.nk));
+      b, kb.loc, arith::MaxSIOp::create(b, kb.loc, end, kb.c(0)),
+      s.nkValue(kb));
 }
 
 Value gpukernels::keyVisible(KernelBuilder &kb, const KernelSpec &s,
                              Value rowLimit, Value key) {
   Value vis = arith::CmpIOp::create(kb.b, kb.loc, arith::CmpIPredicate::ult,
-                                    key, kb.c(s.nk));
+                                    key, s.nkValue(kb));
   if (rowLimit)
     vis = arith::AndIOp::create(kb.b, kb.loc, vis,
                                 arith::CmpIOp::create(kb.b, kb.loc,
@@ -198,14 +332,13 @@ void gpukernels::storeFromFirstLane(KernelBuilder &kb, Value x, Value dst,
   });
 }
 
-SmallVector<Value> gpukernels::loadRow(KernelBuilder &kb, Value src, Value bh,
+SmallVector<Value> gpukernels::loadRow(KernelBuilder &kb, Value src,
                                        Value row, int64_t width, Value mul,
                                        Value lane, int64_t lanes) {
   SmallVector<Value> r;
   for (int64_t d = 0; d < width / lanes; ++d) {
     Value x = kb.toF32(memref::LoadOp::create(
-        kb.b, kb.loc, src,
-        ValueRange{bh, row, laneColumn(kb, lane, lanes, d)}));
+        kb.b, kb.loc, src, ValueRange{row, laneColumn(kb, lane, lanes, d)}));
     r.push_back(mul ? arith::MulFOp::create(kb.b, kb.loc, x, mul).getResult()
                     : x);
   }

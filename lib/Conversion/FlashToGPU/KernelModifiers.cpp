@@ -51,8 +51,9 @@ SmallVector<Value> gpukernels::leadPositions(KernelBuilder &kb,
   SmallVector<Value> lead(s.lead.size());
   Value rest = bh;
   for (int64_t i = static_cast<int64_t>(s.lead.size()) - 1; i >= 0; --i) {
-    lead[i] = arith::RemUIOp::create(kb.b, kb.loc, rest, kb.c(s.lead[i]));
-    rest = arith::DivUIOp::create(kb.b, kb.loc, rest, kb.c(s.lead[i]));
+    Value size = s.leadValue(kb, i);
+    lead[i] = arith::RemUIOp::create(kb.b, kb.loc, rest, size);
+    rest = arith::DivUIOp::create(kb.b, kb.loc, rest, size);
   }
   return lead;
 }

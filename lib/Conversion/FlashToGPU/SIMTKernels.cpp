@@ -54,7 +54,7 @@ gpu::GPUFuncOp buildForwardKernel(OpBuilder &ob, Location loc, StringRef name,
   MLIRContext *ctx = ob.getContext();
   OperandTypes t = operandTypes(ctx, s);
   SmallVector<Type> argTys = withMaskAndCaptures(ctx, s, {t.q, t.k, t.v, t.o, t.lse});
-  auto fn = newKernel(ob, loc, name, argTys,
+  auto fn = newKernel(ob, loc, name, s, argTys,
                       {tileType(ctx, s.tile, s.d), tileType(ctx, s.tile, s.dv)},
                       s.threads);
 
@@ -88,8 +88,8 @@ gpu::GPUFuncOp buildForwardKernel(OpBuilder &ob, Location loc, StringRef name,
   // scale for a score_mod, which sees natural units), in registers.
   const int64_t L = s.lanes, dq = s.d / L, dvq = s.dv / L;
   SmallVector<Value> qv = loadRow(
-      kb, q, bh, rowc, s.d, kb.f(s.scoreMod ? s.scale : s.scale * kLog2e),
-      rows.lane, L);
+      kb, q, rowOf(kb, bh, s.nqValue(kb), rowc), s.d,
+      kb.f(s.scoreMod ? s.scale : s.scale * kLog2e), rows.lane, L);
 
   SmallVector<Value> inits{kb.f(ninf), kb.f(0.0f)};
   for (int64_t e = 0; e < dvq; ++e)
@@ -99,10 +99,10 @@ gpu::GPUFuncOp buildForwardKernel(OpBuilder &ob, Location loc, StringRef name,
       [&](OpBuilder &lb, Location l, Value jt, ValueRange args) {
         KernelBuilder kl{lb, l};
         // K and V tiles (f32) in shared memory, zero past Nk.
-        stageTile(lb, l, k, kTile, rows.kvbh, jt, s.tile, s.nk, s.d, tid,
-                  s.threads);
-        stageTile(lb, l, v, vTile, rows.kvbh, jt, s.tile, s.nk, s.dv, tid,
-                  s.threads);
+        stageTile(lb, l, k, kTile, rows.kvbh, jt, s.tile, s.nkValue(kl), s.d,
+                  tid, s.threads);
+        stageTile(lb, l, v, vTile, rows.kvbh, jt, s.tile, s.nkValue(kl), s.dv,
+                  tid, s.threads);
         gpu::BarrierOp::create(lb, l);
 
         // Scores of this thread's row against the tile (log2 domain).
@@ -120,7 +120,7 @@ gpu::GPUFuncOp buildForwardKernel(OpBuilder &ob, Location loc, StringRef name,
           if (L > 1)
             acc = sumOverLanes(kl, acc, L);
           Value key = arith::AddIOp::create(lb, l, jt, kl.c(t));
-          Value keyc = arith::MinUIOp::create(lb, l, key, kl.c(s.nk - 1));
+          Value keyc = arith::MinUIOp::create(lb, l, key, s.nkValue(kl, -1));
           if (s.scoreMod)
             acc = arith::MulFOp::create(lb, l,
                                         mods.score(kl, 0, acc, rowc, keyc),
@@ -167,18 +167,19 @@ gpu::GPUFuncOp buildForwardKernel(OpBuilder &ob, Location loc, StringRef name,
     Value none = arith::CmpFOp::create(ib, il, arith::CmpFPredicate::OEQ, lsum,
                                        ki.f(0.0f));
     Value inv = arith::DivFOp::create(ib, il, ki.f(1.0f), lsum);
+    Value orow = rowOf(ki, bh, s.nqValue(ki), row);
     for (int64_t e = 0; e < dvq; ++e) {
       Value x = arith::MulFOp::create(ib, il, loop.getResult(2 + e), inv);
       x = arith::SelectOp::create(ib, il, none, ki.f(0.0f), x);
       if (!s.elt.isF32())
         x = arith::TruncFOp::create(ib, il, s.elt, x);
       memref::StoreOp::create(
-          ib, il, x, o, ValueRange{bh, row, laneColumn(ki, rows.lane, L, e)});
+          ib, il, x, o, ValueRange{orow, laneColumn(ki, rows.lane, L, e)});
     }
     Value lg = arith::AddFOp::create(ib, il, m, log2(ib, il, lsum));
     lg = arith::MulFOp::create(ib, il, lg, ki.f(0.6931471805599453f));
     lg = arith::SelectOp::create(ib, il, none, ki.f(ninf), lg);
-    storeFromFirstLane(ki, lg, lse, ValueRange{bh, row}, rows.lane);
+    storeFromFirstLane(ki, lg, lse, ValueRange{orow}, rows.lane);
     scf::YieldOp::create(ib, il);
   });
   gpu::ReturnOp::create(b, loc);
@@ -187,15 +188,15 @@ gpu::GPUFuncOp buildForwardKernel(OpBuilder &ob, Location loc, StringRef name,
 
 /// Stores this thread's values of a row (columns laneColumn(lane, lanes,
 /// i)).
-void storeRow(KernelBuilder &kb, ValueRange vals, Value dst, Value bh,
-              Value row, Type elt, Value mul, Value lane, int64_t lanes) {
+void storeRow(KernelBuilder &kb, ValueRange vals, Value dst, Value row,
+              Type elt, Value mul, Value lane, int64_t lanes) {
   for (auto [d, v] : llvm::enumerate(vals)) {
     Value x = mul ? arith::MulFOp::create(kb.b, kb.loc, v, mul).getResult() : v;
     if (!elt.isF32())
       x = arith::TruncFOp::create(kb.b, kb.loc, elt, x);
     memref::StoreOp::create(
         kb.b, kb.loc, x, dst,
-        ValueRange{bh, row, laneColumn(kb, lane, lanes, d)});
+        ValueRange{row, laneColumn(kb, lane, lanes, d)});
   }
 }
 
@@ -219,7 +220,7 @@ gpu::GPUFuncOp buildGradQKernel(OpBuilder &ob, Location loc, StringRef name,
                                 const KernelSpec &s) {
   MLIRContext *ctx = ob.getContext();
   SmallVector<Type> argTys = gradQArgTypes(ctx, s);
-  auto fn = newKernel(ob, loc, name, argTys,
+  auto fn = newKernel(ob, loc, name, s, argTys,
                       {tileType(ctx, s.tile, s.d), tileType(ctx, s.tile, s.dv)},
                       s.threads);
   OpBuilder b = OpBuilder::atBlockBegin(&fn.front());
@@ -242,15 +243,16 @@ gpu::GPUFuncOp buildGradQKernel(OpBuilder &ob, Location loc, StringRef name,
   // This thread's 1 / L of the row's q, dO, o and dq.
   const int64_t L = s.lanes;
   Value lane = rows.lane;
-  SmallVector<Value> qv = loadRow(kb, q, bh, rowc, s.d, Value(), lane, L);
-  SmallVector<Value> dov = loadRow(kb, dO, bh, rowc, s.dv, Value(), lane, L);
-  SmallVector<Value> ov = loadRow(kb, o, bh, rowc, s.dv, Value(), lane, L);
+  Value qrow = rowOf(kb, bh, s.nqValue(kb), rowc);
+  SmallVector<Value> qv = loadRow(kb, q, qrow, s.d, Value(), lane, L);
+  SmallVector<Value> dov = loadRow(kb, dO, qrow, s.dv, Value(), lane, L);
+  SmallVector<Value> ov = loadRow(kb, o, qrow, s.dv, Value(), lane, L);
   Value dRow = kb.f(0.0f);
   for (auto [a, c] : llvm::zip(dov, ov))
     dRow = fmac(b, loc, a, c, dRow);
   if (L > 1)
     dRow = sumOverLanes(kb, dRow, L);
-  Value lseRow = memref::LoadOp::create(b, loc, lse, ValueRange{bh, rowc});
+  Value lseRow = memref::LoadOp::create(b, loc, lse, ValueRange{qrow});
   Value rowEmpty = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ,
                                          lseRow, kb.f(ninf));
   Value lse2 = arith::MulFOp::create(b, loc, lseRow, kb.f(kLog2e));
@@ -272,15 +274,16 @@ gpu::GPUFuncOp buildGradQKernel(OpBuilder &ob, Location loc, StringRef name,
       b, loc, kvStart, kvEnd, kb.c(s.tile), inits,
       [&](OpBuilder &lb, Location l, Value jt, ValueRange acc) {
         KernelBuilder kl{lb, l};
-        stageTile(lb, l, k, kTile, kvbh, jt, s.tile, s.nk, s.d, tid, s.threads);
-        stageTile(lb, l, v, vTile, kvbh, jt, s.tile, s.nk, s.dv, tid,
+        stageTile(lb, l, k, kTile, kvbh, jt, s.tile, s.nkValue(kl), s.d, tid,
+                  s.threads);
+        stageTile(lb, l, v, vTile, kvbh, jt, s.tile, s.nkValue(kl), s.dv, tid,
                   s.threads);
         gpu::BarrierOp::create(lb, l);
         SmallVector<Value> next(acc);
         for (int64_t t = 0; t < s.tile; ++t) {
           Value x = dotTile(kl, qv, kTile, t, lane, L);
           Value key = arith::AddIOp::create(lb, l, jt, kl.c(t));
-          Value keyc = arith::MinUIOp::create(lb, l, key, kl.c(s.nk - 1));
+          Value keyc = arith::MinUIOp::create(lb, l, key, s.nkValue(kl, -1));
           Value vis = keyVisible(kl, s, rows, key), dMod;
           Value arg = mods.gradExponent(kl, 0, x, rowc, keyc, lse2, dMod, vis);
           if (mask)
@@ -302,8 +305,9 @@ gpu::GPUFuncOp buildGradQKernel(OpBuilder &ob, Location loc, StringRef name,
       });
   scf::IfOp::create(b, loc, active, [&](OpBuilder &ib, Location il) {
     KernelBuilder ki{ib, il};
-    storeRow(ki, loop.getResults(), dq, bh, row, s.elt, ki.f(s.scale), lane, L);
-    storeFromFirstLane(ki, dRow, delta, ValueRange{bh, row}, lane);
+    Value orow = rowOf(ki, bh, s.nqValue(ki), row);
+    storeRow(ki, loop.getResults(), dq, orow, s.elt, ki.f(s.scale), lane, L);
+    storeFromFirstLane(ki, dRow, delta, ValueRange{orow}, lane);
     scf::YieldOp::create(ib, il);
   });
   gpu::ReturnOp::create(b, loc);
@@ -317,7 +321,7 @@ gpu::GPUFuncOp buildGradKVKernel(OpBuilder &ob, Location loc, StringRef name,
   MLIRContext *ctx = ob.getContext();
   int64_t group = s.hq / s.hkv;
   SmallVector<Type> argTys = gradKVArgTypes(ctx, s);
-  auto fn = newKernel(ob, loc, name, argTys,
+  auto fn = newKernel(ob, loc, name, s, argTys,
                       {tileType(ctx, s.tile, s.d), tileType(ctx, s.tile, s.dv),
                        tileType(ctx, s.tile, 2)},
                       s.threads);
@@ -345,21 +349,23 @@ gpu::GPUFuncOp buildGradKVKernel(OpBuilder &ob, Location loc, StringRef name,
     lane = arith::RemUIOp::create(b, loc, tid, kb.c(L));
   }
   Value key = arith::AddIOp::create(b, loc, keyBase, inBlock);
-  Value active =
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, key, kb.c(s.nk));
-  Value keyc = arith::MinUIOp::create(b, loc, key, kb.c(s.nk - 1));
+  Value active = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, key,
+                                       s.nkValue(kb));
+  Value keyc = arith::MinUIOp::create(b, loc, key, s.nkValue(kb, -1));
   Value bIdx = arith::DivUIOp::create(b, loc, kvbh, kb.c(s.hkv));
   Value hkv = arith::RemUIOp::create(b, loc, kvbh, kb.c(s.hkv));
   Value firstQHead = arith::AddIOp::create(
       b, loc, arith::MulIOp::create(b, loc, bIdx, kb.c(s.hq)),
       arith::MulIOp::create(b, loc, hkv, kb.c(group)));
 
-  SmallVector<Value> kv = loadRow(kb, k, kvbh, keyc, s.d, Value(), lane, L);
-  SmallVector<Value> vv = loadRow(kb, v, kvbh, keyc, s.dv, Value(), lane, L);
+  Value krow = rowOf(kb, kvbh, s.nkValue(kb), keyc);
+  SmallVector<Value> kv = loadRow(kb, k, krow, s.d, Value(), lane, L);
+  SmallVector<Value> vv = loadRow(kb, v, krow, s.dv, Value(), lane, L);
   // Queries that can see this block's keys: i >= keyBase - off.
   Value qStart = kb.c(0);
   if (s.causalOffset) {
-    Value first = arith::SubIOp::create(b, loc, keyBase, kb.c(*s.causalOffset));
+    Value first =
+        arith::SubIOp::create(b, loc, keyBase, s.causalOffsetValue(kb));
     first = arith::MaxSIOp::create(b, loc, first, kb.c(0));
     qStart = arith::MulIOp::create(
         b, loc, arith::DivUIOp::create(b, loc, first, kb.c(s.tile)),
@@ -376,7 +382,7 @@ gpu::GPUFuncOp buildGradKVKernel(OpBuilder &ob, Location loc, StringRef name,
         // This query head's modifier regions at the thread's key; a
         // mask_mod's affine bounds narrow the queries that see the block.
         KernelModifiers mods(kh, s, fn, bh, {keyc}, /*fixedIsKey=*/true);
-        Value qFrom = qStart, qEnd = kh.c(s.nq);
+        Value qFrom = qStart, qEnd = s.nqValue(kh);
         if (s.maskMod) {
           MaskTiles mt = mods.tiles(
               kh, /*swap=*/true, keyBase,
@@ -389,22 +395,23 @@ gpu::GPUFuncOp buildGradKVKernel(OpBuilder &ob, Location loc, StringRef name,
             hb, hl, qFrom, qEnd, kh.c(s.tile), accH,
             [&](OpBuilder &lb, Location l, Value it, ValueRange acc) {
               KernelBuilder kl{lb, l};
-              stageTile(lb, l, q, qTile, bh, it, s.tile, s.nq, s.d, tid,
-                        s.threads);
-              stageTile(lb, l, dO, doTile, bh, it, s.tile, s.nq, s.dv, tid,
-                        s.threads);
+              stageTile(lb, l, q, qTile, bh, it, s.tile, s.nqValue(kl), s.d,
+                        tid, s.threads);
+              stageTile(lb, l, dO, doTile, bh, it, s.tile, s.nqValue(kl),
+                        s.dv, tid, s.threads);
               // (lse * log2 e, D) of the tile's rows.
               scf::ForOp::create(
                   lb, l, tid, kl.c(s.tile), kl.c(s.threads), ValueRange{},
                   [&](OpBuilder &sb, Location sl, Value r, ValueRange) {
                     KernelBuilder ks{sb, sl};
                     Value row = arith::AddIOp::create(sb, sl, it, r);
-                    Value rowc =
-                        arith::MinUIOp::create(sb, sl, row, ks.c(s.nq - 1));
-                    Value lv = memref::LoadOp::create(sb, sl, lse,
-                                                      ValueRange{bh, rowc});
-                    Value dv = memref::LoadOp::create(sb, sl, delta,
-                                                      ValueRange{bh, rowc});
+                    Value rowc = rowOf(
+                        ks, bh, s.nqValue(ks),
+                        arith::MinUIOp::create(sb, sl, row, s.nqValue(ks, -1)));
+                    Value lv =
+                        memref::LoadOp::create(sb, sl, lse, ValueRange{rowc});
+                    Value dv =
+                        memref::LoadOp::create(sb, sl, delta, ValueRange{rowc});
                     memref::StoreOp::create(
                         sb, sl, arith::MulFOp::create(sb, sl, lv, ks.f(kLog2e)),
                         rowTile, ValueRange{r, ks.c(0)});
@@ -418,16 +425,16 @@ gpu::GPUFuncOp buildGradKVKernel(OpBuilder &ob, Location loc, StringRef name,
                 Value x = dotTile(kl, kv, qTile, t, lane, L);
                 Value qrow = arith::AddIOp::create(lb, l, it, kl.c(t));
                 Value qrowc =
-                    arith::MinUIOp::create(lb, l, qrow, kl.c(s.nq - 1));
+                    arith::MinUIOp::create(lb, l, qrow, s.nqValue(kl, -1));
                 Value vis = arith::CmpIOp::create(
-                    lb, l, arith::CmpIPredicate::ult, qrow, kl.c(s.nq));
+                    lb, l, arith::CmpIPredicate::ult, qrow, s.nqValue(kl));
                 if (s.causalOffset)
                   vis = arith::AndIOp::create(
                       lb, l, vis,
                       arith::CmpIOp::create(
                           lb, l, arith::CmpIPredicate::sle, key,
                           arith::AddIOp::create(lb, l, qrow,
-                                                kl.c(*s.causalOffset))));
+                                                s.causalOffsetValue(kl))));
                 Value l2 = memref::LoadOp::create(lb, l, rowTile,
                                                   ValueRange{kl.c(t), kl.c(0)});
                 Value dRow = memref::LoadOp::create(
@@ -467,9 +474,9 @@ gpu::GPUFuncOp buildGradKVKernel(OpBuilder &ob, Location loc, StringRef name,
   scf::IfOp::create(b, loc, active, [&](OpBuilder &ib, Location il) {
     KernelBuilder ki{ib, il};
     ValueRange r = heads.getResults();
-    storeRow(ki, r.take_front(dq), dk, kvbh, key, s.elt, ki.f(s.scale), lane,
-             L);
-    storeRow(ki, r.drop_front(dq), dv, kvbh, key, s.elt, Value(), lane, L);
+    Value orow = rowOf(ki, kvbh, s.nkValue(ki), key);
+    storeRow(ki, r.take_front(dq), dk, orow, s.elt, ki.f(s.scale), lane, L);
+    storeRow(ki, r.drop_front(dq), dv, orow, s.elt, Value(), lane, L);
     scf::YieldOp::create(ib, il);
   });
   gpu::ReturnOp::create(b, loc);

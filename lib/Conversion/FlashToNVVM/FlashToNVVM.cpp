@@ -42,6 +42,9 @@ void mlir::flash::buildFlashToNVVMPipeline(OpPassManager &pm,
       createFlashGPULowerMath(FlashGPULowerMathOptions{"nvvm"}));
   buildGPUHostPreparation(pm);
 
+  // Dynamically sized buffers: a static type for the bare pointers.
+  pm.addPass(createFlashStaticKernelBuffers());
+
   gpu::GPUToNVVMPipelineOptions nvvm;
   nvvm.cubinChip = options.chip;
   nvvm.cubinFeatures = options.features;

@@ -202,14 +202,20 @@ gpu::GPUFuncOp gpukernels::buildGradQMmaKernel(OpBuilder &ob, Location loc,
   const int64_t warps = s.mmaWarps, threads = warps * 32, D = s.d;
   const int64_t kTile = gradTile(s, /*kv=*/false);
   const int64_t kSteps = D / 16, dTiles = D / 8, nTiles = kTile / 8;
-  auto fn = newKernel(ob, loc, name, gradQArgTypes(ctx, s),
+  auto fn = newKernel(ob, loc, name, s, gradQArgTypes(ctx, s),
                       mmaTileBuffers(ctx, s, kTile, /*stages=*/2), threads);
   limitRegisters(fn, s, /*backward=*/true);
   OpBuilder b = OpBuilder::atBlockBegin(&fn.front());
   KernelBuilder kb{b, loc};
-  Value q = fn.getArgument(0), k = fn.getArgument(1), v = fn.getArgument(2),
-        o = fn.getArgument(3), lse = fn.getArgument(4), dO = fn.getArgument(5),
-        dq = fn.getArgument(6), delta = fn.getArgument(7);
+  // The operands by batch-head: [BH, Nq, D], [BHkv, Nk, D], [BH, Nq].
+  Value bhQ = s.bhValue(kb), bhKV = kvBatchHeads(kb, s);
+  Value nq = s.nqValue(kb), nk = s.nkValue(kb);
+  auto byQ = [&](unsigned i) { return byBatchHead(kb, fn.getArgument(i), bhQ, nq); };
+  auto byKV = [&](unsigned i) {
+    return byBatchHead(kb, fn.getArgument(i), bhKV, nk);
+  };
+  Value q = byQ(0), k = byKV(1), v = byKV(2), o = byQ(3), lse = byQ(4),
+        dO = byQ(5), dq = byQ(6), delta = byQ(7);
   Value mask = s.mask ? fn.getArgument(8) : Value();
   Value kS = fn.getWorkgroupAttributions()[0];
   Value vS = fn.getWorkgroupAttributions().back();
@@ -386,15 +392,20 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
   const int64_t kTile = gradTile(s, /*kv=*/true);
   const int64_t kSteps = D / 16, dTiles = D / 8, nTiles = kTile / 8;
   const int64_t group = s.hq / s.hkv;
-  auto fn = newKernel(ob, loc, name, gradKVArgTypes(ctx, s),
+  auto fn = newKernel(ob, loc, name, s, gradKVArgTypes(ctx, s),
                       mmaTileBuffers(ctx, s, kTile, /*stages=*/2), threads);
   limitRegisters(fn, s, /*backward=*/true);
   OpBuilder b = OpBuilder::atBlockBegin(&fn.front());
   KernelBuilder kb{b, loc};
-  Value q = fn.getArgument(0), k = fn.getArgument(1), v = fn.getArgument(2),
-        lse = fn.getArgument(3), dO = fn.getArgument(4),
-        delta = fn.getArgument(5), dk = fn.getArgument(6),
-        dv = fn.getArgument(7);
+  // The operands by batch-head: [BH, Nq, D], [BHkv, Nk, D], [BH, Nq].
+  Value bhQ = s.bhValue(kb), bhKV = kvBatchHeads(kb, s);
+  Value nq = s.nqValue(kb), nk = s.nkValue(kb);
+  auto byQ = [&](unsigned i) { return byBatchHead(kb, fn.getArgument(i), bhQ, nq); };
+  auto byKV = [&](unsigned i) {
+    return byBatchHead(kb, fn.getArgument(i), bhKV, nk);
+  };
+  Value q = byQ(0), k = byKV(1), v = byKV(2), lse = byQ(3), dO = byQ(4),
+        delta = byQ(5), dk = byKV(6), dv = byKV(7);
   Value mask = s.mask ? fn.getArgument(8) : Value();
   Value qS = fn.getWorkgroupAttributions()[0];
   Value doS = fn.getWorkgroupAttributions().back();

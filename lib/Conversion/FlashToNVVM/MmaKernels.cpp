@@ -562,14 +562,20 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
   OperandTypes t = operandTypes(ctx, s);
   SmallVector<Type> argTys = withMaskAndCaptures(ctx, s, {t.q, t.k, t.v, t.o, t.lse});
   // K and V (wgmma: one swizzled buffer, one stage).
-  auto fn = newKernel(ob, loc, name, argTys,
+  auto fn = newKernel(ob, loc, name, s, argTys,
                       mmaTileBuffers(ctx, s, tileKV, /*stages=*/1), threads);
   limitRegisters(fn, s);
 
   OpBuilder b = OpBuilder::atBlockBegin(&fn.front());
   KernelBuilder kb{b, loc};
-  Value q = fn.getArgument(0), k = fn.getArgument(1), v = fn.getArgument(2),
-        o = fn.getArgument(3), lse = fn.getArgument(4);
+  // The operands by batch-head: [BH, Nq, D], [BHkv, Nk, D], lse [BH, Nq].
+  Value bhQ = s.bhValue(kb), bhKV = kvBatchHeads(kb, s);
+  Value nq = s.nqValue(kb), nk = s.nkValue(kb);
+  Value q = byBatchHead(kb, fn.getArgument(0), bhQ, nq),
+        k = byBatchHead(kb, fn.getArgument(1), bhKV, nk),
+        v = byBatchHead(kb, fn.getArgument(2), bhKV, nk),
+        o = byBatchHead(kb, fn.getArgument(3), bhQ, nq),
+        lse = byBatchHead(kb, fn.getArgument(4), bhQ, nq);
   Value mask = s.mask ? fn.getArgument(5) : Value();
   Value kS = fn.getWorkgroupAttributions()[0];
   Value vS = fn.getWorkgroupAttributions().back();

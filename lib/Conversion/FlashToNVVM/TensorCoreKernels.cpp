@@ -48,7 +48,8 @@ namespace {
 struct TensorCoreKind : KernelKind {
   bool applies(KernelSpec &s, const FlashMapToGPUOptions &o,
                bool backward) const override {
-    if (!o.tensorCores ||
+    // Runtime sizes: not yet (SIMT takes them).
+    if (!o.tensorCores || s.dynamic() ||
         !(backward ? mmaGradApplies(s) : mmaForwardApplies(s)))
       return false;
     s.wgmma = o.wgmma && wgmmaApplies(s);

@@ -173,10 +173,93 @@ struct FlashPrepareSPIRVKernelsPass
       }
       f->setAttr(f.getNumWorkgroupAttributionsAttrName(),
                  b.getI64IntegerAttr(0));
+      packScalars(f);
       return WalkResult::advance();
     });
     if (r.wasInterrupted())
       signalPassFailure();
+  }
+
+  /// The Vulkan runtime binds buffers only: a kernel's scalar arguments
+  /// (the runtime sizes of flash-map-to-gpu's dynamic kernels) become one
+  /// i32 buffer, its last argument, read at entry; each launch passes a
+  /// host-shared buffer it fills (and frees after the launch's wait).
+  void packScalars(gpu::GPUFuncOp f) {
+    SmallVector<unsigned> scalars;
+    for (auto [i, t] : llvm::enumerate(f.getArgumentTypes()))
+      if (t.isIntOrIndex())
+        scalars.push_back(i);
+    if (scalars.empty())
+      return;
+    MLIRContext *ctx = f.getContext();
+    Type i32 = IntegerType::get(ctx, 32);
+    auto bufTy = MemRefType::get({static_cast<int64_t>(scalars.size())}, i32);
+    Location loc = f.getLoc();
+    unsigned last = f.getNumArguments();
+    if (failed(f.insertArgument(last, bufTy, DictionaryAttr(), loc)))
+      return;
+    Block &entry = f.getBody().front();
+    OpBuilder b(&entry, entry.begin());
+    Value buf = entry.getArgument(last);
+    llvm::BitVector erase(f.getNumArguments());
+    for (auto [k, i] : llvm::enumerate(scalars)) {
+      BlockArgument arg = entry.getArgument(i);
+      Value x = memref::LoadOp::create(
+          b, loc, buf,
+          ValueRange{arith::ConstantIndexOp::create(b, loc, k)});
+      Value v = arg.getType().isIndex()
+                    ? arith::IndexCastOp::create(b, loc, arg.getType(), x)
+                          .getResult()
+                    : x;
+      arg.replaceAllUsesWith(v);
+      erase.set(i);
+    }
+    (void)f.eraseArguments(erase);
+
+    auto module = f->getParentOfType<gpu::GPUModuleOp>();
+    getOperation()->walk([&](gpu::LaunchFuncOp launch) {
+      if (launch.getKernelModuleName() != module.getName() ||
+          launch.getKernelName() != f.getName())
+        return;
+      OpBuilder hb(launch);
+      Location hl = launch.getLoc();
+      Value host = gpu::AllocOp::create(hb, hl, bufTy, Type(), ValueRange{},
+                                        ValueRange{}, ValueRange{},
+                                        hb.getUnitAttr())
+                       .getMemref();
+      SmallVector<Value> operands;
+      for (auto [i, v] : llvm::enumerate(launch.getKernelOperands())) {
+        auto at = llvm::find(scalars, i);
+        if (at == scalars.end()) {
+          operands.push_back(v);
+          continue;
+        }
+        Value x = v.getType().isIndex()
+                      ? arith::IndexCastOp::create(hb, hl, i32, v).getResult()
+                      : v;
+        memref::StoreOp::create(
+            hb, hl, x, host,
+            ValueRange{arith::ConstantIndexOp::create(
+                hb, hl, std::distance(scalars.begin(), at))});
+      }
+      operands.push_back(host);
+      launch.getKernelOperandsMutable().assign(operands);
+      // Freed once the launch is waited for.
+      Value token = launch.getAsyncToken();
+      Operation *wait = nullptr;
+      if (token)
+        for (Operation *u : token.getUsers())
+          if (isa<gpu::WaitOp>(u))
+            wait = u;
+      OpBuilder ab = wait ? OpBuilder(wait->getBlock(), ++wait->getIterator())
+                          : OpBuilder(launch->getBlock(),
+                                      ++launch->getIterator());
+      auto tokTy = gpu::AsyncTokenType::get(ctx);
+      Value t = gpu::WaitOp::create(ab, hl, tokTy, ValueRange{}).getAsyncToken();
+      t = gpu::DeallocOp::create(ab, hl, tokTy, ValueRange{t}, host)
+              .getAsyncToken();
+      gpu::WaitOp::create(ab, hl, Type(), ValueRange{t});
+    });
   }
 };
 
@@ -301,6 +384,9 @@ void mlir::flash::buildFlashToSPIRVPipeline(
   // The SPIR-V blob into gpu.binary, then the host to LLVM: launches call
   // mgpu* with (pointer, size) pairs, the Vulkan runtime's ABI.
   pm.addPass(createGpuModuleToBinaryPass());
+  // Dynamically sized buffers: a static type for the host's launch ABI.
+  pm.addPass(createFlashStaticKernelBuffers(
+      FlashStaticKernelBuffersOptions{/*kernels=*/false}));
   pm.addPass(createConvertVectorToSCFPass());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(createConvertFuncToLLVMPass());

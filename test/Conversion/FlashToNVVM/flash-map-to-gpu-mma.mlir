@@ -16,7 +16,7 @@
 
 // Explicit tiles: 8 warps (128 rows) per block, 32-key tiles.
 // OPT-LABEL: func.func @f16_gqa_causal
-// OPT: blocks in (%c1, %c8, %c1{{[_0-9]*}}) threads in (%c256
+// OPT: blocks in (%c1{{[_0-9]*}}, %c8{{[_0-9]*}}, %c1{{[_0-9]*}}) threads in (%c256
 // OPT: workgroup(%{{.*}} : memref<32x72xf16, #gpu.address_space<workgroup>>
 
 // wgmma (sm_90a): 4 warps = one warpgroup of 64 rows, 64-key tiles at head
@@ -27,7 +27,7 @@
 // Causal (two loop bodies) at head dim 64: capped at 128 registers, so that
 // 4 blocks share an SM.
 // WGMMA-LABEL: func.func @f16_gqa_causal
-// WGMMA: blocks in (%c2, %c8, %c1{{[_0-9]*}}) threads in (%c128
+// WGMMA: blocks in (%c2{{[_0-9]*}}, %c8{{[_0-9]*}}, %c1{{[_0-9]*}}) threads in (%c128
 // WGMMA: gpu.func @flash_attention_0({{.*}}) workgroup(%{{.*}} : memref<8704xf16, #gpu.address_space<workgroup>>) kernel attributes {{{.*}}nvvm.maxnreg = 128
 // WGMMA: memref.extract_aligned_pointer_as_index
 // WGMMA: arith.xori
@@ -43,7 +43,7 @@
 // CHECK-LABEL: func.func @f16_gqa_causal
 // K and V arrive by cp.async into rows padded to 72 elements; B fragments
 // by ldmatrix (V transposed).
-// CHECK: gpu.launch_func {{.*}} @flash_kernels::@flash_attention_0 blocks in (%c2, %c8, %c1) threads in (%c128, %c1{{[_0-9]*}}, %c1{{[_0-9]*}})
+// CHECK: gpu.launch_func {{.*}} @flash_kernels::@flash_attention_0 blocks in (%c2{{[_0-9]*}}, %c8{{[_0-9]*}}, %c1{{[_0-9]*}}) threads in (%c128{{[_0-9]*}}, %c1{{[_0-9]*}}, %c1{{[_0-9]*}})
 // CHECK: gpu.func @flash_attention_0({{.*}}) workgroup(%{{.*}} : memref<64x72xf16, #gpu.address_space<workgroup>>, %{{.*}} : memref<64x72xf16, #gpu.address_space<workgroup>>) kernel
 // CHECK: nvgpu.device_async_copy {{.*}}, 8 {bypassL1} : memref<4x70x64xf16> to memref<64x72xf16, #gpu.address_space<workgroup>>
 // CHECK: scf.for
@@ -53,7 +53,7 @@
 // CHECK: gpu.shuffle xor
 // CHECK: nvgpu.ldmatrix {{.*}} {numTiles = 4 : i32, transpose = true}
 // SIMT-LABEL: func.func @f16_gqa_causal
-// SIMT: blocks in (%c1, %c8, %c1{{[_0-9]*}}) threads in (%c128, %c1{{[_0-9]*}}, %c1{{[_0-9]*}})
+// SIMT: blocks in (%c1{{[_0-9]*}}, %c8{{[_0-9]*}}, %c1{{[_0-9]*}}) threads in (%c128{{[_0-9]*}}, %c1{{[_0-9]*}}, %c1{{[_0-9]*}})
 // SIMT-NOT: mma.sync
 func.func @f16_gqa_causal(%q: tensor<2x4x100x64xf16>, %k: tensor<2x2x70x64xf16>,
                           %v: tensor<2x2x70x64xf16>) -> tensor<2x4x100x64xf16> {
@@ -74,7 +74,7 @@ func.func @f16_gqa_causal(%q: tensor<2x4x100x64xf16>, %k: tensor<2x2x70x64xf16>,
 // WGMMA: add.s64 d, ${{[0-9]+}}, 512;\0Awgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16
 // WGMMA: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16
 // CHECK-LABEL: func.func @bf16
-// CHECK: gpu.launch_func {{.*}} blocks in (%c1, %c3, %c1{{[_0-9]*}}) threads in (%c256, %c1{{[_0-9]*}}, %c1{{[_0-9]*}})
+// CHECK: gpu.launch_func {{.*}} blocks in (%c1{{[_0-9]*}}, %c3{{[_0-9]*}}, %c1{{[_0-9]*}}) threads in (%c256{{[_0-9]*}}, %c1{{[_0-9]*}}, %c1{{[_0-9]*}})
 // CHECK: workgroup(%{{.*}} : memref<64x136xbf16, #gpu.address_space<workgroup>>{{.*}}flash.kernel_kind = "mma.sync"
 // CHECK: nvvm.mma.sync A[{{.*}}] B[{{.*}}] C[{{.*}}] {layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>, multiplicandAPtxType = #nvvm.mma_type<bf16>, multiplicandBPtxType = #nvvm.mma_type<bf16>, shape = #nvvm.shape<m = 16, n = 8, k = 16>} : (i32, i32, f32) -> !llvm.struct<(f32, f32, f32, f32)>
 func.func @bf16(%q: tensor<3x37x128xbf16>, %k: tensor<3x300x128xbf16>) -> tensor<3x37x128xbf16> {
@@ -143,8 +143,8 @@ func.func @masked_f16(%h: tensor<2x40x64xf16>, %m: tensor<40x40xi1>) -> tensor<2
 // WGMMA-COUNT-2: m64n64k16.f32.bf16.bf16 {{.*}} d, z, 1, 1, 0;
 // WGMMA-COUNT-2: m64n64k16.f32.bf16.bf16 {{.*}} d, p, 1, 1, 1;
 // CHECK-LABEL: func.func @grad_bf16_gqa
-// CHECK: gpu.launch_func {{.*}} @flash_kernels::@flash_attention_grad_dq_0 blocks in (%c2, %c8, %c1{{[_0-9]*}}) threads in (%c128
-// CHECK: gpu.launch_func {{.*}} @flash_kernels::@flash_attention_grad_dkdv_0 blocks in (%c2{{[_0-9]*}}, %c4, %c1{{[_0-9]*}}) threads in (%c128
+// CHECK: gpu.launch_func {{.*}} @flash_kernels::@flash_attention_grad_dq_0 blocks in (%c2{{[_0-9]*}}, %c8{{[_0-9]*}}, %c1{{[_0-9]*}}) threads in (%c128
+// CHECK: gpu.launch_func {{.*}} @flash_kernels::@flash_attention_grad_dkdv_0 blocks in (%c2{{[_0-9]*}}, %c4{{[_0-9]*}}, %c1{{[_0-9]*}}) threads in (%c128
 // CHECK: gpu.func @flash_attention_grad_dq_0
 // CHECK: nvvm.mma.sync
 // CHECK: nvgpu.ldmatrix {{.*}} {numTiles = 4 : i32, transpose = true}

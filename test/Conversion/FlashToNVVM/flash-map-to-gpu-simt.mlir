@@ -9,7 +9,7 @@
 
 // 128 threads, 4 per query row: 32 rows per block, ceil(100 / 32) = 4.
 // LANES-LABEL: func.func private @flash_gpu_0
-// LANES: gpu.launch_func {{.*}} @flash_kernels::@flash_attention_0 blocks in (%c4, %c2, %c1{{[_0-9]*}}) threads in (%c128
+// LANES: gpu.launch_func {{.*}} @flash_kernels::@flash_attention_0 blocks in (%c4{{[_0-9]*}}, %c2{{[_0-9]*}}, %c1{{[_0-9]*}}) threads in (%c128
 // LANES: gpu.func @flash_attention_0
 // LANES-COUNT-2: gpu.shuffle  xor
 // The K and V tiles fit 4096 bytes with 8 keys of 64 f32 each.
@@ -28,7 +28,7 @@ func.func @fwd(%q: tensor<2x100x64xf32>) -> tensor<2x100x64xf32> {
 // The backward with 8 threads per query (key) row: 16 rows per block,
 // ceil(100 / 16) = 7 blocks for dQ and for dK/dV.
 // LANES-LABEL: func.func private @flash_gpu_0
-// LANES: gpu.launch_func {{.*}} @flash_kernels::@flash_attention_grad_dq_0 blocks in (%c7, %c2
+// LANES: gpu.launch_func {{.*}} @flash_kernels::@flash_attention_grad_dq_0 blocks in (%c7{{[_0-9]*}}, %c2
 // LANES: gpu.launch_func {{.*}} @flash_kernels::@flash_attention_grad_dkdv_0 blocks in (%c7{{[_0-9]*}}, %c2
 // LANES: gpu.func @flash_attention_grad_dq_0
 // LANES: gpu.shuffle  xor

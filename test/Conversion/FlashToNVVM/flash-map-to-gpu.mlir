@@ -1,13 +1,14 @@
 // RUN: flash-opt %s --split-input-file --flash-map-to-gpu --verify-diagnostics | FileCheck %s
 
-// One kernel per attention: grid (ceil(Nq / 128), B*H), 128 threads, K/V
+// One kernel per attention: grid (ceil(Nq / 128), B*H), 128 threads, the
+// operands as rows ([B*H*N, D]; lse [B*H*N]), K/V
 // tiles in workgroup memory, the q row scaled by scale * log2(e), exp2,
 // causal rows limited to row + offset (offset 30 = Nk - Nq here); host code
 // stages the operands in managed memory around the launch.
 // CHECK-LABEL: func.func @gqa_causal
 // CHECK-COUNT-3: gpu.alloc host_shared
 // CHECK: gpu.launch_func async [%{{[0-9]+}}] @flash_kernels::@flash_attention_0 blocks in
-// CHECK-SAME: args(%{{[a-z_0-9]+}} : memref<8x100x64xf32>, %{{[a-z_0-9]+}} : memref<4x130x64xf32>, %{{[a-z_0-9]+}} : memref<4x130x64xf32>, %{{[a-z_0-9]+}} : memref<8x100x64xf32>, %{{[a-z_0-9]+}} : memref<8x100xf32>)
+// CHECK-SAME: args(%{{[a-z_0-9]+}} : memref<800x64xf32>, %{{[a-z_0-9]+}} : memref<520x64xf32>, %{{[a-z_0-9]+}} : memref<520x64xf32>, %{{[a-z_0-9]+}} : memref<800x64xf32>, %{{[a-z_0-9]+}} : memref<800xf32>)
 // CHECK: gpu.wait [
 // CHECK: gpu.module @flash_kernels
 // CHECK: gpu.func @flash_attention_0({{.*}}) workgroup(%{{.*}} : memref<16x64xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<16x64xf32, #gpu.address_space<workgroup>>) kernel
@@ -52,11 +53,35 @@ func.func @bool_mask(%q: tensor<2x3x8x16xf32>, %k: tensor<2x3x9x16xf32>,
 
 // -----
 
-func.func @negative_dynamic(%q: tensor<?x16xf32>) -> tensor<?x16xf32> {
-  // expected-error @+1 {{needs static shapes on the GPU path for now}}
-  %r = flash.attention ins(%q, %q, %q : tensor<?x16xf32>, tensor<?x16xf32>,
-           tensor<?x16xf32>) outs(%q : tensor<?x16xf32>) -> tensor<?x16xf32>
-  return %r : tensor<?x16xf32>
+// Dynamic lengths and batch: the kernels take the operands as rows of any
+// length (memref<?x16xf32>) and the sizes as their last arguments (Nq, Nk,
+// B in the order of KernelSpec::sizeList); the host computes the grid from
+// them and launches only a non-empty one; the causal offset is Nk - Nq at
+// run time.
+// CHECK-LABEL: func.func @dynamic
+// CHECK: %[[NQ:.*]] = tensor.dim %{{.*}}, %c2{{[_0-9]*}} : tensor<?x2x?x16xf32>
+// CHECK: %[[NK:.*]] = tensor.dim %{{.*}}, %c2{{[_0-9]*}} : tensor<?x2x?x16xf32>
+// CHECK: %[[B:.*]] = tensor.dim %{{.*}}, %c0{{[_0-9]*}} : tensor<?x2x?x16xf32>
+// CHECK: %[[BH:.*]] = arith.muli %[[B]], %c2{{[_0-9]*}} : index
+// CHECK: %[[GX:.*]] = arith.ceildivui %[[NQ]], %c128
+// CHECK: scf.if
+// CHECK: gpu.launch_func {{.*}} blocks in (%[[GX]], %[[BH]], %c1{{[_0-9]*}}) {{.*}} args({{.*}} : memref<?x16xf32>, {{.*}} : memref<?xf32>, %[[NQ]] : index, %[[NK]] : index, %[[B]] : index)
+// CHECK: gpu.func @flash_attention_0(%{{.*}}: memref<?x16xf32>, {{.*}}, %[[KNQ:.*]]: index, %[[KNK:.*]]: index, %{{.*}}: index)
+// CHECK: arith.subi %[[KNK]], %[[KNQ]] : index
+func.func @dynamic(%q: tensor<?x2x?x16xf32>, %k: tensor<?x2x?x16xf32>) -> tensor<?x2x?x16xf32> {
+  %r = flash.attention ins(%q, %k, %k : tensor<?x2x?x16xf32>, tensor<?x2x?x16xf32>,
+           tensor<?x2x?x16xf32>) outs(%q : tensor<?x2x?x16xf32>) {causal}
+       -> tensor<?x2x?x16xf32>
+  return %r : tensor<?x2x?x16xf32>
+}
+
+// -----
+
+func.func @negative_dynamic_heads(%q: tensor<?x8x16xf32>) -> tensor<?x8x16xf32> {
+  // expected-error @+1 {{needs static head counts and head dims on the GPU path}}
+  %r = flash.attention ins(%q, %q, %q : tensor<?x8x16xf32>, tensor<?x8x16xf32>,
+           tensor<?x8x16xf32>) outs(%q : tensor<?x8x16xf32>) -> tensor<?x8x16xf32>
+  return %r : tensor<?x8x16xf32>
 }
 
 // -----
@@ -77,8 +102,14 @@ func.func @grad(%t: tensor<8x16xf32>, %l: tensor<8xf32>) -> tensor<8x16xf32> {
 
 // -----
 
-func.func @negative_dynamic_mask(%q: tensor<8x16xf32>, %m: tensor<?x8xf32>) -> tensor<8x16xf32> {
-  // expected-error @+1 {{needs a statically shaped mask on the GPU path}}
+// A mask with a dynamic dim: its strides are computed on the host (0 where
+// the dim is 1 at run time, a broadcast).
+// CHECK-LABEL: func.func @dynamic_mask
+// CHECK: %[[M0:.*]] = tensor.dim %{{.*}}, %c0{{[_0-9]*}} : tensor<?x8xf32>
+// CHECK: %[[ONE:.*]] = arith.cmpi eq, %[[M0]], %c1{{[_0-9]*}} : index
+// CHECK: %[[S:.*]] = arith.select %[[ONE]], %c0{{[_0-9]*}}, %c8{{[_0-9]*}} : index
+// CHECK: gpu.launch_func {{.*}} args({{.*}}, %{{.*}} : memref<?xf32>, %[[S]] : index)
+func.func @dynamic_mask(%q: tensor<8x16xf32>, %m: tensor<?x8xf32>) -> tensor<8x16xf32> {
   %r = flash.attention ins(%q, %q, %q : tensor<8x16xf32>, tensor<8x16xf32>,
            tensor<8x16xf32>) mask(%m : tensor<?x8xf32>) outs(%q : tensor<8x16xf32>)
        -> tensor<8x16xf32>

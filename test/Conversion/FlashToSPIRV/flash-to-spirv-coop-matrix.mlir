@@ -22,7 +22,7 @@
 // CHECK: spirv.KHR.CooperativeMatrixMulAdd
 // CHECK: spirv.ExecutionMode @flash_attention_0 "LocalSize", 32, 1, 1
 // MAP-LABEL: func.func @f16_gqa_causal
-// MAP: gpu.launch_func {{.*}} blocks in (%c7, %c8, %c1{{[_0-9]*}}) threads in (%c32
+// MAP: gpu.launch_func {{.*}} blocks in (%c7{{[_0-9]*}}, %c8{{[_0-9]*}}, %c1{{[_0-9]*}}) threads in (%c32
 // MAP: gpu.subgroup_mma_load_matrix {{.*}} {leadDimension = 64 : index, transpose} : memref<16x64xf16, #gpu.address_space<workgroup>> -> !gpu.mma_matrix<16x16xf16, "BOp">
 // MAP: gpu.subgroup_mma_compute
 // MAP: gpu.subgroup_mma_elementwise  mulf

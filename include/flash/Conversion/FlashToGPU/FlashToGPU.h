@@ -28,6 +28,7 @@ class KernelKind;
 #define GEN_PASS_DECL_FLASHMAPTOGPU
 #define GEN_PASS_DECL_FLASHGPULOWERMATH
 #define GEN_PASS_DECL_FLASHHOSTDEALLOCATION
+#define GEN_PASS_DECL_FLASHSTATICKERNELBUFFERS
 #include "flash/Conversion/FlashToGPU/Passes.h.inc"
 
 /// Kernel kinds a target library adds to flash-map-to-gpu (tried after the
@@ -39,8 +40,8 @@ std::unique_ptr<Pass> createFlashMapToGPU(const FlashMapToGPUOptions &options,
                                           KernelKinds targetKinds);
 
 /// Registers flash-map-to-gpu (with `targetKinds`; the tool that links every
-/// target passes them all), flash-gpu-lower-math and
-/// flash-host-deallocation.
+/// target passes them all), flash-gpu-lower-math, flash-host-deallocation
+/// and flash-static-kernel-buffers.
 void registerFlashToGPUPasses(KernelKinds targetKinds = {});
 
 /// Bytes of a kernel's workgroup buffers (its workgroup attributions): what

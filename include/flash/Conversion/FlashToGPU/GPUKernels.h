@@ -27,7 +27,16 @@ namespace mlir {
 namespace flash {
 namespace gpukernels {
 
-/// The flattened problem: [BH, Nq, D] queries, [BHkv, Nk, D] keys.
+struct KernelBuilder;
+
+/// The flattened problem: [BH, Nq, D] queries, [BHkv, Nk, D] keys, which
+/// the kernels see as rows [BH * Nq, D] and [BHkv * Nk, D] (rowOf).
+///
+/// Sizes the op leaves dynamic are ShapedType::kDynamic here (nq, nk, bh
+/// and the batch dims of `lead`; the mask's strides): the kernels read them
+/// from their size arguments, index arguments after every other (one per
+/// dynamic size, in the order nq, nk, lead..., maskLeadStrides...,
+/// maskRowStride, maskKeyStride). Heads and head dims are static.
 struct KernelSpec {
   int64_t bh, hq, hkv, nq, nk, d, dv;
   Type elt;
@@ -66,6 +75,33 @@ struct KernelSpec {
   /// the kernels' last arguments, each a flat buffer (captureType).
   SmallVector<RankedTensorType> captures;
   bool hasModifiers() const { return scoreMod || maskMod; }
+
+  /// Whether some size is dynamic (the kernels take size arguments).
+  bool dynamic() const { return numSizeArgs() != 0; }
+  /// The kernels' size arguments (see above).
+  unsigned numSizeArgs() const;
+  /// Binds the size arguments to those of `fn`, the kernel about to be
+  /// built from this spec (every kernel builder does, first).
+  void bindSizes(gpu::GPUFuncOp fn) const;
+  /// The sizes at run time in the kernel last bound (constants, or its
+  /// size arguments), plus `add`.
+  Value nqValue(KernelBuilder &kb, int64_t add = 0) const;
+  Value nkValue(KernelBuilder &kb, int64_t add = 0) const;
+  Value bhValue(KernelBuilder &kb) const;
+  Value leadValue(KernelBuilder &kb, unsigned i) const;
+  Value maskLeadStrideValue(KernelBuilder &kb, unsigned i) const;
+  Value maskRowStrideValue(KernelBuilder &kb) const;
+  Value maskKeyStrideValue(KernelBuilder &kb) const;
+  /// The causal offset (causalOffset, or Nk - Nq when that is dynamic:
+  /// causalOffset == kDynamic).
+  Value causalOffsetValue(KernelBuilder &kb, int64_t add = 0) const;
+  /// The sizes in the order of the size arguments (nq, nk, lead...,
+  /// then, with a mask, its lead strides, row and key strides).
+  SmallVector<int64_t> sizeList() const;
+
+private:
+  Value sizeValue(KernelBuilder &kb, unsigned slot, int64_t add) const;
+  mutable SmallVector<Value> sizeArgs;
 };
 
 constexpr float kLog2e = 1.4426950408889634f;
@@ -83,6 +119,20 @@ struct KernelBuilder {
                : arith::ExtFOp::create(b, loc, b.getF32Type(), x).getResult();
   }
 };
+
+/// Row `row` of batch-head `bh` in the kernels' [BH * n, W] view of a
+/// [BH, n, W] operand: bh * n + row.
+inline Value rowOf(KernelBuilder &kb, Value bh, Value n, Value row) {
+  return arith::AddIOp::create(
+      kb.b, kb.loc, arith::MulIOp::create(kb.b, kb.loc, bh, n), row);
+}
+
+/// The key/value batch-heads BHkv = BH / (Hq / Hkv).
+Value kvBatchHeads(KernelBuilder &kb, const KernelSpec &s);
+
+/// A kernel operand's rows [BH * n, W] (lse, D: [BH * n]) as [BH, n, W]
+/// ([BH, n]), for kernels that index by batch-head (memref.expand_shape).
+Value byBatchHead(KernelBuilder &kb, Value rows, Value bh, Value n);
 
 /// a * b + c as a contractable multiply-add (one fma.rn.f32 in PTX).
 inline Value fmac(OpBuilder &b, Location loc, Value a, Value x, Value c) {
@@ -117,11 +167,13 @@ SmallVector<Type> withMaskAndCaptures(MLIRContext *ctx, const KernelSpec &s,
 /// writes).
 MemRefType captureType(MLIRContext *ctx, RankedTensorType t);
 
-/// The kernel's capture buffers: its last s.captures.size() arguments
-/// (before the workgroup attributions, which are block arguments too).
+/// The kernel's capture buffers: the s.captures.size() arguments before
+/// the size arguments (workgroup attributions are block arguments too, after
+/// them).
 inline ValueRange captureBuffers(gpu::GPUFuncOp fn, const KernelSpec &s) {
   return ValueRange(fn.getArguments())
-      .slice(fn.getNumArguments() - s.captures.size(), s.captures.size());
+      .slice(fn.getNumArguments() - s.numSizeArgs() - s.captures.size(),
+             s.captures.size());
 }
 
 /// Element `idx` of captured operand `k` from the kernel's capture buffers
@@ -136,19 +188,7 @@ inline MemRefType maskType(MLIRContext *ctx, const KernelSpec &s) {
 }
 
 /// The mask offset of batch-head `bh` (flattened [B..., H]).
-inline Value maskLeadBase(KernelBuilder &kb, const KernelSpec &s, Value bh) {
-  Value off = kb.c(0), rest = bh;
-  for (int64_t i = static_cast<int64_t>(s.lead.size()) - 1; i >= 0; --i) {
-    Value size = kb.c(s.lead[i]);
-    Value idx = arith::RemUIOp::create(kb.b, kb.loc, rest, size);
-    rest = arith::DivUIOp::create(kb.b, kb.loc, rest, size);
-    if (s.maskLeadStrides[i])
-      off = arith::AddIOp::create(
-          kb.b, kb.loc, off,
-          arith::MulIOp::create(kb.b, kb.loc, idx, kb.c(s.maskLeadStrides[i])));
-  }
-  return off;
-}
+Value maskLeadBase(KernelBuilder &kb, const KernelSpec &s, Value bh);
 
 /// The (batch..., head) positions of batch-head `bh` (row-major over q's
 /// leading dims), the leading index arguments of the modifier regions.
@@ -241,25 +281,17 @@ SmallVector<Value> tileLoop(
 
 /// `s2` (a score in the log2 domain) plus mask(bh, row, key) * log2(e), with
 /// `leadBase` = maskLeadBase(bh).
-inline Value addMask(KernelBuilder &kb, const KernelSpec &s, Value s2,
-                     Value mask, Value leadBase, Value row, Value key) {
-  Value idx = leadBase;
-  for (auto [v, stride] :
-       {std::pair{row, s.maskRowStride}, std::pair{key, s.maskKeyStride}})
-    if (stride)
-      idx = arith::AddIOp::create(
-          kb.b, kb.loc, idx,
-          arith::MulIOp::create(kb.b, kb.loc, v, kb.c(stride)));
-  Value m = memref::LoadOp::create(kb.b, kb.loc, mask, ValueRange{idx});
-  return fmac(kb.b, kb.loc, m, kb.f(kLog2e), s2);
-}
+Value addMask(KernelBuilder &kb, const KernelSpec &s, Value s2, Value mask,
+              Value leadBase, Value row, Value key);
 
 /// Shared-memory tile type [rows, width] f32.
 MemRefType tileType(MLIRContext *ctx, int64_t rows, int64_t width);
 
-/// A kernel function `name` of `threads` threads with workgroup buffers.
+/// A kernel function `name` of `threads` threads with workgroup buffers,
+/// built from `s` (its size arguments bound: KernelSpec::bindSizes).
 gpu::GPUFuncOp newKernel(OpBuilder &ob, Location loc, StringRef name,
-                         TypeRange args, TypeRange workgroup, int64_t threads);
+                         const KernelSpec &s, TypeRange args,
+                         TypeRange workgroup, int64_t threads);
 
 /// The K/V batch-head of query batch-head bh = b * Hq + h (GQA:
 /// b * Hkv + h / G).
@@ -287,9 +319,9 @@ Value keyVisible(KernelBuilder &kb, const KernelSpec &s, const QueryRows &r,
 Value keyVisible(KernelBuilder &kb, const KernelSpec &s, Value rowLimit,
                  Value key);
 
-/// Loads row `row` of `src[bh]` (width values) as f32, times `mul`; with
+/// Loads row `row` (rowOf) of `src` (width values) as f32, times `mul`; with
 /// `lane`, only the columns lane, lane + lanes, ... (width / lanes values).
-SmallVector<Value> loadRow(KernelBuilder &kb, Value src, Value bh, Value row,
+SmallVector<Value> loadRow(KernelBuilder &kb, Value src, Value row,
                            int64_t width, Value mul = Value(),
                            Value lane = Value(), int64_t lanes = 1);
 /// Column lane + lanes * i of a row split across `lanes` threads (i without
@@ -303,11 +335,11 @@ void storeFromFirstLane(KernelBuilder &kb, Value x, Value dst, ValueRange idx,
 /// shuffles; lanes a power of 2 dividing the subgroup size).
 Value sumOverLanes(KernelBuilder &kb, Value x, int64_t lanes);
 
-/// All threads of the block copy rows [row0, row0 + rows) of `src[bh]`
-/// ([*, n, width], any float type) into `dst` ([rows, width] f32 in shared
-/// memory), zeros past row n.
+/// All threads of the block copy rows [row0, row0 + rows) of batch-head
+/// `bh` of `src` ([BH * n, width], any float type) into `dst` ([rows,
+/// width] f32 in shared memory), zeros past row n.
 void stageTile(OpBuilder &b, Location loc, Value src, Value dst, Value bh,
-               Value row0, int64_t rows, int64_t n, int64_t width, Value tid,
+               Value row0, int64_t rows, Value n, int64_t width, Value tid,
                int64_t threads);
 
 /// The argument lists of the backward kernels, SIMT and tensor-core alike:

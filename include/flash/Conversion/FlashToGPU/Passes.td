@@ -153,4 +153,30 @@ def FlashHostDeallocation
   ];
 }
 
+
+def FlashStaticKernelBuffers
+    : Pass<"flash-static-kernel-buffers", "::mlir::ModuleOp"> {
+  let summary = "Give dynamically sized kernel buffers a static, unbounded "
+                "type for the bare-pointer calling conventions";
+  let description = [{
+    The kernels of flash-map-to-gpu for dynamic shapes take their buffers
+    as memref<?xWxT> (rows of any length) and their sizes as arguments.
+    Upstream's bare-pointer conventions need static shapes (a kernel's
+    arguments on NVVM; the byte sizes gpu-to-llvm intersperses for the
+    Vulkan runtime), so this pass (our own; upstream has no equivalent)
+    reinterprets every such operand of a gpu.launch_func as
+    memref<2147483647xWxT> (an extent no buffer reaches: only the pointer
+    matters; the Vulkan runtime binds a buffer to the end of its
+    allocation) and, with `kernels`, gives the kernels' arguments the same
+    type, cast back to the dynamic one at entry.
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+  let options = [
+    Option<"kernels", "kernels", "bool", /*default=*/"true",
+           "Also retype the kernels' arguments (NVVM; off for SPIR-V, "
+           "whose runtime arrays take dynamic sizes, after its kernels "
+           "became a gpu.binary)">
+  ];
+}
+
 #endif // FLASH_CONVERSION_FLASHTOGPU_PASSES_TD

@@ -9,7 +9,7 @@ def FlashPrepareSPIRVKernels
     : Pass<"flash-prepare-spirv-kernels", "::mlir::ModuleOp"> {
   let summary = "Make the kernels of flash-map-to-gpu convertible to SPIR-V";
   let description = [{
-    Upstream's convert-gpu-to-spirv needs two things the shared GPU mapping
+    Upstream's convert-gpu-to-spirv needs what the shared GPU mapping
     does not state (our own pass; upstream has no equivalent):
 
     - `spirv.target_env` on each gpu.module, from the SPIR-V target that
@@ -19,7 +19,11 @@ def FlashPrepareSPIRVKernels
       kernel's `known_block_size`;
     - workgroup memory as `memref.alloc` in the `Workgroup` storage class
       (it becomes a `spirv.GlobalVariable`) instead of `gpu.func`
-      workgroup attributions, which it does not convert.
+      workgroup attributions, which it does not convert;
+    - buffers only as kernel arguments (what the Vulkan runtime binds): the
+      scalar arguments of a kernel (the runtime sizes of kernels for
+      dynamic shapes) packed into one i32 buffer, its last argument, which
+      each launch fills in host-shared memory.
 
     The resource limits given as options replace those of the target
     environment, and every kernel is checked against its target's limits
@@ -28,6 +32,7 @@ def FlashPrepareSPIRVKernels
     location of its flash op) rather than a driver failure at run time.
   }];
   let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",
     "::mlir::memref::MemRefDialect", "::mlir::spirv::SPIRVDialect"
   ];
   let options = [
