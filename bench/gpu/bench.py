@@ -25,6 +25,10 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(HERE)),
 
 from flash_mlir import cuda, mlirgen  # noqa: E402
 
+# Kernels compiled for each shape (the static-shape tables); bench_dynamic.py
+# compares them with the per-class kernels of runtime shapes.
+os.environ.setdefault("FLASH_MLIR_DYNAMIC", "0")
+
 CONFIGS = [(d, n, causal) for d in (64, 128, 256) for n in (1024, 4096, 16384)
            for causal in (False, True)]
 
@@ -52,9 +56,9 @@ def precompile(skip_bwd=False):
         cfg = mlirgen.Config(batch=[b], hq=h, hkv=h, nq=n, nk=n, d=d, dv=d,
                              dtype="bf16", causal=causal,
                              causal_offset=0 if causal else None, lse=True)
-        cuda.compile_kernel(cfg)
+        cuda.compile_kernel(cuda.kernel_class(cfg))
         if not skip_bwd and d in BWD_DIMS:
-            cuda.compile_kernel(cfg, grad=True)
+            cuda.compile_kernel(cuda.kernel_class(cfg), grad=True)
         print(f"compiled d={d} N={n} causal={causal}", flush=True)
 
 

@@ -32,6 +32,10 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(HERE)),
                                 "python"))
 from flash_mlir import cuda, mlirgen  # noqa: E402
 
+# Kernels compiled for each shape (the static-shape tables); bench_dynamic.py
+# compares them with the per-class kernels of runtime shapes.
+os.environ.setdefault("FLASH_MLIR_DYNAMIC", "0")
+
 B, H, D = 1, 16, 128
 WINDOW, CAP, DOCS = 1024, 50.0, 4
 # name: (causal, window, softcap, alibi, documents)
@@ -64,7 +68,7 @@ def precompile(cases):
     for n in SIZES:
         for name in cases:
             for grad in (False, True):
-                cuda.compile_kernel(config(n, *CASES[name]), grad=grad)
+                cuda.compile_kernel(cuda.kernel_class(config(n, *CASES[name])), grad=grad)
 
 
 def timeit(fn, iters=10, warmup=3):

@@ -24,6 +24,10 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(HERE)),
                                 "python"))
 
 from flash_mlir import cuda, mlirgen  # noqa: E402
+
+# Kernels compiled for each shape (the static-shape tables); bench_dynamic.py
+# compares them with the per-class kernels of runtime shapes.
+os.environ.setdefault("FLASH_MLIR_DYNAMIC", "0")
 from bench import timeit as bench_timeit  # noqa: E402  (bench/gpu/bench.py)
 
 N = 4096
@@ -44,9 +48,9 @@ def config(dtype, d):
 
 def precompile():
     for dtype, d, passes in CONFIGS:
-        cuda.compile_kernel(config(dtype, d))
+        cuda.compile_kernel(cuda.kernel_class(config(dtype, d)))
         if "bwd" in passes:
-            cuda.compile_kernel(config(dtype, d), grad=True)
+            cuda.compile_kernel(cuda.kernel_class(config(dtype, d)), grad=True)
         print(f"compiled {dtype} d={d}", flush=True)
 
 

@@ -2,8 +2,10 @@
 
 `compile_kernel(cfg)` lowers `flash.attention` for a configuration with
 `flash-opt --flash-to-nvvm` and returns the cubin bytes, the kernel names
-and their launch geometry (cached like the CPU kernels, so a machine with
-only the GPU and the cache can load them). `CudaKernel` loads a cubin with the CUDA driver API (through
+and their launch contracts (cached like the CPU kernels, so a machine with
+only the GPU and the cache can load them). One kernel serves every
+sequence length of a configuration class (`kernel_class`: the lengths are
+size arguments). `CudaKernel` loads a cubin with the CUDA driver API (through
 ctypes, no CUDA toolkit needed at run time) and launches it on torch's
 current stream with the tensors' device pointers: no host copies.
 
@@ -57,47 +59,72 @@ def _nvvm_options():
     return os.environ.get("FLASH_MLIR_NVVM_OPTIONS", "").strip()
 
 
-def _launch_geometry(opt, src, names, chip, features):
-    """{kernel: ((gx, gy, gz), (bx, by, bz))} as flash-map-to-gpu launches
-    them, with the options --flash-to-nvvm gives it for this chip (its
-    map-only stop), and each kernel's mapping."""
+def _launch_contracts(opt, src, names, chip, features):
+    """{kernel: launch contract} as flash-map-to-gpu states it (the
+    `flash.launch` attribute: block, rows, rows_per_block, batch_heads,
+    sizes), with the options --flash-to-nvvm gives it for this chip (its
+    map-only stop), and each kernel's mapping (flash.kernel_kind)."""
     p = subprocess.run([opt, src, f"--flash-to-nvvm=chip={chip} "
                         f"features={features} map-only=1 {_nvvm_options()}"],
                        capture_output=True, text=True)
     if p.returncode != 0:
         raise compiler.CompileError(p.stderr[-4000:])
-    consts = {m.group(1): int(m.group(2)) for m in re.finditer(
-        r"(%[\w]+) = arith\.constant (\d+) : index", p.stdout)}
-    geo = {}
-    for m in re.finditer(r"@flash_kernels::@(\w+) blocks in \(([^)]*)\) "
-                         r"threads in \(([^)]*)\)", p.stdout):
-        dims = [tuple(consts[x.strip()] for x in g.split(","))
-                for g in (m.group(2), m.group(3))]
-        geo[m.group(1)] = dims
-    if set(geo) != set(names):
-        raise compiler.CompileError(f"launches {sorted(geo)} != {names}")
-    # The mapping each kernel got (flash.kernel_kind: wgmma, mma.sync, simt).
-    kinds = {}
+    contracts, kinds = {}, {}
     for line in p.stdout.splitlines():
         m = re.search(r"gpu\.func @(\w+)\(", line)
+        if not m:
+            continue
         k = re.search(r'flash\.kernel_kind = "([\w.-]+)"', line)
-        if m and k:
+        c = re.search(r"flash\.launch = \{([^}]*)\}", line)
+        if k:
             kinds[m.group(1)] = k.group(1)
-    return geo, kinds
+        if c:
+            body = c.group(1)
+            contracts[m.group(1)] = {
+                "block": int(re.search(r"block = (\d+)", body).group(1)),
+                "rows": re.search(r'rows = "(\w+)"', body).group(1),
+                "rows_per_block": int(re.search(
+                    r"rows_per_block = (\d+)", body).group(1)),
+                "batch_heads": re.search(r'batch_heads = "(\w+)"',
+                                         body).group(1),
+                "sizes": re.findall(r'"(\w+)"', re.search(
+                    r"sizes = \[([^\]]*)\]", body).group(1)),
+            }
+    if set(contracts) != set(names):
+        raise compiler.CompileError(f"kernels {sorted(contracts)} != {names}")
+    return contracts, kinds
+
+
+COMPILES = 0  # kernels compiled by this process (tests count them)
+
+
+def kernel_class(cfg):
+    """The configuration a kernel is compiled for: `cfg` with dynamic
+    sequence lengths (one kernel for every Nq, Nk) unless its modifiers
+    depend on the lengths (windows, ALiBi, segment ids; their regions are
+    generated for the shape), or FLASH_MLIR_DYNAMIC=0 (a kernel per shape,
+    the sizes folded in)."""
+    import dataclasses
+
+    if (os.environ.get("FLASH_MLIR_DYNAMIC", "1") == "0" or cfg.window
+            or cfg.alibi or cfg.segments):
+        return cfg
+    return dataclasses.replace(cfg, nq=1, nk=1, dynamic=True)
 
 
 def compile_kernel(cfg, chip="sm_90a", features="+ptx80", grad=False):
-    """(cubin bytes, kernel names, launch geometry per kernel) for
-    flash.attention of `cfg` (static shapes), or for flash.attention_grad
-    with `grad`."""
+    """(cubin bytes, kernel names, launch contract per kernel) for
+    flash.attention of `cfg` (its shapes static, or dynamic lengths with
+    cfg.dynamic), or for flash.attention_grad with `grad`."""
+    global COMPILES
     func = (mlirgen.fused_grad_func(cfg, name="bwd") if grad
             else mlirgen.fused_func(cfg, name="fwd"))
     text = "\n".join(["module {", func, "}"])
     extra = _nvvm_options()
-    key = hashlib.sha256("\0".join(["cuda5", text, chip, features, extra]
+    key = hashlib.sha256("\0".join(["cuda6", text, chip, features, extra]
                                    ).encode()).hexdigest()[:32]
     path = os.path.join(compiler.cache_dir(), f"{key}.cubin")
-    geo_path = os.path.join(compiler.cache_dir(), f"{key}.json")
+    side_path = os.path.join(compiler.cache_dir(), f"{key}.json")
     names = (["flash_attention_grad_dq_0", "flash_attention_grad_dkdv_0"]
              if grad else ["flash_attention_0"])
     # The key has no compiler identity (a machine with only the GPU and the
@@ -107,11 +134,12 @@ def compile_kernel(cfg, chip="sm_90a", features="+ptx80", grad=False):
         tool = compiler._tool_id(compiler._flash_opt())
     except (compiler.CompileError, OSError):
         tool = None
-    stale = not (os.path.exists(path) and os.path.exists(geo_path))
+    stale = not (os.path.exists(path) and os.path.exists(side_path))
     if not stale and tool is not None:
-        with open(geo_path) as f:
+        with open(side_path) as f:
             stale = json.load(f).get("compiler") != tool
     if stale:
+        COMPILES += 1
         opt = compiler._flash_opt()
         with tempfile.TemporaryDirectory() as tmp:
             src = os.path.join(tmp, "k.mlir")
@@ -129,23 +157,58 @@ def compile_kernel(cfg, chip="sm_90a", features="+ptx80", grad=False):
             if not m:
                 raise compiler.CompileError("no gpu.binary in the output")
             blob = _unescape_mlir_string(m.group(1))
-            geo, kinds = _launch_geometry(opt, src, names, chip, features)
-        side = {"compiler": tool, "kernels": geo, "kinds": kinds}
+            contracts, kinds = _launch_contracts(opt, src, names, chip,
+                                                 features)
+        side = {"compiler": tool, "kernels": contracts, "kinds": kinds}
         for dst, data, mode in ((path, blob, "wb"),
-                                (geo_path, json.dumps(side), "w")):
+                                (side_path, json.dumps(side), "w")):
             tmp_path = dst + f".{os.getpid()}.tmp"
             with open(tmp_path, mode) as f:
                 f.write(data)
             os.replace(tmp_path, dst)
     with open(path, "rb") as f:
         cubin = f.read()
-    with open(geo_path) as f:
+    with open(side_path) as f:
         side = json.load(f)
-    geo = side["kernels"]
     kinds = side.get("kinds", {})
     _KINDS[(repr(cfg), grad, _nvvm_options())] = [
         kinds.get(n, "unknown") for n in names]
-    return cubin, names, [geo[n] for n in names]
+    return cubin, names, [side["kernels"][n] for n in names]
+
+
+def geometry(contract, cfg):
+    """((grid), (block)) of a kernel with launch contract `contract` for the
+    shapes of `cfg`."""
+    rows = cfg.nq if contract["rows"] == "nq" else cfg.nk
+    bh = 1
+    for b in cfg.batch:
+        bh *= b
+    bh *= (cfg.hq or 1) if contract["batch_heads"] == "bh" else (cfg.hkv or 1)
+    rpb = contract["rows_per_block"]
+    return ((rows + rpb - 1) // rpb, bh, 1), (contract["block"], 1, 1)
+
+
+def size_args(contract, cfg, mask=None):
+    """The values of a kernel's size arguments for `cfg` (and the mask
+    tensor as the kernels read it)."""
+    lead = list(cfg.batch) + ([cfg.hq] if cfg.hq is not None else [])
+    vals = []
+    for name in contract["sizes"]:
+        if name in ("nq", "nk"):
+            vals.append(getattr(cfg, name))
+        elif name.startswith("lead"):
+            vals.append(lead[int(name[4:])])
+        elif name.startswith("mask_lead_stride"):
+            i = int(name[len("mask_lead_stride"):])
+            off = mask.dim() - 2 - len(lead)
+            vals.append(mask.stride(i + off) if i + off >= 0 else 0)
+        elif name == "mask_row_stride":
+            vals.append(mask.stride(-2) if mask.shape[-2] != 1 else 0)
+        elif name == "mask_key_stride":
+            vals.append(mask.stride(-1) if mask.shape[-1] != 1 else 0)
+        else:
+            raise compiler.CompileError(f"unknown size argument {name}")
+    return vals
 
 
 _KINDS = {}
@@ -164,8 +227,8 @@ class CudaKernel:
 
     _cuda = None
 
-    def __init__(self, cubin, names, geometry):
-        self.geometry = [(tuple(g), tuple(b)) for g, b in geometry]
+    def __init__(self, cubin, names, contracts):
+        self.contracts = contracts
         if CudaKernel._cuda is None:
             CudaKernel._cuda = ctypes.CDLL("libcuda.so.1")
         cu = CudaKernel._cuda
@@ -207,9 +270,12 @@ class CudaKernel:
         if r != 0:
             raise RuntimeError(f"{what} failed with CUDA error {r}")
 
-    def launch(self, grid, block, pointers, stream, which=0):
+    def launch(self, grid, block, pointers, stream, which=0, sizes=()):
+        """Launches kernel `which` with the buffers' device pointers, then
+        its size arguments (index: 64-bit)."""
         self._ensure_context()
-        args = [ctypes.c_void_p(p) for p in pointers]
+        args = ([ctypes.c_void_p(p) for p in pointers] +
+                [ctypes.c_int64(v) for v in sizes])
         params = (ctypes.c_void_p * len(args))(
             *[ctypes.cast(ctypes.byref(a), ctypes.c_void_p) for a in args])
         self._check(self._cuda.cuLaunchKernel(
@@ -294,10 +360,11 @@ def _mask(mask, q, k):
 
 
 def _kernel(cfg, grad):
-    key = (repr(cfg), grad, _nvvm_options())
+    cls = kernel_class(cfg)
+    key = (repr(cls), grad, _nvvm_options())
     if key not in _KERNELS:
-        _KERNELS[key] = CudaKernel(*compile_kernel(cfg, grad=grad))
-        if "simt" in kernel_kinds(cfg, grad):
+        _KERNELS[key] = CudaKernel(*compile_kernel(cls, grad=grad))
+        if "simt" in kernel_kinds(cls, grad):
             import warnings
             warnings.warn(
                 f"flash_mlir: this {'backward' if grad else 'forward'} "
@@ -323,10 +390,13 @@ def forward(q, k, v, causal=False, scale=None, mask=None, window=None,
     B, H, N, _ = q.shape
     o = torch.empty(B, H, N, v.shape[3], dtype=q.dtype, device=q.device)
     lse = torch.empty(B, H, N, dtype=torch.float32, device=q.device)
-    kern.launch(*kern.geometry[0],
+    c = kern.contracts[0]
+    kern.launch(*geometry(c, cfg),
                 [q.data_ptr(), k.data_ptr(), v.data_ptr(), o.data_ptr(),
                  lse.data_ptr()] + [t.data_ptr() for t in extra],
-                torch.cuda.current_stream().cuda_stream)
+                torch.cuda.current_stream().cuda_stream,
+                sizes=size_args(c, cfg, extra[0] if cfg.mask != "none"
+                                else None))
     return o, lse
 
 
@@ -345,14 +415,12 @@ def backward(q, k, v, o, lse, do, causal=False, scale=None, mask=None,
     delta = torch.empty(B, H, N, dtype=torch.float32, device=q.device)
     stream = torch.cuda.current_stream().cuda_stream
     ptrs = [t.data_ptr() for t in extra]
-    kern.launch(*kern.geometry[0],
-                [q.data_ptr(), k.data_ptr(), v.data_ptr(), o.data_ptr(),
-                 lse.data_ptr(), do.data_ptr(), dq.data_ptr(),
-                 delta.data_ptr()] + ptrs, stream, which=0)
-    kern.launch(*kern.geometry[1],
-                [q.data_ptr(), k.data_ptr(), v.data_ptr(), lse.data_ptr(),
-                 do.data_ptr(), delta.data_ptr(), dk.data_ptr(),
-                 dv.data_ptr()] + ptrs, stream, which=1)
+    m = extra[0] if cfg.mask != "none" else None
+    for which, bufs in ((0, [q, k, v, o, lse, do, dq, delta]),
+                        (1, [q, k, v, lse, do, delta, dk, dv])):
+        c = kern.contracts[which]
+        kern.launch(*geometry(c, cfg), [t.data_ptr() for t in bufs] + ptrs,
+                    stream, which=which, sizes=size_args(c, cfg, m))
     return dq, dk, dv
 
 

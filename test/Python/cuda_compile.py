@@ -1,6 +1,8 @@
 # The Python CUDA front's compile step, without a GPU: cubins from
-# --flash-to-nvvm (ptxas), kernel names and launch geometry read from
-# flash-map-to-gpu, and the cache's compiler check.
+# --flash-to-nvvm (ptxas), kernel names and launch contracts read from
+# flash-map-to-gpu (the geometry for a shape computed from them), one
+# kernel per configuration class for every sequence length, and the
+# cache's compiler check.
 # REQUIRES: ptxas
 # RUN: rm -rf %t.cache && FLASH_MLIR_CACHE=%t.cache %python %s | FileCheck %s
 
@@ -28,8 +30,9 @@ def cfg(d, dtype, causal=False, hq=4, hkv=2, n=100):
 for d, dtype, grad in [(64, "bf16", False), (128, "bf16", False),
                        (64, "f16", True), (64, "f32", False),
                        (64, "f32", True)]:
-    blob, names, geo = cuda.compile_kernel(cfg(d, dtype, causal=True),
-                                           grad=grad)
+    c = cfg(d, dtype, causal=True)
+    blob, names, contracts = cuda.compile_kernel(c, grad=grad)
+    geo = [cuda.geometry(k, c) for k in contracts]
     magic = "ELF" if blob[1:4] == b"ELF" else repr(blob[:4])
     launches = " ".join(f"{n} grid={'x'.join(map(str, g))} block={b[0]}"
                         for n, (g, b) in zip(names, geo))
@@ -41,11 +44,30 @@ for d, dtype, grad in [(64, "bf16", False), (128, "bf16", False),
 # (wgmma=0) puts 8 warps of 16 rows on a block at d = 128.
 # CHECK: wgmma=0 d=128 flash_attention_0 grid=1x8x1 block=256 mma.sync
 os.environ["FLASH_MLIR_NVVM_OPTIONS"] = "wgmma=0"
-_, names, geo = cuda.compile_kernel(cfg(128, "bf16", causal=True))
+_, names, contracts = cuda.compile_kernel(cfg(128, "bf16", causal=True))
+geo = [cuda.geometry(k, cfg(128, "bf16", causal=True)) for k in contracts]
 print("wgmma=0 d=128", " ".join(
     f"{n} grid={'x'.join(map(str, g))} block={b[0]}" for n, (g, b) in zip(names, geo)),
     *cuda.kernel_kinds(cfg(128, "bf16", causal=True)))
 del os.environ["FLASH_MLIR_NVVM_OPTIONS"]
+
+# One kernel per configuration class: 20 sequence lengths (Nq != Nk, odd,
+# Nq = 1) compile once per pass; the kernels take the lengths as size
+# arguments (the contract names them) and the grid follows each shape.
+# CHECK: lengths=20 compiles=2 sizes=nq,nk grids=1x8x1,1x8x1,16x8x1,157x8x1
+before = cuda.COMPILES
+grids = []
+for n in [1, 7, 64, 65, 100, 127, 128, 129, 255, 256, 300, 511, 512, 513,
+          999, 1000, 1023, 1024, 4096, 10000]:
+    c = cfg(128, "bf16", causal=True, n=n)
+    c.nk = n + 3
+    cls = cuda.kernel_class(c)
+    _, _, contracts = cuda.compile_kernel(cls)
+    cuda.compile_kernel(cls, grad=True)
+    if n in (1, 64, 1000, 10000):
+        grids.append("x".join(map(str, cuda.geometry(contracts[0], c)[0])))
+print(f"lengths=20 compiles={cuda.COMPILES - before}",
+      "sizes=" + ",".join(contracts[0]["sizes"]), "grids=" + ",".join(grids))
 
 # The cache remembers which flash-opt built a kernel; another build's
 # kernels are recompiled.

@@ -534,8 +534,28 @@ struct FlashMapToGPUPass : flash::impl::FlashMapToGPUBase<FlashMapToGPUPass> {
         *s = t;
         break;
       }
-      for (MappedKernel &k : kernels)
+      // The launch contract, for tools that launch the kernels themselves
+      // (the Python front): block size, grid (ceil(rows / rows_per_block),
+      // batch-heads), the size arguments after the buffers.
+      SmallVector<Attribute> sizeNames;
+      for (const std::string &n : s->sizeArgNames())
+        sizeNames.push_back(StringAttr::get(ctx, n));
+      auto i64 = [&](int64_t v) {
+        return IntegerAttr::get(IntegerType::get(ctx, 64), v);
+      };
+      for (auto [i, k] : llvm::enumerate(kernels)) {
+        bool keys = backward && i == 1;
         k.fn->setAttr("flash.kernel_kind", StringAttr::get(ctx, k.kind));
+        NamedAttribute launch[] = {
+            {StringAttr::get(ctx, "block"), i64(k.threads)},
+            {StringAttr::get(ctx, "rows"),
+             StringAttr::get(ctx, keys ? "nk" : "nq")},
+            {StringAttr::get(ctx, "rows_per_block"), i64(k.rowsPerBlock)},
+            {StringAttr::get(ctx, "batch_heads"),
+             StringAttr::get(ctx, keys ? "bhkv" : "bh")},
+            {StringAttr::get(ctx, "sizes"), ArrayAttr::get(ctx, sizeNames)}};
+        k.fn->setAttr("flash.launch", DictionaryAttr::get(ctx, launch));
+      }
 
       // The sizes at run time (constants where static): lengths, batch
       // dims, the mask's strides; the kernels' size arguments.

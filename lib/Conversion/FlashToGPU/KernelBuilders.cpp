@@ -9,6 +9,7 @@
 
 #include "flash/Conversion/FlashToGPU/GPUKernels.h"
 
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -27,6 +28,22 @@ SmallVector<int64_t> KernelSpec::sizeList() const {
     sizes.append({maskRowStride, maskKeyStride});
   }
   return sizes;
+}
+
+SmallVector<std::string> KernelSpec::sizeArgNames() const {
+  SmallVector<std::string> all{"nq", "nk"};
+  for (unsigned i = 0; i < lead.size(); ++i)
+    all.push_back("lead" + std::to_string(i));
+  if (mask) {
+    for (unsigned i = 0; i < lead.size(); ++i)
+      all.push_back("mask_lead_stride" + std::to_string(i));
+    all.append({"mask_row_stride", "mask_key_stride"});
+  }
+  SmallVector<std::string> names;
+  for (auto [name, size] : llvm::zip_equal(all, sizeList()))
+    if (ShapedType::isDynamic(size))
+      names.push_back(name);
+  return names;
 }
 
 unsigned KernelSpec::numSizeArgs() const {
@@ -150,17 +167,37 @@ Value gpukernels::kvBatchHeads(KernelBuilder &kb, const KernelSpec &s) {
 
 Value gpukernels::byBatchHead(KernelBuilder &kb, Value rows, Value bh,
                               Value n) {
+  // A view with explicit sizes and strides (not memref.expand_shape): the
+  // buffer's own extent is a placeholder under flash-static-kernel-buffers,
+  // and folding it into a reshape would make up a static length.
   auto ty = cast<MemRefType>(rows.getType());
-  SmallVector<OpFoldResult> shape{getAsOpFoldResult(bh), getAsOpFoldResult(n)};
-  SmallVector<ReassociationIndices> groups{{0, 1}};
+  OpBuilder &b = kb.b;
+  OpFoldResult width = b.getIndexAttr(ty.getRank() == 2 ? ty.getDimSize(1) : 1);
+  OpFoldResult nf = getAsOpFoldResult(n);
+  auto mul = [&](OpFoldResult x, OpFoldResult y) -> OpFoldResult {
+    std::optional<int64_t> cx = getConstantIntValue(x), cy = getConstantIntValue(y);
+    if (cx && cy)
+      return b.getIndexAttr(*cx * *cy);
+    return getAsOpFoldResult(arith::MulIOp::create(
+        b, kb.loc, getValueOrCreateConstantIndexOp(b, kb.loc, x),
+        getValueOrCreateConstantIndexOp(b, kb.loc, y)));
+  };
+  SmallVector<OpFoldResult> sizes{getAsOpFoldResult(bh), nf};
+  SmallVector<OpFoldResult> strides{mul(nf, width)};
   if (ty.getRank() == 2) {
-    shape.push_back(kb.b.getIndexAttr(ty.getDimSize(1)));
-    groups.push_back({2});
+    sizes.push_back(width);
+    strides.push_back(width);
   }
-  auto [staticShape, dynamicShape] = decomposeMixedValues(shape);
-  auto resTy = MemRefType::get(staticShape, ty.getElementType());
-  return memref::ExpandShapeOp::create(kb.b, kb.loc, resTy, rows, groups,
-                                       shape)
+  strides.push_back(b.getIndexAttr(1));
+  auto [staticSizes, dynSizes] = decomposeMixedValues(sizes);
+  auto [staticStrides, dynStrides] = decomposeMixedValues(strides);
+  auto layout = StridedLayoutAttr::get(b.getContext(), 0, staticStrides);
+  auto resTy = MemRefType::get(staticSizes, ty.getElementType(),
+                               ShapedType::isDynamic(staticStrides[0])
+                                   ? MemRefLayoutAttrInterface(layout)
+                                   : MemRefLayoutAttrInterface());
+  return memref::ReinterpretCastOp::create(b, kb.loc, resTy, rows,
+                                           b.getIndexAttr(0), sizes, strides)
       .getResult();
 }
 

@@ -55,7 +55,7 @@ struct MmaFragments {
   /// in shared memory, or wherever `at` says) with cp.async, 16 bytes per
   /// copy; returns the group's token (wait with waitAll).
   Value copyTile(Value tid, int64_t threads, Value src, Value bh, Value row0,
-                 int64_t limit, int64_t rows, int64_t width, Value dst,
+                 Value limit, int64_t rows, int64_t width, Value dst,
                  TileIndex at = nullptr);
   void waitAll(Value group);
 
@@ -88,7 +88,7 @@ struct MmaFragments {
   struct WarpRows {
     Value base, rows[2], clamped[2];
   };
-  WarpRows warpRows(Value blockIdx, Value tid, int64_t warps, int64_t limit);
+  WarpRows warpRows(Value blockIdx, Value tid, int64_t warps, Value limit);
   /// The K/V batch-head of query batch-head bh (GQA: b * Hkv + h / G).
   Value kvHead(const KernelSpec &s, Value bh);
   /// The keys a block of queries [base, base + rows) needs (causal: up to

@@ -60,7 +60,8 @@ int64_t gradTile(const KernelSpec &s, bool kv) {
 struct GradTiles {
   const KernelSpec &s;
   Value tid;
-  int64_t threads, rows, limit;
+  int64_t threads, rows;
+  Value limit;
   Value a, b, aS, bS;
   std::optional<SwizzledTiles> sw;
 
@@ -168,13 +169,13 @@ Value put(OpBuilder &b, Location l, Value x, Value c, int64_t r, int64_t j) {
 /// Stores a 16-row block of C tiles (scaled by `mul`) as `elt` to
 /// mem[bh][rows[r]][dt*8 + 2t ..] for rows < limit.
 void storeRows(OpBuilder &b, Location loc, Type elt, Value mem, Value bh,
-               Value rows[2], int64_t limit, Value t2, ArrayRef<Value> acc,
+               Value rows[2], Value limit, Value t2, ArrayRef<Value> acc,
                float mul) {
   auto v2f = VectorType::get({2}, b.getF32Type());
   for (int r = 0; r < 2; ++r) {
     Value active =
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, rows[r],
-                              arith::ConstantIndexOp::create(b, loc, limit));
+                              limit);
     scf::IfOp::create(b, loc, active, [&](OpBuilder &ib, Location il) {
       KernelBuilder ki{ib, il};
       Value m = vector::BroadcastOp::create(ib, il, v2f, ki.f(mul));
@@ -224,7 +225,7 @@ gpu::GPUFuncOp gpukernels::buildGradQMmaKernel(OpBuilder &ob, Location loc,
   Value bh = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
   Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
   MmaFragments F = mmaFragments(b, loc, elt, tid);
-  MmaFragments::WarpRows w = F.warpRows(bx, tid, warps, s.nq);
+  MmaFragments::WarpRows w = F.warpRows(bx, tid, warps, nq);
   Value *rows = w.rows, *rowsc = w.clamped;
   Value kvbh = F.kvHead(s, bh);
   Value rowLimit[2];
@@ -250,7 +251,7 @@ gpu::GPUFuncOp gpukernels::buildGradQMmaKernel(OpBuilder &ob, Location loc,
         cb, cl, t, F.t2, nTiles,
         [&](OpBuilder &eb, Location el, Value key, int r) -> Value {
           KernelBuilder ke{eb, el};
-          Value keyc = arith::MinUIOp::create(eb, el, key, ke.c(s.nk - 1));
+          Value keyc = arith::MinUIOp::create(eb, el, key, s.nkValue(ke, -1));
           return arith::AndIOp::create(eb, el,
                                        keyVisible(ke, s, rowLimit[r], key),
                                        mods.mask(ke, r, rowsc[r], keyc));
@@ -261,7 +262,7 @@ gpu::GPUFuncOp gpukernels::buildGradQMmaKernel(OpBuilder &ob, Location loc,
     kvStart = nextVisibleTile(b, loc, kvStart, kvEnd, kTile, visible);
   // wgmma: K (tile 0 of a stage) is read K-major for S and MN-major for
   // dS K, V (tile 1) K-major for dP.
-  GradTiles tiles{s, tid, threads, kTile, s.nk, k, v, kS, vS, std::nullopt};
+  GradTiles tiles{s, tid, threads, kTile, nk, k, v, kS, vS, std::nullopt};
   Value kDesc, kDescT, vDesc;
   if (s.wgmma) {
     tiles.sw = swizzledTiles(F, kS, kTile, D);
@@ -298,7 +299,7 @@ gpu::GPUFuncOp gpukernels::buildGradQMmaKernel(OpBuilder &ob, Location loc,
     Value write = arith::AndIOp::create(
         b, loc,
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, rows[r],
-                              kb.c(s.nq)),
+                              nq),
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, F.t2, kb.c(0)));
     scf::IfOp::create(b, loc, write, [&](OpBuilder &ib, Location il) {
       memref::StoreOp::create(ib, il, dRow[r], delta, ValueRange{bh, rows[r]});
@@ -342,7 +343,7 @@ gpu::GPUFuncOp gpukernels::buildGradQMmaKernel(OpBuilder &ob, Location loc,
           for (int64_t r = 0; r < 2; ++r)
             for (int64_t j = 0; j < 2; ++j) {
               Value key = G.add(jt, G.add(G.t2, kl.c(nt * 8 + j)));
-              Value keyc = arith::MinUIOp::create(lb, l, key, kl.c(s.nk - 1));
+              Value keyc = arith::MinUIOp::create(lb, l, key, s.nkValue(kl, -1));
               Value vis = keyVisible(kl, s, rowLimit[r], key);
               Value x = at(lb, l, sC, r, j), dMod;
               Value arg =
@@ -378,7 +379,7 @@ gpu::GPUFuncOp gpukernels::buildGradQMmaKernel(OpBuilder &ob, Location loc,
   SmallVector<Value> res(ArrayRef<Value>(loop).take_front(dTiles));
   if (sw)
     F.waitAll(loop[dTiles]);
-  storeRows(b, loc, elt, dq, bh, rows, s.nq, F.t2, res, s.scale);
+  storeRows(b, loc, elt, dq, bh, rows, nq, F.t2, res, s.scale);
   gpu::ReturnOp::create(b, loc);
   return fn;
 }
@@ -414,7 +415,7 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
   Value kvbh = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
   Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
   MmaFragments F = mmaFragments(b, loc, elt, tid);
-  MmaFragments::WarpRows w = F.warpRows(bx, tid, warps, s.nk);
+  MmaFragments::WarpRows w = F.warpRows(bx, tid, warps, nk);
   Value keyBase = w.base, *keys = w.rows, *keysc = w.clamped;
   Value bIdx = arith::DivUIOp::create(b, loc, kvbh, kb.c(s.hkv));
   Value hkv = arith::RemUIOp::create(b, loc, kvbh, kb.c(s.hkv));
@@ -424,18 +425,22 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
   Value qStart = kb.c(0);
   if (s.causalOffset) {
     Value first = arith::MaxSIOp::create(
-        b, loc, arith::SubIOp::create(b, loc, keyBase, kb.c(*s.causalOffset)),
+        b, loc, arith::SubIOp::create(b, loc, keyBase, s.causalOffsetValue(kb)),
         kb.c(0));
     qStart = arith::MulIOp::create(
         b, loc, arith::DivUIOp::create(b, loc, first, kb.c(kTile)),
         kb.c(kTile));
     qStart = arith::MinUIOp::create(b, loc, qStart,
-                                    kb.c((s.nq + kTile - 1) / kTile * kTile));
+                                    b.createOrFold<arith::MulIOp>(
+                                        loc,
+                                        b.createOrFold<arith::CeilDivUIOp>(
+                                            loc, nq, kb.c(kTile)),
+                                        kb.c(kTile)));
   }
 
   // wgmma: Q (tile 0 of a stage) and dO (tile 1) are read K-major for S^T
   // and dP^T, MN-major for dK and dV.
-  GradTiles tiles{s, tid, threads, kTile, s.nq, q, dO, qS, doS, std::nullopt};
+  GradTiles tiles{s, tid, threads, kTile, nq, q, dO, qS, doS, std::nullopt};
   Value qDesc, qDescT, doDesc, doDescT;
   if (s.wgmma) {
     tiles.sw = swizzledTiles(F, qS, kTile, D);
@@ -465,7 +470,7 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
         // narrow the queries that see the block's keys.
         KernelModifiers mods(khb, s, fn, qbh, {keysc[0], keysc[1]},
                              /*fixedIsKey=*/true);
-        Value qFrom = qStart, qEnd = khb.c(s.nq);
+        Value qFrom = qStart, qEnd = nq;
         bool exact = true;
         if (s.maskMod) {
           MaskTiles mt = mods.tiles(
@@ -485,17 +490,17 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
                 Value vis = arith::AndIOp::create(
                     eb, el,
                     arith::CmpIOp::create(eb, el, arith::CmpIPredicate::ult,
-                                          qi, ke.c(s.nq)),
+                                          qi, s.nqValue(ke)),
                     arith::CmpIOp::create(eb, el, arith::CmpIPredicate::ult,
-                                          keys[r], ke.c(s.nk)));
+                                          keys[r], s.nkValue(ke)));
                 if (s.causalOffset)
                   vis = arith::AndIOp::create(
                       eb, el, vis,
                       arith::CmpIOp::create(
                           eb, el, arith::CmpIPredicate::sle, keys[r],
                           arith::AddIOp::create(eb, el, qi,
-                                                ke.c(*s.causalOffset))));
-                Value qc = arith::MinUIOp::create(eb, el, qi, ke.c(s.nq - 1));
+                                                s.causalOffsetValue(ke))));
+                Value qc = arith::MinUIOp::create(eb, el, qi, s.nqValue(ke, -1));
                 return arith::AndIOp::create(eb, el, vis,
                                              mods.mask(ke, r, qc, keysc[r]));
               });
@@ -541,13 +546,13 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
                 c.qi = arith::AddIOp::create(
                     cb, l, it,
                     arith::AddIOp::create(cb, l, G.t2, kc.c(nt * 8 + j)));
-                c.qc = arith::MinUIOp::create(cb, l, c.qi, kc.c(s.nq - 1));
+                c.qc = arith::MinUIOp::create(cb, l, c.qi, s.nqValue(kc, -1));
                 c.l2 = lseLog2(kc, memref::LoadOp::create(
                                        cb, l, lse, ValueRange{qbh, c.qc}));
                 c.d =
                     memref::LoadOp::create(cb, l, delta, ValueRange{qbh, c.qc});
                 c.ok = arith::CmpIOp::create(cb, l, arith::CmpIPredicate::ult,
-                                             c.qi, kc.c(s.nq));
+                                             c.qi, s.nqValue(kc));
                 return c;
               };
               SmallVector<Column> cols;
@@ -571,7 +576,7 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
                           lb, l, vis,
                           arith::CmpIOp::create(
                               lb, l, arith::CmpIPredicate::sle, keys[r],
-                              G.add(qi, kl.c(*s.causalOffset))));
+                              G.add(qi, s.causalOffsetValue(kl))));
                     Value dMod;
                     Value arg = mods.gradExponent(kl, r, at(lb, l, sC, r, j), qc,
                                            keysc[r], l2, dMod, vis);
@@ -630,9 +635,9 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
                              ArrayRef<Value>(qLoop).take_front(2 * dTiles));
       });
   SmallVector<Value> res(heads.getResults());
-  storeRows(b, loc, elt, dk, kvbh, keys, s.nk, F.t2,
+  storeRows(b, loc, elt, dk, kvbh, keys, nk, F.t2,
             ArrayRef<Value>(res).take_front(dTiles), s.scale);
-  storeRows(b, loc, elt, dv, kvbh, keys, s.nk, F.t2,
+  storeRows(b, loc, elt, dv, kvbh, keys, nk, F.t2,
             ArrayRef<Value>(res).drop_front(dTiles), 1.0f);
   gpu::ReturnOp::create(b, loc);
   return fn;

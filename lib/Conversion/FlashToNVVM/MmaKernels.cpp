@@ -202,11 +202,12 @@ SmallVector<Value> MmaFragments::bFrags(Value smem, Value row0, int64_t col0,
 }
 
 Value MmaFragments::copyTile(Value tid, int64_t threads, Value src, Value bh,
-                             Value row0, int64_t limit, int64_t rows,
+                             Value row0, Value limit, int64_t rows,
                              int64_t width, Value dst, TileIndex at) {
   auto tokTy = nvgpu::DeviceAsyncTokenType::get(b.getContext());
   SmallVector<Value> toks;
   const int64_t total = rows * width / 8;
+  Value last = b.createOrFold<arith::SubIOp>(loc, limit, c(1));
   for (int64_t it = 0; it < total; it += threads) {
     Value idx = add(tid, c(it));
     auto issue = [&](OpBuilder &ib) {
@@ -217,7 +218,7 @@ Value MmaFragments::copyTile(Value tid, int64_t threads, Value src, Value bh,
       Value col = arith::MulIOp::create(
           ib, loc, arith::RemUIOp::create(ib, loc, idx, ci(width / 8)), ci(8));
       Value key = arith::MinUIOp::create(
-          ib, loc, arith::AddIOp::create(ib, loc, row0, r), ci(limit - 1));
+          ib, loc, arith::AddIOp::create(ib, loc, row0, r), last);
       SmallVector<Value> dstIdx =
           at ? at(ib, r, col) : SmallVector<Value>{r, col};
       return nvgpu::DeviceAsyncCopyOp::create(
@@ -464,7 +465,7 @@ SmallVector<int64_t> SwizzledTiles::mnMajorSteps() const {
 }
 
 MmaFragments::WarpRows MmaFragments::warpRows(Value blockIdx, Value tid,
-                                              int64_t warps, int64_t limit) {
+                                              int64_t warps, Value limit) {
   WarpRows w;
   Value warp = arith::DivUIOp::create(b, loc, tid, c(32));
   w.base = arith::MulIOp::create(b, loc, blockIdx, c(warps * kRowsPerWarp));
@@ -473,7 +474,8 @@ MmaFragments::WarpRows MmaFragments::warpRows(Value blockIdx, Value tid,
   w.rows[0] = r0;
   w.rows[1] = add(r0, c(8));
   for (int r = 0; r < 2; ++r)
-    w.clamped[r] = arith::MinUIOp::create(b, loc, w.rows[r], c(limit - 1));
+    w.clamped[r] = arith::MinUIOp::create(
+        b, loc, w.rows[r], b.createOrFold<arith::SubIOp>(loc, limit, c(1)));
   return w;
 }
 
@@ -484,9 +486,9 @@ Value MmaFragments::kvHead(const KernelSpec &s, Value bh) {
 
 Value MmaFragments::kvEnd(const KernelSpec &s, const WarpRows &w, int64_t rows,
                           Value rowLimit[2]) {
-  for (int r = 0; s.causalOffset && r < 2; ++r)
-    rowLimit[r] = add(w.rows[r], c(*s.causalOffset));
   KernelBuilder kb{b, loc};
+  for (int r = 0; s.causalOffset && r < 2; ++r)
+    rowLimit[r] = add(w.rows[r], s.causalOffsetValue(kb));
   return blockKvEnd(kb, s, w.base, rows);
 }
 
@@ -506,10 +508,11 @@ void gpukernels::chooseMmaTiles(KernelSpec &s, int64_t warps, int64_t tileKV,
   // faster capped at 128 registers (d = 64: 4 blocks per SM) and 168
   // (d = 128: 3 blocks) than with ptxas' 130 / 182 (3 / 2 blocks), without
   // spills; the other forwards ran as fast or faster uncapped (and masked
-  // ones, or ones with a score_mod or captured operands, would spill).
+  // ones, ones with a score_mod or captured operands, or with runtime
+  // sizes, would spill).
   if (s.wgmma && !backward && s.causalOffset && !s.mask &&
       !s.scoreMod && s.captures.empty() && !s.mmaMaxRegisters &&
-      s.d <= 128)
+      s.d <= 128 && !s.dynamic())
     s.mmaMaxRegisters = s.d <= 64 ? 128 : 168;
   // K and V tiles (rows padded by 8, or swizzled plus 1 KiB to align them)
   // within the 48 KiB of static shared memory a block may have.
@@ -588,7 +591,7 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
   Value bh = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
   Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
   MmaFragments F = mmaFragments(b, loc, elt, tid);
-  MmaFragments::WarpRows w = F.warpRows(bx, tid, warps, s.nq);
+  MmaFragments::WarpRows w = F.warpRows(bx, tid, warps, nq);
   Value rowBase = w.base, *rows = w.rows, *rowsc = w.clamped;
   Value kvbh = F.kvHead(s, bh);
   // wgmma: K (tile 0) is read K-major, V (tile 1) MN-major.
@@ -604,10 +607,11 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
   // runs them, the second the rest (the causal diagonal, the Nk edge).
   Value rowLimit[2];
   Value kvEnd = F.kvEnd(s, w, rowsPerBlock, rowLimit);
-  Value fullEnd = kb.c(s.nk / tileKV * tileKV);
+  Value fullEnd = b.createOrFold<arith::MulIOp>(
+      loc, b.createOrFold<arith::DivUIOp>(loc, nk, kb.c(tileKV)), kb.c(tileKV));
   if (s.causalOffset) {
     Value firstVisible = arith::MaxSIOp::create(
-        b, loc, F.add(rowBase, kb.c(*s.causalOffset + 1)), kb.c(0));
+        b, loc, F.add(rowBase, s.causalOffsetValue(kb, 1)), kb.c(0));
     fullEnd = arith::MinSIOp::create(
         b, loc,
         arith::MulIOp::create(
@@ -671,11 +675,11 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
   const float sMul = prescale ? sl2 : 1.0f, eMul = prescale ? 1.0f : sl2;
   auto copyK = [&](MmaFragments &G, Value row0) {
     if (wg)
-      return G.copyTile(tid, threads, k, kvbh, row0, s.nk, tileKV, D, kS,
+      return G.copyTile(tid, threads, k, kvbh, row0, nk, tileKV, D, kS,
                         [&](OpBuilder &ib, Value r, Value col) {
                           return kv->at(ib, loc, 0, r, col);
                         });
-    return G.copyTile(tid, threads, k, kvbh, row0, s.nk, tileKV, D, kS);
+    return G.copyTile(tid, threads, k, kvbh, row0, nk, tileKV, D, kS);
   };
   // A landed tile: visible to the block (and, for wgmma, to the async
   // proxy that reads it).
@@ -698,7 +702,7 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
           KernelBuilder ke{eb, el};
           return mods.visible(
               ke, r, keyVisible(ke, s, rowLimit[r], key), rowsc[r],
-              arith::MinUIOp::create(eb, el, key, ke.c(s.nk - 1)));
+              arith::MinUIOp::create(eb, el, key, s.nkValue(ke, -1)));
         });
   };
 
@@ -723,11 +727,11 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
       // K(j+1) while P V runs (one buffer each: the barriers order reuse).
       landed(G, args.back());
       Value vGroup =
-          wg ? G.copyTile(tid, threads, v, kvbh, jt, s.nk, tileKV, D, vS,
+          wg ? G.copyTile(tid, threads, v, kvbh, jt, nk, tileKV, D, vS,
                           [&](OpBuilder &ib, Value r, Value col) {
                             return kv->at(ib, l, 1, r, col);
                           })
-             : G.copyTile(tid, threads, v, kvbh, jt, s.nk, tileKV, D, vS);
+             : G.copyTile(tid, threads, v, kvbh, jt, nk, tileKV, D, vS);
 
       // S = Q K^T (one warpgroup wgmma per 16 columns of D, or per 8-key
       // tile mma.syncs).
@@ -762,7 +766,7 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
               // The regions see keys and rows in range (the tail's, past
               // Nk, are masked: a captured table is not read past its end).
               keyc = masked ? arith::MinUIOp::create(lb, l, key,
-                                                     kl.c(s.nk - 1))
+                                                     s.nkValue(kl, -1))
                                   .getResult()
                             : key;
             }
@@ -784,7 +788,7 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
                 // raw (/ scale) or, prescaled, log2.
                 Value mv =
                     addMask(kl, s, kl.f(0.0f), mask, maskBase, rowsc[r],
-                            arith::MinUIOp::create(lb, l, key, kl.c(s.nk - 1)));
+                            arith::MinUIOp::create(lb, l, key, s.nkValue(kl, -1)));
                 x = fmac(lb, l, mv, kl.f(prescale ? 1.0f : 1.0f / sl2), x);
               }
             }
@@ -897,7 +901,7 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
           gpu::ShuffleOp::create(b, loc, lsum, x, 32, gpu::ShuffleMode::XOR)
               .getShuffleResult());
     Value active = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                         rows[r], kb.c(s.nq));
+                                         rows[r], nq);
     scf::IfOp::create(b, loc, active, [&](OpBuilder &ib, Location il) {
       KernelBuilder ki{ib, il};
       Value none = arith::CmpFOp::create(ib, il, arith::CmpFPredicate::OEQ,

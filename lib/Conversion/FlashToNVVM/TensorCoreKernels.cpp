@@ -48,8 +48,7 @@ namespace {
 struct TensorCoreKind : KernelKind {
   bool applies(KernelSpec &s, const FlashMapToGPUOptions &o,
                bool backward) const override {
-    // Runtime sizes: not yet (SIMT takes them).
-    if (!o.tensorCores || s.dynamic() ||
+    if (!o.tensorCores ||
         !(backward ? mmaGradApplies(s) : mmaForwardApplies(s)))
       return false;
     s.wgmma = o.wgmma && wgmmaApplies(s);

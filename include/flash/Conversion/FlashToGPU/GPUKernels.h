@@ -22,6 +22,7 @@
 
 #include <functional>
 #include <optional>
+#include <string>
 
 namespace mlir {
 namespace flash {
@@ -98,6 +99,10 @@ struct KernelSpec {
   /// The sizes in the order of the size arguments (nq, nk, lead...,
   /// then, with a mask, its lead strides, row and key strides).
   SmallVector<int64_t> sizeList() const;
+  /// The names of the size arguments (nq, nk, lead<i>,
+  /// mask_lead_stride<i>, mask_row_stride, mask_key_stride), for the
+  /// kernels' launch contract.
+  SmallVector<std::string> sizeArgNames() const;
 
 private:
   Value sizeValue(KernelBuilder &kb, unsigned slot, int64_t add) const;
