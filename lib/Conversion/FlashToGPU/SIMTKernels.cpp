@@ -214,6 +214,25 @@ Value dotTile(KernelBuilder &kb, ArrayRef<Value> a, Value tile, int64_t t,
   return lanes > 1 ? sumOverLanes(kb, acc, lanes) : acc;
 }
 
+/// P and dS of one score (x = q.k, raw) of the backward: P = 2^(exponent
+/// [+ mask]), 0 for a row that saw no key (`empty`); dS = P (dP - D) [times
+/// d score_mod / ds], 0 where not visible (`vis`, narrowed by a mask_mod).
+std::pair<Value, Value> probAndDScore(KernelBuilder &kl, const KernelSpec &s,
+                                      const KernelModifiers &mods, Value x,
+                                      Value row, Value key, Value lse2,
+                                      Value &vis, Value empty, Value mask,
+                                      Value maskBase, Value dp, Value dRow) {
+  Value dMod;
+  Value arg = mods.gradExponent(kl, 0, x, row, key, lse2, dMod, vis);
+  if (mask)
+    arg = addMask(kl, s, arg, mask, maskBase, row, key);
+  Value p = arith::SelectOp::create(kl.b, kl.loc, empty, kl.f(0.0f),
+                                    exp2(kl.b, kl.loc, arg));
+  Value ds = KernelModifiers::dScore(
+      kl, p, arith::SubFOp::create(kl.b, kl.loc, dp, dRow), dMod, vis);
+  return {p, ds};
+}
+
 /// dQ (and D = rowsum(dO * O)): args (q, k, v, o, lse, dO, dq, D[, mask]
 /// [, captures]), one query row per s.lanes threads.
 gpu::GPUFuncOp buildGradQKernel(OpBuilder &ob, Location loc, StringRef name,
@@ -284,16 +303,11 @@ gpu::GPUFuncOp buildGradQKernel(OpBuilder &ob, Location loc, StringRef name,
           Value x = dotTile(kl, qv, kTile, t, lane, L);
           Value key = arith::AddIOp::create(lb, l, jt, kl.c(t));
           Value keyc = arith::MinUIOp::create(lb, l, key, s.nkValue(kl, -1));
-          Value vis = keyVisible(kl, s, rows, key), dMod;
-          Value arg = mods.gradExponent(kl, 0, x, rowc, keyc, lse2, dMod, vis);
-          if (mask)
-            arg = addMask(kl, s, arg, mask, maskBase, rowc, keyc);
-          Value p = exp2(lb, l, arg);
-          Value zero = kl.f(0.0f);
-          p = arith::SelectOp::create(lb, l, rowEmpty, zero, p);
-          Value dp = dotTile(kl, dov, vTile, t, lane, L);
-          Value ds = KernelModifiers::dScore(
-              kl, p, arith::SubFOp::create(lb, l, dp, dRow), dMod, vis);
+          Value vis = keyVisible(kl, s, rows, key);
+          Value ds = probAndDScore(kl, s, mods, x, rowc, keyc, lse2, vis,
+                                   rowEmpty, mask, maskBase,
+                                   dotTile(kl, dov, vTile, t, lane, L), dRow)
+                         .second;
           for (int64_t d = 0; d < s.d / L; ++d) {
             Value kx = memref::LoadOp::create(
                 lb, l, kTile, ValueRange{kl.c(t), laneColumn(kl, lane, L, d)});
@@ -441,18 +455,10 @@ gpu::GPUFuncOp buildGradKVKernel(OpBuilder &ob, Location loc, StringRef name,
                     lb, l, rowTile, ValueRange{kl.c(t), kl.c(1)});
                 Value empty = arith::CmpFOp::create(
                     lb, l, arith::CmpFPredicate::OEQ, l2, kl.f(ninf));
-                Value dMod;
-                Value arg =
-                    mods.gradExponent(kl, 0, x, qrowc, keyc, l2, dMod, vis);
-                if (mask)
-                  arg = addMask(kl, s, arg, mask, maskBase, qrowc, keyc);
-                Value p = exp2(lb, l, arg);
-                Value zero = kl.f(0.0f);
-                p = arith::SelectOp::create(lb, l, empty, zero, p);
-                Value dp = dotTile(kl, vv, doTile, t, lane, L);
-                Value ds = KernelModifiers::dScore(
-                    kl, p, arith::SubFOp::create(lb, l, dp, dRow), dMod, vis);
-                p = arith::SelectOp::create(lb, l, vis, p, zero);
+                auto [p, ds] = probAndDScore(
+                    kl, s, mods, x, qrowc, keyc, l2, vis, empty, mask,
+                    maskBase, dotTile(kl, vv, doTile, t, lane, L), dRow);
+                p = arith::SelectOp::create(lb, l, vis, p, kl.f(0.0f));
                 for (int64_t d = 0; d < dq; ++d) {
                   Value qx = memref::LoadOp::create(
                       lb, l, qTile,

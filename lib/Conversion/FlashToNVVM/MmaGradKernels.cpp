@@ -31,6 +31,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
+#include <functional>
 #include <limits>
 
 using namespace mlir;
@@ -147,6 +148,20 @@ struct GradTiles {
   }
 };
 
+/// The backward kernels' operand i by batch-head: a query-side operand
+/// ([BH, Nq, ...]) and a key-side one ([BHkv, Nk, ...]).
+std::pair<std::function<Value(unsigned)>, std::function<Value(unsigned)>>
+batchHeadViews(KernelBuilder &kb, const KernelSpec &s, gpu::GPUFuncOp fn) {
+  Value bhQ = s.bhValue(kb), bhKV = kvBatchHeads(kb, s);
+  Value nq = s.nqValue(kb), nk = s.nkValue(kb);
+  return {[=, &kb](unsigned i) mutable {
+            return byBatchHead(kb, fn.getArgument(i), bhQ, nq);
+          },
+          [=, &kb](unsigned i) mutable {
+            return byBatchHead(kb, fn.getArgument(i), bhKV, nk);
+          }};
+}
+
 /// x * l2 with -inf (an empty row's lse) mapped to +inf, so that
 /// 2^(s - lse l2) is 0 there, not NaN.
 Value lseLog2(KernelBuilder &kb, Value lse) {
@@ -209,12 +224,8 @@ gpu::GPUFuncOp gpukernels::buildGradQMmaKernel(OpBuilder &ob, Location loc,
   OpBuilder b = OpBuilder::atBlockBegin(&fn.front());
   KernelBuilder kb{b, loc};
   // The operands by batch-head: [BH, Nq, D], [BHkv, Nk, D], [BH, Nq].
-  Value bhQ = s.bhValue(kb), bhKV = kvBatchHeads(kb, s);
   Value nq = s.nqValue(kb), nk = s.nkValue(kb);
-  auto byQ = [&](unsigned i) { return byBatchHead(kb, fn.getArgument(i), bhQ, nq); };
-  auto byKV = [&](unsigned i) {
-    return byBatchHead(kb, fn.getArgument(i), bhKV, nk);
-  };
+  auto [byQ, byKV] = batchHeadViews(kb, s, fn);
   Value q = byQ(0), k = byKV(1), v = byKV(2), o = byQ(3), lse = byQ(4),
         dO = byQ(5), dq = byQ(6), delta = byQ(7);
   Value mask = s.mask ? fn.getArgument(8) : Value();
@@ -399,12 +410,8 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
   OpBuilder b = OpBuilder::atBlockBegin(&fn.front());
   KernelBuilder kb{b, loc};
   // The operands by batch-head: [BH, Nq, D], [BHkv, Nk, D], [BH, Nq].
-  Value bhQ = s.bhValue(kb), bhKV = kvBatchHeads(kb, s);
   Value nq = s.nqValue(kb), nk = s.nkValue(kb);
-  auto byQ = [&](unsigned i) { return byBatchHead(kb, fn.getArgument(i), bhQ, nq); };
-  auto byKV = [&](unsigned i) {
-    return byBatchHead(kb, fn.getArgument(i), bhKV, nk);
-  };
+  auto [byQ, byKV] = batchHeadViews(kb, s, fn);
   Value q = byQ(0), k = byKV(1), v = byKV(2), lse = byQ(3), dO = byQ(4),
         delta = byQ(5), dk = byKV(6), dv = byKV(7);
   Value mask = s.mask ? fn.getArgument(8) : Value();
