@@ -161,15 +161,42 @@ def _is_cuda(x):
     return hasattr(x, "is_cuda") and x.is_cuda
 
 
-def attention(q, k, v, causal=False, scale=None, block_q=64, block_kv=64,
-              loop_order="fa2", return_lse=False, causal_offset=None,
+def _causal_offset(causal, causal_offset):
+    """One alignment on every device: causal=True keeps keys j <= i
+    (top-left, torch's is_causal) unless `causal_offset` says otherwise."""
+    if causal_offset is not None and not causal:
+        raise ValueError("causal_offset needs causal=True")
+    return 0 if causal and causal_offset is None else causal_offset
+
+
+def _cpu_tiles(block_q, block_kv, loop_order, on_cuda):
+    """The CPU kernels' tiles (None: the defaults); the GPU kernels choose
+    their own, and refuse them rather than ignore them."""
+    if on_cuda:
+        if (block_q, block_kv, loop_order) != (None, None, None):
+            raise ValueError("block_q, block_kv and loop_order tune the CPU "
+                             "kernels; the GPU kernels choose their tiles "
+                             "(FLASH_MLIR_NVVM_OPTIONS)")
+        return None
+    return (64 if block_q is None else block_q,
+            64 if block_kv is None else block_kv,
+            "fa2" if loop_order is None else loop_order)
+
+
+def attention(q, k, v, causal=False, scale=None, block_q=None, block_kv=None,
+              loop_order=None, return_lse=False, causal_offset=None,
               mask=None, window=None, softcap=None, alibi_slopes=None,
               segment_ids=None):
     """softmax(scale * q k^T [+ mask] [causal]) v computed by flash-mlir: on
     the GPU for CUDA torch tensors [B, H, N, D] (with autograd), else on the
-    CPU. `mask`: bool (True keeps a key) or float32 (added to the scores),
-    broadcastable to [..., Nq, Nk]; a row that keeps no key gives 0 (and
-    lse -inf).
+    CPU, with the same meaning and options on both. `causal=True` keeps
+    keys j <= i (top-left aligned, torch's is_causal) or, with
+    `causal_offset=c`, j <= i + c (c = Nk - Nq: FlashAttention's
+    bottom-right). `mask`: bool (True keeps a key) or float32 (added to the
+    scores), broadcastable to [..., Nq, Nk]; a row that keeps no key gives 0
+    (and lse -inf). `return_lse`: also the rows' log-sum-exp (natural log,
+    not differentiated). `block_q`, `block_kv`, `loop_order` tune the CPU
+    kernels (64, 64, "fa2").
 
     Modifiers (CPU and CUDA; FlashAttention's names and alignment): `window=(left,
     right)` keeps keys i + Nk - Nq - left <= j <= i + Nk - Nq + right (-1:
@@ -181,12 +208,17 @@ def attention(q, k, v, causal=False, scale=None, block_q=64, block_kv=64,
     CPU torch tensors that require grad get a torch.autograd graph whose
     backward runs `attention_grad`."""
     mods = (window, softcap, alibi_slopes, segment_ids)
+    causal_offset = _causal_offset(causal, causal_offset)
+    tiles = _cpu_tiles(block_q, block_kv, loop_order, _is_cuda(q))
     if _is_cuda(q):
         from . import cuda
         return cuda.attention(q, k, v, causal=causal, scale=scale, mask=mask,
                               window=window, softcap=softcap,
                               alibi_slopes=alibi_slopes,
-                              segment_ids=segment_ids)
+                              segment_ids=segment_ids,
+                              causal_offset=causal_offset,
+                              return_lse=return_lse)
+    block_q, block_kv, loop_order = tiles
     if _needs_grad(q, k, v):
         return _cpu_autograd(q, k, v, return_lse, dict(
             causal=causal, scale=scale, block_q=block_q, block_kv=block_kv,
@@ -235,12 +267,22 @@ def _cpu_autograd(q, k, v, return_lse, kw):
     return (o, lse) if return_lse else o
 
 
-def attention_grad(q, k, v, o, lse, do, causal=False, scale=None, block_q=64,
-                   block_kv=64, loop_order="fa2", causal_offset=None,
-                   mask=None, window=None, softcap=None, alibi_slopes=None,
-                   segment_ids=None):
+def attention_grad(q, k, v, o, lse, do, causal=False, scale=None,
+                   block_q=None, block_kv=None, loop_order=None,
+                   causal_offset=None, mask=None, window=None, softcap=None,
+                   alibi_slopes=None, segment_ids=None):
     """(dq, dk, dv) of attention, recomputed from the forward's lse (the
-    modifiers as for `attention`; the soft-cap is differentiated)."""
+    options and modifiers as for `attention`; the soft-cap is
+    differentiated)."""
+    causal_offset = _causal_offset(causal, causal_offset)
+    mods = (window, softcap, alibi_slopes, segment_ids)
+    if _is_cuda(q):
+        from . import cuda
+        _cpu_tiles(block_q, block_kv, loop_order, True)
+        return cuda.backward(q, k, v, o, lse, do, causal, scale, mask, *mods,
+                             causal_offset=causal_offset)
+    block_q, block_kv, loop_order = _cpu_tiles(block_q, block_kv, loop_order,
+                                               False)
     q, k, v, o, lse, do = (_as_numpy(t) for t in (q, k, v, o, lse, do))
     m = _mask(mask, q, k)
     cfg = _config(q, k, v, causal, scale, causal_offset, m)

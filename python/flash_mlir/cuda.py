@@ -286,7 +286,7 @@ class CudaKernel:
 _KERNELS = {}
 
 
-def _config(q, k, v, causal, scale, mask=None):
+def _config(q, k, v, causal, scale, mask=None, causal_offset=None):
     import torch
 
     if q.dim() != 4 or k.dim() != 4 or v.dim() != 4:
@@ -303,7 +303,8 @@ def _config(q, k, v, causal, scale, mask=None):
     cfg = mlirgen.Config(batch=[B], hq=H, hkv=k.shape[1], nq=N,
                          nk=k.shape[2], d=D, dv=v.shape[3], dtype=dt,
                          causal=bool(causal),
-                         causal_offset=0 if causal else None,
+                         causal_offset=(0 if causal_offset is None
+                                        else causal_offset) if causal else None,
                          scale=scale, lse=True)
     if mask is not None:
         # The kernels read an additive f32 mask in place: [Nq, Nk] broadcast
@@ -312,7 +313,7 @@ def _config(q, k, v, causal, scale, mask=None):
     return cfg
 
 
-def _prepare(q, k, v, causal, scale, mask, mods):
+def _prepare(q, k, v, causal, scale, mask, mods, causal_offset=None):
     """(cfg, the kernels' extra buffers: the mask as _mask makes it, then
     the modifiers' captured tensors on q's device) for `mods` = (window,
     softcap, alibi_slopes, segment_ids) as flash_mlir.attention takes them
@@ -322,7 +323,7 @@ def _prepare(q, k, v, causal, scale, mask, mods):
     from . import _modifiers
 
     m = _mask(mask, q, k)
-    cfg = _config(q, k, v, causal, scale, m)
+    cfg = _config(q, k, v, causal, scale, m, causal_offset)
 
     def on_device(x, dtype):
         t = torch.as_tensor(x, device=q.device)
@@ -376,15 +377,17 @@ def _kernel(cfg, grad):
 
 
 def forward(q, k, v, causal=False, scale=None, mask=None, window=None,
-            softcap=None, alibi_slopes=None, segment_ids=None):
+            softcap=None, alibi_slopes=None, segment_ids=None,
+            causal_offset=None):
     """softmax(scale q k^T [+ mask] [causal]) v on CUDA torch tensors
     [B, H, N, D] (GQA when k/v have fewer heads; causal is top-left aligned,
-    as torch's is_causal; `mask` bool or float, broadcastable; the
-    modifiers as flash_mlir.attention takes them); returns (o, lse)."""
+    as torch's is_causal, unless `causal_offset` says otherwise; `mask`
+    bool or float, broadcastable; the modifiers as flash_mlir.attention
+    takes them); returns (o, lse)."""
     import torch
 
     mods = (window, softcap, alibi_slopes, segment_ids)
-    cfg, extra = _prepare(q, k, v, causal, scale, mask, mods)
+    cfg, extra = _prepare(q, k, v, causal, scale, mask, mods, causal_offset)
     kern = _kernel(cfg, grad=False)
     q, k, v = (t.contiguous() for t in (q, k, v))
     B, H, N, _ = q.shape
@@ -401,13 +404,14 @@ def forward(q, k, v, causal=False, scale=None, mask=None, window=None,
 
 
 def backward(q, k, v, o, lse, do, causal=False, scale=None, mask=None,
-             window=None, softcap=None, alibi_slopes=None, segment_ids=None):
+             window=None, softcap=None, alibi_slopes=None, segment_ids=None,
+             causal_offset=None):
     """(dq, dk, dv) from the forward's o and lse, recomputing P on the GPU
     (the modifiers included: dS is scaled by the soft-cap's derivative)."""
     import torch
 
     mods = (window, softcap, alibi_slopes, segment_ids)
-    cfg, extra = _prepare(q, k, v, causal, scale, mask, mods)
+    cfg, extra = _prepare(q, k, v, causal, scale, mask, mods, causal_offset)
     kern = _kernel(cfg, grad=True)
     q, k, v, o, lse, do = (t.contiguous() for t in (q, k, v, o, lse, do))
     B, H, N, _ = q.shape
@@ -429,18 +433,21 @@ def _autograd():
 
     class Attention(torch.autograd.Function):
         @staticmethod
-        def forward(ctx, q, k, v, causal, scale, mask, mods):
-            o, lse = forward(q, k, v, causal, scale, mask, *mods)
+        def forward(ctx, q, k, v, causal, scale, mask, mods, offset):
+            o, lse = forward(q, k, v, causal, scale, mask, *mods,
+                             causal_offset=offset)
             ctx.save_for_backward(q, k, v, o, lse)
-            ctx.causal, ctx.scale, ctx.mask, ctx.mods = causal, scale, mask, mods
-            return o
+            ctx.mark_non_differentiable(lse)
+            ctx.args = (causal, scale, mask, mods, offset)
+            return o, lse
 
         @staticmethod
-        def backward(ctx, do):
+        def backward(ctx, do, _dlse):
             q, k, v, o, lse = ctx.saved_tensors
-            dq, dk, dv = backward(q, k, v, o, lse, do, ctx.causal, ctx.scale,
-                                  ctx.mask, *ctx.mods)
-            return dq, dk, dv, None, None, None, None
+            causal, scale, mask, mods, offset = ctx.args
+            dq, dk, dv = backward(q, k, v, o, lse, do.contiguous(), causal,
+                                  scale, mask, *mods, causal_offset=offset)
+            return dq, dk, dv, None, None, None, None, None
 
     return Attention
 
@@ -449,7 +456,8 @@ _FN = None
 
 
 def attention(q, k, v, causal=False, scale=None, mask=None, window=None,
-              softcap=None, alibi_slopes=None, segment_ids=None):
+              softcap=None, alibi_slopes=None, segment_ids=None,
+              causal_offset=None, return_lse=False):
     """flash-mlir attention on CUDA tensors with autograd (our backward
     kernels run in loss.backward()); `mask`: bool (True keeps a key) or
     float (added), broadcastable to [B, H, Nq, Nk]; the modifiers (window,
@@ -460,4 +468,5 @@ def attention(q, k, v, causal=False, scale=None, mask=None, window=None,
     if _FN is None:
         _FN = _autograd()
     mods = (window, softcap, alibi_slopes, segment_ids)
-    return _FN.apply(q, k, v, causal, scale, mask, mods)
+    o, lse = _FN.apply(q, k, v, causal, scale, mask, mods, causal_offset)
+    return (o, lse) if return_lse else o

@@ -59,16 +59,21 @@ dq, dk, dv = fm.attention_grad(q, k, v, o, lse, do, mask=keep, block_q=16,
 all_ok &= check("bool dq", dq, rdq) & check("bool dk", dk, rdk)
 all_ok &= check("bool dv", dv, rdv)
 
-# Additive [Nq, Nk] mask with causal (bottom-right aligned: Nk - Nq = 13).
+# Additive [Nq, Nk] mask with causal: top-left aligned (torch's is_causal,
+# the same on CUDA), and bottom-right with causal_offset = Nk - Nq = 13.
 add = rng.standard_normal((Nq, Nk)).astype(np.float32)
-o, lse = fm.attention(q, k, v, mask=add, causal=True, return_lse=True)
-causal = np.arange(Nk)[None, :] <= np.arange(Nq)[:, None] + (Nk - Nq)
-ro, rl, rdq, rdk, rdv = reference(q, k, v, do, scale,
-                                  np.where(causal, add, -np.inf))
-all_ok &= check("add+causal o", o, ro) & check("add+causal lse", lse, rl)
-dq, dk, dv = fm.attention_grad(q, k, v, o, lse, do, mask=add, causal=True)
-all_ok &= check("add+causal dq", dq, rdq) & check("add+causal dk", dk, rdk)
-all_ok &= check("add+causal dv", dv, rdv)
+for off, name in ((None, "add+causal"), (Nk - Nq, "add+causal_br")):
+    o, lse = fm.attention(q, k, v, mask=add, causal=True, return_lse=True,
+                          causal_offset=off)
+    causal = (np.arange(Nk)[None, :] <=
+              np.arange(Nq)[:, None] + (0 if off is None else off))
+    ro, rl, rdq, rdk, rdv = reference(q, k, v, do, scale,
+                                      np.where(causal, add, -np.inf))
+    all_ok &= check(f"{name} o", o, ro) & check(f"{name} lse", lse, rl)
+    dq, dk, dv = fm.attention_grad(q, k, v, o, lse, do, mask=add,
+                                   causal=True, causal_offset=off)
+    all_ok &= check(f"{name} dq", dq, rdq) & check(f"{name} dk", dk, rdk)
+    all_ok &= check(f"{name} dv", dv, rdv)
 
 # Bad masks.
 for bad, what in ((np.ones((Nq, Nk + 1), np.float32), "shape"),
