@@ -287,11 +287,7 @@ FailureOr<KernelSpec> specOf(OpT op, int64_t threads, int64_t tile) {
     s.bh = mul(s.bh, qTy.getDimSize(i));
   s.elt = qTy.getElementType();
   s.scale = op.getScaleValue();
-  if (op.getCausal())
-    s.causalOffset = op.getCausalOffset() ? *op.getCausalOffset()
-                     : ShapedType::isDynamic(s.nk) || ShapedType::isDynamic(s.nq)
-                         ? dyn
-                         : s.nk - s.nq;
+  s.causalOffset = staticCausalOffset(op, s.nq, s.nk);
   s.threads = threads;
   s.tile = tile;
   s.lead.assign(qTy.getShape().begin(), qTy.getShape().end() - 2);

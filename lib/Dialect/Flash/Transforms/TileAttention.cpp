@@ -364,9 +364,7 @@ mlir::flash::tileAttention(RewriterBase &rewriter, AttentionOp op,
     nq = im.c(*c);
   if (auto c = getConstantIntValue(tensor::getMixedSize(rewriter, loc, k, rank - 2)))
     nk = im.c(*c);
-  Value off;
-  if (op.getCausal())
-    off = op.getCausalOffset() ? im.c(*op.getCausalOffset()) : im.sub(nk, nq);
+  Value off = causalOffset(rewriter, loc, op, nq, nk);
 
   // GQA: query head h reads kv head h / group.
   Value group;

@@ -173,9 +173,7 @@ mlir::flash::tileAttentionGrad(RewriterBase &rewriter, AttentionGradOp op,
   Value nq = sizeOf(q, rank - 2), nk = sizeOf(k, rank - 2);
   int64_t d = q.getType().getShape().back();
   int64_t dv = v.getType().getShape().back();
-  Value off;
-  if (op.getCausal())
-    off = op.getCausalOffset() ? im.c(*op.getCausalOffset()) : im.sub(nk, nq);
+  Value off = causalOffset(rewriter, loc, op, nq, nk);
   Value group = im.c(1);
   if (hasHeads)
     group = rewriter.createOrFold<arith::DivUIOp>(loc, sizeOf(q, rank - 3),
