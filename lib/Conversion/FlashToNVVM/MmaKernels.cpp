@@ -508,12 +508,18 @@ void gpukernels::chooseMmaTiles(KernelSpec &s, int64_t warps, int64_t tileKV,
   // faster capped at 128 registers (d = 64: 4 blocks per SM) and 168
   // (d = 128: 3 blocks) than with ptxas' 130 / 182 (3 / 2 blocks), without
   // spills; the other forwards ran as fast or faster uncapped (and masked
-  // ones, ones with a score_mod or captured operands, or with runtime
-  // sizes, would spill).
-  if (s.wgmma && !backward && s.causalOffset && !s.mask &&
-      !s.scoreMod && s.captures.empty() && !s.mmaMaxRegisters &&
-      s.d <= 128 && !s.dynamic())
-    s.mmaMaxRegisters = s.d <= 64 ? 128 : 168;
+  // ones, or ones with a score_mod or captured operands, would spill).
+  // With runtime sizes (more registers for the sizes and what derives from
+  // them) the caps that paid on the H200 (bench/RESULTS.md) are 168 for the
+  // d = 64 forward (184 uncapped; +8-14 %) and the causal d = 128 one (191;
+  // +1-4 %, a few bytes spilled); the causal d = 64 one needs no cap (128).
+  if (s.wgmma && !backward && !s.mask && !s.scoreMod && s.captures.empty() &&
+      !s.mmaMaxRegisters && s.d <= 128) {
+    if (!s.dynamic() && s.causalOffset)
+      s.mmaMaxRegisters = s.d <= 64 ? 128 : 168;
+    else if (s.dynamic() && (s.d <= 64) != s.causalOffset.has_value())
+      s.mmaMaxRegisters = 168;
+  }
   // K and V tiles (rows padded by 8, or swizzled plus 1 KiB to align them)
   // within the 48 KiB of static shared memory a block may have.
   // The wgmma backward double-buffers its two tiles.
