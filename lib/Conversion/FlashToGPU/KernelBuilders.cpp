@@ -20,27 +20,33 @@ using namespace mlir;
 using namespace mlir::flash;
 using namespace mlir::flash::gpukernels;
 
-SmallVector<int64_t> KernelSpec::sizeList() const {
-  SmallVector<int64_t> sizes{nq, nk};
-  llvm::append_range(sizes, lead);
-  if (mask) {
-    llvm::append_range(sizes, maskLeadStrides);
-    sizes.append({maskRowStride, maskKeyStride});
+/// The sizes and their names in the order of the size arguments: the one
+/// place that defines it.
+static SmallVector<std::pair<std::string, int64_t>>
+sizeSlots(const KernelSpec &s) {
+  SmallVector<std::pair<std::string, int64_t>> slots{{"nq", s.nq},
+                                                     {"nk", s.nk}};
+  for (auto [i, v] : llvm::enumerate(s.lead))
+    slots.push_back({"lead" + std::to_string(i), v});
+  if (s.mask) {
+    for (auto [i, v] : llvm::enumerate(s.maskLeadStrides))
+      slots.push_back({"mask_lead_stride" + std::to_string(i), v});
+    slots.push_back({"mask_row_stride", s.maskRowStride});
+    slots.push_back({"mask_key_stride", s.maskKeyStride});
   }
+  return slots;
+}
+
+SmallVector<int64_t> KernelSpec::sizeList() const {
+  SmallVector<int64_t> sizes;
+  for (auto &slot : sizeSlots(*this))
+    sizes.push_back(slot.second);
   return sizes;
 }
 
 SmallVector<std::string> KernelSpec::sizeArgNames() const {
-  SmallVector<std::string> all{"nq", "nk"};
-  for (unsigned i = 0; i < lead.size(); ++i)
-    all.push_back("lead" + std::to_string(i));
-  if (mask) {
-    for (unsigned i = 0; i < lead.size(); ++i)
-      all.push_back("mask_lead_stride" + std::to_string(i));
-    all.append({"mask_row_stride", "mask_key_stride"});
-  }
   SmallVector<std::string> names;
-  for (auto [name, size] : llvm::zip_equal(all, sizeList()))
+  for (auto &[name, size] : sizeSlots(*this))
     if (ShapedType::isDynamic(size))
       names.push_back(name);
   return names;

@@ -10,6 +10,7 @@
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/SymbolTable.h"
 
 namespace mlir {
 namespace flash {
@@ -43,7 +44,16 @@ struct FlashStaticKernelBuffersPass
   using FlashStaticKernelBuffersBase::FlashStaticKernelBuffersBase;
 
   void runOnOperation() override {
-    getOperation()->walk([&](gpu::LaunchFuncOp launch) {
+    WalkResult r = getOperation()->walk([&](gpu::LaunchFuncOp launch) {
+      // Without `kernels`, a kernel still in IR would no longer match its
+      // launch: that mode is for serialized kernels (gpu.binary).
+      if (!kernels && SymbolTable::lookupNearestSymbolFrom<gpu::GPUFuncOp>(
+                          launch, launch.getKernel())) {
+        launch.emitOpError("launches a kernel still in IR; "
+                           "flash-static-kernel-buffers{kernels=0} is for "
+                           "serialized kernels (after gpu-module-to-binary)");
+        return WalkResult::interrupt();
+      }
       OpBuilder b(launch);
       SmallVector<Value> operands(launch.getKernelOperands());
       bool changed = false;
@@ -62,7 +72,10 @@ struct FlashStaticKernelBuffersPass
       }
       if (changed)
         launch.getKernelOperandsMutable().assign(operands);
+      return WalkResult::advance();
     });
+    if (r.wasInterrupted())
+      return signalPassFailure();
     if (!kernels)
       return;
     getOperation()->walk([&](gpu::GPUFuncOp fn) {

@@ -45,3 +45,37 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// Scalar arguments (runtime sizes) become one i32 buffer, the kernel's last
+// argument, read at entry; the launch fills a host-shared buffer and frees
+// it after the launch is waited for.
+// CHECK-LABEL: func.func @host
+// CHECK: %[[B:.*]] = gpu.alloc  host_shared () : memref<2xi32>
+// CHECK: %[[N0:.*]] = arith.index_cast %{{.*}} : index to i32
+// CHECK: memref.store %[[N0]], %[[B]][%c0{{[_0-9]*}}] : memref<2xi32>
+// CHECK: memref.store %{{.*}}, %[[B]][%c1{{[_0-9]*}}] : memref<2xi32>
+// CHECK: %[[T:.*]] = gpu.launch_func async {{.*}} @m::@k {{.*}} args(%{{.*}} : memref<?xf32>, %[[B]] : memref<2xi32>)
+// CHECK: gpu.wait [%[[T]]]
+// CHECK: gpu.dealloc async [%{{.*}}] %[[B]] : memref<2xi32>
+// CHECK: gpu.func @k(%{{.*}}: memref<?xf32>, %[[S:.*]]: memref<2xi32>) kernel
+// CHECK:   %[[X:.*]] = memref.load %[[S]][%c0{{[_0-9]*}}] : memref<2xi32>
+// CHECK:   arith.index_cast %[[X]] : i32 to index
+module attributes {gpu.container_module} {
+  func.func @host(%a: memref<?xf32>, %n: index, %m: i32) {
+    %c1 = arith.constant 1 : index
+    %t0 = gpu.wait async
+    %t = gpu.launch_func async [%t0] @m::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+        args(%a : memref<?xf32>, %n : index, %m : i32)
+    gpu.wait [%t]
+    return
+  }
+  gpu.module @m {
+    gpu.func @k(%a: memref<?xf32>, %n: index, %m: i32) kernel attributes {known_block_size = array<i32: 64, 1, 1>} {
+      %f = arith.sitofp %m : i32 to f32
+      memref.store %f, %a[%n] : memref<?xf32>
+      gpu.return
+    }
+  }
+}
