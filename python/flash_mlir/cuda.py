@@ -59,74 +59,104 @@ def _nvvm_options():
     return os.environ.get("FLASH_MLIR_NVVM_OPTIONS", "").strip()
 
 
-def _launch_contracts(opt, src, names, chip, features):
-    """{kernel: launch contract} as flash-map-to-gpu states it (the
-    `flash.launch` attribute: block, rows, rows_per_block, batch_heads,
-    sizes), with the options --flash-to-nvvm gives it for this chip (its
-    map-only stop), and each kernel's mapping (flash.kernel_kind)."""
-    p = subprocess.run([opt, src, f"--flash-to-nvvm=chip={chip} "
-                        f"features={features} map-only=1 {_nvvm_options()}"],
-                       capture_output=True, text=True)
-    if p.returncode != 0:
-        raise compiler.CompileError(p.stderr[-4000:])
-    contracts, kinds = {}, {}
-    for line in p.stdout.splitlines():
-        m = re.search(r"gpu\.func @(\w+)\(", line)
-        if not m:
-            continue
-        k = re.search(r'flash\.kernel_kind = "([\w.-]+)"', line)
-        c = re.search(r"flash\.launch = \{([^}]*)\}", line)
-        if k:
-            kinds[m.group(1)] = k.group(1)
-        if c:
-            body = c.group(1)
-            contracts[m.group(1)] = {
-                "block": int(re.search(r"block = (\d+)", body).group(1)),
-                "rows": re.search(r'rows = "(\w+)"', body).group(1),
-                "rows_per_block": int(re.search(
-                    r"rows_per_block = (\d+)", body).group(1)),
-                "batch_heads": re.search(r'batch_heads = "(\w+)"',
-                                         body).group(1),
-                "sizes": re.findall(r'"(\w+)"', re.search(
-                    r"sizes = \[([^\]]*)\]", body).group(1)),
-            }
-    if set(contracts) != set(names):
-        raise compiler.CompileError(f"kernels {sorted(contracts)} != {names}")
-    return contracts, kinds
+def _parse_attribute(text, i=0):
+    """(value, next index) of the MLIR attribute at text[i:]: dictionaries,
+    arrays, strings, integers (`: i64`), booleans and unit entries, as the
+    flash.kernels module attribute holds them."""
+    def ws(j):
+        while j < len(text) and text[j] in " \n\t":
+            j += 1
+        return j
+
+    i = ws(i)
+    c = text[i]
+    if c == "{":
+        out, i = {}, ws(i + 1)
+        while text[i] != "}":
+            m = re.compile(r'"?([\w.$-]+)"?').match(text, i)
+            key, i = m.group(1), ws(m.end())
+            if text[i] == "=":
+                out[key], i = _parse_attribute(text, i + 1)
+            else:
+                out[key] = True
+            i = ws(i)
+            if text[i] == ",":
+                i = ws(i + 1)
+        return out, i + 1
+    if c == "[":
+        out, i = [], ws(i + 1)
+        while text[i] != "]":
+            v, i = _parse_attribute(text, i)
+            out.append(v)
+            i = ws(i)
+            if text[i] == ",":
+                i = ws(i + 1)
+        return out, i + 1
+    if c == '"':
+        m = re.compile(r'"((?:[^"\\]|\\.)*)"').match(text, i)
+        return _unescape_mlir_string(m.group(1)).decode(), m.end()
+    m = re.compile(r"(-?\d+)(\s*:\s*i\d+)?|(true|false)").match(text, i)
+    if not m:
+        raise compiler.CompileError(f"cannot read attribute at {text[i:i+40]!r}")
+    if m.group(3):
+        return m.group(3) == "true", m.end()
+    return int(m.group(1)), m.end()
+
+
+def launch_contracts(module_text):
+    """The kernels' launch contracts in launch order, as flash-map-to-gpu
+    records them on the module (`flash.kernels`: name, kind, block, rows,
+    rows_per_block, batch_heads, sizes, scratch_per_block): what is left of
+    the kernels once they are a gpu.binary."""
+    m = re.search(r"flash\.kernels = \[", module_text)
+    if not m:
+        raise compiler.CompileError("no flash.kernels in flash-opt's output")
+    contracts, _ = _parse_attribute(module_text, m.end() - 1)
+    return contracts
 
 
 COMPILES = 0  # kernels compiled by this process (tests count them)
 
 
-def kernel_class(cfg):
+def kernel_class(cfg, grad=False):
     """The configuration a kernel is compiled for: `cfg` with dynamic
     sequence lengths (one kernel for every Nq, Nk) unless its modifiers
     depend on the lengths (windows, ALiBi, segment ids; their regions are
     generated for the shape), or FLASH_MLIR_DYNAMIC=0 (a kernel per shape,
-    the sizes folded in)."""
+    the sizes folded in). A decode forward (the GQA group's queries fit one
+    split-KV tile: (Hq / Hkv) * Nq <= 16, no mask) keeps its Nq: a kernel
+    per Nq, for every cache length."""
     import dataclasses
 
     if (os.environ.get("FLASH_MLIR_DYNAMIC", "1") == "0" or cfg.window
             or cfg.alibi or cfg.segments):
         return cfg
-    return dataclasses.replace(cfg, nq=1, nk=1, dynamic=True)
+    # Bottom-right causal (a decode step's queries are the last rows) is
+    # the op's default offset, Nk - Nq at run time.
+    offset = cfg.causal_offset
+    if cfg.causal and offset == cfg.nk - cfg.nq and offset != 0:
+        offset = None
+    group = (cfg.hq or 1) // (cfg.hkv or cfg.hq or 1)
+    if not grad and cfg.mask == "none" and group * cfg.nq <= 16:
+        return dataclasses.replace(cfg, nk=1, dynamic="keys",
+                                   causal_offset=offset)
+    return dataclasses.replace(cfg, nq=1, nk=1, dynamic=True,
+                               causal_offset=offset)
 
 
 def compile_kernel(cfg, chip="sm_90a", features="+ptx80", grad=False):
-    """(cubin bytes, kernel names, launch contract per kernel) for
-    flash.attention of `cfg` (its shapes static, or dynamic lengths with
-    cfg.dynamic), or for flash.attention_grad with `grad`."""
+    """(cubin bytes, kernel names, launch contract per kernel, in launch
+    order) for flash.attention of `cfg` (its shapes static, or dynamic
+    lengths with cfg.dynamic), or for flash.attention_grad with `grad`."""
     global COMPILES
     func = (mlirgen.fused_grad_func(cfg, name="bwd") if grad
             else mlirgen.fused_func(cfg, name="fwd"))
     text = "\n".join(["module {", func, "}"])
     extra = _nvvm_options()
-    key = hashlib.sha256("\0".join(["cuda6", text, chip, features, extra]
+    key = hashlib.sha256("\0".join(["cuda7", text, chip, features, extra]
                                    ).encode()).hexdigest()[:32]
     path = os.path.join(compiler.cache_dir(), f"{key}.cubin")
     side_path = os.path.join(compiler.cache_dir(), f"{key}.json")
-    names = (["flash_attention_grad_dq_0", "flash_attention_grad_dkdv_0"]
-             if grad else ["flash_attention_0"])
     # The key has no compiler identity (a machine with only the GPU and the
     # cache cannot compute one): the sidecar records it, and a machine that
     # has flash-opt recompiles kernels another build of it made.
@@ -157,9 +187,8 @@ def compile_kernel(cfg, chip="sm_90a", features="+ptx80", grad=False):
             if not m:
                 raise compiler.CompileError("no gpu.binary in the output")
             blob = _unescape_mlir_string(m.group(1))
-            contracts, kinds = _launch_contracts(opt, src, names, chip,
-                                                 features)
-        side = {"compiler": tool, "kernels": contracts, "kinds": kinds}
+            contracts = launch_contracts(p.stdout)
+        side = {"compiler": tool, "kernels": contracts}
         for dst, data, mode in ((path, blob, "wb"),
                                 (side_path, json.dumps(side), "w")):
             tmp_path = dst + f".{os.getpid()}.tmp"
@@ -170,10 +199,9 @@ def compile_kernel(cfg, chip="sm_90a", features="+ptx80", grad=False):
         cubin = f.read()
     with open(side_path) as f:
         side = json.load(f)
-    kinds = side.get("kinds", {})
-    _KINDS[(repr(cfg), grad, _nvvm_options())] = [
-        kinds.get(n, "unknown") for n in names]
-    return cubin, names, [side["kernels"][n] for n in names]
+    contracts = side["kernels"]
+    _KINDS[(repr(cfg), grad, _nvvm_options())] = [c["kind"] for c in contracts]
+    return cubin, [c["name"] for c in contracts], contracts
 
 
 def geometry(contract, cfg):
@@ -361,7 +389,7 @@ def _mask(mask, q, k):
 
 
 def _kernel(cfg, grad):
-    cls = kernel_class(cfg)
+    cls = kernel_class(cfg, grad)
     key = (repr(cls), grad, _nvvm_options())
     if key not in _KERNELS:
         _KERNELS[key] = CudaKernel(*compile_kernel(cls, grad=grad))
@@ -393,14 +421,31 @@ def forward(q, k, v, causal=False, scale=None, mask=None, window=None,
     B, H, N, _ = q.shape
     o = torch.empty(B, H, N, v.shape[3], dtype=q.dtype, device=q.device)
     lse = torch.empty(B, H, N, dtype=torch.float32, device=q.device)
-    c = kern.contracts[0]
-    kern.launch(*geometry(c, cfg),
-                [q.data_ptr(), k.data_ptr(), v.data_ptr(), o.data_ptr(),
-                 lse.data_ptr()] + [t.data_ptr() for t in extra],
-                torch.cuda.current_stream().cuda_stream,
-                sizes=size_args(c, cfg, extra[0] if cfg.mask != "none"
-                                else None))
+    ptrs = [q.data_ptr(), k.data_ptr(), v.data_ptr(), o.data_ptr(),
+            lse.data_ptr()] + [t.data_ptr() for t in extra]
+    scratch = _scratch(kern.contracts, cfg, q.device)
+    if scratch is not None:
+        ptrs.append(scratch.data_ptr())
+    stream = torch.cuda.current_stream().cuda_stream
+    m = extra[0] if cfg.mask != "none" else None
+    for which, c in enumerate(kern.contracts):
+        kern.launch(*geometry(c, cfg), ptrs, stream, which=which,
+                    sizes=size_args(c, cfg, m))
     return o, lse
+
+
+def _scratch(contracts, cfg, device):
+    """The scratch buffer a kernel's blocks own (split-KV: the blocks'
+    partial results for the combine kernel), or None."""
+    import torch
+
+    for c in contracts:
+        if c.get("scratch_per_block"):
+            grid, _ = geometry(c, cfg)
+            return torch.empty(max(1, grid[0] * grid[1] *
+                                   c["scratch_per_block"]),
+                               dtype=torch.float32, device=device)
+    return None
 
 
 def backward(q, k, v, o, lse, do, causal=False, scale=None, mask=None,

@@ -37,7 +37,9 @@ class Config:
     lse: bool = True
     scale: Optional[float] = None
     amp: float = 1.0  # input amplitude (logits grow as amp^2 * d * scale)
-    dynamic: bool = False  # dynamic sequence lengths in the fused function
+    # Dynamic sequence lengths in the fused function: True (Nq and Nk) or
+    # "keys" (Nk only: decode, one kernel for every cache length).
+    dynamic: object = False
     deterministic: bool = False  # flash.attention_grad's attribute
     # Modifiers (score_mod / mask_mod regions): FlashAttention's
     # bottom-right aligned window (left, right; -1 = unbounded), tanh
@@ -400,22 +402,32 @@ def _capture_consts(b, cfg):
     return names, types
 
 
+def _dyn(cfg, operand):
+    """The dynamic dims of an operand ("q": q, o, lse, dO; "k": k, v;
+    "mask") in cfg.dynamic's fused function."""
+    rank = len(cfg.q_shape())
+    q = cfg.dynamic is True
+    k = bool(cfg.dynamic)
+    if operand == "mask":
+        mr = len(cfg.mask_shape())
+        return ((mr - 2,) if q else ()) + ((mr - 1,) if k else ())
+    return (rank - 2,) if (q if operand == "q" else k) else ()
+
+
 def fused_func(cfg, name="fused"):
     et = cfg.dtype
     rank = len(cfg.q_shape())
-    dyn = (rank - 2,) if cfg.dynamic else ()
+    dyn, kdyn = _dyn(cfg, "q"), _dyn(cfg, "k")
     qt = ttype(cfg.q_shape(), et, dyn)
-    kt = ttype(cfg.k_shape(), et, dyn)
-    vt = ttype(cfg.v_shape(), et, dyn)
+    kt = ttype(cfg.k_shape(), et, kdyn)
+    vt = ttype(cfg.v_shape(), et, kdyn)
     ot = ttype(cfg.o_shape(), et, dyn)
     lt = ttype(cfg.lse_shape(), "f32", dyn)
     args = [f"%q: {qt}", f"%k: {kt}", f"%v: {vt}"]
     mask_part = ""
     if cfg.mask != "none":
         # With dynamic lengths the mask's (Nq, Nk) dims are dynamic too.
-        mt = ttype(cfg.mask_shape(), cfg.mask_type(),
-                   (len(cfg.mask_shape()) - 2, len(cfg.mask_shape()) - 1)
-                   if cfg.dynamic else ())
+        mt = ttype(cfg.mask_shape(), cfg.mask_type(), _dyn(cfg, "mask"))
         args.append(f"%m: {mt}")
         mask_part = f" mask(%m : {mt})"
     args += [f"{c[0]}: {c[1]}" for c in _captures(cfg)]
@@ -423,7 +435,7 @@ def fused_func(cfg, name="fused"):
     rets = [ot] + ([lt] if cfg.lse else [])
     lines = [f"  func.func @{name}({', '.join(args)}) -> ({', '.join(rets)}) {{"]
     lines.append("    %c0 = arith.constant 0 : index")
-    if cfg.dynamic:
+    if dyn:
         lines.append(f"    %nq = tensor.dim %q, %c{rank - 2} : {qt}"
                      .replace(f"%c{rank - 2}", "%cs"))
         lines.insert(1, f"    %cs = arith.constant {rank - 2} : index")
@@ -750,12 +762,14 @@ def _check_body(cfg, tol, lse_tol, ref="reference"):
         for i, (a, t) in enumerate(zip(args, types)):
             shape = [cfg.q_shape(), cfg.k_shape(), cfg.v_shape(),
                      cfg.mask_shape()][i]
-            dd = (rank - 2,) if i < 3 else (len(shape) - 2, len(shape) - 1)
+            dd = _dyn(cfg, ["q", "k", "k", "mask"][i])
             dt = ttype(shape, cfg.mask_type() if i == 3 else cfg.dtype, dd)
+            if dt == t:
+                continue
             c = b.fresh("dc")
             b.emit(f"{c} = tensor.cast {a} : {t} to {dt}")
             fargs[i], ftypes[i] = c, dt
-    dyn = (rank - 2,) if cfg.dynamic else ()
+    dyn = _dyn(cfg, "q")
     fot = ttype(cfg.o_shape(), cfg.dtype, dyn)
     flt = ttype(cfg.lse_shape(), "f32", dyn)
     fres = [fot] + ([flt] if cfg.lse else [])
@@ -766,7 +780,7 @@ def _check_body(cfg, tol, lse_tol, ref="reference"):
     b.emit(f"%r:2 = func.call @{ref}({', '.join(args)}) : "
            f"({', '.join(types)}) -> ({ot}, {lt})")
     fo, fl = "%f#0", "%f#1"
-    if cfg.dynamic:
+    if dyn:
         b.emit(f"%fo = tensor.cast %f#0 : {fot} to {ot}")
         fo = "%fo"
         if cfg.lse:
@@ -835,6 +849,8 @@ def parse_config(argv=None):
     p.add_argument("--scale", type=float)
     p.add_argument("--amp", type=float, default=1.0)
     p.add_argument("--dynamic", action="store_true")
+    p.add_argument("--dynamic-keys", action="store_true",
+                   help="only Nk dynamic (decode: one kernel per Nq)")
     p.add_argument("--shapes", default="",
                    help="nq:nk,...: one dynamic-length fused function "
                         "checked at each (a multi-shape program)")
@@ -857,7 +873,7 @@ def parse_config(argv=None):
                  dtype=a.dtype, causal=a.causal,
                  causal_offset=a.causal_offset, mask=a.mask,
                  mask_bcast=not a.full_mask, lse=not a.no_lse, scale=a.scale,
-                 amp=a.amp, dynamic=a.dynamic, deterministic=a.deterministic,
+                 amp=a.amp, dynamic="keys" if a.dynamic_keys else a.dynamic, deterministic=a.deterministic,
                  window=(tuple(int(x) for x in a.window.split(","))
                          if a.window else None),
                  softcap=a.softcap, alibi=a.alibi, segments=a.segments,
@@ -869,17 +885,16 @@ def parse_config(argv=None):
 
 def _grad_arg_types(cfg, dynamic=False):
     """The types of flash.attention_grad's operands; with `dynamic`, the
-    sequence lengths dynamic (cfg.dynamic's fused function)."""
+    sequence lengths dynamic as cfg.dynamic says (its fused function)."""
     et = cfg.dtype
-    rank = len(cfg.q_shape())
-    dd = (rank - 2,) if dynamic else ()
-    ts = [ttype(cfg.q_shape(), et, dd), ttype(cfg.k_shape(), et, dd),
-          ttype(cfg.v_shape(), et, dd), ttype(cfg.o_shape(), et, dd),
-          ttype(cfg.lse_shape(), "f32", dd), ttype(cfg.o_shape(), et, dd)]
+    dq = _dyn(cfg, "q") if dynamic else ()
+    dk = _dyn(cfg, "k") if dynamic else ()
+    ts = [ttype(cfg.q_shape(), et, dq), ttype(cfg.k_shape(), et, dk),
+          ttype(cfg.v_shape(), et, dk), ttype(cfg.o_shape(), et, dq),
+          ttype(cfg.lse_shape(), "f32", dq), ttype(cfg.o_shape(), et, dq)]
     if cfg.mask != "none":
-        mr = len(cfg.mask_shape())
         ts.append(ttype(cfg.mask_shape(), cfg.mask_type(),
-                        (mr - 2, mr - 1) if dynamic else ()))
+                        _dyn(cfg, "mask") if dynamic else ()))
     ts += [c[1] for c in _captures(cfg)]
     return ts
 
@@ -906,9 +921,11 @@ def fused_grad_func(cfg, name="fused_grad"):
     dims = []
     if cfg.dynamic:
         dims = [f"    %cs = arith.constant {rank - 2} : index",
-                f"    %nq = tensor.dim %q, %cs : {qt}",
                 f"    %nk = tensor.dim %k, %cs : {kt}"]
-        empty = ["(%nq)", "(%nk)"]
+        empty = ["()", "(%nk)"]
+    if cfg.dynamic is True:
+        dims.append(f"    %nq = tensor.dim %q, %cs : {qt}")
+        empty[0] = "(%nq)"
     lines = [f"  func.func @{name}({', '.join(f'{n}: {t}' for n, t in zip(names, ts))})"
              f" -> ({qt}, {kt}, {vt}) {{"] + dims + [
              f"    %dq0 = tensor.empty{empty[0]} : {qt}",
@@ -1182,6 +1199,7 @@ def _grad_check_body(cfg, tol, ref="reference", ref_grad="reference_grad"):
            f"({', '.join(fts)}) -> ({frts})")
     for i in range(3):
         b.emit(f"%g{i} = tensor.cast %gd#{i} : {fts[i]} to {gts[i]}")
+    # (a cast between equal types is a no-op)
     b.emit(f"%h:3 = func.call @{ref_grad}({', '.join(gargs)}) : "
            f"({', '.join(gts)}) -> ({rts})")
     b.emit(f"%tol = arith.constant {_fconst(tol)} : f32")
@@ -1214,7 +1232,11 @@ if __name__ == "__main__":
         cfgs = []
         for pair in a.shapes.split(","):
             nq, nk = (int(x) for x in pair.split(":"))
-            cfgs.append(dataclasses.replace(cfg, nq=nq, nk=nk, dynamic=True))
+            cfgs.append(dataclasses.replace(
+                cfg, nq=nq, nk=nk,
+                dynamic="keys" if a.dynamic_keys else True))
+        if a.dynamic_keys and len({c.nq for c in cfgs}) != 1:
+            raise SystemExit("--dynamic-keys --shapes needs one nq")
         print(multi_check_program(cfgs, a.tol, a.lse_tol, grad=a.grad))
     elif a.grad:
         print(grad_check_program(cfg, a.tol))

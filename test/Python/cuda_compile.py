@@ -51,23 +51,34 @@ print("wgmma=0 d=128", " ".join(
     *cuda.kernel_kinds(cfg(128, "bf16", causal=True)))
 del os.environ["FLASH_MLIR_NVVM_OPTIONS"]
 
-# One kernel per configuration class: 20 sequence lengths (Nq != Nk, odd,
-# Nq = 1) compile once per pass; the kernels take the lengths as size
-# arguments (the contract names them) and the grid follows each shape.
-# CHECK: lengths=20 compiles=2 sizes=nq,nk grids=1x8x1,1x8x1,16x8x1,157x8x1
+# One kernel per configuration class: 20 sequence lengths (Nq != Nk, odd)
+# compile once per pass, plus one forward per decode Nq (1 and 7: the GQA
+# group's 2 * Nq queries fit one split-KV tile); the kernels take the
+# lengths as size arguments (the contract names them) and the grid follows
+# each shape.
+# CHECK: lengths=20 compiles=4 sizes=nq,nk grids=1x8x1,16x8x1,157x8x1
+# CHECK: decode nq=1 nk=4096 kinds=split-kv,split-kv sizes=nk flash_attention_0 grid=33x4x1 block=128 scratch=260 flash_attention_0_combine grid=1x8x1 block=128 scratch=0
 before = cuda.COMPILES
 grids = []
 for n in [1, 7, 64, 65, 100, 127, 128, 129, 255, 256, 300, 511, 512, 513,
           999, 1000, 1023, 1024, 4096, 10000]:
     c = cfg(128, "bf16", causal=True, n=n)
     c.nk = n + 3
-    cls = cuda.kernel_class(c)
-    _, _, contracts = cuda.compile_kernel(cls)
-    cuda.compile_kernel(cls, grad=True)
-    if n in (1, 64, 1000, 10000):
+    _, _, contracts = cuda.compile_kernel(cuda.kernel_class(c))
+    cuda.compile_kernel(cuda.kernel_class(c, grad=True), grad=True)
+    if n in (64, 1000, 10000):
         grids.append("x".join(map(str, cuda.geometry(contracts[0], c)[0])))
 print(f"lengths=20 compiles={cuda.COMPILES - before}",
       "sizes=" + ",".join(contracts[0]["sizes"]), "grids=" + ",".join(grids))
+c = cfg(128, "bf16", n=1)
+c.nk = 4100
+cls = cuda.kernel_class(c)
+_, names, contracts = cuda.compile_kernel(cls)
+print("decode nq=1 nk=4096", "kinds=" + ",".join(cuda.kernel_kinds(cls)),
+      "sizes=" + ",".join(contracts[0]["sizes"]), " ".join(
+          f"{n} grid={'x'.join(map(str, cuda.geometry(k, c)[0]))} "
+          f"block={k['block']} scratch={k.get('scratch_per_block', 0)}"
+          for n, k in zip(names, contracts)))
 
 # The cache remembers which flash-opt built a kernel; another build's
 # kernels are recompiled.

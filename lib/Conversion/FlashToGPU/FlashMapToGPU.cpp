@@ -380,6 +380,18 @@ RuntimeSizes runtimeSizes(OpBuilder &b, Location loc, const KernelSpec &s,
   return r;
 }
 
+/// A kernel's launch contract for the module's flash.kernels: its name,
+/// kind and flash.launch entries.
+Attribute kernelContract(gpu::GPUFuncOp fn) {
+  MLIRContext *ctx = fn.getContext();
+  SmallVector<NamedAttribute> entries{
+      {StringAttr::get(ctx, "name"), StringAttr::get(ctx, fn.getName())},
+      {StringAttr::get(ctx, "kind"), fn->getAttr("flash.kernel_kind")}};
+  llvm::append_range(entries,
+                     cast<DictionaryAttr>(fn->getAttr("flash.launch")).getValue());
+  return DictionaryAttr::get(ctx, entries);
+}
+
 struct FlashMapToGPUPass : flash::impl::FlashMapToGPUBase<FlashMapToGPUPass> {
   using FlashMapToGPUBase::FlashMapToGPUBase;
   FlashMapToGPUPass(const FlashMapToGPUOptions &options, KernelKinds target)
@@ -408,6 +420,9 @@ struct FlashMapToGPUPass : flash::impl::FlashMapToGPUBase<FlashMapToGPUPass> {
     o.rowLanes = rowLanes;
     o.gradRowLanes = gradRowLanes;
     o.maxWorkgroupMemory = maxWorkgroupMemory;
+    o.splitKV = splitKV;
+    o.vectorLoadBytes = vectorLoadBytes;
+    o.subgroupSize = subgroupSize;
     return o;
   }
 
@@ -480,11 +495,13 @@ struct FlashMapToGPUPass : flash::impl::FlashMapToGPUBase<FlashMapToGPUPass> {
     auto gpuModule =
         gpu::GPUModuleOp::create(mb, module.getLoc(), "flash_kernels");
     FlashMapToGPUOptions opts = options();
-    SmallVector<std::shared_ptr<const KernelKind>> kinds{coopMatrixKind()};
+    SmallVector<std::shared_ptr<const KernelKind>> kinds{splitKVKind(),
+                                                         coopMatrixKind()};
     llvm::append_range(kinds, targetKinds);
     kinds.push_back(simtKind());
     int counter = 0;
     int glueCounter = 0;
+    SmallVector<Attribute> contracts;
     for (Operation *op : ops) {
       FailureOr<KernelSpec> s =
           isa<AttentionOp>(op)
@@ -532,7 +549,7 @@ struct FlashMapToGPUPass : flash::impl::FlashMapToGPUBase<FlashMapToGPUPass> {
       }
       // The launch contract, for tools that launch the kernels themselves
       // (the Python front): block size, grid (ceil(rows / rows_per_block),
-      // batch-heads), the size arguments after the buffers.
+      // batch-heads), the size arguments after the buffers, the scratch.
       SmallVector<Attribute> sizeNames;
       for (const std::string &n : s->sizeArgNames())
         sizeNames.push_back(StringAttr::get(ctx, n));
@@ -541,16 +558,23 @@ struct FlashMapToGPUPass : flash::impl::FlashMapToGPUBase<FlashMapToGPUPass> {
       };
       for (auto [i, k] : llvm::enumerate(kernels)) {
         bool keys = backward && i == 1;
+        if (k.rows.empty())
+          k.rows = keys ? "nk" : "nq";
+        if (k.batchHeads.empty())
+          k.batchHeads = keys ? "bhkv" : "bh";
         k.fn->setAttr("flash.kernel_kind", StringAttr::get(ctx, k.kind));
-        NamedAttribute launch[] = {
+        SmallVector<NamedAttribute> launch = {
             {StringAttr::get(ctx, "block"), i64(k.threads)},
-            {StringAttr::get(ctx, "rows"),
-             StringAttr::get(ctx, keys ? "nk" : "nq")},
+            {StringAttr::get(ctx, "rows"), StringAttr::get(ctx, k.rows)},
             {StringAttr::get(ctx, "rows_per_block"), i64(k.rowsPerBlock)},
             {StringAttr::get(ctx, "batch_heads"),
-             StringAttr::get(ctx, keys ? "bhkv" : "bh")},
+             StringAttr::get(ctx, k.batchHeads)},
             {StringAttr::get(ctx, "sizes"), ArrayAttr::get(ctx, sizeNames)}};
+        if (k.scratchPerBlock)
+          launch.push_back({StringAttr::get(ctx, "scratch_per_block"),
+                            i64(k.scratchPerBlock)});
         k.fn->setAttr("flash.launch", DictionaryAttr::get(ctx, launch));
+        contracts.push_back(kernelContract(k.fn));
       }
 
       // The sizes at run time (constants where static): lengths, batch
@@ -559,14 +583,35 @@ struct FlashMapToGPUPass : flash::impl::FlashMapToGPUBase<FlashMapToGPUPass> {
       Value mask = isa<AttentionOp>(op) ? cast<AttentionOp>(op).getMask()
                                         : cast<AttentionGradOp>(op).getMask();
       RuntimeSizes rt = runtimeSizes(b, op->getLoc(), *s, query, key, mask);
-      auto blocks = [&](Value rows, const MappedKernel &k) -> Value {
-        return b.createOrFold<arith::CeilDivUIOp>(host.loc, rows,
-                                                  host.c(k.rowsPerBlock));
+      auto grid = [&](const MappedKernel &k) -> std::pair<Value, Value> {
+        Value rows = k.rows == "nk" ? rt.nk : rt.nq;
+        return {b.createOrFold<arith::CeilDivUIOp>(host.loc, rows,
+                                                   host.c(k.rowsPerBlock)),
+                k.batchHeads == "bhkv" ? rt.bhkv : rt.bh};
       };
       bool guard = s->dynamic();
-      auto withSizes = [&](SmallVector<Value> args) {
+      // One scratch buffer for the op's kernels, when one of them has
+      // blocks that own scratch (at least a word: an empty grid).
+      Value scratch;
+      for (const MappedKernel &k : kernels) {
+        if (!k.scratchPerBlock)
+          continue;
+        auto [gx, gy] = grid(k);
+        Value words = b.createOrFold<arith::MulIOp>(
+            host.loc, b.createOrFold<arith::MulIOp>(host.loc, gx, gy),
+            host.c(k.scratchPerBlock));
+        words = b.createOrFold<arith::MaxUIOp>(host.loc, words, host.c(1));
+        scratch = host.alloc(MemRefType::get({ShapedType::kDynamic}, f32),
+                             ValueRange{words});
+      }
+      auto launchAll = [&](ArrayRef<MappedKernel> ks, SmallVector<Value> args) {
+        if (scratch)
+          args.push_back(scratch);
         llvm::append_range(args, rt.args);
-        return args;
+        for (MappedKernel k : ks) {
+          auto [gx, gy] = grid(k);
+          host.launch(k.fn.getName(), gx, gy, k.threads, args, guard);
+        }
       };
       SmallVector<Value> repl;
       if (auto fwd = dyn_cast<AttentionOp>(op)) {
@@ -582,8 +627,7 @@ struct FlashMapToGPUPass : flash::impl::FlashMapToGPUBase<FlashMapToGPUPass> {
           args.push_back(host.mask(fwd.getMask()));
         for (Value c : fwd.getCaptures())
           args.push_back(host.capture(c));
-        host.launch(names[0], blocks(rt.nq, kernels[0]), rt.bh,
-                    kernels[0].threads, withSizes(args), guard);
+        launchAll(kernels, args);
         repl.push_back(host.out(o));
         if (fwd.getLse())
           repl.push_back(host.out(lse));
@@ -615,16 +659,17 @@ struct FlashMapToGPUPass : flash::impl::FlashMapToGPUBase<FlashMapToGPUPass> {
           qArgs.push_back(buf);
           kvArgs.push_back(buf);
         }
-        host.launch(names[0], blocks(rt.nq, kernels[0]), rt.bh,
-                    kernels[0].threads, withSizes(qArgs), guard);
-        host.launch(names[1], blocks(rt.nk, kernels[1]), rt.bhkv,
-                    kernels[1].threads, withSizes(kvArgs), guard);
+        launchAll(ArrayRef(kernels).take_front(1), qArgs);
+        launchAll(ArrayRef(kernels).drop_front(1), kvArgs);
         repl = {host.out(dq), host.out(dk), host.out(dv)};
       }
       host.freeAll();
       op->replaceAllUsesWith(repl);
       op->erase();
     }
+    // Every kernel's contract in launch order, on the module: what is left
+    // of them once the kernel module became a binary.
+    module->setAttr("flash.kernels", ArrayAttr::get(ctx, contracts));
   }
 };
 } // namespace

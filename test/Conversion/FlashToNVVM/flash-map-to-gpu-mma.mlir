@@ -92,7 +92,7 @@ func.func @bf16(%q: tensor<3x37x128xbf16>, %k: tensor<3x300x128xbf16>) -> tensor
 // CHECK-LABEL: func.func @simt_cases
 // CHECK: return
 // CHECK-COUNT-3: flash.kernel_kind = "simt"
-// CHECK-NOT: mma.sync
+// CHECK-NOT: nvgpu.mma.sync
 func.func @simt_cases(%q: tensor<2x40x64xf32>, %h24: tensor<2x40x24xf16>,
                       %h272: tensor<2x40x272xf16>)
     -> (tensor<2x40x64xf32>, tensor<2x40x24xf16>, tensor<2x40x272xf16>) {

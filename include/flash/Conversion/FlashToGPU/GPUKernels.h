@@ -353,16 +353,25 @@ void stageTile(OpBuilder &b, Location loc, Value src, Value dst, Value bh,
 SmallVector<Type> gradQArgTypes(MLIRContext *ctx, const KernelSpec &s);
 SmallVector<Type> gradKVArgTypes(MLIRContext *ctx, const KernelSpec &s);
 
-/// A kernel of a mapped flash op with its launch contract: `threads` per
-/// block on a grid (ceil(rows / rowsPerBlock), batch-heads), where rows are
-/// the op's queries (the forward, dQ) or keys (dK/dV), batch-heads those of
-/// the queries (BH) or, for dK/dV, of the keys (BHkv); `kind` becomes its
+/// A kernel of a mapped flash op with its launch contract, launched in the
+/// order given: `threads` per block on a grid (ceil(rows / rowsPerBlock),
+/// batch-heads), where rows are the op's queries (the forward, dQ) or keys
+/// (dK/dV), batch-heads those of the queries (BH) or, for dK/dV, of the
+/// keys (BHkv); `kind` becomes its
 /// flash.kernel_kind attribute (for tests and tools: the Python front warns
 /// when f16/bf16 attention falls back to SIMT).
 struct MappedKernel {
   gpu::GPUFuncOp fn;
   int64_t threads, rowsPerBlock;
   StringRef kind;
+  /// What the grid is over: rows "nq" or "nk", batch-heads "bh" or "bhkv"
+  /// (empty: by position, as above).
+  StringRef rows = {}, batchHeads = {};
+  /// f32 words of scratch each block of this kernel owns: the op's kernels
+  /// then all take one scratch buffer of gx * gy * scratchPerBlock words
+  /// (its grid) as their last buffer argument, which this kernel writes and
+  /// the later ones read.
+  int64_t scratchPerBlock = 0;
 };
 
 /// One family of kernels flash-map-to-gpu maps flash ops onto; the pass
@@ -397,6 +406,10 @@ public:
 /// `row-lanes` threads; keys per tile halved until it fits
 /// max-workgroup-memory. No atomics: every kernel is deterministic.
 std::shared_ptr<const KernelKind> coopMatrixKind();
+/// Split-KV (SplitKVKernels.cpp): decode, the forward of a static Nq whose
+/// GQA group packs into at most 16 query rows, without mask or modifiers;
+/// `split-kv` keys per block, then a combine kernel. Tried first.
+std::shared_ptr<const KernelKind> splitKVKind();
 std::shared_ptr<const KernelKind> simtKind();
 
 } // namespace gpukernels

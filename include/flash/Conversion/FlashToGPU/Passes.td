@@ -9,7 +9,7 @@ def FlashMapToGPU : Pass<"flash-map-to-gpu", "::mlir::ModuleOp"> {
   let summary = "Map flash.attention[_grad] onto GPU kernels (kernel kinds: "
                 "cooperative matrix, the target's, SIMT)";
   let description = [{
-    Replaces every `flash.attention` (static shapes) by a launch of a kernel
+    Replaces every `flash.attention` by launches of kernels
     in `gpu.module @flash_kernels`, with host code that stages the operands
     in GPU-visible (managed) buffers and copies the results back. Each op
     gets the first kernel kind that takes it (GPUKernels.h, `KernelKind`):
@@ -41,10 +41,16 @@ def FlashMapToGPU : Pass<"flash-map-to-gpu", "::mlir::ModuleOp"> {
     MMA: 64 rows per warpgroup, A operands in registers, B by descriptor
     from tiles in the 128-byte swizzle (the backward's double-buffered).
     Everything else uses the SIMT mapping: f32 arithmetic on CUDA cores.
+    Before all of them, decode shapes (a static Nq whose GQA group packs
+    into at most 16 query rows, no mask or modifiers) get the split-KV
+    forward (SplitKVKernels.cpp, with `split-kv` keys per block): the keys
+    split across blocks, the group's query heads read K/V once, and a
+    combine kernel merges the blocks' partial (O, lse).
     A mask (additive or i1, statically shaped) is staged by the
     host as f32 in its own shape (an i1 keep-mask as 0 / -inf); the kernels
     read it in place, with stride 0 along the dims it broadcasts over.
-    Dynamic shapes are diagnosed as not supported.
+    Batch dims and sequence lengths may be dynamic: the kernels then take
+    them as size arguments (head counts and head dims must be static).
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::bufferization::BufferizationDialect",
@@ -92,6 +98,19 @@ def FlashMapToGPU : Pass<"flash-map-to-gpu", "::mlir::ModuleOp"> {
     Option<"gradRowLanes", "grad-row-lanes", "int64_t", /*default=*/"1",
            "The same for the SIMT backward's query rows (dQ) and key rows "
            "(dK/dV)">,
+    Option<"splitKV", "split-kv", "int64_t", /*default=*/"128",
+           "Keys per block of the split-KV forward (decode: a static Nq "
+           "with (Hq / Hkv) * Nq <= 16 packed query rows, no mask or "
+           "modifiers; a combine kernel merges the blocks' partial results "
+           "by their log-sum-exp); 0: never split">,
+    Option<"vectorLoadBytes", "vector-load-bytes", "int64_t",
+           /*default=*/"0",
+           "Bytes per vector load of the split-KV kernel's K/V rows (16 on "
+           "NVVM; 0: scalar loads)">,
+    Option<"subgroupSize", "subgroup-size", "int64_t", /*default=*/"0",
+           "Threads of a subgroup, the most that may share a row through "
+           "shuffles in the split-KV kernel (32 on NVVM; 0: unknown, 8 "
+           "assumed)">,
     Option<"maxWorkgroupMemory", "max-workgroup-memory", "int64_t",
            /*default=*/"0",
            "Bytes of workgroup (shared) memory a kernel may declare: SIMT "
