@@ -213,7 +213,12 @@ def geometry(contract, cfg):
         bh *= b
     bh *= (cfg.hq or 1) if contract["batch_heads"] == "bh" else (cfg.hkv or 1)
     rpb = contract["rows_per_block"]
-    return ((rows + rpb - 1) // rpb, bh, 1), (contract["block"], 1, 1)
+    gx = (rows + rpb - 1) // rpb
+    if "target_blocks" in contract:
+        # About target_blocks blocks in all (split-KV: splits of the keys).
+        gx = min(gx, -(-contract["target_blocks"] // bh),
+                 contract["max_blocks_x"])
+    return (gx, bh, 1), (contract["block"], 1, 1)
 
 
 def size_args(contract, cfg, mask=None):

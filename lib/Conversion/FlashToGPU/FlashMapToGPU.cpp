@@ -570,6 +570,12 @@ struct FlashMapToGPUPass : flash::impl::FlashMapToGPUBase<FlashMapToGPUPass> {
             {StringAttr::get(ctx, "batch_heads"),
              StringAttr::get(ctx, k.batchHeads)},
             {StringAttr::get(ctx, "sizes"), ArrayAttr::get(ctx, sizeNames)}};
+        if (k.targetBlocks) {
+          launch.push_back({StringAttr::get(ctx, "target_blocks"),
+                            i64(k.targetBlocks)});
+          launch.push_back({StringAttr::get(ctx, "max_blocks_x"),
+                            i64(k.maxBlocksX)});
+        }
         if (k.scratchPerBlock)
           launch.push_back({StringAttr::get(ctx, "scratch_per_block"),
                             i64(k.scratchPerBlock)});
@@ -584,10 +590,20 @@ struct FlashMapToGPUPass : flash::impl::FlashMapToGPUBase<FlashMapToGPUPass> {
                                         : cast<AttentionGradOp>(op).getMask();
       RuntimeSizes rt = runtimeSizes(b, op->getLoc(), *s, query, key, mask);
       auto grid = [&](const MappedKernel &k) -> std::pair<Value, Value> {
+        Location l = host.loc;
         Value rows = k.rows == "nk" ? rt.nk : rt.nq;
-        return {b.createOrFold<arith::CeilDivUIOp>(host.loc, rows,
-                                                   host.c(k.rowsPerBlock)),
-                k.batchHeads == "bhkv" ? rt.bhkv : rt.bh};
+        Value gy = k.batchHeads == "bhkv" ? rt.bhkv : rt.bh;
+        Value gx = b.createOrFold<arith::CeilDivUIOp>(l, rows,
+                                                      host.c(k.rowsPerBlock));
+        if (k.targetBlocks)
+          gx = b.createOrFold<arith::MinUIOp>(
+              l, gx,
+              b.createOrFold<arith::MinUIOp>(
+                  l,
+                  b.createOrFold<arith::CeilDivUIOp>(l, host.c(k.targetBlocks),
+                                                     gy),
+                  host.c(k.maxBlocksX)));
+        return {gx, gy};
       };
       bool guard = s->dynamic();
       // One scratch buffer for the op's kernels, when one of them has

@@ -12,8 +12,9 @@
 //
 // Partial: grid (ceil(Nk / C), B * Hkv), block T threads = S slots of L
 //   lanes; a block's keys [split * C, min(split * C + C, Nk)) (causal: also
-//   below the last row's limit). Each slot takes U keys at a time (slots
-//   interleaved, so a warp reads consecutive rows), each lane holding the
+//   below the last row's limit). Each slot takes U keys a step (slots
+//   interleaved, so a warp reads consecutive rows; every thread runs every
+//   step, as the shuffles need converged warps), each lane holding the
 //   chunks (e * L + lane) * V .. + V - 1 of the rows (vector loads of V
 //   elements; q of the R rows in registers, scaled by scale * log2 e):
 //     s_r = sum over the slot's lanes of q_r . k   (xor shuffles)
@@ -46,6 +47,10 @@ namespace {
 
 constexpr float kNegInf = -std::numeric_limits<float>::infinity();
 constexpr float kLn2 = 0.6931471805599453f;
+/// The split count's limits (splitCount): blocks of a launch to aim for
+/// (about 8 per SM on a 132-SM H200) and splits of a row at most (one per
+/// thread of the combine kernel).
+constexpr int64_t kTargetBlocks = 1024, kMaxSplits = 128;
 
 /// The partial kernel's shape: R packed rows, L lanes per slot, U keys per
 /// slot step, T threads, C keys per block, V elements per vector load.
@@ -68,14 +73,16 @@ std::optional<SplitPlan> planFor(const KernelSpec &s,
   // Static key counts below two blocks gain nothing from a split.
   if (!ShapedType::isDynamic(s.nk) && s.nk < 2 * o.splitKV)
     return std::nullopt;
-  SplitPlan p{rows, 0, 2, 128, o.splitKV, 1};
-  // Lanes per slot: enough that a thread holds at most 96 values of q,
-  // acc and the keys and values of a step (160 if the subgroup is too small
-  // for that), dividing both head dims, within a subgroup.
+  SplitPlan p{rows, 0, 4, 128, o.splitKV, 1};
+  // Lanes per slot: enough that a thread holds at most 128 values of q,
+  // acc and the keys and values of a step (192 if the subgroup is too small
+  // for that), dividing both head dims, within a subgroup. (On the H200,
+  // 4 keys a step and 16 lanes at d = 128, R = 4 read 10-30 % faster than
+  // 2 keys, or 8 lanes, or 1 key.)
   int64_t maxLanes =
       o.subgroupSize > 0 ? std::min<int64_t>(o.subgroupSize, 32) : 8;
   int64_t values = (rows + p.keysPerStep) * (s.d + s.dv);
-  for (int64_t budget : {96, 160})
+  for (int64_t budget : {128, 192})
     for (int64_t l = 8; l <= maxLanes && !p.lanes; l *= 2)
       if (s.d % l == 0 && s.dv % l == 0 && values <= budget * l)
         p.lanes = l;
@@ -93,6 +100,34 @@ std::optional<SplitPlan> planFor(const KernelSpec &s,
       p.slots() * rows * p.record(s.dv) * 4 > o.maxWorkgroupMemory)
     return std::nullopt;
   return p;
+}
+
+/// Blocks per kv batch-head: enough for about kTargetBlocks blocks in all,
+/// at most kMaxSplits, none with fewer than C keys (launch contract
+/// target_blocks / max_blocks_x: the host computes the same).
+Value splitCount(KernelBuilder &kb, const KernelSpec &s, const SplitPlan &p) {
+  OpBuilder &b = kb.b;
+  Value byKeys = arith::CeilDivUIOp::create(b, kb.loc, s.nkValue(kb),
+                                            kb.c(p.keysPerBlock));
+  Value byHeads = arith::CeilDivUIOp::create(b, kb.loc, kb.c(kTargetBlocks),
+                                             kvBatchHeads(kb, s));
+  return arith::MinUIOp::create(
+      b, kb.loc, byKeys,
+      arith::MinUIOp::create(b, kb.loc, byHeads, kb.c(kMaxSplits)));
+}
+
+/// A block's keys: ceil(Nk / splits) rounded up to whole steps.
+Value keysPerSplit(KernelBuilder &kb, const KernelSpec &s, const SplitPlan &p,
+                   Value splits) {
+  OpBuilder &b = kb.b;
+  int64_t stepKeys = p.slots() * p.keysPerStep;
+  Value per = arith::CeilDivUIOp::create(
+      b, kb.loc, s.nkValue(kb),
+      arith::MaxUIOp::create(b, kb.loc, splits, kb.c(1)));
+  return arith::MulIOp::create(
+      b, kb.loc,
+      arith::CeilDivUIOp::create(b, kb.loc, per, kb.c(stepKeys)),
+      kb.c(stepKeys));
 }
 
 /// A lane's share of row `row` of `mem` ([rows, width]): the chunks
@@ -172,15 +207,16 @@ gpu::GPUFuncOp buildPartialKernel(OpBuilder &ob, Location loc, StringRef name,
   Value states = fn.getWorkgroupAttributions()[0];
 
   Value split = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
-  Value splits = gpu::GridDimOp::create(b, loc, gpu::Dimension::x);
+  Value splits = splitCount(kb, s, p);
   Value g = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
   Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
   Value lane = arith::RemUIOp::create(b, loc, tid, kb.c(L));
   Value slot = arith::DivUIOp::create(b, loc, tid, kb.c(L));
   Value nk = s.nkValue(kb);
-  Value kv0 = arith::MulIOp::create(b, loc, split, kb.c(p.keysPerBlock));
+  Value chunk = keysPerSplit(kb, s, p, splits);
+  Value kv0 = arith::MulIOp::create(b, loc, split, chunk);
   Value kv1 = arith::MinUIOp::create(
-      b, loc, arith::AddIOp::create(b, loc, kv0, kb.c(p.keysPerBlock)), nk);
+      b, loc, arith::AddIOp::create(b, loc, kv0, chunk), nk);
   // Causal: query i = r % Nq sees keys up to i + offset; the block needs
   // those of its last query.
   SmallVector<Value> limits;
@@ -211,12 +247,14 @@ gpu::GPUFuncOp buildPartialKernel(OpBuilder &ob, Location loc, StringRef name,
       inits.push_back(kb.f(0.0f));
   }
   const int64_t per = 2 + dvq;
-  Value start = arith::AddIOp::create(
-      b, loc, kv0, arith::MulIOp::create(b, loc, slot, kb.c(U)));
+  // Every thread runs the block's steps (the shuffles need the whole warp
+  // converged): slot keys past the end are masked.
+  Value slotKey = arith::MulIOp::create(b, loc, slot, kb.c(U));
   auto loop = scf::ForOp::create(
-      b, loc, start, kv1, kb.c(S * U), inits,
-      [&](OpBuilder &lb, Location l, Value jt, ValueRange st) {
+      b, loc, kv0, kv1, kb.c(S * U), inits,
+      [&](OpBuilder &lb, Location l, Value j0, ValueRange st) {
         KernelBuilder kl{lb, l};
+        Value jt = arith::AddIOp::create(lb, l, j0, slotKey);
         SmallVector<Value> keys, valid;
         SmallVector<SmallVector<Value>> ks, vs;
         for (int64_t u = 0; u < U; ++u) {
@@ -331,15 +369,18 @@ gpu::GPUFuncOp buildPartialKernel(OpBuilder &ob, Location loc, StringRef name,
 }
 
 gpu::GPUFuncOp buildCombineKernel(OpBuilder &ob, Location loc, StringRef name,
-                                  const KernelSpec &s, const SplitPlan &p,
-                                  int64_t threads) {
+                                  const KernelSpec &s, const SplitPlan &p) {
   MLIRContext *ctx = ob.getContext();
-  const int64_t R = p.rows, rec = p.record(s.dv);
-  auto fn = newKernel(ob, loc, name, s, argTypes(ctx, s), {}, threads);
+  const int64_t R = p.rows, rec = p.record(s.dv), T = kMaxSplits;
+  // The splits' weights, and a reduction buffer.
+  auto fn = newKernel(ob, loc, name, s, argTypes(ctx, s),
+                      {tileType(ctx, 1, T), tileType(ctx, 1, T)}, T);
   OpBuilder b = OpBuilder::atBlockBegin(&fn.front());
   KernelBuilder kb{b, loc};
   Value o = fn.getArgument(3), lse = fn.getArgument(4),
         scratch = fn.getArgument(5);
+  Value wbuf = fn.getWorkgroupAttributions()[0];
+  Value red = fn.getWorkgroupAttributions()[1];
   Value i = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
   Value bh = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
   Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
@@ -351,77 +392,118 @@ gpu::GPUFuncOp buildCombineKernel(OpBuilder &ob, Location loc, StringRef name,
           b, loc, arith::RemUIOp::create(b, loc, h, kb.c(s.hq / s.hkv)),
           kb.c(s.nq)),
       i);
-  Value splits = arith::CeilDivUIOp::create(b, loc, s.nkValue(kb),
-                                            kb.c(p.keysPerBlock));
-  // Record (g * splits + sp) * R + r.
-  auto record = [&](OpBuilder &rb, Location rl, Value sp, int64_t col) {
+  Value splits = splitCount(kb, s, p);
+  // Record (g * splits + sp) * R + r, column col.
+  auto at = [&](OpBuilder &rb, Location rl, Value sp, Value col) -> Value {
+    KernelBuilder kr{rb, rl};
     Value recIdx = arith::AddIOp::create(
         rb, rl,
         arith::MulIOp::create(
             rb, rl,
             arith::AddIOp::create(rb, rl,
                                   arith::MulIOp::create(rb, rl, g, splits), sp),
-            arith::ConstantIndexOp::create(rb, rl, R)),
+            kr.c(R)),
         r);
     return arith::AddIOp::create(
-        rb, rl,
-        arith::MulIOp::create(rb, rl, recIdx,
-                              arith::ConstantIndexOp::create(rb, rl, rec)),
-        arith::ConstantIndexOp::create(rb, rl, col));
+        rb, rl, arith::MulIOp::create(rb, rl, recIdx, kr.c(rec)), col);
   };
-  auto overSplits = [&](ValueRange inits,
-                        function_ref<SmallVector<Value>(OpBuilder &, Location,
-                                                        Value, ValueRange)>
-                            body) {
-    return scf::ForOp::create(
-               b, loc, kb.c(0), splits, kb.c(1), inits,
-               [&](OpBuilder &fb, Location fl, Value sp, ValueRange a) {
-                 scf::YieldOp::create(fb, fl, body(fb, fl, sp, a));
-               })
-        .getResults();
+  Value zero = kb.c(0);
+  // Thread t holds split t (splits <= T): its m and l, reduced over the
+  // block in workgroup memory (a tree; fixed order).
+  Value has = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, tid,
+                                    splits);
+  Value sp = arith::MinUIOp::create(
+      b, loc, tid,
+      arith::MaxUIOp::create(b, loc, arith::SubIOp::create(b, loc, splits,
+                                                           kb.c(1)),
+                             zero));
+  auto loadOr = [&](Value col, float dflt) -> Value {
+    // Only threads with a split read (splits may be 0).
+    auto ifOp = scf::IfOp::create(
+        b, loc, has,
+        [&](OpBuilder &ib, Location il) {
+          scf::YieldOp::create(
+              ib, il,
+              ValueRange{memref::LoadOp::create(ib, il, scratch,
+                                                ValueRange{at(ib, il, sp, col)})
+                             .getResult()});
+        },
+        [&](OpBuilder &ib, Location il) {
+          scf::YieldOp::create(
+              ib, il,
+              ValueRange{arith::ConstantOp::create(ib, il,
+                                                   ib.getF32FloatAttr(dflt))
+                             .getResult()});
+        });
+    return ifOp.getResult(0);
   };
-  Value mMax = overSplits(
-      {kb.f(kNegInf)},
-      [&](OpBuilder &fb, Location fl, Value sp, ValueRange a) -> SmallVector<Value> {
-        Value m = memref::LoadOp::create(fb, fl, scratch,
-                                         ValueRange{record(fb, fl, sp, s.dv)});
-        return {arith::MaxNumFOp::create(fb, fl, a[0], m)};
-      })[0];
+  auto reduce = [&](Value x, bool max) -> Value {
+    memref::StoreOp::create(b, loc, x, red, ValueRange{zero, tid});
+    gpu::BarrierOp::create(b, loc);
+    for (int64_t step = T / 2; step >= 1; step /= 2) {
+      Value lower = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                          tid, kb.c(step));
+      scf::IfOp::create(b, loc, lower, [&](OpBuilder &ib, Location il) {
+        KernelBuilder ki{ib, il};
+        Value a = memref::LoadOp::create(ib, il, red, ValueRange{ki.c(0), tid});
+        Value c = memref::LoadOp::create(
+            ib, il, red,
+            ValueRange{ki.c(0), arith::AddIOp::create(ib, il, tid, ki.c(step))});
+        Value y = max ? arith::MaxNumFOp::create(ib, il, a, c).getResult()
+                      : arith::AddFOp::create(ib, il, a, c).getResult();
+        memref::StoreOp::create(ib, il, y, red, ValueRange{ki.c(0), tid});
+        scf::YieldOp::create(ib, il);
+      });
+      gpu::BarrierOp::create(b, loc);
+    }
+    Value all = memref::LoadOp::create(b, loc, red, ValueRange{zero, zero});
+    gpu::BarrierOp::create(b, loc);
+    return all;
+  };
+  Value m = loadOr(kb.c(s.dv), kNegInf);
+  Value mMax = reduce(m, /*max=*/true);
   Value ms = finiteOrZero(kb, mMax);
-  auto weight = [&](OpBuilder &fb, Location fl, Value sp) -> Value {
-    Value m = memref::LoadOp::create(fb, fl, scratch,
-                                     ValueRange{record(fb, fl, sp, s.dv)});
-    return exp2(fb, fl, arith::SubFOp::create(fb, fl, m, ms));
-  };
-  Value lsum = overSplits(
-      {kb.f(0.0f)},
-      [&](OpBuilder &fb, Location fl, Value sp, ValueRange a) -> SmallVector<Value> {
-        Value lv = memref::LoadOp::create(fb, fl, scratch,
-                                          ValueRange{record(fb, fl, sp, s.dv + 1)});
-        return {fmac(fb, fl, weight(fb, fl, sp), lv, a[0])};
-      })[0];
+  Value w = exp2(b, loc, arith::SubFOp::create(b, loc, m, ms));
+  memref::StoreOp::create(b, loc, w, wbuf, ValueRange{zero, tid});
+  Value lsum = reduce(arith::MulFOp::create(b, loc, w, loadOr(kb.c(s.dv + 1), 0.0f)),
+                      /*max=*/false);
   Value none = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, lsum,
                                      kb.f(0.0f));
   Value inv = arith::DivFOp::create(b, loc, kb.f(1.0f), lsum);
   Value orow = rowOf(kb, bh, s.nqValue(kb), i);
+  // Column c: sum over the splits of w_s acc_s[c], 4 splits a step (the
+  // loads in flight together; past the end, weight 0 at a valid record).
+  const int64_t step = 4;
+  Value last = arith::MaxUIOp::create(
+      b, loc, arith::SubIOp::create(b, loc, splits, kb.c(1)), zero);
   scf::ForOp::create(
-      b, loc, tid, kb.c(s.dv), kb.c(threads), ValueRange{},
+      b, loc, tid, kb.c(s.dv), kb.c(T), ValueRange{},
       [&](OpBuilder &cb, Location cl, Value c, ValueRange) {
-        Value acc = scf::ForOp::create(
-                        cb, cl, arith::ConstantIndexOp::create(cb, cl, 0),
-                        splits, arith::ConstantIndexOp::create(cb, cl, 1),
-                        ValueRange{arith::ConstantOp::create(
-                            cb, cl, cb.getF32FloatAttr(0.0f))},
-                        [&](OpBuilder &fb, Location fl, Value sp, ValueRange a) {
-                          Value at = arith::AddIOp::create(
-                              fb, fl, record(fb, fl, sp, 0), c);
-                          Value x = memref::LoadOp::create(fb, fl, scratch,
-                                                           ValueRange{at});
-                          scf::YieldOp::create(
-                              fb, fl, fmac(fb, fl, weight(fb, fl, sp), x, a[0]));
-                        })
-                        .getResult(0);
         KernelBuilder kc{cb, cl};
+        Value acc =
+            scf::ForOp::create(
+                cb, cl, kc.c(0), splits, kc.c(step), ValueRange{kc.f(0.0f)},
+                [&](OpBuilder &fb, Location fl, Value s0, ValueRange a) {
+                  KernelBuilder kf{fb, fl};
+                  Value sum = a[0];
+                  SmallVector<std::pair<Value, Value>> terms;
+                  for (int64_t u = 0; u < step; ++u) {
+                    Value su = arith::AddIOp::create(fb, fl, s0, kf.c(u));
+                    Value in = arith::CmpIOp::create(
+                        fb, fl, arith::CmpIPredicate::ult, su, splits);
+                    Value sc = arith::MinUIOp::create(fb, fl, su, last);
+                    Value x = memref::LoadOp::create(fb, fl, scratch,
+                                                     ValueRange{at(fb, fl, sc, c)});
+                    Value wv = memref::LoadOp::create(fb, fl, wbuf,
+                                                      ValueRange{kf.c(0), sc});
+                    terms.push_back(
+                        {arith::SelectOp::create(fb, fl, in, wv, kf.f(0.0f)), x});
+                  }
+                  for (auto [wv, x] : terms)
+                    sum = fmac(fb, fl, wv, x, sum);
+                  scf::YieldOp::create(fb, fl, sum);
+                })
+                .getResult(0);
         Value x = arith::MulFOp::create(cb, cl, acc, inv);
         x = arith::SelectOp::create(cb, cl, none, kc.f(0.0f), x);
         if (!s.elt.isF32())
@@ -434,7 +516,7 @@ gpu::GPUFuncOp buildCombineKernel(OpBuilder &ob, Location loc, StringRef name,
       kb.f(kLn2));
   lg = arith::SelectOp::create(b, loc, none, kb.f(kNegInf), lg);
   Value t0 = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid,
-                                   kb.c(0));
+                                   zero);
   scf::IfOp::create(b, loc, t0, [&](OpBuilder &ib, Location il) {
     memref::StoreOp::create(ib, il, lg, lse, ValueRange{orow});
     scf::YieldOp::create(ib, il);
@@ -455,15 +537,15 @@ struct SplitKVKind : KernelKind {
         bool backward) const override {
     SplitPlan p = *planFor(s, o);
     Location loc = op->getLoc();
-    int64_t combineThreads = std::min<int64_t>(128, (s.dv + 31) / 32 * 32);
     MappedKernel partial{buildPartialKernel(b, loc, names[0], s, p),
                          p.threads, p.keysPerBlock, "split-kv"};
     partial.rows = "nk";
     partial.batchHeads = "bhkv";
+    partial.targetBlocks = kTargetBlocks;
+    partial.maxBlocksX = kMaxSplits;
     partial.scratchPerBlock = p.rows * p.record(s.dv);
-    MappedKernel combine{
-        buildCombineKernel(b, loc, names[0] + "_combine", s, p, combineThreads),
-        combineThreads, 1, "split-kv"};
+    MappedKernel combine{buildCombineKernel(b, loc, names[0] + "_combine", s, p),
+                         kMaxSplits, 1, "split-kv"};
     combine.rows = "nq";
     combine.batchHeads = "bh";
     return SmallVector<MappedKernel>{partial, combine};

@@ -367,6 +367,10 @@ struct MappedKernel {
   /// What the grid is over: rows "nq" or "nk", batch-heads "bh" or "bhkv"
   /// (empty: by position, as above).
   StringRef rows = {}, batchHeads = {};
+  /// With targetBlocks, gx = min(ceil(rows / rowsPerBlock),
+  /// ceil(targetBlocks / gy), maxBlocksX) instead: about that many blocks
+  /// in all.
+  int64_t targetBlocks = 0, maxBlocksX = 0;
   /// f32 words of scratch each block of this kernel owns: the op's kernels
   /// then all take one scratch buffer of gx * gy * scratchPerBlock words
   /// (its grid) as their last buffer argument, which this kernel writes and
