@@ -307,13 +307,41 @@ class CudaKernel:
         """Launches kernel `which` with the buffers' device pointers, then
         its size arguments (index: 64-bit)."""
         self._ensure_context()
-        args = ([ctypes.c_void_p(p) for p in pointers] +
-                [ctypes.c_int64(v) for v in sizes])
-        params = (ctypes.c_void_p * len(args))(
-            *[ctypes.cast(ctypes.byref(a), ctypes.c_void_p) for a in args])
-        self._check(self._cuda.cuLaunchKernel(
-            self._fns[which], grid[0], grid[1], grid[2], block[0], block[1], block[2],
-            0, ctypes.c_void_p(stream), params, None), "cuLaunchKernel")
+        Launch(self, which, grid, block, len(pointers), sizes)(pointers, stream)
+
+
+class Launch:
+    """One kernel launch of fixed geometry and sizes, its argument array
+    built once: a call fills in the buffers' pointers and launches (the
+    per-call work of the front's cached plans)."""
+
+    def __init__(self, kernel, which, grid, block, n_pointers, sizes):
+        cu = CudaKernel._cuda
+        if not getattr(cu.cuLaunchKernel, "argtypes", None):
+            u = ctypes.c_uint
+            cu.cuLaunchKernel.argtypes = [ctypes.c_void_p, u, u, u, u, u, u,
+                                          u, ctypes.c_void_p, ctypes.c_void_p,
+                                          ctypes.c_void_p]
+        self.fn = kernel._fns[which]
+        self.dims = tuple(grid) + tuple(block)
+        self.empty = 0 in grid
+        self.ptrs = (ctypes.c_void_p * max(1, n_pointers))()
+        self.sizes = (ctypes.c_int64 * max(1, len(sizes)))(*sizes)
+        addrs = ([ctypes.addressof(self.ptrs) + 8 * i
+                  for i in range(n_pointers)] +
+                 [ctypes.addressof(self.sizes) + 8 * i
+                  for i in range(len(sizes))])
+        self.params = (ctypes.c_void_p * max(1, len(addrs)))(*addrs)
+        self.n = n_pointers
+
+    def __call__(self, pointers, stream):
+        if self.empty:
+            return
+        self.ptrs[:self.n] = pointers
+        r = CudaKernel._cuda.cuLaunchKernel(self.fn, *self.dims, 0, stream,
+                                            self.params, None)
+        if r != 0:
+            raise RuntimeError(f"cuLaunchKernel failed with CUDA error {r}")
 
 
 _KERNELS = {}
@@ -419,6 +447,16 @@ def forward(q, k, v, causal=False, scale=None, mask=None, window=None,
     takes them); returns (o, lse)."""
     import torch
 
+    plain = (mask is None and window is None and softcap is None
+             and alibi_slopes is None and segment_ids is None)
+    if plain:
+        key = (q.shape, k.shape, v.shape, q.dtype, k.dtype, v.dtype,
+               q.device, k.device, v.device, bool(causal), scale,
+               causal_offset)
+        plan = _PLANS.get(key)
+        if plan is None:
+            plan = _PLANS[key] = _plan(q, k, v, causal, scale, causal_offset)
+        return plan(q, k, v)
     mods = (window, softcap, alibi_slopes, segment_ids)
     cfg, extra = _prepare(q, k, v, causal, scale, mask, mods, causal_offset)
     kern = _kernel(cfg, grad=False)
@@ -437,6 +475,62 @@ def forward(q, k, v, causal=False, scale=None, mask=None, window=None,
         kern.launch(*geometry(c, cfg), ptrs, stream, which=which,
                     sizes=size_args(c, cfg, m))
     return o, lse
+
+
+_PLANS = {}
+
+
+class _Plan:
+    """A forward of one shape without mask or modifiers: the kernels'
+    launches with their geometry and sizes prepared, the outputs' shapes."""
+
+    def __init__(self, kern, cfg, q, v):
+        import torch
+
+        B, H, N, _ = q.shape
+        self.o_shape = (B, H, N, v.shape[3])
+        self.lse_shape = (B, H, N)
+        self.dtype, self.device = q.dtype, q.device
+        self.scratch = 0
+        for c in kern.contracts:
+            if c.get("scratch_per_block"):
+                grid, _ = geometry(c, cfg)
+                self.scratch = max(1, grid[0] * grid[1] *
+                                   c["scratch_per_block"])
+        n = 5 + (self.scratch > 0)
+        self.launches = [Launch(kern, which, *geometry(c, cfg), n,
+                                size_args(c, cfg))
+                         for which, c in enumerate(kern.contracts)]
+        self.stream = torch.cuda.current_stream
+        self.empty = torch.empty
+        self.f32 = torch.float32
+
+    def __call__(self, q, k, v):
+        if not q.is_contiguous():
+            q = q.contiguous()
+        if not k.is_contiguous():
+            k = k.contiguous()
+        if not v.is_contiguous():
+            v = v.contiguous()
+        o = self.empty(self.o_shape, dtype=self.dtype, device=self.device)
+        lse = self.empty(self.lse_shape, dtype=self.f32, device=self.device)
+        ptrs = [q.data_ptr(), k.data_ptr(), v.data_ptr(), o.data_ptr(),
+                lse.data_ptr()]
+        if self.scratch:
+            scratch = self.empty(self.scratch, dtype=self.f32,
+                                 device=self.device)
+            ptrs.append(scratch.data_ptr())
+        CudaKernel._ensure_context()
+        stream = self.stream().cuda_stream
+        for launch in self.launches:
+            launch(ptrs, stream)
+        return o, lse
+
+
+def _plan(q, k, v, causal, scale, causal_offset):
+    cfg, _ = _prepare(q, k, v, causal, scale, None, (None,) * 4,
+                      causal_offset)
+    return _Plan(_kernel(cfg, grad=False), cfg, q, v)
 
 
 def _scratch(contracts, cfg, device):
@@ -515,8 +609,16 @@ def attention(q, k, v, causal=False, scale=None, mask=None, window=None,
     on the tensor-core kernels (f16/bf16, head dims multiples of 16; the
     backward up to 128)."""
     global _FN
+    import torch
+
+    mods = (window, softcap, alibi_slopes, segment_ids)
+    if not (torch.is_grad_enabled() and
+            (q.requires_grad or k.requires_grad or v.requires_grad)):
+        # Inference: no autograd node to record.
+        o, lse = forward(q, k, v, causal, scale, mask, *mods,
+                         causal_offset=causal_offset)
+        return (o, lse) if return_lse else o
     if _FN is None:
         _FN = _autograd()
-    mods = (window, softcap, alibi_slopes, segment_ids)
     o, lse = _FN.apply(q, k, v, causal, scale, mask, mods, causal_offset)
     return (o, lse) if return_lse else o

@@ -78,7 +78,8 @@ std::optional<SplitPlan> planFor(const KernelSpec &s,
   // acc and the keys and values of a step (192 if the subgroup is too small
   // for that), dividing both head dims, within a subgroup. (On the H200,
   // 4 keys a step and 16 lanes at d = 128, R = 4 read 10-30 % faster than
-  // 2 keys, or 8 lanes, or 1 key.)
+  // 2 keys, or 8 lanes, or 1 key; 8 keys, or 64 or 256 threads, were no
+  // faster overall.)
   int64_t maxLanes =
       o.subgroupSize > 0 ? std::min<int64_t>(o.subgroupSize, 32) : 8;
   int64_t values = (rows + p.keysPerStep) * (s.d + s.dv);
@@ -92,12 +93,14 @@ std::optional<SplitPlan> planFor(const KernelSpec &s,
   p.vec = std::max<int64_t>(1, o.vectorLoadBytes / eltBytes);
   while (p.vec > 1 && ((s.d / p.lanes) % p.vec || (s.dv / p.lanes) % p.vec))
     p.vec /= 2;
-  // The slots' states in workgroup memory: fewer threads where it is tight.
-  while (o.maxWorkgroupMemory > 0 && p.threads > p.lanes &&
-         p.slots() * rows * p.record(s.dv) * 4 > o.maxWorkgroupMemory)
+  // The slots' states in workgroup memory (within the 48 KiB of static
+  // shared memory a CUDA block may have, without a limit of the target's):
+  // fewer threads where it is tight.
+  int64_t limit = o.maxWorkgroupMemory > 0 ? o.maxWorkgroupMemory : 48 * 1024;
+  while (p.threads > p.lanes &&
+         p.slots() * rows * p.record(s.dv) * 4 > limit)
     p.threads /= 2;
-  if (o.maxWorkgroupMemory > 0 &&
-      p.slots() * rows * p.record(s.dv) * 4 > o.maxWorkgroupMemory)
+  if (p.slots() * rows * p.record(s.dv) * 4 > limit)
     return std::nullopt;
   return p;
 }

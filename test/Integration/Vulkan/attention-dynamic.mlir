@@ -19,6 +19,15 @@
 // RUN: %gen --batch 2 --hq 2 --d 16 --mask add --causal --full-mask --shapes 5:300,37:50,200:129 | flash-opt --flash-to-spirv | %vkrun | FileCheck %s --check-prefix=MULTI3
 // RUN: %gen --grad --hq 2 --d 16 --causal --shapes 1:33,37:50,65:20 | flash-opt --flash-to-spirv | %vkrun | FileCheck %s --check-prefix=MULTI3
 //
+// Decode (split-KV: Nq static, Nk dynamic; the GQA group in one tile, keys
+// split across blocks, a combine kernel): GQA, causal with Nq = 3 (rows that
+// see different keys), f16, one module at many cache lengths (1 key, a
+// split's edge, 9000 keys).
+// RUN: %gen --batch 2 --hq 8 --hkv 2 --nq 1 --nk 300 --d 64 --dynamic-keys | flash-opt --flash-to-spirv | %vkrun | FileCheck %s --check-prefix=FWD
+// RUN: %gen --batch 2 --hq 4 --hkv 2 --nq 3 --nk 700 --d 64 --dynamic-keys --causal | flash-opt --flash-to-spirv | %vkrun | FileCheck %s --check-prefix=FWD
+// RUN: %gen --hq 4 --hkv 1 --nq 1 --nk 1000 --d 128 --dtype f16 --tol 4e-3 --dynamic-keys | flash-opt --flash-to-spirv | %vkrun | FileCheck %s --check-prefix=FWD
+// RUN: %gen --hq 2 --hkv 1 --nq 2 --d 32 --dynamic-keys --causal --shapes 2:1,2:7,2:128,2:129,2:9000 | flash-opt --flash-to-spirv | %vkrun | FileCheck %s --check-prefix=MULTI5
+//
 // FWD: o_err:
 // FWD: lse_err:
 // FWD: ok: 1
