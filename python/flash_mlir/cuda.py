@@ -200,6 +200,14 @@ def compile_kernel(cfg, chip="sm_90a", features="+ptx80", grad=False):
     with open(side_path) as f:
         side = json.load(f)
     contracts = side["kernels"]
+    # The buffers this front passes, in the kernels' order (their contract).
+    want = ([["q", "k", "v", "o", "lse", "do", "dq", "delta"],
+             ["q", "k", "v", "lse", "do", "delta", "dk", "dv"]] if grad
+            else [["q", "k", "v", "o", "lse"]] * len(contracts))
+    for c, w in zip(contracts, want):
+        if c.get("args", [])[:len(w)] != w:
+            raise compiler.CompileError(
+                f"kernel {c['name']} takes {c.get('args')}, not {w}...")
     _KINDS[(repr(cfg), grad, _nvvm_options())] = [c["kind"] for c in contracts]
     return cubin, [c["name"] for c in contracts], contracts
 

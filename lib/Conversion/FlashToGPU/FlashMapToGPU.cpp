@@ -556,6 +556,27 @@ struct FlashMapToGPUPass : flash::impl::FlashMapToGPUBase<FlashMapToGPUPass> {
       auto i64 = [&](int64_t v) {
         return IntegerAttr::get(IntegerType::get(ctx, 64), v);
       };
+      // The buffer arguments' names (the size arguments follow them).
+      SmallVector<std::string> argNames =
+          backward ? SmallVector<std::string>{"q", "k", "v", "o", "lse", "do",
+                                              "dq", "delta"}
+                   : SmallVector<std::string>{"q", "k", "v", "o", "lse"};
+      SmallVector<std::string> kvArgNames{"q",  "k",     "v",  "lse",
+                                          "do", "delta", "dk", "dv"};
+      bool hasScratch = llvm::any_of(
+          kernels, [](const MappedKernel &k) { return k.scratchPerBlock; });
+      auto argsAttr = [&](ArrayRef<std::string> first) {
+        SmallVector<Attribute> all;
+        for (const std::string &n : first)
+          all.push_back(StringAttr::get(ctx, n));
+        if (s->mask)
+          all.push_back(StringAttr::get(ctx, "mask"));
+        for (size_t c = 0; c < s->captures.size(); ++c)
+          all.push_back(StringAttr::get(ctx, "capture" + std::to_string(c)));
+        if (hasScratch)
+          all.push_back(StringAttr::get(ctx, "scratch"));
+        return ArrayAttr::get(ctx, all);
+      };
       for (auto [i, k] : llvm::enumerate(kernels)) {
         bool keys = backward && i == 1;
         if (k.rows.empty())
@@ -569,6 +590,9 @@ struct FlashMapToGPUPass : flash::impl::FlashMapToGPUBase<FlashMapToGPUPass> {
             {StringAttr::get(ctx, "rows_per_block"), i64(k.rowsPerBlock)},
             {StringAttr::get(ctx, "batch_heads"),
              StringAttr::get(ctx, k.batchHeads)},
+            {StringAttr::get(ctx, "args"),
+             argsAttr(keys ? ArrayRef<std::string>(kvArgNames)
+                           : ArrayRef<std::string>(argNames))},
             {StringAttr::get(ctx, "sizes"), ArrayAttr::get(ctx, sizeNames)}};
         if (k.targetBlocks) {
           launch.push_back({StringAttr::get(ctx, "target_blocks"),

@@ -7,8 +7,8 @@
 
 // Nq = 1, GQA 8 / 2: 4 packed rows; Nk dynamic.
 // CHECK-LABEL: module attributes {flash.kernels = [
-// CHECK-SAME: {batch_heads = "bhkv", block = 128 : i64, kind = "split-kv", max_blocks_x = 128 : i64, name = "flash_attention_0", rows = "nk", rows_per_block = 128 : i64, scratch_per_block = 264 : i64, sizes = ["nk"], target_blocks = 1024 : i64}
-// CHECK-SAME: {batch_heads = "bh", block = 128 : i64, kind = "split-kv", name = "flash_attention_0_combine", rows = "nq", rows_per_block = 1 : i64, sizes = ["nk"]}
+// CHECK-SAME: {args = ["q", "k", "v", "o", "lse", "scratch"], batch_heads = "bhkv", block = 128 : i64, kind = "split-kv", max_blocks_x = 128 : i64, name = "flash_attention_0", rows = "nk", rows_per_block = 128 : i64, scratch_per_block = 264 : i64, sizes = ["nk"], target_blocks = 1024 : i64}
+// CHECK-SAME: {args = ["q", "k", "v", "o", "lse", "scratch"], batch_heads = "bh", block = 128 : i64, kind = "split-kv", name = "flash_attention_0_combine", rows = "nq", rows_per_block = 1 : i64, sizes = ["nk"]}
 // The grid: min(ceil(Nk / 128), ceil(1024 / 4), 128) splits of the 4 kv batch-heads.
 // CHECK: func.func private @flash_gpu_0
 // CHECK: %[[BYKEYS:.*]] = arith.ceildivui %{{.*}}, %c128

@@ -22,7 +22,27 @@ def Flash_Dialect : Dialect {
     FlashAttention loop nests: an online softmax that never materializes the
     Nq x Nk score matrix, and a backward pass that recomputes the
     probabilities from the saved log-sum-exp.
+
+    The GPU mapping (`flash-map-to-gpu`) states each kernel's launch
+    contract in the dialect's attributes, for tools that launch the kernels
+    themselves: `flash.kernel_kind` (a string: "wgmma", "mma.sync",
+    "split-kv", "cooperative-matrix", "simt") and `flash.launch` on each `gpu.func`,
+    a dictionary with `block` (threads), `rows` ("nq" or "nk") and
+    `rows_per_block`, `batch_heads` ("bh" or "bhkv") for the grid
+    (ceil(rows / rows_per_block), batch_heads) — or, with `target_blocks`
+    and `max_blocks_x`, min(that x, ceil(target_blocks / batch_heads),
+    max_blocks_x) — `args` (the buffer arguments' names in order) and
+    `sizes` (the index arguments after them: nq, nk, lead<i>, mask strides),
+    `scratch_per_block` (f32 words each block of the kernel owns in the
+    shared `scratch` buffer). `flash.kernels` on the module lists every
+    kernel's contract (`name`, `kind` and the `flash.launch` entries) in
+    launch order, and stays when the kernels become a `gpu.binary`;
+    `flash.gpu_host` (unit) marks the host functions around the launches.
   }];
+  // The GPU mapping's attributes (flash.gpu_host, flash.kernel_kind,
+  // flash.launch, flash.kernels: the kernels' launch contract) are the
+  // dialect's, checked by verifyOperationAttribute.
+  let hasOperationAttrVerify = 1;
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::math::MathDialect",
                            "::mlir::tensor::TensorDialect"];
