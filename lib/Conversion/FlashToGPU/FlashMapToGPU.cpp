@@ -495,9 +495,15 @@ struct FlashMapToGPUPass : flash::impl::FlashMapToGPUBase<FlashMapToGPUPass> {
     auto gpuModule =
         gpu::GPUModuleOp::create(mb, module.getLoc(), "flash_kernels");
     FlashMapToGPUOptions opts = options();
-    SmallVector<std::shared_ptr<const KernelKind>> kinds{splitKVKind(),
-                                                         coopMatrixKind()};
-    llvm::append_range(kinds, targetKinds);
+    SmallVector<std::shared_ptr<const KernelKind>> kinds;
+    for (const auto &k : targetKinds)
+      if (k->first())
+        kinds.push_back(k);
+    kinds.push_back(splitKVKind());
+    kinds.push_back(coopMatrixKind());
+    for (const auto &k : targetKinds)
+      if (!k->first())
+        kinds.push_back(k);
     kinds.push_back(simtKind());
     int counter = 0;
     int glueCounter = 0;

@@ -105,32 +105,10 @@ std::optional<SplitPlan> planFor(const KernelSpec &s,
   return p;
 }
 
-/// Blocks per kv batch-head: enough for about kTargetBlocks blocks in all,
-/// at most kMaxSplits, none with fewer than C keys (launch contract
-/// target_blocks / max_blocks_x: the host computes the same).
-Value splitCount(KernelBuilder &kb, const KernelSpec &s, const SplitPlan &p) {
-  OpBuilder &b = kb.b;
-  Value byKeys = arith::CeilDivUIOp::create(b, kb.loc, s.nkValue(kb),
-                                            kb.c(p.keysPerBlock));
-  Value byHeads = arith::CeilDivUIOp::create(b, kb.loc, kb.c(kTargetBlocks),
-                                             kvBatchHeads(kb, s));
-  return arith::MinUIOp::create(
-      b, kb.loc, byKeys,
-      arith::MinUIOp::create(b, kb.loc, byHeads, kb.c(kMaxSplits)));
-}
-
-/// A block's keys: ceil(Nk / splits) rounded up to whole steps.
+/// A block's keys for the SIMT partial kernel: whole steps.
 Value keysPerSplit(KernelBuilder &kb, const KernelSpec &s, const SplitPlan &p,
                    Value splits) {
-  OpBuilder &b = kb.b;
-  int64_t stepKeys = p.slots() * p.keysPerStep;
-  Value per = arith::CeilDivUIOp::create(
-      b, kb.loc, s.nkValue(kb),
-      arith::MaxUIOp::create(b, kb.loc, splits, kb.c(1)));
-  return arith::MulIOp::create(
-      b, kb.loc,
-      arith::CeilDivUIOp::create(b, kb.loc, per, kb.c(stepKeys)),
-      kb.c(stepKeys));
+  return splitKVChunk(kb, s, splits, p.slots() * p.keysPerStep);
 }
 
 /// A lane's share of row `row` of `mem` ([rows, width]): the chunks
@@ -210,7 +188,7 @@ gpu::GPUFuncOp buildPartialKernel(OpBuilder &ob, Location loc, StringRef name,
   Value states = fn.getWorkgroupAttributions()[0];
 
   Value split = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
-  Value splits = splitCount(kb, s, p);
+  Value splits = splitKVCount(kb, s, p.keysPerBlock);
   Value g = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
   Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
   Value lane = arith::RemUIOp::create(b, loc, tid, kb.c(L));
@@ -372,9 +350,9 @@ gpu::GPUFuncOp buildPartialKernel(OpBuilder &ob, Location loc, StringRef name,
 }
 
 gpu::GPUFuncOp buildCombineKernel(OpBuilder &ob, Location loc, StringRef name,
-                                  const KernelSpec &s, const SplitPlan &p) {
+                                  const KernelSpec &s, int64_t keysPerBlock) {
   MLIRContext *ctx = ob.getContext();
-  const int64_t R = p.rows, rec = p.record(s.dv), T = kMaxSplits;
+  const int64_t R = (s.hq / s.hkv) * s.nq, rec = s.dv + 2, T = kMaxSplits;
   // The splits' weights, and a reduction buffer.
   auto fn = newKernel(ob, loc, name, s, argTypes(ctx, s),
                       {tileType(ctx, 1, T), tileType(ctx, 1, T)}, T);
@@ -395,7 +373,7 @@ gpu::GPUFuncOp buildCombineKernel(OpBuilder &ob, Location loc, StringRef name,
           b, loc, arith::RemUIOp::create(b, loc, h, kb.c(s.hq / s.hkv)),
           kb.c(s.nq)),
       i);
-  Value splits = splitCount(kb, s, p);
+  Value splits = splitKVCount(kb, s, keysPerBlock);
   // Record (g * splits + sp) * R + r, column col.
   auto at = [&](OpBuilder &rb, Location rl, Value sp, Value col) -> Value {
     KernelBuilder kr{rb, rl};
@@ -540,17 +518,11 @@ struct SplitKVKind : KernelKind {
         bool backward) const override {
     SplitPlan p = *planFor(s, o);
     Location loc = op->getLoc();
-    MappedKernel partial{buildPartialKernel(b, loc, names[0], s, p),
-                         p.threads, p.keysPerBlock, "split-kv"};
-    partial.rows = "nk";
-    partial.batchHeads = "bhkv";
-    partial.targetBlocks = kTargetBlocks;
-    partial.maxBlocksX = kMaxSplits;
-    partial.scratchPerBlock = p.rows * p.record(s.dv);
-    MappedKernel combine{buildCombineKernel(b, loc, names[0] + "_combine", s, p),
-                         kMaxSplits, 1, "split-kv"};
-    combine.rows = "nq";
-    combine.batchHeads = "bh";
+    MappedKernel partial = splitKVPartial(
+        s, buildPartialKernel(b, loc, names[0], s, p), p.threads,
+        p.keysPerBlock, "split-kv");
+    MappedKernel combine = buildSplitKVCombine(b, loc, names[0] + "_combine",
+                                               s, p.keysPerBlock);
     return SmallVector<MappedKernel>{partial, combine};
   }
 
@@ -563,4 +535,50 @@ struct SplitKVKind : KernelKind {
 
 std::shared_ptr<const KernelKind> gpukernels::splitKVKind() {
   return std::make_shared<SplitKVKind>();
+}
+
+Value gpukernels::splitKVCount(KernelBuilder &kb, const KernelSpec &s,
+                               int64_t keysPerBlock) {
+  OpBuilder &b = kb.b;
+  Value byKeys = arith::CeilDivUIOp::create(b, kb.loc, s.nkValue(kb),
+                                            kb.c(keysPerBlock));
+  Value byHeads = arith::CeilDivUIOp::create(b, kb.loc, kb.c(kTargetBlocks),
+                                             kvBatchHeads(kb, s));
+  return arith::MinUIOp::create(
+      b, kb.loc, byKeys,
+      arith::MinUIOp::create(b, kb.loc, byHeads, kb.c(kMaxSplits)));
+}
+
+Value gpukernels::splitKVChunk(KernelBuilder &kb, const KernelSpec &s,
+                               Value splits, int64_t granule) {
+  OpBuilder &b = kb.b;
+  Value per = arith::CeilDivUIOp::create(
+      b, kb.loc, s.nkValue(kb),
+      arith::MaxUIOp::create(b, kb.loc, splits, kb.c(1)));
+  return arith::MulIOp::create(
+      b, kb.loc, arith::CeilDivUIOp::create(b, kb.loc, per, kb.c(granule)),
+      kb.c(granule));
+}
+
+MappedKernel gpukernels::splitKVPartial(const KernelSpec &s, gpu::GPUFuncOp fn,
+                                        int64_t threads, int64_t keysPerBlock,
+                                        StringRef kind) {
+  MappedKernel k{fn, threads, keysPerBlock, kind};
+  k.rows = "nk";
+  k.batchHeads = "bhkv";
+  k.targetBlocks = kTargetBlocks;
+  k.maxBlocksX = kMaxSplits;
+  k.scratchPerBlock = (s.hq / s.hkv) * s.nq * (s.dv + 2);
+  return k;
+}
+
+MappedKernel gpukernels::buildSplitKVCombine(OpBuilder &b, Location loc,
+                                             StringRef name,
+                                             const KernelSpec &s,
+                                             int64_t keysPerBlock) {
+  MappedKernel k{buildCombineKernel(b, loc, name, s, keysPerBlock),
+                 kMaxSplits, 1, "split-kv"};
+  k.rows = "nq";
+  k.batchHeads = "bh";
+  return k;
 }

@@ -569,7 +569,10 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
   const int64_t kSteps = D / 16, dTiles = D / 8, nTiles = tileKV / 8;
   const bool wg = s.wgmma;
   OperandTypes t = operandTypes(ctx, s);
-  SmallVector<Type> argTys = withMaskAndCaptures(ctx, s, {t.q, t.k, t.v, t.o, t.lse});
+  SmallVector<Type> buffers{t.q, t.k, t.v, t.o, t.lse};
+  if (s.splitKeys)
+    buffers.push_back(MemRefType::get({ShapedType::kDynamic}, f32));
+  SmallVector<Type> argTys = withMaskAndCaptures(ctx, s, buffers);
   // K and V (wgmma: one swizzled buffer, one stage).
   auto fn = newKernel(ob, loc, name, s, argTys,
                       mmaTileBuffers(ctx, s, tileKV, /*stages=*/1), threads);
@@ -597,7 +600,9 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
   Value bh = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
   Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
   MmaFragments F = mmaFragments(b, loc, elt, tid);
-  MmaFragments::WarpRows w = F.warpRows(bx, tid, warps, nq);
+  // Split-KV: block x is a split of the keys of one block of query rows.
+  MmaFragments::WarpRows w =
+      F.warpRows(s.splitKeys ? kb.c(0) : bx, tid, warps, nq);
   Value rowBase = w.base, *rows = w.rows, *rowsc = w.clamped;
   Value kvbh = F.kvHead(s, bh);
   // wgmma: K (tile 0) is read K-major, V (tile 1) MN-major.
@@ -636,6 +641,18 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
   // Modifiers: every tile is a masked one, from the first tile a mask_mod's
   // affine bounds let the block's rows see to the last.
   Value kvStart = kb.c(0);
+  // Split-KV (no mask, modifiers or causal limit): the split's keys, whole
+  // tiles from its start.
+  Value splits;
+  if (s.splitKeys) {
+    splits = splitKVCount(kb, s, s.splitKeysPerBlock);
+    Value chunk = splitKVChunk(kb, s, splits, tileKV);
+    kvStart = arith::MulIOp::create(b, loc, bx, chunk);
+    kvEnd = arith::MinUIOp::create(
+        b, loc, arith::AddIOp::create(b, loc, kvStart, chunk), kvEnd);
+    fullEnd = arith::MaxUIOp::create(
+        b, loc, arith::MinUIOp::create(b, loc, fullEnd, kvEnd), kvStart);
+  }
   // Tiles [kvStart, innerStart) and [fullEnd, kvEnd) are masked ones;
   // [innerStart, fullEnd) every row of the block sees in full.
   Value innerStart = kvStart;
@@ -898,7 +915,8 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
 
   F.waitAll(loopRes.back());
 
-  // Row sums over the 4 lanes of a row, then o and lse for rows < Nq.
+  // Row sums over the 4 lanes of a row, then o and lse for rows < Nq (or,
+  // split-KV, the rows' records).
   for (int r = 0; r < 2; ++r) {
     Value m = loopRes[r], lsum = loopRes[2 + r];
     for (int32_t x : {1, 2})
@@ -908,6 +926,53 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
               .getShuffleResult());
     Value active = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
                                          rows[r], nq);
+    if (s.splitKeys) {
+      scf::IfOp::create(b, loc, active, [&](OpBuilder &ib, Location il) {
+        KernelBuilder ki{ib, il};
+        Value scratch = fn.getArgument(5);
+        // Record (bh * splits + split) * Nq + row: acc (relative to 2^(m
+        // eMul)), m eMul, l.
+        Value rec = arith::MulIOp::create(
+            ib, il,
+            arith::AddIOp::create(
+                ib, il,
+                arith::MulIOp::create(
+                    ib, il,
+                    arith::AddIOp::create(
+                        ib, il, arith::MulIOp::create(ib, il, bh, splits), bx),
+                    nq),
+                rows[r]),
+            ki.c(s.dv + 2));
+        for (int64_t dt = 0; dt < dTiles; ++dt) {
+          Value x = vector::ExtractOp::create(ib, il, loopRes[4 + dt],
+                                              ArrayRef<int64_t>{r});
+          vector::StoreOp::create(
+              ib, il, x, scratch,
+              ValueRange{arith::AddIOp::create(
+                  ib, il, rec, arith::AddIOp::create(ib, il, F.t2,
+                                                     ki.c(dt * 8)))});
+        }
+        Value first = arith::CmpIOp::create(ib, il, arith::CmpIPredicate::eq,
+                                            F.t2, ki.c(0));
+        scf::IfOp::create(ib, il, first, [&](OpBuilder &jb, Location jl) {
+          KernelBuilder kj{jb, jl};
+          Value none = arith::CmpFOp::create(jb, jl, arith::CmpFPredicate::OEQ,
+                                             lsum, kj.f(0.0f));
+          Value m2 = arith::SelectOp::create(
+              jb, jl, none, kj.f(ninf),
+              arith::MulFOp::create(jb, jl, m, kj.f(eMul)));
+          memref::StoreOp::create(
+              jb, jl, m2, scratch,
+              ValueRange{arith::AddIOp::create(jb, jl, rec, kj.c(s.dv))});
+          memref::StoreOp::create(
+              jb, jl, lsum, scratch,
+              ValueRange{arith::AddIOp::create(jb, jl, rec, kj.c(s.dv + 1))});
+          scf::YieldOp::create(jb, jl);
+        });
+        scf::YieldOp::create(ib, il);
+      });
+      continue;
+    }
     scf::IfOp::create(b, loc, active, [&](OpBuilder &ib, Location il) {
       KernelBuilder ki{ib, il};
       Value none = arith::CmpFOp::create(ib, il, arith::CmpFPredicate::OEQ,

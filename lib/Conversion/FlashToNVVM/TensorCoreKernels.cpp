@@ -77,8 +77,78 @@ struct TensorCoreKind : KernelKind {
                     nvgpu::NVGPUDialect>();
   }
 };
+/// Decode on the tensor-core forward: the split-KV kernels with the
+/// packed problem (a kv head's R = (Hq / Hkv) * Nq query rows as one head's
+/// rows, the same memory) on mma.sync / wgmma with the forward's cp.async
+/// K/V pipeline, each block over one split of the keys, then
+/// SplitKVKernels.cpp's combine kernel. Where every packed row sees the
+/// same keys: no mask or modifiers, and causal only as a decode step's
+/// (Nq = 1, bottom-right). Otherwise the SIMT split-KV kind.
+struct TensorCoreSplitKVKind : KernelKind {
+  bool first() const override { return true; }
+
+  /// The packed problem, if the kind takes `s`.
+  static std::optional<KernelSpec> packed(const KernelSpec &s,
+                                          const FlashMapToGPUOptions &o) {
+    if (!o.tensorCores || o.splitKV <= 0 || s.mask || s.hasModifiers() ||
+        ShapedType::isDynamic(s.nq))
+      return std::nullopt;
+    int64_t group = s.hq / s.hkv, rows = group * s.nq;
+    if (rows > 16)
+      return std::nullopt;
+    if (!ShapedType::isDynamic(s.nk) && s.nk < 2 * o.splitKV)
+      return std::nullopt;
+    // Causal: only a step whose query sees every key (offset Nk - 1).
+    if (s.causalOffset &&
+        !(s.nq == 1 &&
+          (ShapedType::isDynamic(*s.causalOffset) ||
+           (!ShapedType::isDynamic(s.nk) && *s.causalOffset >= s.nk - 1))))
+      return std::nullopt;
+    KernelSpec p = s;
+    p.causalOffset.reset();
+    p.hq = s.hkv;
+    p.nq = rows;
+    p.bh = ShapedType::isDynamic(s.bh) ? s.bh : s.bh / group;
+    if (!p.lead.empty())
+      p.lead.back() = s.hkv;
+    if (!mmaForwardApplies(p))
+      return std::nullopt;
+    p.wgmma = o.wgmma && wgmmaApplies(p);
+    p.mmaMaxRegisters = o.mmaMaxRegisters;
+    chooseMmaTiles(p, o.mmaWarps, o.mmaTileKV, /*backward=*/false);
+    p.splitKeys = true;
+    p.splitKeysPerBlock = std::max(o.splitKV, p.mmaTileKV);
+    return p;
+  }
+
+  bool applies(KernelSpec &s, const FlashMapToGPUOptions &o,
+               bool backward) const override {
+    return !backward && packed(s, o).has_value();
+  }
+
+  FailureOr<SmallVector<MappedKernel>>
+  build(OpBuilder &b, Operation *op, ArrayRef<std::string> names,
+        KernelSpec &s, const FlashMapToGPUOptions &o,
+        bool backward) const override {
+    KernelSpec p = *packed(s, o);
+    Location loc = op->getLoc();
+    StringRef kind = p.wgmma ? "wgmma" : "mma.sync";
+    MappedKernel partial =
+        splitKVPartial(s, buildForwardMmaKernel(b, loc, names[0], p),
+                       mmaThreads(p), p.splitKeysPerBlock, kind);
+    MappedKernel combine = buildSplitKVCombine(
+        b, loc, names[0] + "_combine", s, p.splitKeysPerBlock);
+    return SmallVector<MappedKernel>{partial, combine};
+  }
+
+  void getDependentDialects(DialectRegistry &registry) const override {
+    registry.insert<LLVM::LLVMDialect, NVVM::NVVMDialect,
+                    nvgpu::NVGPUDialect>();
+  }
+};
 } // namespace
 
 KernelKinds flash::tensorCoreKernelKinds() {
-  return {std::make_shared<TensorCoreKind>()};
+  return {std::make_shared<TensorCoreSplitKVKind>(),
+          std::make_shared<TensorCoreKind>()};
 }

@@ -2,8 +2,12 @@
 // whose GQA group packs into at most 16 query rows, keys split across
 // blocks, a combine kernel; the launch contracts on the module
 // (flash.kernels), the host's scratch buffer and two launches.
-// RUN: flash-opt %s --split-input-file --flash-map-to-gpu="vector-load-bytes=16 subgroup-size=32" | FileCheck %s
-// RUN: flash-opt %s --split-input-file --flash-map-to-gpu="split-kv=0" | FileCheck %s --check-prefix=OFF
+// RUN: flash-opt %s --split-input-file --flash-map-to-gpu="tensor-cores=0 vector-load-bytes=16 subgroup-size=32" | FileCheck %s
+// RUN: flash-opt %s --split-input-file --flash-map-to-gpu="tensor-cores=0 split-kv=0" | FileCheck %s --check-prefix=OFF
+// With tensor cores, a bf16 decode's partial kernel is the wgmma forward
+// over one split of the keys (the packed problem: 4 rows of one kv head),
+// its rows' records to the scratch after lse; the combine is the same.
+// RUN: flash-opt %s --split-input-file --flash-map-to-gpu="tensor-cores=1 wgmma=1" | FileCheck %s --check-prefix=TC
 
 // Nq = 1, GQA 8 / 2: 4 packed rows; Nk dynamic.
 // CHECK-LABEL: module attributes {flash.kernels = [
@@ -34,6 +38,13 @@
 // CHECK-SAME: workgroup(%{{.*}} : memref<1x128xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<1x128xf32, #gpu.address_space<workgroup>>)
 // OFF-LABEL: module attributes
 // OFF-NOT: split-kv
+// TC-LABEL: module attributes {flash.kernels = [
+// TC-SAME: {args = ["q", "k", "v", "o", "lse", "scratch"], batch_heads = "bhkv", block = 128 : i64, kind = "wgmma", max_blocks_x = 128 : i64, name = "flash_attention_0", rows = "nk", rows_per_block = 128 : i64, scratch_per_block = 264 : i64, sizes = ["nk"], target_blocks = 1024 : i64}
+// TC-SAME: kind = "split-kv", name = "flash_attention_0_combine"
+// TC: gpu.func @flash_attention_0(%{{.*}}: memref<16x64xbf16>, %{{.*}}: memref<?x64xbf16>, %{{.*}}: memref<?x64xbf16>, %{{.*}}: memref<16x64xbf16>, %{{.*}}: memref<16xf32>, %{{.*}}: memref<?xf32>, %{{.*}}: index)
+// TC: llvm.inline_asm {{.*}}wgmma.mma_async
+// TC: vector.store %{{.*}}, %{{.*}}[%{{.*}}] : memref<?xf32>, vector<2xf32>
+// TC: gpu.func @flash_attention_0_combine
 func.func @decode(%q: tensor<2x8x1x64xbf16>, %k: tensor<2x2x?x64xbf16>, %v: tensor<2x2x?x64xbf16>) -> tensor<2x8x1x64xbf16> {
   %o = tensor.empty() : tensor<2x8x1x64xbf16>
   %r = flash.attention ins(%q, %k, %v : tensor<2x8x1x64xbf16>, tensor<2x2x?x64xbf16>, tensor<2x2x?x64xbf16>)
@@ -44,9 +55,12 @@ func.func @decode(%q: tensor<2x8x1x64xbf16>, %k: tensor<2x2x?x64xbf16>, %v: tens
 // -----
 
 // Causal Nq = 3 (packed rows r see keys up to r % 3 + Nk - 3), f32, scalar
-// loads without vector-load-bytes: still split-KV.
+// loads without vector-load-bytes: still split-KV (SIMT also with tensor
+// cores: the packed rows see different keys).
 // CHECK-LABEL: module attributes {flash.kernels
 // CHECK-SAME: kind = "split-kv"
+// TC-LABEL: module attributes {flash.kernels
+// TC-SAME: kind = "split-kv"
 // CHECK: gpu.func @flash_attention_0(
 // CHECK-SAME: flash.kernel_kind = "split-kv"
 // OFF-LABEL: module attributes
@@ -65,6 +79,9 @@ func.func @causal(%q: tensor<4x3x32xf32>, %k: tensor<2x?x32xf32>) -> tensor<4x3x
 // CHECK-LABEL: module attributes {flash.kernels
 // CHECK-NOT: split-kv
 // CHECK: func.func @not_decode
+// TC-LABEL: module attributes {flash.kernels
+// TC-NOT: split-kv
+// TC: func.func @not_decode
 func.func @not_decode(%q: tensor<8x5x32xf32>, %k: tensor<2x300x32xf32>,
                       %q1: tensor<2x1x32xf32>, %k1: tensor<2x200x32xf32>,
                       %m: tensor<1x300xi1>, %qd: tensor<2x?x32xf32>,

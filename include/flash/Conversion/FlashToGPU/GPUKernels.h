@@ -55,6 +55,12 @@ struct KernelSpec {
   /// The tensor-core forward on Hopper warpgroup MMA (wgmma, sm_90a)
   /// instead of mma.sync.
   bool wgmma = false;
+  /// The tensor-core forward as a split-KV partial kernel (grid (splits,
+  /// BH), records to a scratch buffer after lse: see splitKVCount) for
+  /// splits of at least splitKeysPerBlock keys; the problem is then the
+  /// packed one (a kv head's query rows as one head's).
+  bool splitKeys = false;
+  int64_t splitKeysPerBlock = 0;
   /// The backward's tile (keys of the dQ kernel, queries of the dK/dV
   /// kernel) when given by mma-tile-kv; 0: by head dim.
   int64_t mmaGradTile = 0;
@@ -378,8 +384,34 @@ struct MappedKernel {
   int64_t scratchPerBlock = 0;
 };
 
+/// The split-KV kinds' shared pieces (SplitKVKernels.cpp). A partial
+/// kernel runs on grid (splits, BHkv), block x taking the keys [x * chunk,
+/// min(x * chunk + chunk, Nk)) of the R = (Hq / Hkv) * Nq packed query rows
+/// of kv batch-head y (rows y * R ..: the rows of q and o as they are), and
+/// writes per row the record [acc (Dv), m, l] (log2 domain, acc relative to
+/// 2^m, not normalized) to record ((y * splits + x) * R + r) of the scratch
+/// buffer; the combine kernel merges a row's records into o and lse. Both
+/// take (q, k, v, o, lse, scratch, sizes...).
+///
+/// Splits per kv batch-head for at least `keysPerBlock` keys a block:
+/// min(ceil(Nk / keysPerBlock), ceil(1024 / BHkv), 128) (about 1024
+/// blocks in all; the launch contract states the same).
+Value splitKVCount(KernelBuilder &kb, const KernelSpec &s,
+                   int64_t keysPerBlock);
+/// A split's keys: ceil(Nk / splits) rounded up to a multiple of `granule`.
+Value splitKVChunk(KernelBuilder &kb, const KernelSpec &s, Value splits,
+                   int64_t granule);
+/// A partial kernel's launch contract.
+MappedKernel splitKVPartial(const KernelSpec &s, gpu::GPUFuncOp fn,
+                            int64_t threads, int64_t keysPerBlock,
+                            StringRef kind);
+/// The combine kernel (grid (Nq, BH), one query row a block).
+MappedKernel buildSplitKVCombine(OpBuilder &b, Location loc, StringRef name,
+                                 const KernelSpec &s, int64_t keysPerBlock);
+
 /// One family of kernels flash-map-to-gpu maps flash ops onto; the pass
-/// tries the cooperative-matrix forward, the target's kinds, then SIMT, and
+/// tries the target's kinds that go first(), split-KV, the
+/// cooperative-matrix forward, the target's other kinds, then SIMT, and
 /// takes the first whose build() returns kernels.
 class KernelKind {
 public:
@@ -400,6 +432,9 @@ public:
         bool backward) const = 0;
   /// The dialects of its kernels' ops beyond the GPU mapping's own.
   virtual void getDependentDialects(DialectRegistry &registry) const {}
+  /// Whether the pass tries the kind before its own (a target's
+  /// specialization of them, as the tensor-core split-KV forward).
+  virtual bool first() const { return false; }
 };
 
 /// The kinds of every target (CoopMatrixKernels.cpp, SIMTKernels.cpp).
