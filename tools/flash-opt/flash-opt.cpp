@@ -5,12 +5,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "flash/Conversion/FlashToCPU/FlashToCPU.h"
-#include "flash/Conversion/FlashToGPU/FlashToGPU.h"
-#include "flash/Conversion/FlashToNVVM/FlashToNVVM.h"
-#include "flash/Conversion/FlashToSPIRV/FlashToSPIRV.h"
 #include "flash/Dialect/Flash/IR/FlashDialect.h"
-#include "flash/Dialect/Flash/Transforms/Passes.h"
+#include "flash/Pipelines/Pipelines.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"
@@ -21,12 +17,7 @@
 
 int main(int argc, char **argv) {
   mlir::registerAllPasses();
-  mlir::flash::registerFlashPasses();
-  mlir::flash::registerFlashToCPUPipeline();
-  // flash-map-to-gpu with every target's kernel kinds.
-  mlir::flash::registerFlashToGPUPasses(mlir::flash::tensorCoreKernelKinds());
-  mlir::flash::registerFlashToNVVMPipeline();
-  mlir::flash::registerFlashToSPIRVPipeline();
+  mlir::flash::registerAllFlashPassesAndPipelines();
 
   mlir::DialectRegistry registry;
   mlir::registerAllDialects(registry);
