@@ -3,12 +3,24 @@
 #include "flash/Conversion/FlashToGPU/FlashToGPU.h"
 #include "flash/Conversion/FlashToNVVM/FlashToNVVM.h"
 #include "flash/Conversion/FlashToSPIRV/FlashToSPIRV.h"
+#include "flash/Dialect/Flash/IR/FlashDialect.h"
 #include "flash/Dialect/Flash/Transforms/Passes.h"
 #include "flash/Pipelines/Pipelines.h"
 
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
 #include "mlir/Pass/PassRegistry.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
 
 using namespace mlir;
+
+void mlir::flash::registerPipelineDependencies(DialectRegistry &registry) {
+  registry.insert<FlashDialect>();
+  registerAllDialects(registry);
+  registerAllExtensions(registry);
+  registerAllToLLVMIRTranslations(registry);
+}
 
 void mlir::flash::registerFlashPipelines() {
   PassPipelineRegistration<FlashToCPUPipelineOptions>(

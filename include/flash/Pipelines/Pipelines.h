@@ -14,7 +14,16 @@
 #include "flash/Pipelines/FlashToSPIRV.h"
 
 namespace mlir {
+class DialectRegistry;
 namespace flash {
+
+/// What a context needs for the pipelines to run: the flash dialect,
+/// upstream's dialects with the interface models their registration
+/// attaches (tiling and bufferization of linalg, tensor, ...), upstream's
+/// extensions (the conversions to LLVM, the NVVM and SPIR-V targets the GPU
+/// pipelines attach) and the translations to LLVM IR (gpu-module-to-binary,
+/// the ExecutionEngine). flash-opt's registry.
+void registerPipelineDependencies(DialectRegistry &registry);
 
 /// Registers flash-to-cpu, flash-to-nvvm and flash-to-spirv.
 void registerFlashPipelines();
