@@ -28,18 +28,19 @@ def FlashMapToGPU : Pass<"flash-map-to-gpu", "::mlir::ModuleOp"> {
     D = rowsum(dO * O)) then dK/dV (one key row per thread, Q/dO tiles in
     shared memory, summing over the query heads of a GQA group).
 
-    With `tensor-cores` (the default; --flash-to-nvvm turns it off below
-    sm_80), f16/bf16 ops with head dim a multiple of 16 (forward up to 256,
-    backward up to 128; masked or not) get the NVVM library's tensor-core
-    kernels instead: the forward (MmaKernels.cpp: 16 query rows per warp,
+    With `tensor-cores` (--flash-to-nvvm turns it off below sm_80),
+    f16/bf16 ops with head dim a multiple of 16 (forward up to 256, backward
+    up to 128; masked or not) get the NVVM library's tensor-core kernels
+    instead: the forward (MmaKernels.cpp: 16 query rows per warp,
     `mma-warps` warps per block, K/V tiles of `mma-tile-kv` keys streamed by
     cp.async, ldmatrix fragments, mma.sync m16n8k16, P kept in registers)
     and the backward (MmaGradKernels.cpp: dQ with 16 query rows per warp,
     dK/dV with 16 key rows per warp; transposes as operand choices).
-    With `wgmma` too (the default; --flash-to-nvvm turns it off for chips
-    other than sm_90a) and a head dim that is a multiple of 64, the same kernels run on Hopper's warpgroup
-    MMA: 64 rows per warpgroup, A operands in registers, B by descriptor
-    from tiles in the 128-byte swizzle (the backward's double-buffered).
+    With `wgmma` too (--flash-to-nvvm turns it off for chips other than
+    sm_90a) and a head dim that is a multiple of 64, the same kernels run on
+    Hopper's warpgroup MMA: 64 rows per warpgroup, A operands in registers,
+    B by descriptor from tiles in the 128-byte swizzle (the backward's
+    double-buffered).
     Everything else uses the SIMT mapping: f32 arithmetic on CUDA cores.
     A mask (additive or i1, statically shaped) is staged by the
     host as f32 in its own shape (an i1 keep-mask as 0 / -inf); the kernels
@@ -88,12 +89,11 @@ def FlashMapToGPU : Pass<"flash-map-to-gpu", "::mlir::ModuleOp"> {
            "32; each holds 1 / row-lanes of the row's vectors, dot products "
            "summed by subgroup shuffles, so at most the subgroup size; 0: "
            "by head dim, up to 8, so that a thread holds at most 64 "
-           "values; 1, the default, measured 1.5-1.7x faster than 0 on the "
-           "H200 at d = 64 and 128)">,
+           "values; 1 measured 1.5-1.7x faster than 0 on the H200 at d = 64 "
+           "and 128)">,
     Option<"gradRowLanes", "grad-row-lanes", "int64_t", /*default=*/"0",
            "The same for the SIMT backward's query rows (dQ) and key rows "
-           "(dK/dV) (0, the default: by head dim; one row per thread spills "
-           "kilobytes from d = 64 on)">,
+           "(dK/dV) (one row per thread spills kilobytes from d = 64 on)">,
     Option<"maxWorkgroupMemory", "max-workgroup-memory", "int64_t",
            /*default=*/"0",
            "Bytes of workgroup (shared) memory a kernel may declare: SIMT "
