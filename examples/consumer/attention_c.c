@@ -3,7 +3,8 @@
 /* Registers the dialects and the flash passes, parses attention.mlir,     */
 /* raises it (flash-raise-attention, by name), lowers it with              */
 /* flashAddFlashToCPUPipeline, runs it with MLIR's ExecutionEngine and     */
-/* compares it with the reference.                                         */
+/* compares it with the reference. Also builds (without running) the GPU   */
+/* pipelines from option strings and prints them.                          */
 /*                                                                          */
 /*===----------------------------------------------------------------------===*/
 
@@ -23,6 +24,11 @@
 static void printToStderr(MlirStringRef s, void *userData) {
   (void)userData;
   fwrite(s.data, 1, s.length, stderr);
+}
+
+static void printToStdout(MlirStringRef s, void *userData) {
+  (void)userData;
+  fwrite(s.data, 1, s.length, stdout);
 }
 
 static MlirWalkResult countAttention(MlirOperation op, void *userData) {
@@ -82,6 +88,21 @@ int main(int argc, char **argv) {
           NULL)))
     return fail("loop-order=fa3 was accepted");
   mlirPassManagerDestroy(bad);
+
+  /* The GPU pipelines take their options the same way (built and printed,
+     not run: no GPU needed). */
+  MlirPassManager gpu = mlirPassManagerCreate(ctx);
+  MlirOpPassManager gpuOpm = mlirPassManagerGetAsOpPassManager(gpu);
+  if (mlirLogicalResultIsFailure(flashAddFlashToNVVMPipeline(
+          gpuOpm, mlirStringRefCreateFromCString("chip=sm_80 format=isa"),
+          printToStderr, NULL)) ||
+      mlirLogicalResultIsFailure(flashAddFlashToSPIRVPipeline(
+          gpuOpm, mlirStringRefCreateFromCString("client-api=opencl"),
+          printToStderr, NULL)))
+    return fail("the GPU pipelines' options were refused");
+  mlirPrintPassPipeline(gpuOpm, printToStdout, NULL);
+  printf("\n");
+  mlirPassManagerDestroy(gpu);
 
   /* Raise, by the pass's registered name. */
   MlirPassManager raise = mlirPassManagerCreate(ctx);
