@@ -62,12 +62,18 @@ struct FlashToSPIRVPipelineOptions
       llvm::cl::desc("The device's subgroup size (the cooperative-matrix "
                      "kernels need 32)"),
       llvm::cl::init(32)};
+  // The one knob whose default is the target's: one row per thread (the
+  // pass's default, what CUDA runs fastest) made the Vulkan compilers spill
+  // or unroll for minutes (NVIDIA's Vulkan driver: 2.4x slower at
+  // d = 128; lavapipe: minutes per d = 256 kernel), so SPIR-V splits each
+  // row by head dim (bench/RESULTS.md, session 4).
   PassOptions::Option<int64_t> rowLanes{
       *this, "row-lanes",
       llvm::cl::desc("Threads per query row of the SIMT forward, which "
                      "exchange values by subgroup shuffles "
-                     "(flash-map-to-gpu; OpenCL: always 1)"),
-      llvm::cl::init(FlashMapToGPUOptions().rowLanes)};
+                     "(flash-map-to-gpu; 0: by head dim, up to 8; OpenCL: "
+                     "always 1)"),
+      llvm::cl::init(0)};
   PassOptions::Option<int64_t> gradRowLanes{
       *this, "grad-row-lanes",
       llvm::cl::desc("Threads per row of the SIMT backward "

@@ -4,7 +4,7 @@
 // `kernels-only` stops at the spirv.modules (inside their gpu.modules); the
 // full pipeline then serializes them into gpu.binary and lowers the host
 // (HOST prefix).
-// RUN: flash-opt %s --split-input-file --flash-to-spirv="kernels-only=1 row-lanes=0 grad-row-lanes=0" | FileCheck %s
+// RUN: flash-opt %s --split-input-file --flash-to-spirv=kernels-only=1 | FileCheck %s
 // RUN: flash-opt %s --split-input-file --flash-to-spirv=kernels-only=1 | %python %S/spirv_val.py vulkan1.2 | FileCheck %s --check-prefix=VAL
 // RUN: flash-opt %s --split-input-file --flash-to-spirv="client-api=opencl kernels-only=1" | FileCheck %s --check-prefix=CL
 // RUN: flash-opt %s --split-input-file --flash-to-spirv="client-api=opencl kernels-only=1" | %python %S/spirv_val.py opencl2.0 | FileCheck %s --check-prefix=VAL
@@ -34,8 +34,7 @@
 // CHECK: spirv.module @__spv__flash_kernels Logical GLSL450 requires #spirv.vce<v1.4,
 // CHECK-DAG: spirv.GlobalVariable @flash_attention_0_arg_0 bind(0, 0) : !spirv.ptr<!spirv.struct<(!spirv.array<51200 x f32, stride=4> [0])>, StorageBuffer>
 // CHECK-DAG: spirv.GlobalVariable @{{.*}} : !spirv.ptr<!spirv.struct<(!spirv.array<1024 x f32>)>, Workgroup>
-// d = 64, row-lanes=0 (by head dim): two threads per query row, 64 rows
-// per block of 128,
+// d = 64: two threads per query row (row-lanes), 64 rows per block of 128,
 // each thread's partial score of a key completed by one xor shuffle.
 // CHECK: spirv.func @flash_attention_0
 // CHECK:   spirv.ControlBarrier <Workgroup>, <Workgroup>
