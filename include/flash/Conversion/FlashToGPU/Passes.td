@@ -128,7 +128,7 @@ def FlashGPULowerMath : Pass<"flash-gpu-lower-math", "::mlir::gpu::GPUModuleOp">
   let options = [
     Option<"target", "target", "::mlir::flash::GPUMathTarget",
            /*default=*/"::mlir::flash::GPUMathTarget::NVVM",
-           "The kernels' target",
+           "nvvm or spirv",
            [{::llvm::cl::values(
              clEnumValN(::mlir::flash::GPUMathTarget::NVVM, "nvvm",
                         "NVVM approximate ex2 / lg2 intrinsics"),

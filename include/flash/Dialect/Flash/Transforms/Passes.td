@@ -127,7 +127,7 @@ def FlashTileAttention : Pass<"flash-tile-attention"> {
            "Keys per block">,
     Option<"loopOrder", "loop-order", "::mlir::flash::LoopOrder",
            /*default=*/"::mlir::flash::TileAttentionOptions().loopOrder",
-           "The loop order of the forward and backward nests",
+           "fa2 (query blocks outer) or fa1 (KV blocks outer)",
            [{::llvm::cl::values(
              clEnumValN(::mlir::flash::LoopOrder::FA2, "fa2",
                         "Query blocks outer (independent), KV blocks inner"),
