@@ -16,6 +16,11 @@ config.test_exec_root = os.path.join(config.flash_obj_root, "test")
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%flash_src_root", config.flash_src_root))
 config.substitutions.append(("%flash_obj_root", config.flash_obj_root))
+# The out-of-tree consumer (test/Examples): MLIR's package and the compilers
+# flash-mlir was built with.
+config.substitutions.append(("%mlir_cmake_dir", config.mlir_cmake_dir))
+config.substitutions.append(("%flash_cc", config.c_compiler))
+config.substitutions.append(("%flash_cxx", config.cxx_compiler))
 # Runner libraries for executable tests.
 config.substitutions.append(
     ("%mlir_runner_utils",

@@ -142,9 +142,11 @@ def _mask(mask, q, k):
 
 def _blocks(block_q, block_kv, loop_order):
     for name, b in (("block_q", block_q), ("block_kv", block_kv)):
+        if b is None:
+            continue
         if not isinstance(b, (int, np.integer)) or isinstance(b, bool) or b <= 0:
             raise ValueError(f"{name} must be a positive integer, got {b!r}")
-    if loop_order not in ("fa1", "fa2"):
+    if loop_order not in (None, "fa1", "fa2"):
         raise ValueError(f"loop_order must be 'fa1' or 'fa2', got "
                          f"{loop_order!r}")
 
@@ -170,17 +172,15 @@ def _causal_offset(causal, causal_offset):
 
 
 def _cpu_tiles(block_q, block_kv, loop_order, on_cuda):
-    """The CPU kernels' tiles (None: the defaults); the GPU kernels choose
-    their own, and refuse them rather than ignore them."""
+    """The CPU kernels' tiles (None: --flash-to-cpu's defaults); the GPU
+    kernels choose their own, and refuse them rather than ignore them."""
     if on_cuda:
         if (block_q, block_kv, loop_order) != (None, None, None):
             raise ValueError("block_q, block_kv and loop_order tune the CPU "
                              "kernels; the GPU kernels choose their tiles "
                              "(FLASH_MLIR_NVVM_OPTIONS)")
         return None
-    return (64 if block_q is None else block_q,
-            64 if block_kv is None else block_kv,
-            "fa2" if loop_order is None else loop_order)
+    return block_q, block_kv, loop_order
 
 
 def attention(q, k, v, causal=False, scale=None, block_q=None, block_kv=None,
@@ -196,7 +196,8 @@ def attention(q, k, v, causal=False, scale=None, block_q=None, block_kv=None,
     scores), broadcastable to [..., Nq, Nk]; a row that keeps no key gives 0
     (and lse -inf). `return_lse`: also the rows' log-sum-exp (natural log,
     not differentiated). `block_q`, `block_kv`, `loop_order` tune the CPU
-    kernels (64, 64, "fa2").
+    kernels (None: the defaults of --flash-to-cpu, README "Pass and
+    pipeline options").
 
     Modifiers (CPU and CUDA; FlashAttention's names and alignment): `window=(left,
     right)` keeps keys i + Nk - Nq - left <= j <= i + Nk - Nq + right (-1:
@@ -230,7 +231,7 @@ def attention(q, k, v, causal=False, scale=None, block_q=None, block_kv=None,
     cfg = _config(q, k, v, causal, scale, causal_offset, m)
     extra = _modifiers(cfg, q, k, *mods)
     _blocks(block_q, block_kv, loop_order)
-    fwd, _ = compiler.attention_kernels(cfg, int(block_q), int(block_kv),
+    fwd, _ = compiler.attention_kernels(cfg, block_q, block_kv,
                                         loop_order)
     o, lse = fwd(q, k, v, *([m] if m is not None else []), *extra)
     return (o, lse) if return_lse else o
@@ -291,7 +292,7 @@ def attention_grad(q, k, v, o, lse, do, causal=False, scale=None,
     if do.shape != o.shape or o.shape != tuple(cfg.o_shape()):
         raise ValueError(f"o and dO must have shape {tuple(cfg.o_shape())}, "
                          f"got {o.shape} and {do.shape}")
-    _, bwd = compiler.attention_kernels(cfg, int(block_q), int(block_kv),
+    _, bwd = compiler.attention_kernels(cfg, block_q, block_kv,
                                         loop_order)
     return tuple(bwd(q, k, v, o, lse, do, *([m] if m is not None else []),
                      *extra))

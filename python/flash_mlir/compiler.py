@@ -191,18 +191,21 @@ class Kernel:
 _LOADED = {}
 
 
-def attention_kernels(cfg, block_q, block_kv, loop_order):
+def attention_kernels(cfg, block_q=None, block_kv=None, loop_order=None):
     """(forward, backward) kernels for `cfg` (an mlirgen.Config, f32):
     forward(q, k, v) -> [o, lse]; backward(q, k, v, o, lse, dO) -> [dq, dk,
-    dv]."""
+    dv]. The tiling options that are None take --flash-to-cpu's defaults
+    (defined once, in flash-mlir's pipeline options)."""
     key = (repr(cfg), block_q, block_kv, loop_order)
     if key in _LOADED:
         return _LOADED[key]
     text = "\n".join(["module {", mlirgen.fused_func(cfg, name="fwd"),
                       mlirgen.fused_grad_func(cfg, name="bwd"), "}"])
     text = _with_c_interface(text, ["fwd", "bwd"])
-    so = compile_module(
-        text, f"block-q={block_q} block-kv={block_kv} loop-order={loop_order}")
+    options = [f"{name}={value}" for name, value in
+               (("block-q", block_q), ("block-kv", block_kv),
+                ("loop-order", loop_order)) if value is not None]
+    so = compile_module(text, " ".join(options))
     dt = np.float32
     fwd = Kernel(so, "fwd", [cfg.o_shape(), cfg.lse_shape()], [dt, dt])
     bwd = Kernel(so, "bwd", [cfg.q_shape(), cfg.k_shape(), cfg.v_shape()],

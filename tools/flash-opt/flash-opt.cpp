@@ -5,35 +5,20 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "flash/Conversion/FlashToCPU/FlashToCPU.h"
-#include "flash/Conversion/FlashToGPU/FlashToGPU.h"
-#include "flash/Conversion/FlashToNVVM/FlashToNVVM.h"
-#include "flash/Conversion/FlashToSPIRV/FlashToSPIRV.h"
-#include "flash/Dialect/Flash/IR/FlashDialect.h"
-#include "flash/Dialect/Flash/Transforms/Passes.h"
+#include "flash/Pipelines/Pipelines.h"
 
 #include "mlir/IR/DialectRegistry.h"
-#include "mlir/InitAllDialects.h"
-#include "mlir/InitAllExtensions.h"
 #include "mlir/InitAllPasses.h"
-#include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 
 int main(int argc, char **argv) {
   mlir::registerAllPasses();
-  mlir::flash::registerFlashPasses();
-  mlir::flash::registerFlashToCPUPipeline();
-  // flash-map-to-gpu with every target's kernel kinds.
-  mlir::flash::registerFlashToGPUPasses(mlir::flash::tensorCoreKernelKinds());
-  mlir::flash::registerFlashToNVVMPipeline();
-  mlir::flash::registerFlashToSPIRVPipeline();
+  mlir::flash::registerAllFlashPassesAndPipelines();
 
+  // flash, every upstream dialect and extension, and the translations to
+  // LLVM IR (which gpu-module-to-binary uses inside flash-opt).
   mlir::DialectRegistry registry;
-  mlir::registerAllDialects(registry);
-  mlir::registerAllExtensions(registry);
-  // gpu-module-to-binary translates kernels to LLVM IR inside flash-opt.
-  mlir::registerAllToLLVMIRTranslations(registry);
-  registry.insert<mlir::flash::FlashDialect>();
+  mlir::flash::registerPipelineDependencies(registry);
 
   return mlir::asMainReturnCode(mlir::MlirOptMain(
       argc, argv, "flash-mlir optimizer driver\n", registry));

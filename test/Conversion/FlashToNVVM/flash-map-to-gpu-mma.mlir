@@ -1,17 +1,18 @@
-// The tensor-core forward of flash-map-to-gpu (tensor-cores=1, which
-// --flash-to-nvvm sets for sm_80 and newer): f16 through nvgpu.mma.sync,
+// The tensor-core forward of flash-map-to-gpu (tensor-cores, on by default;
+// --flash-to-nvvm keeps it for sm_80 and newer; wgmma=0: mma.sync, which is
+// what --flash-to-nvvm keeps below sm_90a): f16 through nvgpu.mma.sync,
 // bf16 through nvvm.mma.sync; 16 query rows per warp, 4 warps per block at
 // head dim 64 and 8 at 128; K/V tiles of 64 keys in shared memory in the
 // input type.
-// RUN: flash-opt %s --split-input-file --flash-map-to-gpu=tensor-cores=1 | FileCheck %s
-// RUN: flash-opt %s --split-input-file --flash-map-to-gpu | FileCheck %s --check-prefix=SIMT
-// RUN: flash-opt %s --split-input-file --flash-map-to-gpu="tensor-cores=1 mma-warps=8 mma-tile-kv=32" | FileCheck %s --check-prefix=OPT
-// RUN: not flash-opt %s --split-input-file --flash-map-to-gpu="tensor-cores=1 mma-warps=3" 2>&1 | FileCheck %s --check-prefix=BAD
-// RUN: not flash-opt %s --split-input-file --flash-map-to-gpu="tensor-cores=1 mma-max-registers=300" 2>&1 | FileCheck %s --check-prefix=BAD
-// RUN: flash-opt %s --split-input-file --flash-map-to-gpu="tensor-cores=1 mma-max-registers=96" | FileCheck %s --check-prefix=REGS
+// RUN: flash-opt %s --split-input-file --flash-map-to-gpu=wgmma=0 | FileCheck %s
+// RUN: flash-opt %s --split-input-file --flash-map-to-gpu=tensor-cores=0 | FileCheck %s --check-prefix=SIMT
+// RUN: flash-opt %s --split-input-file --flash-map-to-gpu="wgmma=0 mma-warps=8 mma-tile-kv=32" | FileCheck %s --check-prefix=OPT
+// RUN: not flash-opt %s --split-input-file --flash-map-to-gpu="wgmma=0 mma-warps=3" 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: not flash-opt %s --split-input-file --flash-map-to-gpu="wgmma=0 mma-max-registers=300" 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: flash-opt %s --split-input-file --flash-map-to-gpu="wgmma=0 mma-max-registers=96" | FileCheck %s --check-prefix=REGS
 // REGS-LABEL: func.func @f16_gqa_causal
 // REGS: gpu.func @flash_attention_0({{.*}} kernel attributes {{{.*}}nvvm.maxnreg = 96
-// RUN: flash-opt %s --split-input-file --flash-map-to-gpu="tensor-cores=1 wgmma=1" | FileCheck %s --check-prefix=WGMMA
+// RUN: flash-opt %s --split-input-file --flash-map-to-gpu | FileCheck %s --check-prefix=WGMMA
 // BAD: error: flash-map-to-gpu: mma-warps must be 4 or 8, mma-tile-kv 32, 64 or 128 (0: by head dim), mma-max-registers 64..255 (0: by block size)
 
 // Explicit tiles: 8 warps (128 rows) per block, 32-key tiles.

@@ -3,8 +3,8 @@
 // The GPU mapping the NVVM and SPIR-V pipelines share: flash-map-to-gpu
 // (flash ops -> kernels of the kernel kinds it is given + host glue),
 // flash-gpu-lower-math (the target's exp2 / log2 / ... instructions),
-// flash-host-deallocation, and the host-side preparation both pipelines run
-// after the mapping.
+// and flash-host-deallocation (part of the host-side preparation the
+// pipelines run after the mapping, lib/Pipelines).
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,6 +24,9 @@ namespace flash {
 namespace gpukernels {
 class KernelKind;
 } // namespace gpukernels
+
+/// The instruction set flash-gpu-lower-math picks exp2 / log2 from.
+enum class GPUMathTarget { NVVM, SPIRV };
 
 #define GEN_PASS_DECL_FLASHMAPTOGPU
 #define GEN_PASS_DECL_FLASHGPULOWERMATH
@@ -48,11 +51,6 @@ void registerFlashToGPUPasses(KernelKinds targetKinds = {});
 /// flash-map-to-gpu fits to max-workgroup-memory and the SPIR-V pipeline
 /// checks against its target.
 int64_t workgroupBytes(gpu::GPUFuncOp fn);
-
-/// The host side shared by the GPU pipelines, after flash-map-to-gpu: TOSA
-/// and the rest of the module as --flash-to-cpu lowers them, bufferized,
-/// linalg as loops.
-void buildGPUHostPreparation(OpPassManager &pm);
 
 } // namespace flash
 } // namespace mlir

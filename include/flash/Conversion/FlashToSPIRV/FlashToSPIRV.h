@@ -1,11 +1,14 @@
 //===- FlashToSPIRV.h - flash ops to SPIR-V kernels ------------*- C++ -*-===//
+//
+// The passes that make flash-map-to-gpu's kernels convertible to SPIR-V
+// (the pipeline is in flash/Pipelines/FlashToSPIRV.h).
+//
+//===----------------------------------------------------------------------===//
 
 #ifndef FLASH_CONVERSION_FLASHTOSPIRV_FLASHTOSPIRV_H
 #define FLASH_CONVERSION_FLASHTOSPIRV_FLASHTOSPIRV_H
 
 #include "mlir/Pass/Pass.h"
-#include "mlir/Pass/PassManager.h"
-#include "mlir/Pass/PassOptions.h"
 
 namespace mlir {
 namespace flash {
@@ -15,68 +18,8 @@ namespace flash {
 #define GEN_PASS_DECL_FLASHPINSPIRVVERSION
 #include "flash/Conversion/FlashToSPIRV/Passes.h.inc"
 
-struct FlashToSPIRVOptions : public PassPipelineOptions<FlashToSPIRVOptions> {
-  enum class ClientAPI { Vulkan, OpenCL };
-  PassOptions::Option<ClientAPI> clientAPI{
-      *this, "client-api", llvm::cl::desc("The SPIR-V client API"),
-      llvm::cl::init(ClientAPI::Vulkan),
-      llvm::cl::values(
-          clEnumValN(ClientAPI::Vulkan, "vulkan",
-                     "Shader, storage buffers (spirv.module beside the "
-                     "gpu.module)"),
-          clEnumValN(ClientAPI::OpenCL, "opencl",
-                     "Kernel, Addresses, Int64 (spirv.module inside the "
-                     "gpu.module)"))};
-  PassOptions::Option<std::string> version{
-      *this, "version",
-      llvm::cl::desc("SPIR-V version (v1.0 ... v1.6); default v1.4 for "
-                     "vulkan (v1.6 with cooperative matrices), v1.0 for "
-                     "opencl")};
-  PassOptions::ListOption<std::string> caps{
-      *this, "caps",
-      llvm::cl::desc("Capabilities besides those of the client API")};
-  PassOptions::ListOption<std::string> exts{
-      *this, "exts",
-      llvm::cl::desc("Extensions besides those of the client API")};
-  PassOptions::Option<int64_t> maxWorkgroupMemory{
-      *this, "max-workgroup-memory",
-      llvm::cl::desc("Workgroup memory per kernel in bytes (the target "
-                     "environment's max_compute_shared_memory_size): SIMT "
-                     "kernels take fewer keys per tile to fit"),
-      llvm::cl::init(32768)};
-  PassOptions::Option<int64_t> maxInvocations{
-      *this, "max-invocations",
-      llvm::cl::desc("Invocations per workgroup (max_compute_workgroup_"
-                     "invocations): the SIMT kernels' block size is at "
-                     "most this"),
-      llvm::cl::init(128)};
-  PassOptions::Option<int64_t> subgroupSize{
-      *this, "subgroup-size",
-      llvm::cl::desc("The device's subgroup size (the cooperative-matrix "
-                     "kernels need 32)"),
-      llvm::cl::init(32)};
-  PassOptions::Option<int64_t> rowLanes{
-      *this, "row-lanes",
-      llvm::cl::desc("Threads per row of the SIMT kernels, which exchange "
-                     "values by subgroup shuffles (at most the device's "
-                     "subgroup size; 0: by head dim, up to 8; OpenCL: 1)"),
-      llvm::cl::init(0)};
-  PassOptions::Option<bool> kernelsOnly{
-      *this, "kernels-only",
-      llvm::cl::desc("Stop once the kernels are spirv.modules (inside their "
-                     "gpu.modules), before serialization and the host "
-                     "lowering"),
-      llvm::cl::init(false)};
-};
-
-/// flash-map-to-gpu, the shared host preparation, the kernels to a
-/// spirv.module inside each gpu.module (Shader for Vulkan, Kernel for
-/// OpenCL), then gpu.binary and host LLVM that calls the mgpu* runtime with
-/// bare-pointer + size kernel arguments (libflash_vulkan_runtime.so).
-void buildFlashToSPIRVPipeline(OpPassManager &pm,
-                               const FlashToSPIRVOptions &options);
-
-void registerFlashToSPIRVPipeline();
+#define GEN_PASS_REGISTRATION
+#include "flash/Conversion/FlashToSPIRV/Passes.h.inc"
 
 } // namespace flash
 } // namespace mlir

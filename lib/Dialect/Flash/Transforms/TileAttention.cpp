@@ -437,16 +437,7 @@ struct FlashTileAttentionPass
     TileAttentionOptions options;
     options.blockQ = blockQ;
     options.blockKV = blockKV;
-    if (loopOrder == "fa2") {
-      options.loopOrder = LoopOrder::FA2;
-    } else if (loopOrder == "fa1") {
-      options.loopOrder = LoopOrder::FA1;
-    } else {
-      getOperation()->emitError("flash-tile-attention: loop-order must be "
-                                "'fa2' or 'fa1', got '")
-          << loopOrder << "'";
-      return signalPassFailure();
-    }
+    options.loopOrder = loopOrder;
     if (blockQ <= 0 || blockKV <= 0) {
       getOperation()->emitError("flash-tile-attention: block-q and block-kv "
                                 "must be positive, got ")

@@ -4,6 +4,7 @@
 #define FLASH_DIALECT_FLASH_TRANSFORMS_PASSES_H
 
 #include "flash/Dialect/Flash/IR/FlashDialect.h"
+#include "flash/Dialect/Flash/Transforms/Transforms.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"

@@ -117,12 +117,23 @@ def FlashTileAttention : Pass<"flash-tile-attention"> {
     "::mlir::tensor::TensorDialect"
   ];
   let options = [
-    Option<"blockQ", "block-q", "int64_t", /*default=*/"64",
+    // The defaults are TileAttentionOptions' (Transforms.h), the one place
+    // that states them; --flash-to-cpu forwards these options.
+    Option<"blockQ", "block-q", "int64_t",
+           /*default=*/"::mlir::flash::TileAttentionOptions().blockQ",
            "Query rows per block">,
-    Option<"blockKV", "block-kv", "int64_t", /*default=*/"64",
+    Option<"blockKV", "block-kv", "int64_t",
+           /*default=*/"::mlir::flash::TileAttentionOptions().blockKV",
            "Keys per block">,
-    Option<"loopOrder", "loop-order", "std::string", /*default=*/"\"fa2\"",
-           "fa2 (query blocks outer) or fa1 (KV blocks outer)">
+    Option<"loopOrder", "loop-order", "::mlir::flash::LoopOrder",
+           /*default=*/"::mlir::flash::TileAttentionOptions().loopOrder",
+           "fa2 (query blocks outer) or fa1 (KV blocks outer)",
+           [{::llvm::cl::values(
+             clEnumValN(::mlir::flash::LoopOrder::FA2, "fa2",
+                        "Query blocks outer (independent), KV blocks inner"),
+             clEnumValN(::mlir::flash::LoopOrder::FA1, "fa1",
+                        "KV blocks outer, every query block's state "
+                        "carried across"))}]>
   ];
 }
 

@@ -8,18 +8,19 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "flash/Pipelines/FlashToNVVM.h"
 #include "flash/Conversion/FlashToNVVM/FlashToNVVM.h"
+#include "GPUHostPreparation.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Pipelines/Passes.h"
-#include "mlir/Pass/PassRegistry.h"
 
 #include <cctype>
 
 using namespace mlir;
 
-void mlir::flash::buildFlashToNVVMPipeline(OpPassManager &pm,
-                                           const FlashToNVVMOptions &options) {
+void mlir::flash::buildFlashToNVVMPipeline(
+    OpPassManager &pm, const FlashToNVVMPipelineOptions &options) {
   // mma.sync needs sm_80 or newer ("sm_90a" -> 90).
   int sm = 0;
   StringRef chip = options.chip;
@@ -43,7 +44,7 @@ void mlir::flash::buildFlashToNVVMPipeline(OpPassManager &pm,
   if (options.mapOnly)
     return;
   pm.addNestedPass<gpu::GPUModuleOp>(
-      createFlashGPULowerMath(FlashGPULowerMathOptions{"nvvm"}));
+      createFlashGPULowerMath(FlashGPULowerMathOptions{GPUMathTarget::NVVM}));
   buildGPUHostPreparation(pm);
 
   // Dynamically sized buffers: a static type for the bare pointers.
@@ -52,16 +53,18 @@ void mlir::flash::buildFlashToNVVMPipeline(OpPassManager &pm,
   gpu::GPUToNVVMPipelineOptions nvvm;
   nvvm.cubinChip = options.chip;
   nvvm.cubinFeatures = options.features;
-  nvvm.cubinFormat = options.format;
+  switch (options.format) {
+  case gpu::CompilationTarget::Assembly:
+    nvvm.cubinFormat = "isa";
+    break;
+  case gpu::CompilationTarget::Binary:
+    nvvm.cubinFormat = "bin";
+    break;
+  default:
+    nvvm.cubinFormat = "fatbin";
+    break;
+  }
   nvvm.optLevel = options.optLevel;
   nvvm.kernelUseBarePtrCallConv = true;
   gpu::buildLowerToNVVMPassPipeline(pm, nvvm);
-}
-
-void mlir::flash::registerFlashToNVVMPipeline() {
-  PassPipelineRegistration<FlashToNVVMOptions>(
-      "flash-to-nvvm",
-      "Lower a whole module with flash ops to host LLVM + gpu.binary "
-      "(NVIDIA GPUs, run by the mgpu* runtime libflash_cuda_runtime.so)",
-      buildFlashToNVVMPipeline);
 }

@@ -1,22 +1,17 @@
-//===- HostPreparation.cpp - The host side of the GPU pipelines -----------===//
+//===- HostDeallocation.cpp - Deallocation around the GPU glue ------------===//
 //
-// What the GPU pipelines run on the host code after flash-map-to-gpu: the
-// rest of the module lowered as --flash-to-cpu lowers it, up to
-// bufferization and loops, with buffer deallocation everywhere but in the
-// GPU glue (flash-host-deallocation).
+// flash-host-deallocation: ownership-based buffer deallocation for every
+// host function but the GPU glue of flash-map-to-gpu (which frees its own
+// staging buffers).
 //
 //===----------------------------------------------------------------------===//
 
 #include "flash/Conversion/FlashToGPU/FlashToGPU.h"
-#include "flash/Dialect/Flash/Transforms/Passes.h"
 
-#include "mlir/Conversion/TosaToLinalg/TosaToLinalg.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
-#include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
-#include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Transforms/Passes.h"
@@ -55,23 +50,3 @@ struct FlashHostDeallocationPass
   }
 };
 } // namespace
-
-void mlir::flash::buildGPUHostPreparation(OpPassManager &pm) {
-  tosa::addTosaToLinalgPasses(pm, TosaToLinalgOptions());
-  pm.addPass(createFlashDecomposeAggregates());
-  pm.addPass(createConvertElementwiseToLinalgPass());
-  pm.addPass(createCanonicalizerPass());
-  bufferization::OneShotBufferizePassOptions bufferize;
-  bufferize.bufferizeFunctionBoundaries = true;
-  bufferize.functionBoundaryTypeConversion =
-      bufferization::LayoutMapOption::IdentityLayoutMap;
-  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
-  // Deallocation everywhere but in the GPU glue functions (which free
-  // their own staging buffers).
-  pm.addPass(createFlashHostDeallocation());
-  pm.addPass(bufferization::createLowerDeallocationsPass());
-  pm.addPass(createCSEPass());
-  pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
-  pm.addPass(createCanonicalizerPass());
-}
-

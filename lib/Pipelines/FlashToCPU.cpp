@@ -12,7 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "flash/Conversion/FlashToCPU/FlashToCPU.h"
+#include "flash/Pipelines/FlashToCPU.h"
 #include "flash/Dialect/Flash/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
@@ -23,13 +23,12 @@
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Dialect/Vector/Transforms/Passes.h"
-#include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
 
 using namespace mlir;
 
-void mlir::flash::buildFlashToCPUPipeline(OpPassManager &pm,
-                                          const FlashToCPUOptions &options) {
+void mlir::flash::buildFlashToCPUPipeline(
+    OpPassManager &pm, const FlashToCPUPipelineOptions &options) {
   // Attention first, while it is still one op.
   FlashTileAttentionOptions tile;
   tile.blockQ = options.blockQ;
@@ -94,12 +93,4 @@ void mlir::flash::buildFlashToCPUPipeline(OpPassManager &pm,
   pm.addPass(createReconcileUnrealizedCastsPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createFlashCPUTargetFeatures());
-}
-
-void mlir::flash::registerFlashToCPUPipeline() {
-  PassPipelineRegistration<FlashToCPUOptions>(
-      "flash-to-cpu",
-      "Lower a whole module (flash, tosa, linalg, tensor, arith, math) to the "
-      "LLVM dialect for mlir-runner or ahead-of-time compilation",
-      buildFlashToCPUPipeline);
 }

@@ -1,0 +1,59 @@
+//===- FlashToCPU.h - The --flash-to-cpu pipeline ---------------*- C++ -*-===//
+//
+// Whole-module lowering to the LLVM dialect, for mlir-runner, the
+// ExecutionEngine or ahead-of-time compilation.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FLASH_PIPELINES_FLASHTOCPU_H
+#define FLASH_PIPELINES_FLASHTOCPU_H
+
+#include "flash/Dialect/Flash/Transforms/Transforms.h"
+
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassOptions.h"
+
+namespace mlir {
+namespace flash {
+
+/// The options of --flash-to-cpu. The knobs it forwards to a pass take that
+/// pass's default (written once, where the pass's options are); the others
+/// are defined here.
+struct FlashToCPUPipelineOptions
+    : public PassPipelineOptions<FlashToCPUPipelineOptions> {
+  PassOptions::Option<int64_t> blockQ{
+      *this, "block-q",
+      llvm::cl::desc("Query rows per block (flash-tile-attention)"),
+      llvm::cl::init(TileAttentionOptions().blockQ)};
+  PassOptions::Option<int64_t> blockKV{
+      *this, "block-kv",
+      llvm::cl::desc("Keys per block (flash-tile-attention)"),
+      llvm::cl::init(TileAttentionOptions().blockKV)};
+  PassOptions::Option<LoopOrder> loopOrder{
+      *this, "loop-order",
+      llvm::cl::desc("The loop order of the attention nests "
+                     "(flash-tile-attention)"),
+      llvm::cl::init(TileAttentionOptions().loopOrder),
+      llvm::cl::values(
+          clEnumValN(LoopOrder::FA2, "fa2",
+                     "Query blocks outer (independent), KV blocks inner"),
+          clEnumValN(LoopOrder::FA1, "fa1",
+                     "KV blocks outer, every query block's state carried "
+                     "across"))};
+  PassOptions::Option<bool> vectorize{
+      *this, "vectorize",
+      llvm::cl::desc("Vectorize the block computations (flash-vectorize-cpu)"),
+      llvm::cl::init(true)};
+};
+
+/// Adds --flash-to-cpu to `pm` (on a builtin.module): flash ops are tiled
+/// into the online-softmax loop nest, TOSA/linalg/tensor are lowered,
+/// bufferized and converted so that mlir-runner (with the C runner utils)
+/// executes the module, or mlir-translate + clang compile it.
+void buildFlashToCPUPipeline(OpPassManager &pm,
+                             const FlashToCPUPipelineOptions &options);
+
+} // namespace flash
+} // namespace mlir
+
+#endif // FLASH_PIPELINES_FLASHTOCPU_H

@@ -1,0 +1,94 @@
+//===- FlashToNVVM.h - The --flash-to-nvvm pipeline -------------*- C++ -*-===//
+//
+// Whole-module lowering to host LLVM + gpu.binary for NVIDIA GPUs.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FLASH_PIPELINES_FLASHTONVVM_H
+#define FLASH_PIPELINES_FLASHTONVVM_H
+
+#include "flash/Conversion/FlashToGPU/FlashToGPU.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassOptions.h"
+
+namespace mlir {
+namespace flash {
+
+/// The options of --flash-to-nvvm. The knobs it forwards to
+/// flash-map-to-gpu take that pass's default (Passes.td, written once); the
+/// target's knobs are defined here.
+struct FlashToNVVMPipelineOptions
+    : public PassPipelineOptions<FlashToNVVMPipelineOptions> {
+  PassOptions::Option<std::string> chip{*this, "chip",
+                                        llvm::cl::desc("Target chip"),
+                                        llvm::cl::init("sm_90a")};
+  PassOptions::Option<std::string> features{*this, "features",
+                                            llvm::cl::desc("PTX features"),
+                                            llvm::cl::init("+ptx80")};
+  PassOptions::Option<gpu::CompilationTarget> format{
+      *this, "format", llvm::cl::desc("What gpu.binary holds"),
+      llvm::cl::init(gpu::CompilationTarget::Fatbin),
+      llvm::cl::values(
+          clEnumValN(gpu::CompilationTarget::Assembly, "isa", "PTX"),
+          clEnumValN(gpu::CompilationTarget::Binary, "bin", "A cubin"),
+          clEnumValN(gpu::CompilationTarget::Fatbin, "fatbin",
+                     "A fat binary (cubin + PTX)"))};
+  PassOptions::Option<int> optLevel{*this, "opt-level",
+                                    llvm::cl::desc("Optimization level"),
+                                    llvm::cl::init(3)};
+  PassOptions::Option<bool> tensorCores{
+      *this, "tensor-cores",
+      llvm::cl::desc("Tensor-core (mma.sync) kernels where they apply "
+                     "(flash-map-to-gpu; only for chips sm_80 and newer)"),
+      llvm::cl::init(FlashMapToGPUOptions().tensorCores)};
+  PassOptions::Option<bool> wgmma{
+      *this, "wgmma",
+      llvm::cl::desc("Forward kernels on warpgroup MMA where they apply "
+                     "(flash-map-to-gpu; only for chip sm_90a)"),
+      llvm::cl::init(FlashMapToGPUOptions().wgmma)};
+  PassOptions::Option<int64_t> mmaWarps{
+      *this, "mma-warps",
+      llvm::cl::desc("Warps per block of the tensor-core forward "
+                     "(flash-map-to-gpu)"),
+      llvm::cl::init(FlashMapToGPUOptions().mmaWarps)};
+  PassOptions::Option<int64_t> mmaMaxRegisters{
+      *this, "mma-max-registers",
+      llvm::cl::desc("Registers per thread for the tensor-core kernels "
+                     "(flash-map-to-gpu)"),
+      llvm::cl::init(FlashMapToGPUOptions().mmaMaxRegisters)};
+  PassOptions::Option<int64_t> mmaTileKV{
+      *this, "mma-tile-kv",
+      llvm::cl::desc("Keys per K/V tile of the tensor-core kernels "
+                     "(flash-map-to-gpu)"),
+      llvm::cl::init(FlashMapToGPUOptions().mmaTileKV)};
+  PassOptions::Option<int64_t> rowLanes{
+      *this, "row-lanes",
+      llvm::cl::desc("Threads per query row of the SIMT forward "
+                     "(flash-map-to-gpu)"),
+      llvm::cl::init(FlashMapToGPUOptions().rowLanes)};
+  PassOptions::Option<int64_t> gradRowLanes{
+      *this, "grad-row-lanes",
+      llvm::cl::desc("Threads per row of the SIMT backward "
+                     "(flash-map-to-gpu)"),
+      llvm::cl::init(FlashMapToGPUOptions().gradRowLanes)};
+  PassOptions::Option<bool> mapOnly{
+      *this, "map-only",
+      llvm::cl::desc("Stop after flash-map-to-gpu (with the options this "
+                     "pipeline gives it): the kernels and their launches"),
+      llvm::cl::init(false)};
+};
+
+/// Adds --flash-to-nvvm to `pm`: flash ops become kernels
+/// (flash-map-to-gpu with the NVIDIA tensor-core kernel kinds), the rest of
+/// the module is lowered as --flash-to-cpu lowers it, and upstream's NVVM
+/// pipeline serializes the kernels (bare-pointer arguments; the host calls
+/// the mgpu* runtime, libflash_cuda_runtime.so).
+void buildFlashToNVVMPipeline(OpPassManager &pm,
+                              const FlashToNVVMPipelineOptions &options);
+
+} // namespace flash
+} // namespace mlir
+
+#endif // FLASH_PIPELINES_FLASHTONVVM_H

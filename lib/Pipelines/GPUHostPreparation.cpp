@@ -1,0 +1,40 @@
+//===- GPUHostPreparation.cpp - The host side of the GPU pipelines --------===//
+//
+// What the GPU pipelines run on the host code after flash-map-to-gpu: the
+// rest of the module lowered as --flash-to-cpu lowers it, up to
+// bufferization and loops, with buffer deallocation everywhere but in the
+// GPU glue (flash-host-deallocation).
+//
+//===----------------------------------------------------------------------===//
+
+#include "GPUHostPreparation.h"
+#include "flash/Conversion/FlashToGPU/FlashToGPU.h"
+#include "flash/Dialect/Flash/Transforms/Passes.h"
+
+#include "mlir/Conversion/TosaToLinalg/TosaToLinalg.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+
+void mlir::flash::buildGPUHostPreparation(OpPassManager &pm) {
+  tosa::addTosaToLinalgPasses(pm, TosaToLinalgOptions());
+  pm.addPass(createFlashDecomposeAggregates());
+  pm.addPass(createConvertElementwiseToLinalgPass());
+  pm.addPass(createCanonicalizerPass());
+  bufferization::OneShotBufferizePassOptions bufferize;
+  bufferize.bufferizeFunctionBoundaries = true;
+  bufferize.functionBoundaryTypeConversion =
+      bufferization::LayoutMapOption::IdentityLayoutMap;
+  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  // Deallocation everywhere but in the GPU glue functions (which free
+  // their own staging buffers).
+  pm.addPass(createFlashHostDeallocation());
+  pm.addPass(bufferization::createLowerDeallocationsPass());
+  pm.addPass(createCSEPass());
+  pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
+  pm.addPass(createCanonicalizerPass());
+}

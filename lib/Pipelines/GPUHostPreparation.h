@@ -1,0 +1,19 @@
+//===- GPUHostPreparation.h - The host side of the GPU pipelines -*- C++ -*-===//
+
+#ifndef FLASH_LIB_PIPELINES_GPUHOSTPREPARATION_H
+#define FLASH_LIB_PIPELINES_GPUHOSTPREPARATION_H
+
+namespace mlir {
+class OpPassManager;
+namespace flash {
+
+/// The host side shared by the GPU pipelines, after flash-map-to-gpu: TOSA
+/// and the rest of the module as --flash-to-cpu lowers them, bufferized
+/// (deallocation everywhere but in the GPU glue: flash-host-deallocation),
+/// linalg as loops.
+void buildGPUHostPreparation(OpPassManager &pm);
+
+} // namespace flash
+} // namespace mlir
+
+#endif // FLASH_LIB_PIPELINES_GPUHOSTPREPARATION_H

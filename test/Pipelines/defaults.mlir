@@ -1,0 +1,45 @@
+// The documented defaults (README, "Pass and pipeline options"): what each
+// pipeline gives the passes it forwards its knobs to, and that a pass run
+// alone has the same default for each knob.
+
+// RUN: flash-opt %s --flash-to-cpu --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=CPU
+// RUN: flash-opt %s --flash-tile-attention --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=CPU
+// CPU: flash-tile-attention{block-kv=64 block-q=128 loop-order=fa2}
+
+// RUN: flash-opt %s --flash-to-cpu --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=VEC
+// RUN: flash-opt %s --flash-to-cpu=vectorize=0 --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOVEC
+// VEC: flash-vectorize-cpu
+// NOVEC-NOT: flash-vectorize-cpu
+
+// RUN: flash-opt %s --flash-to-nvvm --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefixes=MAP,NVVM
+// RUN: flash-opt %s --flash-map-to-gpu --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=MAP
+// MAP: flash-map-to-gpu{cooperative-matrix=false grad-row-lanes=0 max-workgroup-memory=0 mma-max-registers=0 mma-tile-kv=0 mma-warps=0 row-lanes=1 tensor-cores=true threads=128 tile-kv=16 wgmma=true}
+// NVVM: flash-gpu-lower-math{target=nvvm}
+// NVVM: nvvm-attach-target{O=3 chip=sm_90a {{.*}}features=+ptx80
+// NVVM: gpu-module-to-binary{format=fatbin
+
+// Forwarded options reach the pass; the chip decides what tensor cores apply.
+// RUN: flash-opt %s --flash-to-nvvm="chip=sm_80 format=isa row-lanes=4 grad-row-lanes=2" --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=SM80
+// SM80: flash-map-to-gpu{{{.*}} grad-row-lanes=2 {{.*}} row-lanes=4 tensor-cores=true {{.*}} wgmma=false}
+// SM80: nvvm-attach-target{{{.*}}chip=sm_80
+// SM80: gpu-module-to-binary{format=isa
+// RUN: flash-opt %s --flash-to-nvvm="chip=sm_75" --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=SM75
+// SM75: flash-map-to-gpu{{{.*}} tensor-cores=false {{.*}} wgmma=false}
+
+// RUN: flash-opt %s --flash-to-spirv --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=SPIRV
+// SPIRV: flash-map-to-gpu{cooperative-matrix=false grad-row-lanes=0 max-workgroup-memory=32768 mma-max-registers=0 mma-tile-kv=0 mma-warps=0 row-lanes=0 tensor-cores=false threads=128 tile-kv=16 wgmma=false}
+// SPIRV: flash-gpu-lower-math{target=spirv}
+// SPIRV: spirv-attach-target{{{.*}} client_api=Vulkan {{.*}} ver=v1.4}
+// SPIRV: flash-prepare-spirv-kernels{max-invocations=128 max-workgroup-memory=32768 subgroup-size=32}
+
+// RUN: flash-opt %s --flash-to-spirv=client-api=opencl --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=OPENCL
+// OPENCL: flash-map-to-gpu{{{.*}} grad-row-lanes=1 {{.*}} row-lanes=1
+// OPENCL: spirv-attach-target{{{.*}} client_api=OpenCL {{.*}} ver=v1.0}
+
+// Enum-valued options take only their values.
+// RUN: not flash-opt %s --flash-to-cpu=loop-order=fa3 2>&1 | FileCheck %s --check-prefix=BAD-ORDER
+// BAD-ORDER: Cannot find option named 'fa3'
+// RUN: not flash-opt %s --flash-to-nvvm=format=ptx 2>&1 | FileCheck %s --check-prefix=BAD-FORMAT
+// BAD-FORMAT: Cannot find option named 'ptx'
+
+module {}
