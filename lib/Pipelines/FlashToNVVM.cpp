@@ -33,10 +33,7 @@ void mlir::flash::buildFlashToNVVMPipeline(
   map.mmaTileKV = options.mmaTileKV;
   map.mmaMaxRegisters = options.mmaMaxRegisters;
   map.rowLanes = options.rowLanes;
-  // The split-KV kernel reads K/V rows in 16-byte vectors, up to a warp
-  // per row.
-  map.vectorLoadBytes = 16;
-  map.subgroupSize = 32;
+  map.splitKV = options.splitKV;
   map.gradRowLanes = options.gradRowLanes;
   // wgmma exists only on sm_90a (the "a" features of Hopper).
   map.wgmma = map.tensorCores && options.wgmma && options.chip == "sm_90a";

@@ -89,6 +89,12 @@ void mlir::flash::buildFlashToSPIRVPipeline(
   // subgroup shuffles in its SPIR-V 1.0).
   map.rowLanes = opencl ? 1 : options.rowLanes;
   map.gradRowLanes = opencl ? 1 : options.gradRowLanes;
+  // The split-KV kernel: scalar loads (SPIR-V vectors have at most 4
+  // elements), rows shared by at most 8 threads (lavapipe's subgroups; a
+  // Vulkan device's have 8 to 64).
+  map.splitKV = options.splitKV;
+  map.vectorLoadBytes = 0;
+  map.subgroupSize = 8;
   // No NVIDIA kernel kinds here (the pass is created without them).
   map.tensorCores = map.wgmma = false;
   map.threads = std::min<int64_t>(map.threads, options.maxInvocations);

@@ -13,21 +13,24 @@
 
 // RUN: flash-opt %s --flash-to-nvvm --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefixes=MAP,NVVM
 // RUN: flash-opt %s --flash-map-to-gpu --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=MAP
-// MAP: flash-map-to-gpu{cooperative-matrix=false grad-row-lanes=0 max-workgroup-memory=0 mma-max-registers=0 mma-tile-kv=0 mma-warps=0 row-lanes=1 tensor-cores=true threads=128 tile-kv=16 wgmma=true}
+// MAP: flash-map-to-gpu{cooperative-matrix=false grad-row-lanes=0 max-workgroup-memory=0 mma-max-registers=0 mma-tile-kv=0 mma-warps=0 row-lanes=1 split-kv=128 subgroup-size=32 tensor-cores=true threads=128 tile-kv=16 vector-load-bytes=16 wgmma=true}
 // NVVM: flash-gpu-lower-math{target=nvvm}
 // NVVM: nvvm-attach-target{O=3 chip=sm_90a {{.*}}features=+ptx80
 // NVVM: gpu-module-to-binary{format=fatbin
 
 // Forwarded options reach the pass; the chip decides what tensor cores apply.
 // RUN: flash-opt %s --flash-to-nvvm="chip=sm_80 format=isa row-lanes=4 grad-row-lanes=2" --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=SM80
-// SM80: flash-map-to-gpu{{{.*}} grad-row-lanes=2 {{.*}} row-lanes=4 tensor-cores=true {{.*}} wgmma=false}
+// SM80: flash-map-to-gpu{{{.*}} grad-row-lanes=2 {{.*}} row-lanes=4 {{.*}}tensor-cores=true {{.*}} wgmma=false}
 // SM80: nvvm-attach-target{{{.*}}chip=sm_80
 // SM80: gpu-module-to-binary{format=isa
 // RUN: flash-opt %s --flash-to-nvvm="chip=sm_75" --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=SM75
 // SM75: flash-map-to-gpu{{{.*}} tensor-cores=false {{.*}} wgmma=false}
+// RUN: flash-opt %s --flash-to-nvvm="split-kv=0" --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOSPLIT
+// RUN: flash-opt %s --flash-to-spirv="split-kv=0" --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOSPLIT
+// NOSPLIT: flash-map-to-gpu{{{.*}} split-kv=0 
 
 // RUN: flash-opt %s --flash-to-spirv --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=SPIRV
-// SPIRV: flash-map-to-gpu{cooperative-matrix=false grad-row-lanes=0 max-workgroup-memory=32768 mma-max-registers=0 mma-tile-kv=0 mma-warps=0 row-lanes=0 tensor-cores=false threads=128 tile-kv=16 wgmma=false}
+// SPIRV: flash-map-to-gpu{cooperative-matrix=false grad-row-lanes=0 max-workgroup-memory=32768 mma-max-registers=0 mma-tile-kv=0 mma-warps=0 row-lanes=0 split-kv=128 subgroup-size=8 tensor-cores=false threads=128 tile-kv=16 vector-load-bytes=0 wgmma=false}
 // SPIRV: flash-gpu-lower-math{target=spirv}
 // SPIRV: spirv-attach-target{{{.*}} client_api=Vulkan {{.*}} ver=v1.4}
 // SPIRV: flash-prepare-spirv-kernels{max-invocations=128 max-workgroup-memory=32768 subgroup-size=32}

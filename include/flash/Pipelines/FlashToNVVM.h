@@ -73,6 +73,11 @@ struct FlashToNVVMPipelineOptions
       llvm::cl::desc("Threads per row of the SIMT backward "
                      "(flash-map-to-gpu)"),
       llvm::cl::init(FlashMapToGPUOptions().gradRowLanes)};
+  PassOptions::Option<int64_t> splitKV{
+      *this, "split-kv",
+      llvm::cl::desc("Keys per block of the split-KV (decode) forward; 0: "
+                     "never split (flash-map-to-gpu)"),
+      llvm::cl::init(FlashMapToGPUOptions().splitKV)};
   PassOptions::Option<bool> mapOnly{
       *this, "map-only",
       llvm::cl::desc("Stop after flash-map-to-gpu (with the options this "

@@ -79,6 +79,11 @@ struct FlashToSPIRVPipelineOptions
       llvm::cl::desc("Threads per row of the SIMT backward "
                      "(flash-map-to-gpu; OpenCL: always 1)"),
       llvm::cl::init(FlashMapToGPUOptions().gradRowLanes)};
+  PassOptions::Option<int64_t> splitKV{
+      *this, "split-kv",
+      llvm::cl::desc("Keys per block of the split-KV (decode) forward; 0: "
+                     "never split (flash-map-to-gpu)"),
+      llvm::cl::init(FlashMapToGPUOptions().splitKV)};
   PassOptions::Option<bool> kernelsOnly{
       *this, "kernels-only",
       llvm::cl::desc("Stop once the kernels are spirv.modules (inside their "

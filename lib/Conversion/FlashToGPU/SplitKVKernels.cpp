@@ -80,8 +80,7 @@ std::optional<SplitPlan> planFor(const KernelSpec &s,
   // 4 keys a step and 16 lanes at d = 128, R = 4 read 10-30 % faster than
   // 2 keys, or 8 lanes, or 1 key; 8 keys, or 64 or 256 threads, were no
   // faster overall.)
-  int64_t maxLanes =
-      o.subgroupSize > 0 ? std::min<int64_t>(o.subgroupSize, 32) : 8;
+  int64_t maxLanes = std::clamp<int64_t>(o.subgroupSize, 8, 32);
   int64_t values = (rows + p.keysPerStep) * (s.d + s.dv);
   for (int64_t budget : {128, 192})
     for (int64_t l = 8; l <= maxLanes && !p.lanes; l *= 2)

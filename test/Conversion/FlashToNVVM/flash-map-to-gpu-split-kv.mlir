@@ -2,7 +2,7 @@
 // whose GQA group packs into at most 16 query rows, keys split across
 // blocks, a combine kernel; the launch contracts on the module
 // (flash.kernels), the host's scratch buffer and two launches.
-// RUN: flash-opt %s --split-input-file --flash-map-to-gpu="tensor-cores=0 vector-load-bytes=16 subgroup-size=32" | FileCheck %s
+// RUN: flash-opt %s --split-input-file --flash-map-to-gpu="tensor-cores=0" | FileCheck %s
 // RUN: flash-opt %s --split-input-file --flash-map-to-gpu="tensor-cores=0 split-kv=0" | FileCheck %s --check-prefix=OFF
 // With tensor cores, a bf16 decode's partial kernel is the wgmma forward
 // over one split of the keys (the packed problem: 4 rows of one kv head),
@@ -54,8 +54,8 @@ func.func @decode(%q: tensor<2x8x1x64xbf16>, %k: tensor<2x2x?x64xbf16>, %v: tens
 
 // -----
 
-// Causal Nq = 3 (packed rows r see keys up to r % 3 + Nk - 3), f32, scalar
-// loads without vector-load-bytes: still split-KV (SIMT also with tensor
+// Causal Nq = 3 (packed rows r see keys up to r % 3 + Nk - 3), f32
+// (vectors of 4): still split-KV (SIMT also with tensor
 // cores: the packed rows see different keys).
 // CHECK-LABEL: module attributes {flash.kernels
 // CHECK-SAME: kind = "split-kv"

@@ -106,13 +106,13 @@ def FlashMapToGPU : Pass<"flash-map-to-gpu", "::mlir::ModuleOp"> {
            "modifiers; a combine kernel merges the blocks' partial results "
            "by their log-sum-exp); 0: never split">,
     Option<"vectorLoadBytes", "vector-load-bytes", "int64_t",
-           /*default=*/"0",
-           "Bytes per vector load of the split-KV kernel's K/V rows (16 on "
-           "NVVM; 0: scalar loads)">,
-    Option<"subgroupSize", "subgroup-size", "int64_t", /*default=*/"0",
-           "Threads of a subgroup, the most that may share a row through "
-           "shuffles in the split-KV kernel (32 on NVVM; 0: unknown, 8 "
-           "assumed)">,
+           /*default=*/"16",
+           "Bytes per vector load of the SIMT split-KV kernel's rows (0: "
+           "scalar loads; the SPIR-V pipeline's)">,
+    Option<"subgroupSize", "subgroup-size", "int64_t", /*default=*/"32",
+           "Threads of a subgroup: the most that share a row through "
+           "shuffles in the SIMT split-KV kernel (NVIDIA's 32; the SPIR-V "
+           "pipeline gives 8)">,
     Option<"maxWorkgroupMemory", "max-workgroup-memory", "int64_t",
            /*default=*/"0",
            "Bytes of workgroup (shared) memory a kernel may declare: SIMT "
