@@ -22,22 +22,38 @@ void mlir::flash::registerPipelineDependencies(DialectRegistry &registry) {
   registerAllToLLVMIRTranslations(registry);
 }
 
+/// `description` and the options' defaults as the options struct holds
+/// them (what `flash-opt --help` shows).
+template <typename Options>
+static std::string withDefaults(StringRef description) {
+  std::string text = description.str();
+  llvm::raw_string_ostream os(text);
+  os << "; defaults ";
+  Options().print(os);
+  return text;
+}
+
 void mlir::flash::registerFlashPipelines() {
   PassPipelineRegistration<FlashToCPUPipelineOptions>(
       "flash-to-cpu",
-      "Lower a whole module (flash, tosa, linalg, tensor, arith, math) to the "
-      "LLVM dialect for mlir-runner or ahead-of-time compilation",
+      withDefaults<FlashToCPUPipelineOptions>(
+          "Lower a whole module (flash, tosa, linalg, tensor, arith, math) "
+          "to the LLVM dialect for mlir-runner or ahead-of-time "
+          "compilation"),
       buildFlashToCPUPipeline);
   PassPipelineRegistration<FlashToNVVMPipelineOptions>(
       "flash-to-nvvm",
-      "Lower a whole module with flash ops to host LLVM + gpu.binary "
-      "(NVIDIA GPUs, run by the mgpu* runtime libflash_cuda_runtime.so)",
+      withDefaults<FlashToNVVMPipelineOptions>(
+          "Lower a whole module with flash ops to host LLVM + gpu.binary "
+          "(NVIDIA GPUs, run by the mgpu* runtime "
+          "libflash_cuda_runtime.so)"),
       buildFlashToNVVMPipeline);
   PassPipelineRegistration<FlashToSPIRVPipelineOptions>(
       "flash-to-spirv",
-      "Lower a whole module with flash ops to host LLVM + gpu.binary of "
-      "SPIR-V kernels (Vulkan, run by the mgpu* runtime "
-      "libflash_vulkan_runtime.so; or the OpenCL/Kernel flavour)",
+      withDefaults<FlashToSPIRVPipelineOptions>(
+          "Lower a whole module with flash ops to host LLVM + gpu.binary of "
+          "SPIR-V kernels (Vulkan, run by the mgpu* runtime "
+          "libflash_vulkan_runtime.so; or the OpenCL/Kernel flavour)"),
       buildFlashToSPIRVPipeline);
 }
 

@@ -39,6 +39,13 @@
 // OPENCL: flash-map-to-gpu{{{.*}} grad-row-lanes=1 {{.*}} row-lanes=1
 // OPENCL: spirv-attach-target{{{.*}} client_api=OpenCL {{.*}} ver=v1.0}
 
+// `flash-opt --help` prints each pipeline's defaults from its options
+// struct: the values the dumps above show.
+// RUN: flash-opt --help | FileCheck %s --check-prefix=HELP
+// HELP: --flash-to-cpu {{.*}}; defaults {block-kv=64 block-q=128 loop-order=fa2 vectorize=true}
+// HELP: --flash-to-nvvm {{.*}}; defaults {chip=sm_90a features=+ptx80 format=fatbin grad-row-lanes=0 map-only=false mma-max-registers=0 mma-tile-kv=0 mma-warps=0 opt-level=3 row-lanes=1 split-kv=128 tensor-cores=true wgmma=true}
+// HELP: --flash-to-spirv {{.*}}; defaults {{{.*}}client-api=vulkan {{.*}}grad-row-lanes=0 kernels-only=false max-invocations=128 max-workgroup-memory=32768 row-lanes=0 split-kv=128 subgroup-size=32 version=}
+
 // Enum-valued options take only their values.
 // RUN: not flash-opt %s --flash-to-cpu=loop-order=fa3 2>&1 | FileCheck %s --check-prefix=BAD-ORDER
 // BAD-ORDER: Cannot find option named 'fa3'
