@@ -24,6 +24,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(HERE)),
                                 "python"))
 
 from flash_mlir import cuda, mlirgen  # noqa: E402
+from timing import timeit  # noqa: E402
 
 # Kernels compiled for each shape (the static-shape tables); bench_dynamic.py
 # compares them with the per-class kernels of runtime shapes.
@@ -60,22 +61,6 @@ def precompile(skip_bwd=False):
         if not skip_bwd and d in BWD_DIMS:
             cuda.compile_kernel(cuda.kernel_class(cfg), grad=True)
         print(f"compiled d={d} N={n} causal={causal}", flush=True)
-
-
-def timeit(fn, iters=10, warmup=3):
-    """Seconds per call of fn (CUDA events), after `warmup` calls."""
-    import torch
-    for _ in range(warmup):
-        fn()
-    torch.cuda.synchronize()
-    start = torch.cuda.Event(enable_timing=True)
-    end = torch.cuda.Event(enable_timing=True)
-    start.record()
-    for _ in range(iters):
-        fn()
-    end.record()
-    torch.cuda.synchronize()
-    return start.elapsed_time(end) / iters / 1e3
 
 
 def bench(skip_bwd=False, json_path=None):

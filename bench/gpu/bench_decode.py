@@ -25,6 +25,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(HERE)),
                                 "python"))
 
 from flash_mlir import cuda, mlirgen  # noqa: E402
+from timing import graph_time  # noqa: E402
 
 # B, Hq, Hkv, Nq, Nk, causal
 DECODE = ([(8, 32, 8, 1, 4096, False)] +
@@ -51,34 +52,6 @@ def precompile():
     b, h, n, d = SMALL
     cuda.compile_kernel(cuda.kernel_class(config(b, h, h, n, n, d, False)))
     print(f"kernel cache ready ({len(classes) + 1} classes)")
-
-
-def graph_time(fn, calls=20, reps=10):
-    """Median seconds per call of `fn`, from CUDA-graph replays of `calls`
-    back-to-back calls."""
-    import torch
-    s = torch.cuda.Stream()
-    s.wait_stream(torch.cuda.current_stream())
-    with torch.cuda.stream(s):
-        for _ in range(3):
-            fn()
-    torch.cuda.current_stream().wait_stream(s)
-    g = torch.cuda.CUDAGraph()
-    with torch.cuda.graph(g):
-        for _ in range(calls):
-            fn()
-    g.replay()
-    torch.cuda.synchronize()
-    ts = []
-    for _ in range(reps):
-        a = torch.cuda.Event(enable_timing=True)
-        e = torch.cuda.Event(enable_timing=True)
-        a.record()
-        g.replay()
-        e.record()
-        torch.cuda.synchronize()
-        ts.append(a.elapsed_time(e) / 1e3 / calls)
-    return sorted(ts)[len(ts) // 2]
 
 
 def bench():

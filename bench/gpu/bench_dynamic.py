@@ -23,6 +23,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(HERE)),
                                 "python"))
 
 from flash_mlir import cuda, mlirgen  # noqa: E402
+from timing import timeit  # noqa: E402
 
 CONFIGS = [(d, n, causal) for d in (64, 128) for n in (1024, 4096, 16384)
            for causal in (False, True)]
@@ -74,24 +75,6 @@ def precompile():
         with_dynamic(True, lambda: cuda.compile_kernel(
             cuda.kernel_class(config(b, hq, hkv, 1, nk, 128, False))))
     print("kernel cache ready")
-
-
-def timeit(fn, iters=10, warmup=3):
-    """Median seconds per call of fn (CUDA events), after `warmup` calls."""
-    import torch
-    for _ in range(warmup):
-        fn()
-    torch.cuda.synchronize()
-    ts = []
-    for _ in range(iters):
-        start = torch.cuda.Event(enable_timing=True)
-        end = torch.cuda.Event(enable_timing=True)
-        start.record()
-        fn()
-        end.record()
-        torch.cuda.synchronize()
-        ts.append(start.elapsed_time(end) / 1e3)
-    return sorted(ts)[len(ts) // 2]
 
 
 def bench():

@@ -31,6 +31,7 @@ sys.path = [p for p in sys.path if os.path.abspath(p or ".") != HERE]
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(HERE)),
                                 "python"))
 from flash_mlir import cuda, mlirgen  # noqa: E402
+from timing import timeit  # noqa: E402
 
 # Kernels compiled for each shape (the static-shape tables); bench_dynamic.py
 # compares them with the per-class kernels of runtime shapes.
@@ -69,22 +70,6 @@ def precompile(cases):
         for name in cases:
             for grad in (False, True):
                 cuda.compile_kernel(cuda.kernel_class(config(n, *CASES[name])), grad=grad)
-
-
-def timeit(fn, iters=10, warmup=3):
-    import torch
-    for _ in range(warmup):
-        fn()
-    torch.cuda.synchronize()
-    ts = []
-    for _ in range(iters):
-        a, b = (torch.cuda.Event(enable_timing=True) for _ in range(2))
-        a.record()
-        fn()
-        b.record()
-        torch.cuda.synchronize()
-        ts.append(a.elapsed_time(b) / 1e3)
-    return sorted(ts)[len(ts) // 2]
 
 
 def bench(cases):

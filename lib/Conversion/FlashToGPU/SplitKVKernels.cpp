@@ -64,15 +64,9 @@ struct SplitPlan {
 /// The plan for `s`, or nothing when the kind does not take it.
 std::optional<SplitPlan> planFor(const KernelSpec &s,
                                  const FlashMapToGPUOptions &o) {
-  if (o.splitKV <= 0 || s.mask || s.hasModifiers() ||
-      ShapedType::isDynamic(s.nq))
+  if (!isSplitKVShape(s, o))
     return std::nullopt;
-  int64_t group = s.hq / s.hkv, rows = group * s.nq;
-  if (rows > 16)
-    return std::nullopt;
-  // Static key counts below two blocks gain nothing from a split.
-  if (!ShapedType::isDynamic(s.nk) && s.nk < 2 * o.splitKV)
-    return std::nullopt;
+  int64_t rows = (s.hq / s.hkv) * s.nq;
   SplitPlan p{rows, 0, 4, 128, o.splitKV, 1};
   // Lanes per slot: enough that a thread holds at most 128 values of q,
   // acc and the keys and values of a step (192 if the subgroup is too small
@@ -580,4 +574,13 @@ MappedKernel gpukernels::buildSplitKVCombine(OpBuilder &b, Location loc,
   k.rows = "nq";
   k.batchHeads = "bh";
   return k;
+}
+
+bool gpukernels::isSplitKVShape(const KernelSpec &s,
+                                const FlashMapToGPUOptions &o) {
+  if (o.splitKV <= 0 || s.mask || s.hasModifiers() ||
+      ShapedType::isDynamic(s.nq) || (s.hq / s.hkv) * s.nq > 16)
+    return false;
+  // Static key counts below two blocks gain nothing from a split.
+  return ShapedType::isDynamic(s.nk) || s.nk >= 2 * o.splitKV;
 }

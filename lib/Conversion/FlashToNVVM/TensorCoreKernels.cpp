@@ -90,14 +90,9 @@ struct TensorCoreSplitKVKind : KernelKind {
   /// The packed problem, if the kind takes `s`.
   static std::optional<KernelSpec> packed(const KernelSpec &s,
                                           const FlashMapToGPUOptions &o) {
-    if (!o.tensorCores || o.splitKV <= 0 || s.mask || s.hasModifiers() ||
-        ShapedType::isDynamic(s.nq))
+    if (!o.tensorCores || !isSplitKVShape(s, o))
       return std::nullopt;
     int64_t group = s.hq / s.hkv, rows = group * s.nq;
-    if (rows > 16)
-      return std::nullopt;
-    if (!ShapedType::isDynamic(s.nk) && s.nk < 2 * o.splitKV)
-      return std::nullopt;
     // Causal: only a step whose query sees every key (offset Nk - 1).
     if (s.causalOffset &&
         !(s.nq == 1 &&

@@ -393,6 +393,10 @@ struct MappedKernel {
 /// buffer; the combine kernel merges a row's records into o and lse. Both
 /// take (q, k, v, o, lse, scratch, sizes...).
 ///
+/// Whether `s` is a decode shape for the split-KV kinds under `o`
+/// (`split-kv` on): a static Nq with (Hq / Hkv) * Nq <= 16, no mask or
+/// modifiers, a dynamic Nk or one of at least two blocks.
+bool isSplitKVShape(const KernelSpec &s, const FlashMapToGPUOptions &o);
 /// Splits per kv batch-head for at least `keysPerBlock` keys a block:
 /// min(ceil(Nk / keysPerBlock), ceil(1024 / BHkv), 128) (about 1024
 /// blocks in all; the launch contract states the same).
