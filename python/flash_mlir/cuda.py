@@ -224,7 +224,8 @@ def geometry(contract, cfg):
     gx = (rows + rpb - 1) // rpb
     if "target_blocks" in contract:
         # About target_blocks blocks in all (split-KV: splits of the keys).
-        gx = min(gx, -(-contract["target_blocks"] // bh),
+        gx = min(gx, max(-(-contract["target_blocks"] // bh),
+                         contract["min_blocks_x"]),
                  contract["max_blocks_x"])
     return (gx, bh, 1), (contract["block"], 1, 1)
 

@@ -603,6 +603,8 @@ struct FlashMapToGPUPass : flash::impl::FlashMapToGPUBase<FlashMapToGPUPass> {
         if (k.targetBlocks) {
           launch.push_back({StringAttr::get(ctx, "target_blocks"),
                             i64(k.targetBlocks)});
+          launch.push_back({StringAttr::get(ctx, "min_blocks_x"),
+                            i64(k.minBlocksX)});
           launch.push_back({StringAttr::get(ctx, "max_blocks_x"),
                             i64(k.maxBlocksX)});
         }
@@ -630,8 +632,11 @@ struct FlashMapToGPUPass : flash::impl::FlashMapToGPUBase<FlashMapToGPUPass> {
               l, gx,
               b.createOrFold<arith::MinUIOp>(
                   l,
-                  b.createOrFold<arith::CeilDivUIOp>(l, host.c(k.targetBlocks),
-                                                     gy),
+                  b.createOrFold<arith::MaxUIOp>(
+                      l,
+                      b.createOrFold<arith::CeilDivUIOp>(
+                          l, host.c(k.targetBlocks), gy),
+                      host.c(k.minBlocksX)),
                   host.c(k.maxBlocksX)));
         return {gx, gy};
       };

@@ -47,10 +47,13 @@ namespace {
 
 constexpr float kNegInf = -std::numeric_limits<float>::infinity();
 constexpr float kLn2 = 0.6931471805599453f;
-/// The split count's limits (splitCount): blocks of a launch to aim for
-/// (about 8 per SM on a 132-SM H200) and splits of a row at most (one per
-/// thread of the combine kernel).
-constexpr int64_t kTargetBlocks = 1024, kMaxSplits = 128;
+/// The split count's limits (splitKVCount): blocks of a launch to aim for,
+/// splits of a row at least (unless the keys are fewer) and at most (one
+/// per thread of the combine kernel). Measured on the H200 (bench/RESULTS.md,
+/// decode): blocks of at least 256 keys, about 256 blocks (one wave of 2
+/// per SM; 1024 blocks of 128-256 keys ran 0.66-0.89x as fast), and 2
+/// splits for many kv heads (512 blocks of every key left a tail: 0.82x).
+constexpr int64_t kTargetBlocks = 256, kMinSplits = 2, kMaxSplits = 128;
 
 /// The partial kernel's shape: R packed rows, L lanes per slot, U keys per
 /// slot step, T threads, C keys per block, V elements per vector load.
@@ -535,8 +538,11 @@ Value gpukernels::splitKVCount(KernelBuilder &kb, const KernelSpec &s,
   OpBuilder &b = kb.b;
   Value byKeys = arith::CeilDivUIOp::create(b, kb.loc, s.nkValue(kb),
                                             kb.c(keysPerBlock));
-  Value byHeads = arith::CeilDivUIOp::create(b, kb.loc, kb.c(kTargetBlocks),
-                                             kvBatchHeads(kb, s));
+  Value byHeads = arith::MaxUIOp::create(
+      b, kb.loc,
+      arith::CeilDivUIOp::create(b, kb.loc, kb.c(kTargetBlocks),
+                                 kvBatchHeads(kb, s)),
+      kb.c(kMinSplits));
   return arith::MinUIOp::create(
       b, kb.loc, byKeys,
       arith::MinUIOp::create(b, kb.loc, byHeads, kb.c(kMaxSplits)));
@@ -560,6 +566,7 @@ MappedKernel gpukernels::splitKVPartial(const KernelSpec &s, gpu::GPUFuncOp fn,
   k.rows = "nk";
   k.batchHeads = "bhkv";
   k.targetBlocks = kTargetBlocks;
+  k.minBlocksX = kMinSplits;
   k.maxBlocksX = kMaxSplits;
   k.scratchPerBlock = (s.hq / s.hkv) * s.nq * (s.dv + 2);
   return k;

@@ -11,12 +11,14 @@
 
 // Nq = 1, GQA 8 / 2: 4 packed rows; Nk dynamic.
 // CHECK-LABEL: module attributes {flash.kernels = [
-// CHECK-SAME: {args = ["q", "k", "v", "o", "lse", "scratch"], batch_heads = "bhkv", block = 128 : i64, kind = "split-kv", max_blocks_x = 128 : i64, name = "flash_attention_0", rows = "nk", rows_per_block = 128 : i64, scratch_per_block = 264 : i64, sizes = ["nk"], target_blocks = 1024 : i64}
+// CHECK-SAME: {args = ["q", "k", "v", "o", "lse", "scratch"], batch_heads = "bhkv", block = 128 : i64, kind = "split-kv", max_blocks_x = 128 : i64, min_blocks_x = 2 : i64, name = "flash_attention_0", rows = "nk", rows_per_block = 256 : i64, scratch_per_block = 264 : i64, sizes = ["nk"], target_blocks = 256 : i64}
 // CHECK-SAME: {args = ["q", "k", "v", "o", "lse", "scratch"], batch_heads = "bh", block = 128 : i64, kind = "split-kv", name = "flash_attention_0_combine", rows = "nq", rows_per_block = 1 : i64, sizes = ["nk"]}
-// The grid: min(ceil(Nk / 128), ceil(1024 / 4), 128) splits of the 4 kv batch-heads.
+// The grid: min(ceil(Nk / 256), max(ceil(256 / 4), 2), 128) = min(ceil(Nk /
+// 256), 64) splits of the 4 kv batch-heads (folded).
 // CHECK: func.func private @flash_gpu_0
-// CHECK: %[[BYKEYS:.*]] = arith.ceildivui %{{.*}}, %c128
-// CHECK: %[[SPLITS:.*]] = arith.minui %[[BYKEYS]], %c128
+// CHECK: %[[BYKEYS:.*]] = arith.ceildivui %{{.*}}, %c256
+// CHECK: %[[SPLITS:.*]] = arith.minui %[[BYKEYS]], %c64
+// CHECK: arith.muli %[[SPLITS]], %c4
 // CHECK: %[[WORDS:.*]] = arith.muli %{{.*}}, %c264
 // CHECK: %[[ATLEAST1:.*]] = arith.maxui %[[WORDS]], %c1
 // CHECK: gpu.alloc host_shared (%[[ATLEAST1]]) : memref<?xf32>
@@ -39,7 +41,7 @@
 // OFF-LABEL: module attributes
 // OFF-NOT: split-kv
 // TC-LABEL: module attributes {flash.kernels = [
-// TC-SAME: {args = ["q", "k", "v", "o", "lse", "scratch"], batch_heads = "bhkv", block = 128 : i64, kind = "wgmma", max_blocks_x = 128 : i64, name = "flash_attention_0", rows = "nk", rows_per_block = 128 : i64, scratch_per_block = 264 : i64, sizes = ["nk"], target_blocks = 1024 : i64}
+// TC-SAME: {args = ["q", "k", "v", "o", "lse", "scratch"], batch_heads = "bhkv", block = 128 : i64, kind = "wgmma", max_blocks_x = 128 : i64, min_blocks_x = 2 : i64, name = "flash_attention_0", rows = "nk", rows_per_block = 256 : i64, scratch_per_block = 264 : i64, sizes = ["nk"], target_blocks = 256 : i64}
 // TC-SAME: kind = "split-kv", name = "flash_attention_0_combine"
 // TC: gpu.func @flash_attention_0(%{{.*}}: memref<16x64xbf16>, %{{.*}}: memref<?x64xbf16>, %{{.*}}: memref<?x64xbf16>, %{{.*}}: memref<16x64xbf16>, %{{.*}}: memref<16xf32>, %{{.*}}: memref<?xf32>, %{{.*}}: index)
 // TC: llvm.inline_asm {{.*}}wgmma.mma_async

@@ -374,9 +374,9 @@ struct MappedKernel {
   /// (empty: by position, as above).
   StringRef rows = {}, batchHeads = {};
   /// With targetBlocks, gx = min(ceil(rows / rowsPerBlock),
-  /// ceil(targetBlocks / gy), maxBlocksX) instead: about that many blocks
-  /// in all.
-  int64_t targetBlocks = 0, maxBlocksX = 0;
+  /// max(ceil(targetBlocks / gy), minBlocksX), maxBlocksX) instead: about
+  /// that many blocks in all.
+  int64_t targetBlocks = 0, minBlocksX = 0, maxBlocksX = 0;
   /// f32 words of scratch each block of this kernel owns: the op's kernels
   /// then all take one scratch buffer of gx * gy * scratchPerBlock words
   /// (its grid) as their last buffer argument, which this kernel writes and
@@ -398,7 +398,7 @@ struct MappedKernel {
 /// modifiers, a dynamic Nk or one of at least two blocks.
 bool isSplitKVShape(const KernelSpec &s, const FlashMapToGPUOptions &o);
 /// Splits per kv batch-head for at least `keysPerBlock` keys a block:
-/// min(ceil(Nk / keysPerBlock), ceil(1024 / BHkv), 128) (about 1024
+/// min(ceil(Nk / keysPerBlock), max(ceil(256 / BHkv), 2), 128) (about 256
 /// blocks in all; the launch contract states the same).
 Value splitKVCount(KernelBuilder &kb, const KernelSpec &s,
                    int64_t keysPerBlock);

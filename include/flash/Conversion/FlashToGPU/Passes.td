@@ -100,8 +100,8 @@ def FlashMapToGPU : Pass<"flash-map-to-gpu", "::mlir::ModuleOp"> {
     Option<"gradRowLanes", "grad-row-lanes", "int64_t", /*default=*/"0",
            "The same for the SIMT backward's query rows (dQ) and key rows "
            "(dK/dV) (one row per thread spills kilobytes from d = 64 on)">,
-    Option<"splitKV", "split-kv", "int64_t", /*default=*/"128",
-           "Keys per block of the split-KV forward (decode: a static Nq "
+    Option<"splitKV", "split-kv", "int64_t", /*default=*/"256",
+           "Keys per block (at least) of the split-KV forward (decode: a static Nq "
            "with (Hq / Hkv) * Nq <= 16 packed query rows, no mask or "
            "modifiers; a combine kernel merges the blocks' partial results "
            "by their log-sum-exp); 0: never split">,

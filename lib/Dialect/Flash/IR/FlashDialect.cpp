@@ -44,10 +44,13 @@ static LogicalResult verifyContract(Operation *op, DictionaryAttr d,
       failed(str("batch_heads", {"bh", "bhkv"})) || failed(names("args")) ||
       failed(names("sizes")) || failed(positive("scratch_per_block", true)) ||
       failed(positive("target_blocks", true)) ||
+      failed(positive("min_blocks_x", true)) ||
       failed(positive("max_blocks_x", true)))
     return failure();
-  if (d.contains("target_blocks") != d.contains("max_blocks_x"))
-    return fail("'target_blocks' and 'max_blocks_x' go together");
+  if (d.contains("target_blocks") != d.contains("max_blocks_x") ||
+      d.contains("target_blocks") != d.contains("min_blocks_x"))
+    return fail("'target_blocks', 'min_blocks_x' and 'max_blocks_x' go "
+                "together");
   if (named && (failed(str("name", {})) || failed(str("kind", {}))))
     return failure();
   return success();

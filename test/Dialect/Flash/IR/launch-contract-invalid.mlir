@@ -15,7 +15,7 @@ func.func @f() attributes {flash.launch = {block = 0 : i64, rows = "nq", rows_pe
 
 // -----
 
-// expected-error @below {{'target_blocks' and 'max_blocks_x' go together}}
+// expected-error @below {{'target_blocks', 'min_blocks_x' and 'max_blocks_x' go together}}
 func.func @f() attributes {flash.launch = {block = 32 : i64, rows = "nk", rows_per_block = 64 : i64, batch_heads = "bhkv", args = ["q"], sizes = ["nk"], target_blocks = 1024 : i64}} {
   return
 }

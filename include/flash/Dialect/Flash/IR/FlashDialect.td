@@ -29,9 +29,9 @@ def Flash_Dialect : Dialect {
     "split-kv", "cooperative-matrix", "simt") and `flash.launch` on each `gpu.func`,
     a dictionary with `block` (threads), `rows` ("nq" or "nk") and
     `rows_per_block`, `batch_heads` ("bh" or "bhkv") for the grid
-    (ceil(rows / rows_per_block), batch_heads) — or, with `target_blocks`
-    and `max_blocks_x`, min(that x, ceil(target_blocks / batch_heads),
-    max_blocks_x) — `args` (the buffer arguments' names in order) and
+    (ceil(rows / rows_per_block), batch_heads) — or, with `target_blocks`,
+    `min_blocks_x` and `max_blocks_x`, min(that x, max(ceil(target_blocks /
+    batch_heads), min_blocks_x), max_blocks_x) — `args` (the buffer arguments' names in order) and
     `sizes` (the index arguments after them: nq, nk, lead<i>, mask strides),
     `scratch_per_block` (f32 words each block of the kernel owns in the
     shared `scratch` buffer). `flash.kernels` on the module lists every
