@@ -12,7 +12,7 @@ APT_PACKAGES := llvm-22-dev llvm-22-tools mlir-22-tools libmlir-22-dev \
   spirv-tools libvulkan-dev mesa-vulkan-drivers libopenblas0-pthread
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps configure build test check demo docs bench-cpu clean
+.PHONY: all deps configure build test check demo docs bench-cpu fuzz clean
 
 all: build
 
@@ -54,6 +54,30 @@ docs: build
 
 bench-cpu: deps build
 	@PATH=$(LLVM_PREFIX)/bin:$$PATH $(PY) bench/cpu/bench.py --build $(BUILD)
+
+# Coverage-guided fuzzing of the pipelines (tools/flash-fuzz): our libraries
+# with libFuzzer coverage, ASan and UBSan in their own build, seeded with
+# every MLIR input of test/ once per pipeline; `make fuzz SECONDS=600`.
+# Findings (crash-*, timeout-*, ...) land in $(FUZZ_BUILD)/findings/.
+FUZZ_BUILD ?= build-fuzz
+SECONDS ?= 60
+$(FUZZ_BUILD)/build.ninja:
+	cmake -G Ninja -S . -B $(FUZZ_BUILD) \
+	  -DMLIR_DIR=$(LLVM_PREFIX)/lib/cmake/mlir \
+	  -DLLVM_EXTERNAL_LIT=$(LLVM_PREFIX)/bin/lit \
+	  -DCMAKE_BUILD_TYPE=Release \
+	  -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22 \
+	  -DLLVM_USE_LINKER=lld -DMLIR_LINK_MLIR_DYLIB=ON -DFLASH_FUZZ=ON
+
+fuzz: deps $(FUZZ_BUILD)/build.ninja
+	ninja -C $(FUZZ_BUILD) -j $(JOBS) flash-fuzz
+	$(PY) test/fuzz/make_corpus.py $(FUZZ_BUILD)/seeds
+	mkdir -p $(FUZZ_BUILD)/corpus $(FUZZ_BUILD)/findings
+	ASAN_OPTIONS=detect_leaks=0 $(FUZZ_BUILD)/bin/flash-fuzz \
+	  -max_total_time=$(SECONDS) -timeout=30 -rss_limit_mb=8000 \
+	  -max_len=65536 -print_final_stats=1 \
+	  -artifact_prefix=$(FUZZ_BUILD)/findings/ \
+	  $(FUZZ_BUILD)/corpus $(FUZZ_BUILD)/seeds
 
 clean:
 	rm -rf $(BUILD)

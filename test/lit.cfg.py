@@ -51,6 +51,8 @@ flash_bin = os.path.join(config.flash_obj_root, "bin")
 tools = [
     ToolSubst("flash-opt", os.path.join(flash_bin, "flash-opt"),
               unresolved="fatal"),
+    ToolSubst("flash-fuzz", os.path.join(flash_bin, "flash-fuzz"),
+              unresolved="fatal"),
     ToolSubst("mlir-runner", unresolved="fatal"),
     ToolSubst("mlir-opt", unresolved="fatal"),
 ]
