@@ -459,9 +459,12 @@ def forward(q, k, v, causal=False, scale=None, mask=None, window=None,
     plain = (mask is None and window is None and softcap is None
              and alibi_slopes is None and segment_ids is None)
     if plain:
+        # (The environment picks the kernels: per class or per shape,
+        # tuning options.)
         key = (q.shape, k.shape, v.shape, q.dtype, k.dtype, v.dtype,
                q.device, k.device, v.device, bool(causal), scale,
-               causal_offset)
+               causal_offset, os.environ.get("FLASH_MLIR_DYNAMIC"),
+               os.environ.get("FLASH_MLIR_NVVM_OPTIONS"))
         plan = _PLANS.get(key)
         if plan is None:
             plan = _PLANS[key] = _plan(q, k, v, causal, scale, causal_offset)
