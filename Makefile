@@ -27,13 +27,13 @@ deps:
 	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
 	else echo "deps: all present"; fi
 
+CMAKE_ARGS := -G Ninja -DMLIR_DIR=$(LLVM_PREFIX)/lib/cmake/mlir \
+  -DLLVM_EXTERNAL_LIT=$(LLVM_PREFIX)/bin/lit -DCMAKE_BUILD_TYPE=Release \
+  -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22 \
+  -DLLVM_USE_LINKER=lld -DMLIR_LINK_MLIR_DYLIB=ON
+
 $(BUILD)/build.ninja:
-	cmake -G Ninja -S . -B $(BUILD) \
-	  -DMLIR_DIR=$(LLVM_PREFIX)/lib/cmake/mlir \
-	  -DLLVM_EXTERNAL_LIT=$(LLVM_PREFIX)/bin/lit \
-	  -DCMAKE_BUILD_TYPE=Release \
-	  -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22 \
-	  -DLLVM_USE_LINKER=lld -DMLIR_LINK_MLIR_DYLIB=ON
+	cmake -S . -B $(BUILD) $(CMAKE_ARGS)
 
 configure: $(BUILD)/build.ninja
 
@@ -62,12 +62,7 @@ bench-cpu: deps build
 FUZZ_BUILD ?= build-fuzz
 SECONDS ?= 60
 $(FUZZ_BUILD)/build.ninja:
-	cmake -G Ninja -S . -B $(FUZZ_BUILD) \
-	  -DMLIR_DIR=$(LLVM_PREFIX)/lib/cmake/mlir \
-	  -DLLVM_EXTERNAL_LIT=$(LLVM_PREFIX)/bin/lit \
-	  -DCMAKE_BUILD_TYPE=Release \
-	  -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22 \
-	  -DLLVM_USE_LINKER=lld -DMLIR_LINK_MLIR_DYLIB=ON -DFLASH_FUZZ=ON
+	cmake -S . -B $(FUZZ_BUILD) $(CMAKE_ARGS) -DFLASH_FUZZ=ON
 
 fuzz: deps $(FUZZ_BUILD)/build.ninja
 	ninja -C $(FUZZ_BUILD) -j $(JOBS) flash-fuzz

@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "flash/Pipelines/FlashToCPU.h"
+#include "GPUHostPreparation.h"
 #include "flash/Dialect/Flash/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
@@ -53,11 +54,7 @@ void mlir::flash::buildFlashToCPUPipeline(
   }
 
   // Tensors -> buffers.
-  bufferization::OneShotBufferizePassOptions bufferize;
-  bufferize.bufferizeFunctionBoundaries = true;
-  bufferize.functionBoundaryTypeConversion =
-      bufferization::LayoutMapOption::IdentityLayoutMap;
-  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  addHostBufferization(pm);
   pm.addNestedPass<func::FuncOp>(bufferization::createBufferLoopHoistingPass());
   bufferization::buildBufferDeallocationPipeline(pm);
   pm.addPass(createCSEPass());

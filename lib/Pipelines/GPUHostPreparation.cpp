@@ -20,16 +20,20 @@
 
 using namespace mlir;
 
-void mlir::flash::buildGPUHostPreparation(OpPassManager &pm) {
-  tosa::addTosaToLinalgPasses(pm, TosaToLinalgOptions());
-  pm.addPass(createFlashDecomposeAggregates());
-  pm.addPass(createConvertElementwiseToLinalgPass());
-  pm.addPass(createCanonicalizerPass());
+void mlir::flash::addHostBufferization(OpPassManager &pm) {
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;
   bufferize.functionBoundaryTypeConversion =
       bufferization::LayoutMapOption::IdentityLayoutMap;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+}
+
+void mlir::flash::buildGPUHostPreparation(OpPassManager &pm) {
+  tosa::addTosaToLinalgPasses(pm, TosaToLinalgOptions());
+  pm.addPass(createFlashDecomposeAggregates());
+  pm.addPass(createConvertElementwiseToLinalgPass());
+  pm.addPass(createCanonicalizerPass());
+  addHostBufferization(pm);
   // Deallocation everywhere but in the GPU glue functions (which free
   // their own staging buffers).
   pm.addPass(createFlashHostDeallocation());

@@ -13,6 +13,10 @@ namespace flash {
 /// linalg as loops.
 void buildGPUHostPreparation(OpPassManager &pm);
 
+/// Tensors to buffers as every pipeline's host side does it: one-shot
+/// bufferization across function boundaries, identity layouts at them.
+void addHostBufferization(OpPassManager &pm);
+
 } // namespace flash
 } // namespace mlir
 
