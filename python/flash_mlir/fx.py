@@ -140,8 +140,9 @@ def _ttype(shape, dt):
 
 
 class _Val:
-    def __init__(self, name, shape, dt):
+    def __init__(self, name, shape, dt, splat=None):
         self.name, self.shape, self.dt = name, tuple(shape), dt
+        self.splat = splat   # the value of a filled constant
 
     @property
     def type(self):
@@ -418,7 +419,7 @@ class _Exporter:
         if name == "t":
             x = self.value(args[0])
             return self.transpose(x, list(range(len(x.shape)))[::-1])
-        if name in _VIEW or name == "unsafe_view":
+        if name in _VIEW or name in ("unsafe_view", "reshape_alias"):
             return self.reshape(self.value(args[0]), shape)
         if name in ("expand", "expand_as", "broadcast_to"):
             return self.broadcast(self.value(args[0]), shape)
@@ -513,8 +514,10 @@ class _Exporter:
                     "zeros_like": 0}.get(name)
             if fill is None:
                 fill = _const(kw.get("fill_value", args[-1]))
-            return self.elementwise([], shape, dt,
-                                    lambda b, xs: b.scalar(fill, dt))
+            v = self.elementwise([], shape, dt,
+                                 lambda b, xs: b.scalar(fill, dt))
+            v.splat = fill
+            return v
         if name == "arange":
             return self.arange(args, kw, shape, dt)
         raise Unsupported(f"{name}")
@@ -871,6 +874,9 @@ class _Exporter:
     def triangle(self, name, x, diag, dt):
         if len(x.shape) < 2:
             raise Unsupported("tril of vectors")
+        if x.splat is not None and name == "tril":
+            # tril(full(v)): v where j <= i + diag, else 0.
+            return self.triangle_values(x.shape, dt, diag, x.splat, 0)
         R = len(x.shape)
 
         def body(b, args, _acc):
@@ -1340,7 +1346,9 @@ def _is_softmax(gm, n):
         _target_name(n) == "softmax"
 
 
-_PASS_THROUGH = _IDENTITY | _CAST | {"dropout", "to_copy"}
+_PASS_THROUGH = (_IDENTITY | _CAST | _VIEW |
+                 {"dropout", "to_copy", "expand", "unsafe_view",
+                  "reshape_alias"})
 
 
 def _consumer(gm, s):
@@ -1348,7 +1356,9 @@ def _consumer(gm, s):
     copies and dropout), or (None, why)."""
     n = s
     while True:
-        users = list(n.users)
+        # (Users without users of their own, e.g. a detach an aten trace
+        # keeps for autograd, do not count.)
+        users = [u for u in n.users if u.users or u.op == "output"]
         if len(users) != 1:
             return None, ("the probabilities have other users (returned "
                           "attention weights?)" if users else "unused")

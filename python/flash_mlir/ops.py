@@ -208,7 +208,8 @@ def _register():
     class Attention(torch.autograd.Function):
         @staticmethod
         def forward(ctx, q, k, v, *opts):
-            impl = _forward_cuda if q.is_cuda else _forward_cpu
+            impl = (_forward_cuda if q.is_cuda else _forward_fake
+                    if q.is_meta else _forward_cpu)
             out = impl(q, k, v, *opts)
             _setup_context(ctx, (q, k, v) + opts, out)
             return out

@@ -1,0 +1,203 @@
+# flash_mlir.fx.fuse_attention on FX graphs written the way model code
+# writes attention (symbolic_trace, and aten graphs from make_fx): every
+# softmax either becomes torch.ops.flash_mlir.attention with the attributes
+# the raise proved, or stays with a reason; fused modules' outputs and
+# gradients (inputs and parameters) equal the unfused module's (f32, <= 1e-5).
+# RUN: env FLASH_MLIR_CACHE=%t.cache %python %s | FileCheck %s
+
+import math
+import sys
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+from torch.fx.experimental.proxy_tensor import make_fx
+
+from flash_mlir import fx as ffx
+
+torch.manual_seed(0)
+B, N, D, H = 2, 13, 32, 4
+HD = D // H
+
+class Attn(nn.Module):
+    """Projections, [B, N, H, d] views, then `spell` writes the attention."""
+    def __init__(s, spell, kv_heads=H):
+        super().__init__(); s.spell = spell; s.kvh = kv_heads
+        s.q = nn.Linear(D, H * HD); s.k = nn.Linear(D, kv_heads * HD); s.v = nn.Linear(D, kv_heads * HD)
+        s.o = nn.Linear(H * HD, D)
+        s.register_buffer("bias", torch.tril(torch.ones(64, 64, dtype=torch.bool)).view(1, 1, 64, 64))
+        s.drop = nn.Dropout(0.1)
+    def forward(s, x, mask=None):
+        q = s.q(x).view(B, N, H, HD).transpose(1, 2)
+        k = s.k(x).view(B, N, s.kvh, HD).transpose(1, 2)
+        v = s.v(x).view(B, N, s.kvh, HD).transpose(1, 2)
+        o = s.spell(s, q, k, v, mask)
+        return s.o(o.transpose(1, 2).reshape(B, N, H * HD))
+
+def sdp(s, q, k, v, m):
+    a = q @ k.transpose(-2, -1) / math.sqrt(HD)
+    return torch.softmax(a, dim=-1) @ v
+def matmul4(s, q, k, v, m):
+    a = torch.matmul(q, k.transpose(2, 3)) * (HD ** -0.5)
+    return torch.matmul(F.softmax(a, dim=-1, dtype=torch.float32).to(q.dtype), v)
+def einsum(s, q, k, v, m):
+    a = torch.einsum("bhqd,bhkd->bhqk", q * HD ** -0.5, k)
+    return torch.einsum("bhqk,bhkd->bhqd", a.softmax(-1), v)
+def repeat_kv(x, n):
+    b, h, sl, d = B, H // n, N, HD
+    return x[:, :, None, :, :].expand(b, h, n, sl, d).reshape(b, h * n, sl, d)
+def gqa(s, q, k, v, m):
+    k, v = repeat_kv(k, H // s.kvh), repeat_kv(v, H // s.kvh)
+    a = torch.matmul(q, k.transpose(2, 3)) / math.sqrt(HD)
+    return torch.matmul(a.softmax(-1), v)
+def gqa_interleave(s, q, k, v, m):
+    k, v = k.repeat_interleave(H // s.kvh, dim=1), v.repeat_interleave(H // s.kvh, dim=1)
+    return F.softmax(q @ k.transpose(-1, -2) / math.sqrt(HD), -1) @ v
+def causal_tril(s, q, k, v, m):
+    a = q @ k.transpose(-2, -1) / math.sqrt(HD)
+    c = torch.tril(torch.ones(N, N, dtype=torch.bool))
+    a = a.masked_fill(~c, float("-inf"))
+    return s.drop(torch.softmax(a, dim=-1)) @ v
+def causal_buffer(s, q, k, v, m):
+    a = q @ k.transpose(-2, -1) / math.sqrt(HD)
+    a = a.masked_fill(s.bias[:, :, :N, :N] == 0, float("-inf"))
+    return torch.softmax(a, dim=-1) @ v
+def causal_where(s, q, k, v, m):
+    a = q @ k.transpose(-2, -1) / math.sqrt(HD)
+    i = torch.arange(N)[:, None]; j = torch.arange(N)[None, :]
+    a = torch.where(j <= i, a, torch.finfo(torch.float32).min)
+    return torch.softmax(a, dim=-1) @ v
+def padding(s, q, k, v, m):
+    a = q @ k.transpose(-2, -1) / math.sqrt(HD) + m
+    return torch.softmax(a, dim=-1) @ v
+def bmm3(s, q, k, v, m):
+    q3, k3, v3 = (t.reshape(B * H, N, HD) for t in (q, k, v))
+    p = torch.bmm(q3, k3.transpose(1, 2)).mul(1 / math.sqrt(HD)).softmax(-1)
+    return torch.bmm(p, v3).view(B, H, N, HD)
+def returns_weights(s, q, k, v, m):
+    p = torch.softmax(q @ k.transpose(-2, -1), -1)
+    s.last = p.sum()
+    return p @ v + 0 * s.last
+
+def neg_large(s, q, k, v, m):
+    a = (q * HD ** -0.5) @ k.transpose(-2, -1)
+    c = torch.tril(torch.ones(N, N))
+    a = a.masked_fill(c == 0, -1e9)
+    return torch.softmax(a, dim=-1) @ v
+def float_causal(s, q, k, v, m):
+    c = torch.full((N, N), float("-inf")).triu(1)
+    a = q @ k.transpose(-2, -1) / math.sqrt(HD) + c
+    return torch.softmax(a.float(), dim=-1).type_as(q) @ v
+def const_mask(s, q, k, v, m):
+    g = torch.Generator().manual_seed(3)
+    c = torch.rand(N, N, generator=g) > 0.3
+    a = (q @ k.transpose(-2, -1) / math.sqrt(HD)).masked_fill(~c, float("-inf"))
+    return torch.softmax(a, dim=-1) @ v
+def bool_pad(s, q, k, v, m):
+    keep = m == 0
+    a = (q @ k.transpose(-2, -1) / math.sqrt(HD)).masked_fill(~keep, torch.finfo(torch.float32).min)
+    return torch.softmax(a, dim=-1) @ v
+def offset_causal(s, q, k, v, m):
+    a = q[:, :, 3:] @ k.transpose(-2, -1) / math.sqrt(HD)
+    c = torch.tril(torch.ones(N, N, dtype=torch.bool))[3:]
+    a = a.masked_fill(~c, float("-inf"))
+    o = torch.softmax(a, dim=-1) @ v
+    return torch.cat([v[:, :, :3], o], dim=2)
+
+class Classifier(nn.Module):
+    def __init__(s):
+        super().__init__(); s.l = nn.Linear(D, 10)
+    def forward(s, x, mask=None):
+        return F.softmax(s.l(x), dim=-1)
+class SoftmaxMix(nn.Module):  # softmax over features, mixed by a weight: not over keys
+    def __init__(s):
+        super().__init__(); s.w = nn.Parameter(torch.randn(D, D))
+    def forward(s, x, mask=None):
+        return torch.softmax(x, dim=1) @ s.w
+
+
+CASES = [
+    # CHECK: sdp: fused scale=0.3536 causal=False offset=None mask=False ok
+    ("sdp", Attn(sdp)),
+    # CHECK: matmul4: fused scale=0.3536 causal=False offset=None mask=False ok
+    ("matmul4", Attn(matmul4)),
+    # CHECK: einsum: fused scale=0.3536 causal=False offset=None mask=False ok
+    ("einsum", Attn(einsum)),
+    # CHECK: gqa: fused {{.*}} ok
+    ("gqa", Attn(gqa, 2)),
+    # CHECK: gqa_interleave: fused {{.*}} ok
+    ("gqa_interleave", Attn(gqa_interleave, 1)),
+    # CHECK: causal_tril: fused scale=0.3536 causal=True offset=0 mask=False ok
+    ("causal_tril", Attn(causal_tril)),
+    # CHECK: causal_buffer: fused scale=0.3536 causal=True offset=0 mask=False ok
+    ("causal_buffer", Attn(causal_buffer)),
+    # CHECK: causal_where: fused scale=0.3536 causal=True offset=0 mask=False ok
+    ("causal_where", Attn(causal_where)),
+    # CHECK: float_causal: fused scale=0.3536 causal=True offset=0 mask=False ok
+    ("float_causal", Attn(float_causal)),
+    # CHECK: offset_causal: fused scale=0.3536 causal=True offset=3 mask=False ok
+    ("offset_causal", Attn(offset_causal)),
+    # CHECK: padding: fused scale=0.3536 causal=False offset=None mask=True ok
+    ("padding", Attn(padding)),
+    # CHECK: bool_pad: fused {{.*}} mask=True ok
+    ("bool_pad", Attn(bool_pad)),
+    # CHECK: const_mask: fused {{.*}} mask=True ok
+    ("const_mask", Attn(const_mask)),
+    # CHECK: bmm3: fused {{.*}} ok
+    ("bmm3", Attn(bmm3)),
+    # CHECK: returns_weights: not fused: the probabilities have other users
+    ("returns_weights", Attn(returns_weights)),
+    # CHECK: classifier: not fused: the softmax is an output of the graph
+    ("classifier", Classifier()),
+    # CHECK: softmax_mix: not fused: attention not raised: the softmax normalizes over a different axis
+    ("softmax_mix", SoftmaxMix()),
+    # CHECK: aten_sdp: fused scale=0.3536 causal=False offset=None mask=False ok
+    ("aten_sdp", Attn(sdp)),
+    # CHECK: aten_gqa: fused {{.*}} ok
+    ("aten_gqa", Attn(gqa, 2)),
+    # CHECK: aten_causal_tril: fused scale=0.3536 causal=True offset=0 mask=False ok
+    ("aten_causal_tril", Attn(causal_tril)),
+]
+
+x = torch.randn(B, N, D)
+pad = torch.zeros(B, 1, 1, N)
+pad[1, ..., -4:] = float("-inf")
+bad = 0
+for name, mod in CASES:
+    mod.eval()
+    if name.startswith("aten_"):
+        def trace():
+            return make_fx(lambda x, m: mod(x, m))(x, pad)
+    else:
+        def trace():
+            return torch.fx.symbolic_trace(mod)
+    gm, ref_gm = trace(), trace()
+    reports = ffx.fuse_attention(gm, (x, pad))
+    # The unfused graph, differentiated by torch, is the reference.
+    outs = []
+    for g in (gm, ref_gm):
+        xs = x.clone().requires_grad_()
+        params = list(mod.parameters())
+        out = g(xs, pad)
+        w = torch.randn(out.shape, generator=torch.Generator().manual_seed(1))
+        grads = torch.autograd.grad(out, [xs] + params, w, allow_unused=True)
+        outs.append((out, grads))
+    (o, gs), (r, grs) = outs
+    err = float((o - r).abs().max())
+    gerr = max(float((a - b).abs().max()) for a, b in zip(gs, grs)
+               if a is not None)
+    ok = err <= 1e-5 and gerr <= 1e-5
+    rep = reports[0]
+    if rep.fused:
+        a = rep.attrs
+        what = (f"fused scale={a['scale']:.4f} causal={a['causal']} "
+                f"offset={a['causal_offset']} mask={a['mask']}")
+        if not any(n.op == "call_function" and n.target is ffx.fused_attention
+                   for n in gm.graph.nodes):
+            ok = False
+    else:
+        what = "not fused: " + rep.reason.splitlines()[0]
+    bad += not ok
+    print(f"{name}: {what} {'ok' if ok else f'FAIL err={err:.2e} grad={gerr:.2e}'}")
+# CHECK: failures: 0
+print(f"failures: {bad}")
