@@ -55,6 +55,22 @@ def cache_dir():
     return d
 
 
+def pending_dir():
+    """Where a machine without flash-opt records what it could not compile
+    (FLASH_MLIR_PENDING, default the cache's pending/)."""
+    d = os.environ.get("FLASH_MLIR_PENDING") or os.path.join(cache_dir(),
+                                                              "pending")
+    os.makedirs(d, exist_ok=True)
+    return d
+
+
+def pending_request(name, text):
+    path = os.path.join(pending_dir(), name)
+    with open(path, "w") as f:
+        f.write(text)
+    return path
+
+
 def _flash_opt():
     cand = os.environ.get("FLASH_OPT")
     if cand:

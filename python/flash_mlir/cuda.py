@@ -168,6 +168,17 @@ def compile_kernel(cfg, chip="sm_90a", features="+ptx80", grad=False):
     if not stale and tool is not None:
         with open(side_path) as f:
             stale = json.load(f).get("compiler") != tool
+    if stale and tool is None:
+        # A machine without flash-opt (a GPU machine with only the cache):
+        # record the request for flash_mlir.offline and say so.
+        path_req = compiler.pending_request(
+            f"kernel-{key}.json", json.dumps({
+                "config": repr(cfg), "grad": grad, "chip": chip,
+                "features": features, "options": extra}))
+        raise compiler.CompileError(
+            f"flash-opt is not available here and kernel {key} is not in the "
+            f"cache; the request is {path_req} (python3 -m flash_mlir.offline "
+            f"on a machine with flash-opt fills the cache)")
     if stale:
         COMPILES += 1
         opt = compiler._flash_opt()

@@ -448,6 +448,10 @@ class _Exporter:
         if name in _CAST or name in ("to_copy", "convert_element_type"):
             return self.elementwise([self.value(args[0])], shape, dt,
                                     lambda b, xs: xs[0])
+        if name == "getitem" and isinstance(args[0], torch.fx.Node) and \
+                _target_name(args[0]) in ("split", "chunk", "unbind",
+                                          "split_with_sizes"):
+            return self.piece(args[0], _const(args[1]), shape)
         if name == "getitem":
             return self.getitem(self.value(args[0]), args[1], shape)
         if name == "repeat_interleave":
@@ -859,6 +863,33 @@ class _Exporter:
             y = _Val(r, sizes, x.dt)
         return self.reshape(y, shape)
 
+    def piece(self, n, i, shape):
+        """Piece i of split / chunk / unbind(x, ..., dim) as a slice."""
+        args, kw = list(n.args), dict(n.kwargs)
+        x = self.value(args[0])
+        kind = _target_name(n)
+        dim = kw.get("dim", args[2] if len(args) > 2 else 0)
+        if kind == "unbind":
+            dim = kw.get("dim", args[1] if len(args) > 1 else 0)
+        dim = _const(dim) % len(x.shape)
+        size = x.shape[dim]
+        if kind == "unbind":
+            starts, lens = list(range(size)), [1] * size
+        else:
+            arg = kw.get("split_size_or_sections", kw.get(
+                "chunks", kw.get("split_size", args[1] if len(args) > 1
+                                 else None)))
+            arg = [_const(a) for a in arg] if isinstance(arg, (list, tuple)) \
+                else _const(arg)
+            if kind == "chunk":
+                arg = -(-size // arg)
+            lens = list(arg) if isinstance(arg, list) else \
+                [min(arg, size - o) for o in range(0, size, arg)]
+            starts = [sum(lens[:k]) for k in range(len(lens))]
+        index = [slice(None)] * len(x.shape)
+        index[dim] = slice(starts[i], starts[i] + lens[i])
+        return self.getitem(x, tuple(index), shape)
+
     def repeat_interleave(self, n, args, kw, shape):
         x = self.value(args[0])
         rep = _const(kw.get("repeats", args[1] if len(args) > 1 else None))
@@ -949,7 +980,7 @@ def _raise(text):
     cached by the text; without flash-opt, a pending request."""
     from . import compiler
 
-    key = hashlib.sha256(("raise1\0" + text).encode()).hexdigest()[:32]
+    key = raise_key(text)
     d = os.path.join(compiler.cache_dir(), "raise")
     os.makedirs(d, exist_ok=True)
     path = os.path.join(d, key + ".json")
@@ -960,19 +991,29 @@ def _raise(text):
     try:
         opt = compiler._flash_opt()
     except compiler.CompileError:
-        pend = os.path.join(compiler.cache_dir(), "pending")
-        os.makedirs(pend, exist_ok=True)
-        with open(os.path.join(pend, f"raise-{key}.mlir"), "w") as f:
-            f.write(text)
+        req = compiler.pending_request(f"raise-{key}.mlir", text)
         return None, ("flash-opt is not available here: the raise request is "
-                      f"in {pend} (python3 -m flash_mlir.offline "
-                      f"{compiler.cache_dir()} on a machine with flash-opt)")
+                      f"{req} (python3 -m flash_mlir.offline on a machine "
+                      "with flash-opt fills the cache)")
     raised, remarks = run_raise(opt, text)
+    store_raise(text, raised, remarks)
+    return raised, remarks
+
+
+def raise_key(text):
+    return hashlib.sha256(("raise1\0" + text).encode()).hexdigest()[:32]
+
+
+def store_raise(text, raised, remarks):
+    from . import compiler
+
+    d = os.path.join(compiler.cache_dir(), "raise")
+    os.makedirs(d, exist_ok=True)
+    path = os.path.join(d, raise_key(text) + ".json")
     tmp = path + f".{os.getpid()}.tmp"
     with open(tmp, "w") as f:
         json.dump({"raised": raised, "remarks": remarks}, f)
     os.replace(tmp, path)
-    return raised, remarks
 
 
 def run_raise(opt, text):

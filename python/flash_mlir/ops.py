@@ -96,17 +96,70 @@ def _backward_cpu(do, q, k, v, o, lse, *opts):
 
 
 def _forward_cuda(q, k, v, *opts):
-    from . import cuda
+    from . import compiler, cuda
 
     kw = _kwargs(*opts)
-    return cuda.forward(q, k, v, **kw)
+    try:
+        return cuda.forward(q, k, v, **kw)
+    except compiler.CompileError:
+        if not _collecting(kw):
+            raise
+        return _reference(q, k, v, **kw)
 
 
 def _backward_cuda(do, q, k, v, o, lse, *opts):
-    from . import cuda
+    from . import compiler, cuda
 
     kw = _kwargs(*opts)
-    return cuda.backward(q, k, v, o, lse, do.contiguous(), **kw)
+    try:
+        return cuda.backward(q, k, v, o, lse, do.contiguous(), **kw)
+    except compiler.CompileError:
+        if not _collecting(kw):
+            raise
+        with torch.enable_grad():
+            xs = [t.detach().requires_grad_() for t in (q, k, v)]
+            out, _ = _reference(*xs, **kw)
+            return torch.autograd.grad(out, xs, do)
+
+
+def _collecting(kw):
+    """FLASH_MLIR_COLLECT=1: on a machine without flash-opt, a kernel
+    missing from the cache is requested (flash_mlir.offline) and this call
+    computed unfused instead, so that one run collects every request. Only
+    for the options the unfused formula below has."""
+    import os
+    import warnings
+
+    if os.environ.get("FLASH_MLIR_COLLECT") != "1":
+        return False
+    if kw["window"] or kw["softcap"] or kw["alibi_slopes"] is not None or \
+            kw["segment_ids"] is not None:
+        return False
+    warnings.warn("flash_mlir: kernel requested (FLASH_MLIR_COLLECT=1); "
+                  "this call runs unfused")
+    return True
+
+
+def _reference(q, k, v, mask=None, scale=None, causal=False,
+               causal_offset=None, **_):
+    """Unfused attention in f32 (o in v's dtype, lse): the same semantics."""
+    hq, hkv = q.shape[-3], k.shape[-3]
+    kk = k.float().repeat_interleave(hq // hkv, dim=-3)
+    vv = v.float().repeat_interleave(hq // hkv, dim=-3)
+    s = (scale if scale is not None else q.shape[-1] ** -0.5) * \
+        (q.float() @ kk.transpose(-1, -2))
+    if mask is not None:
+        s = s.masked_fill(~mask, float("-inf")) if mask.dtype == torch.bool \
+            else s + mask.float()
+    if causal:
+        nq, nk = q.shape[-2], k.shape[-2]
+        off = 0 if causal_offset is None else causal_offset
+        i = torch.arange(nq, device=q.device)[:, None]
+        j = torch.arange(nk, device=q.device)[None, :]
+        s = s.masked_fill(j > i + off, float("-inf"))
+    lse = torch.logsumexp(s, -1)
+    p = torch.exp(s - lse[..., None]).nan_to_num(0.0)
+    return (p @ vv).to(v.dtype), lse
 
 
 def _forward_fake(q, k, v, *opts):

@@ -104,6 +104,21 @@ def offset_causal(s, q, k, v, m):
     o = torch.softmax(a, dim=-1) @ v
     return torch.cat([v[:, :, :3], o], dim=2)
 
+class Fused(nn.Module):
+    """One projection for q, k and v (GPT-2's c_attn, GPT-NeoX's qkv)."""
+    def __init__(s, how):
+        super().__init__(); s.c = nn.Linear(D, 3 * D); s.how = how
+    def forward(s, x, mask=None):
+        if s.how == "split":
+            t = s.c(x).split(D, dim=2)
+            q, k, v = (t[i].view(B, N, H, HD).permute(0, 2, 1, 3)
+                       for i in range(3))
+        else:
+            t = s.c(x).view(B, N, 3, H, HD).unbind(2)
+            q, k, v = (t[i].transpose(1, 2) for i in range(3))
+        a = torch.matmul(q, k.transpose(-1, -2)) / math.sqrt(HD)
+        return torch.matmul(a.softmax(-1), v)
+
 class Classifier(nn.Module):
     def __init__(s):
         super().__init__(); s.l = nn.Linear(D, 10)
@@ -145,6 +160,10 @@ CASES = [
     ("const_mask", Attn(const_mask)),
     # CHECK: bmm3: fused {{.*}} ok
     ("bmm3", Attn(bmm3)),
+    # CHECK: fused_split: fused scale=0.3536 {{.*}} ok
+    ("fused_split", Fused("split")),
+    # CHECK: fused_unbind: fused scale=0.3536 {{.*}} ok
+    ("fused_unbind", Fused("unbind")),
     # CHECK: returns_weights: not fused: the probabilities have other users
     ("returns_weights", Attn(returns_weights)),
     # CHECK: classifier: not fused: the softmax is an output of the graph
