@@ -459,6 +459,9 @@ class _Exporter:
         if name in _BINARY:
             if kw.get("rounding_mode") is not None:
                 raise Unsupported("division with rounding")
+            if self.computed_operand(n, args[:2], dt):
+                raise Unsupported("a computed operand (e.g. rotary "
+                                  "embeddings): a leaf")
             return self.binary(name, [self.operand(x) for x in args[:2]],
                                shape, dt, kw.get("alpha", 1))
         if name in ("neg", "exp", "tanh", "sqrt", "rsqrt", "abs",
@@ -522,6 +525,15 @@ class _Exporter:
                                  lambda b, xs: b.scalar(fill, dt))
             v.splat = fill
             return v
+        if name in ("tensor", "scalar_tensor") and not shape and \
+                isinstance(args[0], (int, float, bool)):
+            v = args[0]
+            if isinstance(v, float) and not math.isfinite(v):
+                raise Unsupported("a non-finite constant")
+            t = self.elementwise([], shape, dt,
+                                 lambda b, xs: b.scalar(v, dt))
+            t.splat = v
+            return t
         if name == "arange":
             return self.arange(args, kw, shape, dt)
         raise Unsupported(f"{name}")
@@ -618,6 +630,31 @@ class _Exporter:
             return self.select(b, keep, b.scalar(inside, dt),
                                b.scalar(outside, dt), dt)
         return self.em.generic([], [], tuple(shape), dt, body)
+
+    def computed_operand(self, n, args, dt):
+        """An elementwise combination of two tensors before any product
+        (rotary embeddings of Q and K, a gated V): the raise takes Q, K and
+        V as they are, so the exported subgraph starts there."""
+        if dt not in _FLOAT or not all(
+                isinstance(a, torch.fx.Node) and
+                isinstance(_meta(a), tuple) and len(_meta(a)[0]) >= 2
+                for a in args):
+            return False
+        return not self.after_product(n)
+
+    def after_product(self, n, depth=0, memo=None):
+        memo = {} if memo is None else memo
+        if n in memo:
+            return memo[n]
+        memo[n] = False
+        if depth > 64:
+            return False
+        if _target_name(n) in ("matmul", "bmm", "mm", "einsum", "baddbmm"):
+            memo[n] = True
+            return True
+        memo[n] = any(self.after_product(a, depth + 1, memo)
+                      for a in n.all_input_nodes)
+        return memo[n]
 
     # Helpers that write ops.
     def common_type(self, xs):

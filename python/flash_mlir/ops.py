@@ -211,7 +211,7 @@ def _backward_formula(ctx, grad_out, _grad_lse):
     dq, dk, dv = torch.ops.flash_mlir.attention_backward(
         grad_out, q, k, v, o, lse, *opts)
     dmask = None
-    if ctx.mask_grad:
+    if ctx.has_mask and ctx.needs_input_grad[3]:
         if ((opts[4], opts[5]) != (-1, -1) or opts[6]
                 or opts[7] is not None or opts[8] is not None):
             raise NotImplementedError(
@@ -228,7 +228,6 @@ def _setup_context(ctx, inputs, output):
     o, lse = output
     mask = opts[0]
     ctx.has_mask = mask is not None
-    ctx.mask_grad = ctx.has_mask and mask.requires_grad
     ctx.opts = tuple(opts)
     ctx.save_for_backward(q, k, v, o, lse, *([mask] if ctx.has_mask else []))
     ctx.mark_non_differentiable(lse)
