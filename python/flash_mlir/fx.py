@@ -329,6 +329,15 @@ _COMPARE = {"eq": ("oeq", "eq"), "ne": ("une", "ne"), "lt": ("olt", "slt"),
             "le": ("ole", "sle"), "gt": ("ogt", "sgt"), "ge": ("oge", "sge")}
 
 
+# The ops a product's value may flow through before a binary op (the
+# scores' scale, mask, bias).
+_WALK = (_VIEW | _IDENTITY | _CAST | _BINARY |
+         {"transpose", "permute", "t", "expand", "expand_as", "broadcast_to",
+          "getitem", "repeat_interleave", "neg", "exp", "tanh", "masked_fill",
+          "where", "unsafe_view", "reshape_alias", "slice", "select",
+          "to_copy", "dropout", "softmax"})
+
+
 class _Exporter:
     """Writes the subgraph that ends in `root` as one func.func."""
 
@@ -649,9 +658,15 @@ class _Exporter:
         memo[n] = False
         if depth > 64:
             return False
-        if _target_name(n) in ("matmul", "bmm", "mm", "einsum", "baddbmm"):
+        name = _target_name(n)
+        if name in ("matmul", "bmm", "mm", "einsum", "baddbmm"):
             memo[n] = True
             return True
+        # Only through what this exporter writes (a projection, a rotary
+        # table computed by a matmul elsewhere, ... are leaves).
+        if n.op not in ("call_function", "call_method") or \
+                name not in _WALK:
+            return False
         memo[n] = any(self.after_product(a, depth + 1, memo)
                       for a in n.all_input_nodes)
         return memo[n]

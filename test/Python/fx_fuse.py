@@ -119,6 +119,30 @@ class Fused(nn.Module):
         a = torch.matmul(q, k.transpose(-1, -2)) / math.sqrt(HD)
         return torch.matmul(a.softmax(-1), v)
 
+def rotate_half(x):
+    return torch.cat((-x[..., HD // 2:], x[..., :HD // 2]), dim=-1)
+
+class Rotary(nn.Module):
+    """Llama: rotary embeddings (tables from a matmul), repeat_kv GQA, a
+    causal mask, softmax in f32 cast back."""
+    def __init__(s):
+        super().__init__(); s.a = Attn(gqa, 2)
+        s.register_buffer("inv", torch.rand(1, HD))
+    def forward(s, x, mask=None):
+        f = torch.arange(N, dtype=torch.float32)[:, None] @ s.inv
+        cos, sin = f.cos()[None, None], f.sin()[None, None]
+        a = s.a
+        q = a.q(x).view(B, N, H, HD).transpose(1, 2)
+        k = a.k(x).view(B, N, 2, HD).transpose(1, 2)
+        v = a.v(x).view(B, N, 2, HD).transpose(1, 2)
+        q, k = q * cos + rotate_half(q) * sin, k * cos + rotate_half(k) * sin
+        k, v = repeat_kv(k, 2), repeat_kv(v, 2)
+        w = torch.matmul(q, k.transpose(2, 3)) * HD ** -0.5
+        w = w.masked_fill(~torch.tril(torch.ones(N, N, dtype=torch.bool)),
+                          float("-inf"))
+        w = F.softmax(w, dim=-1, dtype=torch.float32).to(q.dtype)
+        return torch.matmul(w, v)
+
 class Classifier(nn.Module):
     def __init__(s):
         super().__init__(); s.l = nn.Linear(D, 10)
@@ -164,6 +188,8 @@ CASES = [
     ("fused_split", Fused("split")),
     # CHECK: fused_unbind: fused scale=0.3536 {{.*}} ok
     ("fused_unbind", Fused("unbind")),
+    # CHECK: rotary: fused scale=0.3536 causal=True offset=0 mask=False ok
+    ("rotary", Rotary()),
     # CHECK: returns_weights: not fused: the probabilities have other users
     ("returns_weights", Attn(returns_weights)),
     # CHECK: classifier: not fused: the softmax is an output of the graph
