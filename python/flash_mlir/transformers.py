@@ -25,6 +25,16 @@ def attention_forward(module, query, key, value, attention_mask, dropout=0.0,
                       scaling=None, is_causal=None, softcap=None, **kwargs):
     """The AttentionInterface signature: query [B, Hq, Nq, d], key/value
     [B, Hkv, Nk, d]; returns (output [B, Nq, Hq, dv], None)."""
+    import torch
+    unknown = sorted(k for k, v in kwargs.items()
+                     if isinstance(v, torch.Tensor) and k not in _IGNORED)
+    if unknown:
+        # A tensor this implementation would drop (e.g. a bias the model
+        # passes outside the mask): an error, not a wrong answer.
+        raise NotImplementedError(
+            f"flash_mlir attention does not take {unknown} (from "
+            f"{type(module).__name__}); use the sdpa implementation or the "
+            "FX pass (flash_mlir.fx.backend) for this model")
     if kwargs.get("output_attentions", False):
         raise ValueError("flash_mlir attention does not return attention "
                          "weights (output_attentions=True): use eager")
@@ -45,6 +55,12 @@ def attention_forward(module, query, key, value, attention_mask, dropout=0.0,
     out = ops.attention(query, key, value, mask=mask, scale=scaling,
                         causal=is_causal, softcap=softcap)
     return out.transpose(1, 2).contiguous(), None
+
+
+# Tensor arguments transformers passes that the mask already expresses
+# (sdpa ignores them too).
+_IGNORED = {"position_ids", "cache_position", "cu_seq_lens_q",
+            "cu_seq_lens_k", "max_length_q", "max_length_k", "seq_idx"}
 
 
 def register(name=NAME):
