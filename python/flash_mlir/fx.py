@@ -1364,26 +1364,101 @@ class _Reader:
                 torch.float16))
         return float(v) if t in _FLOAT else int(v)
 
+    @staticmethod
+    def regions(s):
+        """(score_mod body, mask_mod body) of a flash.attention statement,
+        '' for an empty region."""
+        body = s[s.index("({") + 2:s.rindex("})")]
+        parts = re.split(r"\n\s*\}, \{", body)
+        parts += [""] * (2 - len(parts))
+        return [p.strip() for p in parts[:2]]
+
+    def mask_mod(self, body, dims, caps):
+        """The mask_mod region evaluated on index grids of `dims` (its
+        arguments b..., h, i, j broadcast against each other), the captured
+        operands read by advanced indexing; True when it keeps every key."""
+        lines = body.splitlines()
+        bargs = re.findall(r"(%[\w]+):", lines[0])
+        env = {}
+        for d, a in enumerate(bargs[:len(dims)]):
+            view = [1] * len(dims)
+            view[d] = dims[d]
+            env[a] = self.call(torch.reshape, self.call(torch.arange, dims[d]),
+                               view)
+        for a, c in zip(bargs[len(dims):], caps):
+            env[a] = c
+        g = self.g
+
+        def fn(f, *xs):
+            if all(not isinstance(x, torch.fx.Node) for x in xs):
+                return f(*xs)
+            return g.call_function(f, tuple(xs))
+        for l in lines[1:]:
+            l = l.strip()
+            m = re.match(r'(?:(%[\w]+) = )?"([\w.]+)"\(([^)]*)\)(.*)', l)
+            if not m:
+                continue
+            r, op, operands, rest = m.groups()
+            xs = [env[o.strip()] for o in operands.split(",") if o.strip()]
+            kind = op.split(".")[-1]
+            if op == "flash.yield":
+                return xs[0]
+            if op == "arith.constant":
+                env[r] = self._number(rest)
+            elif kind in ("muli", "addi", "subi", "andi", "ori", "xori",
+                          "addf", "subf", "mulf", "divf"):
+                env[r] = fn(self._BIN[kind], *xs)
+            elif kind == "floordivsi":
+                env[r] = fn(operator.floordiv, *xs)
+            elif kind in ("minsi", "maxsi"):
+                f = torch.minimum if kind == "minsi" else torch.maximum
+                env[r] = fn(f, *[x if isinstance(x, torch.fx.Node) else
+                                 fn(torch.tensor, x) for x in xs])
+            elif kind in ("cmpi", "cmpf"):
+                pred = int(re.search(r"predicate = (\d+)", rest).group(1))
+                table = self._CMPF if kind == "cmpf" else self._CMPI
+                if pred not in table or (kind == "cmpi" and pred >= 6):
+                    raise Unsupported(f"{op} predicate {pred} in a mask_mod")
+                env[r] = fn(getattr(operator, table[pred]), *xs)
+            elif op == "arith.select":
+                env[r] = fn(torch.where, *xs)
+            elif kind in ("index_cast", "extsi", "trunci", "extui",
+                          "index_castui"):
+                env[r] = xs[0]
+            elif op == "tensor.extract":
+                env[r] = g.call_function(operator.getitem,
+                                         (xs[0], tuple(xs[1:])))
+            else:
+                raise Unsupported(f"'{op}' in a mask_mod")
+        raise Unsupported("a mask_mod without a yield")
+
     def attention(self, s, names, args, shape):
         seg = _prop_array(s, "operandSegmentSizes")
         # query, key, value, mask, captures, output, lse_init
         if seg is None or len(seg) != 7:
             raise Unsupported("flash.attention operands")
-        if seg[4]:
-            raise Unsupported("the raised attention has captured operands "
-                              "(score/mask modifiers): not mapped to the "
-                              "torch op yet")
-        if re.search(r"\(\{\s*\n\s*\^bb", s):
-            raise Unsupported("the raised attention has score_mod/mask_mod "
-                              "regions: not mapped to the torch op yet")
         q, k, v = args[:3]
         mask = args[3] if seg[3] else None
+        caps = args[3 + seg[3]:3 + seg[3] + seg[4]]
         m = re.search(r"scale = ([-+\w.]+) : (\w+)", s)
         scale = float(m.group(1)) if m else None
         causal = bool(re.search(r"[{,\s]causal[,}\s]", s.split("}>")[0]))
         m = re.search(r"causal_offset = (-?\d+) : i64", s)
         types = re.search(r"\}\)\s*:\s*\((.*)\)\s*->", s.replace("\n", " "))
         tq, tk = (_parse_type(t)[0] for t in types.group(1).split(", ")[:2])
+        score_mod, mask_mod = self.regions(s)
+        if score_mod:
+            raise Unsupported("the raised attention has a score_mod: not "
+                              "mapped to the torch op yet")
+        if mask_mod:
+            # The mask_mod as a bool mask over [B..., H, Nq, Nk], combined
+            # with the mask operand.
+            keep = self.mask_mod(mask_mod, tuple(tq[:-1]) + (tk[-2],), caps)
+            if keep is not True:
+                if mask is None:
+                    mask = keep
+                else:
+                    mask = self.call(_and_mask, mask, keep)
         offset = None
         if causal:
             offset = int(m.group(1)) if m else tk[-2] - tq[-2]
@@ -1392,6 +1467,13 @@ class _Reader:
         self.attrs.append(attrs)
         return self.call(fused_attention, q, k, v, mask, scale=scale,
                          causal=causal, causal_offset=offset)
+
+
+def _and_mask(mask, keep):
+    """A mask operand (bool keep or additive float) and a bool keep-mask."""
+    if mask.dtype == torch.bool:
+        return mask & keep
+    return mask.masked_fill(~keep, float("-inf"))
 
 
 def fused_attention(q, k, v, mask=None, scale=None, causal=False,
