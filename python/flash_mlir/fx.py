@@ -1036,13 +1036,20 @@ def _raise(text):
     d = os.path.join(compiler.cache_dir(), "raise")
     os.makedirs(d, exist_ok=True)
     path = os.path.join(d, key + ".json")
+    try:
+        opt = compiler._flash_opt()
+        tool = compiler._tool_id(opt)
+    except (compiler.CompileError, OSError):
+        opt = tool = None
     if os.path.exists(path):
         with open(path) as f:
             r = json.load(f)
-        return r["raised"], r["remarks"]
-    try:
-        opt = compiler._flash_opt()
-    except compiler.CompileError:
+        # (The key has no compiler identity, which a machine without
+        # flash-opt cannot compute; a machine with it redoes the raises of
+        # another build.)
+        if tool is None or r.get("compiler") == tool:
+            return r["raised"], r["remarks"]
+    if opt is None:
         req = compiler.pending_request(f"raise-{key}.mlir", text)
         return None, ("flash-opt is not available here: the raise request is "
                       f"{req} (python3 -m flash_mlir.offline on a machine "
@@ -1063,8 +1070,13 @@ def store_raise(text, raised, remarks):
     os.makedirs(d, exist_ok=True)
     path = os.path.join(d, raise_key(text) + ".json")
     tmp = path + f".{os.getpid()}.tmp"
+    try:
+        tool = compiler._tool_id(compiler._flash_opt())
+    except (compiler.CompileError, OSError):
+        tool = None
     with open(tmp, "w") as f:
-        json.dump({"raised": raised, "remarks": remarks}, f)
+        json.dump({"raised": raised, "remarks": remarks, "compiler": tool},
+                  f)
     os.replace(tmp, path)
 
 

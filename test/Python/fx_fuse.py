@@ -143,6 +143,26 @@ class Rotary(nn.Module):
         w = F.softmax(w, dim=-1, dtype=torch.float32).to(q.dtype)
         return torch.matmul(w, v)
 
+def window(s, q, k, v, m):
+    a = q @ k.transpose(-2, -1) / math.sqrt(HD)
+    i, j = torch.arange(N)[:, None], torch.arange(N)[None, :]
+    a = a.masked_fill((j > i) | (i - j >= 4), float("-inf"))
+    return torch.softmax(a, dim=-1) @ v
+
+class Documents(nn.Module):
+    """Packed documents: the keep-mask from segment ids (an input)."""
+    def __init__(s):
+        super().__init__(); s.a = Attn(sdp)
+    def forward(s, x, seg):
+        a = s.a
+        q = a.q(x).view(B, N, H, HD).transpose(1, 2)
+        k = a.k(x).view(B, N, H, HD).transpose(1, 2)
+        v = a.v(x).view(B, N, H, HD).transpose(1, 2)
+        w = q @ k.transpose(-2, -1) / math.sqrt(HD)
+        keep = seg[:, None, :, None] == seg[:, None, None, :]
+        w = w.masked_fill(~keep, float("-inf"))
+        return torch.softmax(w, dim=-1) @ v
+
 class Classifier(nn.Module):
     def __init__(s):
         super().__init__(); s.l = nn.Linear(D, 10)
@@ -190,6 +210,10 @@ CASES = [
     ("fused_unbind", Fused("unbind")),
     # CHECK: rotary: fused scale=0.3536 causal=True offset=0 mask=False ok
     ("rotary", Rotary()),
+    # CHECK: window: fused {{.*}} mask=True ok
+    ("window", Attn(window)),
+    # CHECK: documents: fused {{.*}} mask=True ok
+    ("documents", Documents()),
     # CHECK: returns_weights: not fused: the probabilities have other users
     ("returns_weights", Attn(returns_weights)),
     # CHECK: classifier: not fused: the softmax is an output of the graph
@@ -207,6 +231,7 @@ CASES = [
 x = torch.randn(B, N, D)
 pad = torch.zeros(B, 1, 1, N)
 pad[1, ..., -4:] = float("-inf")
+seg = torch.tensor([[0] * 5 + [1] * (N - 5), [0] * 9 + [1] * (N - 9)])
 bad = 0
 for name, mod in CASES:
     mod.eval()
@@ -217,13 +242,14 @@ for name, mod in CASES:
         def trace():
             return torch.fx.symbolic_trace(mod)
     gm, ref_gm = trace(), trace()
-    reports = ffx.fuse_attention(gm, (x, pad))
+    m_in = seg if name == "documents" else pad
+    reports = ffx.fuse_attention(gm, (x, m_in))
     # The unfused graph, differentiated by torch, is the reference.
     outs = []
     for g in (gm, ref_gm):
         xs = x.clone().requires_grad_()
         params = list(mod.parameters())
-        out = g(xs, pad)
+        out = g(xs, m_in)
         w = torch.randn(out.shape, generator=torch.Generator().manual_seed(1))
         grads = torch.autograd.grad(out, [xs] + params, w, allow_unused=True)
         outs.append((out, grads))

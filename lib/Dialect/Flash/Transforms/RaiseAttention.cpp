@@ -277,6 +277,15 @@ Reason emit(RewriterBase &rw, Candidate &c) {
   SmallVector<Value> leaves{f.q.tensor, f.k.tensor, f.v.tensor};
   if (f.mask)
     leaves.push_back(f.mask->tensor);
+  // A mask rebuilt from an expression reads its tensors where it is built:
+  // after their definitions (a constant defined after the scores' product
+  // was used before it).
+  if (f.maskExpr) {
+    SmallVector<const Expr *> reads;
+    collectReads(f.maskExpr, reads);
+    for (const Expr *r : reads)
+      leaves.push_back(r->tensor);
+  }
   // The modifiers' captured operands: every tensor they read, and the
   // tensors whose sizes they use.
   SmallVector<Value> captures;
