@@ -218,6 +218,18 @@ class _Body:
         return y
 
 
+def _compare_positions(b, rank, c, pred):
+    """In a generic body over `rank` loops: (j pred i + c) for the last two
+    loops (i, j)."""
+    i, j, d, ii, keep = (b.tmp() for _ in range(5))
+    b.line(f"{i} = linalg.index {rank - 2} : index")
+    b.line(f"{j} = linalg.index {rank - 1} : index")
+    b.line(f"{d} = arith.constant {int(c)} : index")
+    b.line(f"{ii} = arith.addi {i}, {d} : index")
+    b.line(f"{keep} = arith.cmpi {pred}, {j}, {ii} : index")
+    return keep
+
+
 class _Emitter:
     def __init__(self):
         self.lines, self.n = [], 0
@@ -623,19 +635,10 @@ class _Exporter:
         R = len(shape)
 
         def body(b, args, _acc):
-            i, j = b.tmp(), b.tmp()
-            b.line(f"{i} = linalg.index {R - 2} : index")
-            b.line(f"{j} = linalg.index {R - 1} : index")
-            d = b.tmp()
-            b.line(f"{d} = arith.constant {int(c)} : index")
-            ii = b.tmp()
-            b.line(f"{ii} = arith.addi {i}, {d} : index")
-            keep = b.tmp()
             if dt == "i1":   # the comparison itself, or its complement
-                pred = "sle" if inside else "sgt"
-                b.line(f"{keep} = arith.cmpi {pred}, {j}, {ii} : index")
-                return keep
-            b.line(f"{keep} = arith.cmpi sle, {j}, {ii} : index")
+                return _compare_positions(b, R, c, "sle" if inside
+                                          else "sgt")
+            keep = _compare_positions(b, R, c, "sle")
             return self.select(b, keep, b.scalar(inside, dt),
                                b.scalar(outside, dt), dt)
         return self.em.generic([], [], tuple(shape), dt, body)
@@ -963,16 +966,8 @@ class _Exporter:
         R = len(x.shape)
 
         def body(b, args, _acc):
-            i, j = b.tmp(), b.tmp()
-            b.line(f"{i} = linalg.index {R - 2} : index")
-            b.line(f"{j} = linalg.index {R - 1} : index")
-            d = b.tmp()
-            b.line(f"{d} = arith.constant {int(diag)} : index")
-            ii = b.tmp()
-            b.line(f"{ii} = arith.addi {i}, {d} : index")
-            keep = b.tmp()
-            pred = "sle" if name == "tril" else "sge"
-            b.line(f"{keep} = arith.cmpi {pred}, {j}, {ii} : index")
+            keep = _compare_positions(b, R, diag, "sle" if name == "tril"
+                                      else "sge")
             z = b.scalar(0, dt)
             y = _cast(b, args[0], x.dt, dt)
             return self.select(b, keep, y, z, dt)

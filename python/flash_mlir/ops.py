@@ -140,14 +140,11 @@ def _collecting(kw):
     return True
 
 
-def _reference(q, k, v, mask=None, scale=None, causal=False,
-               causal_offset=None, **_):
-    """Unfused attention in f32 (o in v's dtype, lse): the same semantics."""
-    hq, hkv = q.shape[-3], k.shape[-3]
-    kk = k.float().repeat_interleave(hq // hkv, dim=-3)
-    vv = v.float().repeat_interleave(hq // hkv, dim=-3)
+def _scores(q, k, mask, scale, causal, causal_offset):
+    """scale q k^T (+ mask) (causal: top-left unless the offset says
+    otherwise) in f32, K already with q's heads."""
     s = (scale if scale is not None else q.shape[-1] ** -0.5) * \
-        (q.float() @ kk.transpose(-1, -2))
+        (q.float() @ k.float().transpose(-1, -2))
     if mask is not None:
         s = s.masked_fill(~mask, float("-inf")) if mask.dtype == torch.bool \
             else s + mask.float()
@@ -157,6 +154,16 @@ def _reference(q, k, v, mask=None, scale=None, causal=False,
         i = torch.arange(nq, device=q.device)[:, None]
         j = torch.arange(nk, device=q.device)[None, :]
         s = s.masked_fill(j > i + off, float("-inf"))
+    return s
+
+
+def _reference(q, k, v, mask=None, scale=None, causal=False,
+               causal_offset=None, **_):
+    """Unfused attention in f32 (o in v's dtype, lse): the same semantics."""
+    hq, hkv = q.shape[-3], k.shape[-3]
+    vv = v.float().repeat_interleave(hq // hkv, dim=-3)
+    s = _scores(q, k.repeat_interleave(hq // hkv, dim=-3), mask, scale,
+                causal, causal_offset)
     lse = torch.logsumexp(s, -1)
     p = torch.exp(s - lse[..., None]).nan_to_num(0.0)
     return (p @ vv).to(v.dtype), lse
@@ -180,16 +187,8 @@ def _mask_grad(q, k, v, o, lse, do, mask, scale, causal, causal_offset):
     if q.dim() >= 3 and hq != hkv:
         k = k.repeat_interleave(hq // hkv, dim=-3)
         v = v.repeat_interleave(hq // hkv, dim=-3)
-    qf, kf, vf, of, dof = (t.float() for t in (q, k, v, o, do))
-    d = q.shape[-1]
-    s = (scale if scale is not None else d ** -0.5) * qf @ kf.transpose(-1, -2)
-    s = s + mask.float()
-    if causal:
-        nq, nk = q.shape[-2], k.shape[-2]
-        off = 0 if causal_offset is None else causal_offset
-        i = torch.arange(nq, device=q.device)[:, None]
-        j = torch.arange(nk, device=q.device)[None, :]
-        s = s.masked_fill(j > i + off, float("-inf"))
+    vf, of, dof = (t.float() for t in (v, o, do))
+    s = _scores(q, k, mask, scale, causal, causal_offset)
     p = torch.exp(s - lse.float()[..., None])
     p = torch.where(torch.isfinite(lse)[..., None], p, torch.zeros_like(p))
     dp = dof @ vf.transpose(-1, -2)
