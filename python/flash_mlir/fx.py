@@ -1145,6 +1145,7 @@ class _Reader:
 
     def __init__(self, graph, leaves, gm=None):
         self.g, self.env, self.gm = graph, {}, gm
+        self.like = leaves[0] if leaves else None
         for i, leaf in enumerate(leaves):
             self.env[f"%arg{i}"] = leaf
         self.attrs = []
@@ -1324,7 +1325,8 @@ class _Reader:
                 view = [1] * len(loops)
                 view[d] = shape[d]
                 env[r] = self.call(torch.reshape, self.call(
-                    torch.arange, shape[d]), view)
+                    _positions, shape[d], args[0] if args and args[0] is not
+                    None else self.like), view)
             elif kind in self._BIN:
                 env[r] = self.call(self._BIN[kind], *xs)
             elif kind in ("cmpf", "cmpi"):
@@ -1390,8 +1392,8 @@ class _Reader:
         for d, a in enumerate(bargs[:len(dims)]):
             view = [1] * len(dims)
             view[d] = dims[d]
-            env[a] = self.call(torch.reshape, self.call(torch.arange, dims[d]),
-                               view)
+            env[a] = self.call(torch.reshape, self.call(
+                _positions, dims[d], self.like), view)
         for a, c in zip(bargs[len(dims):], caps):
             env[a] = c
         g = self.g
@@ -1445,6 +1447,7 @@ class _Reader:
         if seg is None or len(seg) != 7:
             raise Unsupported("flash.attention operands")
         q, k, v = args[:3]
+        self.like = q
         mask = args[3] if seg[3] else None
         caps = args[3 + seg[3]:3 + seg[3] + seg[4]]
         m = re.search(r"scale = ([-+\w.]+) : (\w+)", s)
@@ -1474,6 +1477,11 @@ class _Reader:
         self.attrs.append(attrs)
         return self.call(fused_attention, q, k, v, mask, scale=scale,
                          causal=causal, causal_offset=offset)
+
+
+def _positions(n, like):
+    """0..n-1 on the device of `like` (a tensor of the graph)."""
+    return torch.arange(n, device=like.device)
 
 
 def _and_mask(mask, keep):
