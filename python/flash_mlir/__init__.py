@@ -289,9 +289,15 @@ def attention_grad(q, k, v, o, lse, do, causal=False, scale=None,
     cfg = _config(q, k, v, causal, scale, causal_offset, m)
     extra = _modifiers(cfg, q, k, window, softcap, alibi_slopes, segment_ids)
     _blocks(block_q, block_kv, loop_order)
-    if do.shape != o.shape or o.shape != tuple(cfg.o_shape()):
-        raise ValueError(f"o and dO must have shape {tuple(cfg.o_shape())}, "
-                         f"got {o.shape} and {do.shape}")
+    # o, lse and dO may come from elsewhere (a ring's merged o and lse):
+    # the kernel reads them as f32 of these shapes, so check both.
+    for name, t, shape in (("o", o, cfg.o_shape()), ("dO", do, cfg.o_shape()),
+                           ("lse", lse, cfg.lse_shape())):
+        if t.dtype != np.float32:
+            raise TypeError(f"{name} must be float32, got {t.dtype}")
+        if tuple(t.shape) != tuple(shape):
+            raise ValueError(f"{name} must have shape {tuple(shape)}, got "
+                             f"{tuple(t.shape)}")
     _, bwd = compiler.attention_kernels(cfg, block_q, block_kv,
                                         loop_order)
     return tuple(bwd(q, k, v, o, lse, do, *([m] if m is not None else []),
