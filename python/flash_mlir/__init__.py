@@ -5,16 +5,18 @@ flash-mlir's compiled FlashAttention on numpy arrays (or CPU torch tensors)
 of shape [..., N, D] (with [B, H, N, D], K/V may have fewer heads: GQA).
 Kernels are compiled once per configuration and cached (see compiler.py).
 CUDA torch tensors run the --flash-to-nvvm kernels (flash_mlir.cuda), with
-torch.autograd running our backward kernels.
+torch.autograd running our backward kernels. `distributed.ring_attention`
+spreads one sequence over the ranks of a torch.distributed group.
 """
 
 import math
 
 import numpy as np
 
-from . import compiler, mlirgen
+from . import compiler, distributed, mlirgen
 
-__all__ = ["attention", "attention_grad", "compiler", "mlirgen"]
+__all__ = ["attention", "attention_grad", "compiler", "distributed",
+           "mlirgen"]
 
 
 def _config(q, k, v, causal, scale, causal_offset=None, mask=None):

@@ -229,27 +229,40 @@ class _Ring:
                                   tag))
         return dist.batch_isend_irecv(ops) if ops else []
 
-    def check_same(self, q, k, v, causal, scale, layout):
+    def check_same(self, q, k, v, causal, scale, layout, problem):
         """All ranks must call with the same shapes and options: the shards
         travel, and a rank that disagrees would compute garbage or hang.
-        Raises the same ValueError on every rank."""
+        `problem`: what this rank found wrong with its own arguments, or
+        None. Every rank raises when any rank has a problem or they
+        disagree (none is left waiting for the others)."""
         import torch
 
-        dtype = _DTYPES.index(str(q.dtype)) if str(q.dtype) in _DTYPES else -1
-        sig = [*q.shape, *k.shape, *v.shape, dtype,
-               int(bool(causal)), LAYOUTS.index(layout),
-               0 if scale is None else 1,
-               0 if scale is None else int(np.float64(scale).view(np.int64))]
-        mine = torch.tensor(sig, dtype=torch.int64, device=q.device)
+        if problem is None:
+            dtype = (_DTYPES.index(str(q.dtype)) if str(q.dtype) in _DTYPES
+                     else -1)
+            bits = (0 if scale is None else
+                    int(np.float64(float(scale)).view(np.int64)))
+            sig = [1, *q.shape, *k.shape, *v.shape, dtype, int(bool(causal)),
+                   LAYOUTS.index(layout), int(scale is not None), bits]
+        else:
+            sig = [0] * 18
+        device = q.device if hasattr(q, "device") else "cpu"
+        mine = torch.tensor(sig, dtype=torch.int64, device=device)
         every = [torch.empty_like(mine) for _ in range(self.size)]
         self.dist.all_gather(every, mine, group=self.group)
         every = [t.tolist() for t in every]
+        if problem is not None:
+            raise ValueError(f"ring_attention: {problem}")
+        bad = [r for r, e in enumerate(every) if not e[0]]
+        if bad:
+            raise ValueError(f"ring_attention: rank(s) {bad} of the group "
+                             f"rejected their arguments (see their errors)")
         if any(e != every[0] for e in every):
             raise ValueError(
                 "ring_attention: the ranks disagree on the shards' shapes or "
                 "the options ([q shape, k shape, v shape, dtype, causal, "
                 "layout, has scale, scale bits] per rank): " +
-                "; ".join(f"rank {r}: {e}" for r, e in enumerate(every)))
+                "; ".join(f"rank {r}: {e[1:]}" for r, e in enumerate(every)))
 
 
 _DTYPES = ["torch.float32", "torch.float16", "torch.bfloat16",
@@ -390,37 +403,43 @@ def _backward(ring, q, k, v, o, lse, do, causal, scale, layout, timings):
     return dq.to(q.dtype), dk.to(k.dtype), dv.to(v.dtype)
 
 
-def _check_args(q, k, v, layout):
-    _check_layout(layout)
+def _problem(q, k, v, scale, layout):
+    """What is wrong with this rank's arguments (a message), or None."""
+    if layout not in LAYOUTS:
+        return f"layout must be one of {LAYOUTS}, got {layout!r}"
+    if scale is not None:
+        try:
+            finite = math.isfinite(float(scale))
+        except (TypeError, ValueError):
+            finite = False
+        if not finite:
+            return f"scale must be a finite float, got {scale!r}"
     for name, t in (("q", q), ("k", k), ("v", v)):
-        if t.dim() != 4:
-            raise ValueError(f"ring_attention: {name} must be [B, H, N, D] "
-                             f"(this rank's shard), got shape "
-                             f"{tuple(t.shape)}")
+        if not hasattr(t, "dim") or t.dim() != 4:
+            return (f"{name} must be a [B, H, N, D] tensor (this rank's "
+                    f"shard), got {getattr(t, 'shape', type(t))}")
     if not (q.dtype == k.dtype == v.dtype):
-        raise TypeError(f"ring_attention: q, k, v must have one dtype, got "
-                        f"{q.dtype}, {k.dtype}, {v.dtype}")
+        return f"q, k, v must have one dtype, got {q.dtype}, {k.dtype}, {v.dtype}"
     if not (q.device == k.device == v.device):
-        raise ValueError("ring_attention: q, k, v must be on one device")
+        return "q, k, v must be on one device"
     if k.shape[:3] != v.shape[:3]:
-        raise ValueError(f"ring_attention: k and v shards differ: "
-                         f"{tuple(k.shape)} vs {tuple(v.shape)}")
+        return f"k and v shards differ: {tuple(k.shape)} vs {tuple(v.shape)}"
     if q.shape[0] != k.shape[0] or q.shape[3] != k.shape[3]:
-        raise ValueError(f"ring_attention: q {tuple(q.shape)} and k "
-                         f"{tuple(k.shape)} differ in batch or head dim")
+        return (f"q {tuple(q.shape)} and k {tuple(k.shape)} differ in batch "
+                f"or head dim")
     if k.shape[1] == 0 or q.shape[1] % k.shape[1]:
-        raise ValueError(f"ring_attention: query heads ({q.shape[1]}) must "
-                         f"be a multiple of the key/value heads "
-                         f"({k.shape[1]})")
+        return (f"query heads ({q.shape[1]}) must be a multiple of the "
+                f"key/value heads ({k.shape[1]})")
     if q.shape[2] != k.shape[2]:
-        raise ValueError(f"ring_attention: the query and key shards must "
-                         f"hold the same positions (self-attention over one "
-                         f"sequence), got {q.shape[2]} and {k.shape[2]} rows")
+        return (f"the query and key shards must hold the same positions "
+                f"(self-attention over one sequence), got {q.shape[2]} and "
+                f"{k.shape[2]} rows")
     if q.shape[2] == 0:
-        raise ValueError("ring_attention: empty shards")
+        return "empty shards"
     if layout == "zigzag" and q.shape[2] % 2:
-        raise ValueError(f"ring_attention: a zigzag shard holds two chunks "
-                         f"of equal length, got {q.shape[2]} rows (odd)")
+        return (f"a zigzag shard holds two chunks of equal length, got "
+                f"{q.shape[2]} rows (odd)")
+    return None
 
 
 def _function():
@@ -469,11 +488,9 @@ def ring_attention(q, k, v, group=None, causal=False, scale=None,
     The calls are collective: every rank of the group must make them, in
     the same order (the backward too)."""
     global _FN
-    _check_args(q, k, v, layout)
     ring = _Ring(group)
-    ring.check_same(q, k, v, causal, scale, layout)
-    if scale is not None and not math.isfinite(scale):
-        raise ValueError(f"scale must be finite, got {scale}")
+    ring.check_same(q, k, v, causal, scale, layout,
+                    _problem(q, k, v, scale, layout))
     if _FN is None:
         _FN = _function()
     q, k, v = (t.contiguous() for t in (q, k, v))
