@@ -5,16 +5,18 @@ flash-mlir's compiled FlashAttention on numpy arrays (or CPU torch tensors)
 of shape [..., N, D] (with [B, H, N, D], K/V may have fewer heads: GQA).
 Kernels are compiled once per configuration and cached (see compiler.py).
 CUDA torch tensors run the --flash-to-nvvm kernels (flash_mlir.cuda), with
-torch.autograd running our backward kernels.
+torch.autograd running our backward kernels. `distributed.ring_attention`
+spreads one sequence over the ranks of a torch.distributed group.
 """
 
 import math
 
 import numpy as np
 
-from . import compiler, mlirgen
+from . import compiler, distributed, mlirgen
 
-__all__ = ["attention", "attention_grad", "compiler", "mlirgen"]
+__all__ = ["attention", "attention_grad", "compiler", "distributed",
+           "mlirgen"]
 
 
 def _config(q, k, v, causal, scale, causal_offset=None, mask=None):
@@ -289,9 +291,15 @@ def attention_grad(q, k, v, o, lse, do, causal=False, scale=None,
     cfg = _config(q, k, v, causal, scale, causal_offset, m)
     extra = _modifiers(cfg, q, k, window, softcap, alibi_slopes, segment_ids)
     _blocks(block_q, block_kv, loop_order)
-    if do.shape != o.shape or o.shape != tuple(cfg.o_shape()):
-        raise ValueError(f"o and dO must have shape {tuple(cfg.o_shape())}, "
-                         f"got {o.shape} and {do.shape}")
+    # o, lse and dO may come from elsewhere (a ring's merged o and lse):
+    # the kernel reads them as f32 of these shapes, so check both.
+    for name, t, shape in (("o", o, cfg.o_shape()), ("dO", do, cfg.o_shape()),
+                           ("lse", lse, cfg.lse_shape())):
+        if t.dtype != np.float32:
+            raise TypeError(f"{name} must be float32, got {t.dtype}")
+        if tuple(t.shape) != tuple(shape):
+            raise ValueError(f"{name} must have shape {tuple(shape)}, got "
+                             f"{tuple(t.shape)}")
     _, bwd = compiler.attention_kernels(cfg, block_q, block_kv,
                                         loop_order)
     return tuple(bwd(q, k, v, o, lse, do, *([m] if m is not None else []),

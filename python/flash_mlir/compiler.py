@@ -14,6 +14,7 @@ Environment: FLASH_MLIR_CACHE (default ~/.cache/flash_mlir), FLASH_OPT
 """
 
 import ctypes
+import fcntl
 import hashlib
 import os
 import shutil
@@ -107,6 +108,17 @@ def compile_module(module_text, pipeline_options=""):
     so = os.path.join(cache_dir(), f"{key}.so")
     if os.path.exists(so):
         return so
+    # Processes that need the same kernel at once (the ranks of a ring, a
+    # parallel test run) compile it once: the first takes the key's lock,
+    # the others wait for it and load what it published.
+    with open(so + ".lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if os.path.exists(so):
+            return so
+        return _compile(module_text, pipeline_options, so)
+
+
+def _compile(module_text, pipeline_options, so):
     opt = _flash_opt()
     with tempfile.TemporaryDirectory() as tmp:
         src = os.path.join(tmp, "kernel.mlir")
