@@ -2,9 +2,12 @@
 //
 // frontend IR (flash, tosa, linalg, tensor, arith, math)
 //   -> flash-tile-attention          online-softmax loop nests on tensors
+//                                    (scf.forall where independent, unless
+//                                    threads=1)
 //   -> tosa-to-linalg, flash-decompose-aggregates (linalg.softmax)
 //   -> flash-vectorize-cpu           register tiles -> vector dialect
 //   -> one-shot-bufferize + deallocation
+//   -> scf.forall -> scf.parallel -> OpenMP (convert-scf-to-openmp)
 //   -> loops, vector/math/arith/memref/func -> LLVM
 //
 // Only upstream passes except the first, the softmax decomposition (no
@@ -23,6 +26,7 @@
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Dialect/SCF/Transforms/Passes.h"
 #include "mlir/Dialect/Vector/Transforms/Passes.h"
 #include "mlir/Transforms/Passes.h"
 
@@ -35,6 +39,7 @@ void mlir::flash::buildFlashToCPUPipeline(
   tile.blockQ = options.blockQ;
   tile.blockKV = options.blockKV;
   tile.loopOrder = options.loopOrder;
+  tile.parallel = options.threads != 1;
   pm.addPass(createFlashTileAttention(tile));
 
   // Whatever else the module holds: TOSA and aggregate linalg ops.
@@ -56,11 +61,21 @@ void mlir::flash::buildFlashToCPUPipeline(
   // Tensors -> buffers.
   addHostBufferization(pm);
   pm.addNestedPass<func::FuncOp>(bufferization::createBufferLoopHoistingPass());
+  // The parallel loops on buffers: each iteration writes its own rows.
+  pm.addNestedPass<func::FuncOp>(createForallToParallelLoopPass());
   bufferization::buildBufferDeallocationPipeline(pm);
   pm.addPass(createCSEPass());
   pm.addPass(createCanonicalizerPass());
   if (options.vectorize)
     pm.addNestedPass<func::FuncOp>(createFlashHoistVectorTransfers());
+  if (options.threads != 1) {
+    ConvertSCFToOpenMPPassOptions omp;
+    omp.numThreads = options.threads;
+    pm.addPass(createConvertSCFToOpenMPPass(omp));
+    // Inlines the memref.alloca_scope that wraps each parallel body (no
+    // allocas in it here): loops inside it become several blocks later.
+    pm.addPass(createCanonicalizerPass());
+  }
 
   // Buffers -> loops -> LLVM.
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
@@ -86,6 +101,8 @@ void mlir::flash::buildFlashToCPUPipeline(
   pm.addPass(createConvertIndexToLLVMPass());
   pm.addPass(createConvertFuncToLLVMPass());
   pm.addPass(createConvertControlFlowToLLVMPass());
+  if (options.threads != 1)
+    pm.addPass(createConvertOpenMPToLLVMPass());
   pm.addPass(createUBToLLVMConversionPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
   pm.addPass(createCanonicalizerPass());

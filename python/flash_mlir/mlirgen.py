@@ -722,7 +722,50 @@ def _max_err(b, x, y, shape, elt, name):
     return s
 
 
-def check_program(cfg, tol=2e-5, lse_tol=None):
+def _digest(b, x, shape, elt, name):
+    """Prints `<name>_bits: <n>`: the sum over elements of (bits + 1) *
+    (2 * linear index + 1) in i64 (wrapping), which is independent of the
+    order of summation and changes with any bit of any element (up to
+    collisions): runs that must agree bitwise print the same line."""
+    r = len(shape)
+    t = ttype(shape, elt)
+    ident = f"affine_map<({_dims(r)}) -> ({_dims(r)})>"
+    scal = f"affine_map<({_dims(r)}) -> ()>"
+    ib = {"f32": "i32", "f16": "i16", "bf16": "i16"}[elt]
+    e0, z, f0, res, s = (b.fresh(p) for p in ("de", "dz", "df", "dg", "ds"))
+    b.emit(f"{e0} = tensor.empty() : tensor<i64>")
+    b.emit(f"{z} = arith.constant 0 : i64")
+    b.emit(f"{f0} = linalg.fill ins({z} : i64) outs({e0} : tensor<i64>) -> tensor<i64>")
+    b.emit(f"{res} = linalg.generic {{indexing_maps = [{ident}, {scal}], "
+           f"iterator_types = [{_red(r)}]}} "
+           f"ins({x} : {t}) outs({f0} : tensor<i64>) {{")
+    b.emit(f"^bb0(%a: {elt}, %acc: i64):")
+    b.emit(f"  %bits = arith.bitcast %a : {elt} to {ib}")
+    b.emit(f"  %w = arith.extui %bits : {ib} to i64")
+    b.emit("  %one = arith.constant 1 : i64")
+    b.emit("  %w1 = arith.addi %w, %one : i64")
+    b.emit("  %lin0 = arith.constant 0 : index")
+    lin = "%lin0"
+    for i in range(r):
+        b.emit(f"  %ix{i} = linalg.index {i} : index")
+        b.emit(f"  %sz{i} = arith.constant {shape[i]} : index")
+        b.emit(f"  %ls{i} = arith.muli {lin}, %sz{i} : index")
+        b.emit(f"  %la{i} = arith.addi %ls{i}, %ix{i} : index")
+        lin = f"%la{i}"
+    b.emit(f"  %li = arith.index_cast {lin} : index to i64")
+    b.emit("  %two = arith.constant 2 : i64")
+    b.emit("  %l2 = arith.muli %li, %two : i64")
+    b.emit("  %l3 = arith.addi %l2, %one : i64")
+    b.emit("  %term = arith.muli %w1, %l3 : i64")
+    b.emit("  %sum = arith.addi %acc, %term : i64")
+    b.emit("  linalg.yield %sum : i64")
+    b.emit("} -> tensor<i64>")
+    b.emit(f"{s} = tensor.extract {res}[] : tensor<i64>")
+    b.emit(f'vector.print str "{name}_bits: "')
+    b.emit(f"vector.print {s} : i64")
+
+
+def check_program(cfg, tol=2e-5, lse_tol=None, digest=False):
     """A module whose @main runs the fused and the reference programs on the
     same pseudo-random inputs and prints `<name>_err: <max abs err>` and
     `ok: 1` when every error is <= tol (0 otherwise, also on NaN)."""
@@ -731,13 +774,13 @@ def check_program(cfg, tol=2e-5, lse_tol=None):
         fused_func(cfg),
         reference_func(cfg),
         "  func.func @main() {",
-        _check_body(cfg, tol, lse_tol),
+        _check_body(cfg, tol, lse_tol, digest=digest),
         "  }",
         "}",
     ])
 
 
-def _check_body(cfg, tol, lse_tol, ref="reference"):
+def _check_body(cfg, tol, lse_tol, ref="reference", digest=False):
     if lse_tol is None:
         lse_tol = tol
     b = Builder()
@@ -786,6 +829,10 @@ def _check_body(cfg, tol, lse_tol, ref="reference"):
         if cfg.lse:
             b.emit(f"%fl = tensor.cast %f#1 : {flt} to {lt}")
             fl = "%fl"
+    if digest:
+        _digest(b, fo, cfg.o_shape(), cfg.dtype, "o")
+        if cfg.lse:
+            _digest(b, fl, cfg.lse_shape(), "f32", "lse")
     eo = _max_err(b, fo, "%r#0", cfg.o_shape(), cfg.dtype, "o")
     b.emit('vector.print str "o_err: "')
     b.emit(f"vector.print {eo} : f32")
@@ -859,6 +906,9 @@ def parse_config(argv=None):
     p.add_argument("--grad", action="store_true",
                    help="check flash.attention_grad instead of the forward")
     p.add_argument("--deterministic", action="store_true")
+    p.add_argument("--digest", action="store_true",
+                   help="also print a digest of the bits of every fused "
+                        "output (<name>_bits:), to compare runs bitwise")
     p.add_argument("--window", help="left,right (-1: unbounded)")
     p.add_argument("--softcap", type=float)
     p.add_argument("--alibi", action="store_true")
@@ -1153,15 +1203,16 @@ def reference_grad_func(cfg, name="reference_grad"):
     return "\n".join(out)
 
 
-def grad_check_program(cfg, tol=2e-5):
+def grad_check_program(cfg, tol=2e-5, digest=False):
     """@main: pseudo-random q, k, v, dO (and mask); o and lse from the unfused
     forward; dq, dk, dv of flash.attention_grad vs the unfused backward."""
     return "\n".join(["module {", reference_func(cfg), fused_grad_func(cfg),
                       reference_grad_func(cfg), "  func.func @main() {",
-                      _grad_check_body(cfg, tol), "  }", "}"])
+                      _grad_check_body(cfg, tol, digest=digest), "  }", "}"])
 
 
-def _grad_check_body(cfg, tol, ref="reference", ref_grad="reference_grad"):
+def _grad_check_body(cfg, tol, ref="reference", ref_grad="reference_grad",
+                     digest=False):
     b = Builder()
     q = _fill_random(b, cfg.q_shape(), cfg.dtype, 1, cfg.amp)
     k = _fill_random(b, cfg.k_shape(), cfg.dtype, 2, cfg.amp)
@@ -1202,6 +1253,11 @@ def _grad_check_body(cfg, tol, ref="reference", ref_grad="reference_grad"):
     # (a cast between equal types is a no-op)
     b.emit(f"%h:3 = func.call @{ref_grad}({', '.join(gargs)}) : "
            f"({', '.join(gts)}) -> ({rts})")
+    if digest:
+        for idx, (nm, shape) in enumerate((("dq", cfg.q_shape()),
+                                           ("dk", cfg.k_shape()),
+                                           ("dv", cfg.v_shape()))):
+            _digest(b, f"%g{idx}", shape, cfg.dtype, nm)
     b.emit(f"%tol = arith.constant {_fconst(tol)} : f32")
     oks = []
     for idx, (nm, shape) in enumerate((("dq", cfg.q_shape()),
@@ -1239,6 +1295,6 @@ if __name__ == "__main__":
             raise SystemExit("--dynamic-keys --shapes needs one nq")
         print(multi_check_program(cfgs, a.tol, a.lse_tol, grad=a.grad))
     elif a.grad:
-        print(grad_check_program(cfg, a.tol))
+        print(grad_check_program(cfg, a.tol, digest=a.digest))
     else:
-        print(check_program(cfg, a.tol, a.lse_tol))
+        print(check_program(cfg, a.tol, a.lse_tol, digest=a.digest))

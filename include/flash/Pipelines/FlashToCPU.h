@@ -40,6 +40,14 @@ struct FlashToCPUPipelineOptions
           clEnumValN(LoopOrder::FA1, "fa1",
                      "KV blocks outer, every query block's state carried "
                      "across"))};
+  PassOptions::Option<unsigned> threads{
+      *this, "threads",
+      llvm::cl::desc("Threads of the attention loop nests: 0, the default, "
+                     "all cores (the OpenMP runtime's default, "
+                     "OMP_NUM_THREADS); 1: sequential code that needs no "
+                     "OpenMP runtime; n: n threads. Results are bitwise the "
+                     "same for any count"),
+      llvm::cl::init(0)};
   PassOptions::Option<bool> vectorize{
       *this, "vectorize",
       llvm::cl::desc("Vectorize the block computations (flash-vectorize-cpu)"),

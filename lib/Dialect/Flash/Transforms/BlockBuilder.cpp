@@ -93,6 +93,119 @@ SmallVector<Value> flash::detail::lastBlock(OpBuilder &b, Location loc, Value st
   return SmallVector<Value>(ifOp.getResults());
 }
 
+SmallVector<Value> flash::detail::parallelBlocks(OpBuilder &b, Location loc,
+                                                 ArrayRef<OpFoldResult> ubs,
+                                                 ValueRange outs,
+                                                 ParallelBody body) {
+  size_t n = ubs.size();
+  auto loop = scf::ForallOp::create(
+      b, loc, ubs, outs, /*mapping=*/std::nullopt,
+      [&](OpBuilder &nb, Location nl, ValueRange args) {
+        SmallVector<ParallelWrite> writes =
+            body(nb, nl, args.take_front(n), args.drop_front(n));
+        // Sizes first: only the inserts may go into the terminator.
+        SmallVector<SmallVector<OpFoldResult>> sizes;
+        for (const ParallelWrite &w : writes) {
+          int64_t rank = w.offsets.size();
+          int64_t srcRank = cast<RankedTensorType>(w.src.getType()).getRank();
+          sizes.emplace_back(rank - srcRank, nb.getIndexAttr(1));
+          for (int64_t i = 0; i < srcRank; ++i)
+            sizes.back().push_back(tensor::getMixedSize(nb, nl, w.src, i));
+        }
+        auto term = scf::InParallelOp::create(nb, nl);
+        OpBuilder::InsertionGuard g(nb);
+        nb.setInsertionPointToStart(term.getBody());
+        for (auto [w, sz] : llvm::zip(writes, sizes)) {
+          SmallVector<OpFoldResult> strides(sz.size(), nb.getIndexAttr(1));
+          tensor::ParallelInsertSliceOp::create(nb, nl, w.src,
+                                                args[n + w.dest], w.offsets,
+                                                sz, strides);
+        }
+      });
+  return SmallVector<Value>(loop.getResults());
+}
+
+flash::detail::ParallelWrite
+flash::detail::writeAt(OpBuilder &b, Value src, unsigned dest, ValueRange lead,
+                       ArrayRef<OpFoldResult> trailing) {
+  ParallelWrite w{src, dest, SmallVector<OpFoldResult>(lead.begin(), lead.end())};
+  int64_t srcRank = cast<RankedTensorType>(src.getType()).getRank();
+  if (trailing.empty())
+    w.offsets.append(srcRank, b.getIndexAttr(0));
+  else
+    w.offsets.append(trailing.begin(), trailing.end());
+  return w;
+}
+
+SmallVector<Value> flash::detail::blockedParallel(
+    OpBuilder &b, Location loc, ArrayRef<OpFoldResult> outerUbs, Value n,
+    int64_t step, ValueRange outs, BlockedBody body) {
+  IndexMath im{b, loc};
+  // [start, 0, ...] truncated to the block's rank.
+  auto at = [](OpBuilder &nb, Value blk, OpFoldResult start) {
+    int64_t rank = cast<RankedTensorType>(blk.getType()).getRank();
+    SmallVector<OpFoldResult> offs{start};
+    offs.append(rank - 1, nb.getIndexAttr(0));
+    return offs;
+  };
+  Value fullEnd = im.floorTo(n, step);
+  SmallVector<OpFoldResult> ubs(outerUbs);
+  ubs.push_back(getAsOpFoldResult(
+      b.createOrFold<arith::DivUIOp>(loc, fullEnd, im.c(step))));
+  SmallVector<Value> r(outs);
+  if (!isConstantIntValue(ubs.back(), 0))
+    r = parallelBlocks(
+        b, loc, ubs, r,
+        [&](OpBuilder &nb, Location nl, ValueRange ivs,
+            ValueRange) -> SmallVector<ParallelWrite> {
+          IndexMath in{nb, nl};
+          Value start = in.mul(ivs.back(), in.c(step));
+          SmallVector<Value> blocks = body(nb, nl, ivs.drop_back(), start,
+                                           nb.getIndexAttr(step));
+          SmallVector<ParallelWrite> w;
+          for (auto [d, blk] : llvm::enumerate(blocks))
+            w.push_back(writeAt(nb, blk, d, ivs.drop_back(), at(nb, blk, start)));
+          return w;
+        });
+  std::optional<int64_t> rest = getConstantIntValue(im.sub(n, fullEnd));
+  if (rest && *rest == 0)
+    return r;
+  // The remainder: into each slice, which is then written back whole.
+  auto remainder = [&](OpBuilder &nb, Location nl, ValueRange ivs,
+                       ValueRange slices) {
+    return lastBlock(
+        nb, nl, fullEnd, n, slices,
+        [&](OpBuilder &b2, Location l2, Value start, OpFoldResult size,
+            ValueRange args) -> SmallVector<Value> {
+          SmallVector<Value> blocks = body(b2, l2, ivs, start, size);
+          SmallVector<Value> res;
+          for (auto [blk, dest] : llvm::zip(blocks, args))
+            res.push_back(insert(b2, l2, blk, dest, at(b2, blk, start),
+                                 tensor::getMixedSizes(b2, l2, blk)));
+          return res;
+        });
+  };
+  if (outerUbs.empty())
+    return remainder(b, loc, {}, r);
+  return parallelBlocks(
+      b, loc, outerUbs, r,
+      [&](OpBuilder &nb, Location nl, ValueRange ivs,
+          ValueRange shared) -> SmallVector<ParallelWrite> {
+        SmallVector<Value> slices;
+        for (Value s : shared) {
+          int64_t keep = cast<RankedTensorType>(s.getType()).getRank() -
+                         static_cast<int64_t>(ivs.size());
+          slices.push_back(keep == 1 ? slice1D(nb, nl, s, ivs)
+                                     : slice2D(nb, nl, s, ivs));
+        }
+        SmallVector<Value> res = remainder(nb, nl, ivs, slices);
+        SmallVector<ParallelWrite> w;
+        for (auto [d, v] : llvm::enumerate(res))
+          w.push_back(writeAt(nb, v, d, ivs));
+        return w;
+      });
+}
+
 /// [lo, hi) narrowed by a mask_mod's affine bounds (if any) for positions
 /// [t0, t0 + n) of the other axis.
 static void boundRange(IndexMath &im, const MaskBounds *bounds, bool swap,

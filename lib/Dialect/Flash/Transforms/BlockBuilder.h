@@ -54,6 +54,44 @@ SmallVector<Value> fullBlocks(OpBuilder &b, Location loc, Value lb, Value ub,
 SmallVector<Value> lastBlock(OpBuilder &b, Location loc, Value start,
                              Value end, ValueRange iterArgs, BlockBody body);
 
+/// One result of an iteration of parallelBlocks(): `src` goes into shared
+/// output number `dest` at `offsets` (sizes: `src`'s, after unit sizes for
+/// the leading offsets that `src` does not have).
+struct ParallelWrite {
+  Value src;
+  unsigned dest;
+  SmallVector<OpFoldResult> offsets;
+};
+/// Builds one iteration at `ivs`, reading the shared outputs `shared` (the
+/// loop's region arguments) and returning what it writes into them.
+using ParallelBody = function_ref<SmallVector<ParallelWrite>(
+    OpBuilder &, Location, ValueRange ivs, ValueRange shared)>;
+/// scf.forall over [0, ubs) (step 1) with shared outputs `outs`; each
+/// iteration's writes become tensor.parallel_insert_slice ops, which must
+/// not overlap between iterations. Returns the loop's results.
+SmallVector<Value> parallelBlocks(OpBuilder &b, Location loc,
+                                  ArrayRef<OpFoldResult> ubs, ValueRange outs,
+                                  ParallelBody body);
+/// A ParallelWrite of `src` (the trailing dims of shared output `dest`)
+/// at leading positions `lead` and trailing offsets `trailing` (zeros when
+/// empty).
+ParallelWrite writeAt(OpBuilder &b, Value src, unsigned dest, ValueRange lead,
+                      ArrayRef<OpFoldResult> trailing = {});
+
+/// Builds the blocks that one iteration of blockedParallel() computes: for
+/// the slice at `ivs` and rows [start, start + size), one 2-D (or 1-D)
+/// block per shared output, written at [start, 0] of that slice.
+using BlockedBody = function_ref<SmallVector<Value>(
+    OpBuilder &, Location, ValueRange ivs, Value start, OpFoldResult size)>;
+/// The blocks of `step` rows of [0, n) of every slice (the leading dims
+/// [0, outerUbs)) of the shared outputs `outs`, in parallel: an scf.forall
+/// over (slice, full block), then one over the slices for the remainder
+/// block (exact size, possibly dynamic). Returns the outputs.
+SmallVector<Value> blockedParallel(OpBuilder &b, Location loc,
+                                   ArrayRef<OpFoldResult> outerUbs, Value n,
+                                   int64_t step, ValueRange outs,
+                                   BlockedBody body);
+
 /// The causal structure of a scan: `[start, visEnd)` needs no causal
 /// predicate, `[visEnd, fullEnd)` are full blocks that cross the diagonal,
 /// `[fullEnd, end)` is the last partial block. Keys before `start` and from

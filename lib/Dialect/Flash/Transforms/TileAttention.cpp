@@ -245,6 +245,18 @@ private:
     return State::from(s);
   }
 
+public:
+  /// o [rows, Dv] and lse [rows] (null unless `wantLse`) of query rows
+  /// [i0, i0 + rows): one FA2 query block, all its keys.
+  std::pair<Value, Value> queryBlock(OpBuilder &b, Location loc, Value i0,
+                                     OpFoldResult rows, Type outElt,
+                                     bool wantLse) {
+    State st = initState(b, loc, rows);
+    st = scanKeys(b, loc, st, i0, rows);
+    return finalize(b, loc, st, rows, outElt, wantLse);
+  }
+
+private:
   std::pair<Value, Value> emitFA2(OpBuilder &b, Location loc, Value out,
                                   Value lse) {
     IndexMath im{b, loc};
@@ -254,9 +266,7 @@ private:
       inits.push_back(lse);
     auto body = [&](OpBuilder &nb, Location nl, Value i0, OpFoldResult rows,
                     ValueRange args) -> SmallVector<Value> {
-      State st = initState(nb, nl, rows);
-      st = scanKeys(nb, nl, st, i0, rows);
-      auto [o, l] = finalize(nb, nl, st, rows, outElt, lse != nullptr);
+      auto [o, l] = queryBlock(nb, nl, i0, rows, outElt, lse != nullptr);
       OpFoldResult zero = nb.getIndexAttr(0);
       SmallVector<Value> r{insert(nb, nl, o, args[0], {i0, zero},
                                   {rows, nb.getIndexAttr(dv)})};
@@ -345,6 +355,49 @@ private:
 
 } // namespace
 
+/// The parallel forms (`parallel`): every iteration of an scf.forall
+/// computes its own rows of o and lse, in the order of the sequential nest,
+/// so the results do not depend on how the iterations are scheduled.
+///  - fa2: one forall over (batch..., head, full query block), then one over
+///    (batch..., head) for the remainder block of each slice;
+///  - fa1: one forall over (batch..., head), the key blocks sequential.
+static SmallVector<Value> tileAttentionParallel(
+    OpBuilder &b, Location loc, const TileAttentionOptions &options,
+    ArrayRef<Value> outerUbs, ValueRange inits, Value nq, bool wantLse,
+    function_ref<SliceEmitter(OpBuilder &, Location, ValueRange)> emitterAt) {
+  SmallVector<OpFoldResult> ubs = getAsOpFoldResult(outerUbs);
+  Type outElt = cast<RankedTensorType>(inits[0].getType()).getElementType();
+  int64_t bq = options.blockQ;
+
+  if (options.loopOrder == LoopOrder::FA1)
+    return parallelBlocks(
+        b, loc, ubs, inits,
+        [&](OpBuilder &nb, Location nl, ValueRange ivs,
+            ValueRange shared) -> SmallVector<ParallelWrite> {
+          SliceEmitter emitter = emitterAt(nb, nl, ivs);
+          Value o2 = slice2D(nb, nl, shared[0], ivs);
+          Value lse1 = wantLse ? slice1D(nb, nl, shared[1], ivs) : Value();
+          auto [o, lse] = emitter.emit(nb, nl, o2, lse1);
+          SmallVector<ParallelWrite> w{writeAt(nb, o, 0, ivs)};
+          if (lse)
+            w.push_back(writeAt(nb, lse, 1, ivs));
+          return w;
+        });
+
+  // FA2: query blocks.
+  return blockedParallel(
+      b, loc, ubs, nq, bq, inits,
+      [&](OpBuilder &nb, Location nl, ValueRange ivs, Value i0,
+          OpFoldResult rows) -> SmallVector<Value> {
+        SliceEmitter emitter = emitterAt(nb, nl, ivs);
+        auto [o, lse] = emitter.queryBlock(nb, nl, i0, rows, outElt, wantLse);
+        SmallVector<Value> blocks{o};
+        if (lse)
+          blocks.push_back(lse);
+        return blocks;
+      });
+}
+
 FailureOr<SmallVector<Value>>
 mlir::flash::tileAttention(RewriterBase &rewriter, AttentionOp op,
                            const TileAttentionOptions &options) {
@@ -388,32 +441,42 @@ mlir::flash::tileAttention(RewriterBase &rewriter, AttentionOp op,
     inits.push_back(op.getLseInit());
 
   Value mask = op.getMask();
-  scf::LoopNest nest = scf::buildLoopNest(
-      rewriter, loc, lbs, ubs, steps, inits,
-      [&](OpBuilder &b, Location l, ValueRange ivs,
-          ValueRange args) -> scf::ValueVector {
-        SmallVector<Value> kvIvs(ivs);
-        if (rank >= 3 && !isConstantIntValue(group, 1))
-          kvIvs.back() = b.createOrFold<arith::DivUIOp>(l, ivs.back(), group);
-        Value q2 = slice2D(b, l, q, ivs);
-        Value k2 = slice2D(b, l, k, kvIvs);
-        Value v2 = slice2D(b, l, v, kvIvs);
-        Value o2 = slice2D(b, l, args[0], ivs);
-        Value lse1 = op.getLseInit() ? slice1D(b, l, args[1], ivs) : Value();
-        ScoreSpec spec;
-        spec.scale = op.getScaleValue();
-        if (mask)
-          sliceHeadMask(b, l, mask, rank, ivs, spec);
-        spec.causalOffset = off;
-        setModifiers(b, l, op, ivs, spec);
-        SliceEmitter emitter(options, q2, k2, v2, spec, nq, nk);
-        auto [o, lse] = emitter.emit(b, l, o2, lse1);
-        scf::ValueVector results{insertLeading(b, l, o, args[0], ivs)};
-        if (lse)
-          results.push_back(insertLeading(b, l, lse, args[1], ivs));
-        return results;
-      });
-  SmallVector<Value> results(nest.results);
+  // The emitter of the (batch..., head) slice at `ivs`.
+  auto emitterAt = [&](OpBuilder &b, Location l, ValueRange ivs) {
+    SmallVector<Value> kvIvs(ivs);
+    if (rank >= 3 && !isConstantIntValue(group, 1))
+      kvIvs.back() = b.createOrFold<arith::DivUIOp>(l, ivs.back(), group);
+    ScoreSpec spec;
+    spec.scale = op.getScaleValue();
+    if (mask)
+      sliceHeadMask(b, l, mask, rank, ivs, spec);
+    spec.causalOffset = off;
+    setModifiers(b, l, op, ivs, spec);
+    return SliceEmitter(options, slice2D(b, l, q, ivs), slice2D(b, l, k, kvIvs),
+                        slice2D(b, l, v, kvIvs), spec, nq, nk);
+  };
+  bool wantLse = static_cast<bool>(op.getLseInit());
+  SmallVector<Value> results;
+  if (!options.parallel || (numOuter == 0 &&
+                            options.loopOrder == LoopOrder::FA1)) {
+    scf::LoopNest nest = scf::buildLoopNest(
+        rewriter, loc, lbs, ubs, steps, inits,
+        [&](OpBuilder &b, Location l, ValueRange ivs,
+            ValueRange args) -> scf::ValueVector {
+          SliceEmitter emitter = emitterAt(b, l, ivs);
+          Value o2 = slice2D(b, l, args[0], ivs);
+          Value lse1 = wantLse ? slice1D(b, l, args[1], ivs) : Value();
+          auto [o, lse] = emitter.emit(b, l, o2, lse1);
+          scf::ValueVector r{insertLeading(b, l, o, args[0], ivs)};
+          if (lse)
+            r.push_back(insertLeading(b, l, lse, args[1], ivs));
+          return r;
+        });
+    results.assign(nest.results.begin(), nest.results.end());
+  } else {
+    results = tileAttentionParallel(rewriter, loc, options, ubs, inits, nq,
+                                    wantLse, emitterAt);
+  }
   rewriter.replaceOp(op, results);
   return results;
 }
@@ -438,6 +501,7 @@ struct FlashTileAttentionPass
     options.blockQ = blockQ;
     options.blockKV = blockKV;
     options.loopOrder = loopOrder;
+    options.parallel = parallel;
     if (blockQ <= 0 || blockKV <= 0) {
       getOperation()->emitError("flash-tile-attention: block-q and block-kv "
                                 "must be positive, got ")

@@ -18,6 +18,9 @@
 // without copies. Every accumulation happens in a fixed sequential order:
 // the result is bitwise repeatable whether or not `deterministic` is set.
 //
+// With `parallel`, dk/dv and dq are two scf.foralls (over key blocks and
+// over query blocks) that accumulate in the same orders.
+//
 //===----------------------------------------------------------------------===//
 
 #include "BlockBuilder.h"
@@ -55,7 +58,8 @@ struct Grads {
 };
 
 /// Recomputes p for rows [i0, +rows) x keys [j0, +cols) and accumulates the
-/// three gradients.
+/// gradients whose accumulators are given (dk and dv together, dq: a null
+/// accumulator is not computed).
 Grads gradBlock(OpBuilder &b, Location loc, const HeadSlices &h, Value i0,
                 OpFoldResult rows, Value j0, OpFoldResult cols,
                 bool applyCausal, Grads acc) {
@@ -94,7 +98,8 @@ Grads gradBlock(OpBuilder &b, Location loc, const HeadSlices &h, Value i0,
   Value qb = slice(b, loc, h.q, {i0, zero}, {rows, b.getIndexAttr(width(h.q))});
 
   Grads out;
-  out.dv = matmulAcc(b, loc, p, dOb, acc.dv, /*transposeA=*/true);
+  if (acc.dv)
+    out.dv = matmulAcc(b, loc, p, dOb, acc.dv, /*transposeA=*/true);
   Value dp = matmulAcc(b, loc, dOb, transpose2D(b, loc, vb),
                        filled(b, loc, {rows, cols}, 0.0f));
   float scale = h.spec.scale;
@@ -121,8 +126,10 @@ Grads gradBlock(OpBuilder &b, Location loc, const HeadSlices &h, Value i0,
                    linalg::YieldOp::create(nb, nl, ValueRange{r});
                  })
                  .getResult(0);
-  out.dq = matmulAcc(b, loc, ds, kb, acc.dq);
-  out.dk = matmulAcc(b, loc, ds, qb, acc.dk, /*transposeA=*/true);
+  if (acc.dq)
+    out.dq = matmulAcc(b, loc, ds, kb, acc.dq);
+  if (acc.dk)
+    out.dk = matmulAcc(b, loc, ds, qb, acc.dk, /*transposeA=*/true);
   return out;
 }
 
@@ -146,6 +153,153 @@ Value rowDot(OpBuilder &b, Location loc, Value dO, Value o, Value lseLike) {
                    ValueRange{arith::AddFOp::create(nb, nl, a[2], prod)});
              })
       .getResult(0);
+}
+
+/// What the parallel backward needs of the op, computed once.
+struct GradProblem {
+  AttentionGradOp op;
+  const TileAttentionOptions &options;
+  int64_t rank;
+  Value nq, nk, off, group, delta;
+  int64_t d, dv;
+};
+
+/// The slices of query head `qIvs` (batch..., query head) whose kv head is
+/// at `kvIvs`.
+HeadSlices headSlicesAt(OpBuilder &b, Location l, const GradProblem &p,
+                        ValueRange qIvs, ValueRange kvIvs) {
+  AttentionGradOp op = p.op;
+  HeadSlices h;
+  h.q = slice2D(b, l, op.getQuery(), qIvs);
+  h.k = slice2D(b, l, op.getKey(), kvIvs);
+  h.v = slice2D(b, l, op.getValue(), kvIvs);
+  h.dO = slice2D(b, l, op.getGradOutput(), qIvs);
+  h.lse = slice1D(b, l, op.getLse(), qIvs);
+  h.delta = slice1D(b, l, p.delta, qIvs);
+  h.spec.scale = op.getScaleValue();
+  h.spec.causalOffset = p.off;
+  if (Value mask = op.getMask())
+    sliceHeadMask(b, l, mask, p.rank, qIvs, h.spec);
+  setModifiers(b, l, op, qIvs, h.spec);
+  return h;
+}
+
+/// dk_j, dv_j (f32) of key block [j0, +cols) of the kv head at `kvIvs`:
+/// the query heads of its group in order, each one's query blocks in order
+/// (the order of both sequential nests).
+std::pair<Value, Value> keyBlockGrads(OpBuilder &b, Location l,
+                                      const GradProblem &p, ValueRange kvIvs,
+                                      Value j0, OpFoldResult cols) {
+  IndexMath im{b, l};
+  int64_t bq = p.options.blockQ;
+  OpFoldResult dA = b.getIndexAttr(p.d), dvA = b.getIndexAttr(p.dv);
+  Value dK = filled(b, l, {cols, dA}, 0.0f);
+  Value dV = filled(b, l, {cols, dvA}, 0.0f);
+  auto loop = scf::ForOp::create(
+      b, l, im.c(0), p.group, im.c(1), ValueRange{dK, dV},
+      [&](OpBuilder &b2, Location l2, Value g, ValueRange a) {
+        IndexMath i2{b2, l2};
+        SmallVector<Value> qIvs(kvIvs);
+        if (p.rank >= 3)
+          qIvs.back() = i2.add(i2.mul(kvIvs.back(), p.group), g);
+        HeadSlices h = headSlicesAt(b2, l2, p, qIvs, kvIvs);
+        auto qBody = [&](bool withCausal) {
+          return [&, withCausal](OpBuilder &b3, Location l3, Value i0,
+                                 OpFoldResult rows,
+                                 ValueRange c) -> SmallVector<Value> {
+            return ifVisible(
+                b3, l3, h.spec, i0, rows, j0, cols, c,
+                [&](OpBuilder &b4, Location l4) -> SmallVector<Value> {
+                  Grads n = gradBlock(b4, l4, h, i0, rows, j0, cols,
+                                      withCausal, {c[0], c[1], Value()});
+                  return {n.dk, n.dv};
+                });
+          };
+        };
+        QueryRanges qr = queryRanges(
+            i2, j0, getValueOrCreateConstantIndexOp(b2, l2, cols), p.nq,
+            p.off, bq, h.spec.boundsOrNull());
+        SmallVector<Value> c(a);
+        if (p.off)
+          c = fullBlocks(b2, l2, qr.start, qr.visStart, bq, c, qBody(true));
+        c = fullBlocks(b2, l2, qr.visStart, qr.fullEnd, bq, c, qBody(false));
+        c = lastBlock(b2, l2, qr.fullEnd, qr.end, c,
+                      qBody(static_cast<bool>(p.off)));
+        scf::YieldOp::create(b2, l2, c);
+      });
+  return {loop.getResult(0), loop.getResult(1)};
+}
+
+/// dq_i (f32) of query rows [i0, +rows) of the query head at `qIvs`: its key
+/// blocks in order.
+Value queryBlockGrad(OpBuilder &b, Location l, const GradProblem &p,
+                     ValueRange qIvs, Value i0, OpFoldResult rows) {
+  IndexMath im{b, l};
+  int64_t bk = p.options.blockKV;
+  SmallVector<Value> kvIvs(qIvs);
+  if (p.rank >= 3 && !isConstantIntValue(p.group, 1))
+    kvIvs.back() = b.createOrFold<arith::DivUIOp>(l, qIvs.back(), p.group);
+  HeadSlices h = headSlicesAt(b, l, p, qIvs, kvIvs);
+  auto kvBody = [&](bool withCausal) {
+    return [&, withCausal](OpBuilder &b2, Location l2, Value j0,
+                           OpFoldResult cols,
+                           ValueRange e) -> SmallVector<Value> {
+      return ifVisible(b2, l2, h.spec, i0, rows, j0, cols, e,
+                       [&](OpBuilder &b3, Location l3) -> SmallVector<Value> {
+                         return {gradBlock(b3, l3, h, i0, rows, j0, cols,
+                                           withCausal,
+                                           {Value(), Value(), e[0]})
+                                     .dq};
+                       });
+    };
+  };
+  BlockRanges kr =
+      keyRanges(im, i0, getValueOrCreateConstantIndexOp(b, l, rows), p.nk,
+                p.off, bk, h.spec.boundsOrNull());
+  SmallVector<Value> e{filled(b, l, {rows, b.getIndexAttr(p.d)}, 0.0f)};
+  e = fullBlocks(b, l, kr.start, kr.visEnd, bk, e, kvBody(false));
+  if (p.off)
+    e = fullBlocks(b, l, kr.visEnd, kr.fullEnd, bk, e, kvBody(true));
+  e = lastBlock(b, l, kr.fullEnd, kr.end, e, kvBody(static_cast<bool>(p.off)));
+  return e[0];
+}
+
+/// The parallel backward (`parallel`): one scf.forall over (batch..., kv
+/// head, key block) for dk and dv, then one over (batch..., query head,
+/// query block) for dq, which recomputes p a second time instead of
+/// sharing dq between threads (no atomics, no races; each gradient element
+/// is accumulated by one iteration in the sequential nests' order, so the
+/// results are bitwise theirs). Returns dq, dk, dv.
+SmallVector<Value> tileAttentionGradParallel(OpBuilder &b, Location loc,
+                                             const GradProblem &p) {
+  AttentionGradOp op = p.op;
+  auto leading = [&](Value t) {
+    SmallVector<OpFoldResult> r;
+    for (int64_t i = 0; i < p.rank - 2; ++i)
+      r.push_back(tensor::getMixedSize(b, loc, t, i));
+    return r;
+  };
+  Type qElt = op.getQuery().getType().getElementType();
+  Type kElt = op.getKey().getType().getElementType();
+  Type vElt = op.getValue().getType().getElementType();
+  SmallVector<Value> inits(op.getDpsInits());
+  SmallVector<Value> kv = blockedParallel(
+      b, loc, leading(op.getKey()), p.nk, p.options.blockKV,
+      ValueRange{inits[1], inits[2]},
+      [&](OpBuilder &nb, Location nl, ValueRange ivs, Value j0,
+          OpFoldResult cols) -> SmallVector<Value> {
+        auto [dk, dv] = keyBlockGrads(nb, nl, p, ivs, j0, cols);
+        return {castTensor(nb, nl, dk, kElt), castTensor(nb, nl, dv, vElt)};
+      });
+  SmallVector<Value> dq = blockedParallel(
+      b, loc, leading(op.getQuery()), p.nq, p.options.blockQ,
+      ValueRange{inits[0]},
+      [&](OpBuilder &nb, Location nl, ValueRange ivs, Value i0,
+          OpFoldResult rows) -> SmallVector<Value> {
+        return {castTensor(nb, nl, queryBlockGrad(nb, nl, p, ivs, i0, rows),
+                           qElt)};
+      });
+  return {dq[0], kv[0], kv[1]};
 }
 
 } // namespace
@@ -186,6 +340,12 @@ mlir::flash::tileAttentionGrad(RewriterBase &rewriter, AttentionGradOp op,
 
   Value delta = rowDot(rewriter, loc, op.getGradOutput(), op.getOutput(),
                        op.getLse());
+  if (options.parallel) {
+    GradProblem p{op, options, rank, nq, nk, off, group, delta, d, dv};
+    SmallVector<Value> results = tileAttentionGradParallel(rewriter, loc, p);
+    rewriter.replaceOp(op, results);
+    return results;
+  }
 
   // Loops over batch dims and kv heads.
   SmallVector<Value> lbs, ubs, steps;

@@ -133,7 +133,12 @@ def FlashTileAttention : Pass<"flash-tile-attention"> {
                         "Query blocks outer (independent), KV blocks inner"),
              clEnumValN(::mlir::flash::LoopOrder::FA1, "fa1",
                         "KV blocks outer, every query block's state "
-                        "carried across"))}]>
+                        "carried across"))}]>,
+    Option<"parallel", "parallel", "bool",
+           /*default=*/"::mlir::flash::TileAttentionOptions().parallel",
+           "Independent iterations as scf.forall: fa2's (batch, head, query "
+           "block), fa1's (batch, head); the backward as a forall over key "
+           "blocks (dk, dv) and one over query blocks (dq)">
   ];
 }
 

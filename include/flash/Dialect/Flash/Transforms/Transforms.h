@@ -33,6 +33,13 @@ struct TileAttentionOptions {
   /// Keys per block.
   int64_t blockKV = 64;
   LoopOrder loopOrder = LoopOrder::FA2;
+  /// Independent iterations as scf.forall (which --flash-to-cpu runs on
+  /// OpenMP threads) instead of scf.for: fa2's (batch..., head, query block)
+  /// iterations and fa1's (batch..., head) ones; the backward splits into a
+  /// forall over key blocks (dk, dv) and one over query blocks (dq). Each
+  /// result element is computed by one iteration in the sequential nest's
+  /// order: the results are bitwise the same either way.
+  bool parallel = false;
 };
 
 /// Lowers `op` into the online-softmax loop nest on tensors and replaces it.
