@@ -42,12 +42,12 @@ struct FlashToCPUPipelineOptions
                      "across"))};
   PassOptions::Option<unsigned> threads{
       *this, "threads",
-      llvm::cl::desc("Threads of the attention loop nests: 0, the default, "
-                     "all cores (the OpenMP runtime's default, "
-                     "OMP_NUM_THREADS); 1: sequential code that needs no "
-                     "OpenMP runtime; n: n threads. Results are bitwise the "
+      llvm::cl::desc("Threads of the attention loop nests: 1, the default, "
+                     "sequential code that needs no OpenMP runtime; 0: all "
+                     "cores (the OpenMP runtime's default, OMP_NUM_THREADS; "
+                     "link libomp); n: n threads. Results are bitwise the "
                      "same for any count"),
-      llvm::cl::init(0)};
+      llvm::cl::init(1)};
   PassOptions::Option<bool> vectorize{
       *this, "vectorize",
       llvm::cl::desc("Vectorize the block computations (flash-vectorize-cpu)"),
