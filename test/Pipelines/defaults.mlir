@@ -4,7 +4,7 @@
 
 // RUN: flash-opt %s --flash-to-cpu --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=CPU
 // RUN: flash-opt %s --flash-tile-attention --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=CPU
-// CPU: flash-tile-attention{block-kv=64 block-q=128 loop-order=fa2}
+// CPU: flash-tile-attention{block-kv=64 block-q=128 loop-order=fa2 parallel=false}
 
 // RUN: flash-opt %s --flash-to-cpu --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=VEC
 // RUN: flash-opt %s --flash-to-cpu=vectorize=0 --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOVEC
