@@ -9,7 +9,8 @@ PY := /usr/bin/python3
 # apt packages the build, the tests and the demo need.
 APT_PACKAGES := llvm-22-dev llvm-22-tools mlir-22-tools libmlir-22-dev \
   clang-22 lld-22 ninja-build cmake python3 python3-numpy python3-torch \
-  spirv-tools libvulkan-dev mesa-vulkan-drivers libopenblas0-pthread
+  spirv-tools libvulkan-dev mesa-vulkan-drivers libopenblas0-pthread \
+  libomp-22-dev
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: all deps configure build test check demo docs bench-cpu fuzz clean

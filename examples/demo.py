@@ -80,7 +80,8 @@ def run_module(text, build):
                 f"{LLVM}/bin/mlir-runner", "-O3", "-e", "main",
                 "-entry-point-result=void",
                 f"-shared-libs={LLVM}/lib/libmlir_runner_utils.so,"
-                f"{LLVM}/lib/libmlir_c_runner_utils.so"], llvm)
+                f"{LLVM}/lib/libmlir_c_runner_utils.so,"
+                f"{LLVM}/lib/libomp.so"], llvm)
         rss = int(re.search(r"maxrss_kb: (\d+)", p.stderr).group(1)) / 1024
         return p.stdout, rss
 

@@ -28,17 +28,21 @@ config.substitutions.append(
 config.substitutions.append(
     ("%mlir_c_runner_utils",
      os.path.join(config.llvm_lib_dir, "libmlir_c_runner_utils.so")))
+# LLVM's OpenMP runtime, which --flash-to-cpu's parallel code (threads=0,
+# the default) calls.
+config.substitutions.append(("%openmp_runtime", config.openmp_runtime))
 # Debian's python3 (with numpy), not whatever python3 is first on PATH.
 config.substitutions.append(("%python", "/usr/bin/python3"))
 # Executable tests: the generator of self-checking attention programs, and
-# mlir-runner with the C runner utils.
+# mlir-runner with the C runner utils and the OpenMP runtime.
 config.substitutions.append(
     ("%gen", "/usr/bin/python3 " + os.path.join(
         config.flash_src_root, "python", "flash_mlir", "mlirgen.py")))
 config.substitutions.append(
     ("%run", "mlir-runner -e main -entry-point-result=void -shared-libs=" +
      os.path.join(config.llvm_lib_dir, "libmlir_runner_utils.so") + "," +
-     os.path.join(config.llvm_lib_dir, "libmlir_c_runner_utils.so")))
+     os.path.join(config.llvm_lib_dir, "libmlir_c_runner_utils.so") + "," +
+     config.openmp_runtime))
 
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()

@@ -1,15 +1,19 @@
 #!/usr/bin/env python3
-"""CPU benchmark of the fused forward (flash.attention -> --flash-to-cpu)
-against the unfused program (full softmax on the N x N scores: the same
-linalg input lowered by the plain upstream passes, and by our vectorizing
-pipeline), f32, one thread.
+"""CPU benchmark: the fused forward and backward (flash.attention /
+flash.attention_grad -> --flash-to-cpu) against the peer measured in the
+same run, unfused attention in numpy + OpenBLAS (numpy_peer.py), f32, on one
+thread and on all cores.
 
-For every (N, d) it runs each program in its own mlir-runner process (peak
-RSS of that process = peak memory of the program, inputs included), reports
-GFLOP/s (4 N^2 d FLOPs per forward), the fraction of one core's FMA peak,
-and writes bench/RESULTS.md's CPU table when --write is given.
+It first measures the machine: the CPU model, the vector width it detects
+(AVX-512: 16 f32 lanes, AVX2: 8, else 4) and one core's FMA peak
+(fma_peak.c: register-only FMA chains of that width). Then, for every
+(N, d): GFLOP/s (4 N^2 d FLOPs per forward, 2.5x that per backward) of the
+fused program with threads=1 and threads=0 (all cores; OpenMP), its share
+of the core peak, the parallel efficiency, numpy with OPENBLAS_NUM_THREADS=1
+and with all cores, the ratios, and the peak RSS of the fused process.
 
   /usr/bin/python3 bench/cpu/bench.py [--ns 1024,4096,16384] [--ds 64,128]
+      [--grad] [--write]
 """
 
 import argparse
@@ -26,8 +30,6 @@ sys.path.insert(0, os.path.join(ROOT, "python"))
 from flash_mlir import mlirgen  # noqa: E402
 
 LLVM = "/usr/lib/llvm-22"
-# One AVX-512 core here: 2 FMA units x 16 lanes x 2 FLOP x ~3.1 GHz.
-CORE_PEAK_GFLOPS = 200.0
 
 
 def _to_f32(x, dtype):
@@ -124,23 +126,53 @@ def grad_timing_program(cfg, which, reps):
     return _module([mlirgen.fused_func(cfg), grad], b)
 
 
-def run(cfg, which, reps, pipeline, build):
+def host():
+    """(CPU model, f32 lanes of its widest vector unit, cores)."""
+    model, flags = "?", set()
+    with open("/proc/cpuinfo") as f:
+        for line in f:
+            key, _, val = line.partition(":")
+            if key.strip() == "model name" and model == "?":
+                model = val.strip()
+            elif key.strip() == "flags" and not flags:
+                flags = set(val.split())
+    lanes = 16 if "avx512f" in flags else 8 if "avx2" in flags else 4
+    return model, lanes, os.cpu_count()
+
+
+def fma_peak(lanes):
+    """One core's measured f32 FMA GFLOP/s (best of 3 runs)."""
+    with tempfile.TemporaryDirectory() as d:
+        exe = os.path.join(d, "fma_peak")
+        subprocess.run([f"{LLVM}/bin/clang", "-O3", "-march=native",
+                        "-ffp-contract=fast", f"-DW={lanes}",
+                        os.path.join(HERE, "fma_peak.c"), "-o", exe],
+                       check=True)
+        return max(float(re.search(r"gflops: ([0-9.]+)", subprocess.run(
+            [exe], check=True, capture_output=True, text=True).stdout
+        ).group(1)) for _ in range(3))
+
+
+def run(cfg, which, reps, threads, build):
+    """(seconds per call, peak MB) of `which` through --flash-to-cpu with
+    `threads`, in its own mlir-runner process."""
     src = timing_program(cfg, which, reps)
     with tempfile.TemporaryDirectory() as d:
         path = os.path.join(d, "p.mlir")
         with open(path, "w") as f:
             f.write(src)
         llvm = subprocess.run(
-            [os.path.join(build, "bin", "flash-opt"), path, pipeline],
+            [os.path.join(build, "bin", "flash-opt"), path,
+             f"--flash-to-cpu=threads={threads}"],
             check=True, capture_output=True, text=True).stdout
-        before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+        libs = [f"{LLVM}/lib/libmlir_runner_utils.so",
+                f"{LLVM}/lib/libmlir_c_runner_utils.so",
+                f"{LLVM}/lib/libomp.so"]
         p = subprocess.run(
             ["/usr/bin/time", "-f", "maxrss_kb: %M", f"{LLVM}/bin/mlir-runner",
              "-O3", "-e", "main", "-entry-point-result=void",
-             f"-shared-libs={LLVM}/lib/libmlir_runner_utils.so,"
-             f"{LLVM}/lib/libmlir_c_runner_utils.so"],
+             "-shared-libs=" + ",".join(libs)],
             input=llvm, capture_output=True, text=True)
-        del before
         if p.returncode != 0:
             raise RuntimeError(p.stderr[-2000:])
         secs = float(re.search(r"seconds: ([0-9.e+-]+)", p.stdout).group(1))
@@ -148,55 +180,70 @@ def run(cfg, which, reps, pipeline, build):
         return secs, rss / 1024.0
 
 
+def run_numpy(n, d, grad, reps, threads):
+    """(seconds per call, BLAS library) of numpy_peer.py on `threads`."""
+    env = dict(os.environ, OPENBLAS_NUM_THREADS=str(threads),
+               OMP_NUM_THREADS=str(threads))
+    out = subprocess.run(
+        ["/usr/bin/python3", os.path.join(HERE, "numpy_peer.py"), str(n),
+         str(d), "--reps", str(reps)] + (["--grad"] if grad else []),
+        check=True, capture_output=True, text=True, env=env).stdout
+    return (float(re.search(r"seconds: ([0-9.e+-]+)", out).group(1)),
+            re.search(r"blas: (.*)", out).group(1))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--build", default=os.path.join(ROOT, "build"))
     ap.add_argument("--ns", default="1024,4096,16384")
     ap.add_argument("--ds", default="64,128")
-    ap.add_argument("--skip-unfused-above", type=int, default=16384,
-                    help="skip the unfused programs for N above this")
     ap.add_argument("--grad", action="store_true",
                     help="benchmark the backward (FLOPs = 2.5 x forward)")
     ap.add_argument("--write", action="store_true",
                     help="write the table into bench/RESULTS.md")
     a = ap.parse_args()
-    rows = []
-    hdr = ("| N | d | fused GFLOP/s | % core peak | fused peak MB | "
-           "unfused (upstream, scalar) GFLOP/s | unfused (vectorized) GFLOP/s "
-           "| unfused peak MB | fused / upstream |")
+    model, lanes, cores = host()
+    peak = fma_peak(lanes)
+    blas_lib = None
+    head = (f"CPU: {model}, {lanes} f32 lanes ({32 * lanes} bits), {cores} "
+            f"cores; one core's measured FMA peak: {peak:.1f} GFLOP/s; "
+            f"{'backward' if a.grad else 'forward'}, f32, GFLOP/s")
+    hdr = (f"| N | d | fused 1 thread | % core peak | fused {cores} threads "
+           f"| parallel efficiency | numpy 1 thread | numpy {cores} threads "
+           "| fused / numpy, 1 thread | fused / numpy, all | fused peak MB |")
+    print(head)
     print(hdr)
-    print("|" + "---|" * 9)
+    print("|" + "---|" * 11)
+    rows = []
     for n in [int(x) for x in a.ns.split(",")]:
         for d in [int(x) for x in a.ds.split(",")]:
             cfg = mlirgen.Config(nq=n, nk=n, d=d, lse=True)
             flops = 4.0 * n * n * d * (2.5 if a.grad else 1.0)
-            fused = "fused_grad" if a.grad else "fused"
-            unfused = "unfused_grad" if a.grad else "unfused"
-            reps = max(1, int(2e9 / flops))
-            fs, fm = run(cfg, fused, reps, "--flash-to-cpu", a.build)
-            ff = flops / fs / 1e9
-            if n <= a.skip_unfused_above:
-                us, um = run(cfg, unfused, 1,
-                             "--flash-to-cpu=vectorize=false", a.build)
-                vs, _ = run(cfg, unfused, 1, "--flash-to-cpu", a.build)
-                uf, vf = flops / us / 1e9, flops / vs / 1e9
-                row = (f"| {n} | {d} | {ff:.1f} | {100 * ff / CORE_PEAK_GFLOPS:.0f}% "
-                       f"| {fm:.0f} | {uf:.2f} | {vf:.1f} | {um:.0f} | {ff / uf:.1f}x |")
-            else:
-                row = (f"| {n} | {d} | {ff:.1f} | {100 * ff / CORE_PEAK_GFLOPS:.0f}% "
-                       f"| {fm:.0f} | - | - | - | - |")
+            which = "fused_grad" if a.grad else "fused"
+            reps = max(1, int(4e9 / flops))
+            f1, mb = run(cfg, which, reps, 1, a.build)
+            fn, _ = run(cfg, which, reps * cores, 0, a.build)
+            n1, blas_lib = run_numpy(n, d, a.grad, reps, 1)
+            nn, _ = run_numpy(n, d, a.grad, reps * cores, cores)
+            g = lambda s: flops / s / 1e9  # noqa: E731
+            row = (f"| {n} | {d} | {g(f1):.1f} | {100 * g(f1) / peak:.0f}% "
+                   f"| {g(fn):.1f} | {100 * f1 / fn / cores:.0f}% "
+                   f"| {g(n1):.1f} | {g(nn):.1f} | {n1 / f1:.2f}x "
+                   f"| {nn / fn:.2f}x | {mb:.0f} |")
             print(row, flush=True)
             rows.append(row)
+    print(f"numpy's BLAS: {blas_lib}")
     if a.write:
         path = os.path.join(ROOT, "bench", "RESULTS.md")
         text = open(path).read() if os.path.exists(path) else "# Results\n"
-        table = "\n".join([hdr, "|" + "---|" * 9] + rows)
+        table = "\n".join([head + f" (numpy's BLAS: {blas_lib})", "", hdr,
+                           "|" + "---|" * 11] + rows)
         tag = "cpu-grad-table" if a.grad else "cpu-table"
         start, end = f"<!-- {tag} -->", f"<!-- /{tag} -->"
         block = f"{start}\n{table}\n{end}"
         if start in text:
-            text = re.sub(re.escape(start) + ".*?" + re.escape(end), block,
-                          text, flags=re.S)
+            text = re.sub(re.escape(start) + ".*?" + re.escape(end),
+                          lambda _: block, text, flags=re.S)
         else:
             text += "\n" + block + "\n"
         open(path, "w").write(text)

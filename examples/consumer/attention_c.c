@@ -131,9 +131,10 @@ int main(int argc, char **argv) {
     return fail("flash-to-cpu failed");
   mlirPassManagerDestroy(lower);
 
-  MlirStringRef libs[] = {mlirStringRefCreateFromCString(C_RUNNER_UTILS)};
+  MlirStringRef libs[] = {mlirStringRefCreateFromCString(C_RUNNER_UTILS),
+                          mlirStringRefCreateFromCString(OPENMP_RUNTIME)};
   MlirExecutionEngine jit = mlirExecutionEngineCreate(
-      module, /*optLevel=*/3, 1, libs, /*enableObjectDump=*/false,
+      module, /*optLevel=*/3, 2, libs, /*enableObjectDump=*/false,
       /*enablePIC=*/false);
   if (mlirExecutionEngineIsNull(jit))
     return fail("cannot JIT-compile the lowered module");

@@ -69,7 +69,7 @@ int main(int argc, char **argv) {
   auto optimize = makeOptimizingTransformer(3, 0, nullptr);
   ExecutionEngineOptions engineOptions;
   engineOptions.transformer = optimize;
-  llvm::SmallVector<llvm::StringRef> libs{C_RUNNER_UTILS};
+  llvm::SmallVector<llvm::StringRef> libs{C_RUNNER_UTILS, OPENMP_RUNTIME};
   engineOptions.sharedLibPaths = libs;
   auto engine = ExecutionEngine::create(*module, engineOptions);
   if (!engine)

@@ -9,6 +9,7 @@
 //   -> one-shot-bufferize + deallocation
 //   -> scf.forall -> scf.parallel -> OpenMP (convert-scf-to-openmp)
 //   -> loops, vector/math/arith/memref/func -> LLVM
+//   -> flash-cpu-target-features     the target CPU on every function
 //
 // Only upstream passes except the first, the softmax decomposition (no
 // upstream pass) and the CPU vectorization heuristics.
@@ -54,7 +55,9 @@ void mlir::flash::buildFlashToCPUPipeline(
   pm.addPass(createCanonicalizerPass());
 
   if (options.vectorize) {
-    pm.addNestedPass<func::FuncOp>(createFlashVectorizeCPU());
+    FlashVectorizeCPUOptions vec;
+    vec.vectorBits = options.vectorBits;
+    pm.addNestedPass<func::FuncOp>(createFlashVectorizeCPU(vec));
     pm.addPass(createCanonicalizerPass());
   }
 
@@ -106,5 +109,7 @@ void mlir::flash::buildFlashToCPUPipeline(
   pm.addPass(createUBToLLVMConversionPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
   pm.addPass(createCanonicalizerPass());
-  pm.addPass(createFlashCPUTargetFeatures());
+  FlashCPUTargetFeaturesOptions target;
+  target.cpu = options.targetCPU;
+  pm.addPass(createFlashCPUTargetFeatures(target));
 }

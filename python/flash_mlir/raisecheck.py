@@ -146,7 +146,8 @@ def _compile_and_run(module, build):
         r = subprocess.run([f"{LLVM}/bin/mlir-runner", "-e", "main",
                             "-entry-point-result=void",
                             f"-shared-libs={LLVM}/lib/libmlir_runner_utils.so,"
-                            f"{LLVM}/lib/libmlir_c_runner_utils.so"],
+                            f"{LLVM}/lib/libmlir_c_runner_utils.so,"
+                            f"{LLVM}/lib/libomp.so"],
                            input=p.stdout, capture_output=True, text=True)
         if r.returncode != 0:
             return None, r.stderr[-1500:]

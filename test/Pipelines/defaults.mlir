@@ -2,13 +2,22 @@
 // pipeline gives the passes it forwards its knobs to, and that a pass run
 // alone has the same default for each knob.
 
-// RUN: flash-opt %s --flash-to-cpu --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=CPU
-// RUN: flash-opt %s --flash-tile-attention --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=CPU
-// CPU: flash-tile-attention{block-kv=64 block-q=128 loop-order=fa2 parallel=false}
+// RUN: flash-opt %s --flash-to-cpu --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefixes=CPU,CPU-PAR
+// RUN: flash-opt %s --flash-to-cpu=threads=1 --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefixes=CPU,CPU-SEQ
+// RUN: flash-opt %s --flash-tile-attention --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefixes=CPU,CPU-SEQ
+// The pipeline's threads=0 (all cores) makes the independent loops foralls
+// and lowers them to OpenMP; the pass alone emits scf.for.
+// CPU: flash-tile-attention{block-kv=64 block-q=128 loop-order=fa2
+// CPU-PAR-SAME: parallel=true}
+// CPU-PAR: convert-scf-to-openmp{num-threads=0}
+// CPU-SEQ-SAME: parallel=false}
+// CPU-SEQ-NOT: convert-scf-to-openmp
 
 // RUN: flash-opt %s --flash-to-cpu --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=VEC
 // RUN: flash-opt %s --flash-to-cpu=vectorize=0 --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOVEC
-// VEC: flash-vectorize-cpu
+// VEC: flash-vectorize-cpu{vector-bits=0}
+// VEC: flash-cpu-target-features{cpu=host features=-avx512bf16}
+// RUN: flash-opt %s --flash-vectorize-cpu --flash-cpu-target-features --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=VEC
 // NOVEC-NOT: flash-vectorize-cpu
 
 // RUN: flash-opt %s --flash-to-nvvm --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefixes=MAP,NVVM
@@ -42,7 +51,7 @@
 // `flash-opt --help` prints each pipeline's defaults from its options
 // struct: the values the dumps above show.
 // RUN: flash-opt --help | FileCheck %s --check-prefix=HELP
-// HELP: --flash-to-cpu {{.*}}; defaults {block-kv=64 block-q=128 loop-order=fa2 threads=1 vectorize=true}
+// HELP: --flash-to-cpu {{.*}}; defaults {block-kv=64 block-q=128 loop-order=fa2 target-cpu=host threads=0 vector-bits=0 vectorize=true}
 // HELP: --flash-to-nvvm {{.*}}; defaults {chip=sm_90a features=+ptx80 format=fatbin grad-row-lanes=0 map-only=false mma-max-registers=0 mma-tile-kv=0 mma-warps=0 opt-level=3 row-lanes=1 split-kv=256 tensor-cores=true wgmma=true}
 // HELP: --flash-to-spirv {{.*}}; defaults {{{.*}}client-api=vulkan {{.*}}grad-row-lanes=0 kernels-only=false max-invocations=128 max-workgroup-memory=32768 row-lanes=0 split-kv=256 subgroup-size=32 version=}
 

@@ -42,16 +42,27 @@ struct FlashToCPUPipelineOptions
                      "across"))};
   PassOptions::Option<unsigned> threads{
       *this, "threads",
-      llvm::cl::desc("Threads of the attention loop nests: 1, the default, "
-                     "sequential code that needs no OpenMP runtime; 0: all "
-                     "cores (the OpenMP runtime's default, OMP_NUM_THREADS; "
-                     "link libomp); n: n threads. Results are bitwise the "
-                     "same for any count"),
-      llvm::cl::init(1)};
+      llvm::cl::desc("Threads of the attention loop nests: 0, the default, "
+                     "all cores (OpenMP; the runtime's default, "
+                     "OMP_NUM_THREADS; link libomp); n: n threads; 1: "
+                     "sequential code that needs no OpenMP runtime. Results "
+                     "are bitwise the same for any count"),
+      llvm::cl::init(0)};
   PassOptions::Option<bool> vectorize{
       *this, "vectorize",
       llvm::cl::desc("Vectorize the block computations (flash-vectorize-cpu)"),
       llvm::cl::init(true)};
+  PassOptions::Option<int64_t> vectorBits{
+      *this, "vector-bits",
+      llvm::cl::desc("Vector register bits the register tiles are sized for "
+                     "(flash-vectorize-cpu); 0: the host's"),
+      llvm::cl::init(0)};
+  PassOptions::Option<std::string> targetCPU{
+      *this, "target-cpu",
+      llvm::cl::desc("LLVM CPU of the generated functions "
+                     "(flash-cpu-target-features): host, the default, the "
+                     "host's name and features; a name; or empty"),
+      llvm::cl::init("host")};
 };
 
 /// Adds --flash-to-cpu to `pm` (on a builtin.module): flash ops are tiled

@@ -125,6 +125,37 @@ SmallVector<Value> flash::detail::parallelBlocks(OpBuilder &b, Location loc,
   return SmallVector<Value>(loop.getResults());
 }
 
+SmallVector<Value> flash::detail::forEachIteration(
+    OpBuilder &b, Location loc, bool parallel, ArrayRef<OpFoldResult> ubs,
+    ValueRange outs, ParallelBody body) {
+  if (parallel)
+    return parallelBlocks(b, loc, ubs, outs, body);
+  IndexMath im{b, loc};
+  SmallVector<Value> lbs(ubs.size(), im.c(0)), steps(ubs.size(), im.c(1));
+  SmallVector<Value> ubVals;
+  for (OpFoldResult u : ubs)
+    ubVals.push_back(getValueOrCreateConstantIndexOp(b, loc, u));
+  scf::LoopNest nest = scf::buildLoopNest(
+      b, loc, lbs, ubVals, steps, outs,
+      [&](OpBuilder &nb, Location nl, ValueRange ivs,
+          ValueRange args) -> scf::ValueVector {
+        SmallVector<ParallelWrite> writes = body(nb, nl, ivs, args);
+        SmallVector<Value> res(args);
+        for (const ParallelWrite &w : writes) {
+          int64_t rank = w.offsets.size();
+          int64_t srcRank = cast<RankedTensorType>(w.src.getType()).getRank();
+          SmallVector<OpFoldResult> sizes(rank - srcRank, nb.getIndexAttr(1));
+          for (int64_t i = 0; i < srcRank; ++i)
+            sizes.push_back(tensor::getMixedSize(nb, nl, w.src, i));
+          SmallVector<OpFoldResult> strides(rank, nb.getIndexAttr(1));
+          res[w.dest] = tensor::InsertSliceOp::create(
+              nb, nl, w.src, res[w.dest], w.offsets, sizes, strides);
+        }
+        return res;
+      });
+  return SmallVector<Value>(nest.results);
+}
+
 flash::detail::ParallelWrite
 flash::detail::writeAt(OpBuilder &b, Value src, unsigned dest, ValueRange lead,
                        ArrayRef<OpFoldResult> trailing) {

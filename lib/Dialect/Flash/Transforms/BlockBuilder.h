@@ -72,6 +72,12 @@ using ParallelBody = function_ref<SmallVector<ParallelWrite>(
 SmallVector<Value> parallelBlocks(OpBuilder &b, Location loc,
                                   ArrayRef<OpFoldResult> ubs, ValueRange outs,
                                   ParallelBody body);
+/// The same iterations as parallelBlocks() either as that scf.forall
+/// (`parallel`) or as an scf.for nest in row-major order whose writes are
+/// tensor.insert_slice ops on the carried outputs.
+SmallVector<Value> forEachIteration(OpBuilder &b, Location loc, bool parallel,
+                                    ArrayRef<OpFoldResult> ubs,
+                                    ValueRange outs, ParallelBody body);
 /// A ParallelWrite of `src` (the trailing dims of shared output `dest`)
 /// at leading positions `lead` and trailing offsets `trailing` (zeros when
 /// empty).

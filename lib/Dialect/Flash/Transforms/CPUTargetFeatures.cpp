@@ -1,12 +1,14 @@
 //===- CPUTargetFeatures.cpp - target features of the CPU pipeline --------===//
 //
-// flash-cpu-target-features: `target_features` on every llvm.func
-// definition (see Passes.td for why). Upstream's llvm-target-to-target-
-// features fills an #llvm.target attribute from a TargetMachine; nothing
-// upstream sets per-function features from a list, hence this pass.
+// flash-cpu-target-features: `target_cpu` and `target_features` on every
+// llvm.func definition (see Passes.td for why). Upstream's
+// llvm-target-to-target-features fills an #llvm.target attribute from a
+// TargetMachine; nothing upstream sets the host's CPU and features on
+// functions, hence this pass.
 //
 //===----------------------------------------------------------------------===//
 
+#include "flash/Dialect/Flash/Transforms/CPUTarget.h"
 #include "flash/Dialect/Flash/Transforms/Passes.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -27,12 +29,32 @@ struct FlashCPUTargetFeaturesPass
   using FlashCPUTargetFeaturesBase::FlashCPUTargetFeaturesBase;
 
   void runOnOperation() override {
-    if (features.empty())
-      return;
-    auto attr = LLVM::TargetFeaturesAttr::get(&getContext(), features);
+    MLIRContext *ctx = &getContext();
+    std::string name = cpu == "host" ? flash::hostCPUName() : cpu;
+    SmallVector<std::string> list;
+    if (cpu == "host")
+      list = flash::hostCPUFeatures();
+    for (StringRef f : llvm::split(features, ',')) {
+      f = f.trim();
+      if (f.empty())
+        continue;
+      // An explicit +x / -x replaces the host's entry for x.
+      llvm::erase_if(list, [&](const std::string &h) {
+        return StringRef(h).drop_front() == f.drop_front();
+      });
+      list.push_back(f.str());
+    }
+    SmallVector<StringRef> refs(list.begin(), list.end());
+    auto featuresAttr = list.empty()
+                            ? LLVM::TargetFeaturesAttr()
+                            : LLVM::TargetFeaturesAttr::get(ctx, refs);
     getOperation().walk([&](LLVM::LLVMFuncOp f) {
-      if (!f.isExternal() && !f.getTargetFeaturesAttr())
-        f.setTargetFeaturesAttr(attr);
+      if (f.isExternal())
+        return;
+      if (!name.empty() && !f.getTargetCpuAttr())
+        f.setTargetCpuAttr(StringAttr::get(ctx, name));
+      if (featuresAttr && !f.getTargetFeaturesAttr())
+        f.setTargetFeaturesAttr(featuresAttr);
     });
   }
 };

@@ -11,15 +11,19 @@
 //       dv_j += p^T dO_i ;  dp = dO_i v_j^T ;  ds = scale * p * (dp - D_i)
 //       dq_i += ds k_j   ;  dk_j += ds^T q_i
 //
-// loop-order=fa2 (default): KV blocks outer, dk_j/dv_j finished per block,
-// dq accumulated (in f32) over the KV blocks; loop-order=fa1: query blocks
-// outer, dq_i finished per block, dk/dv accumulated. With GQA the query
-// heads of a group run inside the KV-block loop, so dk/dv sum over them
-// without copies. Every accumulation happens in a fixed sequential order:
-// the result is bitwise repeatable whether or not `deterministic` is set.
-//
-// With `parallel`, dk/dv and dq are two scf.foralls (over key blocks and
-// over query blocks) that accumulate in the same orders.
+// loop-order=fa2 (default): KV blocks outer, dk_j/dv_j finished per block.
+// The keys of each kv head are split into chunks (a function of the shapes:
+// at least 8 (batch..., kv head, chunk) iterations where there are enough
+// blocks); each iteration accumulates its keys' dq contributions (f32) into
+// a slab of its own, and dq is the sum of the slabs in chunk order. With
+// `parallel` the iterations are an scf.forall, else an scf.for nest: the
+// same operations in the same order, so the results do not depend on the
+// thread count, and nothing is recomputed or shared between threads.
+// loop-order=fa1: query blocks outer, dq_i finished per block, dk/dv
+// accumulated; with `parallel`, (batch..., kv head) in parallel. With GQA
+// the query heads of a group run inside the KV-block loop, so dk/dv sum over
+// them without copies. Every accumulation happens in a fixed order: the
+// result is bitwise repeatable whether or not `deterministic` is set.
 //
 //===----------------------------------------------------------------------===//
 
@@ -184,122 +188,208 @@ HeadSlices headSlicesAt(OpBuilder &b, Location l, const GradProblem &p,
   return h;
 }
 
-/// dk_j, dv_j (f32) of key block [j0, +cols) of the kv head at `kvIvs`:
-/// the query heads of its group in order, each one's query blocks in order
-/// (the order of both sequential nests).
-std::pair<Value, Value> keyBlockGrads(OpBuilder &b, Location l,
-                                      const GradProblem &p, ValueRange kvIvs,
-                                      Value j0, OpFoldResult cols) {
+/// How the FA2 backward splits each kv head's keys: `chunks` ranges of
+/// `blocksPerChunk` key blocks. A function of the shapes only (never of the
+/// thread count), so that the results are the same for any: at least
+/// kParallelIterations (kv head, chunk) pairs where there are enough blocks.
+constexpr int64_t kParallelIterations = 8;
+struct KeyChunks {
+  Value chunks, blocksPerChunk;
+};
+KeyChunks keyChunks(OpBuilder &b, Location l, ArrayRef<OpFoldResult> lead,
+                    Value nk, int64_t bk) {
   IndexMath im{b, l};
-  int64_t bq = p.options.blockQ;
+  auto ceilDiv = [&](Value x, Value y) {
+    return b.createOrFold<arith::CeilDivUIOp>(l, x, y);
+  };
+  Value heads = im.c(1);
+  for (OpFoldResult d : lead)
+    heads = im.mul(heads, getValueOrCreateConstantIndexOp(b, l, d));
+  Value blocks = im.max(ceilDiv(nk, im.c(bk)), im.c(1));
+  Value want = im.max(im.min(ceilDiv(im.c(kParallelIterations), heads),
+                             blocks),
+                      im.c(1));
+  Value per = ceilDiv(blocks, want);
+  return {ceilDiv(blocks, per), per};
+}
+
+/// The FA2 backward of keys [jLo, jHi) (jLo a multiple of the key block) of
+/// the kv head at `kvIvs`: their dk and dv ([jHi - jLo, D], f32) and the
+/// group's dq contributions, accumulated onto `dqAll` ([G, Nq, D], f32):
+/// key blocks in order; in each, the group's query heads in order; in each,
+/// its query blocks in order.
+SmallVector<Value> keyRangeGrads(OpBuilder &b, Location l,
+                                 const GradProblem &p, ValueRange kvIvs,
+                                 Value jLo, Value jHi, Value dqAll) {
+  IndexMath im{b, l};
+  int64_t bq = p.options.blockQ, bk = p.options.blockKV;
+  OpFoldResult zero = b.getIndexAttr(0);
   OpFoldResult dA = b.getIndexAttr(p.d), dvA = b.getIndexAttr(p.dv);
-  Value dK = filled(b, l, {cols, dA}, 0.0f);
-  Value dV = filled(b, l, {cols, dvA}, 0.0f);
-  auto loop = scf::ForOp::create(
-      b, l, im.c(0), p.group, im.c(1), ValueRange{dK, dV},
-      [&](OpBuilder &b2, Location l2, Value g, ValueRange a) {
-        IndexMath i2{b2, l2};
-        SmallVector<Value> qIvs(kvIvs);
-        if (p.rank >= 3)
-          qIvs.back() = i2.add(i2.mul(kvIvs.back(), p.group), g);
-        HeadSlices h = headSlicesAt(b2, l2, p, qIvs, kvIvs);
-        auto qBody = [&](bool withCausal) {
-          return [&, withCausal](OpBuilder &b3, Location l3, Value i0,
-                                 OpFoldResult rows,
-                                 ValueRange c) -> SmallVector<Value> {
-            return ifVisible(
-                b3, l3, h.spec, i0, rows, j0, cols, c,
-                [&](OpBuilder &b4, Location l4) -> SmallVector<Value> {
-                  Grads n = gradBlock(b4, l4, h, i0, rows, j0, cols,
-                                      withCausal, {c[0], c[1], Value()});
-                  return {n.dk, n.dv};
-                });
+  OpFoldResult nqO = getAsOpFoldResult(p.nq);
+  OpFoldResult len = getAsOpFoldResult(im.sub(jHi, jLo));
+  auto dqRows = [&](OpBuilder &nb, Location nl, Value all, Value g) {
+    auto t = RankedTensorType::get(
+        {AttentionGradOp(p.op).getQuery().getType().getDimSize(p.rank - 2), p.d},
+        nb.getF32Type());
+    SmallVector<OpFoldResult> ones(3, nb.getIndexAttr(1));
+    return tensor::ExtractSliceOp::create(
+               nb, nl, t, all, {g, nb.getIndexAttr(0), nb.getIndexAttr(0)},
+               {nb.getIndexAttr(1), nqO, dA}, ones)
+        .getResult();
+  };
+  auto setDqRows = [&](OpBuilder &nb, Location nl, Value all, Value g,
+                       Value dq2) {
+    SmallVector<OpFoldResult> ones(3, nb.getIndexAttr(1));
+    return tensor::InsertSliceOp::create(
+               nb, nl, dq2, all,
+               ArrayRef<OpFoldResult>{g, nb.getIndexAttr(0),
+                                      nb.getIndexAttr(0)},
+               ArrayRef<OpFoldResult>{nb.getIndexAttr(1), nqO, dA}, ones)
+        .getResult();
+  };
+  auto kvBody = [&](OpBuilder &b1, Location l1, Value j0, OpFoldResult cols,
+                    ValueRange st) -> SmallVector<Value> {
+    IndexMath i1{b1, l1};
+    Value dK = filled(b1, l1, {cols, dA}, 0.0f);
+    Value dV = filled(b1, l1, {cols, dvA}, 0.0f);
+    auto loop = scf::ForOp::create(
+        b1, l1, i1.c(0), p.group, i1.c(1), ValueRange{dK, dV, st[2]},
+        [&](OpBuilder &b2, Location l2, Value g, ValueRange a) {
+          IndexMath i2{b2, l2};
+          SmallVector<Value> qIvs(kvIvs);
+          if (p.rank >= 3)
+            qIvs.back() = i2.add(i2.mul(kvIvs.back(), p.group), g);
+          HeadSlices h = headSlicesAt(b2, l2, p, qIvs, kvIvs);
+          auto qBody = [&](bool withCausal) {
+            return [&, withCausal](OpBuilder &b3, Location l3, Value i0,
+                                   OpFoldResult rows,
+                                   ValueRange c) -> SmallVector<Value> {
+              OpFoldResult z = b3.getIndexAttr(0);
+              Grads acc{c[0], c[1], slice(b3, l3, c[2], {i0, z}, {rows, dA})};
+              return ifVisible(
+                  b3, l3, h.spec, i0, rows, j0, cols, c,
+                  [&](OpBuilder &b4, Location l4) -> SmallVector<Value> {
+                    Grads n = gradBlock(b4, l4, h, i0, rows, j0, cols,
+                                        withCausal, acc);
+                    return {n.dk, n.dv,
+                            insert(b4, l4, n.dq, c[2], {i0, z}, {rows, dA})};
+                  });
+            };
           };
-        };
-        QueryRanges qr = queryRanges(
-            i2, j0, getValueOrCreateConstantIndexOp(b2, l2, cols), p.nq,
-            p.off, bq, h.spec.boundsOrNull());
-        SmallVector<Value> c(a);
-        if (p.off)
-          c = fullBlocks(b2, l2, qr.start, qr.visStart, bq, c, qBody(true));
-        c = fullBlocks(b2, l2, qr.visStart, qr.fullEnd, bq, c, qBody(false));
-        c = lastBlock(b2, l2, qr.fullEnd, qr.end, c,
-                      qBody(static_cast<bool>(p.off)));
-        scf::YieldOp::create(b2, l2, c);
-      });
-  return {loop.getResult(0), loop.getResult(1)};
-}
-
-/// dq_i (f32) of query rows [i0, +rows) of the query head at `qIvs`: its key
-/// blocks in order.
-Value queryBlockGrad(OpBuilder &b, Location l, const GradProblem &p,
-                     ValueRange qIvs, Value i0, OpFoldResult rows) {
-  IndexMath im{b, l};
-  int64_t bk = p.options.blockKV;
-  SmallVector<Value> kvIvs(qIvs);
-  if (p.rank >= 3 && !isConstantIntValue(p.group, 1))
-    kvIvs.back() = b.createOrFold<arith::DivUIOp>(l, qIvs.back(), p.group);
-  HeadSlices h = headSlicesAt(b, l, p, qIvs, kvIvs);
-  auto kvBody = [&](bool withCausal) {
-    return [&, withCausal](OpBuilder &b2, Location l2, Value j0,
-                           OpFoldResult cols,
-                           ValueRange e) -> SmallVector<Value> {
-      return ifVisible(b2, l2, h.spec, i0, rows, j0, cols, e,
-                       [&](OpBuilder &b3, Location l3) -> SmallVector<Value> {
-                         return {gradBlock(b3, l3, h, i0, rows, j0, cols,
-                                           withCausal,
-                                           {Value(), Value(), e[0]})
-                                     .dq};
-                       });
-    };
+          QueryRanges qr = queryRanges(
+              i2, j0, getValueOrCreateConstantIndexOp(b2, l2, cols), p.nq,
+              p.off, bq, h.spec.boundsOrNull());
+          SmallVector<Value> c{a[0], a[1], dqRows(b2, l2, a[2], g)};
+          if (p.off)
+            c = fullBlocks(b2, l2, qr.start, qr.visStart, bq, c, qBody(true));
+          c = fullBlocks(b2, l2, qr.visStart, qr.fullEnd, bq, c,
+                         qBody(false));
+          c = lastBlock(b2, l2, qr.fullEnd, qr.end, c,
+                        qBody(static_cast<bool>(p.off)));
+          scf::YieldOp::create(
+              b2, l2, ValueRange{c[0], c[1], setDqRows(b2, l2, a[2], g, c[2])});
+        });
+    Value at = i1.sub(j0, jLo);
+    return {insert(b1, l1, loop.getResult(0), st[0], {at, zero}, {cols, dA}),
+            insert(b1, l1, loop.getResult(1), st[1], {at, zero}, {cols, dvA}),
+            loop.getResult(2)};
   };
-  BlockRanges kr =
-      keyRanges(im, i0, getValueOrCreateConstantIndexOp(b, l, rows), p.nk,
-                p.off, bk, h.spec.boundsOrNull());
-  SmallVector<Value> e{filled(b, l, {rows, b.getIndexAttr(p.d)}, 0.0f)};
-  e = fullBlocks(b, l, kr.start, kr.visEnd, bk, e, kvBody(false));
-  if (p.off)
-    e = fullBlocks(b, l, kr.visEnd, kr.fullEnd, bk, e, kvBody(true));
-  e = lastBlock(b, l, kr.fullEnd, kr.end, e, kvBody(static_cast<bool>(p.off)));
-  return e[0];
+  SmallVector<Value> st{filled(b, l, {len, dA}, 0.0f),
+                        filled(b, l, {len, dvA}, 0.0f), dqAll};
+  Value fullEnd = im.min(jHi, im.floorTo(p.nk, bk));
+  st = fullBlocks(b, l, jLo, fullEnd, bk, st, kvBody);
+  st = lastBlock(b, l, fullEnd, jHi, st, kvBody);
+  return st;
 }
 
-/// The parallel backward (`parallel`): one scf.forall over (batch..., kv
-/// head, key block) for dk and dv, then one over (batch..., query head,
-/// query block) for dq, which recomputes p a second time instead of
-/// sharing dq between threads (no atomics, no races; each gradient element
-/// is accumulated by one iteration in the sequential nests' order, so the
-/// results are bitwise theirs). Returns dq, dk, dv.
-SmallVector<Value> tileAttentionGradParallel(OpBuilder &b, Location loc,
-                                             const GradProblem &p) {
+/// The FA2 backward (KV blocks outer): one iteration per (batch..., kv head,
+/// key chunk) — an scf.forall with `parallel`, else an scf.for nest of the
+/// same iterations — computes its keys' dk/dv whole and its dq
+/// contributions into a slab of its own of [B..., Hkv, chunks, G, Nq, D];
+/// then dq is the sum of the slabs in chunk order. No atomics, no races, no
+/// recomputation; the same operations in the same order whether parallel
+/// or not, for any thread count. Returns dq, dk, dv.
+SmallVector<Value> tileAttentionGradFA2(OpBuilder &b, Location loc,
+                                        const GradProblem &p, bool parallel) {
   AttentionGradOp op = p.op;
-  auto leading = [&](Value t) {
-    SmallVector<OpFoldResult> r;
-    for (int64_t i = 0; i < p.rank - 2; ++i)
-      r.push_back(tensor::getMixedSize(b, loc, t, i));
-    return r;
-  };
-  Type qElt = op.getQuery().getType().getElementType();
+  int64_t bk = p.options.blockKV;
+  SmallVector<OpFoldResult> lead;
+  for (int64_t i = 0; i < p.rank - 2; ++i)
+    lead.push_back(tensor::getMixedSize(b, loc, op.getKey(), i));
+  KeyChunks kc = keyChunks(b, loc, lead, p.nk, bk);
   Type kElt = op.getKey().getType().getElementType();
   Type vElt = op.getValue().getType().getElementType();
+  OpFoldResult gO = getAsOpFoldResult(p.group);
+  OpFoldResult nqO = getAsOpFoldResult(p.nq);
+  OpFoldResult dA = b.getIndexAttr(p.d);
+  SmallVector<OpFoldResult> partSizes(lead);
+  partSizes.append({getAsOpFoldResult(kc.chunks), gO, nqO, dA});
+  Value parts = tensor::EmptyOp::create(b, loc, partSizes, b.getF32Type());
   SmallVector<Value> inits(op.getDpsInits());
-  SmallVector<Value> kv = blockedParallel(
-      b, loc, leading(op.getKey()), p.nk, p.options.blockKV,
-      ValueRange{inits[1], inits[2]},
-      [&](OpBuilder &nb, Location nl, ValueRange ivs, Value j0,
-          OpFoldResult cols) -> SmallVector<Value> {
-        auto [dk, dv] = keyBlockGrads(nb, nl, p, ivs, j0, cols);
-        return {castTensor(nb, nl, dk, kElt), castTensor(nb, nl, dv, vElt)};
+  SmallVector<OpFoldResult> ubs(lead);
+  ubs.push_back(getAsOpFoldResult(kc.chunks));
+  SmallVector<Value> r = forEachIteration(
+      b, loc, parallel, ubs, ValueRange{inits[1], inits[2], parts},
+      [&](OpBuilder &nb, Location nl, ValueRange ivs,
+          ValueRange) -> SmallVector<ParallelWrite> {
+        IndexMath in{nb, nl};
+        ValueRange kvIvs = ivs.drop_back();
+        Value jLo = in.mul(ivs.back(), in.c(bk));
+        jLo = in.mul(jLo, kc.blocksPerChunk);
+        Value jHi =
+            in.min(in.add(jLo, in.mul(kc.blocksPerChunk, in.c(bk))), p.nk);
+        Value dqAll = filled(nb, nl, {gO, nqO, dA}, 0.0f);
+        SmallVector<Value> g = keyRangeGrads(nb, nl, p, kvIvs, jLo, jHi, dqAll);
+        OpFoldResult z = nb.getIndexAttr(0);
+        return {writeAt(nb, castTensor(nb, nl, g[0], kElt), 0, kvIvs,
+                        {jLo, z}),
+                writeAt(nb, castTensor(nb, nl, g[1], vElt), 1, kvIvs,
+                        {jLo, z}),
+                writeAt(nb, g[2], 2, ivs)};
       });
-  SmallVector<Value> dq = blockedParallel(
-      b, loc, leading(op.getQuery()), p.nq, p.options.blockQ,
-      ValueRange{inits[0]},
-      [&](OpBuilder &nb, Location nl, ValueRange ivs, Value i0,
-          OpFoldResult rows) -> SmallVector<Value> {
-        return {castTensor(nb, nl, queryBlockGrad(nb, nl, p, ivs, i0, rows),
-                           qElt)};
-      });
-  return {dq[0], kv[0], kv[1]};
+
+  // dq = the sum of the chunks' slabs, in chunk order.
+  int64_t nLead = lead.size();
+  int64_t partRank = nLead + 4;
+  SmallVector<OpFoldResult> sumSizes(lead);
+  sumSizes.append({gO, nqO, dA});
+  Value sum = filled(b, loc, sumSizes, 0.0f);
+  SmallVector<AffineExpr> outExprs;
+  for (int64_t i = 0; i < partRank; ++i)
+    if (i != nLead)
+      outExprs.push_back(b.getAffineDimExpr(i));
+  SmallVector<IteratorType> iters(partRank, kPar);
+  iters[nLead] = kRed;
+  // The chunk dim outermost of the loops: the slabs are added in order.
+  Value dqF = linalg::GenericOp::create(
+                  b, loc, sum.getType(), ValueRange{r[2]}, ValueRange{sum},
+                  {b.getMultiDimIdentityMap(partRank),
+                   map(b, partRank, outExprs)},
+                  iters,
+                  [&](OpBuilder &nb, Location nl, ValueRange a) {
+                    linalg::YieldOp::create(
+                        nb, nl,
+                        ValueRange{arith::AddFOp::create(nb, nl, a[1], a[0])});
+                  })
+                  .getResult(0);
+  Type qElt = op.getQuery().getType().getElementType();
+  Value dq = castTensor(b, loc, dqF, qElt);
+  // [B..., Hkv, G, Nq, D] -> the query's [B..., Hq, Nq, D] (or [Nq, D]).
+  SmallVector<ReassociationIndices> groups;
+  for (int64_t i = 0; i + 1 < nLead; ++i)
+    groups.push_back({i});
+  if (nLead) {
+    groups.push_back({nLead - 1, nLead});
+    groups.push_back({nLead + 1});
+    groups.push_back({nLead + 2});
+  } else {
+    groups.push_back({0, 1});
+    groups.push_back({2});
+  }
+  dq = tensor::CollapseShapeOp::create(b, loc, dq, groups);
+  if (dq.getType() != inits[0].getType())
+    dq = tensor::CastOp::create(b, loc, inits[0].getType(), dq);
+  return {dq, r[0], r[1]};
 }
 
 } // namespace
@@ -340,25 +430,24 @@ mlir::flash::tileAttentionGrad(RewriterBase &rewriter, AttentionGradOp op,
 
   Value delta = rowDot(rewriter, loc, op.getGradOutput(), op.getOutput(),
                        op.getLse());
-  if (options.parallel) {
+  if (options.loopOrder == LoopOrder::FA2) {
     GradProblem p{op, options, rank, nq, nk, off, group, delta, d, dv};
-    SmallVector<Value> results = tileAttentionGradParallel(rewriter, loc, p);
+    SmallVector<Value> results =
+        tileAttentionGradFA2(rewriter, loc, p, options.parallel);
     rewriter.replaceOp(op, results);
     return results;
   }
 
-  // Loops over batch dims and kv heads.
-  SmallVector<Value> lbs, ubs, steps;
-  for (int64_t i = 0; i < rank - 2; ++i) {
-    lbs.push_back(im.c(0));
-    ubs.push_back(sizeOf(k, i));
-    steps.push_back(im.c(1));
-  }
+  // loop-order=fa1: one iteration per (batch..., kv head), an scf.forall
+  // with `parallel`; the key blocks sequential.
+  SmallVector<OpFoldResult> ubs;
+  for (int64_t i = 0; i < rank - 2; ++i)
+    ubs.push_back(tensor::getMixedSize(rewriter, loc, k, i));
   SmallVector<Value> inits(op.getDpsInits());
-  scf::LoopNest nest = scf::buildLoopNest(
-      rewriter, loc, lbs, ubs, steps, inits,
+  SmallVector<Value> results = forEachIteration(
+      rewriter, loc, options.parallel, ubs, inits,
       [&](OpBuilder &b, Location l, ValueRange ivs,
-          ValueRange args) -> scf::ValueVector {
+          ValueRange args) -> SmallVector<ParallelWrite> {
         IndexMath ib{b, l};
         Value k2 = slice2D(b, l, k, ivs), v2 = slice2D(b, l, v, ivs);
         // Query head g of this kv head's group: the leading ivs with the
@@ -432,155 +521,80 @@ mlir::flash::tileAttentionGrad(RewriterBase &rewriter, AttentionGradOp op,
 
         Value dkF, dvF; // f32 [Nk, D] / [Nk, Dv] (fa1 only)
         SmallVector<Value> res;
-        if (options.loopOrder == LoopOrder::FA2) {
-          // KV blocks outer: dk_j, dv_j finished per block.
-          Value dk2 = slice2D(b, l, args[1], ivs);
-          Value dv2 = slice2D(b, l, args[2], ivs);
-          auto kvBody = [&](OpBuilder &b1, Location l1, Value j0,
-                            OpFoldResult cols,
-                            ValueRange st) -> SmallVector<Value> {
-            Value dKacc = filled(b1, l1, {cols, dA}, 0.0f);
-            Value dVacc = filled(b1, l1, {cols, dvA}, 0.0f);
-            SmallVector<Value> r = overGroup(
-                b1, l1, ValueRange{dKacc, dVacc, st[2]},
-                [&](OpBuilder &b2, Location l2, Value g,
-                    ValueRange a) -> SmallVector<Value> {
-                  HeadSlices h = headSlices(b2, l2, g);
-                  Value dq2 = dqOf(b2, l2, a[2], g);
-                  auto qBody = [&](bool withCausal) {
-                    return [&, withCausal](OpBuilder &b3, Location l3,
-                                           Value i0, OpFoldResult rows,
-                                           ValueRange c) -> SmallVector<Value> {
-                      OpFoldResult z = b3.getIndexAttr(0);
-                      Grads acc{c[0], c[1],
-                                slice(b3, l3, c[2], {i0, z}, {rows, dA})};
-                      return ifVisible(
-                          b3, l3, h.spec, i0, rows, j0, cols, c,
-                          [&](OpBuilder &b4, Location l4) -> SmallVector<Value> {
-                            Grads n = gradBlock(b4, l4, h, i0, rows, j0, cols,
-                                                withCausal, acc);
-                            return {n.dk, n.dv,
-                                    insert(b4, l4, n.dq, c[2], {i0, z},
-                                           {rows, dA})};
-                          });
-                    };
+        // loop-order=fa1, sequential (fa2 and parallel: tileAttentionGradFA2).
+        // Query blocks outer: dq_i finished per block, dk/dv accumulated
+        // over the whole key range in f32.
+        dkF = filled(b, l, {nkO, dA}, 0.0f);
+        dvF = filled(b, l, {nkO, dvA}, 0.0f);
+        SmallVector<Value> r = overGroup(
+            b, l, ValueRange{dkF, dvF, dqAll},
+            [&](OpBuilder &b2, Location l2, Value g,
+                ValueRange a) -> SmallVector<Value> {
+              HeadSlices h = headSlices(b2, l2, g);
+              auto qBody = [&](OpBuilder &b3, Location l3, Value i0,
+                               OpFoldResult rows,
+                               ValueRange c) -> SmallVector<Value> {
+                IndexMath i3{b3, l3};
+                auto kvBody = [&](bool withCausal) {
+                  return [&, withCausal](OpBuilder &b4, Location l4,
+                                         Value j0, OpFoldResult cols,
+                                         ValueRange e) -> SmallVector<Value> {
+                    OpFoldResult z = b4.getIndexAttr(0);
+                    Grads acc{slice(b4, l4, e[0], {j0, z}, {cols, dA}),
+                              slice(b4, l4, e[1], {j0, z}, {cols, dvA}),
+                              e[2]};
+                    return ifVisible(
+                        b4, l4, h.spec, i0, rows, j0, cols, e,
+                        [&](OpBuilder &b5, Location l5) -> SmallVector<Value> {
+                          Grads n = gradBlock(b5, l5, h, i0, rows, j0, cols,
+                                              withCausal, acc);
+                          return {insert(b5, l5, n.dk, e[0], {j0, z},
+                                         {cols, dA}),
+                                  insert(b5, l5, n.dv, e[1], {j0, z},
+                                         {cols, dvA}),
+                                  n.dq};
+                        });
                   };
-                  IndexMath i2{b2, l2};
-                  QueryRanges qr = queryRanges(
-                      i2, j0, getValueOrCreateConstantIndexOp(b2, l2, cols),
-                      nq, off, bq, h.spec.boundsOrNull());
-                  SmallVector<Value> c{a[0], a[1], dq2};
-                  if (off)
-                    c = fullBlocks(b2, l2, qr.start, qr.visStart, bq, c,
-                                   qBody(true));
-                  c = fullBlocks(b2, l2, qr.visStart, qr.fullEnd, bq, c,
-                                 qBody(false));
-                  c = lastBlock(b2, l2, qr.fullEnd, qr.end, c,
-                                qBody(static_cast<bool>(off)));
-                  return {c[0], c[1], setDqOf(b2, l2, a[2], g, c[2])};
-                });
-            return {insert(b1, l1, castTensor(b1, l1, r[0], kElt), st[0],
-                           {j0, zero}, {cols, dA}),
-                    insert(b1, l1, castTensor(b1, l1, r[1], vElt), st[1],
-                           {j0, zero}, {cols, dvA}),
-                    r[2]};
-          };
-          Value fullEnd = ib.floorTo(nk, bk);
-          SmallVector<Value> st{dk2, dv2, dqAll};
-          st = fullBlocks(b, l, ib.c(0), fullEnd, bk, st, kvBody);
-          st = lastBlock(b, l, fullEnd, nk, st, kvBody);
-          res = {st[2], st[0], st[1]};
-        } else {
-          // Query blocks outer: dq_i finished per block, dk/dv accumulated
-          // over the whole key range in f32.
-          dkF = filled(b, l, {nkO, dA}, 0.0f);
-          dvF = filled(b, l, {nkO, dvA}, 0.0f);
-          SmallVector<Value> r = overGroup(
-              b, l, ValueRange{dkF, dvF, dqAll},
-              [&](OpBuilder &b2, Location l2, Value g,
-                  ValueRange a) -> SmallVector<Value> {
-                HeadSlices h = headSlices(b2, l2, g);
-                auto qBody = [&](OpBuilder &b3, Location l3, Value i0,
-                                 OpFoldResult rows,
-                                 ValueRange c) -> SmallVector<Value> {
-                  IndexMath i3{b3, l3};
-                  auto kvBody = [&](bool withCausal) {
-                    return [&, withCausal](OpBuilder &b4, Location l4,
-                                           Value j0, OpFoldResult cols,
-                                           ValueRange e) -> SmallVector<Value> {
-                      OpFoldResult z = b4.getIndexAttr(0);
-                      Grads acc{slice(b4, l4, e[0], {j0, z}, {cols, dA}),
-                                slice(b4, l4, e[1], {j0, z}, {cols, dvA}),
-                                e[2]};
-                      return ifVisible(
-                          b4, l4, h.spec, i0, rows, j0, cols, e,
-                          [&](OpBuilder &b5, Location l5) -> SmallVector<Value> {
-                            Grads n = gradBlock(b5, l5, h, i0, rows, j0, cols,
-                                                withCausal, acc);
-                            return {insert(b5, l5, n.dk, e[0], {j0, z},
-                                           {cols, dA}),
-                                    insert(b5, l5, n.dv, e[1], {j0, z},
-                                           {cols, dvA}),
-                                    n.dq};
-                          });
-                    };
-                  };
-                  BlockRanges kr = keyRanges(
-                      i3, i0, getValueOrCreateConstantIndexOp(b3, l3, rows),
-                      nk, off, bk, h.spec.boundsOrNull());
-                  Value dqB = filled(b3, l3, {rows, dA}, 0.0f);
-                  SmallVector<Value> e{c[0], c[1], dqB};
-                  e = fullBlocks(b3, l3, kr.start, kr.visEnd, bk, e,
-                                 kvBody(false));
-                  if (off)
-                    e = fullBlocks(b3, l3, kr.visEnd, kr.fullEnd, bk, e,
-                                   kvBody(true));
-                  e = lastBlock(b3, l3, kr.fullEnd, kr.end, e,
-                                kvBody(static_cast<bool>(off)));
-                  Value dq2 = dqOf(b3, l3, c[2], g);
-                  dq2 = insert(b3, l3, e[2], dq2, {i0, b3.getIndexAttr(0)},
-                               {rows, dA});
-                  return {e[0], e[1], setDqOf(b3, l3, c[2], g, dq2)};
                 };
-                IndexMath i2{b2, l2};
-                Value fullEnd = i2.floorTo(nq, bq);
-                SmallVector<Value> c(a);
-                c = fullBlocks(b2, l2, i2.c(0), fullEnd, bq, c, qBody);
-                c = lastBlock(b2, l2, fullEnd, nq, c, qBody);
-                return c;
-              });
-          Value dk2 = castTensor(b, l, r[0], kElt);
-          Value dv2 = castTensor(b, l, r[1], vElt);
-          res = {r[2], insert(b, l, dk2, slice2D(b, l, args[1], ivs),
-                              {zero, zero}, {nkO, dA}),
-                 insert(b, l, dv2, slice2D(b, l, args[2], ivs), {zero, zero},
-                        {nkO, dvA})};
-        }
+                BlockRanges kr = keyRanges(
+                    i3, i0, getValueOrCreateConstantIndexOp(b3, l3, rows),
+                    nk, off, bk, h.spec.boundsOrNull());
+                Value dqB = filled(b3, l3, {rows, dA}, 0.0f);
+                SmallVector<Value> e{c[0], c[1], dqB};
+                e = fullBlocks(b3, l3, kr.start, kr.visEnd, bk, e,
+                               kvBody(false));
+                if (off)
+                  e = fullBlocks(b3, l3, kr.visEnd, kr.fullEnd, bk, e,
+                                 kvBody(true));
+                e = lastBlock(b3, l3, kr.fullEnd, kr.end, e,
+                              kvBody(static_cast<bool>(off)));
+                Value dq2 = dqOf(b3, l3, c[2], g);
+                dq2 = insert(b3, l3, e[2], dq2, {i0, b3.getIndexAttr(0)},
+                             {rows, dA});
+                return {e[0], e[1], setDqOf(b3, l3, c[2], g, dq2)};
+              };
+              IndexMath i2{b2, l2};
+              Value fullEnd = i2.floorTo(nq, bq);
+              SmallVector<Value> c(a);
+              c = fullBlocks(b2, l2, i2.c(0), fullEnd, bq, c, qBody);
+              c = lastBlock(b2, l2, fullEnd, nq, c, qBody);
+              return c;
+            });
+        Value dk2 = castTensor(b, l, r[0], kElt);
+        Value dv2 = castTensor(b, l, r[1], vElt);
+        res = {r[2], insert(b, l, dk2, slice2D(b, l, args[1], ivs),
+                            {zero, zero}, {nkO, dA}),
+               insert(b, l, dv2, slice2D(b, l, args[2], ivs), {zero, zero},
+                      {nkO, dvA})};
 
         // Write back: dq of the group's heads, dk and dv of this kv head.
         Value dqOut = castTensor(b, l, res[0], qElt);
-        Value dq;
-        if (hasHeads) {
-          SmallVector<OpFoldResult> offs, sizes, strides(rank,
-                                                         b.getIndexAttr(1));
-          for (int64_t t = 0; t < numBatch; ++t) {
-            offs.push_back(ivs[t]);
-            sizes.push_back(b.getIndexAttr(1));
-          }
-          offs.push_back(ib.mul(ivs.back(), group));
-          sizes.push_back(gO);
-          offs.append({zero, zero});
-          sizes.append({nqO, dA});
-          dq = tensor::InsertSliceOp::create(b, l, dqOut, args[0], offs, sizes,
-                                             strides);
-        } else {
-          Value dq2 = dqOf(b, l, dqOut, ib.c(0));
-          dq = insert(b, l, dq2, args[0], {zero, zero}, {nqO, dA});
-        }
-        return {dq, insertLeading(b, l, res[1], args[1], ivs),
-                insertLeading(b, l, res[2], args[2], ivs)};
+        ParallelWrite dq =
+            hasHeads ? writeAt(b, dqOut, 0, ivs.take_front(numBatch),
+                               {ib.mul(ivs.back(), group), zero, zero})
+                     : writeAt(b, dqOf(b, l, dqOut, ib.c(0)), 0, {});
+        return {dq, writeAt(b, res[1], 1, ivs), writeAt(b, res[2], 2, ivs)};
       });
-  SmallVector<Value> results(nest.results);
   rewriter.replaceOp(op, results);
   return results;
 }

@@ -4,12 +4,14 @@
 // transfer hoisting) but no pass that picks register-tile sizes for a CPU;
 // this pass is that policy, nothing more:
 //
-//  - contractions (the two products of an attention block): 8 rows x
-//    `vector-width` columns per tile (32 by default, 16 where 32 does not
-//    divide the dim), reduction dim tiled by 1, so that
-//    vector.contract lowers to broadcast-FMA outer products on a tile of
-//    accumulators that stays in registers;
-//  - elementwise ops: 1 x `vector-width` tiles of the innermost dim;
+//  - contractions (the two products of an attention block): a register
+//    tile sized for the target's vectors (`vector-bits`, the host's by
+//    default; CPUTarget.h): AVX-512, 8 rows x 32 columns (two registers
+//    per row); AVX/AVX2, 4 x 16; 128-bit vectors, 4 x 8; one vector per
+//    row where two do not divide the dim; the reduction dim tiled by 1, so
+//    that vector.contract lowers to broadcast-FMA outer products on
+//    accumulators that stay in registers;
+//  - elementwise ops: 1 x (two vectors) tiles of the innermost dim;
 //  - row reductions: one row per tile, the reduced dim whole when short.
 //
 // Ops with dynamic shapes or sizes that do not tile evenly are left alone
@@ -17,6 +19,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "flash/Dialect/Flash/Transforms/CPUTarget.h"
 #include "flash/Dialect/Flash/Transforms/Passes.h"
 
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
@@ -42,12 +45,11 @@ namespace flash {
 using namespace mlir;
 
 namespace {
-constexpr int64_t kRowsPerContractionTile = 8;
-
 /// Tile sizes for `op` (0 = whole dim), or failure when the op should be
 /// left to scalar loops.
 FailureOr<SmallVector<int64_t>> chooseTileSizes(linalg::LinalgOp op,
-                                                int64_t width) {
+                                                flash::RegisterTile reg) {
+  int64_t width = reg.lanes * reg.vectorsPerRow;
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   if (llvm::any_of(ranges, ShapedType::isDynamic) ||
       op.getNumDpsInits() != 1 || !op.hasOnlyProjectedPermutations())
@@ -61,11 +63,12 @@ FailureOr<SmallVector<int64_t>> chooseTileSizes(linalg::LinalgOp op,
   SmallVector<utils::IteratorType> iters = op.getIteratorTypesArray();
   AffineMap outMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
   // A lane dim must tile evenly, else we leave the op alone.
-  // (Two vectors' worth where it divides, else one: d = 80 tiles by 16.)
+  // (Two vectors' worth where it divides, else one: d = 80 tiles by 16 with
+  // AVX-512.)
   auto laneTile = [&](int64_t range) -> std::optional<int64_t> {
     if (range <= width)
       return 0;
-    for (int64_t w = width; w >= std::max<int64_t>(width / 2, 1); w /= 2)
+    for (int64_t w = width; w >= reg.lanes; w /= 2)
       if (range % w == 0)
         return w;
     return std::nullopt;
@@ -88,7 +91,7 @@ FailureOr<SmallVector<int64_t>> chooseTileSizes(linalg::LinalgOp op,
               outMap.getResult(outMap.getNumResults() - 2))) {
         int64_t r = ranges[rowExpr.getPosition()];
         tiles[rowExpr.getPosition()] =
-            r % kRowsPerContractionTile == 0 ? kRowsPerContractionTile : 1;
+            r % reg.rows == 0 ? reg.rows : 1;
       }
     }
     return tiles; // reduction dims stay at 1
@@ -139,10 +142,18 @@ struct FlashVectorizeCPUPass
       if (op.hasPureTensorSemantics() && !isa<linalg::FillOp>(op))
         ops.push_back(op);
     });
+    if (vectorBits < 0 || (vectorBits && (vectorBits < 64 ||
+                                          !llvm::isPowerOf2_64(vectorBits)))) {
+      getOperation().emitError()
+          << "flash-vectorize-cpu: vector-bits=" << std::to_string(vectorBits)
+          << " is not 0 (the host's) or a power of two >= 64";
+      return signalPassFailure();
+    }
+    flash::RegisterTile reg =
+        flash::registerTile(vectorBits ? vectorBits : flash::hostVectorBits());
     IRRewriter rewriter(&getContext());
     for (linalg::LinalgOp op : ops) {
-      FailureOr<SmallVector<int64_t>> tiles =
-          chooseTileSizes(op, vectorWidth);
+      FailureOr<SmallVector<int64_t>> tiles = chooseTileSizes(op, reg);
       if (failed(tiles))
         continue;
       if (llvm::all_of(*tiles, [](int64_t t) { return t == 0; })) {

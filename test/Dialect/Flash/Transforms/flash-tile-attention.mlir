@@ -112,15 +112,21 @@ func.func @dynamic(%q: tensor<?x16xf32>, %k: tensor<?x16xf32>,
 
 // The backward: D = rowsum(dO * O) once, then KV blocks outside (fa2) with
 // dk/dv of each block finished in f32 accumulators and dq accumulated; p is
-// recomputed from lse (exp(s - lse)); no Nq x Nk tensor.
+// recomputed from lse (exp(s - lse)); no Nq x Nk tensor. The keys are split
+// into chunks (here 5, one 16-key block each: at least 8 (head, chunk)
+// iterations where the blocks allow), each with a dq slab of its own, summed
+// in chunk order at the end.
 // CHECK-LABEL: func.func @grad
 // CHECK-NOT: tensor<100x70xf32>
 // CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]{{.*}}ins(%{{.*}}, %{{.*}} : tensor<100x32xf32>, tensor<100x32xf32>)
+// CHECK: scf.for {{.*}} -> (tensor<70x64xf32>, tensor<70x32xf32>, tensor<5x1x100x64xf32>)
+// CHECK:   scf.for {{.*}} step %c16 {{.*}} -> (tensor<?x64xf32>, tensor<?x32xf32>, tensor<1x100x64xf32>)
 // (The loop over the query heads of a GQA group folds away: one head.)
-// CHECK: scf.for {{.*}} -> (tensor<70x64xf32>, tensor<70x32xf32>, tensor<1x100x64xf32>)
-// CHECK:   scf.for {{.*}} -> (tensor<16x64xf32>, tensor<16x32xf32>, tensor<100x64xf32>)
-// CHECK:     -> tensor<32x16xf32>
-// CHECK:     math.exp
+// CHECK:     scf.for {{.*}} -> (tensor<16x64xf32>, tensor<16x32xf32>, tensor<100x64xf32>)
+// CHECK:       -> tensor<32x16xf32>
+// CHECK:       math.exp
+// CHECK: linalg.generic {{.*}}iterator_types = ["reduction", "parallel", "parallel", "parallel"]{{.*}}ins(%{{.*}} : tensor<5x1x100x64xf32>) outs(%{{.*}} : tensor<1x100x64xf32>)
+// CHECK: tensor.collapse_shape {{.*}} : tensor<1x100x64xf32> into tensor<100x64xf32>
 // FA1-LABEL: func.func @grad
 // FA1-NOT: tensor<100x70xf32>
 // FA1: scf.for {{.*}} -> (tensor<70x64xf32>, tensor<70x32xf32>, tensor<1x100x64xf32>)

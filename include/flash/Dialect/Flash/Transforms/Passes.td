@@ -137,8 +137,9 @@ def FlashTileAttention : Pass<"flash-tile-attention"> {
     Option<"parallel", "parallel", "bool",
            /*default=*/"::mlir::flash::TileAttentionOptions().parallel",
            "Independent iterations as scf.forall: fa2's (batch, head, query "
-           "block), fa1's (batch, head); the backward as a forall over key "
-           "blocks (dk, dv) and one over query blocks (dq)">
+           "block), fa1's (batch, head); the backward's (batch, kv head, key "
+           "chunk) (fa2) or (batch, kv head) (fa1). The same results as "
+           "without">
   ];
 }
 
@@ -180,18 +181,30 @@ def FlashVectorizeCPU : Pass<"flash-vectorize-cpu", "::mlir::func::FuncOp"> {
   let summary = "Register-tile and vectorize the linalg ops of a function";
   let description = [{
     The CPU pipeline's codegen step: tiles every linalg op with static shapes
-    to register-sized tiles (`vector-width` lanes on the innermost dim) and
-    vectorizes the tiles with upstream `linalg::vectorize`; contractions
-    become `vector.contract` lowered to FMAs. Ops it cannot vectorize are
-    left for `convert-linalg-to-loops`.
+    to register-sized tiles and vectorizes the tiles with upstream
+    `linalg::vectorize`; contractions become `vector.contract` lowered to
+    FMAs. Ops it cannot vectorize are left for `convert-linalg-to-loops`.
+
+    The tiles follow the target's vector registers (`vector-bits`; 0, the
+    default, takes the host's widest f32 unit as LLVM detects it): a
+    contraction tile has two vectors per row (one where two do not divide
+    the dim) and as many rows as the register file holds accumulators for —
+
+    | vector-bits | host | contraction tile (rows x columns) |
+    |---|---|---|
+    | 512 | AVX-512 | 8 x 32 |
+    | 256 | AVX, AVX2 | 4 x 16 |
+    | 128 | SSE, NEON, others | 4 x 8 |
+
+    elementwise ops 1 x two vectors, row reductions one row per tile.
   }];
   let dependentDialects = ["::mlir::vector::VectorDialect",
                            "::mlir::scf::SCFDialect",
                            "::mlir::tensor::TensorDialect"];
   let options = [
-    Option<"vectorWidth", "vector-width", "int64_t", /*default=*/"32",
-           "f32 lanes of the innermost vector dim (32: two AVX-512 "
-           "registers per row of a tile, halved where the dim needs it)">
+    Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"0",
+           "Bits of the target's vector registers: 512, 256, 128 (or any "
+           "power of two >= 64); 0: the host's">
   ];
 }
 
@@ -210,25 +223,33 @@ def FlashHoistVectorTransfers
 
 def FlashCPUTargetFeatures
     : Pass<"flash-cpu-target-features", "::mlir::ModuleOp"> {
-  let summary = "Set LLVM target features on the CPU pipeline's functions";
+  let summary = "Set the LLVM target CPU and features of the CPU pipeline's functions";
   let description = [{
-    Adds `target_features` to every `llvm.func` definition that has none, so
-    that the JIT (mlir-runner) and ahead-of-time compiles of the module
-    generate code for the host minus `features`. The default, `-avx512bf16`,
-    works around an LLVM 22 X86 instruction-selection failure ("Do not know
-    how to soft promote this operator's operand") on hosts with avx512bf16
-    (Sapphire Rapids) for the bf16 vector code of unfused programs; the
-    flash kernels compute in f32 and do not use it.
+    Adds `target_cpu` and `target_features` to every `llvm.func` definition
+    that has none, so that the JIT (mlir-runner) and ahead-of-time compiles
+    of the module (mlir-translate, then clang or llc, with no -march) schedule
+    and select instructions for the CPU the module was tiled for. `cpu=host`
+    (the default) takes the host's CPU name and every feature LLVM detects on
+    it (a VM that hides AVX-512 from a CPU that has it is respected);
+    `cpu=<name>` sets that name and no feature list; `cpu=` sets no CPU.
+    `features` is appended last, so it overrides. Its default,
+    `-avx512bf16`, works around an LLVM 22 X86 instruction-selection failure
+    ("Do not know how to soft promote this operator's operand") on hosts
+    with avx512bf16 (Sapphire Rapids, Zen 4) for the bf16 vector code of
+    unfused programs; the flash kernels compute in f32 and do not use it.
 
     ```mlir
     llvm.func @f(...) {                    // before
-    llvm.func @f(...) attributes {target_features =
-        #llvm.target_features<["-avx512bf16"]>} {
+    llvm.func @f(...) attributes {target_cpu = "znver4", target_features =
+        #llvm.target_features<["+avx512f", ..., "-avx512bf16"]>} {
     ```
   }];
   let options = [
+    Option<"cpu", "cpu", "std::string", "\"host\"",
+           "LLVM CPU name; host: the host's name and features; empty: none">,
     Option<"features", "features", "std::string", "\"-avx512bf16\"",
-           "Comma-separated LLVM target features (+feature / -feature)">
+           "Comma-separated LLVM target features (+feature / -feature), "
+           "after the host's">
   ];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }

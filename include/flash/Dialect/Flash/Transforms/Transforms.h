@@ -35,10 +35,11 @@ struct TileAttentionOptions {
   LoopOrder loopOrder = LoopOrder::FA2;
   /// Independent iterations as scf.forall (which --flash-to-cpu runs on
   /// OpenMP threads) instead of scf.for: fa2's (batch..., head, query block)
-  /// iterations and fa1's (batch..., head) ones; the backward splits into a
-  /// forall over key blocks (dk, dv) and one over query blocks (dq). Each
-  /// result element is computed by one iteration in the sequential nest's
-  /// order: the results are bitwise the same either way.
+  /// iterations and fa1's (batch..., head) ones; the backward's (batch...,
+  /// kv head, key chunk) iterations (fa2; dq summed over the chunks' slabs
+  /// in order) or (batch..., kv head) ones (fa1). Each result element is
+  /// computed by one iteration in the sequential nest's order: the results
+  /// are bitwise the same either way.
   bool parallel = false;
 };
 
