@@ -681,8 +681,19 @@ struct PayloadEval {
     }
     if (auto c = dyn_cast<arith::CmpIOp>(d)) {
       AffineExpr a = affineOf(c.getLhs()), b = affineOf(c.getRhs());
-      if (a && b)
+      if (a && b) {
+        // A comparison the loop bounds decide (j < Nk) is a constant.
+        auto extentOf = [&](unsigned dim) -> std::optional<int64_t> {
+          auto it = mb.extents.find(dim);
+          if (it == mb.extents.end() || ShapedType::isDynamic(it->second))
+            return std::nullopt;
+          return it->second;
+        };
+        if (std::optional<bool> r = decideCmpI(
+                static_cast<int64_t>(c.getPredicate()), a, b, extentOf))
+          return ec.constant(*r ? 1 : 0);
         return ec.cmpi(static_cast<int64_t>(c.getPredicate()), a, b);
+      }
       // The predicate is part of the name: "arith.cmpi:eq".
       return ec.opaque(("arith.cmpi:" +
                         arith::stringifyCmpIPredicate(c.getPredicate()))

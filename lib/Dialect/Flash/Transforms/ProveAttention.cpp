@@ -407,6 +407,14 @@ model::proveForward(ExprContext &ec, const Expr *root, ArrayRef<int64_t> shape,
   if (!den)
     return Reason("the exponentials are not normalized by their sum over the "
                   "keys (no softmax division)");
+  // A mask that does not vary along the keys is pulled out of their sum:
+  // it keeps or drops whole query rows, and a row it drops is all masked
+  // (NaN or a uniform average in the program, 0 in flash.attention).
+  if (den->kind == Kind::Select && !den->ops[0]->dependsOn(j))
+    return Reason("the mask does not depend on the key position (it keeps "
+                  "or hides whole query rows, e.g. a query-side padding "
+                  "mask); a row it hides has no keys, whose softmax is not "
+                  "what flash.attention computes");
   if (!isSum(den) ||
       ec.substitute(den->ops[0], boundName(den),
                     getAffineDimExpr(j, ec.getContext())) != num)
