@@ -33,7 +33,10 @@ using namespace mlir;
 using namespace mlir::flash;
 using namespace mlir::flash::model;
 
-static bool isNegInfLike(double v) { return v < -1e38; }
+/// Constants at or below the lowest finite f16 (-65504) stand for -inf in a
+/// mask: finfo.min of every float type, -1e9. exp of any of them minus a
+/// row's max is 0 in f32 unless the row has no other key.
+static bool isNegInfLike(double v) { return v <= -65504.0; }
 /// -inf for a constant that stands for it (the lowest finite float too,
 /// which `ec` remembers having seen).
 static const Expr *negInfOf(ExprContext &ec, double v) {

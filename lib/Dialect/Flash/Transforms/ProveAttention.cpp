@@ -220,6 +220,15 @@ static bool hasExpWeightedSum(const Expr *e) {
   return llvm::any_of(e->ops, hasExpWeightedSum);
 }
 
+/// A select between two exponentials: a mask that replaces the masked scores
+/// by a finite constant (masked_fill(-10000)) rather than -inf.
+static bool hasFiniteFill(const Expr *e) {
+  if (e->kind == Kind::Select && e->ops[1]->kind == Kind::Exp &&
+      e->ops[2]->kind == Kind::Exp)
+    return true;
+  return llvm::any_of(e->ops, hasFiniteFill);
+}
+
 static bool containsExp(const Expr *e) {
   return e->kind == Kind::Exp || llvm::any_of(e->ops, containsExp);
 }
@@ -337,6 +346,11 @@ model::proveForward(ExprContext &ec, const Expr *root, ArrayRef<int64_t> shape,
     if (root->kind == Kind::Add)
       return Reason("the P*V product is added to something (its accumulator "
                     "is not zero, or the output has other terms)");
+    if (hasFiniteFill(root))
+      return Reason("the mask fills the masked scores with a finite constant "
+                    "(above -65504, e.g. -10000), which is a softmax weight "
+                    "flash.attention's masks do not have: fill with -inf, "
+                    "finfo.min or -1e9, or add it (an additive mask)");
     return Reason("the probabilities are modified between the softmax and "
                   "P*V (e.g. dropout or a mask applied after the softmax)");
   }
@@ -542,15 +556,23 @@ model::proveForward(ExprContext &ec, const Expr *root, ArrayRef<int64_t> shape,
     f.scoreMod = sm;
     f.scoreValue = ec.scale(dot, dotCoef);
   }
-  f.rowShift = ec.constant(c0);
-  for (auto [t, c] : shift)
-    f.rowShift = ec.add(f.rowShift, ec.scale(t, c));
   const Expr *maskAdd = nullptr;
   for (auto [t, c] : bias) {
     if (t->reads.contains(qRead->tensor) || t->reads.contains(kRead->tensor))
       return Reason("the scores add a tensor that is also Q or K");
     maskAdd = maskAdd ? ec.add(maskAdd, ec.scale(t, c)) : ec.scale(t, c);
   }
+  // The constant of the exponent goes with the mask: the normal form spells
+  // (1 - m) * -1e9 as -1e9 + 1e9 * m, and a mask without its constant adds
+  // 1e9 to the scores it keeps, which rounds them away (exact in real
+  // arithmetic, softmax being shift-invariant; not in floats).
+  if (maskAdd && c0 != 0) {
+    maskAdd = ec.add(maskAdd, ec.constant(c0));
+    c0 = 0;
+  }
+  f.rowShift = ec.constant(c0);
+  for (auto [t, c] : shift)
+    f.rowShift = ec.add(f.rowShift, ec.scale(t, c));
   const Expr *maskRead = maskAdd && maskAdd->kind == Kind::Read ? maskAdd
                                                                 : nullptr;
 
