@@ -51,12 +51,13 @@ static SmallVector<const Expr *> factorsOf(const Expr *e, double &coef) {
   return {e};
 }
 
-/// exp(E) or select(c, exp(E), 0).
+/// exp(E), select(c, exp(E), 0), or select(c, exp(E), exp(E')): a mask
+/// with a finite value, which the normal form puts outside the exp.
 static bool isNumerator(const Expr *e) {
   if (e->kind == Kind::Exp)
     return true;
   return e->kind == Kind::Select && e->ops[1]->kind == Kind::Exp &&
-         e->ops[2]->isConst(0);
+         (e->ops[2]->isConst(0) || e->ops[2]->kind == Kind::Exp);
 }
 
 static bool approx(double a, double b) {
@@ -220,13 +221,8 @@ static bool hasExpWeightedSum(const Expr *e) {
   return llvm::any_of(e->ops, hasExpWeightedSum);
 }
 
-/// A select between two exponentials: a mask that replaces the masked scores
-/// by a finite constant (masked_fill(-10000)) rather than -inf.
-static bool hasFiniteFill(const Expr *e) {
-  if (e->kind == Kind::Select && e->ops[1]->kind == Kind::Exp &&
-      e->ops[2]->kind == Kind::Exp)
-    return true;
-  return llvm::any_of(e->ops, hasFiniteFill);
+static bool containsReduce(const Expr *e) {
+  return e->kind == Kind::Reduce || llvm::any_of(e->ops, containsReduce);
 }
 
 static bool containsExp(const Expr *e) {
@@ -346,11 +342,6 @@ model::proveForward(ExprContext &ec, const Expr *root, ArrayRef<int64_t> shape,
     if (root->kind == Kind::Add)
       return Reason("the P*V product is added to something (its accumulator "
                     "is not zero, or the output has other terms)");
-    if (hasFiniteFill(root))
-      return Reason("the mask fills the masked scores with a finite constant "
-                    "(above -65504, e.g. -10000), which is a softmax weight "
-                    "flash.attention's masks do not have: fill with -inf, "
-                    "finfo.min or -1e9, or add it (an additive mask)");
     return Reason("the probabilities are modified between the softmax and "
                   "P*V (e.g. dropout or a mask applied after the softmax)");
   }
@@ -440,7 +431,22 @@ model::proveForward(ExprContext &ec, const Expr *root, ArrayRef<int64_t> shape,
 
   // 2. The exponent: scale * Q.K + mask + row shift.
   const Expr *cond = nullptr, *ex = num;
-  if (num->kind == Kind::Select) {
+  // select(c, exp(E), exp(E')) = exp(E + select(c, 0, E' - E)): an additive
+  // mask with finite values ((1 - keep) * -10000 over a compare) when
+  // E' - E has no product of Q and K, a finite fill otherwise.
+  const Expr *selectBias = nullptr;
+  if (num->kind == Kind::Select && num->ops[2]->kind == Kind::Exp) {
+    ex = num->ops[1];
+    const Expr *d = ec.sub(num->ops[2]->ops[0], ex->ops[0]);
+    selectBias = ec.select(num->ops[0], ec.constant(0), d);
+    if (containsReduce(d) || !isMaskExpr(selectBias) ||
+        isPositional(selectBias) || !readsPlainly(selectBias))
+      return Reason("the mask fills the masked scores with a finite "
+                    "constant (above -65504, e.g. -10000), which leaves them "
+                    "a softmax weight that flash.attention's masks do not: "
+                    "fill with -inf, finfo.min or -1e9, or add the constant "
+                    "(an additive mask)");
+  } else if (num->kind == Kind::Select) {
     cond = num->ops[0];
     ex = num->ops[1];
   }
@@ -556,6 +562,8 @@ model::proveForward(ExprContext &ec, const Expr *root, ArrayRef<int64_t> shape,
     f.scoreMod = sm;
     f.scoreValue = ec.scale(dot, dotCoef);
   }
+  if (selectBias)
+    bias.push_back({selectBias, 1});
   const Expr *maskAdd = nullptr;
   for (auto [t, c] : bias) {
     if (t->reads.contains(qRead->tensor) || t->reads.contains(kRead->tensor))
