@@ -237,8 +237,9 @@ def t5_bidirectional_mask(nq, nk, dtype):
 class T5Attn(nn.Module):
     """kind: "enc" (bidirectional bias), "dec" (causal bias and mask) or
     "cross" (zero bias, keys from a memory); mask: "pad" (the 2-D keep mask
-    as (1 - m) * finfo.min, added to the bias), "causal", "v5" (transformers
-    5's bidirectional mask, added to the scores beside the bias) or None."""
+    as (1 - m) * finfo.min, added to the bias), "pad1e4" (the same with
+    -10000), "causal", "v5" (transformers 5's bidirectional mask, added to
+    the scores beside the bias) or None."""
     def __init__(s, kind, mask, dt=torch.float32):
         super().__init__(); s.kind, s.mask, s.dt = kind, mask, dt
         s.q = nn.Linear(D, H * HD, bias=False); s.k = nn.Linear(D, H * HD, bias=False)
@@ -270,6 +271,8 @@ class T5Attn(nn.Module):
         mask = None
         if s.mask == "pad":
             mask = (1.0 - am[:, None, None, :].to(s.dt)) * torch.finfo(s.dt).min
+        elif s.mask == "pad1e4":  # older releases: -10000, finite
+            mask = (1.0 - am[:, None, None, :].to(s.dt)) * -10000.0
         elif s.mask == "causal":
             mask = torch.full((N, N), torch.finfo(s.dt).min, dtype=s.dt).triu(1)[None, None]
         if mask is not None:
@@ -352,6 +355,10 @@ CASES = [
     # matches too.
     # CHECK: t5_enc: fused scale=1.0000 causal=False offset=None mask=True ok
     ("t5_enc", T5Attn("enc", "pad")),
+    # (1 - m) * -10000 is -10000 + 10000 m: the mask operand keeps the
+    # constant (10000 m alone would round the kept scores away).
+    # CHECK: t5_enc_1e4: fused scale=1.0000 causal=False offset=None mask=True ok
+    ("t5_enc_1e4", T5Attn("enc", "pad1e4")),
     # CHECK: t5_cross: fused scale=1.0000 causal=False offset=None mask=True ok
     ("t5_cross", T5Attn("cross", "pad")),
     # CHECK: t5_cross_nomask: fused scale=1.0000 causal=False offset=None mask=False ok
