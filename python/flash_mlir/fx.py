@@ -420,6 +420,10 @@ class _Exporter:
             # says the same.)
             return self.softmax(n, self.value(args[0]), dim, _TORCH_DT[dt])
         if name in ("matmul", "bmm", "mm"):
+            if not self.is_root_product(n) and \
+                    any(self.parameter(a) for a in args[:2]):
+                raise Unsupported("a projection (a product with a "
+                                  "parameter): a leaf")
             return self.matmul(self.value(args[0]), self.value(args[1]), dt)
         if name == "einsum":
             eq = args[0]
@@ -579,9 +583,13 @@ class _Exporter:
         if tri is not None:
             return tri
         flat = t.detach().cpu().reshape(-1)
-        if flat.numel() > self.MAX_CONSTANT.get(dt, self.MAX_CONSTANT_OTHER):
+        # A splat (a zero bias, T5's cross-attention position_bias, traced
+        # into a constant) is one number whatever its size.
+        splat = flat.numel() and bool((flat == flat[0]).all())
+        if not splat and flat.numel() > self.MAX_CONSTANT.get(
+                dt, self.MAX_CONSTANT_OTHER):
             raise Unsupported("get_attr")
-        if flat.numel() and bool((flat == flat[0]).all()):
+        if splat:
             v = flat[0].item()
             lit = ("true" if v else "false") if dt == "i1" else (
                 repr(float(v)) if dt in _FLOAT else str(int(v)))
@@ -643,6 +651,44 @@ class _Exporter:
                                b.scalar(outside, dt), dt)
         return self.em.generic([], [], tuple(shape), dt, body)
 
+    def is_root_product(self, n):
+        """The product with V (the root, or the product a root view
+        splits the batch dim of): its V may be a parameter (a learned
+        memory)."""
+        r = self.root
+        return n is r or (r.op != "call_module" and bool(r.args) and
+                          n is r.args[0] and _target_name(n) in (
+                              "matmul", "bmm", "mm", "einsum"))
+
+    def parameter(self, x, depth=0):
+        """Whether `x` is a module's parameter (through views and
+        transposes): the weight of a projection without bias, which aten
+        graphs spell as mm(x, t(W)). The raise takes Q, K and V as they
+        are, so the exported subgraph starts after the projections."""
+        if not isinstance(x, torch.fx.Node) or depth > 8:
+            return False
+        if x.op == "get_attr":
+            t = self.gm
+            try:
+                for part in x.target.split("."):
+                    t = getattr(t, part)
+            except AttributeError:
+                return False
+            return isinstance(t, torch.nn.Parameter) or (
+                isinstance(t, torch.Tensor) and t.requires_grad)
+        if x.op == "placeholder":
+            # dynamo lifts parameters to inputs named after them
+            # (L_self_modules_q_parameters_weight_).
+            v = x.meta.get("example_value", x.meta.get("val"))
+            return isinstance(v, torch.nn.Parameter) or \
+                "_parameters_" in x.name
+        if x.op in ("call_function", "call_method") and x.args and \
+                _target_name(x) in (_VIEW | _IDENTITY | _CAST | {
+                    "t", "transpose", "permute", "expand", "unsafe_view",
+                    "reshape_alias", "to_copy"}):
+            return self.parameter(x.args[0], depth + 1)
+        return False
+
     def computed_operand(self, n, args, dt):
         """An elementwise combination of two tensors before any product
         (rotary embeddings of Q and K, a gated V): the raise takes Q, K and
@@ -652,7 +698,33 @@ class _Exporter:
                 isinstance(_meta(a), tuple) and len(_meta(a)[0]) >= 2
                 for a in args):
             return False
-        return not self.after_product(n)
+        # (A bias plus a mask, T5's position_bias, goes into the scores, not
+        # into a product: the raise reads it.)
+        return not self.after_product(n) and self.feeds_product(n)
+
+    # What an operand of a product may go through after it is computed.
+    _TO_OPERAND = (_VIEW | _IDENTITY | _CAST |
+                   {"transpose", "permute", "t", "expand", "expand_as",
+                    "broadcast_to", "repeat_interleave", "getitem",
+                    "unsafe_view", "reshape_alias", "to_copy", "slice",
+                    "select", "split", "chunk", "unbind"})
+
+    def feeds_product(self, n, depth=0, seen=None):
+        """Whether `n` reaches an operand of a product through views,
+        casts and repeats only (Q, K or V being computed)."""
+        seen = set() if seen is None else seen
+        if n in seen or depth > 32:
+            return False
+        seen.add(n)
+        for u in n.users:
+            name = _target_name(u)
+            if name in ("matmul", "bmm", "mm", "einsum", "baddbmm"):
+                return True
+            if u.op in ("call_function", "call_method") and \
+                    name in self._TO_OPERAND and \
+                    self.feeds_product(u, depth + 1, seen):
+                return True
+        return False
 
     def after_product(self, n, depth=0, memo=None):
         memo = {} if memo is None else memo
@@ -1090,7 +1162,12 @@ def run_raise(opt, text):
     if p.returncode != 0:
         return None, remarks or p.stderr[-2000:]
     if '"flash.attention"' not in p.stdout:
-        return None, remarks or "not raised"
+        return None, remarks or (
+            "not raised: the raise found no attention candidate in the "
+            "exported subgraph (the probabilities reach the product with V "
+            "through something it does not read through: a reshape it "
+            "keeps whole, e.g. a batch-head collapse of a per-head bias, or "
+            "an op it does not model)")
     return p.stdout, remarks
 
 
@@ -1563,11 +1640,33 @@ def _consumer(gm, s):
                 continue
             return None, f"the probabilities go into {type(mod).__name__}"
         if name in ("matmul", "bmm", "mm", "einsum"):
-            return u, None
+            return _uncollapsed(u), None
         if name in _PASS_THROUGH:
             n = u
             continue
         return None, f"the probabilities go into '{name}', not a product"
+
+
+def _uncollapsed(p):
+    """The product `p`, or the view that splits its batch dim again when
+    that is its only user (aten graphs run [B, H] attention as a bmm over
+    B*H and view the result back): rooted there, the raise reads [B, H]
+    masks and biases at (b, h) instead of through h = bh mod H."""
+    users = [u for u in p.users if u.users or u.op == "output"]
+    if len(users) != 1:
+        return p
+    u = users[0]
+    if u.op not in ("call_function", "call_method") or \
+            _target_name(u) not in _VIEW | {"unsafe_view", "reshape_alias"}:
+        return p
+    try:
+        (src, _), (dst, _) = _tensor(p), _tensor(u)
+    except Unsupported:
+        return p
+    if len(dst) > len(src) and tuple(dst[-2:]) == tuple(src[-2:]) and \
+            math.prod(dst) == math.prod(src):
+        return u
+    return p
 
 
 def fuse_attention(gm, example_inputs=None, log=None):

@@ -2,7 +2,9 @@
 # writes attention (symbolic_trace, and aten graphs from make_fx): every
 # softmax either becomes torch.ops.flash_mlir.attention with the attributes
 # the raise proved, or stays with a reason; fused modules' outputs and
-# gradients (inputs and parameters) equal the unfused module's (f32, <= 1e-5).
+# gradients (inputs and parameters, T5's learned bias table among them)
+# equal the unfused module's (f32, <= 1e-5); bf16 models' errors stay within
+# the unfused bf16 module's.
 # RUN: env FLASH_MLIR_CACHE=%t.cache %python %s | FileCheck %s
 
 import math
@@ -174,6 +176,115 @@ class SoftmaxMix(nn.Module):  # softmax over features, mixed by a weight: not ov
     def forward(s, x, mask=None):
         return torch.softmax(x, dim=1) @ s.w
 
+def pad_fill_1e9(s, q, k, v, m):
+    a = (q @ k.transpose(-2, -1) / math.sqrt(HD)).masked_fill(m < -1, -1e9)
+    return torch.softmax(a, dim=-1) @ v
+def pad_add_1e9(s, q, k, v, m):  # (1 - keep) * -1e9, keep = 0/1 floats
+    keep = (m == 0).float()
+    a = q @ k.transpose(-2, -1) / math.sqrt(HD) + (1.0 - keep) * -1e9
+    return torch.softmax(a, dim=-1) @ v
+def pad_add_finfo(s, q, k, v, m):  # Hugging Face's extended mask
+    keep = (m == 0).float()
+    a = q @ k.transpose(-2, -1) / math.sqrt(HD) + \
+        (1.0 - keep) * torch.finfo(torch.float32).min
+    return torch.softmax(a.float(), dim=-1).type_as(a) @ v
+def pad_add_1e4(s, q, k, v, m):  # old BERT: additive -10000 (exact as a bias)
+    keep = (m == 0).float()
+    a = q @ k.transpose(-2, -1) / math.sqrt(HD) + (1.0 - keep) * -10000.0
+    return torch.softmax(a, dim=-1) @ v
+def fill_1e4(s, q, k, v, m):  # a finite fill: a softmax weight, not a mask
+    a = (q @ k.transpose(-2, -1) / math.sqrt(HD)).masked_fill(m < -1, -10000.0)
+    return torch.softmax(a, dim=-1) @ v
+
+
+# T5 (transformers' modeling_t5.T5Attention, eval): no 1/sqrt(d), a learned
+# relative-position bias from bucketed relative positions (T5 trains it: its
+# gradient goes through the fused op's mask gradient), or zeros in
+# cross-attention; the mask added to the bias, the softmax in f32, cast back.
+NM = 11  # encoder length of the cross-attention
+def t5_bucket(relative_position, bidirectional=True, num_buckets=32,
+              max_distance=128):
+    relative_buckets = 0
+    if bidirectional:
+        num_buckets //= 2
+        relative_buckets += (relative_position > 0).to(torch.long) * num_buckets
+        relative_position = torch.abs(relative_position)
+    else:
+        relative_position = -torch.min(relative_position,
+                                       torch.zeros_like(relative_position))
+    max_exact = num_buckets // 2
+    is_small = relative_position < max_exact
+    relative_position_if_large = max_exact + (
+        torch.log(relative_position.float() / max_exact)
+        / math.log(max_distance / max_exact) * (num_buckets - max_exact)
+    ).to(torch.long)
+    relative_position_if_large = torch.min(
+        relative_position_if_large,
+        torch.full_like(relative_position_if_large, num_buckets - 1))
+    relative_buckets += torch.where(is_small, relative_position,
+                                    relative_position_if_large)
+    return relative_buckets
+
+def t5_bidirectional_mask(nq, nk, dtype):
+    """transformers 5's masking_utils for eager attention, without vmap:
+    bidirectional_mask_function is `q_idx >= 0` (always true, on the query
+    position only), turned into 0 / finfo.min."""
+    q_idx = torch.arange(nq)[None, None, :, None]
+    keep = (q_idx >= 0).expand(B, -1, nq, nk)
+    return torch.where(keep, torch.tensor(0.0, dtype=dtype),
+                       torch.finfo(dtype).min)
+
+class T5Attn(nn.Module):
+    """kind: "enc" (bidirectional bias), "dec" (causal bias and mask) or
+    "cross" (zero bias, keys from a memory); mask: "pad" (the 2-D keep mask
+    as (1 - m) * finfo.min, added to the bias), "pad1e4" (the same with
+    -10000), "causal", "v5" (transformers 5's bidirectional mask, added to
+    the scores beside the bias) or None."""
+    def __init__(s, kind, mask, dt=torch.float32):
+        super().__init__(); s.kind, s.mask, s.dt = kind, mask, dt
+        s.q = nn.Linear(D, H * HD, bias=False); s.k = nn.Linear(D, H * HD, bias=False)
+        s.v = nn.Linear(D, H * HD, bias=False); s.o = nn.Linear(H * HD, D, bias=False)
+        if kind == "cross":
+            s.mem = nn.Parameter(torch.randn(B, NM, D))
+        else:
+            s.relative_attention_bias = nn.Embedding(32, H)
+            with torch.no_grad():  # not all-equal: a bias worth learning
+                s.relative_attention_bias.weight.normal_(0, 2)
+    def compute_bias(s, query_length, key_length):
+        context_position = torch.arange(query_length, dtype=torch.long)[:, None]
+        memory_position = torch.arange(key_length, dtype=torch.long)[None, :]
+        relative_position = memory_position - context_position
+        bucket = t5_bucket(relative_position, bidirectional=s.kind == "enc")
+        values = s.relative_attention_bias(bucket)
+        return values.permute([2, 0, 1]).unsqueeze(0)
+    def forward(s, x, am):
+        kv = s.mem.to(s.dt) if s.kind == "cross" else x
+        nk = NM if s.kind == "cross" else N
+        q = s.q(x).view(B, -1, H, HD).transpose(1, 2)
+        k = s.k(kv).view(B, -1, H, HD).transpose(1, 2)
+        v = s.v(kv).view(B, -1, H, HD).transpose(1, 2)
+        scores = torch.matmul(q, k.transpose(3, 2))
+        if s.kind == "cross":
+            position_bias = torch.zeros((1, H, N, nk), dtype=s.dt)
+        else:
+            position_bias = s.compute_bias(N, nk)[:, :, -N:, :]
+        mask = None
+        if s.mask == "pad":
+            mask = (1.0 - am[:, None, None, :].to(s.dt)) * torch.finfo(s.dt).min
+        elif s.mask == "pad1e4":  # older releases: -10000, finite
+            mask = (1.0 - am[:, None, None, :].to(s.dt)) * -10000.0
+        elif s.mask == "causal":
+            mask = torch.full((N, N), torch.finfo(s.dt).min, dtype=s.dt).triu(1)[None, None]
+        if mask is not None:
+            position_bias = position_bias + mask[:, :, :, :nk]
+        scores += position_bias
+        if s.mask == "v5":
+            scores = scores + t5_bidirectional_mask(N, nk, s.dt)
+        w = F.softmax(scores.float(), dim=-1).type_as(scores)
+        w = F.dropout(w, p=0.0, training=s.training)
+        o = torch.matmul(w, v).transpose(1, 2).contiguous().view(B, -1, H * HD)
+        return s.o(o)
+
 
 CASES = [
     # CHECK: sdp: fused scale=0.3536 causal=False offset=None mask=False ok
@@ -226,23 +337,70 @@ CASES = [
     ("aten_gqa", Attn(gqa, 2)),
     # CHECK: aten_causal_tril: fused scale=0.3536 causal=True offset=0 mask=False ok
     ("aten_causal_tril", Attn(causal_tril)),
+    # Large negative constants stand for -inf in masks (-1e9, finfo.min);
+    # a finite fill is refused with its remark.
+    # CHECK: neg_large: fused scale=0.3536 causal=True offset=0 mask=False ok
+    ("neg_large", Attn(neg_large)),
+    # CHECK: pad_fill_1e9: fused {{.*}} mask=True ok
+    ("pad_fill_1e9", Attn(pad_fill_1e9)),
+    # CHECK: pad_add_1e9: fused {{.*}} mask=True ok
+    ("pad_add_1e9", Attn(pad_add_1e9)),
+    # CHECK: pad_add_finfo: fused {{.*}} mask=True ok
+    ("pad_add_finfo", Attn(pad_add_finfo)),
+    # CHECK: pad_add_1e4: fused {{.*}} mask=True ok
+    ("pad_add_1e4", Attn(pad_add_1e4)),
+    # CHECK: fill_1e4: not fused: attention not raised: the mask fills the masked scores with a finite constant
+    ("fill_1e4", Attn(fill_1e4)),
+    # T5: the learned bias is the mask operand; its parameter's gradient
+    # matches too.
+    # CHECK: t5_enc: fused scale=1.0000 causal=False offset=None mask=True ok
+    ("t5_enc", T5Attn("enc", "pad")),
+    # (1 - m) * -10000 is -10000 + 10000 m: the mask operand keeps the
+    # constant (10000 m alone would round the kept scores away).
+    # CHECK: t5_enc_1e4: fused scale=1.0000 causal=False offset=None mask=True ok
+    ("t5_enc_1e4", T5Attn("enc", "pad1e4")),
+    # CHECK: t5_cross: fused scale=1.0000 causal=False offset=None mask=True ok
+    ("t5_cross", T5Attn("cross", "pad")),
+    # CHECK: t5_cross_nomask: fused scale=1.0000 causal=False offset=None mask=False ok
+    ("t5_cross_nomask", T5Attn("cross", None)),
+    # CHECK: t5_dec: fused scale=1.0000 causal=True offset=0 mask=True ok
+    ("t5_dec", T5Attn("dec", "causal")),
+    # transformers 5's q_idx >= 0 mask, traced (aten: its positions are ops
+    # of the graph, as under dynamo).
+    # CHECK: aten_t5_enc_v5: fused scale=1.0000 causal=False offset=None mask=True ok
+    ("aten_t5_enc_v5", T5Attn("enc", "v5")),
+    # CHECK: aten_t5_cross_v5: fused scale=1.0000 causal=False offset=None mask=False ok
+    ("aten_t5_cross_v5", T5Attn("cross", "v5")),
+    # CHECK: aten_t5_enc: fused scale=1.0000 causal=False offset=None mask=True ok
+    ("aten_t5_enc", T5Attn("enc", "pad")),
+    # CHECK: aten_t5_dec: fused scale=1.0000 {{.*}} ok
+    ("aten_t5_dec", T5Attn("dec", "causal")),
 ]
 
 x = torch.randn(B, N, D)
 pad = torch.zeros(B, 1, 1, N)
 pad[1, ..., -4:] = float("-inf")
 seg = torch.tensor([[0] * 5 + [1] * (N - 5), [0] * 9 + [1] * (N - 9)])
+# T5's 2-D keep mask (1 = attend), for N queries' and NM memory keys.
+am = torch.ones(B, N)
+am[1, 7:] = 0
+
+def inputs(name):
+    if name == "documents":
+        return seg
+    return am if "t5_" in name else pad
+
 bad = 0
 for name, mod in CASES:
     mod.eval()
+    m_in = inputs(name)
     if name.startswith("aten_"):
         def trace():
-            return make_fx(lambda x, m: mod(x, m))(x, pad)
+            return make_fx(lambda x, m: mod(x, m))(x, m_in)
     else:
         def trace():
             return torch.fx.symbolic_trace(mod)
     gm, ref_gm = trace(), trace()
-    m_in = seg if name == "documents" else pad
     reports = ffx.fuse_attention(gm, (x, m_in))
     # The unfused graph, differentiated by torch, is the reference.
     outs = []
@@ -256,8 +414,11 @@ for name, mod in CASES:
     (o, gs), (r, grs) = outs
     err = float((o - r).abs().max())
     gerr = max(float((a - b).abs().max()) for a, b in zip(gs, grs)
-               if a is not None)
-    ok = err <= 1e-5 and gerr <= 1e-5
+               if a is not None and b is not None)
+    # (A parameter without a gradient on one side only, T5's bias table
+    # cut off by the fused op, fails too.)
+    ok = err <= 1e-5 and gerr <= 1e-5 and all(
+        (a is None) == (b is None) for a, b in zip(gs, grs))
     rep = reports[0]
     if rep.fused:
         a = rep.attrs
@@ -270,5 +431,51 @@ for name, mod in CASES:
         what = "not fused: " + rep.reason.splitlines()[0]
     bad += not ok
     print(f"{name}: {what} {'ok' if ok else f'FAIL err={err:.2e} grad={gerr:.2e}'}")
+
+# A bf16 model (the softmax in f32 and cast back, as T5 and Llama do): the
+# fused module's error against the f32 module is at most the unfused bf16
+# module's (x2, + 1e-2).
+BF16 = [
+    # CHECK: bf16 t5_enc: fused mask=True ok
+    ("t5_enc", lambda dt: T5Attn("enc", "pad", dt)),
+    # CHECK: bf16 t5_cross: fused mask=True ok
+    ("t5_cross", lambda dt: T5Attn("cross", "pad", dt)),
+    # CHECK: bf16 t5_dec: fused mask=True ok
+    ("t5_dec", lambda dt: T5Attn("dec", "causal", dt)),
+    # CHECK: bf16 aten_t5_enc_v5: fused mask=True ok
+    ("aten_t5_enc_v5", lambda dt: T5Attn("enc", "v5", dt)),
+    # CHECK: bf16 neg_large: fused mask=False ok
+    ("neg_large", lambda dt: Attn(neg_large)),
+    # CHECK: bf16 pad_fill_1e9: fused mask=True ok
+    ("pad_fill_1e9", lambda dt: Attn(pad_fill_1e9)),
+]
+for name, make in BF16:
+    torch.manual_seed(0)
+    ref = make(torch.float32).eval()
+    torch.manual_seed(0)
+    mod = make(torch.bfloat16).eval()
+    mod.load_state_dict(ref.state_dict())
+    mod = mod.to(torch.bfloat16)
+    m_in = inputs(name)
+    xb = x.to(torch.bfloat16)
+    if name.startswith("aten_"):
+        def trace():
+            return make_fx(lambda x, m: mod(x, m))(xb, m_in)
+    else:
+        def trace():
+            return torch.fx.symbolic_trace(mod)
+    gm = trace()
+    rep = ffx.fuse_attention(gm, (xb, m_in))[0]
+    with torch.no_grad():
+        want = ref(x, m_in)
+        e_fused = float((gm(xb, m_in).float() - want).abs().max())
+        e_plain = float((mod(xb, m_in).float() - want).abs().max())
+    ok = rep.fused and e_fused <= 2 * e_plain + 1e-2
+    bad += not ok
+    what = f"fused mask={rep.attrs['mask']}" if rep.fused else \
+        "not fused: " + rep.reason.splitlines()[0]
+    print(f"bf16 {name}: {what} "
+          f"{'ok' if ok else f'FAIL fused {e_fused:.2e} plain {e_plain:.2e}'}")
+
 # CHECK: failures: 0
 print(f"failures: {bad}")

@@ -42,6 +42,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <optional>
 #include <string>
 
 namespace mlir {
@@ -269,6 +270,13 @@ using ExtentFn = std::function<std::optional<int64_t>(unsigned)>;
 /// Simplifies floordiv/mod of a linear form by a constant when the
 /// remainder's range is known to lie in [0, n).
 AffineExpr simplifyDivMod(AffineExpr e, const ExtentFn &extentOf);
+
+/// The value of `a <pred> b` (an arith::CmpIPredicate on positions and
+/// sizes) when the ranges of its dims decide it (dims and symbols are
+/// >= 0, dims below their extent where `extentOf` knows it): `i >= 0` is
+/// true, `j < Nk` too. Nullopt when it depends on the positions.
+std::optional<bool> decideCmpI(int64_t pred, AffineExpr a, AffineExpr b,
+                               const ExtentFn &extentOf);
 
 } // namespace model
 } // namespace flash

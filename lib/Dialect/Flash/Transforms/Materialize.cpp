@@ -22,6 +22,7 @@
 #include <functional>
 
 #include <cfloat>
+#include <cmath>
 
 using namespace mlir;
 using namespace mlir::flash;
@@ -312,8 +313,17 @@ struct Emitter {
       return arith::CmpIOp::create(b, loc, static_cast<P>(e->aux), i, z);
     }
     case Kind::Add: {
+      // The constant first, then the terms by decreasing coefficient: the
+      // normal form spells b + (1 - m) * -1e4 as b - 1e4 + 1e4 * m, whose
+      // large parts must cancel before b is added (b + 1e4 would round b).
       Value acc = f32(e->value);
-      for (auto [o, c] : llvm::zip(e->ops, e->coefs)) {
+      SmallVector<std::pair<const Expr *, double>> terms;
+      for (auto [o, c] : llvm::zip(e->ops, e->coefs))
+        terms.push_back({o, c});
+      llvm::stable_sort(terms, [](auto &x, auto &y) {
+        return std::fabs(x.second) > std::fabs(y.second);
+      });
+      for (auto [o, c] : terms) {
         Value t = emit(o);
         if (c != 1)
           t = arith::MulFOp::create(b, loc, t, f32(c));

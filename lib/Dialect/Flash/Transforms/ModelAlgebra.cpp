@@ -12,6 +12,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "llvm/ADT/Hashing.h"
 #include "llvm/ADT/bit.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cmath>
@@ -390,8 +391,118 @@ bool model::knownNonNegative(AffineExpr e) {
   }
 }
 
+namespace {
+/// A range [lo, hi] of integer values; nullopt is unbounded.
+struct Range {
+  std::optional<int64_t> lo, hi;
+};
+} // namespace
+
+static std::optional<int64_t> addBound(std::optional<int64_t> x,
+                                       std::optional<int64_t> y) {
+  int64_t r;
+  if (!x || !y || llvm::AddOverflow(*x, *y, r))
+    return std::nullopt;
+  return r;
+}
+
+/// The values a position expression takes: dims (loop indices) and symbols
+/// (sizes) are >= 0, dims below their extent where it is known.
+static Range rangeOf(AffineExpr e, const ExtentFn &extentOf) {
+  if (auto c = dyn_cast<AffineConstantExpr>(e))
+    return {c.getValue(), c.getValue()};
+  if (auto d = dyn_cast<AffineDimExpr>(e)) {
+    std::optional<int64_t> n = extentOf ? extentOf(d.getPosition())
+                                        : std::nullopt;
+    return {0, n && *n > 0 ? std::optional<int64_t>(*n - 1) : std::nullopt};
+  }
+  if (isa<AffineSymbolExpr>(e))
+    return {0, std::nullopt};
+  auto bin = cast<AffineBinaryOpExpr>(e);
+  Range l = rangeOf(bin.getLHS(), extentOf), r = rangeOf(bin.getRHS(), extentOf);
+  auto rc = dyn_cast<AffineConstantExpr>(bin.getRHS());
+  switch (e.getKind()) {
+  case AffineExprKind::Add:
+    return {addBound(l.lo, r.lo), addBound(l.hi, r.hi)};
+  case AffineExprKind::Mul: {
+    if (!rc || rc.getValue() == INT64_MIN)
+      return {};
+    int64_t c = rc.getValue();
+    auto scaleBound = [&](std::optional<int64_t> x) -> std::optional<int64_t> {
+      int64_t r;
+      if (!x || llvm::MulOverflow(*x, c, r))
+        return std::nullopt;
+      return r;
+    };
+    return c >= 0 ? Range{scaleBound(l.lo), scaleBound(l.hi)}
+                  : Range{scaleBound(l.hi), scaleBound(l.lo)};
+  }
+  case AffineExprKind::FloorDiv:
+    if (rc && rc.getValue() > 0 && l.lo && *l.lo >= 0)
+      return {*l.lo / rc.getValue(),
+              l.hi ? std::optional<int64_t>(*l.hi / rc.getValue())
+                   : std::nullopt};
+    return {};
+  case AffineExprKind::Mod:
+    if (rc && rc.getValue() > 0)
+      return {0, rc.getValue() - 1};
+    return {};
+  default:
+    return {};
+  }
+}
+
+std::optional<bool> model::decideCmpI(int64_t pred, AffineExpr a,
+                                      AffineExpr b, const ExtentFn &extentOf) {
+  using P = arith::CmpIPredicate;
+  P p = static_cast<P>(pred);
+  bool isUnsigned = p == P::ult || p == P::ule || p == P::ugt || p == P::uge;
+  if (isUnsigned) {
+    // Unsigned orders are the signed ones on non-negative values.
+    std::optional<int64_t> la = rangeOf(a, extentOf).lo,
+                           lb = rangeOf(b, extentOf).lo;
+    if (!la || !lb || *la < 0 || *lb < 0)
+      return std::nullopt;
+  }
+  Range d = rangeOf(simplifyAffineExpr(a - b, kFirstFresh + 4096, kMaxSymbols),
+                    extentOf);
+  auto below = [&](int64_t v) { return d.hi && *d.hi <= v; }; // a - b <= v
+  auto above = [&](int64_t v) { return d.lo && *d.lo >= v; }; // a - b >= v
+  switch (p) {
+  case P::sle:
+  case P::ule:
+    return below(0) ? std::optional<bool>(true)
+                    : above(1) ? std::optional<bool>(false) : std::nullopt;
+  case P::slt:
+  case P::ult:
+    return below(-1) ? std::optional<bool>(true)
+                     : above(0) ? std::optional<bool>(false) : std::nullopt;
+  case P::sge:
+  case P::uge:
+    return above(0) ? std::optional<bool>(true)
+                    : below(-1) ? std::optional<bool>(false) : std::nullopt;
+  case P::sgt:
+  case P::ugt:
+    return above(1) ? std::optional<bool>(true)
+                    : below(0) ? std::optional<bool>(false) : std::nullopt;
+  case P::eq:
+  case P::ne: {
+    if (above(1) || below(-1))
+      return p == P::ne;
+    if (above(0) && below(0))
+      return p == P::eq;
+    return std::nullopt;
+  }
+  }
+  return std::nullopt;
+}
+
 const Expr *ExprContext::cmpi(int64_t pred, AffineExpr a, AffineExpr b) {
   using P = arith::CmpIPredicate;
+  // Decided by the positions' ranges alone (q_idx >= 0, transformers'
+  // bidirectional mask): a constant.
+  if (std::optional<bool> r = decideCmpI(pred, a, b, nullptr))
+    return constant(*r ? 1 : 0);
   // Unsigned orders agree with the signed ones on non-negative values; a
   // negative side (i - j) is a huge unsigned value.
   P p = static_cast<P>(pred);

@@ -33,7 +33,10 @@ using namespace mlir;
 using namespace mlir::flash;
 using namespace mlir::flash::model;
 
-static bool isNegInfLike(double v) { return v < -1e38; }
+/// Constants at or below the lowest finite f16 (-65504) stand for -inf in a
+/// mask: finfo.min of every float type, -1e9. exp of any of them minus a
+/// row's max is 0 in f32 unless the row has no other key.
+static bool isNegInfLike(double v) { return v <= -65504.0; }
 /// -inf for a constant that stands for it (the lowest finite float too,
 /// which `ec` remembers having seen).
 static const Expr *negInfOf(ExprContext &ec, double v) {
@@ -681,8 +684,19 @@ struct PayloadEval {
     }
     if (auto c = dyn_cast<arith::CmpIOp>(d)) {
       AffineExpr a = affineOf(c.getLhs()), b = affineOf(c.getRhs());
-      if (a && b)
+      if (a && b) {
+        // A comparison the loop bounds decide (j < Nk) is a constant.
+        auto extentOf = [&](unsigned dim) -> std::optional<int64_t> {
+          auto it = mb.extents.find(dim);
+          if (it == mb.extents.end() || ShapedType::isDynamic(it->second))
+            return std::nullopt;
+          return it->second;
+        };
+        if (std::optional<bool> r = decideCmpI(
+                static_cast<int64_t>(c.getPredicate()), a, b, extentOf))
+          return ec.constant(*r ? 1 : 0);
         return ec.cmpi(static_cast<int64_t>(c.getPredicate()), a, b);
+      }
       // The predicate is part of the name: "arith.cmpi:eq".
       return ec.opaque(("arith.cmpi:" +
                         arith::stringifyCmpIPredicate(c.getPredicate()))

@@ -51,12 +51,13 @@ static SmallVector<const Expr *> factorsOf(const Expr *e, double &coef) {
   return {e};
 }
 
-/// exp(E) or select(c, exp(E), 0).
+/// exp(E), select(c, exp(E), 0), or select(c, exp(E), exp(E')): a mask
+/// with a finite value, which the normal form puts outside the exp.
 static bool isNumerator(const Expr *e) {
   if (e->kind == Kind::Exp)
     return true;
   return e->kind == Kind::Select && e->ops[1]->kind == Kind::Exp &&
-         e->ops[2]->isConst(0);
+         (e->ops[2]->isConst(0) || e->ops[2]->kind == Kind::Exp);
 }
 
 static bool approx(double a, double b) {
@@ -218,6 +219,10 @@ static bool hasExpWeightedSum(const Expr *e) {
       return true;
   }
   return llvm::any_of(e->ops, hasExpWeightedSum);
+}
+
+static bool containsReduce(const Expr *e) {
+  return e->kind == Kind::Reduce || llvm::any_of(e->ops, containsReduce);
 }
 
 static bool containsExp(const Expr *e) {
@@ -407,6 +412,14 @@ model::proveForward(ExprContext &ec, const Expr *root, ArrayRef<int64_t> shape,
   if (!den)
     return Reason("the exponentials are not normalized by their sum over the "
                   "keys (no softmax division)");
+  // A mask that does not vary along the keys is pulled out of their sum:
+  // it keeps or drops whole query rows, and a row it drops is all masked
+  // (NaN or a uniform average in the program, 0 in flash.attention).
+  if (den->kind == Kind::Select && !den->ops[0]->dependsOn(j))
+    return Reason("the mask does not depend on the key position (it keeps "
+                  "or hides whole query rows, e.g. a query-side padding "
+                  "mask); a row it hides has no keys, whose softmax is not "
+                  "what flash.attention computes");
   if (!isSum(den) ||
       ec.substitute(den->ops[0], boundName(den),
                     getAffineDimExpr(j, ec.getContext())) != num)
@@ -418,7 +431,22 @@ model::proveForward(ExprContext &ec, const Expr *root, ArrayRef<int64_t> shape,
 
   // 2. The exponent: scale * Q.K + mask + row shift.
   const Expr *cond = nullptr, *ex = num;
-  if (num->kind == Kind::Select) {
+  // select(c, exp(E), exp(E')) = exp(E + select(c, 0, E' - E)): an additive
+  // mask with finite values ((1 - keep) * -10000 over a compare) when
+  // E' - E has no product of Q and K, a finite fill otherwise.
+  const Expr *selectBias = nullptr;
+  if (num->kind == Kind::Select && num->ops[2]->kind == Kind::Exp) {
+    ex = num->ops[1];
+    const Expr *d = ec.sub(num->ops[2]->ops[0], ex->ops[0]);
+    selectBias = ec.select(num->ops[0], ec.constant(0), d);
+    if (containsReduce(d) || !isMaskExpr(selectBias) ||
+        isPositional(selectBias) || !readsPlainly(selectBias))
+      return Reason("the mask fills the masked scores with a finite "
+                    "constant (above -65504, e.g. -10000), which leaves them "
+                    "a softmax weight that flash.attention's masks do not: "
+                    "fill with -inf, finfo.min or -1e9, or add the constant "
+                    "(an additive mask)");
+  } else if (num->kind == Kind::Select) {
     cond = num->ops[0];
     ex = num->ops[1];
   }
@@ -534,15 +562,25 @@ model::proveForward(ExprContext &ec, const Expr *root, ArrayRef<int64_t> shape,
     f.scoreMod = sm;
     f.scoreValue = ec.scale(dot, dotCoef);
   }
-  f.rowShift = ec.constant(c0);
-  for (auto [t, c] : shift)
-    f.rowShift = ec.add(f.rowShift, ec.scale(t, c));
+  if (selectBias)
+    bias.push_back({selectBias, 1});
   const Expr *maskAdd = nullptr;
   for (auto [t, c] : bias) {
     if (t->reads.contains(qRead->tensor) || t->reads.contains(kRead->tensor))
       return Reason("the scores add a tensor that is also Q or K");
     maskAdd = maskAdd ? ec.add(maskAdd, ec.scale(t, c)) : ec.scale(t, c);
   }
+  // The constant of the exponent goes with the mask: the normal form spells
+  // (1 - m) * -1e9 as -1e9 + 1e9 * m, and a mask without its constant adds
+  // 1e9 to the scores it keeps, which rounds them away (exact in real
+  // arithmetic, softmax being shift-invariant; not in floats).
+  if (maskAdd && c0 != 0) {
+    maskAdd = ec.add(maskAdd, ec.constant(c0));
+    c0 = 0;
+  }
+  f.rowShift = ec.constant(c0);
+  for (auto [t, c] : shift)
+    f.rowShift = ec.add(f.rowShift, ec.scale(t, c));
   const Expr *maskRead = maskAdd && maskAdd->kind == Kind::Read ? maskAdd
                                                                 : nullptr;
 

@@ -2385,10 +2385,12 @@ func.func @negative_strict_causal_finfo_min(%q: tensor<4x45x16xf32>, %k: tensor<
 // -----
 
 // old BERT: additive (1 - keep) * -10000 from a key padding i1 tensor [B, Nk]
-// Not raised ((1 - uitofp(pad)) * -10000 is not recognized yet (the remark blames the probabilities)).
-// CHECK-LABEL: func.func @negative_bert_minus_10000_additive
-// CHECK-NOT: flash.attention
-func.func @negative_bert_minus_10000_additive(%q: tensor<2x4x37x16xf32>, %k: tensor<2x4x45x16xf32>, %v: tensor<2x4x45x16xf32>, %pad: tensor<2x45xi1>) -> tensor<2x4x37x16xf32> {
+// ((1 - uitofp(pad)) * -10000 is select(pad, 0, -10000): an additive mask
+// with finite values, exactly as the program adds it).
+// CHECK-LABEL: func.func @bert_minus_10000_additive
+// CHECK: flash.attention
+// EXEC: bert_minus_10000_additive: raised=yes
+func.func @bert_minus_10000_additive(%q: tensor<2x4x37x16xf32>, %k: tensor<2x4x45x16xf32>, %v: tensor<2x4x45x16xf32>, %pad: tensor<2x45xi1>) -> tensor<2x4x37x16xf32> {
   %zero = arith.constant 0.0 : f32
   %e0 = tensor.empty() : tensor<2x4x37x45xf32>
   %z0 = linalg.fill ins(%zero : f32) outs(%e0 : tensor<2x4x37x45xf32>) -> tensor<2x4x37x45xf32>
