@@ -134,10 +134,10 @@ def _compile(module_text, pipeline_options, so):
         obj = os.path.join(tmp, "kernel.so")
         # No -march: the pipeline put the host's CPU and features on every
         # function (flash-cpu-target-features). libomp: the parallel loops
-        # (threads != 1).
+        # (threads != 1); the C runner utils: memrefCopy of dynamic shapes.
         _run(["clang-22", "-O3", "-shared", "-fPIC", "-Wno-override-module",
               ll, "-o", obj, "-lm", f"-L{_LLVM}/lib", "-lomp",
-              f"-Wl,-rpath,{_LLVM}/lib"], "clang")
+              "-lmlir_c_runner_utils", f"-Wl,-rpath,{_LLVM}/lib"], "clang")
         # Publish atomically: concurrent compilers may race on the same key.
         tmp_so = so + f".{os.getpid()}.tmp"
         shutil.copy(obj, tmp_so)
