@@ -7,7 +7,8 @@
 //   -> tosa-to-linalg, flash-decompose-aggregates (linalg.softmax)
 //   -> flash-vectorize-cpu           register tiles -> vector dialect
 //   -> one-shot-bufferize + deallocation
-//   -> scf.forall -> scf.parallel -> OpenMP (convert-scf-to-openmp)
+//   -> scf.forall -> scf.parallel -> OpenMP (convert-scf-to-openmp,
+//                                    flash-openmp-schedule: dynamic)
 //   -> loops, vector/math/arith/memref/func -> LLVM
 //   -> flash-cpu-target-features     the target CPU on every function
 //
@@ -75,6 +76,7 @@ void mlir::flash::buildFlashToCPUPipeline(
     ConvertSCFToOpenMPPassOptions omp;
     omp.numThreads = options.threads;
     pm.addPass(createConvertSCFToOpenMPPass(omp));
+    pm.addPass(createFlashOpenMPSchedule());
     // Inlines the memref.alloca_scope that wraps each parallel body (no
     // allocas in it here): loops inside it become several blocks later.
     pm.addPass(createCanonicalizerPass());

@@ -10,6 +10,7 @@
 // CPU: flash-tile-attention{block-kv=64 block-q=128 loop-order=fa2
 // CPU-PAR-SAME: parallel=true}
 // CPU-PAR: convert-scf-to-openmp{num-threads=0}
+// CPU-PAR: flash-openmp-schedule
 // CPU-SEQ-SAME: parallel=false}
 // CPU-SEQ-NOT: convert-scf-to-openmp
 

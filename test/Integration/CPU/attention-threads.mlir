@@ -51,5 +51,5 @@
 // GRAD: dq_bits:
 // GRAD: ok: 1
 // OMP: omp.parallel
-// OMP: omp.wsloop
+// OMP: omp.wsloop schedule(dynamic)
 // SEQ-NOT: omp.

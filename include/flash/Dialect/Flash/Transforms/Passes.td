@@ -221,6 +221,21 @@ def FlashHoistVectorTransfers
   }];
 }
 
+def FlashOpenMPSchedule : Pass<"flash-openmp-schedule", "::mlir::ModuleOp"> {
+  let summary = "Schedule the OpenMP loops of the CPU pipeline dynamically";
+  let description = [{
+    Sets `schedule(dynamic)` (chunks of one iteration) on every `omp.wsloop`
+    that has no schedule. `convert-scf-to-openmp` leaves the schedule to the
+    runtime's default, static: contiguous ranges of iterations per thread,
+    which for causal attention gives one thread the light early query
+    blocks and another the heavy late ones (up to 3 : 1 on two threads).
+    Each iteration of the attention loops is a whole block of work, so the
+    per-iteration cost of dynamic scheduling does not show; which thread
+    runs an iteration does not change its result.
+  }];
+  let dependentDialects = ["::mlir::omp::OpenMPDialect"];
+}
+
 def FlashCPUTargetFeatures
     : Pass<"flash-cpu-target-features", "::mlir::ModuleOp"> {
   let summary = "Set the LLVM target CPU and features of the CPU pipeline's functions";
