@@ -1,6 +1,7 @@
 //===- FlashToCPU.cpp - The --flash-to-cpu pipeline -----------------------===//
 //
 // frontend IR (flash, tosa, linalg, tensor, arith, math)
+//   -> flash-widen-bf16 include-f16  bf16/f16 flash ops on f32 tensors
 //   -> flash-tile-attention          online-softmax loop nests on tensors
 //                                    (scf.forall where independent, unless
 //                                    threads=1)
@@ -36,6 +37,12 @@ using namespace mlir;
 
 void mlir::flash::buildFlashToCPUPipeline(
     OpPassManager &pm, const FlashToCPUPipelineOptions &options) {
+  // bf16/f16 attention runs in f32 between conversions (O(N d) copies for
+  // O(N^2 d) work): the register tiles are f32 vectors, which x86 has FMAs
+  // for, and the results are those the op defines (f32 accumulation).
+  FlashWidenBF16Options widen;
+  widen.includeF16 = true;
+  pm.addPass(createFlashWidenBF16(widen));
   // Attention first, while it is still one op.
   FlashTileAttentionOptions tile;
   tile.blockQ = options.blockQ;
