@@ -18,7 +18,7 @@ printf 'void flash_aot_main(void);\nint main(void) { flash_aot_main(); return 0;
   > "$tmp/aot_main.c"
 clang-22 -O2 -c "$tmp/aot_main.c" -o "$tmp/aot_main.o"
 aot_link() {
-  build/bin/flash-opt "$1" "$3" -o "$tmp/$2.ll.mlir"
+  "${FLASH_OPT:-build/bin/flash-opt}" "$1" "$3" -o "$tmp/$2.ll.mlir"
   $LLVM/bin/mlir-translate --mlir-to-llvmir "$tmp/$2.ll.mlir" -o "$tmp/$2.ll"
   sed -i 's/^define void @main()/define void @flash_aot_main()/' "$tmp/$2.ll"
   clang-22 -O2 -Wno-override-module "$tmp/$2.ll" "$tmp/utils.o" "$tmp/aot_main.o" -o "$OUT/$2" \
