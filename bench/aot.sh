@@ -5,7 +5,8 @@
 #                                        IR, linked against libRUNTIME into
 #                                        $OUT/NAME (rpath $ORIGIN)
 #   exe NAME MLIRGEN-ARGS...              a self-checking mlirgen program on
-#                                        the GPU (--flash-to-nvvm), as NAME
+#                                        the GPU (--flash-to-nvvm, with
+#                                        $FLASH_AOT_NVVM_OPTIONS), as NAME
 LLVM=/usr/lib/llvm-22
 export PATH=/usr/local/cuda/bin:$PATH
 mkdir -p "$OUT"
@@ -28,5 +29,7 @@ aot_link() {
 exe() { # name mlirgen-args...
   local name=$1; shift
   /usr/bin/python3 python/flash_mlir/mlirgen.py "$@" > "$tmp/$name.mlir"
-  aot_link "$tmp/$name.mlir" "$name" --flash-to-nvvm=format=bin flash_cuda_runtime
+  aot_link "$tmp/$name.mlir" "$name" \
+    "--flash-to-nvvm=format=bin${FLASH_AOT_NVVM_OPTIONS:+ $FLASH_AOT_NVVM_OPTIONS}" \
+    flash_cuda_runtime
 }
