@@ -20,6 +20,9 @@
 //                    (the m16n8 accumulator layout of two adjacent n-tiles
 //                    is the m16k16 A layout), V by ldmatrix.trans.
 //   o = acc / l, lse = (m sl2 + log2 l) ln 2.
+// On sm_90a the products are warpgroup MMAs (wgmma, 64 rows per warpgroup,
+// B from swizzled shared memory); at d = 256 two warpgroups share a
+// two-stage K/V ring (wgmmaForwardStages).
 //
 // The fragment layouts are in MmaFragments.h. Written directly against
 // nvgpu/nvvm mma.sync: upstream's vector-to-nvgpu lowering needs
@@ -51,9 +54,10 @@ constexpr int64_t kRowsPerWarp = 16;
 
 /// The K/V stages of the wgmma forward: at d = 256 two (a tile's copy takes
 /// as long as its products: prefetched a whole tile ahead, one barrier per
-/// tile), else one (K and V each prefetched during the other's products;
-/// the two-stage ring measured 0-10 % slower there, its stage-dependent
-/// addresses costing more instructions than the barrier it saves).
+/// tile), else one (K and V each prefetched during the other's products).
+/// At d <= 128 the two-stage ring measured 0.88-1.03x (its stage-dependent
+/// addresses cost ~40 instructions a tile, more than the barrier it saves),
+/// and unrolled by two for constant stages 0.87-1.04x (bench/RESULTS.md).
 int64_t wgmmaForwardStages(const KernelSpec &s) { return s.d > 128 ? 2 : 1; }
 } // namespace
 
