@@ -21,8 +21,9 @@
 //                    is the m16k16 A layout), V by ldmatrix.trans.
 //   o = acc / l, lse = (m sl2 + log2 l) ln 2.
 // On sm_90a the products are warpgroup MMAs (wgmma, 64 rows per warpgroup,
-// B from swizzled shared memory); at d = 256 two warpgroups share a
-// two-stage K/V ring (wgmmaForwardStages).
+// B from swizzled shared memory); at d = 128 Q is read from shared memory
+// too (wgmmaQInShared), at d = 256 two warpgroups share a two-stage K/V
+// ring (wgmmaForwardStages).
 //
 // The fragment layouts are in MmaFragments.h. Written directly against
 // nvgpu/nvvm mma.sync: upstream's vector-to-nvgpu lowering needs
@@ -59,6 +60,17 @@ constexpr int64_t kRowsPerWarp = 16;
 /// addresses cost ~40 instructions a tile, more than the barrier it saves),
 /// and unrolled by two for constant stages 0.87-1.04x (bench/RESULTS.md).
 int64_t wgmmaForwardStages(const KernelSpec &s) { return s.d > 128 ? 2 : 1; }
+
+/// Whether the wgmma forward keeps Q in shared memory (a K/V-shaped tile:
+/// 64-key tiles, one warpgroup) and reads it by descriptor instead of
+/// holding it in registers: at d = 128 that frees the 32 registers of its
+/// A fragments (162 -> 128: four blocks per SM instead of three; 1.01-1.10x
+/// on the H200, bench/RESULTS.md). The causal kernel keeps its cap of 168
+/// (162 used): capped at 128 (four blocks, no spills) it ran as fast at
+/// N = 1k / 4k and 5 % slower at 16k.
+bool wgmmaQInShared(const KernelSpec &s) {
+  return s.d == 128 && s.mmaTileKV == 64 && s.mmaWarps == 4;
+}
 } // namespace
 
 void gpukernels::limitRegisters(gpu::GPUFuncOp fn, const KernelSpec &s,
@@ -261,10 +273,13 @@ void MmaFragments::waitAll(Value group) {
 SmallVector<Value> MmaFragments::wgmma(ArrayRef<Value> acc, ArrayRef<Value> a,
                                        Value desc,
                                        ArrayRef<int64_t> stepOffsets,
-                                       bool transB, int64_t zeroTiles) {
+                                       bool transB, int64_t zeroTiles,
+                                       Value aDesc,
+                                       ArrayRef<int64_t> aStepOffsets) {
   const bool fromZero = acc.empty();
   const int64_t tiles = fromZero ? zeroTiles : acc.size();
-  const int64_t n = 4 * tiles, steps = a.size();
+  const int64_t n = 4 * tiles,
+                steps = aDesc ? int64_t(aStepOffsets.size()) : a.size();
   Type f32 = b.getF32Type(), i32 = b.getI32Type();
   SmallVector<Value> operands;
   for (Value tile : acc)
@@ -282,6 +297,8 @@ SmallVector<Value> MmaFragments::wgmma(ArrayRef<Value> acc, ArrayRef<Value> a,
     }
   operands.push_back(desc);
   operands.push_back(arith::ConstantIntOp::create(b, loc, i32, 1));
+  if (aDesc)
+    operands.push_back(aDesc);
 
   // D is early-clobber: wgmma writes it while later steps still read their
   // A registers, which therefore must not share a register with D (equal
@@ -295,20 +312,31 @@ SmallVector<Value> MmaFragments::wgmma(ArrayRef<Value> acc, ArrayRef<Value> a,
     constraints += "=&f,";
   for (int64_t i = 0; !fromZero && i < n; ++i)
     constraints += std::to_string(i) + ",";
-  for (int64_t i = 0; i < 4 * steps; ++i)
+  const int64_t aWords = aDesc ? 0 : 4 * steps;
+  for (int64_t i = 0; i < aWords; ++i)
     constraints += "r,";
-  constraints += "l,r";
-  const int64_t aBase = fromZero ? n : 2 * n, descIdx = aBase + 4 * steps;
+  constraints += aDesc ? "l,r,l" : "l,r";
+  const int64_t aBase = fromZero ? n : 2 * n, descIdx = aBase + aWords;
   const char *ty = elt.isBF16() ? "bf16" : "f16";
-  os << "{\n.reg .pred p, z;\n.reg .b64 d;\nsetp.ne.b32 p, $" << descIdx + 1
+  os << "{\n.reg .pred p, z;\n.reg .b64 d, da;\nsetp.ne.b32 p, $" << descIdx + 1
      << ", 0;\nsetp.eq.b32 z, $" << descIdx + 1
      << ", 0;\nwgmma.fence.sync.aligned;\n";
   for (int64_t st = 0; st < steps; ++st) {
     os << "add.s64 d, $" << descIdx << ", " << (stepOffsets[st] >> 4)
-       << ";\nwgmma.mma_async.sync.aligned.m64n" << 8 * tiles << "k16.f32."
-       << ty << "." << ty << " {";
+       << ";\n";
+    if (aDesc)
+      os << "add.s64 da, $" << descIdx + 2 << ", " << (aStepOffsets[st] >> 4)
+         << ";\n";
+    os << "wgmma.mma_async.sync.aligned.m64n" << 8 * tiles << "k16.f32." << ty
+       << "." << ty << " {";
     for (int64_t i = 0; i < n; ++i)
       os << (i ? ", $" : "$") << i;
+    if (aDesc) {
+      // A K-major from shared memory: imm-trans-a 0.
+      os << "}, da, d, " << (fromZero && st == 0 ? "z" : "p") << ", 1, 1, 0, "
+         << (transB ? 1 : 0) << ";\n";
+      continue;
+    }
     os << "}, {";
     for (int64_t i = 0; i < 4; ++i)
       os << (i ? ", $" : "$") << aBase + 4 * st + i;
@@ -538,13 +566,14 @@ void gpukernels::chooseMmaTiles(KernelSpec &s, int64_t warps, int64_t tileKV,
   }
   // K and V tiles (rows padded by 8, or swizzled plus 1 KiB to align them)
   // within the 48 KiB of static shared memory a block may have, or 100 KiB
-  // for the two-stage wgmma forward (CUDA documents 48 KiB without dynamic
-  // shared memory; ptxas and the H200 accept more static shared memory: 65
-  // KiB at d = 256 ran). The wgmma backward double-buffers its two tiles.
+  // for the two-stage wgmma forward and the one with Q in shared memory
+  // (CUDA documents 48 KiB without dynamic shared memory; ptxas and the H200
+  // accept more static shared memory: 49 and 65 KiB ran). The wgmma backward double-buffers its two tiles.
   const int64_t rowBytes = (s.wgmma ? s.d : s.d + 8) * 2;
   const bool ring = s.wgmma && !backward && wgmmaForwardStages(s) == 2;
+  const bool qShared = s.wgmma && !backward && s.d == 128;
   const int64_t tiles = (backward && s.wgmma) || ring ? 4 : 2;
-  const int64_t limit = ring ? 100 * 1024 : 48 * 1024;
+  const int64_t limit = ring || qShared ? 100 * 1024 : 48 * 1024;
   while (s.mmaTileKV > 16 &&
          tiles * s.mmaTileKV * rowBytes + (s.wgmma ? 1024 : 0) > limit)
     s.mmaTileKV /= 2;
@@ -589,6 +618,7 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
   const int64_t kSteps = D / 16, dTiles = D / 8, nTiles = tileKV / 8;
   const bool wg = s.wgmma;
   const int64_t stages = wg ? wgmmaForwardStages(s) : 1;
+  const bool qShared = wg && wgmmaQInShared(s);
   OperandTypes t = operandTypes(ctx, s);
   SmallVector<Type> buffers{t.q, t.k, t.v, t.o, t.lse};
   if (s.splitKeys)
@@ -596,7 +626,11 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
   SmallVector<Type> argTys = withMaskAndCaptures(ctx, s, buffers);
   // K and V (wgmma: one swizzled buffer, one stage).
   auto fn = newKernel(ob, loc, name, s, argTys,
-                      mmaTileBuffers(ctx, s, tileKV, stages), threads);
+                      wg ? SmallVector<Type>{swizzledBufferType(
+                               ctx, s.elt, 2 * stages + (qShared ? 1 : 0),
+                               tileKV, D)}
+                         : mmaTileBuffers(ctx, s, tileKV, stages),
+                      threads);
   limitRegisters(fn, s);
 
   OpBuilder b = OpBuilder::atBlockBegin(&fn.front());
@@ -709,9 +743,20 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
   }
 
   // Q as A fragments (registers), one per 16 columns of D.
+  // Q as A fragments (registers), or (wgmma, qShared) a tile of shared
+  // memory after the K/V tiles, read by descriptor.
   SmallVector<Value> qA;
-  for (int64_t ks = 0; ks < kSteps; ++ks)
-    qA.push_back(F.aFromGlobal(q, bh, rowsc[0], rowsc[1], ks * 16));
+  Value qDesc;
+  if (qShared) {
+    F.copyTile(tid, threads, q, bh, rowBase, nq, rowsPerBlock, D, kS,
+               [&](OpBuilder &ib, Value r, Value col) {
+                 return kv->at(ib, loc, 2 * stages, r, col);
+               });
+    qDesc = kv->descriptor(F, 2 * stages, /*mnMajor=*/false);
+  } else {
+    for (int64_t ks = 0; ks < kSteps; ++ks)
+      qA.push_back(F.aFromGlobal(q, bh, rowsc[0], rowsc[1], ks * 16));
+  }
 
   // Scores stay raw (Q.K) through the max; the scale (times log2 e) is
   // folded into one FMA per exp2: p = 2^(x sl2 - m sl2). A negative scale
@@ -960,7 +1005,7 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
       }
       SmallVector<Value> sRaw =
           G.wgmma({}, qA, kv->advance(G, kDesc, stage), kv->kMajorSteps(),
-                  /*transB=*/false, nTiles);
+                  /*transB=*/false, nTiles, qDesc, kv->kMajorSteps());
       TileSoftmax sm = softmax(lb, l, G, jt, args, sRaw, masked);
       if (stages == 1) {
         landed(G, copies);

@@ -99,11 +99,13 @@ func.func @bf16_d256(%q: tensor<1x2x100x256xbf16>, %k: tensor<1x2x130x256xbf16>,
 // -----
 
 // Head dim 128: 64-key tiles in two 64-column groups (K steps 4.. one
-// group further: 64 keys * 128 bytes = 8192 bytes = 512 in descriptor units).
+// group further: 64 keys * 128 bytes = 8192 bytes = 512 in descriptor units);
+// Q in a third tile of shared memory (3 x 64 x 128 elements + 1 KiB to align
+// them), the A operand of S = Q K^T by descriptor, stepping as K does.
 // WGMMA-LABEL: func.func @bf16
 // WGMMA: threads in (%c128
-// WGMMA: memref<16896xbf16, #gpu.address_space<workgroup>>{{.*}}flash.kernel_kind = "wgmma"
-// WGMMA: add.s64 d, ${{[0-9]+}}, 512;\0Awgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16
+// WGMMA: memref<25088xbf16, #gpu.address_space<workgroup>>{{.*}}flash.kernel_kind = "wgmma"
+// WGMMA: add.s64 d, ${{[0-9]+}}, 512;\0Aadd.s64 da, ${{[0-9]+}}, 512;\0Awgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {{.*}}, da, d, p, 1, 1, 0, 0;
 // WGMMA: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16
 // CHECK-LABEL: func.func @bf16
 // CHECK: gpu.launch_func {{.*}} blocks in (%c1{{[_0-9]*}}, %c3{{[_0-9]*}}, %c1{{[_0-9]*}}) threads in (%c256{{[_0-9]*}}, %c1{{[_0-9]*}}, %c1{{[_0-9]*}})
