@@ -318,7 +318,8 @@ SmallVector<Value> MmaFragments::wgmma(ArrayRef<Value> acc, ArrayRef<Value> a,
   constraints += aDesc ? "l,r,l" : "l,r";
   const int64_t aBase = fromZero ? n : 2 * n, descIdx = aBase + aWords;
   const char *ty = elt.isBF16() ? "bf16" : "f16";
-  os << "{\n.reg .pred p, z;\n.reg .b64 d, da;\nsetp.ne.b32 p, $" << descIdx + 1
+  os << "{\n.reg .pred p, z;\n.reg .b64 d" << (aDesc ? ", da" : "")
+     << ";\nsetp.ne.b32 p, $" << descIdx + 1
      << ", 0;\nsetp.eq.b32 z, $" << descIdx + 1
      << ", 0;\nwgmma.fence.sync.aligned;\n";
   for (int64_t st = 0; st < steps; ++st) {
