@@ -5,7 +5,8 @@
 #                                        IR, linked against libRUNTIME into
 #                                        $OUT/NAME (rpath $ORIGIN)
 #   exe NAME MLIRGEN-ARGS...              a self-checking mlirgen program on
-#                                        the GPU (--flash-to-nvvm), as NAME
+#                                        the GPU (--flash-to-nvvm, with
+#                                        $FLASH_AOT_NVVM_OPTIONS), as NAME
 LLVM=/usr/lib/llvm-22
 export PATH=/usr/local/cuda/bin:$PATH
 mkdir -p "$OUT"
@@ -18,7 +19,7 @@ printf 'void flash_aot_main(void);\nint main(void) { flash_aot_main(); return 0;
   > "$tmp/aot_main.c"
 clang-22 -O2 -c "$tmp/aot_main.c" -o "$tmp/aot_main.o"
 aot_link() {
-  build/bin/flash-opt "$1" "$3" -o "$tmp/$2.ll.mlir"
+  "${FLASH_OPT:-build/bin/flash-opt}" "$1" "$3" -o "$tmp/$2.ll.mlir"
   $LLVM/bin/mlir-translate --mlir-to-llvmir "$tmp/$2.ll.mlir" -o "$tmp/$2.ll"
   sed -i 's/^define void @main()/define void @flash_aot_main()/' "$tmp/$2.ll"
   clang-22 -O2 -Wno-override-module "$tmp/$2.ll" "$tmp/utils.o" "$tmp/aot_main.o" -o "$OUT/$2" \
@@ -28,5 +29,7 @@ aot_link() {
 exe() { # name mlirgen-args...
   local name=$1; shift
   /usr/bin/python3 python/flash_mlir/mlirgen.py "$@" > "$tmp/$name.mlir"
-  aot_link "$tmp/$name.mlir" "$name" --flash-to-nvvm=format=bin flash_cuda_runtime
+  aot_link "$tmp/$name.mlir" "$name" \
+    "--flash-to-nvvm=format=bin${FLASH_AOT_NVVM_OPTIONS:+ $FLASH_AOT_NVVM_OPTIONS}" \
+    flash_cuda_runtime
 }

@@ -32,6 +32,15 @@ exe t16 --batch 2 --hq 3 --nq 37 --nk 100 --d 128 --mask bool --full-mask --dtyp
 # d = 256 forward on tensor cores (32-key tiles).
 exe t17 --batch 2 --hq 4 --hkv 2 --nq 100 --nk 130 --d 256 --causal --dtype bf16 --tol 8e-3
 exe t18 --n 65 --d 256 --hq 2 --mask bool --full-mask --dtype f16 --tol 2e-3
+# The d = 256 wgmma forward: two warpgroups, a two-stage K/V ring (several
+# tiles through both stages, GQA, causal Nq != Nk, rows without keys, one
+# query, runtime sizes, a document mask's tile skipping, masked rows).
+exe t20 --batch 2 --hq 4 --hkv 2 --nq 300 --nk 530 --d 256 --causal --dtype bf16 --tol 8e-3
+exe t21 --nq 1 --nk 200 --d 256 --dtype f16 --tol 2e-3
+exe t22 --nq 130 --nk 200 --d 256 --causal --causal-offset -70 --hq 2 --dtype bf16 --tol 8e-3
+exe t23 --dynamic --n 333 --d 256 --hq 2 --dtype bf16 --tol 8e-3
+exe t24 --nq 300 --nk 700 --d 256 --segments 3 --dtype bf16 --tol 8e-3
+exe t25 --batch 2 --hq 3 --nq 37 --nk 300 --d 256 --mask bool --full-mask --dtype f16 --tol 2e-3
 exe g1 --grad --n 65 --d 32
 exe g2 --grad --batch 2 --hq 4 --hkv 2 --nq 100 --nk 70 --d 64 --causal
 exe g3 --grad --nq 100 --nk 37 --d 32 --causal --hq 2

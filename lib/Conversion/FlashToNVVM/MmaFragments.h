@@ -70,9 +70,12 @@ struct MmaFragments {
   /// (N = 8 * acc.size()), or, with acc empty, A B into zeroTiles fresh
   /// tiles. transB: B is stored N-contiguous (V), else K-contiguous (K).
   /// Synchronous: fence, the steps, commit, wait.
+  /// With aDesc, A is read from shared memory (K-major) at aDesc +
+  /// aStepOffsets[i] instead (`a` empty).
   SmallVector<Value> wgmma(ArrayRef<Value> acc, ArrayRef<Value> a, Value desc,
                            ArrayRef<int64_t> stepOffsets, bool transB,
-                           int64_t zeroTiles = 0);
+                           int64_t zeroTiles = 0, Value aDesc = Value(),
+                           ArrayRef<int64_t> aStepOffsets = {});
   /// Orders this thread's earlier generic-proxy shared-memory writes (cp.async)
   /// before later async-proxy reads (wgmma); follow with a barrier.
   void fenceProxyAsync();

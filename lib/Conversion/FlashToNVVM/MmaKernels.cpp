@@ -20,6 +20,10 @@
 //                    (the m16n8 accumulator layout of two adjacent n-tiles
 //                    is the m16k16 A layout), V by ldmatrix.trans.
 //   o = acc / l, lse = (m sl2 + log2 l) ln 2.
+// On sm_90a the products are warpgroup MMAs (wgmma, 64 rows per warpgroup,
+// B from swizzled shared memory); at d = 128 Q is read from shared memory
+// too (wgmmaQInShared), at d = 256 two warpgroups share a two-stage K/V
+// ring (wgmmaForwardStages).
 //
 // The fragment layouts are in MmaFragments.h. Written directly against
 // nvgpu/nvvm mma.sync: upstream's vector-to-nvgpu lowering needs
@@ -48,6 +52,25 @@ using namespace mlir::flash::gpukernels;
 
 namespace {
 constexpr int64_t kRowsPerWarp = 16;
+
+/// The K/V stages of the wgmma forward: at d = 256 two (a tile's copy takes
+/// as long as its products: prefetched a whole tile ahead, one barrier per
+/// tile), else one (K and V each prefetched during the other's products).
+/// At d <= 128 the two-stage ring measured 0.88-1.03x (its stage-dependent
+/// addresses cost ~40 instructions a tile, more than the barrier it saves),
+/// and unrolled by two for constant stages 0.87-1.04x (bench/RESULTS.md).
+int64_t wgmmaForwardStages(const KernelSpec &s) { return s.d > 128 ? 2 : 1; }
+
+/// Whether the wgmma forward keeps Q in shared memory (a K/V-shaped tile:
+/// 64-key tiles, one warpgroup) and reads it by descriptor instead of
+/// holding it in registers: at d = 128 that frees the 32 registers of its
+/// A fragments (162 -> 128: four blocks per SM instead of three; 1.01-1.10x
+/// on the H200, bench/RESULTS.md). The causal kernel keeps its cap of 168
+/// (162 used): capped at 128 (four blocks, no spills) it ran as fast at
+/// N = 1k / 4k and 5 % slower at 16k.
+bool wgmmaQInShared(const KernelSpec &s) {
+  return s.d == 128 && s.mmaTileKV == 64 && s.mmaWarps == 4;
+}
 } // namespace
 
 void gpukernels::limitRegisters(gpu::GPUFuncOp fn, const KernelSpec &s,
@@ -250,10 +273,13 @@ void MmaFragments::waitAll(Value group) {
 SmallVector<Value> MmaFragments::wgmma(ArrayRef<Value> acc, ArrayRef<Value> a,
                                        Value desc,
                                        ArrayRef<int64_t> stepOffsets,
-                                       bool transB, int64_t zeroTiles) {
+                                       bool transB, int64_t zeroTiles,
+                                       Value aDesc,
+                                       ArrayRef<int64_t> aStepOffsets) {
   const bool fromZero = acc.empty();
   const int64_t tiles = fromZero ? zeroTiles : acc.size();
-  const int64_t n = 4 * tiles, steps = a.size();
+  const int64_t n = 4 * tiles,
+                steps = aDesc ? int64_t(aStepOffsets.size()) : a.size();
   Type f32 = b.getF32Type(), i32 = b.getI32Type();
   SmallVector<Value> operands;
   for (Value tile : acc)
@@ -271,6 +297,8 @@ SmallVector<Value> MmaFragments::wgmma(ArrayRef<Value> acc, ArrayRef<Value> a,
     }
   operands.push_back(desc);
   operands.push_back(arith::ConstantIntOp::create(b, loc, i32, 1));
+  if (aDesc)
+    operands.push_back(aDesc);
 
   // D is early-clobber: wgmma writes it while later steps still read their
   // A registers, which therefore must not share a register with D (equal
@@ -284,20 +312,32 @@ SmallVector<Value> MmaFragments::wgmma(ArrayRef<Value> acc, ArrayRef<Value> a,
     constraints += "=&f,";
   for (int64_t i = 0; !fromZero && i < n; ++i)
     constraints += std::to_string(i) + ",";
-  for (int64_t i = 0; i < 4 * steps; ++i)
+  const int64_t aWords = aDesc ? 0 : 4 * steps;
+  for (int64_t i = 0; i < aWords; ++i)
     constraints += "r,";
-  constraints += "l,r";
-  const int64_t aBase = fromZero ? n : 2 * n, descIdx = aBase + 4 * steps;
+  constraints += aDesc ? "l,r,l" : "l,r";
+  const int64_t aBase = fromZero ? n : 2 * n, descIdx = aBase + aWords;
   const char *ty = elt.isBF16() ? "bf16" : "f16";
-  os << "{\n.reg .pred p, z;\n.reg .b64 d;\nsetp.ne.b32 p, $" << descIdx + 1
+  os << "{\n.reg .pred p, z;\n.reg .b64 d" << (aDesc ? ", da" : "")
+     << ";\nsetp.ne.b32 p, $" << descIdx + 1
      << ", 0;\nsetp.eq.b32 z, $" << descIdx + 1
      << ", 0;\nwgmma.fence.sync.aligned;\n";
   for (int64_t st = 0; st < steps; ++st) {
     os << "add.s64 d, $" << descIdx << ", " << (stepOffsets[st] >> 4)
-       << ";\nwgmma.mma_async.sync.aligned.m64n" << 8 * tiles << "k16.f32."
-       << ty << "." << ty << " {";
+       << ";\n";
+    if (aDesc)
+      os << "add.s64 da, $" << descIdx + 2 << ", " << (aStepOffsets[st] >> 4)
+         << ";\n";
+    os << "wgmma.mma_async.sync.aligned.m64n" << 8 * tiles << "k16.f32." << ty
+       << "." << ty << " {";
     for (int64_t i = 0; i < n; ++i)
       os << (i ? ", $" : "$") << i;
+    if (aDesc) {
+      // A K-major from shared memory: imm-trans-a 0.
+      os << "}, da, d, " << (fromZero && st == 0 ? "z" : "p") << ", 1, 1, 0, "
+         << (transB ? 1 : 0) << ";\n";
+      continue;
+    }
     os << "}, {";
     for (int64_t i = 0; i < 4; ++i)
       os << (i ? ", $" : "$") << aBase + 4 * st + i;
@@ -497,9 +537,14 @@ void gpukernels::chooseMmaTiles(KernelSpec &s, int64_t warps, int64_t tileKV,
   // Measured on the H200 (bench/RESULTS.md, tuning table). mma.sync:
   // 64-key tiles; 8 warps sharing each K/V tile at D = 128, 4 at D <= 64.
   // wgmma: one warpgroup (4 warps) per block, 128-key tiles at D = 64 but
-  // 64 when causal (fewer keys computed past the diagonal), 64 at D = 128.
+  // 64 when causal (fewer keys computed past the diagonal), 64 at D = 128;
+  // at D = 256 two warpgroups (128 rows) sharing each 32-key K/V tile of a
+  // two-stage ring (1.01-1.26x one warpgroup with one stage; at D <= 128
+  // two warpgroups ran 0.8-1.05x one).
   // The backward (4 warps) chooses its tiles itself (MmaGradKernels.cpp).
-  s.mmaWarps = warps ? warps : (!backward && s.d > 64 && !s.wgmma ? 8 : 4);
+  s.mmaWarps = warps ? warps
+              : !backward && s.d > 64 && (!s.wgmma || s.d > 128) ? 8
+                                                                  : 4;
   int64_t byDim = s.d > 128 ? 32 : 64;
   if (s.wgmma && s.d <= 64 && !s.causalOffset)
     byDim = 128;
@@ -521,12 +566,17 @@ void gpukernels::chooseMmaTiles(KernelSpec &s, int64_t warps, int64_t tileKV,
       s.mmaMaxRegisters = 168;
   }
   // K and V tiles (rows padded by 8, or swizzled plus 1 KiB to align them)
-  // within the 48 KiB of static shared memory a block may have.
-  // The wgmma backward double-buffers its two tiles.
+  // within the 48 KiB of static shared memory a block may have, or 100 KiB
+  // for the two-stage wgmma forward and the one with Q in shared memory
+  // (CUDA documents 48 KiB without dynamic shared memory; ptxas and the H200
+  // accept more static shared memory: 49 and 65 KiB ran). The wgmma backward double-buffers its two tiles.
   const int64_t rowBytes = (s.wgmma ? s.d : s.d + 8) * 2;
-  const int64_t tiles = backward && s.wgmma ? 4 : 2;
+  const bool ring = s.wgmma && !backward && wgmmaForwardStages(s) == 2;
+  const bool qShared = s.wgmma && !backward && s.d == 128;
+  const int64_t tiles = (backward && s.wgmma) || ring ? 4 : 2;
+  const int64_t limit = ring || qShared ? 100 * 1024 : 48 * 1024;
   while (s.mmaTileKV > 16 &&
-         tiles * s.mmaTileKV * rowBytes + (s.wgmma ? 1024 : 0) > 48 * 1024)
+         tiles * s.mmaTileKV * rowBytes + (s.wgmma ? 1024 : 0) > limit)
     s.mmaTileKV /= 2;
   if (backward && tileKV)
     s.mmaGradTile = s.mmaTileKV;
@@ -568,6 +618,8 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
   const int64_t D = s.d, rowsPerBlock = warps * kRowsPerWarp;
   const int64_t kSteps = D / 16, dTiles = D / 8, nTiles = tileKV / 8;
   const bool wg = s.wgmma;
+  const int64_t stages = wg ? wgmmaForwardStages(s) : 1;
+  const bool qShared = wg && wgmmaQInShared(s);
   OperandTypes t = operandTypes(ctx, s);
   SmallVector<Type> buffers{t.q, t.k, t.v, t.o, t.lse};
   if (s.splitKeys)
@@ -575,7 +627,11 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
   SmallVector<Type> argTys = withMaskAndCaptures(ctx, s, buffers);
   // K and V (wgmma: one swizzled buffer, one stage).
   auto fn = newKernel(ob, loc, name, s, argTys,
-                      mmaTileBuffers(ctx, s, tileKV, /*stages=*/1), threads);
+                      wg ? SmallVector<Type>{swizzledBufferType(
+                               ctx, s.elt, 2 * stages + (qShared ? 1 : 0),
+                               tileKV, D)}
+                         : mmaTileBuffers(ctx, s, tileKV, stages),
+                      threads);
   limitRegisters(fn, s);
 
   OpBuilder b = OpBuilder::atBlockBegin(&fn.front());
@@ -605,13 +661,14 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
       F.warpRows(s.splitKeys ? kb.c(0) : bx, tid, warps, nq);
   Value rowBase = w.base, *rows = w.rows, *rowsc = w.clamped;
   Value kvbh = F.kvHead(s, bh);
-  // wgmma: K (tile 0) is read K-major, V (tile 1) MN-major.
+  // wgmma: K (tiles [0, stages)) is read K-major, V (the next ones)
+  // MN-major.
   std::optional<SwizzledTiles> kv;
   Value kDesc, vDesc;
   if (wg) {
     kv = swizzledTiles(F, kS, tileKV, D);
     kDesc = kv->descriptor(F, 0, /*mnMajor=*/false);
-    vDesc = kv->descriptor(F, 1, /*mnMajor=*/true);
+    vDesc = kv->descriptor(F, stages, /*mnMajor=*/true);
   }
   // Keys the block needs (all, or up to its last row's diagonal); tiles
   // every row of the block sees in full need no masking: the first loop
@@ -687,22 +744,45 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
   }
 
   // Q as A fragments (registers), one per 16 columns of D.
+  // Q as A fragments (registers), or (wgmma, qShared) a tile of shared
+  // memory after the K/V tiles, read by descriptor.
   SmallVector<Value> qA;
-  for (int64_t ks = 0; ks < kSteps; ++ks)
-    qA.push_back(F.aFromGlobal(q, bh, rowsc[0], rowsc[1], ks * 16));
+  Value qDesc;
+  if (qShared) {
+    F.copyTile(tid, threads, q, bh, rowBase, nq, rowsPerBlock, D, kS,
+               [&](OpBuilder &ib, Value r, Value col) {
+                 return kv->at(ib, loc, 2 * stages, r, col);
+               });
+    qDesc = kv->descriptor(F, 2 * stages, /*mnMajor=*/false);
+  } else {
+    for (int64_t ks = 0; ks < kSteps; ++ks)
+      qA.push_back(F.aFromGlobal(q, bh, rowsc[0], rowsc[1], ks * 16));
+  }
 
   // Scores stay raw (Q.K) through the max; the scale (times log2 e) is
   // folded into one FMA per exp2: p = 2^(x sl2 - m sl2). A negative scale
   // would flip the max: then scale first.
   const bool prescale = sl2 <= 0.0f;
   const float sMul = prescale ? sl2 : 1.0f, eMul = prescale ? 1.0f : sl2;
-  auto copyK = [&](MmaFragments &G, Value row0) {
+  // The K / V tile of keys from row0 (wgmma: into K / V buffer `stage`).
+  auto copyK = [&](MmaFragments &G, Value row0, Value stage) {
     if (wg)
       return G.copyTile(tid, threads, k, kvbh, row0, nk, tileKV, D, kS,
                         [&](OpBuilder &ib, Value r, Value col) {
-                          return kv->at(ib, loc, 0, r, col);
+                          return kv->at(ib, G.loc, stage, r, col);
                         });
     return G.copyTile(tid, threads, k, kvbh, row0, nk, tileKV, D, kS);
+  };
+  auto copyV = [&](MmaFragments &G, Value row0, Value stage) {
+    return G.copyTile(
+        tid, threads, v, kvbh, row0, nk, tileKV, D, kS,
+        [&](OpBuilder &ib, Value r, Value col) {
+          return kv->at(ib, G.loc,
+                        arith::AddIOp::create(
+                            ib, G.loc, stage,
+                            arith::ConstantIndexOp::create(ib, G.loc, stages)),
+                        r, col);
+        });
   };
   // A landed tile: visible to the block (and, for wgmma, to the async
   // proxy that reads it).
@@ -737,11 +817,135 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
   Value tailStart = skipTiles ? nextVisibleTile(b, loc, kvStart, kvEnd,
                                                 tileKV, anyVisible)
                               : fullEnd;
-  inits.push_back(copyK(F, skipTiles ? tailStart : kvStart));
+  // Two stages: the stage, and the first tile's V as well.
+  if (stages == 2)
+    inits.push_back(kb.c(0));
+  Value firstTile = skipTiles ? tailStart : kvStart;
+  inits.push_back(copyK(F, firstTile, kb.c(0)));
+  if (stages == 2)
+    inits.back() = copyV(F, firstTile, kb.c(0));
 
   // One tile at jt: returns the loop-carried values for the next one, whose
   // K tile (at nextTile) it starts copying.
-  auto step = [&](bool masked) {
+  // The online softmax of one tile of raw scores (masked: the invisible
+  // keys at -inf): the new (m, l) (next[0..3]), each row's rescale factor
+  // alpha, P = 2^(S sl2 - m sl2) as C tiles.
+  struct TileSoftmax {
+    SmallVector<Value> next;
+    Value alpha[2];
+    SmallVector<Value> pC;
+  };
+  auto softmax = [&](OpBuilder &lb, Location l, MmaFragments &G, Value jt,
+                     ValueRange args, ArrayRef<Value> sRaw,
+                     bool masked) -> TileSoftmax {
+    KernelBuilder kl{lb, l};
+    // Invisible keys at -inf.
+    SmallVector<Value> sAcc;
+    Value tileMax[2] = {kl.f(ninf), kl.f(ninf)};
+    for (int64_t nt = 0; nt < nTiles; ++nt) {
+      Value acc = sRaw[nt];
+      for (int64_t r = 0; r < 2; ++r)
+        for (int64_t j = 0; j < 2; ++j) {
+          Value x =
+              vector::ExtractOp::create(lb, l, acc, ArrayRef<int64_t>{r, j});
+          if (prescale)
+            x = arith::MulFOp::create(lb, l, x, kl.f(sMul));
+          Value key, keyc;
+          if (masked || s.scoreMod) {
+            key = G.add(jt, G.add(G.t2, kl.c(nt * 8 + j)));
+            // The regions see keys and rows in range (the tail's, past
+            // Nk, are masked: a captured table is not read past its end).
+            keyc = masked ? arith::MinUIOp::create(lb, l, key,
+                                                   s.nkValue(kl, -1))
+                                .getResult()
+                          : key;
+          }
+          if (s.scoreMod) {
+            // score_mod on scale * q.k (x is q.k, or q.k * sl2 when
+            // prescaled), back in x's units.
+            Value t = arith::MulFOp::create(
+                lb, l, x, kl.f(prescale ? 1.0f / kLog2e : s.scale));
+            Value y = mods.score(kl, r, t, rowsc[r], keyc);
+            x = arith::MulFOp::create(
+                lb, l, y, kl.f(prescale ? kLog2e : 1.0f / s.scale));
+          }
+          if (masked) {
+            Value vis = mods.visible(kl, r, keyVisible(kl, s, rowLimit[r], key),
+                                     rowsc[r], keyc);
+            x = arith::SelectOp::create(lb, l, vis, x, kl.f(ninf));
+            if (mask) {
+              // mask(row, key) (natural-log units) in the scores' units:
+              // raw (/ scale) or, prescaled, log2.
+              Value mv =
+                  addMask(kl, s, kl.f(0.0f), mask, maskBase, rowsc[r],
+                          arith::MinUIOp::create(lb, l, key, s.nkValue(kl, -1)));
+              x = fmac(lb, l, mv, kl.f(prescale ? 1.0f : 1.0f / sl2), x);
+            }
+          }
+          tileMax[r] = arith::MaxNumFOp::create(lb, l, tileMax[r], x);
+          acc = vector::InsertOp::create(lb, l, x, acc,
+                                         ArrayRef<int64_t>{r, j});
+        }
+      sAcc.push_back(acc);
+    }
+    // Online softmax per row; the 4 lanes of a row agree on its max.
+    SmallVector<Value> next(4);
+    Value alpha[2], negMs[2];
+    for (int r = 0; r < 2; ++r) {
+      Value mt = tileMax[r];
+      for (int32_t x : {1, 2})
+        mt = arith::MaxNumFOp::create(
+            lb, l, mt,
+            gpu::ShuffleOp::create(lb, l, mt, x, 32, gpu::ShuffleMode::XOR)
+                .getShuffleResult());
+      Value mNew = arith::MaxNumFOp::create(lb, l, args[r], mt);
+      Value isInf = arith::CmpFOp::create(lb, l, arith::CmpFPredicate::OEQ,
+                                          mNew, kl.f(ninf));
+      Value ms = arith::SelectOp::create(
+          lb, l, isInf, kl.f(0.0f),
+          arith::MulFOp::create(lb, l, mNew, kl.f(eMul)));
+      negMs[r] = arith::NegFOp::create(lb, l, ms);
+      alpha[r] = exp2(lb, l, fmac(lb, l, args[r], kl.f(eMul), negMs[r]));
+      next[r] = mNew;
+      next[2 + r] = arith::MulFOp::create(lb, l, args[2 + r], alpha[r]);
+    }
+    // P = 2^(S sl2 - m sl2), row sums; as A fragments (two n-tiles per
+    // 16 keys) in registers.
+    SmallVector<Value> pC;
+    for (Value acc : sAcc) {
+      for (int64_t r = 0; r < 2; ++r)
+        for (int64_t j = 0; j < 2; ++j) {
+          Value x =
+              vector::ExtractOp::create(lb, l, acc, ArrayRef<int64_t>{r, j});
+          Value p = exp2(lb, l, fmac(lb, l, x, kl.f(eMul), negMs[r]));
+          next[2 + r] = arith::AddFOp::create(lb, l, next[2 + r], p);
+          acc = vector::InsertOp::create(lb, l, p, acc,
+                                         ArrayRef<int64_t>{r, j});
+        }
+      pC.push_back(acc);
+    }
+    TileSoftmax out{next, {alpha[0], alpha[1]}, pC};
+    return out;
+  };
+  // O *= alpha (per row).
+  auto rescale = [&](OpBuilder &lb, Location l, ArrayRef<Value> acc,
+                     Value alpha[2]) {
+    SmallVector<Value> out;
+    for (Value a : acc) {
+      for (int64_t r = 0; r < 2; ++r) {
+        Value row = vector::ExtractOp::create(lb, l, a, ArrayRef<int64_t>{r});
+        row = arith::MulFOp::create(
+            lb, l, row, vector::BroadcastOp::create(lb, l, v2f, alpha[r]));
+        a = vector::InsertOp::create(lb, l, row, a, ArrayRef<int64_t>{r});
+      }
+      out.push_back(a);
+    }
+    return out;
+  };
+
+  // mma.sync: one tile at jt; returns the loop-carried values for the next
+  // one, whose K tile (at nextTile) it starts copying.
+  auto syncStep = [&](bool masked) {
     return [&, masked](OpBuilder &lb, Location l, Value jt, ValueRange args,
                        Value nextTile) -> SmallVector<Value> {
       KernelBuilder kl{lb, l};
@@ -749,146 +953,85 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
       // K(j) has landed; V(j) streams in while S and the softmax run,
       // K(j+1) while P V runs (one buffer each: the barriers order reuse).
       landed(G, args.back());
-      Value vGroup =
-          wg ? G.copyTile(tid, threads, v, kvbh, jt, nk, tileKV, D, vS,
-                          [&](OpBuilder &ib, Value r, Value col) {
-                            return kv->at(ib, l, 1, r, col);
-                          })
-             : G.copyTile(tid, threads, v, kvbh, jt, nk, tileKV, D, vS);
-
-      // S = Q K^T (one warpgroup wgmma per 16 columns of D, or per 8-key
-      // tile mma.syncs).
+      Value vGroup = G.copyTile(tid, threads, v, kvbh, jt, nk, tileKV, D, vS);
+      // S = Q K^T: per 8-key tile, mma.syncs.
       SmallVector<Value> sRaw;
-      if (wg) {
-        sRaw =
-            G.wgmma({}, qA, kDesc, kv->kMajorSteps(), /*transB=*/false, nTiles);
-      } else {
-        for (int64_t nt = 0; nt < nTiles; ++nt) {
-          SmallVector<Value> kB =
-              G.bFrags(kS, kl.c(nt * 8), 0, kSteps, /*trans=*/false);
-          Value acc = G.zeroC();
-          for (int64_t ks = 0; ks < kSteps; ++ks)
-            acc = G.mma(qA[ks], kB[ks], acc);
-          sRaw.push_back(acc);
-        }
-      }
-      // Invisible keys at -inf.
-      SmallVector<Value> sAcc;
-      Value tileMax[2] = {kl.f(ninf), kl.f(ninf)};
       for (int64_t nt = 0; nt < nTiles; ++nt) {
-        Value acc = sRaw[nt];
-        for (int64_t r = 0; r < 2; ++r)
-          for (int64_t j = 0; j < 2; ++j) {
-            Value x =
-                vector::ExtractOp::create(lb, l, acc, ArrayRef<int64_t>{r, j});
-            if (prescale)
-              x = arith::MulFOp::create(lb, l, x, kl.f(sMul));
-            Value key, keyc;
-            if (masked || s.scoreMod) {
-              key = G.add(jt, G.add(G.t2, kl.c(nt * 8 + j)));
-              // The regions see keys and rows in range (the tail's, past
-              // Nk, are masked: a captured table is not read past its end).
-              keyc = masked ? arith::MinUIOp::create(lb, l, key,
-                                                     s.nkValue(kl, -1))
-                                  .getResult()
-                            : key;
-            }
-            if (s.scoreMod) {
-              // score_mod on scale * q.k (x is q.k, or q.k * sl2 when
-              // prescaled), back in x's units.
-              Value t = arith::MulFOp::create(
-                  lb, l, x, kl.f(prescale ? 1.0f / kLog2e : s.scale));
-              Value y = mods.score(kl, r, t, rowsc[r], keyc);
-              x = arith::MulFOp::create(
-                  lb, l, y, kl.f(prescale ? kLog2e : 1.0f / s.scale));
-            }
-            if (masked) {
-              Value vis = mods.visible(kl, r, keyVisible(kl, s, rowLimit[r], key),
-                                       rowsc[r], keyc);
-              x = arith::SelectOp::create(lb, l, vis, x, kl.f(ninf));
-              if (mask) {
-                // mask(row, key) (natural-log units) in the scores' units:
-                // raw (/ scale) or, prescaled, log2.
-                Value mv =
-                    addMask(kl, s, kl.f(0.0f), mask, maskBase, rowsc[r],
-                            arith::MinUIOp::create(lb, l, key, s.nkValue(kl, -1)));
-                x = fmac(lb, l, mv, kl.f(prescale ? 1.0f : 1.0f / sl2), x);
-              }
-            }
-            tileMax[r] = arith::MaxNumFOp::create(lb, l, tileMax[r], x);
-            acc = vector::InsertOp::create(lb, l, x, acc,
-                                           ArrayRef<int64_t>{r, j});
-          }
-        sAcc.push_back(acc);
+        SmallVector<Value> kB =
+            G.bFrags(kS, kl.c(nt * 8), 0, kSteps, /*trans=*/false);
+        Value acc = G.zeroC();
+        for (int64_t ks = 0; ks < kSteps; ++ks)
+          acc = G.mma(qA[ks], kB[ks], acc);
+        sRaw.push_back(acc);
       }
-      // Online softmax per row; the 4 lanes of a row agree on its max.
-      SmallVector<Value> next(4);
-      Value alpha[2], negMs[2];
-      for (int r = 0; r < 2; ++r) {
-        Value mt = tileMax[r];
-        for (int32_t x : {1, 2})
-          mt = arith::MaxNumFOp::create(
-              lb, l, mt,
-              gpu::ShuffleOp::create(lb, l, mt, x, 32, gpu::ShuffleMode::XOR)
-                  .getShuffleResult());
-        Value mNew = arith::MaxNumFOp::create(lb, l, args[r], mt);
-        Value isInf = arith::CmpFOp::create(lb, l, arith::CmpFPredicate::OEQ,
-                                            mNew, kl.f(ninf));
-        Value ms = arith::SelectOp::create(
-            lb, l, isInf, kl.f(0.0f),
-            arith::MulFOp::create(lb, l, mNew, kl.f(eMul)));
-        negMs[r] = arith::NegFOp::create(lb, l, ms);
-        alpha[r] = exp2(lb, l, fmac(lb, l, args[r], kl.f(eMul), negMs[r]));
-        next[r] = mNew;
-        next[2 + r] = arith::MulFOp::create(lb, l, args[2 + r], alpha[r]);
-      }
-      // P = 2^(S sl2 - m sl2), row sums; as A fragments (two n-tiles per
-      // 16 keys) in registers.
-      SmallVector<Value> pC;
-      for (Value acc : sAcc) {
-        for (int64_t r = 0; r < 2; ++r)
-          for (int64_t j = 0; j < 2; ++j) {
-            Value x =
-                vector::ExtractOp::create(lb, l, acc, ArrayRef<int64_t>{r, j});
-            Value p = exp2(lb, l, fmac(lb, l, x, kl.f(eMul), negMs[r]));
-            next[2 + r] = arith::AddFOp::create(lb, l, next[2 + r], p);
-            acc = vector::InsertOp::create(lb, l, p, acc,
-                                           ArrayRef<int64_t>{r, j});
-          }
-        pC.push_back(acc);
-      }
+      TileSoftmax sm = softmax(lb, l, G, jt, args, sRaw, masked);
       landed(G, vGroup);
-      Value nextK = copyK(G, nextTile);
+      Value nextK = copyK(G, nextTile, kl.c(0));
       // O = alpha O + P V (V's B fragments by ldmatrix.trans).
-      SmallVector<Value> oAcc;
-      for (int64_t dt = 0; dt < dTiles; ++dt) {
-        Value acc = args[4 + dt];
-        for (int64_t r = 0; r < 2; ++r) {
-          Value row =
-              vector::ExtractOp::create(lb, l, acc, ArrayRef<int64_t>{r});
-          row = arith::MulFOp::create(
-              lb, l, row, vector::BroadcastOp::create(lb, l, v2f, alpha[r]));
-          acc = vector::InsertOp::create(lb, l, row, acc, ArrayRef<int64_t>{r});
-        }
-        oAcc.push_back(acc);
+      SmallVector<Value> oAcc =
+          rescale(lb, l, SmallVector<Value>(args.slice(4, dTiles)), sm.alpha);
+      for (int64_t kk = 0; kk < nTiles / 2; ++kk) {
+        Value pA = G.cToA(sm.pC[2 * kk], sm.pC[2 * kk + 1]);
+        SmallVector<Value> vB =
+            G.bFrags(vS, kl.c(kk * 16), 0, dTiles, /*trans=*/true);
+        for (int64_t dt = 0; dt < dTiles; ++dt)
+          oAcc[dt] = G.mma(pA, vB[dt], oAcc[dt]);
       }
-      if (wg) {
-        SmallVector<Value> pA;
-        for (int64_t kk = 0; kk < nTiles / 2; ++kk)
-          pA.push_back(G.cToA(pC[2 * kk], pC[2 * kk + 1]));
-        oAcc = G.wgmma(oAcc, pA, vDesc, kv->mnMajorSteps(), /*transB=*/true);
-      } else {
-        for (int64_t kk = 0; kk < nTiles / 2; ++kk) {
-          Value pA = G.cToA(pC[2 * kk], pC[2 * kk + 1]);
-          SmallVector<Value> vB =
-              G.bFrags(vS, kl.c(kk * 16), 0, dTiles, /*trans=*/true);
-          for (int64_t dt = 0; dt < dTiles; ++dt)
-            oAcc[dt] = G.mma(pA, vB[dt], oAcc[dt]);
-        }
-      }
+      SmallVector<Value> next = sm.next;
       llvm::append_range(next, oAcc);
       next.push_back(nextK);
       return next;
+    };
+  };
+  // wgmma (synchronous products): one stage, K(j+1) streaming in during
+  // P V and V(j) during S and the softmax, as mma.sync; or two stages (K
+  // and V of tile j in buffers `stage`), K(j+1) and V(j+1) streaming into
+  // the other ones during all of tile j, one barrier per tile.
+  auto wgmmaStep = [&](bool masked) {
+    return [&, masked](OpBuilder &lb, Location l, Value jt, ValueRange args,
+                       Value nextTile) -> SmallVector<Value> {
+      KernelBuilder kl{lb, l};
+      MmaFragments G{lb, l, elt, F.lrow, F.lmat, F.g, F.t2};
+      // K(j) (and V(j)) have landed; the buffers the copies fill were last
+      // read by the previous tile's products, complete in every warp.
+      landed(G, args.back());
+      Value stage = kl.c(0), other = kl.c(0), copies;
+      if (stages == 2) {
+        stage = args[4 + dTiles];
+        other = arith::SubIOp::create(lb, l, kl.c(1), stage);
+        copyK(G, nextTile, other);
+        copies = copyV(G, nextTile, other);
+      } else {
+        copies = copyV(G, jt, stage);
+      }
+      SmallVector<Value> sRaw =
+          G.wgmma({}, qA, kv->advance(G, kDesc, stage), kv->kMajorSteps(),
+                  /*transB=*/false, nTiles, qDesc, kv->kMajorSteps());
+      TileSoftmax sm = softmax(lb, l, G, jt, args, sRaw, masked);
+      if (stages == 1) {
+        landed(G, copies);
+        copies = copyK(G, nextTile, stage);
+      }
+      SmallVector<Value> oAcc =
+          rescale(lb, l, SmallVector<Value>(args.slice(4, dTiles)), sm.alpha);
+      SmallVector<Value> pA;
+      for (int64_t kk = 0; kk < nTiles / 2; ++kk)
+        pA.push_back(G.cToA(sm.pC[2 * kk], sm.pC[2 * kk + 1]));
+      oAcc = G.wgmma(oAcc, pA, kv->advance(G, vDesc, stage),
+                     kv->mnMajorSteps(), /*transB=*/true);
+      SmallVector<Value> next = sm.next;
+      llvm::append_range(next, oAcc);
+      if (stages == 2)
+        next.push_back(other);
+      next.push_back(copies);
+      return next;
+    };
+  };
+  auto step = [&](bool masked) {
+    return [&, masked](OpBuilder &lb, Location l, Value jt, ValueRange args,
+                       Value nextTile) -> SmallVector<Value> {
+      return wg ? wgmmaStep(masked)(lb, l, jt, args, nextTile)
+                : syncStep(masked)(lb, l, jt, args, nextTile);
     };
   };
   auto body = [&](bool masked) {

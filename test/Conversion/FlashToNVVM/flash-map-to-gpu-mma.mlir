@@ -67,12 +67,45 @@ func.func @f16_gqa_causal(%q: tensor<2x4x100x64xf16>, %k: tensor<2x2x70x64xf16>,
 
 // -----
 
+// Head dim 256 on wgmma: two warpgroups (256 threads, 128 query rows) share
+// a two-stage ring of 32-key K and V tiles (4 x 32 x 256 elements, plus 1
+// KiB to align them); each tile waits for its copies once, one barrier,
+// then streams the next tile's K and V into the other stage.
+// WGMMA-LABEL: func.func @bf16_d256
+// WGMMA: blocks in (%c1{{[_0-9]*}}, %c2{{[_0-9]*}}, %c1{{[_0-9]*}}) threads in (%c256
+// WGMMA: workgroup(%{{.*}} : memref<33280xbf16, #gpu.address_space<workgroup>>){{.*}}flash.kernel_kind = "wgmma"
+// WGMMA-COUNT-8: nvgpu.device_async_copy
+// WGMMA: scf.for
+// WGMMA: nvgpu.device_async_wait
+// WGMMA-NEXT: fence.proxy.async.shared::cta
+// WGMMA-NEXT: gpu.barrier
+// WGMMA-NOT: gpu.barrier
+// WGMMA-COUNT-8: nvgpu.device_async_copy
+// WGMMA-NOT: gpu.barrier
+// WGMMA: wgmma.mma_async.sync.aligned.m64n32k16.f32.bf16.bf16
+// WGMMA-NOT: gpu.barrier
+// WGMMA: wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16
+// WGMMA-NOT: gpu.barrier
+// WGMMA: scf.yield
+func.func @bf16_d256(%q: tensor<1x2x100x256xbf16>, %k: tensor<1x2x130x256xbf16>,
+                     %v: tensor<1x2x130x256xbf16>) -> tensor<1x2x100x256xbf16> {
+  %o = tensor.empty() : tensor<1x2x100x256xbf16>
+  %r = flash.attention ins(%q, %k, %v : tensor<1x2x100x256xbf16>,
+           tensor<1x2x130x256xbf16>, tensor<1x2x130x256xbf16>)
+       outs(%o : tensor<1x2x100x256xbf16>) {causal} -> tensor<1x2x100x256xbf16>
+  return %r : tensor<1x2x100x256xbf16>
+}
+
+// -----
+
 // Head dim 128: 64-key tiles in two 64-column groups (K steps 4.. one
-// group further: 64 keys * 128 bytes = 8192 bytes = 512 in descriptor units).
+// group further: 64 keys * 128 bytes = 8192 bytes = 512 in descriptor units);
+// Q in a third tile of shared memory (3 x 64 x 128 elements + 1 KiB to align
+// them), the A operand of S = Q K^T by descriptor, stepping as K does.
 // WGMMA-LABEL: func.func @bf16
 // WGMMA: threads in (%c128
-// WGMMA: memref<16896xbf16, #gpu.address_space<workgroup>>{{.*}}flash.kernel_kind = "wgmma"
-// WGMMA: add.s64 d, ${{[0-9]+}}, 512;\0Awgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16
+// WGMMA: memref<25088xbf16, #gpu.address_space<workgroup>>{{.*}}flash.kernel_kind = "wgmma"
+// WGMMA: add.s64 d, ${{[0-9]+}}, 512;\0Aadd.s64 da, ${{[0-9]+}}, 512;\0Awgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {{.*}}, da, d, p, 1, 1, 0, 0;
 // WGMMA: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16
 // CHECK-LABEL: func.func @bf16
 // CHECK: gpu.launch_func {{.*}} blocks in (%c1{{[_0-9]*}}, %c3{{[_0-9]*}}, %c1{{[_0-9]*}}) threads in (%c256{{[_0-9]*}}, %c1{{[_0-9]*}}, %c1{{[_0-9]*}})

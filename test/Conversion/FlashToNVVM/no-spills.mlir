@@ -1,10 +1,13 @@
 // The tensor-core kernels of the benchmarked configurations (bench/gpu: bf16,
-// d = 64 / 128, causal or not, forward and backward, on sm_90a's wgmma) and a
+// d = 64 / 128, causal or not, forward and backward, and the d = 256 forward
+// of two warpgroups, on sm_90a's wgmma) and a
 // few of the others keep everything in registers: ptxas spills nothing.
 // REQUIRES: ptxas
 // RUN: %gen --batch 4 --hq 32 --n 4096 --d 64 --dtype bf16 | flash-opt --flash-to-nvvm=format=isa | %python %S/ptxas_spills.py | FileCheck %s --check-prefix=FWD
 // RUN: %gen --batch 4 --hq 16 --n 4096 --d 128 --dtype bf16 --causal | flash-opt --flash-to-nvvm=format=isa | %python %S/ptxas_spills.py | FileCheck %s --check-prefix=FWD
 // RUN: %gen --batch 2 --hq 4 --hkv 2 --nq 300 --nk 200 --d 64 --dtype f16 --causal --mask add | flash-opt --flash-to-nvvm=format=isa | %python %S/ptxas_spills.py | FileCheck %s --check-prefix=FWD
+// RUN: %gen --batch 4 --hq 8 --n 4096 --d 256 --dtype bf16 | flash-opt --flash-to-nvvm=format=isa | %python %S/ptxas_spills.py | FileCheck %s --check-prefix=FWD
+// RUN: %gen --batch 2 --hq 4 --hkv 2 --nq 300 --nk 200 --d 256 --dtype bf16 --causal --dynamic | flash-opt --flash-to-nvvm=format=isa | %python %S/ptxas_spills.py | FileCheck %s --check-prefix=FWD
 // RUN: %gen --grad --batch 4 --hq 32 --n 4096 --d 64 --dtype bf16 --causal | flash-opt --flash-to-nvvm=format=isa | %python %S/ptxas_spills.py | FileCheck %s --check-prefix=BWD
 // RUN: %gen --grad --batch 4 --hq 16 --n 4096 --d 128 --dtype bf16 | flash-opt --flash-to-nvvm=format=isa | %python %S/ptxas_spills.py | FileCheck %s --check-prefix=BWD
 // RUN: %gen --grad --batch 2 --hq 4 --hkv 2 --nq 300 --nk 200 --d 64 --dtype f16 --mask bool --full-mask | flash-opt --flash-to-nvvm=format=isa | %python %S/ptxas_spills.py | FileCheck %s --check-prefix=BWD

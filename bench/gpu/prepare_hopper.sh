@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Prepares the Hopper-forward run (issue 17) for the GPU machine: the
+# self-checking programs of the wgmma forward (AOT, fused on the GPU vs the
+# unfused reference on the host) and the kernel cache of
+# bench/gpu/bench_hopper.py's variants. From the repository root after the
+# build; FLASH_OPT_BASE / FLASH_HOPPER_VARIANTS as bench_hopper.py says;
+# FLASH_OPT (the programs' compiler), P (their name prefix, h) and
+# SKIP_CACHE=1 (programs only) to add another compiler's programs.
+# On the GPU machine, with $OUT carried:
+#   cd $OUT && for t in h*; do ./$t | tail -1; done   (P's programs too)
+#   FLASH_MLIR_CACHE=$OUT/cache python3 bench/gpu/bench_hopper.py
+set -euo pipefail
+OUT=${OUT:-gpu_hop}
+source bench/aot.sh
+# The pipelined wgmma forward: several tiles and both K/V stages, odd
+# sizes, causal with Nq != Nk, GQA, rows with no key (o = 0, lse = -inf),
+# one query, one tile, modifiers (a document mask's tile skipping, a
+# window, soft-capping), masks, runtime sizes, d = 256.
+exe ${P:-h}1 --n 1000 --d 128 --hq 2 --dtype bf16 --tol 8e-3
+exe ${P:-h}2 --batch 2 --hq 4 --hkv 2 --nq 1000 --nk 777 --d 64 --causal --dtype bf16 --tol 8e-3
+exe ${P:-h}3 --nq 130 --nk 200 --d 64 --causal --causal-offset -70 --hq 2 --dtype bf16 --tol 8e-3
+exe ${P:-h}4 --nq 1 --nk 1000 --d 128 --hq 2 --dtype bf16 --tol 8e-3
+exe ${P:-h}5 --nq 70 --nk 33 --d 64 --dtype f16 --tol 2e-3
+exe ${P:-h}6 --nq 300 --nk 1000 --d 128 --segments 3 --dtype bf16 --tol 8e-3
+exe ${P:-h}7 --n 700 --d 64 --window 100,0 --dtype bf16 --tol 8e-3
+exe ${P:-h}8 --n 500 --d 128 --softcap 30 --dtype f16 --tol 2e-3
+exe ${P:-h}9 --batch 2 --hq 4 --hkv 2 --nq 300 --nk 500 --d 128 --causal --mask add --dtype bf16 --tol 8e-3
+exe ${P:-h}10 --batch 2 --hq 3 --nq 37 --nk 700 --d 64 --mask bool --full-mask --dtype f16 --tol 2e-3
+exe ${P:-h}11 --dynamic --n 333 --d 128 --causal --hq 2 --dtype bf16 --tol 8e-3
+exe ${P:-h}12 --batch 2 --hq 4 --hkv 2 --nq 100 --nk 530 --d 256 --causal --dtype bf16 --tol 8e-3
+# The earlier tensor-core forward programs (prepare.sh's t9-t18).
+exe ${P:-h}13 --batch 2 --hq 4 --hkv 2 --nq 100 --nk 70 --d 64 --causal --dtype f16 --tol 2e-3
+exe ${P:-h}14 --n 200 --d 128 --dtype bf16 --tol 8e-3 --hq 3
+exe ${P:-h}15 --nq 37 --nk 300 --d 128 --hq 3 --hkv 1 --causal --dtype f16 --tol 2e-3
+exe ${P:-h}16 --nq 1000 --nk 1000 --d 64 --batch 2 --hq 2 --hkv 1 --dtype bf16 --tol 8e-3
+exe ${P:-h}17 --batch 2 --hq 4 --hkv 2 --nq 100 --nk 70 --d 64 --causal --mask add --dtype bf16 --tol 8e-3
+exe ${P:-h}18 --batch 2 --hq 3 --nq 37 --nk 100 --d 128 --mask bool --full-mask --dtype f16 --tol 2e-3
+exe ${P:-h}19 --batch 2 --hq 4 --hkv 2 --nq 100 --nk 130 --d 256 --causal --dtype bf16 --tol 8e-3
+exe ${P:-h}20 --n 65 --d 256 --hq 2 --mask bool --full-mask --dtype f16 --tol 2e-3
+cp build/lib/libflash_cuda_runtime.so "$OUT/"
+[ -n "${SKIP_CACHE:-}" ] ||
+  FLASH_MLIR_CACHE="$OUT/cache" /usr/bin/python3 bench/gpu/bench_hopper.py --precompile
