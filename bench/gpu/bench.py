@@ -51,6 +51,21 @@ def shape(d, n):
     return 16384 // n, 2048 // d  # B, H
 
 
+def problem(d, n, causal):
+    """The inputs of one row: bf16 q, k, v [B, H, N, d] (seed 0), the fp32
+    SDPA output on them (the reference) and the forward's FLOPs."""
+    import torch
+    import torch.nn.functional as F
+    b, h = shape(d, n)
+    torch.manual_seed(0)
+    q, k, v = (torch.randn(b, h, n, d, device="cuda", dtype=torch.bfloat16)
+               for _ in range(3))
+    ref = F.scaled_dot_product_attention(q.float(), k.float(), v.float(),
+                                         is_causal=causal)
+    flops = 4 * b * h * n * n * d / (2 if causal else 1)
+    return q, k, v, ref, flops
+
+
 def precompile(skip_bwd=False):
     for d, n, causal in configs():
         b, h = shape(d, n)
@@ -79,19 +94,13 @@ def bench(skip_bwd=False, json_path=None):
           "ours/flash | ours/cuDNN | err ours | err SDPA |")
     print("|---|---|---|---|---|---|---|---|---|---|---|")
     for d, n, causal in configs():
-        b, h = shape(d, n)
-        torch.manual_seed(0)
-        q, k, v = (torch.randn(b, h, n, d, device="cuda",
-                               dtype=torch.bfloat16) for _ in range(3))
-        ref = F.scaled_dot_product_attention(q.float(), k.float(), v.float(),
-                                             is_causal=causal)
+        q, k, v, ref, flops = problem(d, n, causal)
         ours, _ = cuda.forward(q, k, v, causal=causal)
         with sdpa_kernel(SDPBackend.FLASH_ATTENTION):
             sd = F.scaled_dot_product_attention(q, k, v, is_causal=causal)
         err_ours = (ours.float() - ref).abs().max().item()
         err_sdpa = (sd.float() - ref).abs().max().item()
         nan = torch.isnan(ours).any().item()
-        flops = 4 * b * h * n * n * d / (2 if causal else 1)
         t_ours = timeit(lambda: cuda.forward(q, k, v, causal=causal))
         res = {}
         for name, backend in (("flash", SDPBackend.FLASH_ATTENTION),

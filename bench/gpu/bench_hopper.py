@@ -37,6 +37,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(HERE)),
 
 from flash_mlir import cuda, mlirgen  # noqa: E402
 from timing import timeit  # noqa: E402
+from bench import problem, shape  # noqa: E402
 
 os.environ.setdefault("FLASH_MLIR_DYNAMIC", "0")
 
@@ -58,10 +59,6 @@ def configs():
     ns = [int(x) for x in os.environ.get("FLASH_BENCH_NS",
                                          "1024,4096,16384").split(",")]
     return [(d, n, c) for d in dims for n in ns for c in (False, True)]
-
-
-def shape(d, n):
-    return 16384 // n, 2048 // d  # B, H
 
 
 def binaries():
@@ -124,13 +121,7 @@ def bench(json_path=None):
           " | err FA2 | err cuDNN |", flush=True)
     print("|" + "---|" * (5 + 3 * len(names) + 2), flush=True)
     for d, n, causal in configs():
-        b, h = shape(d, n)
-        torch.manual_seed(0)
-        q, k, v = (torch.randn(b, h, n, d, device="cuda",
-                               dtype=torch.bfloat16) for _ in range(3))
-        ref = F.scaled_dot_product_attention(q.float(), k.float(), v.float(),
-                                             is_causal=causal)
-        flops = 4 * b * h * n * n * d / (2 if causal else 1)
+        q, k, v, ref, flops = problem(d, n, causal)
         err, times = {}, {}
         sd = {}
         for label, backend in (("FA2", SDPBackend.FLASH_ATTENTION),
