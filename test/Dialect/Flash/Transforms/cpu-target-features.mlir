@@ -1,0 +1,31 @@
+// flash-cpu-target-features: target_cpu / target_features on llvm.func
+// definitions that have none (declarations and functions that have their
+// own are left alone). cpu=host (the default) is the host's name and its
+// whole feature list, then `features`, which replaces the host's entry.
+// RUN: flash-opt %s --flash-cpu-target-features="cpu=znver3 features=+avx2,-fma" | FileCheck %s --check-prefix=NAMED
+// RUN: flash-opt %s --flash-cpu-target-features="cpu= features=" | FileCheck %s --check-prefix=NONE
+// RUN: flash-opt %s --flash-cpu-target-features | FileCheck %s --check-prefix=HOST
+
+// NAMED-LABEL: llvm.func @f()
+// NAMED-SAME: target_cpu = "znver3"
+// NAMED-SAME: target_features = #llvm.target_features<["+avx2", "-fma"]>
+// NAMED-LABEL: llvm.func @own()
+// NAMED-SAME: target_cpu = "x86-64"
+// NAMED-SAME: #llvm.target_features<["+sse2"]>
+// NAMED: llvm.func @decl()
+// NAMED-NOT: target_
+// NONE: llvm.func @f() {
+// HOST-LABEL: llvm.func @f()
+// HOST-SAME: target_cpu = "{{[a-z0-9_.-]+}}"
+// HOST-SAME: "-avx512bf16"]>
+// HOST-NOT: "+avx512bf16"
+module {
+  llvm.func @f() {
+    llvm.return
+  }
+  llvm.func @own() attributes {target_cpu = "x86-64",
+      target_features = #llvm.target_features<["+sse2"]>} {
+    llvm.return
+  }
+  llvm.func @decl()
+}
