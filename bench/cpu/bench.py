@@ -152,9 +152,10 @@ def fma_peak(lanes):
         ).group(1)) for _ in range(3))
 
 
-def run(cfg, which, reps, threads, build):
+def run(cfg, which, reps, threads, build, options=""):
     """(seconds per call, peak MB) of `which` through --flash-to-cpu with
-    `threads`, in its own mlir-runner process."""
+    `threads` (and further pipeline `options`), in its own mlir-runner
+    process."""
     src = timing_program(cfg, which, reps)
     with tempfile.TemporaryDirectory() as d:
         path = os.path.join(d, "p.mlir")
@@ -162,7 +163,7 @@ def run(cfg, which, reps, threads, build):
             f.write(src)
         llvm = subprocess.run(
             [os.path.join(build, "bin", "flash-opt"), path,
-             f"--flash-to-cpu=threads={threads}"],
+             f"--flash-to-cpu=threads={threads} {options}".strip()],
             check=True, capture_output=True, text=True).stdout
         libs = [f"{LLVM}/lib/libmlir_runner_utils.so",
                 f"{LLVM}/lib/libmlir_c_runner_utils.so",
@@ -200,6 +201,8 @@ def main():
                     help="benchmark the backward (FLOPs = 2.5 x forward)")
     ap.add_argument("--runs", type=int, default=3,
                     help="best of this many runs of each measurement")
+    ap.add_argument("--options", default="",
+                    help="more --flash-to-cpu options, e.g. 'block-q=64'")
     ap.add_argument("--write", action="store_true",
                     help="write the table into bench/RESULTS.md")
     a = ap.parse_args()
@@ -226,8 +229,10 @@ def main():
             def best(f):
                 runs = [f() for _ in range(a.runs)]
                 return min(r[0] for r in runs), runs[0][1]
-            f1, mb = best(lambda: run(cfg, which, reps, 1, a.build))
-            fn, _ = best(lambda: run(cfg, which, reps * cores, 0, a.build))
+            f1, mb = best(lambda: run(cfg, which, reps, 1, a.build,
+                                          a.options))
+            fn, _ = best(lambda: run(cfg, which, reps * cores, 0,
+                                          a.build, a.options))
             n1, blas_lib = best(lambda: run_numpy(n, d, a.grad, reps, 1))
             nn, _ = best(lambda: run_numpy(n, d, a.grad, reps * cores,
                                            cores))

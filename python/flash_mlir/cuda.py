@@ -15,6 +15,7 @@ The kernels are flash-map-to-gpu's: forward (head dim a multiple of 16 up to
 arithmetic).
 """
 
+import collections
 import ctypes
 import hashlib
 import json
@@ -22,6 +23,7 @@ import os
 import re
 import subprocess
 import tempfile
+import threading
 
 from . import compiler, mlirgen
 
@@ -459,27 +461,20 @@ def _kernel(cfg, grad):
 
 def forward(q, k, v, causal=False, scale=None, mask=None, window=None,
             softcap=None, alibi_slopes=None, segment_ids=None,
-            causal_offset=None):
+            causal_offset=None, want_lse=True):
     """softmax(scale q k^T [+ mask] [causal]) v on CUDA torch tensors
     [B, H, N, D] (GQA when k/v have fewer heads; causal is top-left aligned,
     as torch's is_causal, unless `causal_offset` says otherwise; `mask`
     bool or float, broadcastable; the modifiers as flash_mlir.attention
-    takes them); returns (o, lse)."""
+    takes them); returns (o, lse). `want_lse=False`: the lse returned is a
+    buffer the plain forward reuses from call to call (inference that
+    does not read it saves an allocation)."""
     import torch
 
-    plain = (mask is None and window is None and softcap is None
-             and alibi_slopes is None and segment_ids is None)
-    if plain:
-        # (The environment picks the kernels: per class or per shape,
-        # tuning options.)
-        key = (q.shape, k.shape, v.shape, q.dtype, k.dtype, v.dtype,
-               q.device, k.device, v.device, bool(causal), scale,
-               causal_offset, os.environ.get("FLASH_MLIR_DYNAMIC"),
-               os.environ.get("FLASH_MLIR_NVVM_OPTIONS"))
-        plan = _PLANS.get(key)
-        if plan is None:
-            plan = _PLANS[key] = _plan(q, k, v, causal, scale, causal_offset)
-        return plan(q, k, v)
+    if (mask is None and window is None and softcap is None
+            and alibi_slopes is None and segment_ids is None):
+        return _plain_plan(q, k, v, causal, scale, causal_offset)(
+            q, k, v, want_lse)
     mods = (window, softcap, alibi_slopes, segment_ids)
     cfg, extra = _prepare(q, k, v, causal, scale, mask, mods, causal_offset)
     kern = _kernel(cfg, grad=False)
@@ -500,20 +495,48 @@ def forward(q, k, v, causal=False, scale=None, mask=None, window=None,
     return o, lse
 
 
-_PLANS = {}
+# The plain forwards' launch plans by shape, oldest first (a
+# decode loop makes a new shape per token: the table stays bounded).
+_PLANS = collections.OrderedDict()
+_MAX_PLANS = 256
+
+
+def _plain_plan(q, k, v, causal, scale, causal_offset):
+    """The cached _Plan of a plain forward of these tensors' shapes. The
+    key is cheap to build (this is the per-call path): shapes, q's dtype
+    and device index; k and v must match q's (checked here, not keyed)."""
+    key = (q.shape, k.shape, v.shape, q.dtype, q.get_device(), causal,
+           scale, causal_offset, os.environ.get("FLASH_MLIR_DYNAMIC"),
+           os.environ.get("FLASH_MLIR_NVVM_OPTIONS"))
+    plan = _PLANS.get(key)
+    if (plan is None or k.dtype is not q.dtype or v.dtype is not q.dtype
+            or k.get_device() != key[4] or v.get_device() != key[4]):
+        # (A mismatch goes to _prepare, which explains it.)
+        plan = _Plan(q, k, v, causal, scale, causal_offset)
+        _PLANS[key] = plan
+        if len(_PLANS) > _MAX_PLANS:
+            _PLANS.popitem(last=False)
+    return plan
+
+
+_CONTEXT = threading.local()
 
 
 class _Plan:
     """A forward of one shape without mask or modifiers: the kernels'
-    launches with their geometry and sizes prepared, the outputs' shapes."""
+    launches with their geometry and sizes prepared, the outputs' shapes.
+    A call does only what must be per call: two allocations (one without
+    lse), the pointers, the current stream, one cuLaunchKernel a kernel."""
 
-    def __init__(self, kern, cfg, q, v):
+    def __init__(self, q, k, v, causal, scale, causal_offset):
         import torch
 
+        cfg, _ = _prepare(q, k, v, causal, scale, None, (None,) * 4,
+                          causal_offset)
+        kern = _kernel(cfg, grad=False)
         B, H, N, _ = q.shape
         self.o_shape = (B, H, N, v.shape[3])
         self.lse_shape = (B, H, N)
-        self.dtype, self.device = q.dtype, q.device
         self.scratch = 0
         for c in kern.contracts:
             if c.get("scratch_per_block"):
@@ -524,36 +547,40 @@ class _Plan:
         self.launches = [Launch(kern, which, *geometry(c, cfg), n,
                                 size_args(c, cfg))
                          for which, c in enumerate(kern.contracts)]
-        self.stream = torch.cuda.current_stream
-        self.empty = torch.empty
         self.f32 = torch.float32
+        index = q.get_device()
+        raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)
+        self.stream = ((lambda: raw(index)) if raw is not None else
+                       (lambda: torch.cuda.current_stream().cuda_stream))
+        self.unused_lse = {}  # stream -> the lse nobody reads
 
-    def __call__(self, q, k, v):
+    def __call__(self, q, k, v, want_lse=True):
         if not q.is_contiguous():
             q = q.contiguous()
         if not k.is_contiguous():
             k = k.contiguous()
         if not v.is_contiguous():
             v = v.contiguous()
-        o = self.empty(self.o_shape, dtype=self.dtype, device=self.device)
-        lse = self.empty(self.lse_shape, dtype=self.f32, device=self.device)
+        if not getattr(_CONTEXT, "current", False):
+            CudaKernel._ensure_context()
+            _CONTEXT.current = True
+        stream = self.stream()
+        o = q.new_empty(self.o_shape)
+        lse = self.unused_lse.get(stream) if not want_lse else None
+        if lse is None:
+            lse = q.new_empty(self.lse_shape, dtype=self.f32)
+            if not want_lse:
+                self.unused_lse[stream] = lse
         ptrs = [q.data_ptr(), k.data_ptr(), v.data_ptr(), o.data_ptr(),
                 lse.data_ptr()]
         if self.scratch:
-            scratch = self.empty(self.scratch, dtype=self.f32,
-                                 device=self.device)
+            # (Per call: a buffer shared by calls on different streams
+            # would be a race, and decode's can be large.)
+            scratch = q.new_empty(self.scratch, dtype=self.f32)
             ptrs.append(scratch.data_ptr())
-        CudaKernel._ensure_context()
-        stream = self.stream().cuda_stream
         for launch in self.launches:
             launch(ptrs, stream)
         return o, lse
-
-
-def _plan(q, k, v, causal, scale, causal_offset):
-    cfg, _ = _prepare(q, k, v, causal, scale, None, (None,) * 4,
-                      causal_offset)
-    return _Plan(_kernel(cfg, grad=False), cfg, q, v)
 
 
 def _scratch(contracts, cfg, device):
@@ -639,7 +666,7 @@ def attention(q, k, v, causal=False, scale=None, mask=None, window=None,
             (q.requires_grad or k.requires_grad or v.requires_grad)):
         # Inference: no autograd node to record.
         o, lse = forward(q, k, v, causal, scale, mask, *mods,
-                         causal_offset=causal_offset)
+                         causal_offset=causal_offset, want_lse=return_lse)
         return (o, lse) if return_lse else o
     if _FN is None:
         _FN = _autograd()

@@ -9,8 +9,10 @@ function below, on torch.ops.flash_mlir.attention) and to its
 AttentionMaskInterface with transformers' own sdpa mask format: no mask when
 the mask is plain causal (then `causal=True`, top-left like SDPA's
 is_causal), else a bool keep-mask [B, 1, Nq, Nk] (padding, sliding windows,
-packed sequences). GQA runs without repeating K/V. Attention dropout is
-refused (the kernels have none) instead of being ignored.
+packed sequences). GQA runs without repeating K/V. T5's `position_bias` (a learned
+relative-position bias the model passes next to the mask) becomes an
+additive mask with its gradient. Attention dropout is refused (the kernels
+have none) instead of being ignored.
 """
 
 from . import ops
@@ -52,6 +54,17 @@ def attention_forward(module, query, key, value, attention_mask, dropout=0.0,
     mask = attention_mask
     if mask is not None and mask.dim() == 4 and mask.shape[-1] != key.shape[-2]:
         mask = mask[..., :key.shape[-2]]
+    bias = kwargs.get("position_bias")
+    if bias is not None:
+        # T5's learned relative-position bias (eager adds it to the scores,
+        # then the mask): one additive mask, differentiated like any other.
+        bias = bias[..., :key.shape[-2]]
+        if mask is None:
+            mask = bias
+        elif mask.dtype == torch.bool:
+            mask = bias.masked_fill(~mask, float("-inf"))
+        else:
+            mask = bias + mask
     out = ops.attention(query, key, value, mask=mask, scale=scaling,
                         causal=is_causal, softcap=softcap)
     return out.transpose(1, 2).contiguous(), None
@@ -59,7 +72,8 @@ def attention_forward(module, query, key, value, attention_mask, dropout=0.0,
 
 # Tensor arguments transformers passes that the mask already expresses
 # (sdpa ignores them too).
-_IGNORED = {"position_ids", "cache_position", "cu_seq_lens_q",
+_IGNORED = {"position_bias",  # taken above, as an additive mask
+            "position_ids", "cache_position", "cu_seq_lens_q",
             "cu_seq_lens_k", "max_length_q", "max_length_k", "seq_idx"}
 
 

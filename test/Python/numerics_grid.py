@@ -113,4 +113,5 @@ def main():
         print(f"grid: {len(CASES)} cases, all within tolerance")
 
 
-main()
+if __name__ == "__main__":
+    main()
