@@ -127,7 +127,8 @@ Value gpukernels::maskLeadBase(KernelBuilder &kb, const KernelSpec &s,
 }
 
 Value gpukernels::addMask(KernelBuilder &kb, const KernelSpec &s, Value s2,
-                          Value mask, Value leadBase, Value row, Value key) {
+                          Value mask, Value leadBase, Value row, Value key,
+                          bool natural) {
   Value idx = leadBase;
   if (s.maskRowStride)
     idx = arith::AddIOp::create(
@@ -138,12 +139,15 @@ Value gpukernels::addMask(KernelBuilder &kb, const KernelSpec &s, Value s2,
         kb.b, kb.loc, idx,
         arith::MulIOp::create(kb.b, kb.loc, key, s.maskKeyStrideValue(kb)));
   Value m = memref::LoadOp::create(kb.b, kb.loc, mask, ValueRange{idx});
+  if (natural)
+    return arith::AddFOp::create(kb.b, kb.loc, s2, m);
   return fmac(kb.b, kb.loc, m, kb.f(kLog2e), s2);
 }
 
 void gpukernels::stageTile(OpBuilder &b, Location loc, Value src, Value dst,
                            Value bh, Value row0, int64_t rows, Value n,
-                           int64_t width, Value tid, int64_t threads) {
+                           int64_t width, Value tid, int64_t threads,
+                           Value mul) {
   KernelBuilder kb{b, loc};
   scf::ForOp::create(
       b, loc, tid, kb.c(rows * width), kb.c(threads), ValueRange{},
@@ -158,6 +162,8 @@ void gpukernels::stageTile(OpBuilder &b, Location loc, Value src, Value dst,
             sb, sl, row, arith::SubIOp::create(sb, sl, n, ks.c(1)));
         Value x = ks.toF32(memref::LoadOp::create(
             sb, sl, src, ValueRange{rowOf(ks, bh, n, rowc), c}));
+        if (mul)
+          x = arith::MulFOp::create(sb, sl, x, mul);
         x = arith::SelectOp::create(sb, sl, inb, x, ks.f(0.0f));
         memref::StoreOp::create(sb, sl, x, dst, ValueRange{r, c});
         scf::YieldOp::create(sb, sl);

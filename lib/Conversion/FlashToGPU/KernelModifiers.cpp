@@ -248,6 +248,17 @@ Value KernelModifiers::gradExponent(KernelBuilder &kb, unsigned r, Value x,
   return fmac(kb.b, kb.loc, y, kb.f(kLog2e), negLse);
 }
 
+Value KernelModifiers::gradScore(KernelBuilder &kb, unsigned r, Value x,
+                                 Value row, Value key, Value &dMod,
+                                 Value &vis) const {
+  vis = visible(kb, r, vis, row, key);
+  if (!s.scoreMod)
+    return x;
+  auto [y, d] = scoreAndDerivative(kb, r, x, row, key);
+  dMod = d;
+  return y;
+}
+
 Value KernelModifiers::dScore(KernelBuilder &kb, Value p, Value d, Value dMod,
                               Value vis) {
   Value ds = arith::MulFOp::create(kb.b, kb.loc, p, d);

@@ -1,31 +1,39 @@
 //===- SIMTKernels.cpp - Attention on CUDA cores / plain compute units ----===//
 //
 // The SIMT kernel kind, for every element type and head dim on every GPU
-// target (f32 arithmetic; log2 domain with log2(e) folded into the scale).
+// target (f32 arithmetic).
+//
+// Scores are in natural units, s = (scale q) . k, summed in one order
+// that does not depend on the threads per row (scoreDot), in the forward
+// and both backward kernels alike: the backward's recomputed s is the
+// forward's, bit for bit, and P = 2^((s - lse) log2 e) is 1 exactly where a
+// row's softmax is one-hot (logits of 1e4: an s that differed by an ulp
+// would give a P of 1 +- 1e-3).
 //
 // Forward:
 //   grid  = (ceil(Nq / (T / L)), B*Hq)   block = T threads, L per query row
-//                                        (row-lanes; 1 on NVVM)
+//                                        (row-lanes)
 //   per block, over tiles of `tile-kv` keys up to the block's causal limit:
 //     all threads stage K and V tiles in shared memory (f32), barrier;
-//     each thread: s_t = (scale log2 e) q . k_t   (q in registers, f32;
-//                  with L > 1 each of the row's threads holds every L-th
+//     each thread: s_t = (scale q) . k_t   (q in registers, f32; with
+//                  L > 1 each of the row's threads holds every L-th
 //                  element of q and acc, and the partial dot products are
-//                  summed by L - 1 xor shuffles)
-//                  m' = max(m, max_t s_t); alpha = 2^(m - m'); p_t = 2^(s_t -
-//                  m') l = alpha l + sum p_t ; acc = alpha acc + sum p_t v_t
-//   o = acc / l ; lse = (m + log2 l) ln 2       (0 and -inf for empty rows)
+//                  summed by xor shuffles)
+//                  m' = max(m, max_t s_t); alpha = 2^((m - m') log2 e);
+//                  p_t = 2^((s_t - m') log2 e); l = alpha l + sum p_t;
+//                  acc = alpha acc + sum p_t v_t
+//   o = acc / l ; lse = m + ln l                (0 and -inf for empty rows)
 //   One rescale per tile; causal tiles beyond the block's last row skipped
 //   and the diagonal tile masked.
 //
 // Backward, two kernels:
 //   dQ, one query row i per L threads, K/V tiles in shared memory:
 //     D_i = sum dO_i * O_i                       (stored for the next kernel)
-//     p = 2^(s2 - lse2_i), dp = dO_i . v_j, ds = p (dp - D_i)
+//     p = 2^((s - lse_i) log2 e), dp = dO_i . v_j, ds = p (dp - D_i)
 //     dq_i = scale * sum_j ds k_j
 //   dK/dV, one key row j per L threads (of a kv head), Q/dO tiles in
 //   shared memory, over the query heads of its GQA group:
-//     dv_j = sum_i p dO_i ;  dk_j = scale * sum_i ds q_i
+//     dv_j = sum_i p dO_i ;  dk_j = sum_i ds (scale q_i)
 //   Rows above the causal diagonal and rows that saw no key (lse = -inf)
 //   contribute nothing. Each output element is written by one thread in a
 //   fixed order: results are deterministic.
@@ -41,12 +49,37 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
 #include <limits>
+#include <numeric>
 
 using namespace mlir;
 using namespace mlir::flash;
 using namespace mlir::flash::gpukernels;
 
 namespace {
+
+/// s = sum_d a[d] * tile[t][d] over the row, a and the tile's row split
+/// over `lanes` threads (this thread: columns laneColumn(lane, lanes, i)),
+/// summed in an order fixed by the head dim alone: P = gcd(d, 8) partial
+/// sums (column c goes to partial c mod P, in increasing c), then a
+/// pairwise tree over the partials, halves first (the in-thread levels,
+/// then the xor shuffles). The forward and the two backward kernels run
+/// with different threads per row; this makes their scores equal.
+Value scoreDot(KernelBuilder &kb, ArrayRef<Value> a, Value tile, int64_t t,
+               Value lane, int64_t lanes, int64_t d) {
+  int64_t partials = std::gcd(d, int64_t(8));
+  int64_t own = partials / lanes; // partials this thread holds
+  SmallVector<Value> part(own, kb.f(0.0f));
+  for (auto [i, x] : llvm::enumerate(a)) {
+    Value y = memref::LoadOp::create(
+        kb.b, kb.loc, tile,
+        ValueRange{kb.c(t), laneColumn(kb, lane, lanes, i)});
+    part[i % own] = fmac(kb.b, kb.loc, x, y, part[i % own]);
+  }
+  for (int64_t h = own / 2; h >= 1; h /= 2)
+    for (int64_t u = 0; u < h; ++u)
+      part[u] = arith::AddFOp::create(kb.b, kb.loc, part[u], part[u + h]);
+  return lanes > 1 ? sumOverLanes(kb, part[0], lanes) : part[0];
+}
 
 /// The forward: args (q, k, v, o, lse[, mask][, captures]).
 gpu::GPUFuncOp buildForwardKernel(OpBuilder &ob, Location loc, StringRef name,
@@ -84,12 +117,10 @@ gpu::GPUFuncOp buildForwardKernel(OpBuilder &ob, Location loc, StringRef name,
     kvEnd = mt.end;
   }
 
-  // q row (this thread's 1 / L of it), pre-scaled by scale * log2(e) (by
-  // scale for a score_mod, which sees natural units), in registers.
-  const int64_t L = s.lanes, dq = s.d / L, dvq = s.dv / L;
-  SmallVector<Value> qv = loadRow(
-      kb, q, rowOf(kb, bh, s.nqValue(kb), rowc), s.d,
-      kb.f(s.scoreMod ? s.scale : s.scale * kLog2e), rows.lane, L);
+  // q row (this thread's 1 / L of it), pre-scaled by scale, in registers.
+  const int64_t L = s.lanes, dvq = s.dv / L;
+  SmallVector<Value> qv = loadRow(kb, q, rowOf(kb, bh, s.nqValue(kb), rowc),
+                                  s.d, kb.f(s.scale), rows.lane, L);
 
   SmallVector<Value> inits{kb.f(ninf), kb.f(0.0f)};
   for (int64_t e = 0; e < dvq; ++e)
@@ -105,30 +136,21 @@ gpu::GPUFuncOp buildForwardKernel(OpBuilder &ob, Location loc, StringRef name,
                   tid, s.threads);
         gpu::BarrierOp::create(lb, l);
 
-        // Scores of this thread's row against the tile (log2 domain).
+        // Scores of this thread's row against the tile (natural units).
         SmallVector<Value> sv;
         Value m = args[0], lsum = args[1];
         Value mt = kl.f(ninf);
         for (int64_t t = 0; t < s.tile; ++t) {
-          Value acc = kl.f(0.0f);
-          for (int64_t d = 0; d < dq; ++d) {
-            Value kx = memref::LoadOp::create(
-                lb, l, kTile,
-                ValueRange{kl.c(t), laneColumn(kl, rows.lane, L, d)});
-            acc = fmac(lb, l, qv[d], kx, acc);
-          }
-          if (L > 1)
-            acc = sumOverLanes(kl, acc, L);
+          Value acc = scoreDot(kl, qv, kTile, t, rows.lane, L, s.d);
           Value key = arith::AddIOp::create(lb, l, jt, kl.c(t));
           Value keyc = arith::MinUIOp::create(lb, l, key, s.nkValue(kl, -1));
           if (s.scoreMod)
-            acc = arith::MulFOp::create(lb, l,
-                                        mods.score(kl, 0, acc, rowc, keyc),
-                                        kl.f(kLog2e));
+            acc = mods.score(kl, 0, acc, rowc, keyc);
           Value vis = mods.visible(kl, 0, keyVisible(kl, s, rows, key), rowc,
                                    keyc);
           if (mask)
-            acc = addMask(kl, s, acc, mask, maskBase, rowc, keyc);
+            acc = addMask(kl, s, acc, mask, maskBase, rowc, keyc,
+                          /*natural=*/true);
           Value st = arith::SelectOp::create(lb, l, vis, acc, kl.f(ninf));
           sv.push_back(st);
           mt = arith::MaxNumFOp::create(lb, l, mt, st);
@@ -137,11 +159,19 @@ gpu::GPUFuncOp buildForwardKernel(OpBuilder &ob, Location loc, StringRef name,
         Value isInf = arith::CmpFOp::create(lb, l, arith::CmpFPredicate::OEQ,
                                             mNew, kl.f(ninf));
         Value ms = arith::SelectOp::create(lb, l, isInf, kl.f(0.0f), mNew);
-        Value alpha = exp2(lb, l, arith::SubFOp::create(lb, l, m, ms));
+        // 2^((x - ms) log2 e): the difference first, exact where x is
+        // near ms (a fused x log2 e - ms log2 e would round ms log2 e).
+        auto expm = [&](Value x) {
+          return exp2(lb, l,
+                      arith::MulFOp::create(
+                          lb, l, arith::SubFOp::create(lb, l, x, ms),
+                          kl.f(kLog2e)));
+        };
+        Value alpha = expm(m);
         Value lNew = arith::MulFOp::create(lb, l, lsum, alpha);
         SmallVector<Value> pv;
         for (Value st : sv) {
-          Value p = exp2(lb, l, arith::SubFOp::create(lb, l, st, ms));
+          Value p = expm(st);
           pv.push_back(p);
           lNew = arith::AddFOp::create(lb, l, lNew, p);
         }
@@ -176,8 +206,7 @@ gpu::GPUFuncOp buildForwardKernel(OpBuilder &ob, Location loc, StringRef name,
       memref::StoreOp::create(
           ib, il, x, o, ValueRange{orow, laneColumn(ki, rows.lane, L, e)});
     }
-    Value lg = arith::AddFOp::create(ib, il, m, log2(ib, il, lsum));
-    lg = arith::MulFOp::create(ib, il, lg, ki.f(0.6931471805599453f));
+    Value lg = fmac(ib, il, log2(ib, il, lsum), ki.f(0.6931471805599453f), m);
     lg = arith::SelectOp::create(ib, il, none, ki.f(ninf), lg);
     storeFromFirstLane(ki, lg, lse, ValueRange{orow}, rows.lane);
     scf::YieldOp::create(ib, il);
@@ -214,18 +243,22 @@ Value dotTile(KernelBuilder &kb, ArrayRef<Value> a, Value tile, int64_t t,
   return lanes > 1 ? sumOverLanes(kb, acc, lanes) : acc;
 }
 
-/// P and dS of one score (x = q.k, raw) of the backward: P = 2^(exponent
-/// [+ mask]), 0 for a row that saw no key (`empty`); dS = P (dP - D) [times
-/// d score_mod / ds], 0 where not visible (`vis`, narrowed by a mask_mod).
+/// P and dS of one score (x = (scale q) . k, the forward's) of the
+/// backward: P = 2^((score [+ mask] - lse) log2 e), 0 for a row that saw no
+/// key (`empty`); dS = P (dP - D) [times d score_mod / ds], 0 where not
+/// visible (`vis`, narrowed by a mask_mod).
 std::pair<Value, Value> probAndDScore(KernelBuilder &kl, const KernelSpec &s,
                                       const KernelModifiers &mods, Value x,
-                                      Value row, Value key, Value lse2,
+                                      Value row, Value key, Value lse,
                                       Value &vis, Value empty, Value mask,
                                       Value maskBase, Value dp, Value dRow) {
   Value dMod;
-  Value arg = mods.gradExponent(kl, 0, x, row, key, lse2, dMod, vis);
+  Value y = mods.gradScore(kl, 0, x, row, key, dMod, vis);
   if (mask)
-    arg = addMask(kl, s, arg, mask, maskBase, row, key);
+    y = addMask(kl, s, y, mask, maskBase, row, key, /*natural=*/true);
+  Value arg = arith::MulFOp::create(
+      kl.b, kl.loc, arith::SubFOp::create(kl.b, kl.loc, y, lse),
+      kl.f(kLog2e));
   Value p = arith::SelectOp::create(kl.b, kl.loc, empty, kl.f(0.0f),
                                     exp2(kl.b, kl.loc, arg));
   Value ds = KernelModifiers::dScore(
@@ -263,7 +296,7 @@ gpu::GPUFuncOp buildGradQKernel(OpBuilder &ob, Location loc, StringRef name,
   const int64_t L = s.lanes;
   Value lane = rows.lane;
   Value qrow = rowOf(kb, bh, s.nqValue(kb), rowc);
-  SmallVector<Value> qv = loadRow(kb, q, qrow, s.d, Value(), lane, L);
+  SmallVector<Value> qv = loadRow(kb, q, qrow, s.d, kb.f(s.scale), lane, L);
   SmallVector<Value> dov = loadRow(kb, dO, qrow, s.dv, Value(), lane, L);
   SmallVector<Value> ov = loadRow(kb, o, qrow, s.dv, Value(), lane, L);
   Value dRow = kb.f(0.0f);
@@ -274,7 +307,6 @@ gpu::GPUFuncOp buildGradQKernel(OpBuilder &ob, Location loc, StringRef name,
   Value lseRow = memref::LoadOp::create(b, loc, lse, ValueRange{qrow});
   Value rowEmpty = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ,
                                          lseRow, kb.f(ninf));
-  Value lse2 = arith::MulFOp::create(b, loc, lseRow, kb.f(kLog2e));
   // The modifier regions at the thread's row; a mask_mod's affine bounds
   // narrow the keys the block visits.
   KernelModifiers mods(kb, s, fn, bh, {rowc}, /*fixedIsKey=*/false);
@@ -300,11 +332,11 @@ gpu::GPUFuncOp buildGradQKernel(OpBuilder &ob, Location loc, StringRef name,
         gpu::BarrierOp::create(lb, l);
         SmallVector<Value> next(acc);
         for (int64_t t = 0; t < s.tile; ++t) {
-          Value x = dotTile(kl, qv, kTile, t, lane, L);
+          Value x = scoreDot(kl, qv, kTile, t, lane, L, s.d);
           Value key = arith::AddIOp::create(lb, l, jt, kl.c(t));
           Value keyc = arith::MinUIOp::create(lb, l, key, s.nkValue(kl, -1));
           Value vis = keyVisible(kl, s, rows, key);
-          Value ds = probAndDScore(kl, s, mods, x, rowc, keyc, lse2, vis,
+          Value ds = probAndDScore(kl, s, mods, x, rowc, keyc, lseRow, vis,
                                    rowEmpty, mask, maskBase,
                                    dotTile(kl, dov, vTile, t, lane, L), dRow)
                          .second;
@@ -348,7 +380,7 @@ gpu::GPUFuncOp buildGradKVKernel(OpBuilder &ob, Location loc, StringRef name,
   Value mask = s.mask ? fn.getArgument(8) : Value();
   Value qTile = fn.getWorkgroupAttributions()[0];
   Value doTile = fn.getWorkgroupAttributions()[1];
-  Value rowTile = fn.getWorkgroupAttributions()[2]; // (lse2, D) per query
+  Value rowTile = fn.getWorkgroupAttributions()[2]; // (lse, D) per query
   const float ninf = -std::numeric_limits<float>::infinity();
 
   Value bx = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
@@ -409,11 +441,12 @@ gpu::GPUFuncOp buildGradKVKernel(OpBuilder &ob, Location loc, StringRef name,
             hb, hl, qFrom, qEnd, kh.c(s.tile), accH,
             [&](OpBuilder &lb, Location l, Value it, ValueRange acc) {
               KernelBuilder kl{lb, l};
+              // q pre-scaled as the forward's: the same scores.
               stageTile(lb, l, q, qTile, bh, it, s.tile, s.nqValue(kl), s.d,
-                        tid, s.threads);
+                        tid, s.threads, kl.f(s.scale));
               stageTile(lb, l, dO, doTile, bh, it, s.tile, s.nqValue(kl),
                         s.dv, tid, s.threads);
-              // (lse * log2 e, D) of the tile's rows.
+              // (lse, D) of the tile's rows.
               scf::ForOp::create(
                   lb, l, tid, kl.c(s.tile), kl.c(s.threads), ValueRange{},
                   [&](OpBuilder &sb, Location sl, Value r, ValueRange) {
@@ -426,9 +459,8 @@ gpu::GPUFuncOp buildGradKVKernel(OpBuilder &ob, Location loc, StringRef name,
                         memref::LoadOp::create(sb, sl, lse, ValueRange{rowc});
                     Value dv =
                         memref::LoadOp::create(sb, sl, delta, ValueRange{rowc});
-                    memref::StoreOp::create(
-                        sb, sl, arith::MulFOp::create(sb, sl, lv, ks.f(kLog2e)),
-                        rowTile, ValueRange{r, ks.c(0)});
+                    memref::StoreOp::create(sb, sl, lv, rowTile,
+                                            ValueRange{r, ks.c(0)});
                     memref::StoreOp::create(sb, sl, dv, rowTile,
                                             ValueRange{r, ks.c(1)});
                     scf::YieldOp::create(sb, sl);
@@ -436,7 +468,7 @@ gpu::GPUFuncOp buildGradKVKernel(OpBuilder &ob, Location loc, StringRef name,
               gpu::BarrierOp::create(lb, l);
               SmallVector<Value> next(acc);
               for (int64_t t = 0; t < s.tile; ++t) {
-                Value x = dotTile(kl, kv, qTile, t, lane, L);
+                Value x = scoreDot(kl, kv, qTile, t, lane, L, s.d);
                 Value qrow = arith::AddIOp::create(lb, l, it, kl.c(t));
                 Value qrowc =
                     arith::MinUIOp::create(lb, l, qrow, s.nqValue(kl, -1));
@@ -449,14 +481,14 @@ gpu::GPUFuncOp buildGradKVKernel(OpBuilder &ob, Location loc, StringRef name,
                           lb, l, arith::CmpIPredicate::sle, key,
                           arith::AddIOp::create(lb, l, qrow,
                                                 s.causalOffsetValue(kl))));
-                Value l2 = memref::LoadOp::create(lb, l, rowTile,
-                                                  ValueRange{kl.c(t), kl.c(0)});
+                Value lseq = memref::LoadOp::create(
+                    lb, l, rowTile, ValueRange{kl.c(t), kl.c(0)});
                 Value dRow = memref::LoadOp::create(
                     lb, l, rowTile, ValueRange{kl.c(t), kl.c(1)});
                 Value empty = arith::CmpFOp::create(
-                    lb, l, arith::CmpFPredicate::OEQ, l2, kl.f(ninf));
+                    lb, l, arith::CmpFPredicate::OEQ, lseq, kl.f(ninf));
                 auto [p, ds] = probAndDScore(
-                    kl, s, mods, x, qrowc, keyc, l2, vis, empty, mask,
+                    kl, s, mods, x, qrowc, keyc, lseq, vis, empty, mask,
                     maskBase, dotTile(kl, vv, doTile, t, lane, L), dRow);
                 p = arith::SelectOp::create(lb, l, vis, p, kl.f(0.0f));
                 for (int64_t d = 0; d < dq; ++d) {
@@ -481,7 +513,8 @@ gpu::GPUFuncOp buildGradKVKernel(OpBuilder &ob, Location loc, StringRef name,
     KernelBuilder ki{ib, il};
     ValueRange r = heads.getResults();
     Value orow = rowOf(ki, kvbh, s.nkValue(ki), key);
-    storeRow(ki, r.take_front(dq), dk, orow, s.elt, ki.f(s.scale), lane, L);
+    // (The q tile is pre-scaled: dk needs no further scale.)
+    storeRow(ki, r.take_front(dq), dk, orow, s.elt, Value(), lane, L);
     storeRow(ki, r.drop_front(dq), dv, orow, s.elt, Value(), lane, L);
     scf::YieldOp::create(ib, il);
   });

@@ -2,8 +2,9 @@
 
 // One kernel per attention: grid (ceil(Nq / 128), B*H), 128 threads, the
 // operands as rows ([B*H*N, D]; lse [B*H*N]), K/V
-// tiles in workgroup memory, the q row scaled by scale * log2(e), exp2,
-// causal rows limited to row + offset (offset 30 = Nk - Nq here); host code
+// tiles in workgroup memory, the q row scaled by scale (scores in natural
+// units), P = exp2((s - m) log2(e)) with the difference taken first, causal
+// rows limited to row + offset (offset 30 = Nk - Nq here); host code
 // stages the operands in managed memory around the launch.
 // CHECK-LABEL: func.func @gqa_causal
 // CHECK-COUNT-3: gpu.alloc host_shared
@@ -13,11 +14,13 @@
 // CHECK: gpu.module @flash_kernels
 // CHECK: gpu.func @flash_attention_0({{.*}}) workgroup(%{{.*}} : memref<16x64xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<16x64xf32, #gpu.address_space<workgroup>>) kernel
 // CHECK:   gpu.block_id x
-// CHECK:   arith.constant 0.18033{{[0-9]*}} : f32
+// CHECK:   arith.constant 1.250000e-01 : f32
 // CHECK:   scf.for
 // CHECK:     gpu.barrier
 // CHECK:     arith.mulf {{.*}} fastmath<contract>
-// CHECK:     math.exp2 {{.*}} fastmath<afn>
+// CHECK:     %[[D:.*]] = arith.subf
+// CHECK:     %[[E:.*]] = arith.mulf %[[D]], %{{.*}} : f32
+// CHECK:     math.exp2 %[[E]] fastmath<afn>
 // CHECK:     gpu.barrier
 func.func @gqa_causal(%q: tensor<2x4x100x64xf32>, %k: tensor<2x2x130x64xf32>,
                       %v: tensor<2x2x130x64xf32>) -> tensor<2x4x100x64xf32> {
@@ -32,7 +35,7 @@ func.func @gqa_causal(%q: tensor<2x4x100x64xf32>, %k: tensor<2x2x130x64xf32>,
 
 // A broadcast keep-mask: the host stages it as f32 in its own shape (0 /
 // -inf), flattened; the kernels read it in place (stride 0 along the
-// broadcast dims) and add it to the scores in the log2 domain.
+// broadcast dims) and add it to the scores.
 // CHECK-LABEL: func.func @bool_mask
 // CHECK: %[[M:.*]] = gpu.alloc host_shared () : memref<2x1x1x9xf32>
 // CHECK: linalg.generic {{.*}}ins(%{{.*}} : memref<2x1x1x9xi1>) outs(%[[M]] : memref<2x1x1x9xf32>)

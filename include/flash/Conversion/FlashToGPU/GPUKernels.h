@@ -259,6 +259,11 @@ struct KernelModifiers {
   /// d score_mod / ds; `vis` narrowed by the mask_mod.
   Value gradExponent(KernelBuilder &kb, unsigned r, Value x, Value row,
                      Value key, Value lse2, Value &dMod, Value &vis) const;
+  /// The backward's score in natural units for a scaled score x = scale
+  /// q.k: x, or score_mod(x) with `dMod` set to d score_mod / ds; `vis`
+  /// narrowed by the mask_mod.
+  Value gradScore(KernelBuilder &kb, unsigned r, Value x, Value row,
+                  Value key, Value &dMod, Value &vis) const;
   /// dS = P (dP - D) [* dMod], 0 where not visible.
   static Value dScore(KernelBuilder &kb, Value p, Value d, Value dMod,
                       Value vis);
@@ -291,9 +296,10 @@ SmallVector<Value> tileLoop(
         body);
 
 /// `s2` (a score in the log2 domain) plus mask(bh, row, key) * log2(e), with
-/// `leadBase` = maskLeadBase(bh).
+/// `leadBase` = maskLeadBase(bh); with `natural`, a score in natural units
+/// plus mask(bh, row, key).
 Value addMask(KernelBuilder &kb, const KernelSpec &s, Value s2, Value mask,
-              Value leadBase, Value row, Value key);
+              Value leadBase, Value row, Value key, bool natural = false);
 
 /// Shared-memory tile type [rows, width] f32.
 MemRefType tileType(MLIRContext *ctx, int64_t rows, int64_t width);
@@ -348,10 +354,11 @@ Value sumOverLanes(KernelBuilder &kb, Value x, int64_t lanes);
 
 /// All threads of the block copy rows [row0, row0 + rows) of batch-head
 /// `bh` of `src` ([BH * n, width], any float type) into `dst` ([rows,
-/// width] f32 in shared memory), zeros past row n.
+/// width] f32 in shared memory), zeros past row n; each element times `mul`
+/// when given.
 void stageTile(OpBuilder &b, Location loc, Value src, Value dst, Value bh,
                Value row0, int64_t rows, Value n, int64_t width, Value tid,
-               int64_t threads);
+               int64_t threads, Value mul = Value());
 
 /// The argument lists of the backward kernels, SIMT and tensor-core alike:
 /// dQ (q, k, v, o, lse, dO, dq, D[, mask]) and dK/dV (q, k, v, lse, dO, D,
