@@ -193,11 +193,17 @@ def logits_of(out):
     return out.logits if hasattr(out, "logits") else out.last_hidden_state
 
 
+def like(m, x):
+    """The inputs `x` with float tensors in the model's dtype (Whisper's
+    features)."""
+    dt = next(m.parameters()).dtype
+    return {k: (v.to(dt) if torch.is_tensor(v) and v.is_floating_point()
+                else v) for k, v in x.items()}
+
+
 def run(m, x):
     m.zero_grad(set_to_none=True)
-    dt = next(m.parameters()).dtype
-    x = {k: (v.to(dt) if torch.is_tensor(v) and v.is_floating_point() else v)
-         for k, v in x.items()}
+    x = like(m, x)
     y = logits_of(m(**x)).float()
     w = torch.randn(y.shape, generator=torch.Generator().manual_seed(2)
                     ).to(y.device)
@@ -236,8 +242,9 @@ def models(n=256):
             mc = build(cls, cfg, fmt.NAME, state)
             try:
                 comp = torch.compile(mc, fullgraph=True)
-                yc = logits_of(comp(**x)).float()
-                err = float((yc - logits_of(mc(**x)).float()).abs().max())
+                xc = like(mc, x)
+                yc = logits_of(comp(**xc)).float()
+                err = float((yc - logits_of(mc(**xc)).float()).abs().max())
                 print(f"model {name}: torch.compile(fullgraph=True) ok, "
                       f"vs eager {err:.2e}", flush=True)
                 RESULTS[f"compile_{name}"] = err
@@ -256,7 +263,7 @@ def fx_pass(n=256):
     for name, (cfg, cls, kind) in configs().items():
         try:
             m = build(cls, cfg, "eager")
-            x = inputs(kind, cfg, n, "cuda")
+            x = like(m, inputs(kind, cfg, n, "cuda"))
             with torch.no_grad():
                 y_eager = logits_of(m(**x)).float()
             lines = []
