@@ -57,16 +57,16 @@ using namespace mlir::flash::gpukernels;
 
 namespace {
 
-/// s = sum_d a[d] * tile[t][d] over the row, a and the tile's row split
-/// over `lanes` threads (this thread: columns laneColumn(lane, lanes, i)),
-/// summed in an order fixed by the head dim alone: P = gcd(d, 8) partial
-/// sums (column c goes to partial c mod P, in increasing c), then a
-/// pairwise tree over the partials, halves first (the in-thread levels,
-/// then the xor shuffles). The forward and the two backward kernels run
-/// with different threads per row; this makes their scores equal.
-Value scoreDot(KernelBuilder &kb, ArrayRef<Value> a, Value tile, int64_t t,
-               Value lane, int64_t lanes, int64_t d) {
-  int64_t partials = std::gcd(d, int64_t(8));
+/// sum_d a[d] * tile[t][d] over the row, a and the tile's row split over
+/// `lanes` threads (this thread: columns laneColumn(lane, lanes, i)):
+/// `partials` partial sums (column c goes to partial c mod partials, in
+/// increasing c; a multiple of `lanes`), then a pairwise tree over them,
+/// halves first (the in-thread levels, then the xor shuffles). Scores use
+/// scorePartials(d): an order fixed by the head dim alone, so that the
+/// forward and the two backward kernels, which run with different threads
+/// per row, compute the same scores bit for bit.
+Value dotTile(KernelBuilder &kb, ArrayRef<Value> a, Value tile, int64_t t,
+              Value lane, int64_t lanes, int64_t partials) {
   int64_t own = partials / lanes; // partials this thread holds
   SmallVector<Value> part(own, kb.f(0.0f));
   for (auto [i, x] : llvm::enumerate(a)) {
@@ -79,6 +79,16 @@ Value scoreDot(KernelBuilder &kb, ArrayRef<Value> a, Value tile, int64_t t,
     for (int64_t u = 0; u < h; ++u)
       part[u] = arith::AddFOp::create(kb.b, kb.loc, part[u], part[u + h]);
   return lanes > 1 ? sumOverLanes(kb, part[0], lanes) : part[0];
+}
+
+/// The partial sums of a score's dot product for head dim d (the row lanes
+/// divide it: lanesFor keeps them powers of two that divide d, up to 8).
+int64_t scorePartials(int64_t d) { return std::gcd(d, int64_t(8)); }
+
+/// A score: (scale q) . k_t in the one order (dotTile, scorePartials).
+Value scoreDot(KernelBuilder &kb, ArrayRef<Value> a, Value tile, int64_t t,
+               Value lane, int64_t lanes, int64_t d) {
+  return dotTile(kb, a, tile, t, lane, lanes, scorePartials(d));
 }
 
 /// The forward: args (q, k, v, o, lse[, mask][, captures]).
@@ -229,20 +239,6 @@ void storeRow(KernelBuilder &kb, ValueRange vals, Value dst, Value row,
   }
 }
 
-/// sum_d a[d] * tile[t][d] over the whole row: this thread's columns, then
-/// the sum over the row's threads.
-Value dotTile(KernelBuilder &kb, ArrayRef<Value> a, Value tile, int64_t t,
-              Value lane, int64_t lanes) {
-  Value acc = kb.f(0.0f);
-  for (auto [d, x] : llvm::enumerate(a)) {
-    Value y = memref::LoadOp::create(
-        kb.b, kb.loc, tile,
-        ValueRange{kb.c(t), laneColumn(kb, lane, lanes, d)});
-    acc = fmac(kb.b, kb.loc, x, y, acc);
-  }
-  return lanes > 1 ? sumOverLanes(kb, acc, lanes) : acc;
-}
-
 /// P and dS of one score (x = (scale q) . k, the forward's) of the
 /// backward: P = 2^((score [+ mask] - lse) log2 e), 0 for a row that saw no
 /// key (`empty`); dS = P (dP - D) [times d score_mod / ds], 0 where not
@@ -338,7 +334,7 @@ gpu::GPUFuncOp buildGradQKernel(OpBuilder &ob, Location loc, StringRef name,
           Value vis = keyVisible(kl, s, rows, key);
           Value ds = probAndDScore(kl, s, mods, x, rowc, keyc, lseRow, vis,
                                    rowEmpty, mask, maskBase,
-                                   dotTile(kl, dov, vTile, t, lane, L), dRow)
+                                   dotTile(kl, dov, vTile, t, lane, L, L), dRow)
                          .second;
           for (int64_t d = 0; d < s.d / L; ++d) {
             Value kx = memref::LoadOp::create(
@@ -489,7 +485,7 @@ gpu::GPUFuncOp buildGradKVKernel(OpBuilder &ob, Location loc, StringRef name,
                     lb, l, arith::CmpFPredicate::OEQ, lseq, kl.f(ninf));
                 auto [p, ds] = probAndDScore(
                     kl, s, mods, x, qrowc, keyc, lseq, vis, empty, mask,
-                    maskBase, dotTile(kl, vv, doTile, t, lane, L), dRow);
+                    maskBase, dotTile(kl, vv, doTile, t, lane, L, L), dRow);
                 p = arith::SelectOp::create(lb, l, vis, p, kl.f(0.0f));
                 for (int64_t d = 0; d < dq; ++d) {
                   Value qx = memref::LoadOp::create(
