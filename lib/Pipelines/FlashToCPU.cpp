@@ -103,6 +103,9 @@ void mlir::flash::buildFlashToCPUPipeline(
   vectorToLLVM.vectorContractLowering =
       vector::VectorContractLowering::OuterProduct;
   vectorToLLVM.vectorTransposeLowering = vector::VectorTransposeLowering::Shuffle1D;
+  // Row sums as a tree of vector adds, not a chain of scalar ones (any
+  // fixed order is deterministic; every thread count runs the same code).
+  vectorToLLVM.reassociateFPReductions = true;
   pm.addPass(createConvertVectorToLLVMPass(vectorToLLVM));
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
