@@ -31,6 +31,7 @@ sys.path = [p for p in sys.path if os.path.abspath(p or ".") != HERE]
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(HERE)),
                                 "python"))
 from flash_mlir import cuda, mlirgen  # noqa: E402
+sys.path.append(HERE)  # (after the standard library: timing.py only)
 from timing import timeit  # noqa: E402
 
 # Kernels compiled for each shape (the static-shape tables); bench_dynamic.py
