@@ -4,7 +4,8 @@ tensors, forward and backward (autograd), f32 / f16 / bf16, over the CPU
 grid's cases (test/Python/numerics_grid.py: head dims 16..256, lengths
 1..1000 with Nq != Nk, causal with offsets and rows that see no key, bool
 masks with fully masked rows, GQA 1/2/8, logits up to +-1e4) and the GPU's
-own (lengths 4096, decode, additive masks with -inf rows, GQA 8 causal).
+own (lengths 4096, decode, additive masks with -inf rows, GQA 8 causal);
+then the GPU cases' forward and backward run 3 times each: bitwise equal.
 
 Each result must have no NaN, infinities only where the float64 reference
 has them, and an error against that reference within 2x the error of the
@@ -212,6 +213,50 @@ def run():
                   flush=True)
     print(f"grid: {bad} of {total} cases FAIL" if bad else
           f"grid: {total} cases, all within tolerance")
+    return determinism() and bad == 0
+
+
+def determinism(runs=3):
+    """The forward and backward of the GPU cases (split-KV decode, GQA
+    causal, additive masks), each dtype, run `runs` times: every result
+    bitwise the same (the kernels write each output element from one
+    thread in a fixed order; no atomics)."""
+    import torch
+
+    import flash_mlir as fm
+    tdt = {"f32": torch.float32, "f16": torch.float16,
+           "bf16": torch.bfloat16}
+    bad = 0
+    for dt in DTYPES:
+        for b, hq, hkv, nq, nk, d, off, mask, amp in GPU_CASES:
+            g = torch.Generator(device="cuda").manual_seed(5)
+            q, k, v = (torch.randn(b, h, n, d, generator=g, device="cuda")
+                       .to(tdt[dt]) for h, n in ((hq, nq), (hkv, nk),
+                                                 (hkv, nk)))
+            do = torch.randn(b, hq, nq, d, generator=g, device="cuda"
+                             ).to(tdt[dt])
+            m = None
+            if mask == "bool":
+                m = torch.rand(nq, nk, generator=g, device="cuda") > 0.4
+            elif mask == "add":
+                m = torch.randn(b, hq, nq, nk, generator=g, device="cuda")
+            outs = []
+            for _ in range(runs):
+                qg, kg, vg = (t.clone().requires_grad_() for t in (q, k, v))
+                o, lse = fm.attention(qg, kg, vg, causal=off is not None,
+                                      causal_offset=off, mask=m,
+                                      return_lse=True)
+                o.backward(do)
+                outs.append([o, lse, qg.grad, kg.grad, vg.grad])
+            same = all(torch.equal(a, r) for run in outs[1:]
+                       for a, r in zip(run, outs[0]))
+            bad += not same
+            if not same:
+                print(f"determinism {dt} B={b} H={hq}/{hkv} Nq={nq} Nk={nk} "
+                      f"d={d}: results differ between runs FAIL")
+    n = len(DTYPES) * len(GPU_CASES)
+    print(f"determinism: {bad} of {n} cases FAIL" if bad else
+          f"determinism: {n} cases, {runs} runs each, bitwise the same")
     return bad == 0
 
 
