@@ -7,7 +7,7 @@
 # backward); forward and backward; causal with Nq != Nk both ways, GQA,
 # Nq = 1, masks with dynamic dims, a soft-cap. From the repository root
 # after `make build`; then on the GPU machine, with gpu_dyn carried:
-#   cd gpu_dyn && for t in dy* ms*; do ./$t | grep -c "ok: 1"; done
+#   cd gpu_dyn && for t in dy* ms* dk*; do ./$t | grep -c "ok: 1"; done
 set -euo pipefail
 OUT=${OUT:-gpu_dyn}
 source bench/aot.sh
@@ -28,4 +28,14 @@ exe ms1 --batch 2 --hq 4 --hkv 2 --d 128 --dtype bf16 --causal --tol 8e-3 --shap
 exe ms2 --hq 2 --d 64 --dtype f16 --tol 2e-3 --shapes 1:64,64:1,100:100,129:255
 exe ms3 --grad --batch 2 --hq 4 --hkv 2 --d 64 --dtype bf16 --causal --tol 2e-2 --shapes 1:33,37:50,130:70,200:200
 exe ms4 --grad --hq 2 --d 128 --dtype f16 --tol 4e-3 --mask add --shapes 17:300,100:100,255:129
+# Decode and draft tokens on the tensor-core split-KV kernels (one kernel
+# per Nq, Nk at run time): causal rows by their query (Nq = 2-4, packed
+# with the GQA group), a static offset that hides keys, a query that sees
+# a prefix; wgmma (d = 64, 128) and mma.sync.
+exe dk1 --batch 2 --hq 8 --hkv 2 --nq 4 --nk 300 --d 64 --dtype bf16 --causal --tol 8e-3 --dynamic-keys
+exe dk2 --hq 8 --hkv 2 --nq 4 --d 128 --dtype f16 --causal --tol 2e-3 --dynamic-keys --shapes 4:4,4:5,4:129,4:1000,4:4097
+exe dk3 --batch 2 --hq 4 --hkv 1 --nq 3 --d 128 --dtype bf16 --causal --tol 8e-3 --dynamic-keys --shapes 3:3,3:64,3:65,3:3000
+exe dk4 --hq 4 --hkv 2 --nq 2 --nk 700 --d 64 --dtype f16 --causal --causal-offset 100 --tol 2e-3 --dynamic-keys
+exe dk5 --hq 8 --hkv 1 --nq 1 --nk 900 --d 128 --dtype bf16 --causal --causal-offset 250 --tol 8e-3 --dynamic-keys
+FLASH_AOT_NVVM_OPTIONS=wgmma=0 exe dk6 --batch 2 --hq 8 --hkv 2 --nq 4 --d 128 --dtype bf16 --causal --tol 8e-3 --dynamic-keys --shapes 4:4,4:130,4:2049
 cp build/lib/libflash_cuda_runtime.so "$OUT/"

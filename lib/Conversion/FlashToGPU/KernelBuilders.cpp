@@ -107,7 +107,9 @@ Value KernelSpec::causalOffsetValue(KernelBuilder &kb, int64_t add) const {
   assert(causalOffset && "not causal");
   if (!ShapedType::isDynamic(*causalOffset))
     return kb.c(*causalOffset + add);
-  return arith::SubIOp::create(kb.b, kb.loc, nkValue(kb, add), nqValue(kb));
+  return arith::SubIOp::create(
+      kb.b, kb.loc, nkValue(kb, add),
+      packedQueries ? kb.c(packedQueries) : nqValue(kb));
 }
 
 Value gpukernels::maskLeadBase(KernelBuilder &kb, const KernelSpec &s,

@@ -527,6 +527,19 @@ Value MmaFragments::kvHead(const KernelSpec &s, Value bh) {
 Value MmaFragments::kvEnd(const KernelSpec &s, const WarpRows &w, int64_t rows,
                           Value rowLimit[2]) {
   KernelBuilder kb{b, loc};
+  if (s.causalOffset && s.packedQueries) {
+    // Packed rows: row r is query r % P; the block needs the keys of query
+    // P - 1.
+    for (int r = 0; r < 2; ++r)
+      rowLimit[r] = add(arith::RemUIOp::create(b, loc, w.rows[r],
+                                               kb.c(s.packedQueries)),
+                        s.causalOffsetValue(kb));
+    return arith::MinSIOp::create(
+        b, loc,
+        arith::MaxSIOp::create(b, loc, s.causalOffsetValue(kb, s.packedQueries),
+                               kb.c(0)),
+        s.nkValue(kb));
+  }
   for (int r = 0; s.causalOffset && r < 2; ++r)
     rowLimit[r] = add(w.rows[r], s.causalOffsetValue(kb));
   return blockKvEnd(kb, s, w.base, rows);
@@ -678,8 +691,12 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
   Value fullEnd = b.createOrFold<arith::MulIOp>(
       loc, b.createOrFold<arith::DivUIOp>(loc, nk, kb.c(tileKV)), kb.c(tileKV));
   if (s.causalOffset) {
+    // (Packed rows: the block's first query is query 0.)
     Value firstVisible = arith::MaxSIOp::create(
-        b, loc, F.add(rowBase, s.causalOffsetValue(kb, 1)), kb.c(0));
+        b, loc,
+        s.packedQueries ? s.causalOffsetValue(kb, 1)
+                        : F.add(rowBase, s.causalOffsetValue(kb, 1)),
+        kb.c(0));
     fullEnd = arith::MinSIOp::create(
         b, loc,
         arith::MulIOp::create(

@@ -81,9 +81,8 @@ struct TensorCoreKind : KernelKind {
 /// packed problem (a kv head's R = (Hq / Hkv) * Nq query rows as one head's
 /// rows, the same memory) on mma.sync / wgmma with the forward's cp.async
 /// K/V pipeline, each block over one split of the keys, then
-/// SplitKVKernels.cpp's combine kernel. Where every packed row sees the
-/// same keys: no mask or modifiers, and causal only as a decode step's
-/// (Nq = 1, bottom-right). Otherwise the SIMT split-KV kind.
+/// SplitKVKernels.cpp's combine kernel. With no mask or modifiers; causal rows by their query (packedQueries).
+/// Otherwise the SIMT split-KV kind.
 struct TensorCoreSplitKVKind : KernelKind {
   bool first() const override { return true; }
 
@@ -93,14 +92,17 @@ struct TensorCoreSplitKVKind : KernelKind {
     if (!o.tensorCores || !isSplitKVShape(s, o))
       return std::nullopt;
     int64_t group = s.hq / s.hkv, rows = group * s.nq;
-    // Causal: only a step whose query sees every key (offset Nk - 1).
-    if (s.causalOffset &&
-        !(s.nq == 1 &&
-          (ShapedType::isDynamic(*s.causalOffset) ||
-           (!ShapedType::isDynamic(s.nk) && *s.causalOffset >= s.nk - 1))))
-      return std::nullopt;
     KernelSpec p = s;
-    p.causalOffset.reset();
+    // Causal (decode steps, draft tokens): row r is query r % Nq, its limit
+    // r % Nq + offset. A step whose queries see every key (one query at
+    // offset Nk - 1) needs no limit.
+    if (s.causalOffset &&
+        s.nq == 1 &&
+        (ShapedType::isDynamic(*s.causalOffset) ||
+         (!ShapedType::isDynamic(s.nk) && *s.causalOffset >= s.nk - 1)))
+      p.causalOffset.reset();
+    if (p.causalOffset)
+      p.packedQueries = s.nq;
     p.hq = s.hkv;
     p.nq = rows;
     p.bh = ShapedType::isDynamic(s.bh) ? s.bh : s.bh / group;

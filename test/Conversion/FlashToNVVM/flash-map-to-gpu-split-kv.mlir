@@ -76,6 +76,29 @@ func.func @causal(%q: tensor<4x3x32xf32>, %k: tensor<2x?x32xf32>) -> tensor<4x3x
 
 // -----
 
+// Draft tokens: causal Nq = 4, GQA 8 / 2 (16 packed rows), bf16: with tensor
+// cores the wgmma forward over a split, each row's causal limit by its
+// query (row % 4 + Nk - 4: the dynamic offset from the original Nq).
+// TC-LABEL: module attributes {flash.kernels
+// TC-SAME: kind = "wgmma", max_blocks_x
+// TC: gpu.func @flash_attention_0(%{{.*}}: memref<32x64xbf16>, %{{.*}}: memref<?x64xbf16>, %{{.*}}: memref<?x64xbf16>, %{{.*}}: memref<32x64xbf16>, %{{.*}}: memref<32xf32>, %{{.*}}: memref<?xf32>, %[[NK:[a-z0-9]+]]: index)
+// TC: %[[SHIFT:.*]] = arith.subi %[[NK]], %c4{{.*}} : index
+// TC-NEXT: arith.addi %{{.*}}, %[[SHIFT]] : index
+// TC: llvm.inline_asm {{.*}}wgmma.mma_async
+// TC: gpu.func @flash_attention_0_combine
+// CHECK-LABEL: module attributes {flash.kernels
+// CHECK-SAME: kind = "split-kv"
+// OFF-LABEL: module attributes
+// OFF-NOT: split-kv
+func.func @draft(%q: tensor<2x4x4x64xbf16>, %k: tensor<2x1x?x64xbf16>) -> tensor<2x4x4x64xbf16> {
+  %o = tensor.empty() : tensor<2x4x4x64xbf16>
+  %r = flash.attention ins(%q, %k, %k : tensor<2x4x4x64xbf16>, tensor<2x1x?x64xbf16>, tensor<2x1x?x64xbf16>)
+       outs(%o : tensor<2x4x4x64xbf16>) {causal} -> tensor<2x4x4x64xbf16>
+  return %r : tensor<2x4x4x64xbf16>
+}
+
+// -----
+
 // Not decode: a group of 4 heads x 5 queries (20 rows > 16), a mask, a
 // static Nk below two blocks, dynamic Nq: the other kinds.
 // CHECK-LABEL: module attributes {flash.kernels

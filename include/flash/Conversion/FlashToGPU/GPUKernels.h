@@ -61,6 +61,11 @@ struct KernelSpec {
   /// packed one (a kv head's query rows as one head's).
   bool splitKeys = false;
   int64_t splitKeysPerBlock = 0;
+  /// The packed problem's queries per head (0: rows are not packed): row r
+  /// is query r % packedQueries of a head of the group, so the causal limit
+  /// of row r is r % packedQueries + causalOffset (a dynamic offset is
+  /// Nk - packedQueries).
+  int64_t packedQueries = 0;
   /// The backward's tile (keys of the dQ kernel, queries of the dK/dV
   /// kernel) when given by mma-tile-kv; 0: by head dim.
   int64_t mmaGradTile = 0;
