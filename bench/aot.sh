@@ -28,7 +28,7 @@ aot_link() {
 }
 exe() { # name mlirgen-args...
   local name=$1; shift
-  /usr/bin/python3 python/flash_mlir/mlirgen.py "$@" > "$tmp/$name.mlir"
+  /usr/bin/python3 utils/mlirgen.py "$@" > "$tmp/$name.mlir"
   aot_link "$tmp/$name.mlir" "$name" \
     "--flash-to-nvvm=format=bin${FLASH_AOT_NVVM_OPTIONS:+ $FLASH_AOT_NVVM_OPTIONS}" \
     flash_cuda_runtime

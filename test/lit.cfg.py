@@ -37,7 +37,7 @@ config.substitutions.append(("%python", "/usr/bin/python3"))
 # mlir-runner with the C runner utils and the OpenMP runtime.
 config.substitutions.append(
     ("%gen", "/usr/bin/python3 " + os.path.join(
-        config.flash_src_root, "python", "flash_mlir", "mlirgen.py")))
+        config.flash_src_root, "utils", "mlirgen.py")))
 config.substitutions.append(
     ("%run", "mlir-runner -e main -entry-point-result=void -shared-libs=" +
      os.path.join(config.llvm_lib_dir, "libmlir_runner_utils.so") + "," +

@@ -25,8 +25,8 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-sys.path.insert(0, os.path.join(ROOT, "python"))
-from flash_mlir import mlirgen  # noqa: E402
+sys.path.insert(0, os.path.join(ROOT, "utils"))
+import mlirgen  # noqa: E402  (utils/: the references and drivers)
 
 LLVM = "/usr/lib/llvm-22"
 

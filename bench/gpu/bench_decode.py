@@ -24,7 +24,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(HERE)),
                                 "python"))
 
-from flash_mlir import cuda, mlirgen  # noqa: E402
+from flash_mlir import cuda, program  # noqa: E402
 from timing import graph_time  # noqa: E402
 
 # B, Hq, Hkv, Nq, Nk, causal
@@ -38,7 +38,7 @@ SMALL = (1, 8, 128, 64)  # B, H, N, d of the per-call overhead row
 
 
 def config(b, hq, hkv, nq, nk, d, causal):
-    return mlirgen.Config(batch=[b], hq=hq, hkv=hkv, nq=nq, nk=nk, d=d, dv=d,
+    return program.Config(batch=[b], hq=hq, hkv=hkv, nq=nq, nk=nk, d=d, dv=d,
                           dtype="bf16", causal=causal,
                           causal_offset=nk - nq if causal else None,
                           lse=True)

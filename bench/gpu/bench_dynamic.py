@@ -22,7 +22,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(HERE)),
                                 "python"))
 
-from flash_mlir import cuda, mlirgen  # noqa: E402
+from flash_mlir import cuda, program  # noqa: E402
 from timing import timeit  # noqa: E402
 
 CONFIGS = [(d, n, causal) for d in (64, 128) for n in (1024, 4096, 16384)
@@ -42,7 +42,7 @@ def shape(d, n):
 
 
 def config(b, hq, hkv, nq, nk, d, causal):
-    return mlirgen.Config(batch=[b], hq=hq, hkv=hkv, nq=nq, nk=nk, d=d, dv=d,
+    return program.Config(batch=[b], hq=hq, hkv=hkv, nq=nq, nk=nk, d=d, dv=d,
                           dtype="bf16", causal=causal,
                           causal_offset=0 if causal else None, lse=True)
 

@@ -35,7 +35,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(HERE)),
                                 "python"))
 
-from flash_mlir import cuda, mlirgen  # noqa: E402
+from flash_mlir import cuda, program  # noqa: E402
 from timing import timeit  # noqa: E402
 from bench import problem, shape  # noqa: E402
 
@@ -88,7 +88,7 @@ def precompile():
         use(name, opts)
         for d, n, causal in configs():
             b, h = shape(d, n)
-            cfg = mlirgen.Config(batch=[b], hq=h, hkv=h, nq=n, nk=n, d=d, dv=d,
+            cfg = program.Config(batch=[b], hq=h, hkv=h, nq=n, nk=n, d=d, dv=d,
                                  dtype="bf16", causal=causal,
                                  causal_offset=0 if causal else None, lse=True)
             cuda.compile_kernel(cuda.kernel_class(cfg))

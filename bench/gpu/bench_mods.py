@@ -30,7 +30,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path = [p for p in sys.path if os.path.abspath(p or ".") != HERE]
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(HERE)),
                                 "python"))
-from flash_mlir import cuda, mlirgen  # noqa: E402
+from flash_mlir import cuda, program  # noqa: E402
 sys.path.append(HERE)  # (after the standard library: timing.py only)
 from timing import timeit  # noqa: E402
 
@@ -51,8 +51,8 @@ SIZES = (1024, 16384)
 
 
 def config(n, causal, window, softcap, alibi, docs):
-    """The mlirgen config flash_mlir.cuda builds for these arguments."""
-    cfg = mlirgen.Config(batch=[B], hq=H, hkv=H, nq=n, nk=n, d=D, dv=D,
+    """The program.Config flash_mlir.cuda builds for these arguments."""
+    cfg = program.Config(batch=[B], hq=H, hkv=H, nq=n, nk=n, d=D, dv=D,
                          dtype="bf16", causal=causal,
                          causal_offset=0 if causal else None, scale=None,
                          lse=True)

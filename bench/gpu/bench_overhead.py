@@ -25,14 +25,14 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(HERE)),
                                 "python"))
 
-from flash_mlir import cuda, mlirgen  # noqa: E402
+from flash_mlir import cuda, program  # noqa: E402
 
 # (B, Hq, Hkv, Nq, Nk, d): the small shape, and a decode step.
 SHAPES = [(1, 8, 8, 128, 128, 64), (1, 32, 8, 1, 1024, 128)]
 
 
 def config(b, hq, hkv, nq, nk, d):
-    return mlirgen.Config(batch=[b], hq=hq, hkv=hkv, nq=nq, nk=nk, d=d, dv=d,
+    return program.Config(batch=[b], hq=hq, hkv=hkv, nq=nq, nk=nk, d=d, dv=d,
                           dtype="bf16", causal=False, causal_offset=None,
                           lse=True)
 

@@ -23,7 +23,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(HERE)),
                                 "python"))
 
-from flash_mlir import cuda, mlirgen  # noqa: E402
+from flash_mlir import cuda, program  # noqa: E402
 
 # Kernels compiled for each shape (the static-shape tables); bench_dynamic.py
 # compares them with the per-class kernels of runtime shapes.
@@ -42,7 +42,7 @@ def shape(d):
 
 def config(dtype, d):
     b, h = shape(d)
-    return mlirgen.Config(batch=[b], hq=h, hkv=h, nq=N, nk=N, d=d, dv=d,
+    return program.Config(batch=[b], hq=h, hkv=h, nq=N, nk=N, d=d, dv=d,
                           dtype=dtype, causal=False, lse=True)
 
 

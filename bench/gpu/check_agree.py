@@ -57,8 +57,8 @@ def prepare(out):
         np.savez(os.path.join(out, f"case{i}.npz"), o=o, lse=lse, dq=dq,
                  dk=dk, dv=dv)
         # The CUDA kernels of the case, into the kernel cache.
-        from flash_mlir import cuda, mlirgen
-        cfg = mlirgen.Config(batch=[b], hq=hq, hkv=hkv, nq=nq, nk=nk, d=d,
+        from flash_mlir import cuda, program
+        cfg = program.Config(batch=[b], hq=hq, hkv=hkv, nq=nq, nk=nk, d=d,
                              dv=d, dtype="f32", causal=causal,
                              causal_offset=(0 if off is None else off)
                              if causal else None, lse=True)

@@ -14,7 +14,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(HERE)),
                                 "python"))
-from flash_mlir import cuda, mlirgen  # noqa: E402
+from flash_mlir import cuda, program  # noqa: E402
 
 CASES = [  # (B, Hq, Hkv, d, dtype, causal, mask: None | "bool2" | "add4")
     (2, 4, 2, 64, "bf16", True, None),
@@ -26,7 +26,7 @@ LENGTHS = [(37, 50), (100, 70), (129, 300)]
 
 
 def config(b, hq, hkv, d, dt, causal, mask, nq, nk):
-    cfg = mlirgen.Config(batch=[b], hq=hq, hkv=hkv, nq=nq, nk=nk, d=d, dv=d,
+    cfg = program.Config(batch=[b], hq=hq, hkv=hkv, nq=nq, nk=nk, d=d, dv=d,
                          dtype=dt, causal=causal,
                          causal_offset=0 if causal else None, lse=True)
     if mask:

@@ -127,6 +127,40 @@ def err(a, b):
     return float((a[fin] - b[fin]).abs().max())
 
 
+def peers(q, k, v, do, keep, madd, exact):
+    """The errors (o dq dk dv) of torch SDPA's cuDNN, memory-efficient and
+    flash backends on these inputs, where each takes the case."""
+    import torch
+    import torch.nn.functional as F
+    from torch.nn.attention import SDPBackend, sdpa_kernel
+    g = q.shape[1] // k.shape[1]
+    kx, vx = (t.repeat_interleave(g, 1) for t in (k, v))
+    mask = keep if madd is None else (
+        madd.masked_fill(~keep, float("-inf")).to(q.dtype))
+    out = []
+    for name, be in (("cuDNN", SDPBackend.CUDNN_ATTENTION),
+                     ("mem-eff", SDPBackend.EFFICIENT_ATTENTION),
+                     ("FA2", SDPBackend.FLASH_ATTENTION)):
+        try:
+            qg, kg, vg = (t.clone().requires_grad_() for t in (q, kx, vx))
+            with sdpa_kernel(be):
+                o = F.scaled_dot_product_attention(
+                    qg, kg, vg,
+                    attn_mask=None if bool(keep.all()) and madd is None
+                    else mask)
+            o.backward(do)
+
+            def fold(t):
+                return t.reshape(t.shape[0], -1, g, *t.shape[2:]).sum(2)
+            es = [err(x, r) for x, r in zip(
+                (o, qg.grad, fold(kg.grad), fold(vg.grad)),
+                (exact[0], exact[2], exact[3], exact[4]))]
+            out.append(f"{name} " + "/".join(f"{e:.1e}" for e in es))
+        except RuntimeError:
+            out.append(f"{name} n/a")
+    return "[peers o/dq/dk/dv: " + "; ".join(out) + "]"
+
+
 def run():
     import torch
 
@@ -207,6 +241,10 @@ def run():
                     ok &= good
                     msgs.append(f"{n} {e:.1e}/{eu:.1e}"
                                 f"{'' if good else ' FAIL'}")
+            if not ok and ours is not None and dt != "f32":
+                # Where we fail: torch SDPA's fused kernels on the same
+                # inputs, against the same reference (is it shared?).
+                msgs.append(peers(q, k, v, do, keep, madd, exact))
             bad += not ok
             print(f"{dt} B={b} H={hq}/{hkv} Nq={nq} Nk={nk} d={d} "
                   f"offset={off} mask={mask} amp={amp:g}: " + " ".join(msgs),

@@ -78,7 +78,7 @@ FLASH_MLIR_CACHE="$OUT/cache" FLASH_MLIR_NVVM_OPTIONS=row-lanes=1 \
 FLASH_MLIR_CACHE="$OUT/cache" /usr/bin/python3 - <<'PY'
 import sys
 sys.path.insert(0, "python")
-from flash_mlir import cuda, mlirgen
+from flash_mlir import cuda, program
 # The configurations of test/Python/cuda_autograd.py (masks as the Python
 # front passes them: additive f32, [Nq, Nk] or the full [B, H, Nq, Nk]).
 for B, Hq, Hkv, N, D, causal, dt, masked in [
@@ -87,7 +87,7 @@ for B, Hq, Hkv, N, D, causal, dt, masked in [
         (2, 2, 1, 130, 64, True, "bf16", None),
         (2, 4, 2, 100, 64, False, "f32", "full"),
         (1, 3, 3, 65, 32, True, "f32", "2d")]:
-    cfg = mlirgen.Config(batch=[B], hq=Hq, hkv=Hkv, nq=N, nk=N, d=D, dv=D,
+    cfg = program.Config(batch=[B], hq=Hq, hkv=Hkv, nq=N, nk=N, d=D, dv=D,
                          dtype=dt, causal=causal,
                          causal_offset=0 if causal else None, lse=True)
     if masked:

@@ -17,12 +17,12 @@ link() { # src name options
 /usr/bin/python3 - "$tmp" <<'PY'
 import sys
 sys.path.insert(0, "python"); sys.path.insert(0, "bench/cpu")
-from flash_mlir import mlirgen
+from flash_mlir import program
 from bench import timing_program
 tmp = sys.argv[1]
 for d in (64, 128):
     for causal in (False, True):
-        cfg = mlirgen.Config(batch=[4], hq=2048 // d, hkv=2048 // d, nq=4096,
+        cfg = program.Config(batch=[4], hq=2048 // d, hkv=2048 // d, nq=4096,
                              nk=4096, d=d, dv=d, dtype="bf16", causal=causal,
                              causal_offset=0 if causal else None, lse=True)
         open(f"{tmp}/time_d{d}_{'c' if causal else 'n'}.mlir", "w").write(
@@ -39,7 +39,7 @@ for v in $VARIANTS; do
            "--nq 200 --nk 200 --d 128 --hq 2 --causal --dtype bf16 --tol 8e-3" \
            "--nq 1000 --nk 1000 --d 64 --batch 2 --hq 2 --hkv 1 --dtype bf16 --tol 8e-3"; do
     i2=$(ls "$OUT" | grep -c "^v${i}_check" || true)
-    /usr/bin/python3 python/flash_mlir/mlirgen.py $c > "$tmp/c.mlir"
+    /usr/bin/python3 utils/mlirgen.py $c > "$tmp/c.mlir"
     link "$tmp/c.mlir" "v${i}_check$i2" "$v"
   done
 done

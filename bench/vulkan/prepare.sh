@@ -15,7 +15,7 @@ link() { # name pipeline runtime
 }
 check() { # name mlirgen-args...
   local name=$1; shift
-  /usr/bin/python3 python/flash_mlir/mlirgen.py "$@" > "$tmp/$name.mlir"
+  /usr/bin/python3 utils/mlirgen.py "$@" > "$tmp/$name.mlir"
   link "$name" --flash-to-spirv flash_vulkan_runtime
 }
 check v1 --batch 2 --hq 4 --hkv 2 --nq 100 --nk 70 --d 64 --causal
@@ -37,7 +37,7 @@ check w5 --grad --n 1024 --d 128 --dtype f16 --tol 4e-3
 COOP='--flash-to-spirv=caps=CooperativeMatrixKHR max-workgroup-memory=49152'
 checkc() { # name mlirgen-args...
   local name=$1; shift
-  /usr/bin/python3 python/flash_mlir/mlirgen.py "$@" > "$tmp/$name.mlir"
+  /usr/bin/python3 utils/mlirgen.py "$@" > "$tmp/$name.mlir"
   link "$name" "$COOP" flash_vulkan_runtime
 }
 checkc c1 --batch 2 --hq 4 --hkv 2 --nq 100 --nk 70 --d 64 --causal --dtype f16 --tol 2e-3
@@ -60,18 +60,18 @@ checkc n2 --batch 2 --hq 2 --nq 200 --nk 230 --d 128 --segments 5 --segments-bat
 /usr/bin/python3 - "$tmp" <<'PY'
 import sys
 sys.path.insert(0, "python"); sys.path.insert(0, "bench/cpu")
-from flash_mlir import mlirgen
+from flash_mlir import program
 from bench import timing_program
 tmp = sys.argv[1]
 for d, h in [(64, 32), (128, 16)]:
-    cfg = mlirgen.Config(batch=[4], hq=h, hkv=h, nq=4096, nk=4096, d=d, dv=d,
+    cfg = program.Config(batch=[4], hq=h, hkv=h, nq=4096, nk=4096, d=d, dv=d,
                          dtype="f16", causal=False, lse=True)
     open(f"{tmp}/f{d}.mlir", "w").write(timing_program(cfg, "fused", 2))
     open(f"{tmp}/b{d}.mlir", "w").write(timing_program(cfg, "fused_grad", 1))
 # The forward and the backward on the GPU in one module at d = 128 (their
 # workgroup variables add up to more than 48 KiB): the two runtimes'
 # checksums agree.
-cfg = mlirgen.Config(batch=[1], hq=1, hkv=1, nq=1024, nk=1024, d=128, dv=128,
+cfg = program.Config(batch=[1], hq=1, hkv=1, nq=1024, nk=1024, d=128, dv=128,
                      dtype="f16", causal=False, lse=True)
 open(f"{tmp}/s128.mlir", "w").write(timing_program(cfg, "fused_grad", 1))
 PY

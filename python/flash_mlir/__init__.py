@@ -13,10 +13,10 @@ import math
 
 import numpy as np
 
-from . import compiler, distributed, mlirgen
+from . import compiler, cpu, distributed, program
 
-__all__ = ["attention", "attention_grad", "compiler", "distributed",
-           "mlirgen"]
+__all__ = ["attention", "attention_grad", "compiler", "cpu", "distributed",
+           "program"]
 
 
 def _config(q, k, v, causal, scale, causal_offset=None, mask=None):
@@ -52,7 +52,7 @@ def _config(q, k, v, causal, scale, causal_offset=None, mask=None):
                              f"key/value heads ({hkv})")
     if scale is not None and not math.isfinite(scale):
         raise ValueError(f"scale must be finite, got {scale}")
-    cfg = mlirgen.Config(batch=batch, hq=hq, hkv=hkv, nq=q.shape[-2],
+    cfg = program.Config(batch=batch, hq=hq, hkv=hkv, nq=q.shape[-2],
                          nk=k.shape[-2], d=q.shape[-1], dv=v.shape[-1],
                          causal=bool(causal), causal_offset=causal_offset,
                          scale=None if scale is None else float(scale),
@@ -233,7 +233,7 @@ def attention(q, k, v, causal=False, scale=None, block_q=None, block_kv=None,
     cfg = _config(q, k, v, causal, scale, causal_offset, m)
     extra = _modifiers(cfg, q, k, *mods)
     _blocks(block_q, block_kv, loop_order)
-    fwd, _ = compiler.attention_kernels(cfg, block_q, block_kv,
+    fwd, _ = cpu.attention_kernels(cfg, block_q, block_kv,
                                         loop_order)
     o, lse = fwd(q, k, v, *([m] if m is not None else []), *extra)
     return (o, lse) if return_lse else o
@@ -300,7 +300,7 @@ def attention_grad(q, k, v, o, lse, do, causal=False, scale=None,
         if tuple(t.shape) != tuple(shape):
             raise ValueError(f"{name} must have shape {tuple(shape)}, got "
                              f"{tuple(t.shape)}")
-    _, bwd = compiler.attention_kernels(cfg, block_q, block_kv,
+    _, bwd = cpu.attention_kernels(cfg, block_q, block_kv,
                                         loop_order)
     return tuple(bwd(q, k, v, o, lse, do, *([m] if m is not None else []),
                      *extra))

@@ -25,7 +25,7 @@ import subprocess
 import tempfile
 import threading
 
-from . import compiler, mlirgen
+from . import compiler, program
 
 
 
@@ -151,8 +151,8 @@ def compile_kernel(cfg, chip="sm_90a", features="+ptx80", grad=False):
     order) for flash.attention of `cfg` (its shapes static, or dynamic
     lengths with cfg.dynamic), or for flash.attention_grad with `grad`."""
     global COMPILES
-    func = (mlirgen.fused_grad_func(cfg, name="bwd") if grad
-            else mlirgen.fused_func(cfg, name="fwd"))
+    func = (program.fused_grad_func(cfg, name="bwd") if grad
+            else program.fused_func(cfg, name="fwd"))
     text = "\n".join(["module {", func, "}"])
     extra = _nvvm_options()
     key = hashlib.sha256("\0".join(["cuda7", text, chip, features, extra]
@@ -383,7 +383,7 @@ def _config(q, k, v, causal, scale, mask=None, causal_offset=None):
     B, H, N, D = q.shape
     if k.shape[0] != B or k.shape[1] == 0 or H % k.shape[1]:
         raise ValueError("k/v heads must divide the query heads (GQA)")
-    cfg = mlirgen.Config(batch=[B], hq=H, hkv=k.shape[1], nq=N,
+    cfg = program.Config(batch=[B], hq=H, hkv=k.shape[1], nq=N,
                          nk=k.shape[2], d=D, dv=v.shape[3], dtype=dt,
                          causal=bool(causal),
                          causal_offset=(0 if causal_offset is None

@@ -19,7 +19,7 @@ import sys
 
 
 def answer(paths, log=print):
-    from . import compiler, cuda, fx, mlirgen
+    from . import compiler, cuda, fx, program
 
     done = 0
     for path in paths:
@@ -33,7 +33,7 @@ def answer(paths, log=print):
         elif name.startswith("kernel-") and name.endswith(".json"):
             with open(path) as f:
                 req = json.load(f)
-            cfg = eval(req["config"], {"Config": mlirgen.Config})  # noqa: S307
+            cfg = eval(req["config"], {"Config": program.Config})  # noqa: S307
             old = os.environ.get("FLASH_MLIR_NVVM_OPTIONS")
             os.environ["FLASH_MLIR_NVVM_OPTIONS"] = req.get("options", "")
             try:

@@ -9,11 +9,11 @@
 import json
 import os
 
-from flash_mlir import compiler, cuda, mlirgen
+from flash_mlir import compiler, cuda, program
 
 
 def cfg(d, dtype, causal=False, hq=4, hkv=2, n=100):
-    return mlirgen.Config(batch=[2], hq=hq, hkv=hkv, nq=n, nk=n, d=d, dv=d,
+    return program.Config(batch=[2], hq=hq, hkv=hkv, nq=n, nk=n, d=d, dv=d,
                           dtype=dtype, causal=causal,
                           causal_offset=0 if causal else None, lse=True)
 

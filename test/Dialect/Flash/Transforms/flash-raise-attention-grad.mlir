@@ -2,7 +2,7 @@
 // reused) becomes flash.attention (with lse) + flash.attention_grad; no N x N
 // tensor is left.
 // RUN: flash-opt %s --split-input-file --flash-raise-attention="report=true" --verify-diagnostics | FileCheck %s
-// RUN: %python %flash_src_root/python/flash_mlir/raisecheck.py %s --build %flash_obj_root | FileCheck %s --check-prefix=EXEC
+// RUN: %python %flash_src_root/utils/raisecheck.py %s --build %flash_obj_root | FileCheck %s --check-prefix=EXEC
 // EXEC-NOT: FAIL
 
 // Named ops: P^T dO and dS^T Q as matmuls with transposing maps.

@@ -1,8 +1,8 @@
 // Every near miss (@negative_*) is left alone with a remark naming why.
 // RUN: flash-opt %s --split-input-file --flash-raise-attention="report=true" --verify-diagnostics | FileCheck %s
 // Every other function, raised and not, runs on the CPU on the same inputs
-// and must agree (python/flash_mlir/raisecheck.py).
-// RUN: %python %flash_src_root/python/flash_mlir/raisecheck.py %s --build %flash_obj_root | FileCheck %s --check-prefix=EXEC
+// and must agree (utils/raisecheck.py).
+// RUN: %python %flash_src_root/utils/raisecheck.py %s --build %flash_obj_root | FileCheck %s --check-prefix=EXEC
 // EXEC-NOT: FAIL
 // EXEC: matmul_transposed_maps: raised=yes
 

@@ -5,7 +5,7 @@
 // run-time sizes of its `?` dims (in order across the arguments) for
 // raisecheck.py.
 // RUN: flash-opt %s --split-input-file --flash-raise-attention="report=true" --verify-diagnostics | FileCheck %s
-// RUN: %python %flash_src_root/python/flash_mlir/raisecheck.py %s --build %flash_obj_root | FileCheck %s --check-prefix=EXEC
+// RUN: %python %flash_src_root/utils/raisecheck.py %s --build %flash_obj_root | FileCheck %s --check-prefix=EXEC
 // EXEC-NOT: FAIL
 
 // [?, 48] Q, K, V with independent dynamic lengths, K^T in the matmul

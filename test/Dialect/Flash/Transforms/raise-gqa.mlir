@@ -4,7 +4,7 @@
 // whole Llama attention block (repeat_kv, heads collapsed around
 // batch_matmul, a finfo.min causal mask, linalg.softmax, transpose back).
 // RUN: flash-opt %s --split-input-file --flash-raise-attention="report=true" --verify-diagnostics | FileCheck %s
-// RUN: %python %flash_src_root/python/flash_mlir/raisecheck.py %s --build %flash_obj_root | FileCheck %s --check-prefix=EXEC
+// RUN: %python %flash_src_root/utils/raisecheck.py %s --build %flash_obj_root | FileCheck %s --check-prefix=EXEC
 // EXEC-NOT: FAIL
 
 // Llama repeat_kv (Hq = 4, Hkv = 2): K and V [B,Hkv,N,D] broadcast to

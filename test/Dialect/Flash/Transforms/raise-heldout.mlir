@@ -3,7 +3,7 @@
 // softmax spellings, masks, GQA, TOSA, joint graphs, dynamic shapes, f16,
 // computed Q/K/V, and near misses.
 // RUN: flash-opt %s --split-input-file --flash-raise-attention="report=true" --verify-diagnostics | FileCheck %s
-// RUN: %python %flash_src_root/python/flash_mlir/raisecheck.py %s --build %flash_obj_root | FileCheck %s --check-prefix=EXEC
+// RUN: %python %flash_src_root/utils/raisecheck.py %s --build %flash_obj_root | FileCheck %s --check-prefix=EXEC
 // EXEC-NOT: FAIL
 
 // linalg.contract for QK^T and PV

@@ -7,7 +7,7 @@
 // positive ones were checked against torch autograd of
 // softmax(q k^T * scale (+ causal mask)) v.
 // RUN: flash-opt %s --split-input-file --flash-raise-attention="report=true" --verify-diagnostics | FileCheck %s
-// RUN: %python %flash_src_root/python/flash_mlir/raisecheck.py %s --build %flash_obj_root | FileCheck %s --check-prefix=EXEC
+// RUN: %python %flash_src_root/utils/raisecheck.py %s --build %flash_obj_root | FileCheck %s --check-prefix=EXEC
 // EXEC-NOT: FAIL
 
 // 2-D, Nq != Nk: K, P, V and dS transposed by linalg.transpose before

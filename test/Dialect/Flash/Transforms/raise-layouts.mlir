@@ -4,7 +4,7 @@
 // an argument, generics with the transpose in their maps and unusual loop
 // orders).
 // RUN: flash-opt %s --split-input-file --flash-raise-attention="report=true" --verify-diagnostics | FileCheck %s
-// RUN: %python %flash_src_root/python/flash_mlir/raisecheck.py %s --build %flash_obj_root | FileCheck %s --check-prefix=EXEC
+// RUN: %python %flash_src_root/utils/raisecheck.py %s --build %flash_obj_root | FileCheck %s --check-prefix=EXEC
 // EXEC-NOT: FAIL
 
 // [N,D]: linalg.matmul with matmul_transpose_b maps for Q*K^T, scale by a

@@ -5,7 +5,7 @@
 // finite additive mask keeps its constant ((1 - m) * -10000); masks that keep
 // or hide whole query rows and finite fills get remarks.
 // RUN: flash-opt %s --split-input-file --flash-raise-attention="report=true" --verify-diagnostics | FileCheck %s
-// RUN: %python %flash_src_root/python/flash_mlir/raisecheck.py %s --build %flash_obj_root | FileCheck %s --check-prefix=EXEC
+// RUN: %python %flash_src_root/utils/raisecheck.py %s --build %flash_obj_root | FileCheck %s --check-prefix=EXEC
 // EXEC-NOT: FAIL
 
 // transformers 5's eager bidirectional mask: where(q_idx >= 0, 0, finfo.min)

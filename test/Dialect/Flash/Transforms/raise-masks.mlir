@@ -5,7 +5,7 @@
 // or [B,1,1,N], inverted bool masks and Hugging Face's padding-mask to
 // finfo.min conversion.
 // RUN: flash-opt %s --split-input-file --flash-raise-attention="report=true" --verify-diagnostics | FileCheck %s
-// RUN: %python %flash_src_root/python/flash_mlir/raisecheck.py %s --build %flash_obj_root | FileCheck %s --check-prefix=EXEC
+// RUN: %python %flash_src_root/utils/raisecheck.py %s --build %flash_obj_root | FileCheck %s --check-prefix=EXEC
 // EXEC-NOT: FAIL
 
 // Causal (square, 41 x 41): the score generic scales and selects -inf

@@ -4,7 +4,7 @@
 // every program not named negative_* is raised and run against the unraised
 // program on the CPU.
 // RUN: flash-opt %s --split-input-file --flash-raise-attention="report=true" | FileCheck %s
-// RUN: %python %flash_src_root/python/flash_mlir/raisecheck.py %s --build %flash_obj_root | FileCheck %s --check-prefix=EXEC
+// RUN: %python %flash_src_root/utils/raisecheck.py %s --build %flash_obj_root | FileCheck %s --check-prefix=EXEC
 // EXEC-NOT: FAIL
 
 // [B,N,H,D] with permuted maps; soft-cap on the raw scores, then the 1/sqrt(D) scale: 0.25 * (3 * tanh(s / 3)).

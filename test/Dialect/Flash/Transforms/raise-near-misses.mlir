@@ -3,7 +3,7 @@
 // contraction). The first function is the attention they all perturb, as a
 // control (and so that raisecheck.py has a function to run).
 // RUN: flash-opt %s --split-input-file --flash-raise-attention="report=true" --verify-diagnostics | FileCheck %s
-// RUN: %python %flash_src_root/python/flash_mlir/raisecheck.py %s --build %flash_obj_root | FileCheck %s --check-prefix=EXEC
+// RUN: %python %flash_src_root/utils/raisecheck.py %s --build %flash_obj_root | FileCheck %s --check-prefix=EXEC
 // EXEC-NOT: FAIL
 
 // Control: the decomposed attention the near misses below perturb (-inf

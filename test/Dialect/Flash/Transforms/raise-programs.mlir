@@ -3,7 +3,7 @@
 // tensor.concat, TOSA with reshapes around 4-D. The raise names computed
 // tensors as leaves; nothing upstream of them changes.
 // RUN: flash-opt %s --split-input-file --flash-raise-attention="report=true" --verify-diagnostics | FileCheck %s
-// RUN: %python %flash_src_root/python/flash_mlir/raisecheck.py %s --build %flash_obj_root | FileCheck %s --check-prefix=EXEC
+// RUN: %python %flash_src_root/utils/raisecheck.py %s --build %flash_obj_root | FileCheck %s --check-prefix=EXEC
 // EXEC-NOT: FAIL
 
 // CHECK-LABEL: func.func @projected_rope

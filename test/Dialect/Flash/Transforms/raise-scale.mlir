@@ -2,7 +2,7 @@
 // the scores, on Q, on K, on both, inside the exponent, as a splat or 0-d
 // constant tensor, inside the contraction body, in f16).
 // RUN: flash-opt %s --split-input-file --flash-raise-attention="report=true" --verify-diagnostics | FileCheck %s
-// RUN: %python %flash_src_root/python/flash_mlir/raisecheck.py %s --build %flash_obj_root | FileCheck %s --check-prefix=EXEC
+// RUN: %python %flash_src_root/utils/raisecheck.py %s --build %flash_obj_root | FileCheck %s --check-prefix=EXEC
 // EXEC-NOT: FAIL
 
 // Scores multiplied by 1/sqrt(24), the constant defined in the function and

@@ -4,7 +4,7 @@
 // exp2 with log2(e), unstabilized, normalization deferred after P*V,
 // StableHLO-style named ops, exp of a log-softmax).
 // RUN: flash-opt %s --split-input-file --flash-raise-attention="report=true" --verify-diagnostics | FileCheck %s
-// RUN: %python %flash_src_root/python/flash_mlir/raisecheck.py %s --build %flash_obj_root | FileCheck %s --check-prefix=EXEC
+// RUN: %python %flash_src_root/utils/raisecheck.py %s --build %flash_obj_root | FileCheck %s --check-prefix=EXEC
 // EXEC-NOT: FAIL
 
 // linalg.softmax on the last dim of [B,H,Nq,Nk] scores, scale 1/sqrt(20)

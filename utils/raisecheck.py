@@ -29,8 +29,8 @@ import subprocess
 import sys
 import tempfile
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from flash_mlir import mlirgen  # noqa: E402
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import mlirgen  # noqa: E402
 
 LLVM = "/usr/lib/llvm-22"
 

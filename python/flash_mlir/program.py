@@ -1,0 +1,340 @@
+"""The MLIR of an attention configuration: `flash.attention` and
+`flash.attention_grad` functions (with their score_mod / mask_mod regions)
+for a Config. What the Python front compiles; the unfused references and
+self-checking drivers of the tests and benchmarks are utils/mlirgen.py,
+outside the package.
+"""
+
+import math
+from dataclasses import dataclass, field
+from typing import List, Optional
+
+
+@dataclass
+class Config:
+    batch: List[int] = field(default_factory=list)  # leading batch dims
+    hq: Optional[int] = None  # None: no heads dim (rank = len(batch) + 2)
+    hkv: Optional[int] = None
+    nq: int = 64
+    nk: int = 64
+    d: int = 32
+    dv: Optional[int] = None
+    dtype: str = "f32"
+    causal: bool = False
+    causal_offset: Optional[int] = None
+    mask: str = "none"  # none | add | bool
+    mask_bcast: bool = True  # mask [Nq, Nk] broadcast over batch/heads
+    lse: bool = True
+    scale: Optional[float] = None
+    amp: float = 1.0  # input amplitude (logits grow as amp^2 * d * scale)
+    # Dynamic sequence lengths in the fused function: True (Nq and Nk) or
+    # "keys" (Nk only: decode, one kernel for every cache length).
+    dynamic: object = False
+    deterministic: bool = False  # flash.attention_grad's attribute
+    # Modifiers (score_mod / mask_mod regions): FlashAttention's
+    # bottom-right aligned window (left, right; -1 = unbounded), tanh
+    # soft-capping, ALiBi (-slope_h |i + Nk - Nq - j|, slopes captured),
+    # document masks (segment ids of queries and keys captured, `segments`
+    # documents each).
+    window: Optional[tuple] = None
+    softcap: Optional[float] = None
+    alibi: bool = False
+    segments: int = 0
+    # Segment ids per sequence of the first batch dim ([B, N]), not shared.
+    seg_batched: bool = False
+
+    def __post_init__(self):
+        if self.dv is None:
+            self.dv = self.d
+        if self.hq is not None and self.hkv is None:
+            self.hkv = self.hq
+
+    # Shapes -----------------------------------------------------------------
+    def lead(self, kv=False):
+        heads = [] if self.hq is None else [self.hkv if kv else self.hq]
+        return list(self.batch) + heads
+
+    def q_shape(self):
+        return self.lead() + [self.nq, self.d]
+
+    def k_shape(self):
+        return self.lead(True) + [self.nk, self.d]
+
+    def v_shape(self):
+        return self.lead(True) + [self.nk, self.dv]
+
+    def o_shape(self):
+        return self.lead() + [self.nq, self.dv]
+
+    def lse_shape(self):
+        return self.lead() + [self.nq]
+
+    def mask_shape(self):
+        if self.mask_bcast:
+            return [self.nq, self.nk]
+        return self.lead() + [self.nq, self.nk]
+
+    def mask_type(self):
+        return "i1" if self.mask == "bool" else self.dtype
+
+    def scale_value(self):
+        return self.scale if self.scale is not None else 1.0 / math.sqrt(self.d)
+
+    def offset_value(self):
+        if self.causal_offset is not None:
+            return self.causal_offset
+        return self.nk - self.nq
+
+
+def ttype(shape, elt, dyn_dims=()):
+    dims = ["?" if i in dyn_dims else str(s) for i, s in enumerate(shape)]
+    return "tensor<" + "x".join(dims + [elt]) + ">"
+
+
+def _fconst(x):
+    return f"{float(x):.9e}"
+
+
+def _captures(cfg):
+    """[(name, type, constant initializer)] of the captured operands."""
+    out = []
+    if cfg.alibi:
+        h = cfg.hq
+        sl = [2.0 ** (-8.0 * (t + 1) / h) for t in range(h)]
+        out.append(("%slopes", f"tensor<{h}xf32>",
+                    "dense<[" + ", ".join(_fconst(x) for x in sl) + "]>"))
+    if cfg.segments:
+        nb = cfg.batch[0] if cfg.seg_batched else None
+
+        def ids(n):
+            # Sequence b's documents start b positions later.
+            rows = [[(t + b) * cfg.segments // (n + b) for t in range(n)]
+                    for b in range(nb or 1)]
+            txt = ["[" + ", ".join(map(str, r)) + "]" for r in rows]
+            return (f"dense<[{', '.join(txt)}]>" if nb else f"dense<{txt[0]}>",
+                    f"tensor<{nb}x{n}xi32>" if nb else f"tensor<{n}xi32>")
+        for name, n in (("%segq", cfg.nq), ("%segk", cfg.nk)):
+            init, t = ids(n)
+            out.append((name, t, init))
+    return out
+
+
+def _emit_score_mod(e, cfg, s, h, i, j, cap):
+    """Emits c * tanh(s / c) and the ALiBi bias; returns the value."""
+    cur = s
+    if cfg.softcap:
+        e(f"      %scc = arith.constant {_fconst(cfg.softcap)} : f32")
+        e(f"      %scx = arith.divf {cur}, %scc : f32")
+        e("      %sct = math.tanh %scx : f32")
+        e("      %scy = arith.mulf %scc, %sct : f32")
+        cur = "%scy"
+    if cfg.alibi:
+        e(f"      %alo = arith.constant {cfg.nk - cfg.nq} : index")
+        e(f"      %alp = arith.addi {i}, %alo : index")
+        e(f"      %ald = arith.subi %alp, {j} : index")
+        e("      %aln = arith.constant 0 : index")
+        e(f"      %alm = arith.subi %aln, %ald : index")
+        e("      %ala = arith.maxsi %ald, %alm : index")
+        e("      %ali = arith.index_cast %ala : index to i64")
+        e("      %alf = arith.sitofp %ali : i64 to f32")
+        e(f"      %alb = arith.mulf {cap('%slopes', h)}, %alf : f32")
+        e(f"      %aly = arith.subf {cur}, %alb : f32")
+        cur = "%aly"
+    return cur
+
+
+def _emit_mask_mod(e, cfg, i, j, cap, lead0=None):
+    """Emits the window / document predicate; returns the i1 (or None)."""
+    conds = []
+    off = cfg.nk - cfg.nq
+    if cfg.window:
+        left, right = cfg.window
+        if left != -1:
+            e(f"      %wlo = arith.constant {off - left} : index")
+            e(f"      %wl = arith.addi {i}, %wlo : index")
+            e(f"      %wkl = arith.cmpi sge, {j}, %wl : index")
+            conds.append("%wkl")
+        if right != -1:
+            e(f"      %whi = arith.constant {off + right} : index")
+            e(f"      %wh = arith.addi {i}, %whi : index")
+            e(f"      %wkh = arith.cmpi sle, {j}, %wh : index")
+            conds.append("%wkh")
+    if cfg.segments:
+        b = f"{lead0}, " if cfg.seg_batched else ""
+        e(f"      %dsq = arith.cmpi eq, {cap('%segq', b + i)}, "
+          f"{cap('%segk', b + j)} : i32")
+        conds.append("%dsq")
+    if not conds:
+        return None
+    cur = conds[0]
+    for t, c in enumerate(conds[1:]):
+        e(f"      %mka{t} = arith.andi {cur}, {c} : i1")
+        cur = f"%mka{t}"
+    return cur
+
+
+def _mod_regions(cfg):
+    """The ` captures(...)` part and the regions' text of a fused op."""
+    caps = _captures(cfg)
+    cap_part = ""
+    if caps:
+        cap_part = (" captures(" + ", ".join(c[0] for c in caps) + " : " +
+                    ", ".join(c[1] for c in caps) + ")")
+    rank = len(cfg.q_shape())
+    idx = [f"%x{t}" for t in range(rank)]
+    h, i, j = (idx[rank - 3] if rank >= 3 else None), idx[-2], idx[-1]
+    cap_args = [(f"{c[0]}_a", c[1]) for c in caps]
+    names = {c[0]: f"{c[0]}_a" for c in caps}
+    lines = []
+    e = lines.append
+    counter = [0]
+
+    def cap(name, index):
+        counter[0] += 1
+        v = f"%cx{counter[0]}"
+        t = dict((c[0], c[1]) for c in caps)[name]
+        e(f"      {v} = tensor.extract {names[name]}[{index}] : {t}")
+        return v
+
+    sig = ", ".join([f"{x}: index" for x in idx] +
+                    [f"{a}: {t}" for a, t in cap_args])
+    if cfg.softcap or cfg.alibi:
+        e("    score_mod {")
+        e(f"    ^bb0(%ms: f32, {sig}):")
+        y = _emit_score_mod(e, cfg, "%ms", h, i, j, cap)
+        e(f"      flash.yield {y} : f32")
+        e("    }")
+    if cfg.window or cfg.segments:
+        e("    mask_mod {")
+        e(f"    ^bb0({sig}):")
+        y = _emit_mask_mod(e, cfg, i, j, cap, lead0=idx[0])
+        e(f"      flash.yield {y} : i1")
+        e("    }")
+    return cap_part, "\n".join(lines)
+
+
+def _dyn(cfg, operand):
+    """The dynamic dims of an operand ("q": q, o, lse, dO; "k": k, v;
+    "mask") in cfg.dynamic's fused function."""
+    rank = len(cfg.q_shape())
+    q = cfg.dynamic is True
+    k = bool(cfg.dynamic)
+    if operand == "mask":
+        mr = len(cfg.mask_shape())
+        return ((mr - 2,) if q else ()) + ((mr - 1,) if k else ())
+    return (rank - 2,) if (q if operand == "q" else k) else ()
+
+
+def fused_func(cfg, name="fused"):
+    et = cfg.dtype
+    rank = len(cfg.q_shape())
+    dyn, kdyn = _dyn(cfg, "q"), _dyn(cfg, "k")
+    qt = ttype(cfg.q_shape(), et, dyn)
+    kt = ttype(cfg.k_shape(), et, kdyn)
+    vt = ttype(cfg.v_shape(), et, kdyn)
+    ot = ttype(cfg.o_shape(), et, dyn)
+    lt = ttype(cfg.lse_shape(), "f32", dyn)
+    args = [f"%q: {qt}", f"%k: {kt}", f"%v: {vt}"]
+    mask_part = ""
+    if cfg.mask != "none":
+        # With dynamic lengths the mask's (Nq, Nk) dims are dynamic too.
+        mt = ttype(cfg.mask_shape(), cfg.mask_type(), _dyn(cfg, "mask"))
+        args.append(f"%m: {mt}")
+        mask_part = f" mask(%m : {mt})"
+    args += [f"{c[0]}: {c[1]}" for c in _captures(cfg)]
+    cap_part, regions = _mod_regions(cfg)
+    rets = [ot] + ([lt] if cfg.lse else [])
+    lines = [f"  func.func @{name}({', '.join(args)}) -> ({', '.join(rets)}) {{"]
+    lines.append("    %c0 = arith.constant 0 : index")
+    if dyn:
+        lines.append(f"    %nq = tensor.dim %q, %c{rank - 2} : {qt}"
+                     .replace(f"%c{rank - 2}", "%cs"))
+        lines.insert(1, f"    %cs = arith.constant {rank - 2} : index")
+        dyn_args = "(%nq)"
+    else:
+        dyn_args = "()"
+    lines.append(f"    %oi = tensor.empty{dyn_args} : {ot}")
+    lse_part = ""
+    if cfg.lse:
+        lines.append(f"    %li = tensor.empty{dyn_args} : {lt}")
+        lse_part = f" lse(%li : {lt})"
+    attrs = []
+    if cfg.scale is not None:
+        attrs.append(f"scale = {_fconst(cfg.scale)} : f32")
+    if cfg.causal:
+        attrs.append("causal")
+        if cfg.causal_offset is not None:
+            attrs.append(f"causal_offset = {cfg.causal_offset} : i64")
+    attr = (" {" + ", ".join(attrs) + "}") if attrs else ""
+    res = "%r:2" if cfg.lse else "%r"
+    lines.append(f"    {res} = flash.attention ins(%q, %k, %v : {qt}, {kt}, {vt})"
+                 f"{mask_part}{cap_part} outs(%oi : {ot}){lse_part}{attr} -> "
+                 f"{', '.join(rets)}")
+    if regions:
+        lines.append(regions)
+    if cfg.lse:
+        lines.append(f"    return %r#0, %r#1 : {ot}, {lt}")
+    else:
+        lines.append(f"    return %r : {ot}")
+    lines.append("  }")
+    return "\n".join(lines)
+
+
+# The unfused reference ----------------------------------------------------
+
+
+def _grad_arg_types(cfg, dynamic=False):
+    """The types of flash.attention_grad's operands; with `dynamic`, the
+    sequence lengths dynamic as cfg.dynamic says (its fused function)."""
+    et = cfg.dtype
+    dq = _dyn(cfg, "q") if dynamic else ()
+    dk = _dyn(cfg, "k") if dynamic else ()
+    ts = [ttype(cfg.q_shape(), et, dq), ttype(cfg.k_shape(), et, dk),
+          ttype(cfg.v_shape(), et, dk), ttype(cfg.o_shape(), et, dq),
+          ttype(cfg.lse_shape(), "f32", dq), ttype(cfg.o_shape(), et, dq)]
+    if cfg.mask != "none":
+        ts.append(ttype(cfg.mask_shape(), cfg.mask_type(),
+                        _dyn(cfg, "mask") if dynamic else ()))
+    ts += [c[1] for c in _captures(cfg)]
+    return ts
+
+
+def fused_grad_func(cfg, name="fused_grad"):
+    ts = _grad_arg_types(cfg, cfg.dynamic)
+    names = ["%q", "%k", "%v", "%o", "%lse", "%do"] + (
+        ["%m"] if cfg.mask != "none" else []) + [c[0] for c in _captures(cfg)]
+    qt, kt, vt = ts[0], ts[1], ts[2]
+    cap_part, regions = _mod_regions(cfg)
+    attrs = []
+    if cfg.scale is not None:
+        attrs.append(f"scale = {_fconst(cfg.scale)} : f32")
+    if cfg.causal:
+        attrs.append("causal")
+        if cfg.causal_offset is not None:
+            attrs.append(f"causal_offset = {cfg.causal_offset} : i64")
+    if cfg.deterministic:
+        attrs.append("deterministic")
+    attr = (" {" + ", ".join(attrs) + "}") if attrs else ""
+    mask_part = f" mask(%m : {ts[6]})" if cfg.mask != "none" else ""
+    rank = len(cfg.q_shape())
+    empty = ["()", "()"]
+    dims = []
+    if cfg.dynamic:
+        dims = [f"    %cs = arith.constant {rank - 2} : index",
+                f"    %nk = tensor.dim %k, %cs : {kt}"]
+        empty = ["()", "(%nk)"]
+    if cfg.dynamic is True:
+        dims.append(f"    %nq = tensor.dim %q, %cs : {qt}")
+        empty[0] = "(%nq)"
+    lines = [f"  func.func @{name}({', '.join(f'{n}: {t}' for n, t in zip(names, ts))})"
+             f" -> ({qt}, {kt}, {vt}) {{"] + dims + [
+             f"    %dq0 = tensor.empty{empty[0]} : {qt}",
+             f"    %dk0 = tensor.empty{empty[1]} : {kt}",
+             f"    %dv0 = tensor.empty{empty[1]} : {vt}",
+             f"    %r:3 = flash.attention_grad ins(%q, %k, %v, %o, %lse, %do : "
+             f"{', '.join(ts[:6])}){mask_part}{cap_part} outs(%dq0, %dk0, %dv0 : "
+             f"{qt}, {kt}, {vt}){attr} -> {qt}, {kt}, {vt}"] + (
+                 [regions] if regions else []) + [
+             f"    return %r#0, %r#1, %r#2 : {qt}, {kt}, {vt}",
+             "  }"]
+    return "\n".join(lines)
