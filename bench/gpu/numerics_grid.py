@@ -83,7 +83,7 @@ def precompile():
 def reference(q, k, v, do, scale, keep, mask_add, dtype, rounding=None):
     """o, lse, dq, dk, dv of softmax(scale q k^T + mask_add, keys where
     keep) v, computed unfused with every tensor in `dtype` (torch); with
-    `rounding`, in `dtype` but P and dS rounded to `rounding` (what a
+    `rounding`, in `dtype` but P, O and dS rounded to `rounding` (what a
     low-precision kernel does with an f32 range)."""
     import torch
     rnd = ((lambda t: t) if rounding is None else
@@ -103,7 +103,9 @@ def reference(q, k, v, do, scale, keep, mask_add, dtype, rounding=None):
     p = torch.where(seen, e / torch.where(seen, lsum, torch.ones_like(lsum)),
                     torch.zeros_like(e))
     p = rnd(p)
-    o = p @ vx
+    # O is the program's output, in the type (what D = rowsum(dO o) of the
+    # backward sees in any program that stores it).
+    o = rnd(p @ vx)
     lse = torch.where(seen[..., 0], torch.log(torch.where(
         seen, lsum, torch.ones_like(lsum)))[..., 0] + mx[..., 0],
         torch.full_like(mx[..., 0], float("-inf")))
@@ -219,7 +221,7 @@ def run():
                                 .all()) for u, r in zip(unfused, exact)):
                     # The unfused computation overflows the type (f16
                     # scores of 1e4): the yardstick is the same computation
-                    # with an f32 range, P and dS rounded to the type.
+                    # with an f32 range, P, O and dS rounded to the type.
                     unfused = reference(q, k, v, do, scale, keep, madd,
                                         torch.float32, rounding=tdt[dt])
                 eps = torch.finfo(tdt[dt]).eps
