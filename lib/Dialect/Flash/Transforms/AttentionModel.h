@@ -158,6 +158,11 @@ public:
   const Expr *derivative(const Expr *e, const Expr *x);
   /// Whether the node `x` occurs in `e`.
   static bool contains(const Expr *e, const Expr *x);
+  /// Whether `a` and `b` are one expression up to the rounding of their
+  /// constants (a few f32 ulps: 0.35355339 / 5 * 5 against 0.35355339),
+  /// with the operands of sums, products, maxima and conjunctions matched
+  /// in any order. Interning already makes exactly equal forms one pointer.
+  static bool equalUpToRounding(const Expr *a, const Expr *b);
 
   /// `e` with free dim `from` replaced by `to`.
   const Expr *substitute(const Expr *e, unsigned from, AffineExpr to);

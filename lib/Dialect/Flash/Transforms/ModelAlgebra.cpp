@@ -726,6 +726,54 @@ bool ExprContext::contains(const Expr *e, const Expr *x) {
          llvm::any_of(e->ops, [&](const Expr *o) { return contains(o, x); });
 }
 
+static bool closeF32(double a, double b) {
+  if (a == b)
+    return true;
+  if (!std::isfinite(a) || !std::isfinite(b))
+    return false;
+  // 8 f32 ulps, relative to the larger magnitude.
+  return std::abs(a - b) <= 0x1p-21 * std::max(std::abs(a), std::abs(b));
+}
+
+bool ExprContext::equalUpToRounding(const Expr *a, const Expr *b) {
+  if (a == b)
+    return true;
+  if (a->kind != b->kind || a->aux != b->aux || a->tensor != b->tensor ||
+      a->index != b->index || a->name != b->name ||
+      a->ops.size() != b->ops.size() || a->coefs.size() != b->coefs.size() ||
+      a->height != b->height || a->reads != b->reads ||
+      !closeF32(a->value, b->value))
+    return false;
+  bool unordered = a->kind == Kind::Add || a->kind == Kind::Mul ||
+                   a->kind == Kind::Max || a->kind == Kind::And;
+  if (!unordered) {
+    for (auto [x, y] : llvm::zip(a->ops, b->ops))
+      if (!equalUpToRounding(x, y))
+        return false;
+    return true;
+  }
+  // Greedy matching: an operand of `a` takes the first free operand of `b`
+  // equal to it (with its coefficient, in a sum). Exact pointers first.
+  SmallVector<bool> used(b->ops.size(), false);
+  auto coef = [](const Expr *e, size_t k) {
+    return e->coefs.empty() ? 1.0 : e->coefs[k];
+  };
+  for (size_t k = 0; k < a->ops.size(); ++k) {
+    bool found = false;
+    for (int pass = 0; pass < 2 && !found; ++pass)
+      for (size_t l = 0; l < b->ops.size() && !found; ++l) {
+        if (used[l] || !closeF32(coef(a, k), coef(b, l)))
+          continue;
+        if (pass == 0 ? a->ops[k] == b->ops[l]
+                      : equalUpToRounding(a->ops[k], b->ops[l]))
+          used[l] = found = true;
+      }
+    if (!found)
+      return false;
+  }
+  return true;
+}
+
 const Expr *ExprContext::rebuild(const Expr *e,
                                  function_ref<const Expr *(const Expr *)> s) {
   switch (e->kind) {

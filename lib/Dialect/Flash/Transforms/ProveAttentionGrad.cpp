@@ -256,10 +256,12 @@ struct GradProver {
     }
     if (!map)
       return std::nullopt;
+    if (getenv("FLASH_RAISE_DEBUG"))
+      llvm::errs() << "    expanded " << ec.str(ec.expand(m)) << "\n";
     for (auto &c : cands) {
       // Distributed on both sides: P (dP - D) and P dP - P D are one form.
       const Expr *t = ec.expand(substituteAll(ec, c.t, *map));
-      bool same = t == ec.expand(m);
+      bool same = ExprContext::equalUpToRounding(t, ec.expand(m));
       if (getenv("FLASH_RAISE_DEBUG"))
         llvm::errs() << "    try " << ec.str(t) << (same ? " MATCH" : "")
                      << "\n";
@@ -340,15 +342,21 @@ Reason raise::proveBackward(ExprContext &ec, ModelBuilder &mb,
                             Value root, const DenseSet<Operation *> &forward,
                             ArrayRef<std::pair<Value, Operation *>> uses,
                             std::optional<BackwardFacts> &out) {
-  // 1. Every value with outside uses is P (in some form).
-  SmallVector<Value> ps;
+  // 1. Every value with outside uses is P (in some form) or a function of
+  // the score alone (no reduction over the keys: autodiff's saved tanh of a
+  // soft-cap, say), which the backward's model reads through to Q and K.
+  SmallVector<Value> ps, scoreSide;
   for (auto [x, user] : uses) {
-    if (llvm::is_contained(ps, x))
+    if (llvm::is_contained(ps, x) || llvm::is_contained(scoreSide, x))
       continue;
     auto it = mb.visited.find(x);
     const Expr *m = mb.eval(x, it->second);
     auto map = alignP(ec, f, rootExpr, m);
     if (!map || substituteAll(ec, f.probability, *map) != m) {
+      if (m->height <= 1) {
+        scoreSide.push_back(x);
+        continue;
+      }
       std::string name = x.getDefiningOp()
                              ? x.getDefiningOp()->getName().getStringRef().str()
                              : "argument";
@@ -358,7 +366,19 @@ Reason raise::proveBackward(ExprContext &ec, ModelBuilder &mb,
     }
     ps.push_back(x);
   }
-  for (Value x : ps)
+  if (ps.empty()) {
+    Value x = scoreSide.front();
+    std::string name = x.getDefiningOp()
+                           ? x.getDefiningOp()->getName().getStringRef().str()
+                           : "argument";
+    Operation *user = llvm::find_if(uses, [&](auto &u) {
+                        return u.first == x;
+                      })->second;
+    return "an intermediate of the attention ('" + name +
+           "') has a use outside it ('" +
+           user->getName().getStringRef().str() + "')";
+  }
+  for (Value x : llvm::concat<Value>(ps, scoreSide))
     for (Operation *u : x.getUsers())
       if (!forward.contains(u) && !mb.isScratch(u) &&
           (u->getNumResults() != 1 ||
@@ -436,7 +456,7 @@ Reason raise::proveBackward(ExprContext &ec, ModelBuilder &mb,
   // 2. Walk the backward from P: every value is an output or dies with P.
   SetVector<Operation *> reached;
   SmallVector<Operation *> work;
-  for (Value x : ps)
+  for (Value x : llvm::concat<Value>(ps, scoreSide))
     for (Operation *u : x.getUsers())
       if (!forward.contains(u) && !mb.isScratch(u))
         work.push_back(u);

@@ -1220,3 +1220,448 @@ func.func @joint_sliding_window_2d(%q: tensor<16x8xf32>, %k: tensor<20x8xf32>, %
   %dk = linalg.matmul ins(%dst, %q : tensor<20x16xf32>, tensor<16x8xf32>) outs(%zk : tensor<20x8xf32>) -> tensor<20x8xf32>
   return %o, %dq, %dk, %dv : tensor<16x8xf32>, tensor<16x8xf32>, tensor<20x8xf32>, tensor<20x8xf32>
 }
+
+// -----
+
+// Soft-capped scores (Gemma 2), 2-D: the backward reads the forward's
+// tanh(s / c), as autodiff saves it, for d(c tanh(s / c))/ds = 1 - tanh^2;
+// one generic for dS.
+// CHECK-LABEL: func.func @joint_softcap_2d
+// CHECK: %[[O:.*]], %[[LSE:.*]] = flash.attention
+// CHECK-SAME: score_mod
+// CHECK: math.tanh
+// CHECK: flash.attention_grad ins({{.*}}, %[[O]], %[[LSE]], %{{.*}} :
+// CHECK-SAME: score_mod
+// CHECK: math.tanh
+// CHECK-NOT: linalg.matmul
+// EXEC: joint_softcap_2d: raised=yes
+func.func @joint_softcap_2d(%q: tensor<16x8xf32>, %k: tensor<20x8xf32>, %v: tensor<20x8xf32>,
+                           %do: tensor<16x8xf32>)
+    -> (tensor<16x8xf32>, tensor<16x8xf32>, tensor<20x8xf32>, tensor<20x8xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %es = tensor.empty() : tensor<16x20xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<16x20xf32>) -> tensor<16x20xf32>
+  %eo = tensor.empty() : tensor<16x8xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<16x8xf32>) -> tensor<16x8xf32>
+  %ek = tensor.empty() : tensor<20x8xf32>
+  %zk = linalg.fill ins(%zero : f32) outs(%ek : tensor<20x8xf32>) -> tensor<20x8xf32>
+  %er = tensor.empty() : tensor<16xf32>
+  %zr = linalg.fill ins(%zero : f32) outs(%er : tensor<16xf32>) -> tensor<16xf32>
+  %scale = arith.constant 0.35355339 : f32
+  %s = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+      ins(%q, %k : tensor<16x8xf32>, tensor<20x8xf32>) outs(%zs : tensor<16x20xf32>) -> tensor<16x20xf32>
+  %th = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>],
+                        iterator_types = ["parallel", "parallel"]}
+      ins(%s : tensor<16x20xf32>) outs(%es : tensor<16x20xf32>) {
+  ^bb0(%x: f32, %out: f32):
+    %x2 = arith.mulf %x, %scale : f32
+    %cap = arith.constant 5.0 : f32
+    %x3 = arith.divf %x2, %cap : f32
+    %t = math.tanh %x3 : f32
+    linalg.yield %t : f32
+  } -> tensor<16x20xf32>
+  %sm = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>],
+                        iterator_types = ["parallel", "parallel"]}
+      ins(%th : tensor<16x20xf32>) outs(%es : tensor<16x20xf32>) {
+  ^bb0(%x: f32, %out: f32):
+    %cap = arith.constant 5.0 : f32
+    %y = arith.mulf %x, %cap : f32
+    linalg.yield %y : f32
+  } -> tensor<16x20xf32>
+  %p = linalg.softmax dimension(1) ins(%sm : tensor<16x20xf32>) outs(%es : tensor<16x20xf32>) -> tensor<16x20xf32>
+  %o = linalg.matmul ins(%p, %v : tensor<16x20xf32>, tensor<20x8xf32>) outs(%zo : tensor<16x8xf32>) -> tensor<16x8xf32>
+  // Backward.
+  %ept = tensor.empty() : tensor<20x16xf32>
+  %pt = linalg.transpose ins(%p : tensor<16x20xf32>) outs(%ept : tensor<20x16xf32>) permutation = [1, 0]
+  %dv = linalg.matmul ins(%pt, %do : tensor<20x16xf32>, tensor<16x8xf32>) outs(%zk : tensor<20x8xf32>) -> tensor<20x8xf32>
+  %evt = tensor.empty() : tensor<8x20xf32>
+  %vt = linalg.transpose ins(%v : tensor<20x8xf32>) outs(%evt : tensor<8x20xf32>) permutation = [1, 0]
+  %dp = linalg.matmul ins(%do, %vt : tensor<16x8xf32>, tensor<8x20xf32>) outs(%zs : tensor<16x20xf32>) -> tensor<16x20xf32>
+  %delta = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>],
+                        iterator_types = ["parallel", "reduction"]}
+      ins(%dp, %p : tensor<16x20xf32>, tensor<16x20xf32>) outs(%zr : tensor<16xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %y = arith.addf %acc, %m : f32
+    linalg.yield %y : f32
+  } -> tensor<16xf32>
+  %ds = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>],
+                        iterator_types = ["parallel", "parallel"]}
+      ins(%p, %dp, %delta, %th : tensor<16x20xf32>, tensor<16x20xf32>, tensor<16xf32>, tensor<16x20xf32>) outs(%es : tensor<16x20xf32>) {
+  ^bb0(%pp: f32, %g: f32, %r: f32, %tt: f32, %out: f32):
+    %d = arith.subf %g, %r : f32
+    %t = arith.mulf %pp, %d : f32
+    %one = arith.constant 1.0 : f32
+    %t2 = arith.mulf %tt, %tt : f32
+    %dt = arith.subf %one, %t2 : f32
+    %t3 = arith.mulf %t, %dt : f32
+    %y = arith.mulf %t3, %scale : f32
+    linalg.yield %y : f32
+  } -> tensor<16x20xf32>
+  %dq = linalg.matmul ins(%ds, %k : tensor<16x20xf32>, tensor<20x8xf32>) outs(%zo : tensor<16x8xf32>) -> tensor<16x8xf32>
+  %dst = linalg.transpose ins(%ds : tensor<16x20xf32>) outs(%ept : tensor<20x16xf32>) permutation = [1, 0]
+  %dk = linalg.matmul ins(%dst, %q : tensor<20x16xf32>, tensor<16x8xf32>) outs(%zk : tensor<20x8xf32>) -> tensor<20x8xf32>
+  return %o, %dq, %dk, %dv : tensor<16x8xf32>, tensor<16x8xf32>, tensor<20x8xf32>, tensor<20x8xf32>
+}
+
+// -----
+
+// The same soft-cap with the chain rule spelled as autodiff emits it:
+// one generic per factor (* c, * (1 - t^2), / c, * scale).
+// CHECK-LABEL: func.func @joint_softcap_autodiff_chain
+// CHECK: flash.attention
+// CHECK-SAME: score_mod
+// CHECK: flash.attention_grad
+// CHECK-SAME: score_mod
+// CHECK-NOT: linalg.matmul
+// EXEC: joint_softcap_autodiff_chain: raised=yes
+func.func @joint_softcap_autodiff_chain(%q: tensor<16x8xf32>, %k: tensor<20x8xf32>, %v: tensor<20x8xf32>,
+                           %do: tensor<16x8xf32>)
+    -> (tensor<16x8xf32>, tensor<16x8xf32>, tensor<20x8xf32>, tensor<20x8xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %es = tensor.empty() : tensor<16x20xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<16x20xf32>) -> tensor<16x20xf32>
+  %eo = tensor.empty() : tensor<16x8xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<16x8xf32>) -> tensor<16x8xf32>
+  %ek = tensor.empty() : tensor<20x8xf32>
+  %zk = linalg.fill ins(%zero : f32) outs(%ek : tensor<20x8xf32>) -> tensor<20x8xf32>
+  %er = tensor.empty() : tensor<16xf32>
+  %zr = linalg.fill ins(%zero : f32) outs(%er : tensor<16xf32>) -> tensor<16xf32>
+  %scale = arith.constant 0.35355339 : f32
+  %s = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+      ins(%q, %k : tensor<16x8xf32>, tensor<20x8xf32>) outs(%zs : tensor<16x20xf32>) -> tensor<16x20xf32>
+  %th = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>],
+                        iterator_types = ["parallel", "parallel"]}
+      ins(%s : tensor<16x20xf32>) outs(%es : tensor<16x20xf32>) {
+  ^bb0(%x: f32, %out: f32):
+    %x2 = arith.mulf %x, %scale : f32
+    %cap = arith.constant 5.0 : f32
+    %x3 = arith.divf %x2, %cap : f32
+    %t = math.tanh %x3 : f32
+    linalg.yield %t : f32
+  } -> tensor<16x20xf32>
+  %sm = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>],
+                        iterator_types = ["parallel", "parallel"]}
+      ins(%th : tensor<16x20xf32>) outs(%es : tensor<16x20xf32>) {
+  ^bb0(%x: f32, %out: f32):
+    %cap = arith.constant 5.0 : f32
+    %y = arith.mulf %x, %cap : f32
+    linalg.yield %y : f32
+  } -> tensor<16x20xf32>
+  %p = linalg.softmax dimension(1) ins(%sm : tensor<16x20xf32>) outs(%es : tensor<16x20xf32>) -> tensor<16x20xf32>
+  %o = linalg.matmul ins(%p, %v : tensor<16x20xf32>, tensor<20x8xf32>) outs(%zo : tensor<16x8xf32>) -> tensor<16x8xf32>
+  // Backward.
+  %ept = tensor.empty() : tensor<20x16xf32>
+  %pt = linalg.transpose ins(%p : tensor<16x20xf32>) outs(%ept : tensor<20x16xf32>) permutation = [1, 0]
+  %dv = linalg.matmul ins(%pt, %do : tensor<20x16xf32>, tensor<16x8xf32>) outs(%zk : tensor<20x8xf32>) -> tensor<20x8xf32>
+  %evt = tensor.empty() : tensor<8x20xf32>
+  %vt = linalg.transpose ins(%v : tensor<20x8xf32>) outs(%evt : tensor<8x20xf32>) permutation = [1, 0]
+  %dp = linalg.matmul ins(%do, %vt : tensor<16x8xf32>, tensor<8x20xf32>) outs(%zs : tensor<16x20xf32>) -> tensor<16x20xf32>
+  %delta = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>],
+                        iterator_types = ["parallel", "reduction"]}
+      ins(%dp, %p : tensor<16x20xf32>, tensor<16x20xf32>) outs(%zr : tensor<16xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %y = arith.addf %acc, %m : f32
+    linalg.yield %y : f32
+  } -> tensor<16xf32>
+  %dsm = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i, j)>],
+                        iterator_types = ["parallel", "parallel"]}
+      ins(%p, %dp, %delta : tensor<16x20xf32>, tensor<16x20xf32>, tensor<16xf32>) outs(%es : tensor<16x20xf32>) {
+  ^bb0(%pp: f32, %g: f32, %r: f32, %out: f32):
+    %d = arith.subf %g, %r : f32
+    %t = arith.mulf %pp, %d : f32
+    linalg.yield %t : f32
+  } -> tensor<16x20xf32>
+  %g1 = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%dsm : tensor<16x20xf32>) outs(%es : tensor<16x20xf32>) {
+  ^bb0(%x: f32, %out: f32):
+    %cap = arith.constant 5.0 : f32
+    %y = arith.mulf %x, %cap : f32
+    linalg.yield %y : f32
+  } -> tensor<16x20xf32>
+  %g2 = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%g1, %th : tensor<16x20xf32>, tensor<16x20xf32>) outs(%es : tensor<16x20xf32>) {
+  ^bb0(%x: f32, %tt: f32, %out: f32):
+    %one = arith.constant 1.0 : f32
+    %t2 = arith.mulf %tt, %tt : f32
+    %dt = arith.subf %one, %t2 : f32
+    %y = arith.mulf %x, %dt : f32
+    linalg.yield %y : f32
+  } -> tensor<16x20xf32>
+  %ds = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%g2 : tensor<16x20xf32>) outs(%es : tensor<16x20xf32>) {
+  ^bb0(%x: f32, %out: f32):
+    %cap = arith.constant 5.0 : f32
+    %y0 = arith.divf %x, %cap : f32
+    %y = arith.mulf %y0, %scale : f32
+    linalg.yield %y : f32
+  } -> tensor<16x20xf32>
+  %dq = linalg.matmul ins(%ds, %k : tensor<16x20xf32>, tensor<20x8xf32>) outs(%zo : tensor<16x8xf32>) -> tensor<16x8xf32>
+  %dst = linalg.transpose ins(%ds : tensor<16x20xf32>) outs(%ept : tensor<20x16xf32>) permutation = [1, 0]
+  %dk = linalg.matmul ins(%dst, %q : tensor<20x16xf32>, tensor<16x8xf32>) outs(%zk : tensor<20x8xf32>) -> tensor<20x8xf32>
+  return %o, %dq, %dk, %dv : tensor<16x8xf32>, tensor<16x8xf32>, tensor<20x8xf32>, tensor<20x8xf32>
+}
+
+// -----
+
+// Near miss: the soft-cap's derivative written 1 - tanh (not 1 - tanh^2)
+// is not the gradient of the forward, so no attention_grad.
+// CHECK-LABEL: func.func @negative_joint_softcap_wrong_derivative
+// CHECK-NOT: flash.attention_grad
+func.func @negative_joint_softcap_wrong_derivative(%q: tensor<16x8xf32>, %k: tensor<20x8xf32>, %v: tensor<20x8xf32>,
+                           %do: tensor<16x8xf32>)
+    -> (tensor<16x8xf32>, tensor<16x8xf32>, tensor<20x8xf32>, tensor<20x8xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %es = tensor.empty() : tensor<16x20xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<16x20xf32>) -> tensor<16x20xf32>
+  %eo = tensor.empty() : tensor<16x8xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<16x8xf32>) -> tensor<16x8xf32>
+  %ek = tensor.empty() : tensor<20x8xf32>
+  %zk = linalg.fill ins(%zero : f32) outs(%ek : tensor<20x8xf32>) -> tensor<20x8xf32>
+  %er = tensor.empty() : tensor<16xf32>
+  %zr = linalg.fill ins(%zero : f32) outs(%er : tensor<16xf32>) -> tensor<16xf32>
+  %scale = arith.constant 0.35355339 : f32
+  %s = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+      ins(%q, %k : tensor<16x8xf32>, tensor<20x8xf32>) outs(%zs : tensor<16x20xf32>) -> tensor<16x20xf32>
+  %th = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>],
+                        iterator_types = ["parallel", "parallel"]}
+      ins(%s : tensor<16x20xf32>) outs(%es : tensor<16x20xf32>) {
+  ^bb0(%x: f32, %out: f32):
+    %x2 = arith.mulf %x, %scale : f32
+    %cap = arith.constant 5.0 : f32
+    %x3 = arith.divf %x2, %cap : f32
+    %t = math.tanh %x3 : f32
+    linalg.yield %t : f32
+  } -> tensor<16x20xf32>
+  %sm = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>],
+                        iterator_types = ["parallel", "parallel"]}
+      ins(%th : tensor<16x20xf32>) outs(%es : tensor<16x20xf32>) {
+  ^bb0(%x: f32, %out: f32):
+    %cap = arith.constant 5.0 : f32
+    %y = arith.mulf %x, %cap : f32
+    linalg.yield %y : f32
+  } -> tensor<16x20xf32>
+  %p = linalg.softmax dimension(1) ins(%sm : tensor<16x20xf32>) outs(%es : tensor<16x20xf32>) -> tensor<16x20xf32>
+  // expected-remark @+1 {{attention not raised: the probabilities feed 'linalg.matmul', which is not dQ, dK or dV of the attention's backward, and whose result reaches 'func.return'}}
+  %o = linalg.matmul ins(%p, %v : tensor<16x20xf32>, tensor<20x8xf32>) outs(%zo : tensor<16x8xf32>) -> tensor<16x8xf32>
+  // Backward.
+  %ept = tensor.empty() : tensor<20x16xf32>
+  %pt = linalg.transpose ins(%p : tensor<16x20xf32>) outs(%ept : tensor<20x16xf32>) permutation = [1, 0]
+  %dv = linalg.matmul ins(%pt, %do : tensor<20x16xf32>, tensor<16x8xf32>) outs(%zk : tensor<20x8xf32>) -> tensor<20x8xf32>
+  %evt = tensor.empty() : tensor<8x20xf32>
+  %vt = linalg.transpose ins(%v : tensor<20x8xf32>) outs(%evt : tensor<8x20xf32>) permutation = [1, 0]
+  %dp = linalg.matmul ins(%do, %vt : tensor<16x8xf32>, tensor<8x20xf32>) outs(%zs : tensor<16x20xf32>) -> tensor<16x20xf32>
+  %delta = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>],
+                        iterator_types = ["parallel", "reduction"]}
+      ins(%dp, %p : tensor<16x20xf32>, tensor<16x20xf32>) outs(%zr : tensor<16xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %y = arith.addf %acc, %m : f32
+    linalg.yield %y : f32
+  } -> tensor<16xf32>
+  %ds = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>],
+                        iterator_types = ["parallel", "parallel"]}
+      ins(%p, %dp, %delta, %th : tensor<16x20xf32>, tensor<16x20xf32>, tensor<16xf32>, tensor<16x20xf32>) outs(%es : tensor<16x20xf32>) {
+  ^bb0(%pp: f32, %g: f32, %r: f32, %tt: f32, %out: f32):
+    %d = arith.subf %g, %r : f32
+    %t = arith.mulf %pp, %d : f32
+    %one = arith.constant 1.0 : f32
+    %t2 = arith.mulf %tt, %one : f32
+    %dt = arith.subf %one, %t2 : f32
+    %t3 = arith.mulf %t, %dt : f32
+    %y = arith.mulf %t3, %scale : f32
+    linalg.yield %y : f32
+  } -> tensor<16x20xf32>
+  %dq = linalg.matmul ins(%ds, %k : tensor<16x20xf32>, tensor<20x8xf32>) outs(%zo : tensor<16x8xf32>) -> tensor<16x8xf32>
+  %dst = linalg.transpose ins(%ds : tensor<16x20xf32>) outs(%ept : tensor<20x16xf32>) permutation = [1, 0]
+  %dk = linalg.matmul ins(%dst, %q : tensor<20x16xf32>, tensor<16x8xf32>) outs(%zk : tensor<20x8xf32>) -> tensor<20x8xf32>
+  return %o, %dq, %dk, %dv : tensor<16x8xf32>, tensor<16x8xf32>, tensor<20x8xf32>, tensor<20x8xf32>
+}
+
+// -----
+
+// ALiBi (slope_h (j - i), slopes captured) with a causal limit j <= i + 8,
+// 3-D: the bias's derivative is 1, so dS is the plain one.
+// CHECK-LABEL: func.func @joint_alibi_causal_3d
+// CHECK: %[[O:.*]], %[[LSE:.*]] = flash.attention ins({{.*}}) captures(%{{.*}} : tensor<2xf32>)
+// CHECK-SAME: score_mod
+// CHECK: flash.attention_grad ins({{.*}}, %[[O]], %[[LSE]], %{{.*}} : {{.*}}) captures(%{{.*}} : tensor<2xf32>)
+// CHECK-SAME: score_mod
+// CHECK-NOT: linalg.batch_matmul
+// EXEC: joint_alibi_causal_3d: raised=yes
+func.func @joint_alibi_causal_3d(%q: tensor<2x16x8xf32>, %k: tensor<2x24x8xf32>, %v: tensor<2x24x8xf32>,
+                                 %do: tensor<2x16x8xf32>, %slopes: tensor<2xf32>)
+    -> (tensor<2x16x8xf32>, tensor<2x16x8xf32>, tensor<2x24x8xf32>, tensor<2x24x8xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %es = tensor.empty() : tensor<2x16x24xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<2x16x24xf32>) -> tensor<2x16x24xf32>
+  %eo = tensor.empty() : tensor<2x16x8xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<2x16x8xf32>) -> tensor<2x16x8xf32>
+  %ek = tensor.empty() : tensor<2x24x8xf32>
+  %zk = linalg.fill ins(%zero : f32) outs(%ek : tensor<2x24x8xf32>) -> tensor<2x24x8xf32>
+  %er = tensor.empty() : tensor<2x16xf32>
+  %zr = linalg.fill ins(%zero : f32) outs(%er : tensor<2x16xf32>) -> tensor<2x16xf32>
+  %ekt = tensor.empty() : tensor<2x8x24xf32>
+  %kt = linalg.transpose ins(%k : tensor<2x24x8xf32>) outs(%ekt : tensor<2x8x24xf32>) permutation = [0, 2, 1]
+  %s = linalg.batch_matmul ins(%q, %kt : tensor<2x16x8xf32>, tensor<2x8x24xf32>) outs(%zs : tensor<2x16x24xf32>) -> tensor<2x16x24xf32>
+  %sc = linalg.generic {indexing_maps = [affine_map<(h, i, j) -> (h)>, affine_map<(h, i, j) -> (h, i, j)>, affine_map<(h, i, j) -> (h, i, j)>], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%slopes, %s : tensor<2xf32>, tensor<2x16x24xf32>) outs(%es : tensor<2x16x24xf32>) {
+  ^bb0(%sl: f32, %x: f32, %out: f32):
+    %i = linalg.index 1 : index
+    %j = linalg.index 2 : index
+    %ninf = arith.constant 0xFF800000 : f32
+    %c = arith.constant 0.35355339 : f32
+    %y = arith.mulf %x, %c : f32
+    %d = arith.subi %j, %i : index
+    %di = arith.index_cast %d : index to i64
+    %df = arith.sitofp %di : i64 to f32
+    %bias = arith.mulf %sl, %df : f32
+    %yb = arith.addf %y, %bias : f32
+    %c8 = arith.constant 8 : index
+    %lim = arith.addi %i, %c8 : index
+    %fut = arith.cmpi ugt, %j, %lim : index
+    %r = arith.select %fut, %ninf, %yb : f32
+    linalg.yield %r : f32
+  } -> tensor<2x16x24xf32>
+  %p = linalg.softmax dimension(2) ins(%sc : tensor<2x16x24xf32>) outs(%es : tensor<2x16x24xf32>) -> tensor<2x16x24xf32>
+  %o = linalg.batch_matmul ins(%p, %v : tensor<2x16x24xf32>, tensor<2x24x8xf32>) outs(%zo : tensor<2x16x8xf32>) -> tensor<2x16x8xf32>
+  // Backward; the scale multiplies dQ and dK, not dS.
+  %ept = tensor.empty() : tensor<2x24x16xf32>
+  %pt = linalg.transpose ins(%p : tensor<2x16x24xf32>) outs(%ept : tensor<2x24x16xf32>) permutation = [0, 2, 1]
+  %dv = linalg.batch_matmul ins(%pt, %do : tensor<2x24x16xf32>, tensor<2x16x8xf32>) outs(%zk : tensor<2x24x8xf32>) -> tensor<2x24x8xf32>
+  %vt = linalg.transpose ins(%v : tensor<2x24x8xf32>) outs(%ekt : tensor<2x8x24xf32>) permutation = [0, 2, 1]
+  %dp = linalg.batch_matmul ins(%do, %vt : tensor<2x16x8xf32>, tensor<2x8x24xf32>) outs(%zs : tensor<2x16x24xf32>) -> tensor<2x16x24xf32>
+  %delta = linalg.generic {indexing_maps = [affine_map<(b, i, j) -> (b, i, j)>, affine_map<(b, i, j) -> (b, i, j)>, affine_map<(b, i, j) -> (b, i)>],
+                        iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%p, %dp : tensor<2x16x24xf32>, tensor<2x16x24xf32>) outs(%zr : tensor<2x16xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %y = arith.addf %acc, %m : f32
+    linalg.yield %y : f32
+  } -> tensor<2x16xf32>
+  %ds = linalg.generic {indexing_maps = [affine_map<(b, i, j) -> (b, i, j)>, affine_map<(b, i, j) -> (b, i, j)>, affine_map<(b, i, j) -> (b, i)>, affine_map<(b, i, j) -> (b, i, j)>],
+                        iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%p, %dp, %delta : tensor<2x16x24xf32>, tensor<2x16x24xf32>, tensor<2x16xf32>) outs(%es : tensor<2x16x24xf32>) {
+  ^bb0(%pp: f32, %g: f32, %r: f32, %out: f32):
+    %d = arith.subf %g, %r : f32
+    %y = arith.mulf %pp, %d : f32
+    linalg.yield %y : f32
+  } -> tensor<2x16x24xf32>
+  %dqu = linalg.batch_matmul ins(%ds, %k : tensor<2x16x24xf32>, tensor<2x24x8xf32>) outs(%zo : tensor<2x16x8xf32>) -> tensor<2x16x8xf32>
+  %dq = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%dqu : tensor<2x16x8xf32>) outs(%eo : tensor<2x16x8xf32>) {
+  ^bb0(%x: f32, %out: f32):
+    %c = arith.constant 0.35355339 : f32
+    %y = arith.mulf %x, %c : f32
+    linalg.yield %y : f32
+  } -> tensor<2x16x8xf32>
+  %dst = linalg.transpose ins(%ds : tensor<2x16x24xf32>) outs(%ept : tensor<2x24x16xf32>) permutation = [0, 2, 1]
+  %dku = linalg.batch_matmul ins(%dst, %q : tensor<2x24x16xf32>, tensor<2x16x8xf32>) outs(%zk : tensor<2x24x8xf32>) -> tensor<2x24x8xf32>
+  %dk = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%dku : tensor<2x24x8xf32>) outs(%ek : tensor<2x24x8xf32>) {
+  ^bb0(%x: f32, %out: f32):
+    %c = arith.constant 0.35355339 : f32
+    %y = arith.mulf %x, %c : f32
+    linalg.yield %y : f32
+  } -> tensor<2x24x8xf32>
+  return %o, %dq, %dk, %dv : tensor<2x16x8xf32>, tensor<2x16x8xf32>, tensor<2x24x8xf32>, tensor<2x24x8xf32>
+}
+
+// -----
+
+// Soft-cap and a causal limit, 3-D, the scale applied to dQ and dK after
+// the products; the backward reads the saved tanh.
+// CHECK-LABEL: func.func @joint_softcap_causal_3d
+// CHECK: flash.attention {{.*}}causal
+// CHECK-SAME: score_mod
+// CHECK: flash.attention_grad
+// CHECK-SAME: score_mod
+// CHECK-NOT: linalg.batch_matmul
+// EXEC: joint_softcap_causal_3d: raised=yes
+func.func @joint_softcap_causal_3d(%q: tensor<2x16x8xf32>, %k: tensor<2x24x8xf32>, %v: tensor<2x24x8xf32>,
+                                     %do: tensor<2x16x8xf32>)
+    -> (tensor<2x16x8xf32>, tensor<2x16x8xf32>, tensor<2x24x8xf32>, tensor<2x24x8xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %es = tensor.empty() : tensor<2x16x24xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<2x16x24xf32>) -> tensor<2x16x24xf32>
+  %eo = tensor.empty() : tensor<2x16x8xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<2x16x8xf32>) -> tensor<2x16x8xf32>
+  %ek = tensor.empty() : tensor<2x24x8xf32>
+  %zk = linalg.fill ins(%zero : f32) outs(%ek : tensor<2x24x8xf32>) -> tensor<2x24x8xf32>
+  %er = tensor.empty() : tensor<2x16xf32>
+  %zr = linalg.fill ins(%zero : f32) outs(%er : tensor<2x16xf32>) -> tensor<2x16xf32>
+  %ekt = tensor.empty() : tensor<2x8x24xf32>
+  %kt = linalg.transpose ins(%k : tensor<2x24x8xf32>) outs(%ekt : tensor<2x8x24xf32>) permutation = [0, 2, 1]
+  %s = linalg.batch_matmul ins(%q, %kt : tensor<2x16x8xf32>, tensor<2x8x24xf32>) outs(%zs : tensor<2x16x24xf32>) -> tensor<2x16x24xf32>
+  %th = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%s : tensor<2x16x24xf32>) outs(%es : tensor<2x16x24xf32>) {
+  ^bb0(%x: f32, %out: f32):
+    %c = arith.constant 0.35355339 : f32
+    %y = arith.mulf %x, %c : f32
+    %cap = arith.constant 2.5 : f32
+    %y2 = arith.divf %y, %cap : f32
+    %t = math.tanh %y2 : f32
+    linalg.yield %t : f32
+  } -> tensor<2x16x24xf32>
+  %sc = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%th : tensor<2x16x24xf32>) outs(%es : tensor<2x16x24xf32>) {
+  ^bb0(%x: f32, %out: f32):
+    %i = linalg.index 1 : index
+    %j = linalg.index 2 : index
+    %ninf = arith.constant 0xFF800000 : f32
+    %cap = arith.constant 2.5 : f32
+    %y = arith.mulf %x, %cap : f32
+    %off = arith.constant 8 : index
+    %lim = arith.addi %i, %off : index
+    %fut = arith.cmpi ugt, %j, %lim : index
+    %r = arith.select %fut, %ninf, %y : f32
+    linalg.yield %r : f32
+  } -> tensor<2x16x24xf32>
+  %p = linalg.softmax dimension(2) ins(%sc : tensor<2x16x24xf32>) outs(%es : tensor<2x16x24xf32>) -> tensor<2x16x24xf32>
+  %o = linalg.batch_matmul ins(%p, %v : tensor<2x16x24xf32>, tensor<2x24x8xf32>) outs(%zo : tensor<2x16x8xf32>) -> tensor<2x16x8xf32>
+  // Backward; the scale multiplies dQ and dK, not dS.
+  %ept = tensor.empty() : tensor<2x24x16xf32>
+  %pt = linalg.transpose ins(%p : tensor<2x16x24xf32>) outs(%ept : tensor<2x24x16xf32>) permutation = [0, 2, 1]
+  %dv = linalg.batch_matmul ins(%pt, %do : tensor<2x24x16xf32>, tensor<2x16x8xf32>) outs(%zk : tensor<2x24x8xf32>) -> tensor<2x24x8xf32>
+  %vt = linalg.transpose ins(%v : tensor<2x24x8xf32>) outs(%ekt : tensor<2x8x24xf32>) permutation = [0, 2, 1]
+  %dp = linalg.batch_matmul ins(%do, %vt : tensor<2x16x8xf32>, tensor<2x8x24xf32>) outs(%zs : tensor<2x16x24xf32>) -> tensor<2x16x24xf32>
+  %delta = linalg.generic {indexing_maps = [affine_map<(b, i, j) -> (b, i, j)>, affine_map<(b, i, j) -> (b, i, j)>, affine_map<(b, i, j) -> (b, i)>],
+                        iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%p, %dp : tensor<2x16x24xf32>, tensor<2x16x24xf32>) outs(%zr : tensor<2x16xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %y = arith.addf %acc, %m : f32
+    linalg.yield %y : f32
+  } -> tensor<2x16xf32>
+  %ds = linalg.generic {indexing_maps = [affine_map<(b, i, j) -> (b, i, j)>, affine_map<(b, i, j) -> (b, i, j)>, affine_map<(b, i, j) -> (b, i)>, affine_map<(b, i, j) -> (b, i, j)>, affine_map<(b, i, j) -> (b, i, j)>],
+                        iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%p, %dp, %delta, %th : tensor<2x16x24xf32>, tensor<2x16x24xf32>, tensor<2x16xf32>, tensor<2x16x24xf32>) outs(%es : tensor<2x16x24xf32>) {
+  ^bb0(%pp: f32, %g: f32, %r: f32, %tt: f32, %out: f32):
+    %d = arith.subf %g, %r : f32
+    %y = arith.mulf %pp, %d : f32
+    %one = arith.constant 1.0 : f32
+    %t2 = arith.mulf %tt, %tt : f32
+    %dt = arith.subf %one, %t2 : f32
+    %z = arith.mulf %y, %dt : f32
+    linalg.yield %z : f32
+  } -> tensor<2x16x24xf32>
+  %dqu = linalg.batch_matmul ins(%ds, %k : tensor<2x16x24xf32>, tensor<2x24x8xf32>) outs(%zo : tensor<2x16x8xf32>) -> tensor<2x16x8xf32>
+  %dq = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%dqu : tensor<2x16x8xf32>) outs(%eo : tensor<2x16x8xf32>) {
+  ^bb0(%x: f32, %out: f32):
+    %c = arith.constant 0.35355339 : f32
+    %y = arith.mulf %x, %c : f32
+    linalg.yield %y : f32
+  } -> tensor<2x16x8xf32>
+  %dst = linalg.transpose ins(%ds : tensor<2x16x24xf32>) outs(%ept : tensor<2x24x16xf32>) permutation = [0, 2, 1]
+  %dku = linalg.batch_matmul ins(%dst, %q : tensor<2x24x16xf32>, tensor<2x16x8xf32>) outs(%zk : tensor<2x24x8xf32>) -> tensor<2x24x8xf32>
+  %dk = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%dku : tensor<2x24x8xf32>) outs(%ek : tensor<2x24x8xf32>) {
+  ^bb0(%x: f32, %out: f32):
+    %c = arith.constant 0.35355339 : f32
+    %y = arith.mulf %x, %c : f32
+    linalg.yield %y : f32
+  } -> tensor<2x24x8xf32>
+  return %o, %dq, %dk, %dv : tensor<2x16x8xf32>, tensor<2x16x8xf32>, tensor<2x24x8xf32>, tensor<2x24x8xf32>
+}
