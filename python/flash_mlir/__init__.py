@@ -64,17 +64,23 @@ def _config(q, k, v, causal, scale, causal_offset=None, mask=None):
 
 
 def _numpy_array(x, dtype):
-    return np.ascontiguousarray(_as_numpy(x),
-                                dtype={"f32": np.float32, "i32": np.int32}[dtype])
+    return np.ascontiguousarray(_as_numpy(x), dtype={
+        "f32": np.float32, "i32": np.int32, "i64": np.int64}[dtype])
 
 
 def _modifiers(cfg, q, k, window, softcap, alibi_slopes, segment_ids,
-               as_array=_numpy_array):
+               as_array=_numpy_array, mod_offset=None):
     """Sets the score/mask modifiers of `cfg`; returns the captured arrays
-    (ALiBi slopes [Hq] f32, segment ids of queries [Nq] and keys [Nk] i32),
-    made by as_array(x, "f32" | "i32") (contiguous, with .shape and .ndim),
-    in the kernels' argument order."""
+    (ALiBi slopes [Hq] f32, segment ids of queries [Nq] and keys [Nk] i32,
+    the window's and ALiBi's diagonal offset [1] i64 when `mod_offset` is
+    given and one of them is used), made by as_array(x, "f32" | "i32" |
+    "i64") (contiguous, with .shape and .ndim), in the kernels' argument
+    order."""
     extra = []
+    if mod_offset is not None and (isinstance(mod_offset, bool) or
+                                   not isinstance(mod_offset,
+                                                  (int, np.integer))):
+        raise ValueError(f"mod_offset must be an integer, got {mod_offset!r}")
     if window is not None:
         try:
             left, right = (int(w) for w in window)
@@ -119,6 +125,9 @@ def _modifiers(cfg, q, k, window, softcap, alibi_slopes, segment_ids,
         cfg.segments = 1
         cfg.seg_batched = batched
         extra += [sq, sk]
+    if mod_offset is not None and (cfg.window or cfg.alibi):
+        cfg.mod_offset = True
+        extra.append(as_array([int(mod_offset)], "i64"))
     return extra
 
 
@@ -188,7 +197,7 @@ def _cpu_tiles(block_q, block_kv, loop_order, on_cuda):
 def attention(q, k, v, causal=False, scale=None, block_q=None, block_kv=None,
               loop_order=None, return_lse=False, causal_offset=None,
               mask=None, window=None, softcap=None, alibi_slopes=None,
-              segment_ids=None):
+              segment_ids=None, mod_offset=None):
     """softmax(scale * q k^T [+ mask] [causal]) v computed by flash-mlir: on
     the GPU for CUDA torch tensors [B, H, N, D] (with autograd), else on the
     CPU, with the same meaning and options on both. `causal=True` keeps
@@ -202,11 +211,16 @@ def attention(q, k, v, causal=False, scale=None, block_q=None, block_kv=None,
     pipeline options").
 
     Modifiers (CPU and CUDA; FlashAttention's names and alignment): `window=(left,
-    right)` keeps keys i + Nk - Nq - left <= j <= i + Nk - Nq + right (-1:
+    right)` keeps keys i + off - left <= j <= i + off + right (-1:
     unbounded), `softcap=c` replaces the scaled score s by c * tanh(s / c),
-    `alibi_slopes` ([Hq]) adds -slope_h * |i + Nk - Nq - j|, `segment_ids`
+    `alibi_slopes` ([Hq]) adds -slope_h * |i + off - j|, `segment_ids`
     (one id per position, or a (query ids, key ids) pair) keeps only keys of
-    the query's segment (packed documents).
+    the query's segment (packed documents). The window's and ALiBi's
+    diagonal `off` is Nk - Nq (bottom-right aligned) unless `mod_offset`
+    gives it: query i sits at key position i + mod_offset (a shard of a
+    longer sequence: its queries' start minus its keys' start). A given
+    mod_offset is a run-time argument of the kernel: one kernel serves
+    every value.
 
     CPU torch tensors that require grad get a torch.autograd graph whose
     backward runs `attention_grad`."""
@@ -220,18 +234,18 @@ def attention(q, k, v, causal=False, scale=None, block_q=None, block_kv=None,
                               alibi_slopes=alibi_slopes,
                               segment_ids=segment_ids,
                               causal_offset=causal_offset,
-                              return_lse=return_lse)
+                              mod_offset=mod_offset, return_lse=return_lse)
     block_q, block_kv, loop_order = tiles
     if _needs_grad(q, k, v):
         return _cpu_autograd(q, k, v, return_lse, dict(
             causal=causal, scale=scale, block_q=block_q, block_kv=block_kv,
             loop_order=loop_order, causal_offset=causal_offset, mask=mask,
             window=window, softcap=softcap, alibi_slopes=alibi_slopes,
-            segment_ids=segment_ids))
+            segment_ids=segment_ids, mod_offset=mod_offset))
     q, k, v = (_as_numpy(t) for t in (q, k, v))
     m = _mask(mask, q, k)
     cfg = _config(q, k, v, causal, scale, causal_offset, m)
-    extra = _modifiers(cfg, q, k, *mods)
+    extra = _modifiers(cfg, q, k, *mods, mod_offset=mod_offset)
     _blocks(block_q, block_kv, loop_order)
     fwd, _ = cpu.attention_kernels(cfg, block_q, block_kv,
                                         loop_order)
@@ -273,7 +287,7 @@ def _cpu_autograd(q, k, v, return_lse, kw):
 def attention_grad(q, k, v, o, lse, do, causal=False, scale=None,
                    block_q=None, block_kv=None, loop_order=None,
                    causal_offset=None, mask=None, window=None, softcap=None,
-                   alibi_slopes=None, segment_ids=None):
+                   alibi_slopes=None, segment_ids=None, mod_offset=None):
     """(dq, dk, dv) of attention, recomputed from the forward's lse (the
     options and modifiers as for `attention`; the soft-cap is
     differentiated)."""
@@ -283,13 +297,14 @@ def attention_grad(q, k, v, o, lse, do, causal=False, scale=None,
         from . import cuda
         _cpu_tiles(block_q, block_kv, loop_order, True)
         return cuda.backward(q, k, v, o, lse, do, causal, scale, mask, *mods,
-                             causal_offset=causal_offset)
+                             causal_offset=causal_offset,
+                             mod_offset=mod_offset)
     block_q, block_kv, loop_order = _cpu_tiles(block_q, block_kv, loop_order,
                                                False)
     q, k, v, o, lse, do = (_as_numpy(t) for t in (q, k, v, o, lse, do))
     m = _mask(mask, q, k)
     cfg = _config(q, k, v, causal, scale, causal_offset, m)
-    extra = _modifiers(cfg, q, k, window, softcap, alibi_slopes, segment_ids)
+    extra = _modifiers(cfg, q, k, *mods, mod_offset=mod_offset)
     _blocks(block_q, block_kv, loop_order)
     # o, lse and dO may come from elsewhere (a ring's merged o and lse):
     # the kernel reads them as f32 of these shapes, so check both.

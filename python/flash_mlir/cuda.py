@@ -122,9 +122,10 @@ COMPILES = 0  # kernels compiled by this process (tests count them)
 
 def kernel_class(cfg, grad=False):
     """The configuration a kernel is compiled for: `cfg` with dynamic
-    sequence lengths (one kernel for every Nq, Nk) unless its modifiers
-    depend on the lengths (windows, ALiBi, segment ids; their regions are
-    generated for the shape), or FLASH_MLIR_DYNAMIC=0 (a kernel per shape,
+    sequence lengths (one kernel for every Nq, Nk) unless it has modifiers
+    (windows, ALiBi, segment ids: their regions are generated for the
+    shape, Nk - Nq folded in or the ids' lengths; a run-time mod_offset
+    still keeps the shape), or FLASH_MLIR_DYNAMIC=0 (a kernel per shape,
     the sizes folded in). A decode forward (the GQA group's queries fit one
     split-KV tile: (Hq / Hkv) * Nq <= 16, no mask) keeps its Nq: a kernel
     per Nq, for every cache length."""
@@ -396,11 +397,13 @@ def _config(q, k, v, causal, scale, mask=None, causal_offset=None):
     return cfg
 
 
-def _prepare(q, k, v, causal, scale, mask, mods, causal_offset=None):
+def _prepare(q, k, v, causal, scale, mask, mods, causal_offset=None,
+             mod_offset=None):
     """(cfg, the kernels' extra buffers: the mask as _mask makes it, then
     the modifiers' captured tensors on q's device) for `mods` = (window,
-    softcap, alibi_slopes, segment_ids) as flash_mlir.attention takes them
-    (the tensor-core kernels, f16/bf16, run the modifiers)."""
+    softcap, alibi_slopes, segment_ids) and `mod_offset` as
+    flash_mlir.attention takes them (the tensor-core kernels, f16/bf16, run
+    the modifiers)."""
     import torch
 
     from . import _modifiers
@@ -410,10 +413,11 @@ def _prepare(q, k, v, causal, scale, mask, mods, causal_offset=None):
 
     def on_device(x, dtype):
         t = torch.as_tensor(x, device=q.device)
-        return t.to({"f32": torch.float32, "i32": torch.int32}[dtype]
-                    ).contiguous()
+        return t.to({"f32": torch.float32, "i32": torch.int32,
+                     "i64": torch.int64}[dtype]).contiguous()
 
-    caps = _modifiers(cfg, q, k, *mods, as_array=on_device)
+    caps = _modifiers(cfg, q, k, *mods, as_array=on_device,
+                      mod_offset=mod_offset)
     return cfg, ([] if m is None else [m]) + caps
 
 
@@ -461,7 +465,7 @@ def _kernel(cfg, grad):
 
 def forward(q, k, v, causal=False, scale=None, mask=None, window=None,
             softcap=None, alibi_slopes=None, segment_ids=None,
-            causal_offset=None, want_lse=True):
+            causal_offset=None, want_lse=True, mod_offset=None):
     """softmax(scale q k^T [+ mask] [causal]) v on CUDA torch tensors
     [B, H, N, D] (GQA when k/v have fewer heads; causal is top-left aligned,
     as torch's is_causal, unless `causal_offset` says otherwise; `mask`
@@ -476,7 +480,8 @@ def forward(q, k, v, causal=False, scale=None, mask=None, window=None,
         return _plain_plan(q, k, v, causal, scale, causal_offset)(
             q, k, v, want_lse)
     mods = (window, softcap, alibi_slopes, segment_ids)
-    cfg, extra = _prepare(q, k, v, causal, scale, mask, mods, causal_offset)
+    cfg, extra = _prepare(q, k, v, causal, scale, mask, mods, causal_offset,
+                          mod_offset)
     kern = _kernel(cfg, grad=False)
     q, k, v = (t.contiguous() for t in (q, k, v))
     B, H, N, _ = q.shape
@@ -599,13 +604,14 @@ def _scratch(contracts, cfg, device):
 
 def backward(q, k, v, o, lse, do, causal=False, scale=None, mask=None,
              window=None, softcap=None, alibi_slopes=None, segment_ids=None,
-             causal_offset=None):
+             causal_offset=None, mod_offset=None):
     """(dq, dk, dv) from the forward's o and lse, recomputing P on the GPU
     (the modifiers included: dS is scaled by the soft-cap's derivative)."""
     import torch
 
     mods = (window, softcap, alibi_slopes, segment_ids)
-    cfg, extra = _prepare(q, k, v, causal, scale, mask, mods, causal_offset)
+    cfg, extra = _prepare(q, k, v, causal, scale, mask, mods, causal_offset,
+                          mod_offset)
     kern = _kernel(cfg, grad=True)
     q, k, v, o, lse, do = (t.contiguous() for t in (q, k, v, o, lse, do))
     B, H, N, _ = q.shape
@@ -627,21 +633,23 @@ def _autograd():
 
     class Attention(torch.autograd.Function):
         @staticmethod
-        def forward(ctx, q, k, v, causal, scale, mask, mods, offset):
+        def forward(ctx, q, k, v, causal, scale, mask, mods, offset,
+                    mod_offset):
             o, lse = forward(q, k, v, causal, scale, mask, *mods,
-                             causal_offset=offset)
+                             causal_offset=offset, mod_offset=mod_offset)
             ctx.save_for_backward(q, k, v, o, lse)
             ctx.mark_non_differentiable(lse)
-            ctx.args = (causal, scale, mask, mods, offset)
+            ctx.args = (causal, scale, mask, mods, offset, mod_offset)
             return o, lse
 
         @staticmethod
         def backward(ctx, do, _dlse):
             q, k, v, o, lse = ctx.saved_tensors
-            causal, scale, mask, mods, offset = ctx.args
+            causal, scale, mask, mods, offset, mod_offset = ctx.args
             dq, dk, dv = backward(q, k, v, o, lse, do.contiguous(), causal,
-                                  scale, mask, *mods, causal_offset=offset)
-            return dq, dk, dv, None, None, None, None, None
+                                  scale, mask, *mods, causal_offset=offset,
+                                  mod_offset=mod_offset)
+            return dq, dk, dv, None, None, None, None, None, None
 
     return Attention
 
@@ -651,11 +659,12 @@ _FN = None
 
 def attention(q, k, v, causal=False, scale=None, mask=None, window=None,
               softcap=None, alibi_slopes=None, segment_ids=None,
-              causal_offset=None, return_lse=False):
+              causal_offset=None, return_lse=False, mod_offset=None):
     """flash-mlir attention on CUDA tensors with autograd (our backward
     kernels run in loss.backward()); `mask`: bool (True keeps a key) or
     float (added), broadcastable to [B, H, Nq, Nk]; the modifiers (window,
-    softcap, alibi_slopes, segment_ids) as flash_mlir.attention takes them,
+    softcap, alibi_slopes, segment_ids, mod_offset) as flash_mlir.attention
+    takes them,
     on the tensor-core kernels (f16/bf16, head dims multiples of 16; the
     backward up to 128)."""
     global _FN
@@ -666,9 +675,11 @@ def attention(q, k, v, causal=False, scale=None, mask=None, window=None,
             (q.requires_grad or k.requires_grad or v.requires_grad)):
         # Inference: no autograd node to record.
         o, lse = forward(q, k, v, causal, scale, mask, *mods,
-                         causal_offset=causal_offset, want_lse=return_lse)
+                         causal_offset=causal_offset, want_lse=return_lse,
+                         mod_offset=mod_offset)
         return (o, lse) if return_lse else o
     if _FN is None:
         _FN = _autograd()
-    o, lse = _FN.apply(q, k, v, causal, scale, mask, mods, causal_offset)
+    o, lse = _FN.apply(q, k, v, causal, scale, mask, mods, causal_offset,
+                       mod_offset)
     return (o, lse) if return_lse else o

@@ -1,10 +1,12 @@
 """Context-parallel (ring) attention on torch.distributed.
 
 `ring_attention(q, k, v, group=None, causal=False, scale=None,
-layout="contiguous")`: every rank of `group` holds one shard of the
+layout="contiguous", window=None, softcap=None, alibi_slopes=None,
+segment_ids=None)`: every rank of `group` holds one shard of the
 sequence, q [B, Hq, n, D], k [B, Hkv, n, D], v [B, Hkv, n, Dv] (Hq a
 multiple of Hkv: GQA), and gets its rows of softmax(scale q kᵀ) v over the
-whole sequence of P·n positions, with autograd.
+whole sequence of P·n positions, with autograd. The modifiers mean what
+they mean to flash_mlir.attention on the whole sequence.
 
 The ring: the K/V shards travel around the group (rank r sends to r + 1 and
 receives from r - 1 with batched point-to-point ops), each transfer started
@@ -15,6 +17,11 @@ for CPU tensors (gloo), our CUDA kernels for CUDA tensors (NCCL) — and its
 is a causal offset: a query at global position qs + i sees the key at
 ks + j iff j <= i + (qs - ks); steps whose keys all lie in the future are
 skipped, steps whose keys are all visible run without the causal mask.
+The window and ALiBi measure the same global distance: each call gives
+them the diagonal qs - ks as `mod_offset` (a run-time argument: one kernel
+for every step); segment ids are the global ids of the call's queries and
+keys. Steps that the window (with causal) or the documents leave without a
+visible pair are skipped too.
 
 The backward replays the ring with `flash_mlir.attention_grad` fed with the
 merged o and lse: P = exp(S - lse) and D = rowsum(dO ∘ O) are then those of
@@ -30,6 +37,7 @@ cuts a full tensor into a rank's shard in either layout.
 """
 
 import math
+import zlib
 from dataclasses import dataclass
 
 import numpy as np
@@ -59,6 +67,12 @@ def segments(n, rank, world_size, layout):
             Segment((2 * world_size - 1 - rank) * c, c, c))
 
 
+def positions(n, rank, world_size, layout):
+    """The global positions of `rank`'s n rows, in their order."""
+    return [s.start + i for s in segments(n, rank, world_size, layout)
+            for i in range(s.length)]
+
+
 def shard_sequence(x, rank, world_size, layout="contiguous", dim=-2):
     """`rank`'s shard of the full tensor `x` (sequence along `dim`)."""
     _check_layout(layout)
@@ -68,9 +82,7 @@ def shard_sequence(x, rank, world_size, layout="contiguous", dim=-2):
         raise ValueError(f"a sequence of {n_all} positions does not split "
                          f"into {parts} equal chunks ({layout} layout, "
                          f"{world_size} ranks)")
-    n = n_all // world_size
-    idx = [s.start + i for s in segments(n, rank, world_size, layout)
-           for i in range(s.length)]
+    idx = positions(n_all // world_size, rank, world_size, layout)
     import torch
     return x.index_select(dim, torch.tensor(idx, device=x.device))
 
@@ -85,12 +97,16 @@ def _check_layout(layout):
 @dataclass(frozen=True)
 class Call:
     """One kernel call of a step: local query rows [q0, q1) against local
-    key rows [k0, k1), with the causal offset `offset` (None: no mask)."""
+    key rows [k0, k1), with the causal offset `offset` (None: no mask) and
+    the window's and ALiBi's diagonal offset `diagonal` (query row q0 + i
+    and key row k0 + j are j - i - diagonal apart in the sequence; None
+    when no modifier needs it)."""
     q0: int
     q1: int
     k0: int
     k1: int
     offset: object
+    diagonal: object = None
 
 
 def _visible(off, nq, nk):
@@ -99,64 +115,169 @@ def _visible(off, nq, nk):
     return max(-nq, min(nk - 1, off))
 
 
-def _single_call(qsegs, ksegs):
+def _single_call(qsegs, ksegs, causal, positional):
     """One call over the local rows the segments span, if one causal offset
-    (or none) keeps exactly the keys each query sees; else None."""
+    (or none) keeps exactly the keys each query sees and, `positional`,
+    one diagonal offset places every pair; else None."""
     q0, q1 = qsegs[0].local, qsegs[-1].local + qsegs[-1].length
     k0, k1 = ksegs[0].local, ksegs[-1].local + ksegs[-1].length
     if (sum(s.length for s in qsegs) != q1 - q0 or
             sum(s.length for s in ksegs) != k1 - k0):
         return None  # not adjacent in local rows
     pairs = [(a, b) for a in qsegs for b in ksegs]
+    # In the call's rows, query a.local + i and key b.local + j are the
+    # sequence's a.start + i and b.start + j: the pair's diagonal.
+    diags = [a.start - b.start - (a.local - q0) + (b.local - k0)
+             for a, b in pairs]
+    diag = None
+    if positional:
+        if len(set(diags)) > 1:
+            return None
+        diag = diags[0]
 
     def fits(off):
-        # In the call's rows, query a.local + i and key b.local + j: the
-        # call keeps j <= i + off + (a.local - q0) - (b.local - k0), the
-        # sequence keeps j <= i + a.start - b.start.
+        # The call keeps j <= i + off + (a.local - q0) - (b.local - k0),
+        # the sequence keeps j <= i + a.start - b.start.
         return all(_visible(off + (a.local - q0) - (b.local - k0),
                             a.length, b.length) ==
                    _visible(a.start - b.start, a.length, b.length)
                    for a, b in pairs)
 
-    if all(_visible(a.start - b.start, a.length, b.length) == b.length - 1
-           for a, b in pairs):
-        return Call(q0, q1, k0, k1, None)
-    for a, b in pairs:
-        off = a.start - b.start - (a.local - q0) + (b.local - k0)
+    if not causal or all(_visible(a.start - b.start, a.length, b.length) ==
+                         b.length - 1 for a, b in pairs):
+        return Call(q0, q1, k0, k1, None, diag)
+    for off in diags:
         if fits(off):
-            return Call(q0, q1, k0, k1, off)
+            return Call(q0, q1, k0, k1, off, diag)
     return None
 
 
-def step_calls(qsegs, ksegs, causal):
-    """The kernel calls that attend queries `qsegs` to keys `ksegs` (causal:
-    by global position): none when every key is in the future, one call
-    where one offset describes the visibility, else one per segment pair."""
-    nq = qsegs[-1].local + qsegs[-1].length
-    nk = ksegs[-1].local + ksegs[-1].length
-    if not causal:
-        return [Call(0, nq, 0, nk, None)]
+def step_calls(qsegs, ksegs, causal, window=None, alibi=False, apart=None):
+    """The kernel calls that attend queries `qsegs` to keys `ksegs` (causal,
+    `window` = (left, right) as flash_mlir.attention takes it: by global
+    position). Segment pairs with no visible query-key pair are left out
+    (also those `apart(a, b)` says share no document); the rest take one
+    call where one causal offset (and, with a window or ALiBi, one
+    diagonal) describes them, else one call per query segment or pair."""
+    lo, hi = -math.inf, math.inf  # the visible j - i (global)
+    if window is not None:
+        lo = -math.inf if window[0] == -1 else -window[0]
+        hi = math.inf if window[1] == -1 else window[1]
+    if causal:
+        hi = min(hi, 0)
 
     def sees(a, b):
-        return _visible(a.start - b.start, a.length, b.length) > -a.length
+        # j - i takes every value between these two over the pair.
+        d = b.start - a.start
+        return (d - a.length + 1 <= hi and d + b.length - 1 >= lo and
+                not (apart is not None and apart(a, b)))
 
+    positional = window is not None or alibi
     ks = [b for b in ksegs if any(sees(a, b) for a in qsegs)]
     qs = [a for a in qsegs if any(sees(a, b) for b in ks)]
     if not qs:
         return []
-    one = _single_call(qs, ks)
+    one = _single_call(qs, ks, causal, positional)
     if one is not None:
         return [one]
     calls = []
     for a in qs:
         kv = [b for b in ks if sees(a, b)]
-        one = _single_call([a], kv)
+        one = _single_call([a], kv, causal, positional)
         if one is not None:
             calls.append(one)
             continue
         for b in kv:
-            calls.append(_single_call([a], [b]))
+            calls.append(_single_call([a], [b], causal, positional))
     return calls
+
+
+# The modifiers ----------------------------------------------------------------
+
+def _host(x):
+    """x (a torch tensor anywhere, or array-like) as a numpy array."""
+    if hasattr(x, "detach"):
+        return x.detach().cpu().numpy()
+    return np.asarray(x)
+
+
+@dataclass(frozen=True)
+class Modifiers:
+    """A ring's modifiers with their global meaning: `window` (left, right)
+    or None, `softcap`, `alibi_slopes` (as given, [Hq]) and `ids`, the
+    (query, key) segment ids of every position (numpy int32 [N] or
+    [B, N]) or None."""
+    window: object = None
+    softcap: object = None
+    alibi_slopes: object = None
+    ids: object = None
+
+    @classmethod
+    def of(cls, window=None, softcap=None, alibi_slopes=None,
+           segment_ids=None):
+        """From ring_attention's (checked) keywords."""
+        if window is not None:
+            window = tuple(int(w) for w in window)
+            window = None if window == (-1, -1) else window
+        ids = None
+        if segment_ids is not None:
+            pair = isinstance(segment_ids, (tuple, list)) and \
+                len(segment_ids) == 2
+            ids = tuple(_host(x).astype(np.int32) for x in (
+                segment_ids if pair else (segment_ids, segment_ids)))
+        return cls(window, softcap or None, alibi_slopes, ids)
+
+    def signature(self):
+        """Integers every rank must agree on (window, soft-cap bits, CRCs of
+        the slopes and the segment ids)."""
+        def crc(*xs):
+            return zlib.crc32(b"".join(np.ascontiguousarray(x).tobytes()
+                                       for x in xs))
+        return [*(self.window or (-2, -2)),
+                0 if self.softcap is None else
+                int(np.float64(float(self.softcap)).view(np.int64)),
+                -1 if self.alibi_slopes is None else
+                crc(_host(self.alibi_slopes).astype(np.float32)),
+                -1 if self.ids is None else crc(*self.ids)]
+
+    def _apart(self, a, b):
+        """Whether the queries of segment a and the keys of segment b share
+        no document (in any sequence of the batch)."""
+        sq = self.ids[0][..., a.start:a.start + a.length].reshape(-1, a.length)
+        sk = self.ids[1][..., b.start:b.start + b.length].reshape(-1, b.length)
+        return not any(np.intersect1d(x, y).size for x, y in zip(sq, sk))
+
+    def calls(self, qsegs, ksegs, causal):
+        """step_calls with these modifiers."""
+        return step_calls(qsegs, ksegs, causal, self.window,
+                          self.alibi_slopes is not None,
+                          None if self.ids is None else self._apart)
+
+    def keywords(self, call, qpos, kpos):
+        """flash_mlir.attention's modifier keywords for `call`, whose local
+        query and key rows are at global positions qpos and kpos."""
+        kw = dict(window=self.window, softcap=self.softcap,
+                  alibi_slopes=self.alibi_slopes, mod_offset=call.diagonal)
+        if self.ids is not None:
+            kw["segment_ids"] = (self.ids[0][..., qpos[call.q0:call.q1]],
+                                 self.ids[1][..., kpos[call.k0:call.k1]])
+        return kw
+
+
+def _mods_problem(q, k, size, mods):
+    """What is wrong with the modifier keywords `mods` (window, softcap,
+    alibi_slopes, segment_ids), by flash_mlir.attention's rules for the
+    whole sequence (a message), or None."""
+    from . import _modifiers, program
+
+    n = size * q.shape[2]
+    cfg = program.Config(batch=[q.shape[0]], hq=q.shape[1], hkv=k.shape[1],
+                         nq=n, nk=n, d=q.shape[3])
+    try:
+        _modifiers(cfg, None, None, *mods, as_array=lambda x, _: _host(x))
+    except (TypeError, ValueError) as e:
+        return str(e)
+    return None
 
 
 # The (o, lse) merge -----------------------------------------------------------
@@ -229,12 +350,13 @@ class _Ring:
                                   tag))
         return dist.batch_isend_irecv(ops) if ops else []
 
-    def check_same(self, q, k, v, causal, scale, layout, problem):
+    def check_same(self, q, k, v, causal, scale, layout, mods, problem):
         """All ranks must call with the same shapes and options: the shards
         travel, and a rank that disagrees would compute garbage or hang.
         `problem`: what this rank found wrong with its own arguments, or
-        None. Every rank raises when any rank has a problem or they
-        disagree (none is left waiting for the others)."""
+        None (then `mods`: the Modifiers). Every rank raises when any rank
+        has a problem or they disagree (none is left waiting for the
+        others)."""
         import torch
 
         if problem is None:
@@ -243,9 +365,10 @@ class _Ring:
             bits = (0 if scale is None else
                     int(np.float64(float(scale)).view(np.int64)))
             sig = [1, *q.shape, *k.shape, *v.shape, dtype, int(bool(causal)),
-                   LAYOUTS.index(layout), int(scale is not None), bits]
+                   LAYOUTS.index(layout), int(scale is not None), bits,
+                   *mods.signature()]
         else:
-            sig = [0] * 18
+            sig = [0] * 23
         device = q.device if hasattr(q, "device") else "cpu"
         mine = torch.tensor(sig, dtype=torch.int64, device=device)
         every = [torch.empty_like(mine) for _ in range(self.size)]
@@ -261,7 +384,8 @@ class _Ring:
             raise ValueError(
                 "ring_attention: the ranks disagree on the shards' shapes or "
                 "the options ([q shape, k shape, v shape, dtype, causal, "
-                "layout, has scale, scale bits] per rank): " +
+                "layout, has scale, scale bits, window, softcap bits, CRC of "
+                "alibi_slopes, CRC of segment_ids] per rank): " +
                 "; ".join(f"rank {r}: {e[1:]}" for r, e in enumerate(every)))
 
 
@@ -298,7 +422,7 @@ def _wait(works):
         w.wait()
 
 
-def _forward(ring, q, k, v, causal, scale, layout, timings):
+def _forward(ring, q, k, v, causal, scale, layout, mods, timings):
     """(o, lse) of this rank's queries against every shard's keys."""
     import torch
 
@@ -306,6 +430,7 @@ def _forward(ring, q, k, v, causal, scale, layout, timings):
 
     n = q.shape[2]
     qsegs = segments(n, ring.rank, ring.size, layout)
+    qpos = np.array(positions(n, ring.rank, ring.size, layout))
     o = torch.zeros(*q.shape[:3], v.shape[3], dtype=torch.float32,
                     device=q.device)
     lse = torch.full(q.shape[:3], -math.inf, dtype=torch.float32,
@@ -321,12 +446,14 @@ def _forward(ring, q, k, v, causal, scale, layout, timings):
                  if step < ring.size - 1 else [])
         ks = cur[:nk].view(k.shape)
         vs = cur[nk:].view(v.shape)
-        calls = step_calls(qsegs, segments(n, src, ring.size, layout), causal)
+        calls = mods.calls(qsegs, segments(n, src, ring.size, layout), causal)
+        kpos = np.array(positions(n, src, ring.size, layout))
         for c in calls:
             oc, lc = attention(q[:, :, c.q0:c.q1], ks[:, :, c.k0:c.k1],
                                vs[:, :, c.k0:c.k1], causal=c.offset is not None,
                                causal_offset=c.offset, scale=scale,
-                               return_lse=True)
+                               return_lse=True,
+                               **mods.keywords(c, qpos, kpos))
             merge(o[:, :, c.q0:c.q1], lse[:, :, c.q0:c.q1], _tensor(oc, q),
                   _tensor(lc, q))
         t1 = now()
@@ -340,7 +467,8 @@ def _forward(ring, q, k, v, causal, scale, layout, timings):
     return o, lse
 
 
-def _backward(ring, q, k, v, o, lse, do, causal, scale, layout, timings):
+def _backward(ring, q, k, v, o, lse, do, causal, scale, layout, mods,
+              timings):
     """(dq, dk, dv) of this rank's shards: the ring replayed with the merged
     o and lse; the dK/dV accumulators (f32) follow the K/V shards around and
     come back to their owner after a last hop."""
@@ -350,6 +478,7 @@ def _backward(ring, q, k, v, o, lse, do, causal, scale, layout, timings):
 
     n = q.shape[2]
     qsegs = segments(n, ring.rank, ring.size, layout)
+    qpos = np.array(positions(n, ring.rank, ring.size, layout))
     dq = torch.zeros(q.shape, dtype=torch.float32, device=q.device)
     nk = k.numel()
     cur = torch.cat([k.reshape(-1), v.reshape(-1)])
@@ -372,13 +501,14 @@ def _backward(ring, q, k, v, o, lse, do, causal, scale, layout, timings):
                            device=q.device)
         dks = part[:nk].view(k.shape)
         dvs = part[nk:].view(v.shape)
-        calls = step_calls(qsegs, segments(n, src, ring.size, layout), causal)
+        calls = mods.calls(qsegs, segments(n, src, ring.size, layout), causal)
+        kpos = np.array(positions(n, src, ring.size, layout))
         for c in calls:
             g = attention_grad(
                 q[:, :, c.q0:c.q1], ks[:, :, c.k0:c.k1], vs[:, :, c.k0:c.k1],
                 o[:, :, c.q0:c.q1], lse[:, :, c.q0:c.q1], do[:, :, c.q0:c.q1],
                 causal=c.offset is not None, causal_offset=c.offset,
-                scale=scale)
+                scale=scale, **mods.keywords(c, qpos, kpos))
             dqc, dkc, dvc = (_tensor(t, q) for t in g)
             dq[:, :, c.q0:c.q1] += dqc
             dks[:, :, c.k0:c.k1] += dkc
@@ -447,23 +577,24 @@ def _function():
 
     class RingAttention(torch.autograd.Function):
         @staticmethod
-        def forward(ctx, q, k, v, ring, causal, scale, layout, timings):
+        def forward(ctx, q, k, v, ring, causal, scale, layout, mods,
+                    timings):
             q, k, v = (t.detach() for t in (q, k, v))
-            o, lse = _forward(ring, q, k, v, causal, scale, layout, timings)
+            o, lse = _forward(ring, q, k, v, causal, scale, layout, mods,
+                              timings)
             o = o.to(q.dtype)
             ctx.save_for_backward(q, k, v, o, lse)
-            ctx.args = (ring, causal, scale, layout, timings)
+            ctx.args = (ring, causal, scale, layout, mods, timings)
             ctx.mark_non_differentiable(lse)
             return o, lse
 
         @staticmethod
         def backward(ctx, do, _dlse):
             q, k, v, o, lse = (t.detach() for t in ctx.saved_tensors)
-            ring, causal, scale, layout, timings = ctx.args
+            ring, *options = ctx.args
             dq, dk, dv = _backward(ring, q, k, v, o, lse,
-                                   do.detach().contiguous(),
-                                   causal, scale, layout, timings)
-            return dq, dk, dv, None, None, None, None, None
+                                   do.detach().contiguous(), *options)
+            return dq, dk, dv, None, None, None, None, None, None
 
     return RingAttention
 
@@ -472,15 +603,22 @@ _FN = None
 
 
 def ring_attention(q, k, v, group=None, causal=False, scale=None,
-                   layout="contiguous", return_lse=False, timings=None):
-    """softmax(scale q kᵀ [causal]) v over a sequence sharded across the
-    ranks of `group` (default: the world), with autograd; see the module's
-    docstring. q [B, Hq, n, D], k [B, Hkv, n, D], v [B, Hkv, n, Dv]: this
-    rank's n positions (every rank the same shapes and options; checked).
-    `causal`: each query sees the keys at its global position and before.
-    `layout`: "contiguous" or "zigzag" (see shard_sequence). `return_lse`:
-    also the rows' log-sum-exp over the whole sequence (f32, not
-    differentiated). `timings`: a list that gets, per ring step, forward
+                   layout="contiguous", return_lse=False, timings=None,
+                   window=None, softcap=None, alibi_slopes=None,
+                   segment_ids=None):
+    """softmax(scale q kᵀ [causal] [modifiers]) v over a sequence sharded
+    across the ranks of `group` (default: the world), with autograd; see
+    the module's docstring. q [B, Hq, n, D], k [B, Hkv, n, D], v [B, Hkv, n,
+    Dv]: this rank's n positions (every rank the same shapes and options;
+    checked). `causal`: each query sees the keys at its global position and
+    before. The modifiers are flash_mlir.attention's on the whole sequence
+    of N = P·n positions (self-attention: the window and ALiBi measure
+    j - i between global positions): `window=(left, right)` keeps keys
+    i - left <= j <= i + right (-1: unbounded), `softcap`, `alibi_slopes`
+    [Hq], `segment_ids`: the global ids, [N] or [B, N], every rank the
+    same. `layout`: "contiguous" or "zigzag" (see shard_sequence).
+    `return_lse`: also the rows' log-sum-exp over the whole sequence (f32,
+    not differentiated). `timings`: a list that gets, per ring step, forward
     and backward, a dict with the seconds spent computing (`compute_s`,
     from starting the transfer to the last call's end) and waiting for the
     transfer afterwards (`wait_s`); CUDA is synchronized to measure it.
@@ -489,10 +627,14 @@ def ring_attention(q, k, v, group=None, causal=False, scale=None,
     the same order (the backward too)."""
     global _FN
     ring = _Ring(group)
-    ring.check_same(q, k, v, causal, scale, layout,
-                    _problem(q, k, v, scale, layout))
+    given = (window, softcap, alibi_slopes, segment_ids)
+    problem = (_problem(q, k, v, scale, layout) or
+               _mods_problem(q, k, ring.size, given))
+    mods = Modifiers.of(*given) if problem is None else None
+    ring.check_same(q, k, v, causal, scale, layout, mods, problem)
     if _FN is None:
         _FN = _function()
     q, k, v = (t.contiguous() for t in (q, k, v))
-    o, lse = _FN.apply(q, k, v, ring, bool(causal), scale, layout, timings)
+    o, lse = _FN.apply(q, k, v, ring, bool(causal), scale, layout, mods,
+                       timings)
     return (o, lse) if return_lse else o

@@ -31,17 +31,20 @@ class Config:
     # "keys" (Nk only: decode, one kernel for every cache length).
     dynamic: object = False
     deterministic: bool = False  # flash.attention_grad's attribute
-    # Modifiers (score_mod / mask_mod regions): FlashAttention's
-    # bottom-right aligned window (left, right; -1 = unbounded), tanh
-    # soft-capping, ALiBi (-slope_h |i + Nk - Nq - j|, slopes captured),
-    # document masks (segment ids of queries and keys captured, `segments`
-    # documents each).
+    # Modifiers (score_mod / mask_mod regions): a window (left, right; -1 =
+    # unbounded) around key i + off, tanh soft-capping, ALiBi (-slope_h
+    # |i + off - j|, slopes captured), document masks (segment ids of
+    # queries and keys captured, `segments` documents each).
     window: Optional[tuple] = None
     softcap: Optional[float] = None
     alibi: bool = False
     segments: int = 0
     # Segment ids per sequence of the first batch dim ([B, N]), not shared.
     seg_batched: bool = False
+    # The window's and ALiBi's diagonal offset `off`: False, Nk - Nq
+    # (FlashAttention's bottom-right alignment, folded in); True, a captured
+    # i64 [1] read at run time (one kernel for every offset: a ring's steps).
+    mod_offset: bool = False
 
     def __post_init__(self):
         if self.dv is None:
@@ -116,7 +119,22 @@ def _captures(cfg):
         for name, n in (("%segq", cfg.nq), ("%segk", cfg.nk)):
             init, t = ids(n)
             out.append((name, t, init))
+    if cfg.mod_offset:
+        out.append(("%modoff", "tensor<1xi64>", f"dense<[{cfg.nk - cfg.nq}]>"))
     return out
+
+
+def _emit_mod_offset(e, cfg, cap, p):
+    """Emits the window's and ALiBi's diagonal offset as an index (SSA
+    names prefixed `p`): the default Nk - Nq (the one place that says so)
+    or the captured run-time offset."""
+    if not cfg.mod_offset:
+        e(f"      %{p}o = arith.constant {cfg.nk - cfg.nq} : index")
+        return f"%{p}o"
+    e(f"      %{p}z = arith.constant 0 : index")
+    x = cap("%modoff", f"%{p}z")
+    e(f"      %{p}o = arith.index_cast {x} : i64 to index")
+    return f"%{p}o"
 
 
 def _emit_score_mod(e, cfg, s, h, i, j, cap):
@@ -129,8 +147,8 @@ def _emit_score_mod(e, cfg, s, h, i, j, cap):
         e("      %scy = arith.mulf %scc, %sct : f32")
         cur = "%scy"
     if cfg.alibi:
-        e(f"      %alo = arith.constant {cfg.nk - cfg.nq} : index")
-        e(f"      %alp = arith.addi {i}, %alo : index")
+        off = _emit_mod_offset(e, cfg, cap, "al")
+        e(f"      %alp = arith.addi {i}, {off} : index")
         e(f"      %ald = arith.subi %alp, {j} : index")
         e("      %aln = arith.constant 0 : index")
         e(f"      %alm = arith.subi %aln, %ald : index")
@@ -146,17 +164,18 @@ def _emit_score_mod(e, cfg, s, h, i, j, cap):
 def _emit_mask_mod(e, cfg, i, j, cap, lead0=None):
     """Emits the window / document predicate; returns the i1 (or None)."""
     conds = []
-    off = cfg.nk - cfg.nq
     if cfg.window:
         left, right = cfg.window
+        off = _emit_mod_offset(e, cfg, cap, "wd")
+        e(f"      %wi = arith.addi {i}, {off} : index")
         if left != -1:
-            e(f"      %wlo = arith.constant {off - left} : index")
-            e(f"      %wl = arith.addi {i}, %wlo : index")
+            e(f"      %wlo = arith.constant {left} : index")
+            e("      %wl = arith.subi %wi, %wlo : index")
             e(f"      %wkl = arith.cmpi sge, {j}, %wl : index")
             conds.append("%wkl")
         if right != -1:
-            e(f"      %whi = arith.constant {off + right} : index")
-            e(f"      %wh = arith.addi {i}, %whi : index")
+            e(f"      %whi = arith.constant {right} : index")
+            e("      %wh = arith.addi %wi, %whi : index")
             e(f"      %wkh = arith.cmpi sle, {j}, %wh : index")
             conds.append("%wkh")
     if cfg.segments:

@@ -2,7 +2,9 @@
 # keywords on the CPU (window, softcap, alibi_slopes, segment_ids), against
 # torch autograd through an unfused float64 reference that applies the same
 # modifiers to the full score matrix (max abs error <= 2e-5, odd sizes,
-# Nq != Nk, GQA, rows that see no key); bad arguments are rejected.
+# Nq != Nk, GQA, rows that see no key); a given diagonal offset
+# (`mod_offset`) for the window and ALiBi, one kernel for every value; bad
+# arguments are rejected.
 # RUN: env FLASH_MLIR_CACHE=%t.cache %python %s | FileCheck %s
 
 import numpy as np
@@ -11,7 +13,8 @@ import torch
 import flash_mlir as fm
 
 
-def reference(q, k, v, do, scale, causal, window, softcap, slopes, seg):
+def reference(q, k, v, do, scale, causal, window, softcap, slopes, seg,
+              mod_offset=None):
     q, k, v, do = (torch.tensor(x, dtype=torch.float64, requires_grad=True)
                    for x in (q, k, v, do))
     hq, hkv = q.shape[-3], k.shape[-3]
@@ -22,20 +25,21 @@ def reference(q, k, v, do, scale, causal, window, softcap, slopes, seg):
     i = torch.arange(nq)[:, None]
     j = torch.arange(nk)[None, :]
     off = nk - nq
+    diag = off if mod_offset is None else mod_offset
     keep = torch.ones(nq, nk, dtype=torch.bool)
     if softcap:
         s = softcap * torch.tanh(s / softcap)
     if slopes is not None:
         s = s - torch.tensor(slopes, dtype=torch.float64)[:, None, None] * \
-            (i + off - j).abs()
+            (i + diag - j).abs()
     if causal:
         keep &= j <= i + off
     if window:
         left, right = window
         if left >= 0:
-            keep &= j >= i + off - left
+            keep &= j >= i + diag - left
         if right >= 0:
-            keep &= j <= i + off + right
+            keep &= j <= i + diag + right
     if seg is not None:
         sq, sk = (torch.tensor(x) for x in seg)
         if sq.dim() == 2:  # per sequence: [B, 1, Nq, Nk]
@@ -70,7 +74,8 @@ def run(name, b, hq, hkv, nq, nk, d, causal=False, **mods):
         seg = (seg, seg)
     ro, rdq, rdk, rdv = reference(q, k, v, do, scale, causal,
                                   mods.get("window"), mods.get("softcap"),
-                                  mods.get("alibi_slopes"), seg)
+                                  mods.get("alibi_slopes"), seg,
+                                  mods.get("mod_offset"))
     err = max(float(np.abs(x - y).max())
               for x, y in ((o, ro), (dq, rdq), (dk, rdk), (dv, rdv)))
     print(f"{name}: err={err:.2e} {'ok' if err <= 2e-5 else 'FAIL'}")
@@ -96,13 +101,29 @@ run("segments", 1, 2, 2, 31, 26, 16, softcap=2.0,
 run("segments_per_sequence", 2, 2, 2, 29, 29, 16, causal=True,
     segment_ids=np.array([[0] * 10 + [1] * 19, [0] * 20 + [1] * 9], np.int32))
 
+# The window's and ALiBi's diagonal given (a shard of a longer sequence:
+# its queries' start minus its keys' start), before the keys, inside
+# them, past them; one kernel (a run-time argument) for all three.
+# CHECK: mod_offset -20: err={{.*}} ok
+# CHECK: mod_offset 3: err={{.*}} ok
+# CHECK: mod_offset 40: err={{.*}} ok
+# CHECK: mod_offset kernels: 1
+before = len(fm.cpu._LOADED)
+for off in (-20, 3, 40):
+    run(f"mod_offset {off}", 1, 4, 2, 37, 45, 16, window=(6, 9),
+        alibi_slopes=np.array([0.5, 0.25, 0.125, 0.0625], np.float32),
+        mod_offset=off)
+print("mod_offset kernels:", len(fm.cpu._LOADED) - before)
+
 # CHECK: bad window: window must be (left, right)
 # CHECK: bad slopes: alibi_slopes must have shape (2,)
 # CHECK: bad segments: segment_ids must be one id per position
+# CHECK: bad mod_offset: mod_offset must be an integer
 q = np.zeros((1, 2, 8, 16), np.float32)
 for what, kw in (("bad window", dict(window=5)),
                  ("bad slopes", dict(alibi_slopes=np.zeros(3, np.float32))),
-                 ("bad segments", dict(segment_ids=np.zeros(7, np.int32)))):
+                 ("bad segments", dict(segment_ids=np.zeros(7, np.int32))),
+                 ("bad mod_offset", dict(window=(2, 2), mod_offset=1.5))):
     try:
         fm.attention(q, q, q, **kw)
         print(what, ": accepted")

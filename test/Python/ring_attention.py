@@ -1,14 +1,19 @@
 # flash_mlir.distributed.ring_attention on gloo, 2 and 4 processes (forked,
 # a FileStore rendezvous: no ports): contiguous and zig-zag shards, causal
 # and not, shard lengths that are not multiples of the kernels' blocks, GQA
-# (Hq = 4, Hkv = 2). Every rank's rows of o and its dq, dk, dv must equal
-# single-process flash_mlir.attention on the whole sequence (max abs error
-# <= 1e-5) and a float64 torch computation with an explicit position mask
-# (<= 2e-5). The check must be able to fail: a ring whose kernels get the
-# causal offset off by one must miss by far more. Bad calls (shard shapes
-# that differ between ranks, a group of one, an unknown layout, an odd
-# zig-zag shard) raise on every rank instead of hanging or computing.
-# A hang fails the test (a deadline per group of processes).
+# (Hq = 4, Hkv = 2), and the modifiers: windows (asymmetric, smaller and
+# larger than a shard, (left, 0) with causal) crossing shard boundaries,
+# soft-capping, ALiBi, segment ids ([N] and [B, N]: packed documents of
+# unequal lengths across shards), combined. Every rank's rows of o and its
+# dq, dk, dv must equal single-process flash_mlir.attention on the whole
+# sequence with the same options (max abs error <= 1e-5) and a float64
+# torch computation with explicit position masks and biases (<= 2e-5).
+# The check must be able to fail: a ring whose kernels get the causal
+# offset, or the modifiers' diagonal offset, off by one must miss by far
+# more. Bad calls (shard shapes that differ between ranks, a group of one,
+# an unknown layout, an odd zig-zag shard, bad or differing modifiers)
+# raise on every rank instead of hanging or computing. A hang fails the
+# test (a deadline per group of processes).
 # RUN: rm -rf %t && mkdir -p %t && env FLASH_MLIR_CACHE=%t/cache %python %s %t | FileCheck %s
 # CHECK: merge: ok
 # CHECK: plans: ok
@@ -19,9 +24,14 @@
 # CHECK: P=2 wrong causal offset: detected
 # CHECK: P=2 wrong causal offset in the backward: detected
 # CHECK: P=2 errors: ok
+# CHECK: P=2 contiguous non-causal GQA n=67 window=(20, 9) softcap alibi segments: ok
+# CHECK: P=2 wrong diagonal offset: detected
+# CHECK: P=2 zigzag causal GQA n=130 window=(70, 0) softcap alibi segments: ok
 # CHECK: P=4 contiguous causal GQA n=23: ok
 # CHECK: P=4 contiguous non-causal GQA n=23: ok
 # CHECK: P=4 zigzag causal GQA n=22: ok
+# CHECK: P=4 contiguous causal GQA n=65 window=(70, 0) softcap alibi segments: ok
+# CHECK: P=4 zigzag causal GQA n=130 window=(70, 0) softcap alibi segments: ok
 # CHECK: ring attention: all ok
 
 import math
@@ -35,6 +45,7 @@ from datetime import timedelta
 # the host name, may not exist in a container).
 os.environ.setdefault("GLOO_SOCKET_IFNAME", "lo")
 
+import numpy as np
 import torch
 import torch.distributed as dist
 import torch.multiprocessing as mp
@@ -91,43 +102,100 @@ def check_plans():
         (4, 6, "zigzag", 1, 3): [(3, 6, 0, 6, None)],
     }
     bad = {k: plan(*k) for k, w in want.items() if plan(*k) != w}
+
+    # With modifiers: (calls as (q0, q1, k0, k1, offset, diagonal)).
+    def mplan(P, n, layout, r, s, causal, **mods):
+        m = fd.Modifiers.of(**mods)
+        return [(c.q0, c.q1, c.k0, c.k1, c.offset, c.diagonal) for c in
+                m.calls(fd.segments(n, r, P, layout),
+                        fd.segments(n, s, P, layout), causal)]
+    ids = np.array([0] * 7 + [1] * 8 + [2] * 5)
+    mwant = [
+        # a window (3, 0) hides the shard two before, not the one before
+        # (its keys all visible: no causal mask); its diagonal is 5
+        ((4, 5, "contiguous", 2, 0, True), dict(window=(3, 0)), []),
+        ((4, 5, "contiguous", 2, 1, True), dict(window=(3, 0)),
+         [(0, 5, 0, 5, None, 5)]),
+        # non-causal: the window's right side reaches the next shard only
+        ((4, 5, "contiguous", 1, 2, False), dict(window=(-1, 2)),
+         [(0, 5, 0, 5, None, -5)]),
+        ((4, 5, "contiguous", 1, 3, False), dict(window=(-1, 2)), []),
+        # ALiBi: zig-zag chunks at different distances need a call each
+        # (one call without it, above)
+        ((4, 6, "zigzag", 1, 0, True), dict(alibi_slopes=np.ones(4)),
+         [(0, 3, 0, 3, None, 3), (3, 6, 0, 3, None, 18)]),
+        # documents: shard 3 (ids 2) shares none with shard 1 (ids 1)
+        ((4, 5, "contiguous", 3, 1, False), dict(segment_ids=ids), []),
+        ((4, 5, "contiguous", 2, 1, False), dict(segment_ids=ids),
+         [(0, 5, 0, 5, None, None)]),
+    ]
+    for args, mods, w in mwant:
+        got = mplan(*args, **mods)
+        if got != w:
+            bad[args + tuple(mods)] = got
     print("plans:", "ok" if not bad else f"FAIL {bad}")
     if bad:
         failed.append("plans")
 
 
 # References on the whole sequence, computed once in the parent -------------
-def reference_f64(q, k, v, do, causal):
+def reference_f64(q, k, v, do, causal, window=None, softcap=None,
+                  alibi_slopes=None, segment_ids=None):
     q, k, v, do = (t.double().requires_grad_() for t in (q, k, v, do))
     g = q.shape[1] // k.shape[1]
     kx, vx = (t.repeat_interleave(g, dim=1) for t in (k, v))
     s = q @ kx.transpose(-1, -2) / math.sqrt(q.shape[-1])
+    pos = torch.arange(q.shape[2])
+    i, j = pos[:, None], pos[None, :]
+    keep = torch.ones(len(pos), len(pos), dtype=torch.bool)
     if causal:
-        pos = torch.arange(q.shape[2])
-        s = s.masked_fill(pos[None, :] > pos[:, None], -math.inf)
+        keep &= j <= i
+    if window is not None:
+        keep &= (j >= i - window[0]) & (j <= i + window[1])
+    if softcap is not None:
+        s = softcap * torch.tanh(s / softcap)
+    if alibi_slopes is not None:
+        s = s - torch.as_tensor(alibi_slopes).double()[:, None, None] * \
+            (i - j).abs()
+    if segment_ids is not None:
+        ids = torch.as_tensor(segment_ids)
+        same = ids[..., :, None] == ids[..., None, :]
+        keep = keep & (same[:, None] if ids.dim() == 2 else same)
+    s = s.masked_fill(~keep, -math.inf)
     o = torch.softmax(s, dim=-1) @ vx
     o.backward(do)
     return [o.detach(), q.grad, k.grad, v.grad]
 
 
-def reference_flash(q, k, v, do, causal):
+def reference_flash(q, k, v, do, causal, **mods):
     q, k, v = (t.clone().requires_grad_() for t in (q, k, v))
-    o = fm.attention(q, k, v, causal=causal)
+    o = fm.attention(q, k, v, causal=causal, **mods)
     o.backward(do)
     return [o.detach(), q.grad, k.grad, v.grad]
 
 
-def make_case(P, n, layout, causal, seed, B=1, hq=4, hkv=2, d=32):
+def documents(*lengths):
+    """Segment ids of packed documents of these lengths."""
+    return np.repeat(np.arange(len(lengths)), lengths).astype(np.int32)
+
+
+def make_case(P, n, layout, causal, seed, B=1, hq=4, hkv=2, d=32, **mods):
+    """A case; `mods`: ring_attention's modifier keywords (window: sizes
+    that are not -1 here, as reference_f64 takes them)."""
     g = torch.Generator().manual_seed(seed)
     N = P * n
     q, do = (torch.randn(B, hq, N, d, generator=g) for _ in range(2))
     k, v = (torch.randn(B, hkv, N, d, generator=g) for _ in range(2))
     name = (f"P={P} {layout} {'causal' if causal else 'non-causal'} GQA "
             f"n={n}")
-    return dict(name=name, layout=layout, causal=causal, n=n,
+    for key, val in mods.items():
+        name += f" {key}={val}" if key == "window" else " " + {
+            "softcap": "softcap", "alibi_slopes": "alibi",
+            "segment_ids": "segments"}[key]
+    return dict(name=name, layout=layout, causal=causal, n=n, mods=mods,
                 inputs=(q, k, v, do),
-                flash=reference_flash(q, k, v, do, causal),
-                f64=reference_f64(q, k, v, do, causal))
+                flash=reference_flash(q, k, v, do, causal, **mods),
+                f64=reference_f64(q, k, v, do, causal, **mods))
 
 
 def my_rows(P, n, rank, layout):
@@ -144,7 +212,7 @@ def run_case(case, rank, P):
     q, k, v, do = (t.index_select(2, rows) for t in case["inputs"])
     q, k, v = (t.clone().requires_grad_() for t in (q, k, v))
     o = fd.ring_attention(q, k, v, causal=case["causal"],
-                          layout=case["layout"])
+                          layout=case["layout"], **case.get("mods", {}))
     o.backward(do)
     got = [o.detach(), q.grad, k.grad, v.grad]
     errs = {}
@@ -193,6 +261,34 @@ def error_cases(rank, P):
     problems.append(expect_error(
         "group of one", lambda: fd.ring_attention(x, x, x, group=solo),
         "at least 2"))
+    # Modifiers: checked by flash_mlir.attention's rules for the whole
+    # sequence, and the same on every rank.
+    problems += [
+        expect_error("bad window",
+                     lambda: fd.ring_attention(x, x, x, window=(-3, 2)),
+                     "window sizes must be >= -1"),
+        expect_error("segment ids of the shard",
+                     lambda: fd.ring_attention(x, x, x,
+                                               segment_ids=np.zeros(6)),
+                     "one id per position"),
+        expect_error("different windows",
+                     lambda: fd.ring_attention(x, x, x,
+                                               window=(2 + rank, 2)),
+                     "disagree"),
+        expect_error("different segment ids",
+                     lambda: fd.ring_attention(
+                         x, x, x, segment_ids=documents(5 + rank,
+                                                        6 * P - 5 - rank)),
+                     "disagree"),
+        expect_error("one rank's slopes",
+                     lambda: fd.ring_attention(
+                         x, x, x, alibi_slopes=torch.ones(2 + (rank == 0))),
+                     "alibi_slopes must have shape" if rank == 0 else
+                     "rejected"),
+        expect_error("softcap", lambda: fd.ring_attention(x, x, x,
+                                                          softcap=-1.0),
+                     "softcap must be"),
+    ]
     # The ring still works after the refused calls.
     y = [torch.randn(1, 2, 12, 16, generator=torch.Generator().manual_seed(s))
          for s in range(3)]
@@ -205,14 +301,15 @@ def error_cases(rank, P):
 
 
 def wrong_offset(case, rank, P):
-    """The contiguous causal case with the causal offsets off by one: the
-    forward's and backward's, or (case["mutant"] == "grad") the backward's
-    only."""
+    """The case with offsets off by one: the causal offsets of the forward
+    and the backward (case["mutant"] == "both"), of the backward only
+    ("grad"), or the modifiers' diagonal offsets of both ("diagonal")."""
     good_fwd, good_bwd = fm.attention, fm.attention_grad
+    key = "mod_offset" if case["mutant"] == "diagonal" else "causal_offset"
 
     def shift(kw):
-        if kw.get("causal_offset") is not None:
-            kw["causal_offset"] += 1
+        if kw.get(key) is not None:
+            kw[key] += 1
         return kw
 
     if case["mutant"] != "grad":
@@ -283,7 +380,7 @@ def run_group(P, cases):
         if case.get("mutant"):
             # Wrong offsets in the forward show in o; in the backward alone,
             # o is right and the gradients are not.
-            ok = (each[0] > 1e-2 if case["mutant"] == "both" else
+            ok = (each[0] > 1e-2 if case["mutant"] != "grad" else
                   each[0] <= TOL_FLASH) and max(each[1:]) > 1e-2
             print(f"{case['name']}: {'detected' if ok else 'FAIL'} (max error "
                   f"of o {each[0]:.2g}, of dq, dk, dv {max(each[1:]):.2g})",
@@ -301,6 +398,17 @@ t0 = time.time()
 check_merge()
 check_plans()
 causal2 = make_case(2, 37, "contiguous", True, 2)
+# The modifiers' cases: few kernel configurations (each compiles; the
+# last three share all modifiers), shards of 65 or more keys (a zig-zag
+# chunk too). Every window crosses shard boundaries, one is smaller than a
+# shard, one larger; the documents cross them too, and some shards share
+# none (steps skipped; the second sequence's documents keep them apart).
+slopes = torch.tensor([0.5, 0.25, 0.125, 0.0625])
+mods2 = make_case(2, 67, "contiguous", False, 7, d=16, window=(20, 9),
+                  softcap=2.0, alibi_slopes=slopes,
+                  segment_ids=torch.from_numpy(documents(50, 40, 44)))
+causal_mods = dict(window=(70, 0), softcap=1.5, alibi_slopes=slopes.numpy())
+docs = np.stack([documents(100, 60, 100), documents(110, 50, 100)])
 run_group(2, [
     make_case(2, 37, "contiguous", False, 1),
     causal2,
@@ -309,11 +417,20 @@ run_group(2, [
     dict(causal2, name="P=2 wrong causal offset in the backward",
          mutant="grad"),
     dict(name="P=2 errors", errors=True),
+    mods2,
+    dict(mods2, name="P=2 wrong diagonal offset", mutant="diagonal"),
+    make_case(2, 130, "zigzag", True, 8, B=2, d=16, **causal_mods,
+              segment_ids=docs),
 ])
 run_group(4, [
     make_case(4, 23, "contiguous", True, 4),
     make_case(4, 23, "contiguous", False, 5),
     make_case(4, 22, "zigzag", True, 6),
+    make_case(4, 65, "contiguous", True, 9, B=2, d=16, **causal_mods,
+              segment_ids=docs),
+    make_case(4, 130, "zigzag", True, 10, B=2, d=16, **causal_mods,
+              segment_ids=np.stack([documents(120, 5, 250, 145),
+                                    documents(300, 3, 217)])),
 ])
 print(f"time: {time.time() - t0:.1f} s", flush=True)
 if failed:
