@@ -34,6 +34,7 @@ void mlir::flash::buildFlashToNVVMPipeline(
   map.mmaMaxRegisters = options.mmaMaxRegisters;
   map.rowLanes = options.rowLanes;
   map.splitKV = options.splitKV;
+  map.splitKVBlocks = options.splitKVBlocks;
   map.gradRowLanes = options.gradRowLanes;
   // wgmma exists only on sm_90a (the "a" features of Hopper).
   map.wgmma = map.tensorCores && options.wgmma && options.chip == "sm_90a";

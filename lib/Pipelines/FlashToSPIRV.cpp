@@ -93,6 +93,7 @@ void mlir::flash::buildFlashToSPIRVPipeline(
   // elements), rows shared by at most 8 threads (lavapipe's subgroups; a
   // Vulkan device's have 8 to 64).
   map.splitKV = options.splitKV;
+  map.splitKVBlocks = options.splitKVBlocks;
   map.vectorLoadBytes = 0;
   map.subgroupSize = 8;
   // No NVIDIA kernel kinds here (the pass is created without them).

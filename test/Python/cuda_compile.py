@@ -57,7 +57,7 @@ del os.environ["FLASH_MLIR_NVVM_OPTIONS"]
 # lengths as size arguments (the contract names them) and the grid follows
 # each shape.
 # CHECK: lengths=20 compiles=4 sizes=nq,nk grids=1x8x1,16x8x1,157x8x1
-# CHECK: decode nq=1 nk=4096 kinds=wgmma,split-kv sizes=nk flash_attention_0 grid=17x4x1 block=128 scratch=260 flash_attention_0_combine grid=1x8x1 block=128 scratch=0
+# CHECK: decode nq=1 nk=4096 kinds=wgmma,split-kv sizes=nk flash_attention_0 grid=33x4x1 block=128 scratch=260 flash_attention_0_combine grid=1x8x1 block=128 scratch=0
 before = cuda.COMPILES
 grids = []
 for n in [1, 7, 64, 65, 100, 127, 128, 129, 255, 256, 300, 511, 512, 513,

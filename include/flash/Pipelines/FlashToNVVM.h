@@ -78,6 +78,11 @@ struct FlashToNVVMPipelineOptions
       llvm::cl::desc("Keys per block of the split-KV (decode) forward; 0: "
                      "never split (flash-map-to-gpu)"),
       llvm::cl::init(FlashMapToGPUOptions().splitKV)};
+  PassOptions::Option<int64_t> splitKVBlocks{
+      *this, "split-kv-blocks",
+      llvm::cl::desc("Blocks of a split-KV launch to aim for "
+                     "(flash-map-to-gpu)"),
+      llvm::cl::init(FlashMapToGPUOptions().splitKVBlocks)};
   PassOptions::Option<bool> mapOnly{
       *this, "map-only",
       llvm::cl::desc("Stop after flash-map-to-gpu (with the options this "

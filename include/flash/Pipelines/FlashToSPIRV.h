@@ -84,6 +84,11 @@ struct FlashToSPIRVPipelineOptions
       llvm::cl::desc("Keys per block of the split-KV (decode) forward; 0: "
                      "never split (flash-map-to-gpu)"),
       llvm::cl::init(FlashMapToGPUOptions().splitKV)};
+  PassOptions::Option<int64_t> splitKVBlocks{
+      *this, "split-kv-blocks",
+      llvm::cl::desc("Blocks of a split-KV launch to aim for "
+                     "(flash-map-to-gpu)"),
+      llvm::cl::init(FlashMapToGPUOptions().splitKVBlocks)};
   PassOptions::Option<bool> kernelsOnly{
       *this, "kernels-only",
       llvm::cl::desc("Stop once the kernels are spirv.modules (inside their "

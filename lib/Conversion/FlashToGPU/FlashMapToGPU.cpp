@@ -421,6 +421,7 @@ struct FlashMapToGPUPass : flash::impl::FlashMapToGPUBase<FlashMapToGPUPass> {
     o.gradRowLanes = gradRowLanes;
     o.maxWorkgroupMemory = maxWorkgroupMemory;
     o.splitKV = splitKV;
+    o.splitKVBlocks = splitKVBlocks;
     o.vectorLoadBytes = vectorLoadBytes;
     o.subgroupSize = subgroupSize;
     return o;
@@ -478,9 +479,9 @@ struct FlashMapToGPUPass : flash::impl::FlashMapToGPUBase<FlashMapToGPUPass> {
                        "mma-max-registers 64..255 (0: by block size)");
       return signalPassFailure();
     }
-    if (threads <= 0 || tileKV <= 0) {
-      module.emitError("flash-map-to-gpu: threads and tile-kv must be "
-                       "positive");
+    if (threads <= 0 || tileKV <= 0 || splitKVBlocks <= 0) {
+      module.emitError("flash-map-to-gpu: threads, tile-kv and "
+                       "split-kv-blocks must be positive");
       return signalPassFailure();
     }
     for (int64_t l : {int64_t(rowLanes), int64_t(gradRowLanes)})
@@ -515,6 +516,7 @@ struct FlashMapToGPUPass : flash::impl::FlashMapToGPUBase<FlashMapToGPUPass> {
               : specOf(cast<AttentionGradOp>(op), threads, tileKV);
       if (failed(s))
         return signalPassFailure();
+      s->splitBlocks = opts.splitKVBlocks;
       op = outlineHostGlue(op, glueCounter, gpuModule);
       // The regions of the moved op (specOf saw the original's).
       if (auto fwd = dyn_cast<AttentionOp>(op)) {

@@ -47,13 +47,16 @@ namespace {
 
 constexpr float kNegInf = -std::numeric_limits<float>::infinity();
 constexpr float kLn2 = 0.6931471805599453f;
-/// The split count's limits (splitKVCount): blocks of a launch to aim for,
-/// splits of a row at least (unless the keys are fewer) and at most (one
-/// per thread of the combine kernel). Measured on the H200 (bench/RESULTS.md,
-/// decode): blocks of at least 256 keys, about 256 blocks (one wave of 2
-/// per SM; 1024 blocks of 128-256 keys ran 0.66-0.89x as fast), and 2
-/// splits for many kv heads (512 blocks of every key left a tail: 0.82x).
-constexpr int64_t kTargetBlocks = 256, kMinSplits = 2, kMaxSplits = 128;
+/// The split count's limits (splitKVCount): splits of a row at least
+/// (unless the keys are fewer) and at most (one per thread of the combine
+/// kernel); the blocks of a launch to aim for are `split-kv-blocks`.
+/// Measured on the H200 (bench/RESULTS.md, decode): about 256 blocks (one
+/// wave of 2 per SM; 1024 blocks of 128-256 keys ran 0.66-0.89x as fast),
+/// and 2 splits for many kv heads (512 blocks of every key left a tail:
+/// 0.82x). The keys per block (`split-kv`, 128) matter only where the heads
+/// leave the target unfilled: B = 1, Nk = 1k ran 0.86x cuDNN with 256 keys
+/// per block, 1.0x with 128.
+constexpr int64_t kMinSplits = 2, kMaxSplits = 128;
 
 /// The partial kernel's shape: R packed rows, L lanes per slot, U keys per
 /// slot step, T threads, C keys per block, V elements per vector load.
@@ -540,7 +543,7 @@ Value gpukernels::splitKVCount(KernelBuilder &kb, const KernelSpec &s,
                                             kb.c(keysPerBlock));
   Value byHeads = arith::MaxUIOp::create(
       b, kb.loc,
-      arith::CeilDivUIOp::create(b, kb.loc, kb.c(kTargetBlocks),
+      arith::CeilDivUIOp::create(b, kb.loc, kb.c(s.splitBlocks),
                                  kvBatchHeads(kb, s)),
       kb.c(kMinSplits));
   return arith::MinUIOp::create(
@@ -565,7 +568,7 @@ MappedKernel gpukernels::splitKVPartial(const KernelSpec &s, gpu::GPUFuncOp fn,
   MappedKernel k{fn, threads, keysPerBlock, kind};
   k.rows = "nk";
   k.batchHeads = "bhkv";
-  k.targetBlocks = kTargetBlocks;
+  k.targetBlocks = s.splitBlocks;
   k.minBlocksX = kMinSplits;
   k.maxBlocksX = kMaxSplits;
   k.scratchPerBlock = (s.hq / s.hkv) * s.nq * (s.dv + 2);

@@ -8,16 +8,24 @@
 // over one split of the keys (the packed problem: 4 rows of one kv head),
 // its rows' records to the scratch after lse; the combine is the same.
 // RUN: flash-opt %s --split-input-file --flash-map-to-gpu="tensor-cores=1 wgmma=1" | FileCheck %s --check-prefix=TC
+// RUN: flash-opt %s --split-input-file --flash-map-to-gpu="tensor-cores=0 split-kv-blocks=512" | FileCheck %s --check-prefix=BLOCKS
+// RUN: not flash-opt %s --split-input-file --flash-map-to-gpu="split-kv-blocks=0" 2>&1 | FileCheck %s --check-prefix=BAD
+// BAD: flash-map-to-gpu: threads, tile-kv and split-kv-blocks must be positive
 
 // Nq = 1, GQA 8 / 2: 4 packed rows; Nk dynamic.
 // CHECK-LABEL: module attributes {flash.kernels = [
-// CHECK-SAME: {args = ["q", "k", "v", "o", "lse", "scratch"], batch_heads = "bhkv", block = 128 : i64, kind = "split-kv", max_blocks_x = 128 : i64, min_blocks_x = 2 : i64, name = "flash_attention_0", rows = "nk", rows_per_block = 256 : i64, scratch_per_block = 264 : i64, sizes = ["nk"], target_blocks = 256 : i64}
+// CHECK-SAME: {args = ["q", "k", "v", "o", "lse", "scratch"], batch_heads = "bhkv", block = 128 : i64, kind = "split-kv", max_blocks_x = 128 : i64, min_blocks_x = 2 : i64, name = "flash_attention_0", rows = "nk", rows_per_block = 128 : i64, scratch_per_block = 264 : i64, sizes = ["nk"], target_blocks = 256 : i64}
 // CHECK-SAME: {args = ["q", "k", "v", "o", "lse", "scratch"], batch_heads = "bh", block = 128 : i64, kind = "split-kv", name = "flash_attention_0_combine", rows = "nq", rows_per_block = 1 : i64, sizes = ["nk"]}
-// The grid: min(ceil(Nk / 256), max(ceil(256 / 4), 2), 128) = min(ceil(Nk /
-// 256), 64) splits of the 4 kv batch-heads (folded).
+// The grid: min(ceil(Nk / 128), max(ceil(256 / 4), 2), 128) = min(ceil(Nk /
+// 128), 64) splits of the 4 kv batch-heads (folded); with split-kv-blocks
+// = 512, min(ceil(Nk / 128), 128).
 // CHECK: func.func private @flash_gpu_0
-// CHECK: %[[BYKEYS:.*]] = arith.ceildivui %{{.*}}, %c256
+// CHECK: %[[BYKEYS:.*]] = arith.ceildivui %{{.*}}, %c128
 // CHECK: %[[SPLITS:.*]] = arith.minui %[[BYKEYS]], %c64
+// BLOCKS-LABEL: module attributes {flash.kernels = [
+// BLOCKS-SAME: target_blocks = 512 : i64}
+// BLOCKS: %[[BYKEYS:.*]] = arith.ceildivui %{{.*}}, %c128
+// BLOCKS: arith.minui %[[BYKEYS]], %c128
 // CHECK: arith.muli %[[SPLITS]], %c4
 // CHECK: %[[WORDS:.*]] = arith.muli %{{.*}}, %c264
 // CHECK: %[[ATLEAST1:.*]] = arith.maxui %[[WORDS]], %c1
@@ -41,7 +49,7 @@
 // OFF-LABEL: module attributes
 // OFF-NOT: split-kv
 // TC-LABEL: module attributes {flash.kernels = [
-// TC-SAME: {args = ["q", "k", "v", "o", "lse", "scratch"], batch_heads = "bhkv", block = 128 : i64, kind = "wgmma", max_blocks_x = 128 : i64, min_blocks_x = 2 : i64, name = "flash_attention_0", rows = "nk", rows_per_block = 256 : i64, scratch_per_block = 264 : i64, sizes = ["nk"], target_blocks = 256 : i64}
+// TC-SAME: {args = ["q", "k", "v", "o", "lse", "scratch"], batch_heads = "bhkv", block = 128 : i64, kind = "wgmma", max_blocks_x = 128 : i64, min_blocks_x = 2 : i64, name = "flash_attention_0", rows = "nk", rows_per_block = 128 : i64, scratch_per_block = 264 : i64, sizes = ["nk"], target_blocks = 256 : i64}
 // TC-SAME: kind = "split-kv", name = "flash_attention_0_combine"
 // TC: gpu.func @flash_attention_0(%{{.*}}: memref<16x64xbf16>, %{{.*}}: memref<?x64xbf16>, %{{.*}}: memref<?x64xbf16>, %{{.*}}: memref<16x64xbf16>, %{{.*}}: memref<16xf32>, %{{.*}}: memref<?xf32>, %{{.*}}: index)
 // TC: llvm.inline_asm {{.*}}wgmma.mma_async

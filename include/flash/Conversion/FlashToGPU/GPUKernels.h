@@ -61,6 +61,8 @@ struct KernelSpec {
   /// packed one (a kv head's query rows as one head's).
   bool splitKeys = false;
   int64_t splitKeysPerBlock = 0;
+  /// Blocks a split-KV launch aims for (`split-kv-blocks`; splitKVCount).
+  int64_t splitBlocks = 256;
   /// The packed problem's queries per head (0: rows are not packed): row r
   /// is query r % packedQueries of a head of the group, so the causal limit
   /// of row r is r % packedQueries + causalOffset (a dynamic offset is
@@ -410,8 +412,9 @@ struct MappedKernel {
 /// modifiers, a dynamic Nk or one of at least two blocks.
 bool isSplitKVShape(const KernelSpec &s, const FlashMapToGPUOptions &o);
 /// Splits per kv batch-head for at least `keysPerBlock` keys a block:
-/// min(ceil(Nk / keysPerBlock), max(ceil(256 / BHkv), 2), 128) (about 256
-/// blocks in all; the launch contract states the same).
+/// min(ceil(Nk / keysPerBlock), max(ceil(B / BHkv), 2), 128) with B =
+/// s.splitBlocks (about B blocks in all; the launch contract states the
+/// same).
 Value splitKVCount(KernelBuilder &kb, const KernelSpec &s,
                    int64_t keysPerBlock);
 /// A split's keys: ceil(Nk / splits) rounded up to a multiple of `granule`.

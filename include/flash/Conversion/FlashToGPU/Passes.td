@@ -100,11 +100,15 @@ def FlashMapToGPU : Pass<"flash-map-to-gpu", "::mlir::ModuleOp"> {
     Option<"gradRowLanes", "grad-row-lanes", "int64_t", /*default=*/"0",
            "The same for the SIMT backward's query rows (dQ) and key rows "
            "(dK/dV) (one row per thread spills kilobytes from d = 64 on)">,
-    Option<"splitKV", "split-kv", "int64_t", /*default=*/"256",
+    Option<"splitKV", "split-kv", "int64_t", /*default=*/"128",
            "Keys per block (at least) of the split-KV forward (decode: a static Nq "
            "with (Hq / Hkv) * Nq <= 16 packed query rows, no mask or "
            "modifiers; a combine kernel merges the blocks' partial results "
            "by their log-sum-exp); 0: never split">,
+    Option<"splitKVBlocks", "split-kv-blocks", "int64_t", /*default=*/"256",
+           "Blocks of a split-KV launch to aim for: a row's keys split "
+           "min(Nk / split-kv, max(split-kv-blocks / BHkv, 2), 128) ways "
+           "(the H200: 256, two blocks per SM in one wave)">,
     Option<"vectorLoadBytes", "vector-load-bytes", "int64_t",
            /*default=*/"16",
            "Bytes per vector load of the SIMT split-KV kernel's rows (0: "
