@@ -192,7 +192,7 @@ def step_calls(qsegs, ksegs, causal, window=None, alibi=False, apart=None):
     return calls
 
 
-# The modifiers ----------------------------------------------------------------
+# The modifiers ---------------------------------------------------------------
 
 def _host(x):
     """x (a torch tensor anywhere, or array-like) as a numpy array."""
