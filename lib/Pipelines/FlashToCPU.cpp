@@ -84,8 +84,10 @@ void mlir::flash::buildFlashToCPUPipeline(
     omp.numThreads = options.threads;
     pm.addPass(createConvertSCFToOpenMPPass(omp));
     pm.addPass(createFlashOpenMPSchedule());
-    // Inlines the memref.alloca_scope that wraps each parallel body (no
-    // allocas in it here): loops inside it become several blocks later.
+    // The memref.alloca_scope that wraps each parallel body (no allocas in
+    // it here, but maybe calls of dealloc helpers) is inlined: the loops
+    // inside it become several blocks later.
+    pm.addPass(createFlashInlineAllocaScopes());
     pm.addPass(createCanonicalizerPass());
   }
 

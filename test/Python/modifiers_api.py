@@ -58,17 +58,17 @@ def reference(q, k, v, do, scale, causal, window, softcap, slopes, seg,
     return o.detach().numpy(), q.grad.numpy(), k.grad.numpy(), v.grad.numpy()
 
 
-def run(name, b, hq, hkv, nq, nk, d, causal=False, **mods):
+def run(name, b, hq, hkv, nq, nk, d, causal=False, blocks=16, **mods):
     rng = np.random.default_rng(len(name))
     q = rng.standard_normal((b, hq, nq, d)).astype(np.float32)
     k = rng.standard_normal((b, hkv, nk, d)).astype(np.float32)
     v = rng.standard_normal((b, hkv, nk, d)).astype(np.float32)
     do = rng.standard_normal((b, hq, nq, d)).astype(np.float32)
     scale = 1 / np.sqrt(d)
-    o, lse = fm.attention(q, k, v, causal=causal, block_q=16, block_kv=16,
-                          return_lse=True, **mods)
+    o, lse = fm.attention(q, k, v, causal=causal, block_q=blocks,
+                          block_kv=blocks, return_lse=True, **mods)
     dq, dk, dv = fm.attention_grad(q, k, v, o, lse, do, causal=causal,
-                                   block_q=16, block_kv=16, **mods)
+                                   block_q=blocks, block_kv=blocks, **mods)
     seg = mods.get("segment_ids")
     if seg is not None and not isinstance(seg, tuple):
         seg = (seg, seg)
@@ -100,6 +100,17 @@ run("segments", 1, 2, 2, 31, 26, 16, softcap=2.0,
 # CHECK: segments_per_sequence: err={{.*}} ok
 run("segments_per_sequence", 2, 2, 2, 29, 29, 16, causal=True,
     segment_ids=np.array([[0] * 10 + [1] * 19, [0] * 20 + [1] * 9], np.int32))
+
+# The default blocks (128 x 64) with fewer keys than a block: the parallel
+# backward's body, with a mask_mod reading captured ids or a run-time
+# offset, used to keep an alloca scope that did not verify once lowered.
+# CHECK: segments_default_blocks: err={{.*}} ok
+run("segments_default_blocks", 1, 2, 2, 20, 30, 16, blocks=None,
+    segment_ids=(np.array([0] * 7 + [1] * 13, np.int32),
+                 np.array([0] * 11 + [1] * 19, np.int32)))
+# CHECK: window_offset_default_blocks: err={{.*}} ok
+run("window_offset_default_blocks", 1, 2, 1, 20, 30, 16, blocks=None,
+    window=(5, 3), mod_offset=4)
 
 # The window's and ALiBi's diagonal given (a shard of a longer sequence:
 # its queries' start minus its keys' start), before the keys, inside

@@ -236,6 +236,39 @@ def FlashOpenMPSchedule : Pass<"flash-openmp-schedule", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::omp::OpenMPDialect"];
 }
 
+def FlashInlineAllocaScopes
+    : Pass<"flash-inline-alloca-scopes", "::mlir::ModuleOp"> {
+  let summary = "Inline the memref.alloca_scope ops that allocate nothing "
+                "on the stack";
+  let description = [{
+    `convert-scf-to-openmp` wraps each parallel loop body in a
+    `memref.alloca_scope`. Upstream's canonicalization inlines a scope only
+    when nothing in it may allocate and counts any call as a possible
+    allocation, so the `dealloc_helper` calls of
+    `bufferization-lower-deallocations` keep the scope; once
+    `convert-scf-to-cf` lowers an `scf.if` inside it, the scope's region has
+    several blocks and no longer verifies. This pass inlines every scope
+    whose body (outside nested allocation scopes) has no op that allocates
+    in the enclosing scope; calls do not, since a callee's allocas live in
+    its own frame.
+
+    ```mlir
+    omp.loop_nest (%i) : index = (%c0) to (%n) step (%c1) {
+      memref.alloca_scope {
+        scf.if %c { func.call @dealloc_helper(...) : (...) -> () }
+      }
+      omp.yield
+    }
+    // becomes
+    omp.loop_nest (%i) : index = (%c0) to (%n) step (%c1) {
+      scf.if %c { func.call @dealloc_helper(...) : (...) -> () }
+      omp.yield
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+}
+
 def FlashCPUTargetFeatures
     : Pass<"flash-cpu-target-features", "::mlir::ModuleOp"> {
   let summary = "Set the LLVM target CPU and features of the CPU pipeline's functions";
