@@ -10,8 +10,8 @@
 //     K(j) was prefetched by cp.async; V(j) streams in while
 //     S = Q K^T    : mma.sync m16n8k16, f32 accumulators, K's B fragments by
 //                    ldmatrix from rows padded against bank conflicts
-//     online softmax on the accumulators in registers (raw scores through
-//     the max, then 2^(s sl2 - m sl2) with one FMA; the row max reduced
+//     online softmax on the accumulators in registers (scores scaled by
+//     sl2 = scale log2 e, rounded, then 2^(s - m); the row max reduced
 //     over the 4 lanes sharing a row by two xor shuffles; the row sum kept
 //     per lane until the end); masked tiles only where needed (the causal
 //     diagonal, the Nk edge, or all tiles when there is a mask operand)
@@ -19,7 +19,7 @@
 //     O += P V     : P converted to elt *in registers* as the A operand
 //                    (the m16n8 accumulator layout of two adjacent n-tiles
 //                    is the m16k16 A layout), V by ldmatrix.trans.
-//   o = acc / l, lse = (m sl2 + log2 l) ln 2.
+//   o = acc / l, lse = (m + log2 l) ln 2.
 // On sm_90a the products are warpgroup MMAs (wgmma, 64 rows per warpgroup,
 // B from swizzled shared memory); at d = 128 Q is read from shared memory
 // too (wgmmaQInShared), at d = 256 two warpgroups share a two-stage K/V
@@ -776,11 +776,15 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
       qA.push_back(F.aFromGlobal(q, bh, rowsc[0], rowsc[1], ks * 16));
   }
 
-  // Scores stay raw (Q.K) through the max; the scale (times log2 e) is
-  // folded into one FMA per exp2: p = 2^(x sl2 - m sl2). A negative scale
-  // would flip the max: then scale first.
-  const bool prescale = sl2 <= 0.0f;
-  const float sMul = prescale ? sl2 : 1.0f, eMul = prescale ? 1.0f : sl2;
+  // Scores are scaled (times log2 e) and rounded before the max, and p =
+  // 2^(x - m): the max's own exponent is exactly 0, so a row whose softmax
+  // is one-hot gives p = 1 and o = v exactly, as the unfused computation
+  // does. Folding the scale into one FMA per exp2 (2^(x sl2 - m sl2), one
+  // op less) left the max's exponent at the product's rounding: at logits
+  // of 1e4 p = 1 +- 3e-4 in l but 1 in the f16 P of P V, an o error of
+  // 2e-3 where the unfused one is 1e-13 and f16 dQ/dK errors of 0.5 through
+  // D = rowsum(dO o) (PyTorch builds FlashAttention-2 with UNFUSE_FMA for
+  // the same reason). Scaling first also keeps a negative scale's max.
   // The K / V tile of keys from row0 (wgmma: into K / V buffer `stage`).
   auto copyK = [&](MmaFragments &G, Value row0, Value stage) {
     if (wg)
@@ -844,9 +848,9 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
 
   // One tile at jt: returns the loop-carried values for the next one, whose
   // K tile (at nextTile) it starts copying.
-  // The online softmax of one tile of raw scores (masked: the invisible
+  // The online softmax of one tile of scores (masked: the invisible
   // keys at -inf): the new (m, l) (next[0..3]), each row's rescale factor
-  // alpha, P = 2^(S sl2 - m sl2) as C tiles.
+  // alpha, P = 2^(S - m) as C tiles (S in log2 units).
   struct TileSoftmax {
     SmallVector<Value> next;
     Value alpha[2];
@@ -865,8 +869,7 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
         for (int64_t j = 0; j < 2; ++j) {
           Value x =
               vector::ExtractOp::create(lb, l, acc, ArrayRef<int64_t>{r, j});
-          if (prescale)
-            x = arith::MulFOp::create(lb, l, x, kl.f(sMul));
+          x = arith::MulFOp::create(lb, l, x, kl.f(sl2));
           Value key, keyc;
           if (masked || s.scoreMod) {
             key = G.add(jt, G.add(G.t2, kl.c(nt * 8 + j)));
@@ -878,25 +881,19 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
                           : key;
           }
           if (s.scoreMod) {
-            // score_mod on scale * q.k (x is q.k, or q.k * sl2 when
-            // prescaled), back in x's units.
-            Value t = arith::MulFOp::create(
-                lb, l, x, kl.f(prescale ? 1.0f / kLog2e : s.scale));
+            // score_mod on scale * q.k (x is q.k sl2), back in x's units.
+            Value t = arith::MulFOp::create(lb, l, x, kl.f(1.0f / kLog2e));
             Value y = mods.score(kl, r, t, rowsc[r], keyc);
-            x = arith::MulFOp::create(
-                lb, l, y, kl.f(prescale ? kLog2e : 1.0f / s.scale));
+            x = arith::MulFOp::create(lb, l, y, kl.f(kLog2e));
           }
           if (masked) {
             Value vis = mods.visible(kl, r, keyVisible(kl, s, rowLimit[r], key),
                                      rowsc[r], keyc);
             x = arith::SelectOp::create(lb, l, vis, x, kl.f(ninf));
             if (mask) {
-              // mask(row, key) (natural-log units) in the scores' units:
-              // raw (/ scale) or, prescaled, log2.
-              Value mv =
-                  addMask(kl, s, kl.f(0.0f), mask, maskBase, rowsc[r],
+              // mask(row, key) log2 e: the scores' units.
+              x = addMask(kl, s, x, mask, maskBase, rowsc[r],
                           arith::MinUIOp::create(lb, l, key, s.nkValue(kl, -1)));
-              x = fmac(lb, l, mv, kl.f(prescale ? 1.0f : 1.0f / sl2), x);
             }
           }
           tileMax[r] = arith::MaxNumFOp::create(lb, l, tileMax[r], x);
@@ -918,23 +915,21 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
       Value mNew = arith::MaxNumFOp::create(lb, l, args[r], mt);
       Value isInf = arith::CmpFOp::create(lb, l, arith::CmpFPredicate::OEQ,
                                           mNew, kl.f(ninf));
-      Value ms = arith::SelectOp::create(
-          lb, l, isInf, kl.f(0.0f),
-          arith::MulFOp::create(lb, l, mNew, kl.f(eMul)));
+      Value ms = arith::SelectOp::create(lb, l, isInf, kl.f(0.0f), mNew);
       negMs[r] = arith::NegFOp::create(lb, l, ms);
-      alpha[r] = exp2(lb, l, fmac(lb, l, args[r], kl.f(eMul), negMs[r]));
+      alpha[r] = exp2(lb, l, arith::AddFOp::create(lb, l, args[r], negMs[r]));
       next[r] = mNew;
       next[2 + r] = arith::MulFOp::create(lb, l, args[2 + r], alpha[r]);
     }
-    // P = 2^(S sl2 - m sl2), row sums; as A fragments (two n-tiles per
-    // 16 keys) in registers.
+    // P = 2^(S - m) (S in log2 units), row sums; as A fragments (two
+    // n-tiles per 16 keys) in registers.
     SmallVector<Value> pC;
     for (Value acc : sAcc) {
       for (int64_t r = 0; r < 2; ++r)
         for (int64_t j = 0; j < 2; ++j) {
           Value x =
               vector::ExtractOp::create(lb, l, acc, ArrayRef<int64_t>{r, j});
-          Value p = exp2(lb, l, fmac(lb, l, x, kl.f(eMul), negMs[r]));
+          Value p = exp2(lb, l, arith::AddFOp::create(lb, l, x, negMs[r]));
           next[2 + r] = arith::AddFOp::create(lb, l, next[2 + r], p);
           acc = vector::InsertOp::create(lb, l, p, acc,
                                          ArrayRef<int64_t>{r, j});
@@ -1090,8 +1085,8 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
       scf::IfOp::create(b, loc, active, [&](OpBuilder &ib, Location il) {
         KernelBuilder ki{ib, il};
         Value scratch = fn.getArgument(5);
-        // Record (bh * splits + split) * Nq + row: acc (relative to 2^(m
-        // eMul)), m eMul, l.
+        // Record (bh * splits + split) * Nq + row: acc (relative to 2^m),
+        // m (log2 units), l.
         Value rec = arith::MulIOp::create(
             ib, il,
             arith::AddIOp::create(
@@ -1118,9 +1113,7 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
           KernelBuilder kj{jb, jl};
           Value none = arith::CmpFOp::create(jb, jl, arith::CmpFPredicate::OEQ,
                                              lsum, kj.f(0.0f));
-          Value m2 = arith::SelectOp::create(
-              jb, jl, none, kj.f(ninf),
-              arith::MulFOp::create(jb, jl, m, kj.f(eMul)));
+          Value m2 = arith::SelectOp::create(jb, jl, none, kj.f(ninf), m);
           memref::StoreOp::create(
               jb, jl, m2, scratch,
               ValueRange{arith::AddIOp::create(jb, jl, rec, kj.c(s.dv))});
@@ -1154,9 +1147,7 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
                                           F.t2, ki.c(0));
       scf::IfOp::create(ib, il, first, [&](OpBuilder &jb, Location jl) {
         KernelBuilder kj{jb, jl};
-        Value lg = arith::AddFOp::create(
-            jb, jl, arith::MulFOp::create(jb, jl, m, kj.f(eMul)),
-            log2(jb, jl, lsum));
+        Value lg = arith::AddFOp::create(jb, jl, m, log2(jb, jl, lsum));
         lg = arith::MulFOp::create(jb, jl, lg, kj.f(0.6931471805599453f));
         lg = arith::SelectOp::create(jb, jl, none, kj.f(ninf), lg);
         memref::StoreOp::create(jb, jl, lg, lse, ValueRange{bh, rows[r]});

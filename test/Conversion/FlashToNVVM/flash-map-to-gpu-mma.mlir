@@ -37,7 +37,14 @@
 // WGMMA: llvm.inline_asm has_side_effects asm_dialect = att "fence.proxy.async.shared::cta;"
 // WGMMA: gpu.barrier
 // WGMMA: llvm.inline_asm {{.*}}wgmma.fence.sync.aligned;{{.*}}wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {{.*}} d, z, 1, 1, 0;{{.*}}wgmma.commit_group.sync.aligned;{{.*}}wgmma.wait_group.sync.aligned 0;
+// Each score scaled by scale log2 e (rounded) before the max, p = 2^(x - m):
+// the max's own exponent is exactly 0 (a one-hot row gives p = 1, o = v).
+// WGMMA: %[[X:.*]] = arith.mulf %{{.*}}, %{{.*}} : f32
+// WGMMA-NEXT: arith.maxnumf %{{.*}}, %[[X]] : f32
 // WGMMA: gpu.shuffle xor
+// WGMMA: %[[NEGM:.*]] = arith.negf
+// WGMMA: %[[E:.*]] = arith.addf %{{.*}}, %[[NEGM]] : f32
+// WGMMA-NEXT: math.exp2 %[[E]]
 // WGMMA: llvm.inline_asm {{.*}}wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {{.*}} d, p, 1, 1, 1;
 // WGMMA-NOT: ldmatrix
 
