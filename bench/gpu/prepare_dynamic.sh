@@ -37,5 +37,9 @@ exe dk2 --hq 8 --hkv 2 --nq 4 --d 128 --dtype f16 --causal --tol 2e-3 --dynamic-
 exe dk3 --batch 2 --hq 4 --hkv 1 --nq 3 --d 128 --dtype bf16 --causal --tol 8e-3 --dynamic-keys --shapes 3:3,3:64,3:65,3:3000
 exe dk4 --hq 4 --hkv 2 --nq 2 --nk 700 --d 64 --dtype f16 --causal --causal-offset 100 --tol 2e-3 --dynamic-keys
 exe dk5 --hq 8 --hkv 1 --nq 1 --nk 900 --d 128 --dtype bf16 --causal --causal-offset 250 --tol 8e-3 --dynamic-keys
+# Decode without a causal limit at d = 128 (128-key tiles): GQA 8/2, Nq 1
+# and 2 (queries that see every key), several cache lengths.
+exe dk7 --batch 3 --hq 8 --hkv 2 --nq 1 --d 128 --dtype bf16 --tol 8e-3 --dynamic-keys --shapes 1:1,1:127,1:128,1:129,1:1000,1:5001
+exe dk8 --hq 4 --hkv 1 --nq 2 --d 128 --dtype f16 --tol 2e-3 --dynamic-keys --shapes 2:2,2:300,2:4097
 FLASH_AOT_NVVM_OPTIONS=wgmma=0 exe dk6 --batch 2 --hq 8 --hkv 2 --nq 4 --d 128 --dtype bf16 --causal --tol 8e-3 --dynamic-keys --shapes 4:4,4:130,4:2049
 cp build/lib/libflash_cuda_runtime.so "$OUT/"

@@ -112,7 +112,15 @@ struct TensorCoreSplitKVKind : KernelKind {
       return std::nullopt;
     p.wgmma = o.wgmma && wgmmaApplies(p);
     p.mmaMaxRegisters = o.mmaMaxRegisters;
-    chooseMmaTiles(p, o.mmaWarps, o.mmaTileKV, /*backward=*/false);
+    // Decode streams K and V: 128-key tiles (twice the bytes of each
+    // cp.async batch in flight) ran 1.0-1.1x the forward's 64 at d = 128 on
+    // the H200 (B = 1, Nk = 32k: 0.89 -> 0.98x cuDNN), but 0.65x for causal
+    // draft tokens, whose rows see different keys (bench/RESULTS.md,
+    // session 14).
+    int64_t tileKV = o.mmaTileKV;
+    if (!tileKV && p.wgmma && !p.causalOffset && p.d <= 128)
+      tileKV = 128;
+    chooseMmaTiles(p, o.mmaWarps, tileKV, /*backward=*/false);
     p.splitKeys = true;
     p.splitKeysPerBlock = std::max(o.splitKV, p.mmaTileKV);
     return p;

@@ -84,6 +84,29 @@ func.func @causal(%q: tensor<4x3x32xf32>, %k: tensor<2x?x32xf32>) -> tensor<4x3x
 
 // -----
 
+// d = 128 decode on wgmma: 128-key K/V tiles (2 x 128 x 128 bf16 + 1 KiB of
+// alignment), twice the forward's 64, for more bytes in flight; causal
+// draft tokens keep 64-key tiles (and Q in shared memory).
+// TC-LABEL: module attributes {flash.kernels
+// TC: gpu.func @flash_attention_0({{.*}}) workgroup(%{{.*}} : memref<33280xbf16, #gpu.address_space<workgroup>>)
+// TC: gpu.func @flash_attention_1({{.*}}) workgroup(%{{.*}} : memref<25088xbf16, #gpu.address_space<workgroup>>)
+// CHECK-LABEL: module attributes {flash.kernels
+// OFF-LABEL: module attributes
+func.func @decode_d128(%q: tensor<2x8x1x128xbf16>, %k: tensor<2x2x?x128xbf16>, %v: tensor<2x2x?x128xbf16>) -> tensor<2x8x1x128xbf16> {
+  %o = tensor.empty() : tensor<2x8x1x128xbf16>
+  %r = flash.attention ins(%q, %k, %v : tensor<2x8x1x128xbf16>, tensor<2x2x?x128xbf16>, tensor<2x2x?x128xbf16>)
+       outs(%o : tensor<2x8x1x128xbf16>) -> tensor<2x8x1x128xbf16>
+  return %r : tensor<2x8x1x128xbf16>
+}
+func.func @draft_d128(%q: tensor<2x4x4x128xbf16>, %k: tensor<2x1x?x128xbf16>) -> tensor<2x4x4x128xbf16> {
+  %o = tensor.empty() : tensor<2x4x4x128xbf16>
+  %r = flash.attention ins(%q, %k, %k : tensor<2x4x4x128xbf16>, tensor<2x1x?x128xbf16>, tensor<2x1x?x128xbf16>)
+       outs(%o : tensor<2x4x4x128xbf16>) {causal} -> tensor<2x4x4x128xbf16>
+  return %r : tensor<2x4x4x128xbf16>
+}
+
+// -----
+
 // Draft tokens: causal Nq = 4, GQA 8 / 2 (16 packed rows), bf16: with tensor
 // cores the wgmma forward over a split, each row's causal limit by its
 // query (row % 4 + Nk - 4: the dynamic offset from the original Nq).
