@@ -108,7 +108,8 @@ def _parse_attribute(text, i=0):
 def launch_contracts(module_text):
     """The kernels' launch contracts in launch order, as flash-map-to-gpu
     records them on the module (`flash.kernels`: name, kind, block, rows,
-    rows_per_block, batch_heads, sizes, scratch_per_block): what is left of
+    rows_per_block, batch_heads, sizes, scratch_per_block,
+    waits_for_previous): what is left of
     the kernels once they are a gpu.binary."""
     m = re.search(r"flash\.kernels = \[", module_text)
     if not m:
@@ -333,18 +334,51 @@ class CudaKernel:
         Launch(self, which, grid, block, len(pointers), sizes)(pointers, stream)
 
 
+class _LaunchAttribute(ctypes.Structure):
+    """CUlaunchAttribute: an id, then a 64-byte value (8-byte aligned)."""
+    _fields_ = [("id", ctypes.c_int), ("pad", ctypes.c_char * 4),
+                ("value", ctypes.c_int), ("rest", ctypes.c_char * 60)]
+
+
+class _LaunchConfig(ctypes.Structure):
+    """CUlaunchConfig."""
+    _fields_ = [("grid", ctypes.c_uint * 3), ("block", ctypes.c_uint * 3),
+                ("shared", ctypes.c_uint), ("stream", ctypes.c_void_p),
+                ("attrs", ctypes.POINTER(_LaunchAttribute)),
+                ("num_attrs", ctypes.c_uint)]
+
+
+# CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION
+_PROGRAMMATIC = 6
+
+
 class Launch:
     """One kernel launch of fixed geometry and sizes, its argument array
     built once: a call fills in the buffers' pointers and launches (the
-    per-call work of the front's cached plans)."""
+    per-call work of the front's cached plans). `programmatic`: the kernel
+    waits for the previous one itself (its contract's waits_for_previous),
+    so it is launched to start before that one ends (CUDA's programmatic
+    dependent launch, cuLaunchKernelEx)."""
 
-    def __init__(self, kernel, which, grid, block, n_pointers, sizes):
+    def __init__(self, kernel, which, grid, block, n_pointers, sizes,
+                 programmatic=False):
         cu = CudaKernel._cuda
         if not getattr(cu.cuLaunchKernel, "argtypes", None):
             u = ctypes.c_uint
             cu.cuLaunchKernel.argtypes = [ctypes.c_void_p, u, u, u, u, u, u,
                                           u, ctypes.c_void_p, ctypes.c_void_p,
                                           ctypes.c_void_p]
+        self.config = None
+        if programmatic and hasattr(cu, "cuLaunchKernelEx"):
+            if not getattr(cu.cuLaunchKernelEx, "argtypes", None):
+                cu.cuLaunchKernelEx.argtypes = [
+                    ctypes.POINTER(_LaunchConfig), ctypes.c_void_p,
+                    ctypes.c_void_p, ctypes.c_void_p]
+            self.attr = _LaunchAttribute(id=_PROGRAMMATIC, value=1)
+            self.config = _LaunchConfig(
+                grid=(ctypes.c_uint * 3)(*grid),
+                block=(ctypes.c_uint * 3)(*block), shared=0,
+                attrs=ctypes.pointer(self.attr), num_attrs=1)
         self.fn = kernel._fns[which]
         self.dims = tuple(grid) + tuple(block)
         self.empty = 0 in grid
@@ -361,8 +395,13 @@ class Launch:
         if self.empty:
             return
         self.ptrs[:self.n] = pointers
-        r = CudaKernel._cuda.cuLaunchKernel(self.fn, *self.dims, 0, stream,
-                                            self.params, None)
+        if self.config is not None:
+            self.config.stream = stream
+            r = CudaKernel._cuda.cuLaunchKernelEx(ctypes.byref(self.config),
+                                                  self.fn, self.params, None)
+        else:
+            r = CudaKernel._cuda.cuLaunchKernel(self.fn, *self.dims, 0,
+                                                stream, self.params, None)
         if r != 0:
             raise RuntimeError(f"cuLaunchKernel failed with CUDA error {r}")
 
@@ -550,7 +589,10 @@ class _Plan:
                                    c["scratch_per_block"])
         n = 5 + (self.scratch > 0)
         self.launches = [Launch(kern, which, *geometry(c, cfg), n,
-                                size_args(c, cfg))
+                                size_args(c, cfg),
+                                programmatic=(which > 0 and
+                                              c.get("waits_for_previous",
+                                                    False)))
                          for which, c in enumerate(kern.contracts)]
         self.f32 = torch.float32
         index = q.get_device()

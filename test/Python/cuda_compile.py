@@ -57,7 +57,9 @@ del os.environ["FLASH_MLIR_NVVM_OPTIONS"]
 # lengths as size arguments (the contract names them) and the grid follows
 # each shape.
 # CHECK: lengths=20 compiles=4 sizes=nq,nk grids=1x8x1,16x8x1,157x8x1
-# CHECK: decode nq=1 nk=4096 kinds=wgmma,split-kv sizes=nk flash_attention_0 grid=33x4x1 block=128 scratch=260 flash_attention_0_combine grid=1x8x1 block=128 scratch=0
+# The combine waits for the partial kernel itself (griddepcontrol.wait on
+# sm_90a): the front launches it programmatically.
+# CHECK: decode nq=1 nk=4096 kinds=wgmma,split-kv sizes=nk flash_attention_0 grid=33x4x1 block=128 scratch=260 flash_attention_0_combine grid=1x8x1 block=128 scratch=0 waits_for_previous
 before = cuda.COMPILES
 grids = []
 for n in [1, 7, 64, 65, 100, 127, 128, 129, 255, 256, 300, 511, 512, 513,
@@ -78,6 +80,7 @@ print("decode nq=1 nk=4096", "kinds=" + ",".join(cuda.kernel_kinds(cls)),
       "sizes=" + ",".join(contracts[0]["sizes"]), " ".join(
           f"{n} grid={'x'.join(map(str, cuda.geometry(k, c)[0]))} "
           f"block={k['block']} scratch={k.get('scratch_per_block', 0)}"
+          + (" waits_for_previous" if k.get("waits_for_previous") else "")
           for n, k in zip(names, contracts)))
 
 # The cache remembers which flash-opt built a kernel; another build's

@@ -613,6 +613,9 @@ struct FlashMapToGPUPass : flash::impl::FlashMapToGPUBase<FlashMapToGPUPass> {
         if (k.scratchPerBlock)
           launch.push_back({StringAttr::get(ctx, "scratch_per_block"),
                             i64(k.scratchPerBlock)});
+        if (k.waitsForPrevious)
+          launch.push_back({StringAttr::get(ctx, "waits_for_previous"),
+                            BoolAttr::get(ctx, true)});
         k.fn->setAttr("flash.launch", DictionaryAttr::get(ctx, launch));
         contracts.push_back(kernelContract(k.fn));
       }

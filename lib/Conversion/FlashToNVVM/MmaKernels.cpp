@@ -1069,6 +1069,11 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
       step(/*masked=*/true));
 
   F.waitAll(loopRes.back());
+  // Split-KV: the combine kernel (which waits for this grid's records
+  // itself) may launch now, under this epilogue.
+  if (s.splitKeys && wg)
+    NVVM::GriddepcontrolOp::create(b, loc,
+                                   NVVM::GridDepActionKind::launch_dependents);
 
   // Row sums over the 4 lanes of a row, then o and lse for rows < Nq (or,
   // split-KV, the rows' records).

@@ -143,6 +143,15 @@ struct TensorCoreSplitKVKind : KernelKind {
                        mmaThreads(p), p.splitKeysPerBlock, kind);
     MappedKernel combine = buildSplitKVCombine(
         b, loc, names[0] + "_combine", s, p.splitKeysPerBlock);
+    // On Hopper (griddepcontrol is sm_90's; wgmma implies sm_90a) the
+    // combine waits for the partial kernel's records itself: launched
+    // programmatically, it starts while the partial blocks finish (which
+    // let it start once their key loops are done).
+    if (p.wgmma) {
+      OpBuilder cb = OpBuilder::atBlockBegin(&combine.fn.getBody().front());
+      NVVM::GriddepcontrolOp::create(cb, loc, NVVM::GridDepActionKind::wait);
+      combine.waitsForPrevious = true;
+    }
     return SmallVector<MappedKernel>{partial, combine};
   }
 

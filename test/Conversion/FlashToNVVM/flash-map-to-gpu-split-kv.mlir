@@ -50,11 +50,16 @@
 // OFF-NOT: split-kv
 // TC-LABEL: module attributes {flash.kernels = [
 // TC-SAME: {args = ["q", "k", "v", "o", "lse", "scratch"], batch_heads = "bhkv", block = 128 : i64, kind = "wgmma", max_blocks_x = 128 : i64, min_blocks_x = 2 : i64, name = "flash_attention_0", rows = "nk", rows_per_block = 128 : i64, scratch_per_block = 264 : i64, sizes = ["nk"], target_blocks = 256 : i64}
-// TC-SAME: kind = "split-kv", name = "flash_attention_0_combine"
+// TC-SAME: kind = "split-kv", name = "flash_attention_0_combine", rows = "nq", rows_per_block = 1 : i64, sizes = ["nk"], waits_for_previous = true}
 // TC: gpu.func @flash_attention_0(%{{.*}}: memref<16x64xbf16>, %{{.*}}: memref<?x64xbf16>, %{{.*}}: memref<?x64xbf16>, %{{.*}}: memref<16x64xbf16>, %{{.*}}: memref<16xf32>, %{{.*}}: memref<?xf32>, %{{.*}}: index)
 // TC: llvm.inline_asm {{.*}}wgmma.mma_async
+// After the key loop the partial kernel lets the combine launch; the
+// combine waits for the partial grid before it reads the records.
+// TC: nvvm.griddepcontrol launch_dependents
 // TC: vector.store %{{.*}}, %{{.*}}[%{{.*}}] : memref<?xf32>, vector<2xf32>
 // TC: gpu.func @flash_attention_0_combine
+// TC-SAME: waits_for_previous = true
+// TC-NEXT: nvvm.griddepcontrol wait
 func.func @decode(%q: tensor<2x8x1x64xbf16>, %k: tensor<2x2x?x64xbf16>, %v: tensor<2x2x?x64xbf16>) -> tensor<2x8x1x64xbf16> {
   %o = tensor.empty() : tensor<2x8x1x64xbf16>
   %r = flash.attention ins(%q, %k, %v : tensor<2x8x1x64xbf16>, tensor<2x2x?x64xbf16>, tensor<2x2x?x64xbf16>)

@@ -396,6 +396,11 @@ struct MappedKernel {
   /// (its grid) as their last buffer argument, which this kernel writes and
   /// the later ones read.
   int64_t scratchPerBlock = 0;
+  /// The kernel waits for the op's previous kernel itself before it reads
+  /// what that one wrote (NVVM: griddepcontrol.wait at its start), so a
+  /// launcher may start it before the previous one ends (CUDA's
+  /// programmatic dependent launch).
+  bool waitsForPrevious = false;
 };
 
 /// The split-KV kinds' shared pieces (SplitKVKernels.cpp). A partial

@@ -47,6 +47,8 @@ static LogicalResult verifyContract(Operation *op, DictionaryAttr d,
       failed(positive("min_blocks_x", true)) ||
       failed(positive("max_blocks_x", true)))
     return failure();
+  if (Attribute w = d.get("waits_for_previous"); w && !isa<BoolAttr>(w))
+    return fail("'waits_for_previous' must be a bool");
   if (d.contains("target_blocks") != d.contains("max_blocks_x") ||
       d.contains("target_blocks") != d.contains("min_blocks_x"))
     return fail("'target_blocks', 'min_blocks_x' and 'max_blocks_x' go "

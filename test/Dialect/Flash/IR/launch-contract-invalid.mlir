@@ -46,3 +46,10 @@ func.func @f() attributes {flash.lanuch = {}} {
 func.func @f() attributes {flash.gpu_host = 1 : i64} {
   return
 }
+
+// -----
+
+// expected-error @below {{'waits_for_previous' must be a bool}}
+func.func @f() attributes {flash.launch = {block = 32 : i64, rows = "nq", rows_per_block = 1 : i64, batch_heads = "bh", args = ["q"], sizes = [], waits_for_previous = 1 : i64}} {
+  return
+}
