@@ -34,7 +34,10 @@ def Flash_Dialect : Dialect {
     batch_heads), min_blocks_x), max_blocks_x) — `args` (the buffer arguments' names in order) and
     `sizes` (the index arguments after them: nq, nk, lead<i>, mask strides),
     `scratch_per_block` (f32 words each block of the kernel owns in the
-    shared `scratch` buffer). `flash.kernels` on the module lists every
+    shared `scratch` buffer), `waits_for_previous` (a bool: the kernel
+    waits for the op's previous kernel itself before it reads its results,
+    so a CUDA launcher may start it early, by programmatic dependent
+    launch). `flash.kernels` on the module lists every
     kernel's contract (`name`, `kind` and the `flash.launch` entries) in
     launch order, and stays when the kernels become a `gpu.binary`;
     `flash.gpu_host` (unit) marks the host functions around the launches.
