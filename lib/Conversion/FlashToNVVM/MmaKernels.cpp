@@ -869,7 +869,9 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
         for (int64_t j = 0; j < 2; ++j) {
           Value x =
               vector::ExtractOp::create(lb, l, acc, ArrayRef<int64_t>{r, j});
-          x = arith::MulFOp::create(lb, l, x, kl.f(sl2));
+          // (With a score_mod, scaled below: score_mod(scale x) log2 e.)
+          if (!s.scoreMod)
+            x = arith::MulFOp::create(lb, l, x, kl.f(sl2));
           Value key, keyc;
           if (masked || s.scoreMod) {
             key = G.add(jt, G.add(G.t2, kl.c(nt * 8 + j)));
@@ -881,8 +883,8 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
                           : key;
           }
           if (s.scoreMod) {
-            // score_mod on scale * q.k (x is q.k sl2), back in x's units.
-            Value t = arith::MulFOp::create(lb, l, x, kl.f(1.0f / kLog2e));
+            // score_mod on scale * q.k, then in log2 units.
+            Value t = arith::MulFOp::create(lb, l, x, kl.f(s.scale));
             Value y = mods.score(kl, r, t, rowsc[r], keyc);
             x = arith::MulFOp::create(lb, l, y, kl.f(kLog2e));
           }
