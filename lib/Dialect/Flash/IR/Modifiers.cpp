@@ -61,7 +61,8 @@ static LogicalResult verifyRegion(Operation *op, StringRef name,
              << " must have the type of captured operand #" << k << " ("
              << c.getType() << "), got " << t;
   }
-  auto yield = dyn_cast<YieldOp>(block.getTerminator());
+  // (An empty block has no terminator to ask for.)
+  auto yield = block.empty() ? YieldOp() : dyn_cast<YieldOp>(block.back());
   if (!yield)
     return op->emitOpError() << "'" << name
                              << "' must end in flash.yield";

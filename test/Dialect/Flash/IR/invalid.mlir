@@ -284,6 +284,20 @@ func.func @mask_mod_yield_type(%q: tensor<8x16xf32>, %o: tensor<8x16xf32>) {
 
 // -----
 
+// A region whose block holds no op at all (not even a terminator): the
+// verifier must not ask an empty block for its terminator (a fuzzer
+// finding: a heap read past the block under ASan).
+func.func @empty_block(%q: tensor<8x16xf32>, %o: tensor<8x16xf32>) {
+  // expected-error @+1 {{'score_mod' must end in flash.yield}}
+  %r = flash.attention ins(%q, %q, %q : tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>) outs(%o : tensor<8x16xf32>) -> tensor<8x16xf32>
+    score_mod {
+    ^bb0(%s: f32, %i: index, %j: index):
+    }
+  return
+}
+
+// -----
+
 func.func @disallowed_op(%q: tensor<8x16xf32>, %o: tensor<8x16xf32>) {
   %r = flash.attention ins(%q, %q, %q : tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>) outs(%o : tensor<8x16xf32>) -> tensor<8x16xf32>
     score_mod {
