@@ -83,6 +83,19 @@ bool knownUpstreamIssue(llvm::StringRef text) {
         inside.find_first_not_of("0123456789-, ") != llvm::StringRef::npos)
       return true;
   }
+  // ... or no array at all after the keyword of such an attribute
+  // (`dimensions = x[1]`): the same segfault.
+  for (llvm::StringRef key : {"dimensions", "permutation"}) {
+    for (size_t at = text.find(key); at != llvm::StringRef::npos;
+         at = text.find(key, at + 1)) {
+      llvm::StringRef rest = text.drop_front(at + key.size()).ltrim();
+      if (!rest.consume_front("="))
+        continue;
+      rest = rest.ltrim();
+      if (!rest.starts_with("[") && !rest.starts_with("array<"))
+        return true;
+    }
+  }
   // 2. A result number of 7 or more digits (`%r#999999999`): minutes in
   // the parser.
   for (size_t at = text.find('#'); at != llvm::StringRef::npos;
