@@ -894,8 +894,9 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
             x = arith::SelectOp::create(lb, l, vis, x, kl.f(ninf));
             if (mask) {
               // mask(row, key) log2 e: the scores' units.
-              x = addMask(kl, s, x, mask, maskBase, rowsc[r],
-                          arith::MinUIOp::create(lb, l, key, s.nkValue(kl, -1)));
+              x = addMask(
+                  kl, s, x, mask, maskBase, rowsc[r],
+                  arith::MinUIOp::create(lb, l, key, s.nkValue(kl, -1)));
             }
           }
           tileMax[r] = arith::MaxNumFOp::create(lb, l, tileMax[r], x);

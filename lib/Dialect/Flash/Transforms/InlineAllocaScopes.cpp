@@ -45,8 +45,7 @@ bool mayAllocateInScope(Operation *op) {
   effects.getEffects(list);
   return llvm::any_of(list, [](const MemoryEffects::EffectInstance &e) {
     return isa<MemoryEffects::Allocate>(e.getEffect()) &&
-           isa<SideEffects::AutomaticAllocationScopeResource>(
-               e.getResource());
+           isa<SideEffects::AutomaticAllocationScopeResource>(e.getResource());
   });
 }
 
@@ -65,8 +64,7 @@ bool allocatesOnStack(memref::AllocaScopeOp scope) {
       .wasInterrupted();
 }
 
-struct InlineScopeWithoutAllocas
-    : OpRewritePattern<memref::AllocaScopeOp> {
+struct InlineScopeWithoutAllocas : OpRewritePattern<memref::AllocaScopeOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(memref::AllocaScopeOp scope,
                                 PatternRewriter &rewriter) const override {

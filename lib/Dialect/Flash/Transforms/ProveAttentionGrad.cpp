@@ -371,12 +371,11 @@ Reason raise::proveBackward(ExprContext &ec, ModelBuilder &mb,
     std::string name = x.getDefiningOp()
                            ? x.getDefiningOp()->getName().getStringRef().str()
                            : "argument";
-    Operation *user = llvm::find_if(uses, [&](auto &u) {
-                        return u.first == x;
-                      })->second;
+    Operation *user =
+        llvm::find_if(uses, [&](auto &u) { return u.first == x; })->second;
     return "an intermediate of the attention ('" + name +
-           "') has a use outside it ('" +
-           user->getName().getStringRef().str() + "')";
+           "') has a use outside it ('" + user->getName().getStringRef().str() +
+           "')";
   }
   for (Value x : llvm::concat<Value>(ps, scoreSide))
     for (Operation *u : x.getUsers())
