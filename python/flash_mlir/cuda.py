@@ -123,17 +123,17 @@ COMPILES = 0  # kernels compiled by this process (tests count them)
 
 def kernel_class(cfg, grad=False):
     """The configuration a kernel is compiled for: `cfg` with dynamic
-    sequence lengths (one kernel for every Nq, Nk) unless it has modifiers
-    (windows, ALiBi, segment ids: their regions are generated for the
-    shape, Nk - Nq folded in or the ids' lengths; a run-time mod_offset
-    still keeps the shape), or FLASH_MLIR_DYNAMIC=0 (a kernel per shape,
+    sequence lengths (one kernel for every Nq, Nk) unless its regions are
+    generated for the shape (segment ids: the ids' lengths; a window or
+    ALiBi without a run-time mod_offset: Nk - Nq folded in; the front
+    passes one), or FLASH_MLIR_DYNAMIC=0 (a kernel per shape,
     the sizes folded in). A decode forward (the GQA group's queries fit one
     split-KV tile: (Hq / Hkv) * Nq <= 16, no mask) keeps its Nq: a kernel
     per Nq, for every cache length."""
     import dataclasses
 
-    if (os.environ.get("FLASH_MLIR_DYNAMIC", "1") == "0" or cfg.window
-            or cfg.alibi or cfg.segments):
+    if (os.environ.get("FLASH_MLIR_DYNAMIC", "1") == "0" or cfg.segments
+            or ((cfg.window or cfg.alibi) and not cfg.mod_offset)):
         return cfg
     # Bottom-right causal (a decode step's queries are the last rows) is
     # the op's default offset, Nk - Nq at run time.
@@ -449,6 +449,12 @@ def _prepare(q, k, v, causal, scale, mask, mods, causal_offset=None,
 
     m = _mask(mask, q, k)
     cfg = _config(q, k, v, causal, scale, m, causal_offset)
+    window, _, alibi_slopes, segment_ids = mods
+    if (mod_offset is None and segment_ids is None and
+            (window is not None or alibi_slopes is not None)):
+        # The window's and ALiBi's diagonal (Nk - Nq by default) as a
+        # run-time argument: their kernels then serve every length.
+        mod_offset = k.shape[-2] - q.shape[-2]
 
     def on_device(x, dtype):
         t = torch.as_tensor(x, device=q.device)

@@ -83,6 +83,22 @@ print("decode nq=1 nk=4096", "kinds=" + ",".join(cuda.kernel_kinds(cls)),
           + (" waits_for_previous" if k.get("waits_for_previous") else "")
           for n, k in zip(names, contracts)))
 
+# A window and ALiBi with their diagonal as a run-time argument (the front
+# passes Nk - Nq when the caller gives none): one kernel per pass serves
+# every length too (plus, as above, one forward per decode Nq: 1 and 7).
+# CHECK: window+alibi lengths=20 compiles=4 dynamic=True
+before = cuda.COMPILES
+for n in [1, 7, 64, 65, 100, 127, 128, 129, 255, 256, 300, 511, 512, 513,
+          999, 1000, 1023, 1024, 4096, 10000]:
+    c = cfg(128, "bf16", causal=True, n=n)
+    c.nk = n + 3
+    c.window, c.alibi, c.mod_offset = (64, 0), True, True
+    cls = cuda.kernel_class(c)
+    cuda.compile_kernel(cls)
+    cuda.compile_kernel(cuda.kernel_class(c, grad=True), grad=True)
+print("window+alibi lengths=20", f"compiles={cuda.COMPILES - before}",
+      f"dynamic={cls.dynamic}")
+
 # The cache remembers which flash-opt built a kernel; another build's
 # kernels are recompiled.
 # CHECK: compiler recorded: True
