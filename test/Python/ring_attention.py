@@ -399,8 +399,8 @@ check_plans()
 causal2 = make_case(2, 37, "contiguous", True, 2)
 # The modifiers' cases: few kernel configurations (each compiles; the
 # last two share all modifiers and the reference), shards of 65 or more
-# keys (a zig-zag chunk too; the CPU backward of a mask_mod that reads a
-# captured operand does not compile below one key block, 64). Every
+# keys (the CPU backward of a mask_mod that reads a captured operand below
+# one key block, 64, is modifiers_api.py's default-blocks case). Every
 # window crosses shard boundaries, one is smaller than a shard, one
 # larger; the documents cross them too, and some shards share none
 # (steps skipped; the second sequence's documents keep them apart).
