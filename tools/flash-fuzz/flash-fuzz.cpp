@@ -88,10 +88,12 @@ bool knownUpstreamIssue(llvm::StringRef text) {
   for (llvm::StringRef key : {"dimensions", "permutation"}) {
     for (size_t at = text.find(key); at != llvm::StringRef::npos;
          at = text.find(key, at + 1)) {
-      llvm::StringRef rest = text.drop_front(at + key.size()).ltrim();
+      // (Only the whitespace MLIR's lexer skips: a vertical tab before the
+      // `[` fails the array's parse and crashes the same way.)
+      llvm::StringRef rest = text.drop_front(at + key.size()).ltrim(" \t\n\r");
       if (!rest.consume_front("="))
         continue;
-      rest = rest.ltrim();
+      rest = rest.ltrim(" \t\n\r");
       if (!rest.starts_with("[") && !rest.starts_with("array<"))
         return true;
     }
