@@ -6,6 +6,8 @@
 //                                    (scf.forall where independent, unless
 //                                    threads=1)
 //   -> tosa-to-linalg, flash-decompose-aggregates (linalg.softmax)
+//   -> flash-vectorize-bf16-dot      (bf16-dot) bf16 block products ->
+//                                    x86vector.avx512.dot register tiles
 //   -> flash-vectorize-cpu           register tiles -> vector dialect
 //   -> one-shot-bufferize + deallocation
 //   -> scf.forall -> scf.parallel -> OpenMP (convert-scf-to-openmp,
@@ -20,6 +22,7 @@
 
 #include "flash/Pipelines/FlashToCPU.h"
 #include "GPUHostPreparation.h"
+#include "flash/Dialect/Flash/Transforms/CPUTarget.h"
 #include "flash/Dialect/Flash/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
@@ -40,8 +43,14 @@ void mlir::flash::buildFlashToCPUPipeline(
   // bf16/f16 attention runs in f32 between conversions (O(N d) copies for
   // O(N^2 d) work): the register tiles are f32 vectors, which x86 has FMAs
   // for, and the results are those the op defines (f32 accumulation).
+  // With bf16-dot, a bf16 forward stays bf16 and its block products become
+  // AVX512-BF16 dot products (f32 accumulation too).
+  bool bf16Dot = options.vectorize &&
+                 (options.bf16Dot == BF16Dot::On ||
+                  (options.bf16Dot == BF16Dot::Host && hostHasAVX512BF16()));
   FlashWidenBF16Options widen;
   widen.includeF16 = true;
+  widen.widenForward = !bf16Dot;
   pm.addPass(createFlashWidenBF16(widen));
   // Attention first, while it is still one op.
   FlashTileAttentionOptions tile;
@@ -63,6 +72,8 @@ void mlir::flash::buildFlashToCPUPipeline(
   pm.addPass(createCanonicalizerPass());
 
   if (options.vectorize) {
+    if (bf16Dot)
+      pm.addNestedPass<func::FuncOp>(createFlashVectorizeBF16Dot());
     FlashVectorizeCPUOptions vec;
     vec.vectorBits = options.vectorBits;
     pm.addNestedPass<func::FuncOp>(createFlashVectorizeCPU(vec));
@@ -108,6 +119,7 @@ void mlir::flash::buildFlashToCPUPipeline(
   // Row sums as a tree of vector adds, not a chain of scalar ones (any
   // fixed order is deterministic; every thread count runs the same code).
   vectorToLLVM.reassociateFPReductions = true;
+  vectorToLLVM.x86Vector = bf16Dot;
   pm.addPass(createConvertVectorToLLVMPass(vectorToLLVM));
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
@@ -125,5 +137,8 @@ void mlir::flash::buildFlashToCPUPipeline(
   pm.addPass(createCanonicalizerPass());
   FlashCPUTargetFeaturesOptions target;
   target.cpu = options.targetCPU;
+  // The dot products are AVX512-BF16 instructions.
+  if (bf16Dot)
+    target.features = "+avx512bf16";
   pm.addPass(createFlashCPUTargetFeatures(target));
 }

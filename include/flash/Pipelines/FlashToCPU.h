@@ -16,6 +16,16 @@
 namespace mlir {
 namespace flash {
 
+/// How --flash-to-cpu computes the block products of bf16 attention.
+enum class BF16Dot {
+  /// AVX512-BF16 dot products where the host has them, else f32.
+  Host,
+  /// AVX512-BF16 dot products (flash-vectorize-bf16-dot), whatever the host.
+  On,
+  /// f32 FMAs on widened copies (flash-widen-bf16).
+  Off,
+};
+
 /// The options of --flash-to-cpu. The knobs it forwards to a pass take that
 /// pass's default (written once, where the pass's options are); the others
 /// are defined here.
@@ -57,6 +67,18 @@ struct FlashToCPUPipelineOptions
       llvm::cl::desc("Vector register bits the register tiles are sized for "
                      "(flash-vectorize-cpu); 0: the host's"),
       llvm::cl::init(0)};
+  PassOptions::Option<BF16Dot> bf16Dot{
+      *this, "bf16-dot",
+      llvm::cl::desc("bf16 forward attention's block products: AVX512-BF16 "
+                     "dot products on bf16 (P rounded to bf16 as on GPUs), or "
+                     "f32 FMAs on widened copies"),
+      llvm::cl::init(BF16Dot::Off),
+      llvm::cl::values(
+          clEnumValN(BF16Dot::Host, "host",
+                     "dot products where the host has avx512bf16"),
+          clEnumValN(BF16Dot::On, "on",
+                     "dot products (the code needs avx512bf16)"),
+          clEnumValN(BF16Dot::Off, "off", "f32 on widened copies"))};
   PassOptions::Option<std::string> targetCPU{
       *this, "target-cpu",
       llvm::cl::desc("LLVM CPU of the generated functions "

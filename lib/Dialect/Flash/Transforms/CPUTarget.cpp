@@ -24,6 +24,10 @@ int64_t flash::hostVectorBits() {
   return 128;
 }
 
+bool flash::hostHasAVX512BF16() {
+  return llvm::sys::getHostCPUFeatures().lookup("avx512bf16");
+}
+
 flash::RegisterTile flash::registerTile(int64_t vectorBits) {
   int64_t lanes = std::max<int64_t>(vectorBits / 32, 1);
   // Two vectors per row, so that one broadcast of a row's A element feeds

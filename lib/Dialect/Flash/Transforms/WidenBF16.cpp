@@ -16,6 +16,8 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
+#include <type_traits>
+
 namespace mlir {
 namespace flash {
 #define GEN_PASS_DEF_FLASHWIDENBF16
@@ -112,13 +114,17 @@ SmallVector<Value> buildWide(AttentionGradOp op, OpBuilder &b,
 /// converted back to its original element type (lse stays f32).
 template <typename OpT>
 struct WidenOp : OpRewritePattern<OpT> {
-  WidenOp(MLIRContext *ctx, bool includeF16)
-      : OpRewritePattern<OpT>(ctx), includeF16(includeF16) {}
-  bool includeF16;
+  WidenOp(MLIRContext *ctx, bool includeF16, bool widenForward)
+      : OpRewritePattern<OpT>(ctx), includeF16(includeF16),
+        widenForward(widenForward) {}
+  bool includeF16, widenForward;
   LogicalResult matchAndRewrite(OpT op,
                                 PatternRewriter &rewriter) const override {
     if (!isNarrow(op.getQuery(), includeF16))
-      return failure();
+      return rewriter.notifyMatchFailure(op, "not a narrow float op");
+    if (std::is_same_v<OpT, AttentionOp> && !widenForward &&
+        getElementTypeOrSelf(op.getQuery().getType()).isBF16())
+      return rewriter.notifyMatchFailure(op, "bf16 forward left as is");
     Location loc = op.getLoc();
     Type f32 = rewriter.getF32Type();
     SmallVector<Value> wideResults = buildWide(op, rewriter, [&](Value v) {
@@ -138,7 +144,7 @@ struct FlashWidenBF16Pass
   using FlashWidenBF16Base::FlashWidenBF16Base;
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    populateWidenBF16Patterns(patterns, includeF16);
+    populateWidenBF16Patterns(patterns, includeF16, widenForward);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();
   }
@@ -146,7 +152,7 @@ struct FlashWidenBF16Pass
 } // namespace
 
 void flash::populateWidenBF16Patterns(RewritePatternSet &patterns,
-                                      bool includeF16) {
+                                      bool includeF16, bool widenForward) {
   patterns.add<WidenOp<AttentionOp>, WidenOp<AttentionGradOp>>(
-      patterns.getContext(), includeF16);
+      patterns.getContext(), includeF16, widenForward);
 }

@@ -23,6 +23,10 @@ namespace flash {
 /// anything else: the narrow fallback that is still vectorized).
 int64_t hostVectorBits();
 
+/// Whether the host has AVX512-BF16 (`vdpbf16ps`), which
+/// flash-vectorize-bf16-dot's code needs.
+bool hostHasAVX512BF16();
+
 /// The register tile of a contraction for vectors of `vectorBits`: rows x
 /// (vectors per row x lanes), sized so that the accumulators and the operand
 /// vectors of one step fit the register file (32 registers with AVX-512, 16

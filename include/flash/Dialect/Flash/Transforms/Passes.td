@@ -170,7 +170,10 @@ def FlashWidenBF16 : Pass<"flash-widen-bf16"> {
   }];
   let options = [
     Option<"includeF16", "include-f16", "bool", /*default=*/"false",
-           "Widen f16 ops too">
+           "Widen f16 ops too">,
+    Option<"widenForward", "forward", "bool", /*default=*/"true",
+           "Widen flash.attention (false: leave bf16 forwards to a lowering "
+           "that computes on bf16 itself, such as flash-vectorize-bf16-dot)">
   ];
   let dependentDialects = ["::mlir::linalg::LinalgDialect",
                            "::mlir::arith::ArithDialect",
@@ -206,6 +209,47 @@ def FlashVectorizeCPU : Pass<"flash-vectorize-cpu", "::mlir::func::FuncOp"> {
            "Bits of the target's vector registers: 512, 256, 128 (or any "
            "power of two >= 64); 0: the host's">
   ];
+}
+
+def FlashVectorizeBF16Dot
+    : Pass<"flash-vectorize-bf16-dot", "::mlir::func::FuncOp"> {
+  let summary = "Vectorize bf16 block products as AVX512-BF16 dot products";
+  let description = [{
+    The bf16 twin of `flash-vectorize-cpu`'s contraction tiles, for targets
+    with AVX512-BF16 (`vdpbf16ps`: 16 f32 accumulators += the dot products
+    of 16 bf16 pairs, 64 FLOPs per instruction, twice an f32 FMA's). It
+    rewrites every contraction `C[m, n] += A[m, k] * B[k, n]` with static
+    shapes, C f32 and B bf16 (read as `linalg.transpose(X)` of a bf16 X
+    [n, k], the score block q k^T, or directly, the block product p v) into
+    register tiles of 8 rows x 32 columns whose accumulators stay in
+    registers over the whole reduction, stepping k by pairs:
+
+    ```mlir
+    // per pair p: the pair A[m, 2p..2p+1] broadcast to every lane
+    %a = vector.bitcast %pair : vector<2xbf16> to vector<1xi32>
+    %ab = vector.broadcast %a : vector<1xi32> to vector<16xi32>
+    // ... as vector<32xbf16>; B's pairs (B[2p, n], B[2p+1, n]) interleaved
+    %acc2 = x86vector.avx512.dot %acc, %abf, %b : vector<32xbf16> -> vector<16xf32>
+    ```
+
+    B in the pair layout ("VNNI", [k / 2, n, 2]) comes from X [n, k] by
+    16 x 16 transposes of its 32-bit pairs (`vector.transpose`, lowered to
+    AVX-512 shuffles here), or from B's rows 2p and 2p + 1 by
+    `vector.interleave`. An f32 A (the probabilities p of p v) is rounded
+    to bf16 first (round to nearest even), as GPU FlashAttention does;
+    its row sums stay f32. Products that do not fit (k odd, n not a
+    multiple of 16, dynamic sizes, a packed k not a multiple of 32) are
+    left for `flash-vectorize-cpu`, which computes them in f32.
+
+    The code needs `+avx512bf16` at the LLVM level (`--flash-to-cpu`'s
+    `bf16-dot` sets it); this pass runs on any host, so that tests can force
+    it.
+  }];
+  let dependentDialects = ["::mlir::vector::VectorDialect",
+                           "::mlir::x86vector::X86VectorDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::linalg::LinalgDialect"];
 }
 
 def FlashHoistVectorTransfers

@@ -15,6 +15,9 @@
 #include <string>
 
 namespace mlir {
+namespace linalg {
+class LinalgOp;
+} // namespace linalg
 namespace flash {
 
 enum class LoopOrder {
@@ -64,9 +67,18 @@ void populateTileAttentionPatterns(RewritePatternSet &patterns,
 Value convertElements(OpBuilder &b, Location loc, Value t, Type elt);
 
 /// Rewrites flash ops on bf16 (and, with `includeF16`, f16) tensors into f32
-/// ones between conversions.
+/// ones between conversions; flash.attention on bf16 only with
+/// `widenForward`.
 void populateWidenBF16Patterns(RewritePatternSet &patterns,
-                               bool includeF16 = false);
+                               bool includeF16 = false,
+                               bool widenForward = true);
+
+/// Rewrites a bf16 contraction `C[m, n] += A[m, k] * B[k, n]` (C f32; B bf16,
+/// or `linalg.transpose` of a bf16 [n, k]; A bf16, or f32 rounded to bf16)
+/// with static shapes into AVX512-BF16 dot products on register tiles
+/// (x86vector.avx512.dot) and replaces it; fails, changing nothing, on any
+/// other op or shape (flash-vectorize-bf16-dot).
+FailureOr<Value> vectorizeBF16Dot(RewriterBase &rewriter, linalg::LinalgOp op);
 
 /// What --flash-raise-attention proved about a candidate.
 struct AttentionMatch {

@@ -1,0 +1,322 @@
+//===- VectorizeBF16Dot.cpp - bf16 block products as AVX512-BF16 dots -----===//
+//
+// flash-vectorize-bf16-dot: the block products of a bf16 attention nest as
+// `vdpbf16ps` register tiles (x86vector.avx512.dot), the bf16 twin of
+// flash-vectorize-cpu's f32 FMA tiles (Passes.td has the whole contract).
+//
+// `vdpbf16ps acc, a, b` adds a[2l] b[2l] + a[2l+1] b[2l+1] to f32 lane l:
+// the reduction dim goes by pairs, and each operand must hold its pairs as
+// 32-bit words. For C[m, n] += A[m, k] B[k, n]:
+//  - A's pair (A[m, 2p], A[m, 2p+1]) is a word of A's row m: one 32-bit
+//    broadcast per row and pair;
+//  - B's lanes are the columns n, each with the pair (B[2p, n], B[2p+1, n]),
+//    "VNNI" order [k/2, n, 2]. With B = X^T (the scores' k^T, X = [n, k])
+//    the pairs are words of X's rows: a 32-bit transpose of X (16 x 16
+//    vector.transpose tiles, before the product, once per block). With B in
+//    rows (v), rows 2p and 2p+1 are interleaved as they are loaded.
+// The accumulators (8 rows x two vectors) are loop-carried values of the
+// pair loop: they stay in registers without flash-hoist-vector-transfers.
+//
+//===----------------------------------------------------------------------===//
+
+#include "flash/Dialect/Flash/Transforms/CPUTarget.h"
+#include "flash/Dialect/Flash/Transforms/Passes.h"
+#include "flash/Dialect/Flash/Transforms/Transforms.h"
+
+#include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
+#include "mlir/Dialect/X86Vector/X86VectorDialect.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace mlir {
+namespace flash {
+#define GEN_PASS_DEF_FLASHVECTORIZEBF16DOT
+#include "flash/Dialect/Flash/Transforms/Passes.h.inc"
+} // namespace flash
+} // namespace mlir
+
+using namespace mlir;
+
+namespace {
+/// 32-bit words per transpose tile of the packing (16 x 16: one zmm a row).
+constexpr int64_t kPackTile = 16;
+
+/// A product the dot tiles compute: C[m, n] += A[m, k] * B[k, n].
+struct BF16Product {
+  Value a;  // [M, K], bf16 or f32
+  Value b;  // [K, N] bf16 rows; null when bTransposed is set
+  Value bT; // [N, K] bf16, B = bT^T
+  Value c;  // [M, N] f32
+  int64_t m, n, k;
+};
+
+bool isStatic2D(Value v, Type elt) {
+  auto t = dyn_cast<RankedTensorType>(v.getType());
+  return t && t.getRank() == 2 && t.hasStaticShape() &&
+         (!elt || t.getElementType() == elt);
+}
+
+FailureOr<BF16Product> matchProduct(RewriterBase &rewriter,
+                                    linalg::LinalgOp op) {
+  MLIRContext *ctx = op.getContext();
+  Type bf16 = BFloat16Type::get(ctx), f32 = Float32Type::get(ctx);
+  auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
+  if (!generic || !generic.hasPureTensorSemantics() ||
+      generic.getNumDpsInputs() != 2 || generic.getNumDpsInits() != 1 ||
+      !linalg::isaContractionOpInterface(op))
+    return rewriter.notifyMatchFailure(op, "not a 2-input contraction");
+  AffineExpr m, n, k;
+  bindDims(ctx, m, n, k);
+  auto map = [&](ArrayRef<AffineExpr> e) {
+    return AffineMap::get(3, 0, e, ctx);
+  };
+  if (generic.getIndexingMapsArray() !=
+      SmallVector<AffineMap>{map({m, k}), map({k, n}), map({m, n})})
+    return rewriter.notifyMatchFailure(op, "not C[m,n] += A[m,k] B[k,n]");
+  // The body: an f32 multiply-add of the operands (extended or not).
+  Block &body = generic.getRegion().front();
+  auto yield = cast<linalg::YieldOp>(body.getTerminator());
+  auto add = yield.getOperand(0).getDefiningOp<arith::AddFOp>();
+  if (!add || !add.getType().isF32())
+    return rewriter.notifyMatchFailure(op, "not an f32 accumulation");
+  BF16Product p;
+  p.a = generic.getDpsInputs()[0];
+  p.b = generic.getDpsInputs()[1];
+  p.c = generic.getDpsInits()[0];
+  if (!isStatic2D(p.a, {}) || !isStatic2D(p.b, bf16) || !isStatic2D(p.c, f32))
+    return rewriter.notifyMatchFailure(op, "not static bf16 B, f32 C");
+  Type aElt = getElementTypeOrSelf(p.a.getType());
+  if (aElt != bf16 && aElt != f32)
+    return rewriter.notifyMatchFailure(op, "A neither bf16 nor f32");
+  ArrayRef<int64_t> cShape = cast<RankedTensorType>(p.c.getType()).getShape();
+  p.m = cShape[0];
+  p.n = cShape[1];
+  p.k = cast<RankedTensorType>(p.a.getType()).getShape()[1];
+  if (p.k % 2 != 0 || p.n % kPackTile != 0)
+    return rewriter.notifyMatchFailure(op, "k odd or n not a multiple of 16");
+  if (auto tr = p.b.getDefiningOp<linalg::TransposeOp>()) {
+    Value x = tr.getInput();
+    if (tr.getPermutation() == ArrayRef<int64_t>{1, 0} && isStatic2D(x, bf16) &&
+        (p.k / 2) % kPackTile == 0) {
+      p.bT = x;
+      p.b = Value();
+    }
+  }
+  return p;
+}
+
+/// Index constants and sums that fold.
+struct Idx {
+  OpBuilder &b;
+  Location loc;
+  Value c(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+  Value add(Value x, int64_t y) {
+    return y == 0 ? x : arith::AddIOp::create(b, loc, x, c(y)).getResult();
+  }
+  Value mul(Value x, int64_t y) {
+    return y == 1 ? x : arith::MulIOp::create(b, loc, x, c(y)).getResult();
+  }
+};
+
+Value read(OpBuilder &b, Location loc, VectorType ty, Value src,
+           ValueRange idx) {
+  Value pad =
+      arith::ConstantOp::create(b, loc, b.getZeroAttr(ty.getElementType()));
+  return vector::TransferReadOp::create(b, loc, ty, src, idx, pad,
+                                        SmallVector<bool>(ty.getRank(), true));
+}
+
+Value write(OpBuilder &b, Location loc, Value vec, Value dest, ValueRange idx) {
+  int64_t rank = cast<VectorType>(vec.getType()).getRank();
+  return vector::TransferWriteOp::create(b, loc, vec, dest, idx,
+                                         SmallVector<bool>(rank, true))
+      .getResult();
+}
+
+/// scf.for over [0, ub) by `step` carrying `init`; `body` returns the
+/// values to yield.
+using LoopBody =
+    function_ref<SmallVector<Value>(OpBuilder &, Value iv, ValueRange)>;
+scf::ForOp loop(OpBuilder &b, Location loc, int64_t ub, int64_t step,
+                ValueRange init, LoopBody body) {
+  Idx im{b, loc};
+  return scf::ForOp::create(
+      b, loc, im.c(0), im.c(ub), im.c(step), init,
+      [&](OpBuilder &nb, Location l, Value iv, ValueRange args) {
+        scf::YieldOp::create(nb, l, body(nb, iv, args));
+      });
+}
+
+/// B [K, N] in pair order [K/2, N, 2] from X = B^T [N, K]: X's rows hold
+/// the pairs as words, so this is a transpose of 32-bit words, in 16 x 16
+/// tiles.
+Value packTransposed(OpBuilder &b, Location loc, Value x, int64_t n,
+                     int64_t k) {
+  MLIRContext *ctx = b.getContext();
+  Type bf16 = BFloat16Type::get(ctx), i32 = IntegerType::get(ctx, 32);
+  Value init = tensor::EmptyOp::create(b, loc, {k / 2, n, 2}, bf16);
+  auto rows = VectorType::get({kPackTile, 2 * kPackTile}, bf16);
+  auto words = VectorType::get({kPackTile, kPackTile}, i32);
+  auto pairs = VectorType::get({kPackTile, kPackTile, 2}, bf16);
+  return loop(b, loc, n, kPackTile, init,
+              [&](OpBuilder &b1, Value n0, ValueRange t1) {
+                return SmallVector<Value>{
+                    loop(b1, loc, k / 2, kPackTile, t1,
+                         [&](OpBuilder &b2, Value p0, ValueRange t2) {
+                           Idx im{b2, loc};
+                           Value tile =
+                               read(b2, loc, rows, x, {n0, im.mul(p0, 2)});
+                           Value w =
+                               vector::BitCastOp::create(b2, loc, words, tile);
+                           w = vector::TransposeOp::create(b2, loc, w, {1, 0});
+                           Value out = vector::ShapeCastOp::create(
+                               b2, loc, pairs,
+                               vector::BitCastOp::create(b2, loc, rows, w));
+                           return SmallVector<Value>{
+                               write(b2, loc, out, t2[0], {p0, n0, im.c(0)})};
+                         })
+                        .getResult(0)};
+              })
+      .getResult(0);
+}
+
+/// The register tiles of `p` (A bf16; B packed as [K/2, N, 2] in
+/// `bPacked`, or in rows in p.b).
+Value dotTiles(OpBuilder &b, Location loc, const BF16Product &p, Value a,
+               Value bPacked, const flash::RegisterTile &reg) {
+  MLIRContext *ctx = b.getContext();
+  Type bf16 = BFloat16Type::get(ctx), f32 = Float32Type::get(ctx);
+  Type i32 = IntegerType::get(ctx, 32);
+  int64_t lanes = reg.lanes;
+  int64_t perRow =
+      p.n % (reg.vectorsPerRow * lanes) == 0 ? reg.vectorsPerRow : 1;
+  int64_t rows = reg.rows;
+  while (p.m % rows != 0)
+    rows /= 2;
+  auto accTy = VectorType::get({lanes}, f32);
+  auto halfTy = VectorType::get({lanes}, bf16);
+  auto opTy = VectorType::get({2 * lanes}, bf16);
+  auto pairTy = VectorType::get({2}, bf16);
+  auto wordTy = VectorType::get({1}, i32);
+  auto wordsTy = VectorType::get({lanes}, i32);
+  auto packedTy = VectorType::get({lanes, 2}, bf16);
+
+  return loop(b, loc, p.m, rows, p.c,
+              [&](OpBuilder &bm, Value m0, ValueRange cm) {
+                Value tile =
+                    loop(
+                        bm, loc, p.n, perRow * lanes, cm,
+                        [&](OpBuilder &bn, Value n0, ValueRange cn) {
+                          Idx im{bn, loc};
+                          SmallVector<Value> accs;
+                          for (int64_t r = 0; r < rows; ++r)
+                            for (int64_t h = 0; h < perRow; ++h)
+                              accs.push_back(
+                                  read(bn, loc, accTy, cn[0],
+                                       {im.add(m0, r), im.add(n0, h * lanes)}));
+                          auto pairLoop = loop(
+                              bn, loc, p.k / 2, 1, accs,
+                              [&](OpBuilder &bp, Value pi, ValueRange acc) {
+                                Idx ip{bp, loc};
+                                SmallVector<Value> bv;
+                                for (int64_t h = 0; h < perRow; ++h) {
+                                  Value col = ip.add(n0, h * lanes);
+                                  if (bPacked) {
+                                    bv.push_back(vector::ShapeCastOp::create(
+                                        bp, loc, opTy,
+                                        read(bp, loc, packedTy, bPacked,
+                                             {pi, col, ip.c(0)})));
+                                    continue;
+                                  }
+                                  Value k0 = ip.mul(pi, 2);
+                                  Value even =
+                                      read(bp, loc, halfTy, p.b, {k0, col});
+                                  Value odd = read(bp, loc, halfTy, p.b,
+                                                   {ip.add(k0, 1), col});
+                                  bv.push_back(vector::InterleaveOp::create(
+                                      bp, loc, even, odd));
+                                }
+                                SmallVector<Value> next;
+                                for (int64_t r = 0; r < rows; ++r) {
+                                  Value pair =
+                                      read(bp, loc, pairTy, a,
+                                           {ip.add(m0, r), ip.mul(pi, 2)});
+                                  Value word = vector::BitCastOp::create(
+                                      bp, loc, wordTy, pair);
+                                  Value all = vector::BroadcastOp::create(
+                                      bp, loc, wordsTy, word);
+                                  Value av = vector::BitCastOp::create(
+                                      bp, loc, opTy, all);
+                                  for (int64_t h = 0; h < perRow; ++h)
+                                    next.push_back(x86vector::DotBF16Op::create(
+                                        bp, loc, accTy, acc[r * perRow + h], av,
+                                        bv[h]));
+                                }
+                                return next;
+                              });
+                          Value out = cn[0];
+                          for (int64_t r = 0; r < rows; ++r)
+                            for (int64_t h = 0; h < perRow; ++h)
+                              out = write(
+                                  bn, loc, pairLoop.getResult(r * perRow + h),
+                                  out, {im.add(m0, r), im.add(n0, h * lanes)});
+                          return SmallVector<Value>{out};
+                        })
+                        .getResult(0);
+                return SmallVector<Value>{tile};
+              })
+      .getResult(0);
+}
+} // namespace
+
+FailureOr<Value> flash::vectorizeBF16Dot(RewriterBase &rewriter,
+                                         linalg::LinalgOp op) {
+  FailureOr<BF16Product> p = matchProduct(rewriter, op);
+  if (failed(p))
+    return failure();
+  Location loc = op.getLoc();
+  rewriter.setInsertionPoint(op);
+  // An f32 A (p of p v) is rounded to bf16 once, by an elementwise op that
+  // flash-vectorize-cpu vectorizes.
+  Value a =
+      convertElements(rewriter, loc, p->a, BFloat16Type::get(op.getContext()));
+  Value packed;
+  if (p->bT)
+    packed = packTransposed(rewriter, loc, p->bT, p->n, p->k);
+  Value result = dotTiles(rewriter, loc, *p, a, packed, registerTile(512));
+  Operation *transpose = p->bT ? op.getDpsInputs()[1].getDefiningOp() : nullptr;
+  rewriter.replaceOp(op, result);
+  if (transpose && transpose->use_empty())
+    rewriter.eraseOp(transpose);
+  return result;
+}
+
+namespace {
+struct FlashVectorizeBF16DotPass
+    : flash::impl::FlashVectorizeBF16DotBase<FlashVectorizeBF16DotPass> {
+  void runOnOperation() override {
+    SmallVector<linalg::LinalgOp> ops;
+    getOperation().walk([&](linalg::LinalgOp op) { ops.push_back(op); });
+    IRRewriter rewriter(&getContext());
+    for (linalg::LinalgOp op : ops)
+      (void)flash::vectorizeBF16Dot(rewriter, op);
+    // The packing's 16 x 16 word transposes as AVX-512 shuffles (upstream's
+    // lowering for exactly this shape; the pipeline's default for other
+    // transposes flattens them into one 256-element shuffle).
+    SmallVector<Operation *> transposes;
+    getOperation().walk([&](vector::TransposeOp t) {
+      if (t.getSourceVectorType() ==
+          VectorType::get({kPackTile, kPackTile},
+                          IntegerType::get(&getContext(), 32)))
+        transposes.push_back(t);
+    });
+    RewritePatternSet patterns(&getContext());
+    vector::populateVectorTransposeLoweringPatterns(
+        patterns, vector::VectorTransposeLowering::Shuffle16x16);
+    if (failed(applyOpPatternsGreedily(transposes, std::move(patterns))))
+      return signalPassFailure();
+  }
+};
+} // namespace
