@@ -135,55 +135,58 @@ Value write(OpBuilder &b, Location loc, Value vec, Value dest, ValueRange idx) {
       .getResult();
 }
 
-/// scf.for over [0, ub) by `step` carrying `init`; `body` returns the
-/// values to yield.
-using LoopBody =
-    function_ref<SmallVector<Value>(OpBuilder &, Value iv, ValueRange)>;
-scf::ForOp loop(OpBuilder &b, Location loc, int64_t ub, int64_t step,
-                ValueRange init, LoopBody body) {
+/// An scf.for over [0, ub) by `step` carrying `init`, the builder's
+/// insertion point in its body until endLoop().
+scf::ForOp beginLoop(OpBuilder &b, Location loc, int64_t ub, int64_t step,
+                     ValueRange init) {
   Idx im{b, loc};
-  return scf::ForOp::create(
-      b, loc, im.c(0), im.c(ub), im.c(step), init,
-      [&](OpBuilder &nb, Location l, Value iv, ValueRange args) {
-        scf::YieldOp::create(nb, l, body(nb, iv, args));
-      });
+  // An empty body builder: no terminator yet (endLoop() adds the yield).
+  auto loop =
+      scf::ForOp::create(b, loc, im.c(0), im.c(ub), im.c(step), init,
+                         [](OpBuilder &, Location, Value, ValueRange) {});
+  b.setInsertionPointToEnd(loop.getBody());
+  return loop;
 }
 
-/// B [K, N] in pair order [K/2, N, 2] from X = B^T [N, K]: X's rows hold
-/// the pairs as words, so this is a transpose of 32-bit words, in 16 x 16
-/// tiles.
+/// Yields `values` from `loop` and continues after it; returns its results.
+ValueRange endLoop(OpBuilder &b, Location loc, scf::ForOp loop,
+                   ValueRange values) {
+  scf::YieldOp::create(b, loc, values);
+  b.setInsertionPointAfter(loop);
+  return loop.getResults();
+}
+
+/// B [K, N] in pair order from X = B^T [N, K], as [K/2, 2N] (pair p of
+/// column n at [p, 2n], so that 16 columns are one contiguous vector): X's
+/// rows hold the pairs as words, so this is a transpose of 32-bit words, in
+/// 16 x 16 tiles.
 Value packTransposed(OpBuilder &b, Location loc, Value x, int64_t n,
                      int64_t k) {
   MLIRContext *ctx = b.getContext();
   Type bf16 = BFloat16Type::get(ctx), i32 = IntegerType::get(ctx, 32);
-  Value init = tensor::EmptyOp::create(b, loc, {k / 2, n, 2}, bf16);
   auto rows = VectorType::get({kPackTile, 2 * kPackTile}, bf16);
   auto words = VectorType::get({kPackTile, kPackTile}, i32);
-  auto pairs = VectorType::get({kPackTile, kPackTile, 2}, bf16);
-  return loop(b, loc, n, kPackTile, init,
-              [&](OpBuilder &b1, Value n0, ValueRange t1) {
-                return SmallVector<Value>{
-                    loop(b1, loc, k / 2, kPackTile, t1,
-                         [&](OpBuilder &b2, Value p0, ValueRange t2) {
-                           Idx im{b2, loc};
-                           Value tile =
-                               read(b2, loc, rows, x, {n0, im.mul(p0, 2)});
-                           Value w =
-                               vector::BitCastOp::create(b2, loc, words, tile);
-                           w = vector::TransposeOp::create(b2, loc, w, {1, 0});
-                           Value out = vector::ShapeCastOp::create(
-                               b2, loc, pairs,
-                               vector::BitCastOp::create(b2, loc, rows, w));
-                           return SmallVector<Value>{
-                               write(b2, loc, out, t2[0], {p0, n0, im.c(0)})};
-                         })
-                        .getResult(0)};
-              })
-      .getResult(0);
+  Value init = tensor::EmptyOp::create(b, loc, {k / 2, 2 * n}, bf16);
+  scf::ForOp cols = beginLoop(b, loc, n, kPackTile, init);
+  Value n0 = cols.getInductionVar();
+  scf::ForOp pairs =
+      beginLoop(b, loc, k / 2, kPackTile, cols.getRegionIterArgs());
+  Value p0 = pairs.getInductionVar();
+  Idx im{b, loc};
+  Value tile = read(b, loc, rows, x, {n0, im.mul(p0, 2)});
+  Value w = vector::BitCastOp::create(b, loc, words, tile);
+  w = vector::TransposeOp::create(b, loc, w, {1, 0});
+  Value out = vector::BitCastOp::create(b, loc, rows, w);
+  Value packed =
+      write(b, loc, out, pairs.getRegionIterArgs()[0], {p0, im.mul(n0, 2)});
+  endLoop(b, loc, pairs, packed);
+  return endLoop(b, loc, cols, pairs.getResults())[0];
 }
 
-/// The register tiles of `p` (A bf16; B packed as [K/2, N, 2] in
-/// `bPacked`, or in rows in p.b).
+/// The register tiles of `p`: A bf16; B packed as [K/2, 2N] (`bPacked`) or
+/// in rows (p.b). For each tile of `rows` x `perRow` vectors of C, the
+/// accumulators are read once, carried through the loop over K's pairs,
+/// and written once.
 Value dotTiles(OpBuilder &b, Location loc, const BF16Product &p, Value a,
                Value bPacked, const flash::RegisterTile &reg) {
   MLIRContext *ctx = b.getContext();
@@ -201,73 +204,54 @@ Value dotTiles(OpBuilder &b, Location loc, const BF16Product &p, Value a,
   auto pairTy = VectorType::get({2}, bf16);
   auto wordTy = VectorType::get({1}, i32);
   auto wordsTy = VectorType::get({lanes}, i32);
-  auto packedTy = VectorType::get({lanes, 2}, bf16);
 
-  return loop(b, loc, p.m, rows, p.c,
-              [&](OpBuilder &bm, Value m0, ValueRange cm) {
-                Value tile =
-                    loop(
-                        bm, loc, p.n, perRow * lanes, cm,
-                        [&](OpBuilder &bn, Value n0, ValueRange cn) {
-                          Idx im{bn, loc};
-                          SmallVector<Value> accs;
-                          for (int64_t r = 0; r < rows; ++r)
-                            for (int64_t h = 0; h < perRow; ++h)
-                              accs.push_back(
-                                  read(bn, loc, accTy, cn[0],
-                                       {im.add(m0, r), im.add(n0, h * lanes)}));
-                          auto pairLoop = loop(
-                              bn, loc, p.k / 2, 1, accs,
-                              [&](OpBuilder &bp, Value pi, ValueRange acc) {
-                                Idx ip{bp, loc};
-                                SmallVector<Value> bv;
-                                for (int64_t h = 0; h < perRow; ++h) {
-                                  Value col = ip.add(n0, h * lanes);
-                                  if (bPacked) {
-                                    bv.push_back(vector::ShapeCastOp::create(
-                                        bp, loc, opTy,
-                                        read(bp, loc, packedTy, bPacked,
-                                             {pi, col, ip.c(0)})));
-                                    continue;
-                                  }
-                                  Value k0 = ip.mul(pi, 2);
-                                  Value even =
-                                      read(bp, loc, halfTy, p.b, {k0, col});
-                                  Value odd = read(bp, loc, halfTy, p.b,
-                                                   {ip.add(k0, 1), col});
-                                  bv.push_back(vector::InterleaveOp::create(
-                                      bp, loc, even, odd));
-                                }
-                                SmallVector<Value> next;
-                                for (int64_t r = 0; r < rows; ++r) {
-                                  Value pair =
-                                      read(bp, loc, pairTy, a,
-                                           {ip.add(m0, r), ip.mul(pi, 2)});
-                                  Value word = vector::BitCastOp::create(
-                                      bp, loc, wordTy, pair);
-                                  Value all = vector::BroadcastOp::create(
-                                      bp, loc, wordsTy, word);
-                                  Value av = vector::BitCastOp::create(
-                                      bp, loc, opTy, all);
-                                  for (int64_t h = 0; h < perRow; ++h)
-                                    next.push_back(x86vector::DotBF16Op::create(
-                                        bp, loc, accTy, acc[r * perRow + h], av,
-                                        bv[h]));
-                                }
-                                return next;
-                              });
-                          Value out = cn[0];
-                          for (int64_t r = 0; r < rows; ++r)
-                            for (int64_t h = 0; h < perRow; ++h)
-                              out = write(
-                                  bn, loc, pairLoop.getResult(r * perRow + h),
-                                  out, {im.add(m0, r), im.add(n0, h * lanes)});
-                          return SmallVector<Value>{out};
-                        })
-                        .getResult(0);
-                return SmallVector<Value>{tile};
-              })
-      .getResult(0);
+  scf::ForOp mLoop = beginLoop(b, loc, p.m, rows, p.c);
+  Value m0 = mLoop.getInductionVar();
+  scf::ForOp nLoop =
+      beginLoop(b, loc, p.n, perRow * lanes, mLoop.getRegionIterArgs());
+  Value n0 = nLoop.getInductionVar();
+  Value c = nLoop.getRegionIterArgs()[0];
+  Idx im{b, loc};
+  auto at = [&](int64_t r, int64_t h) -> SmallVector<Value> {
+    return {im.add(m0, r), im.add(n0, h * lanes)};
+  };
+  SmallVector<Value> accs;
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t h = 0; h < perRow; ++h)
+      accs.push_back(read(b, loc, accTy, c, at(r, h)));
+
+  scf::ForOp kLoop = beginLoop(b, loc, p.k / 2, 1, accs);
+  Value pi = kLoop.getInductionVar();
+  Value k0 = im.mul(pi, 2);
+  SmallVector<Value> bv;
+  for (int64_t h = 0; h < perRow; ++h) {
+    Value col = im.add(n0, h * lanes);
+    if (bPacked) {
+      bv.push_back(read(b, loc, opTy, bPacked, {pi, im.mul(col, 2)}));
+      continue;
+    }
+    Value even = read(b, loc, halfTy, p.b, {k0, col});
+    Value odd = read(b, loc, halfTy, p.b, {im.add(k0, 1), col});
+    bv.push_back(vector::InterleaveOp::create(b, loc, even, odd));
+  }
+  SmallVector<Value> next;
+  for (int64_t r = 0; r < rows; ++r) {
+    // A's pair as one 32-bit word, broadcast to every lane.
+    Value pair = read(b, loc, pairTy, a, {im.add(m0, r), k0});
+    Value word = vector::BitCastOp::create(b, loc, wordTy, pair);
+    Value all = vector::BroadcastOp::create(b, loc, wordsTy, word);
+    Value av = vector::BitCastOp::create(b, loc, opTy, all);
+    for (int64_t h = 0; h < perRow; ++h)
+      next.push_back(x86vector::DotBF16Op::create(
+          b, loc, accTy, kLoop.getRegionIterArgs()[r * perRow + h], av, bv[h]));
+  }
+  ValueRange sums = endLoop(b, loc, kLoop, next);
+
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t h = 0; h < perRow; ++h)
+      c = write(b, loc, sums[r * perRow + h], c, at(r, h));
+  endLoop(b, loc, nLoop, c);
+  return endLoop(b, loc, mLoop, nLoop.getResults())[0];
 }
 } // namespace
 
