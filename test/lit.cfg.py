@@ -90,6 +90,11 @@ if os.path.exists(vulkan_rt) and (
 for var in ["VK_DRIVER_FILES", "VK_ICD_FILENAMES", "FLASH_VULKAN_DEVICE"]:
     if var in os.environ:
         config.environment[var] = os.environ[var]
+# AVX512-BF16 on the host: tests that execute flash-vectorize-bf16-dot's
+# vdpbf16ps code.
+with open("/proc/cpuinfo") as cpuinfo:
+    if "avx512_bf16" in cpuinfo.read().split():
+        config.available_features.add("avx512bf16")
 # SPIR-V: spirv-val (spirv-tools, installed by make deps).
 if shutil.which("spirv-val"):
     config.available_features.add("spirv-val")
