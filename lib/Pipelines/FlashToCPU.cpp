@@ -137,8 +137,5 @@ void mlir::flash::buildFlashToCPUPipeline(
   pm.addPass(createCanonicalizerPass());
   FlashCPUTargetFeaturesOptions target;
   target.cpu = options.targetCPU;
-  // The dot products are AVX512-BF16 instructions.
-  if (bf16Dot)
-    target.features = "+avx512bf16";
   pm.addPass(createFlashCPUTargetFeatures(target));
 }

@@ -21,6 +21,22 @@
 // RUN: flash-opt %s --flash-vectorize-cpu --flash-cpu-target-features --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=VEC
 // NOVEC-NOT: flash-vectorize-cpu
 
+// bf16-dot: bf16 forwards stay bf16 for flash-vectorize-bf16-dot, whose
+// x86vector ops convert-vector-to-llvm lowers; off: widened to f32. The
+// default, host, is one of the two.
+// RUN: flash-opt %s --flash-to-cpu=bf16-dot=on --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=DOT
+// RUN: flash-opt %s --flash-to-cpu=bf16-dot=off --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=NODOT
+// RUN: flash-opt %s --flash-to-cpu="bf16-dot=on vectorize=0" --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=NODOT
+// RUN: flash-opt %s --flash-to-cpu --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=HOSTDOT
+// DOT: flash-widen-bf16{forward=false include-f16=true}
+// DOT: flash-vectorize-bf16-dot
+// DOT: flash-vectorize-cpu
+// DOT: enable-x86vector=true
+// NODOT: flash-widen-bf16{forward=true include-f16=true}
+// NODOT-NOT: flash-vectorize-bf16-dot
+// NODOT: enable-x86vector=false
+// HOSTDOT: flash-widen-bf16{forward={{true|false}} include-f16=true}
+
 // RUN: flash-opt %s --flash-to-nvvm --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefixes=MAP,NVVM
 // RUN: flash-opt %s --flash-map-to-gpu --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=MAP
 // MAP: flash-map-to-gpu{cooperative-matrix=false grad-row-lanes=0 max-workgroup-memory=0 mma-max-registers=0 mma-tile-kv=0 mma-warps=0 row-lanes=1 split-kv=128 split-kv-blocks=256 subgroup-size=32 tensor-cores=true threads=128 tile-kv=16 vector-load-bytes=16 wgmma=true}

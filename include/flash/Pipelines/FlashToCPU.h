@@ -72,7 +72,7 @@ struct FlashToCPUPipelineOptions
       llvm::cl::desc("bf16 forward attention's block products: AVX512-BF16 "
                      "dot products on bf16 (P rounded to bf16 as on GPUs), or "
                      "f32 FMAs on widened copies"),
-      llvm::cl::init(BF16Dot::Off),
+      llvm::cl::init(BF16Dot::Host),
       llvm::cl::values(
           clEnumValN(BF16Dot::Host, "host",
                      "dot products where the host has avx512bf16"),

@@ -1,7 +1,8 @@
 //===- CPUTargetFeatures.cpp - target features of the CPU pipeline --------===//
 //
 // flash-cpu-target-features: `target_cpu` and `target_features` on every
-// llvm.func definition (see Passes.td for why). Upstream's
+// llvm.func definition (see Passes.td for why); +avx512bf16 on those that
+// call its intrinsics. Upstream's
 // llvm-target-to-target-features fills an #llvm.target attribute from a
 // TargetMachine; nothing upstream sets the host's CPU and features on
 // functions, hence this pass.
@@ -44,16 +45,36 @@ struct FlashCPUTargetFeaturesPass
       });
       list.push_back(f.str());
     }
-    SmallVector<StringRef> refs(list.begin(), list.end());
-    auto featuresAttr = list.empty()
-                            ? LLVM::TargetFeaturesAttr()
-                            : LLVM::TargetFeaturesAttr::get(ctx, refs);
+    auto attrOf = [&](ArrayRef<std::string> l) {
+      SmallVector<StringRef> refs(l.begin(), l.end());
+      return l.empty() ? LLVM::TargetFeaturesAttr()
+                       : LLVM::TargetFeaturesAttr::get(ctx, refs);
+    };
+    LLVM::TargetFeaturesAttr featuresAttr = attrOf(list);
+    // A function that calls AVX512-BF16 intrinsics (flash-vectorize-bf16-dot)
+    // cannot be compiled without the feature, whatever `features` says.
+    SmallVector<std::string> bf16List(list);
+    llvm::erase_if(bf16List, [](const std::string &h) {
+      return StringRef(h).drop_front() == "avx512bf16";
+    });
+    bf16List.push_back("+avx512bf16");
+    LLVM::TargetFeaturesAttr bf16Attr = attrOf(bf16List);
     getOperation().walk([&](LLVM::LLVMFuncOp f) {
       if (f.isExternal())
         return;
       if (!name.empty() && !f.getTargetCpuAttr())
         f.setTargetCpuAttr(StringAttr::get(ctx, name));
-      if (featuresAttr && !f.getTargetFeaturesAttr())
+      if (f.getTargetFeaturesAttr())
+        return;
+      bool usesBF16 = f.walk([](LLVM::CallIntrinsicOp call) {
+                         return call.getIntrin().starts_with(
+                                    "llvm.x86.avx512bf16.")
+                                    ? WalkResult::interrupt()
+                                    : WalkResult::advance();
+                       }).wasInterrupted();
+      if (usesBF16)
+        f.setTargetFeaturesAttr(bf16Attr);
+      else if (featuresAttr)
         f.setTargetFeaturesAttr(featuresAttr);
     });
   }

@@ -19,6 +19,14 @@
 // HOST-SAME: target_cpu = "{{[a-z0-9_.-]+}}"
 // HOST-SAME: "-avx512bf16"]>
 // HOST-NOT: "+avx512bf16"
+// A function that calls AVX512-BF16 intrinsics gets +avx512bf16 whatever
+// `features` says (it cannot be compiled without it).
+// NAMED-LABEL: llvm.func @dot
+// NAMED-SAME: #llvm.target_features<["+avx2", "-fma", "+avx512bf16"]>
+// HOST-LABEL: llvm.func @dot
+// HOST-SAME: "+avx512bf16"
+// HOST-NOT: "-avx512bf16"
+// HOST-SAME: >
 module {
   llvm.func @f() {
     llvm.return
@@ -28,4 +36,8 @@ module {
     llvm.return
   }
   llvm.func @decl()
+  llvm.func @dot(%acc: vector<16xf32>, %a: vector<32xbf16>) -> vector<16xf32> {
+    %r = llvm.call_intrinsic "llvm.x86.avx512bf16.dpbf16ps.512"(%acc, %a, %a) : (vector<16xf32>, vector<32xbf16>, vector<32xbf16>) -> vector<16xf32>
+    llvm.return %r : vector<16xf32>
+  }
 }

@@ -241,9 +241,9 @@ def FlashVectorizeBF16Dot
     multiple of 16, dynamic sizes, a packed k not a multiple of 32) are
     left for `flash-vectorize-cpu`, which computes them in f32.
 
-    The code needs `+avx512bf16` at the LLVM level (`--flash-to-cpu`'s
-    `bf16-dot` sets it); this pass runs on any host, so that tests can force
-    it.
+    The code needs `+avx512bf16` at the LLVM level
+    (`flash-cpu-target-features` sets it on the functions that call its
+    intrinsics); this pass runs on any host, so that tests can force it.
   }];
   let dependentDialects = ["::mlir::vector::VectorDialect",
                            "::mlir::x86vector::X86VectorDialect",
@@ -328,7 +328,9 @@ def FlashCPUTargetFeatures
     `-avx512bf16`, works around an LLVM 22 X86 instruction-selection failure
     ("Do not know how to soft promote this operator's operand") on hosts
     with avx512bf16 (Sapphire Rapids, Zen 4) for the bf16 vector code of
-    unfused programs; the flash kernels compute in f32 and do not use it.
+    unfused programs. A function that calls AVX512-BF16 intrinsics (the
+    dot products of `flash-vectorize-bf16-dot`) gets `+avx512bf16` whatever
+    `features` says: it cannot be compiled without it.
 
     ```mlir
     llvm.func @f(...) {                    // before
