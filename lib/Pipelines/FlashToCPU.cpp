@@ -43,7 +43,7 @@ void mlir::flash::buildFlashToCPUPipeline(
   // bf16/f16 attention runs in f32 between conversions (O(N d) copies for
   // O(N^2 d) work): the register tiles are f32 vectors, which x86 has FMAs
   // for, and the results are those the op defines (f32 accumulation).
-  // With bf16-dot, a bf16 forward stays bf16 and its block products become
+  // With bf16-dot, bf16 ops stay bf16 and their block products become
   // AVX512-BF16 dot products (f32 accumulation too).
   bool bf16Dot = options.vectorize &&
                  (options.bf16Dot == BF16Dot::On ||
@@ -51,6 +51,7 @@ void mlir::flash::buildFlashToCPUPipeline(
   FlashWidenBF16Options widen;
   widen.includeF16 = true;
   widen.widenForward = !bf16Dot;
+  widen.widenBackward = !bf16Dot;
   pm.addPass(createFlashWidenBF16(widen));
   // Attention first, while it is still one op.
   FlashTileAttentionOptions tile;

@@ -45,7 +45,8 @@ constexpr int64_t kPackTile = 16;
 
 /// A product the dot tiles compute: C[m, n] += A[m, k] * B[k, n].
 struct BF16Product {
-  Value a;  // [M, K], bf16 or f32
+  Value a; // [M, K], or [K, M] when aTransposed; bf16 or f32
+  bool aTransposed = false;
   Value b;  // [K, N] bf16 rows; null when bTransposed is set
   Value bT; // [N, K] bf16, B = bT^T
   Value c;  // [M, N] f32
@@ -72,9 +73,12 @@ FailureOr<BF16Product> matchProduct(RewriterBase &rewriter,
   auto map = [&](ArrayRef<AffineExpr> e) {
     return AffineMap::get(3, 0, e, ctx);
   };
-  if (generic.getIndexingMapsArray() !=
-      SmallVector<AffineMap>{map({m, k}), map({k, n}), map({m, n})})
-    return rewriter.notifyMatchFailure(op, "not C[m,n] += A[m,k] B[k,n]");
+  SmallVector<AffineMap> maps = generic.getIndexingMapsArray();
+  bool aTransposed = maps[0] == map({k, m});
+  if (!(maps[0] == map({m, k}) || aTransposed) || maps[1] != map({k, n}) ||
+      maps[2] != map({m, n}))
+    return rewriter.notifyMatchFailure(
+        op, "not C[m,n] += A[m,k] B[k,n] (or A read as [k, m])");
   // The body: an f32 multiply-add of the operands (extended or not).
   Block &body = generic.getRegion().front();
   auto yield = cast<linalg::YieldOp>(body.getTerminator());
@@ -83,6 +87,7 @@ FailureOr<BF16Product> matchProduct(RewriterBase &rewriter,
     return rewriter.notifyMatchFailure(op, "not an f32 accumulation");
   BF16Product p;
   p.a = generic.getDpsInputs()[0];
+  p.aTransposed = aTransposed;
   p.b = generic.getDpsInputs()[1];
   p.c = generic.getDpsInits()[0];
   if (!isStatic2D(p.a, {}) || !isStatic2D(p.b, bf16) || !isStatic2D(p.c, f32))
@@ -93,9 +98,12 @@ FailureOr<BF16Product> matchProduct(RewriterBase &rewriter,
   ArrayRef<int64_t> cShape = cast<RankedTensorType>(p.c.getType()).getShape();
   p.m = cShape[0];
   p.n = cShape[1];
-  p.k = cast<RankedTensorType>(p.a.getType()).getShape()[1];
+  p.k = cast<RankedTensorType>(p.a.getType()).getShape()[aTransposed ? 0 : 1];
   if (p.k % 2 != 0 || p.n % kPackTile != 0)
     return rewriter.notifyMatchFailure(op, "k odd or n not a multiple of 16");
+  if (aTransposed && (p.m % kPackTile != 0 || (p.k / 2) % kPackTile != 0))
+    return rewriter.notifyMatchFailure(
+        op, "A read as [k, m]: m or k / 2 not a multiple of 16");
   if (auto tr = p.b.getDefiningOp<linalg::TransposeOp>()) {
     Value x = tr.getInput();
     if (tr.getPermutation() == ArrayRef<int64_t>{1, 0} && isStatic2D(x, bf16) &&
@@ -183,6 +191,42 @@ Value packTransposed(OpBuilder &b, Location loc, Value x, int64_t n,
   return endLoop(b, loc, cols, pairs.getResults())[0];
 }
 
+/// A [M, K] in pair order from At = A^T [K, M] (bf16): the word of row m
+/// and pair p is (At[2p, m], At[2p+1, m]), so rows 2p and 2p + 1 of At are
+/// interleaved (16 words: columns m0..m0+15) and 16 such word vectors, one
+/// per pair, are transposed so that each row m gets its 16 pairs.
+Value packRowsTransposed(OpBuilder &b, Location loc, Value at, int64_t m,
+                         int64_t k) {
+  MLIRContext *ctx = b.getContext();
+  Type bf16 = BFloat16Type::get(ctx), i32 = IntegerType::get(ctx, 32);
+  auto half = VectorType::get({kPackTile}, bf16);
+  auto word = VectorType::get({kPackTile}, i32);
+  auto words = VectorType::get({kPackTile, kPackTile}, i32);
+  auto rows = VectorType::get({kPackTile, 2 * kPackTile}, bf16);
+  Value init = tensor::EmptyOp::create(b, loc, {m, k}, bf16);
+  scf::ForOp cols = beginLoop(b, loc, m, kPackTile, init);
+  Value m0 = cols.getInductionVar();
+  scf::ForOp pairs =
+      beginLoop(b, loc, k / 2, kPackTile, cols.getRegionIterArgs());
+  Value p0 = pairs.getInductionVar();
+  Idx im{b, loc};
+  Value w = arith::ConstantOp::create(b, loc, b.getZeroAttr(words));
+  for (int64_t i = 0; i < kPackTile; ++i) {
+    Value k0 = im.add(im.mul(p0, 2), 2 * i);
+    Value even = read(b, loc, half, at, {k0, m0});
+    Value odd = read(b, loc, half, at, {im.add(k0, 1), m0});
+    Value pair = vector::BitCastOp::create(
+        b, loc, word, vector::InterleaveOp::create(b, loc, even, odd));
+    w = vector::InsertOp::create(b, loc, pair, w, i);
+  }
+  w = vector::TransposeOp::create(b, loc, w, {1, 0});
+  Value out = vector::BitCastOp::create(b, loc, rows, w);
+  Value packed =
+      write(b, loc, out, pairs.getRegionIterArgs()[0], {m0, im.mul(p0, 2)});
+  endLoop(b, loc, pairs, packed);
+  return endLoop(b, loc, cols, pairs.getResults())[0];
+}
+
 /// The register tiles of `p`: A bf16; B packed as [K/2, 2N] (`bPacked`) or
 /// in rows (p.b). For each tile of `rows` x `perRow` vectors of C, the
 /// accumulators are read once, carried through the loop over K's pairs,
@@ -266,6 +310,8 @@ FailureOr<Value> flash::vectorizeBF16Dot(RewriterBase &rewriter,
   // flash-vectorize-cpu vectorizes.
   Value a =
       convertElements(rewriter, loc, p->a, BFloat16Type::get(op.getContext()));
+  if (p->aTransposed)
+    a = packRowsTransposed(rewriter, loc, a, p->m, p->k);
   Value packed;
   if (p->bT)
     packed = packTransposed(rewriter, loc, p->bT, p->n, p->k);

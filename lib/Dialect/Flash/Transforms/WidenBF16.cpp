@@ -16,8 +16,6 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
-#include <type_traits>
-
 namespace mlir {
 namespace flash {
 #define GEN_PASS_DEF_FLASHWIDENBF16
@@ -114,17 +112,16 @@ SmallVector<Value> buildWide(AttentionGradOp op, OpBuilder &b,
 /// converted back to its original element type (lse stays f32).
 template <typename OpT>
 struct WidenOp : OpRewritePattern<OpT> {
-  WidenOp(MLIRContext *ctx, bool includeF16, bool widenForward)
+  WidenOp(MLIRContext *ctx, bool includeF16, bool widenBF16)
       : OpRewritePattern<OpT>(ctx), includeF16(includeF16),
-        widenForward(widenForward) {}
-  bool includeF16, widenForward;
+        widenBF16(widenBF16) {}
+  bool includeF16, widenBF16;
   LogicalResult matchAndRewrite(OpT op,
                                 PatternRewriter &rewriter) const override {
     if (!isNarrow(op.getQuery(), includeF16))
       return rewriter.notifyMatchFailure(op, "not a narrow float op");
-    if (std::is_same_v<OpT, AttentionOp> && !widenForward &&
-        getElementTypeOrSelf(op.getQuery().getType()).isBF16())
-      return rewriter.notifyMatchFailure(op, "bf16 forward left as is");
+    if (!widenBF16 && getElementTypeOrSelf(op.getQuery().getType()).isBF16())
+      return rewriter.notifyMatchFailure(op, "bf16 op left as is");
     Location loc = op.getLoc();
     Type f32 = rewriter.getF32Type();
     SmallVector<Value> wideResults = buildWide(op, rewriter, [&](Value v) {
@@ -144,7 +141,8 @@ struct FlashWidenBF16Pass
   using FlashWidenBF16Base::FlashWidenBF16Base;
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    populateWidenBF16Patterns(patterns, includeF16, widenForward);
+    populateWidenBF16Patterns(patterns, includeF16, widenForward,
+                              widenBackward);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();
   }
@@ -152,7 +150,9 @@ struct FlashWidenBF16Pass
 } // namespace
 
 void flash::populateWidenBF16Patterns(RewritePatternSet &patterns,
-                                      bool includeF16, bool widenForward) {
-  patterns.add<WidenOp<AttentionOp>, WidenOp<AttentionGradOp>>(
-      patterns.getContext(), includeF16, widenForward);
+                                      bool includeF16, bool widenForward,
+                                      bool widenBackward) {
+  MLIRContext *ctx = patterns.getContext();
+  patterns.add<WidenOp<AttentionOp>>(ctx, includeF16, widenForward);
+  patterns.add<WidenOp<AttentionGradOp>>(ctx, includeF16, widenBackward);
 }

@@ -172,8 +172,11 @@ def FlashWidenBF16 : Pass<"flash-widen-bf16"> {
     Option<"includeF16", "include-f16", "bool", /*default=*/"false",
            "Widen f16 ops too">,
     Option<"widenForward", "forward", "bool", /*default=*/"true",
-           "Widen flash.attention (false: leave bf16 forwards to a lowering "
-           "that computes on bf16 itself, such as flash-vectorize-bf16-dot)">
+           "Widen bf16 flash.attention (false: leave bf16 forwards to a "
+           "lowering that computes on bf16 itself, such as "
+           "flash-vectorize-bf16-dot)">,
+    Option<"widenBackward", "backward", "bool", /*default=*/"true",
+           "Widen bf16 flash.attention_grad (false: left as is, likewise)">
   ];
   let dependentDialects = ["::mlir::linalg::LinalgDialect",
                            "::mlir::arith::ArithDialect",

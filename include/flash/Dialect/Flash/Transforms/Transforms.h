@@ -67,11 +67,12 @@ void populateTileAttentionPatterns(RewritePatternSet &patterns,
 Value convertElements(OpBuilder &b, Location loc, Value t, Type elt);
 
 /// Rewrites flash ops on bf16 (and, with `includeF16`, f16) tensors into f32
-/// ones between conversions; flash.attention on bf16 only with
-/// `widenForward`.
+/// ones between conversions; bf16 flash.attention only with `widenForward`,
+/// bf16 flash.attention_grad only with `widenBackward`.
 void populateWidenBF16Patterns(RewritePatternSet &patterns,
                                bool includeF16 = false,
-                               bool widenForward = true);
+                               bool widenForward = true,
+                               bool widenBackward = true);
 
 /// Rewrites a bf16 contraction `C[m, n] += A[m, k] * B[k, n]` (C f32; B bf16,
 /// or `linalg.transpose` of a bf16 [n, k]; A bf16, or f32 rounded to bf16)
