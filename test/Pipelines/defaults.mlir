@@ -21,21 +21,21 @@
 // RUN: flash-opt %s --flash-vectorize-cpu --flash-cpu-target-features --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=VEC
 // NOVEC-NOT: flash-vectorize-cpu
 
-// bf16-dot: bf16 forwards stay bf16 for flash-vectorize-bf16-dot, whose
+// bf16-dot: bf16 ops stay bf16 for flash-vectorize-bf16-dot, whose
 // x86vector ops convert-vector-to-llvm lowers; off: widened to f32. The
 // default, host, is one of the two.
 // RUN: flash-opt %s --flash-to-cpu=bf16-dot=on --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=DOT
 // RUN: flash-opt %s --flash-to-cpu=bf16-dot=off --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=NODOT
 // RUN: flash-opt %s --flash-to-cpu="bf16-dot=on vectorize=0" --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=NODOT
 // RUN: flash-opt %s --flash-to-cpu --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=HOSTDOT
-// DOT: flash-widen-bf16{forward=false include-f16=true}
+// DOT: flash-widen-bf16{backward=false forward=false include-f16=true}
 // DOT: flash-vectorize-bf16-dot
 // DOT: flash-vectorize-cpu
 // DOT: enable-x86vector=true
-// NODOT: flash-widen-bf16{forward=true include-f16=true}
+// NODOT: flash-widen-bf16{backward=true forward=true include-f16=true}
 // NODOT-NOT: flash-vectorize-bf16-dot
 // NODOT: enable-x86vector=false
-// HOSTDOT: flash-widen-bf16{forward={{true|false}} include-f16=true}
+// HOSTDOT: flash-widen-bf16{backward=[[B:true|false]] forward=[[B]] include-f16=true}
 
 // RUN: flash-opt %s --flash-to-nvvm --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefixes=MAP,NVVM
 // RUN: flash-opt %s --flash-map-to-gpu --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=MAP

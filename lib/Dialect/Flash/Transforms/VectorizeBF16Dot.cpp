@@ -8,7 +8,9 @@
 // the reduction dim goes by pairs, and each operand must hold its pairs as
 // 32-bit words. For C[m, n] += A[m, k] B[k, n]:
 //  - A's pair (A[m, 2p], A[m, 2p+1]) is a word of A's row m: one 32-bit
-//    broadcast per row and pair;
+//    broadcast per row and pair. A read as [k, m] (the backward's p^T dO
+//    and ds^T q) is packed first: rows 2p and 2p+1 interleaved into words,
+//    16 x 16 word transposes;
 //  - B's lanes are the columns n, each with the pair (B[2p, n], B[2p+1, n]),
 //    "VNNI" order [k/2, n, 2]. With B = X^T (the scores' k^T, X = [n, k])
 //    the pairs are words of X's rows: a 32-bit transpose of X (16 x 16

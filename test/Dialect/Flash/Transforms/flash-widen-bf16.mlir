@@ -1,13 +1,19 @@
 // RUN: flash-opt %s --split-input-file --flash-widen-bf16 | FileCheck %s
 // RUN: flash-opt %s --split-input-file --flash-widen-bf16=include-f16 | FileCheck %s --check-prefix=F16
-// forward=false: bf16 forwards stay bf16 (flash-vectorize-bf16-dot computes
-// them), backwards are still widened.
+// forward=false / backward=false: those bf16 ops stay bf16
+// (flash-vectorize-bf16-dot computes them); the others are still widened.
 // RUN: flash-opt %s --split-input-file --flash-widen-bf16=forward=false | FileCheck %s --check-prefix=FWD
+// RUN: flash-opt %s --split-input-file --flash-widen-bf16=backward=false | FileCheck %s --check-prefix=BWD
 // FWD-LABEL: func.func @forward
 // FWD-NOT: arith.extf
 // FWD: flash.attention ins(%{{.*}} : tensor<2x9x16xbf16>, tensor<2x13x16xbf16>, tensor<2x13x16xbf16>)
 // FWD-LABEL: func.func @backward
 // FWD: flash.attention_grad ins({{.*}} : tensor<9x16xf32>
+// BWD-LABEL: func.func @forward
+// BWD: flash.attention ins(%{{.*}} : tensor<2x9x16xf32>
+// BWD-LABEL: func.func @backward
+// BWD-NOT: arith.extf
+// BWD: flash.attention_grad ins({{.*}} : tensor<9x16xbf16>
 
 // bf16 forward: f32 copies in, f32 op (lse unchanged), the output rounded
 // back to bf16.

@@ -159,3 +159,62 @@ func.func @negative_f32(%p: tensor<128x64xf32>, %v: tensor<64x64xf32>,
   } -> tensor<128x64xf32>
   return %o : tensor<128x64xf32>
 }
+
+// -----
+
+#mAt = affine_map<(m, n, k) -> (k, m)>
+#mB = affine_map<(m, n, k) -> (k, n)>
+#mC = affine_map<(m, n, k) -> (m, n)>
+
+// The backward's dv += p^T dO: A read as [k, m], rounded to bf16, then
+// packed to [m, k] pairs: rows 2p and 2p + 1 interleaved into 16 words,
+// 16 of them transposed (shuffles); then the same tiles as @pv.
+// CHECK-LABEL: func.func @transposed_a
+// CHECK-SAME: (%[[P:.*]]: tensor<128x64xf32>, %[[DO:.*]]: tensor<128x64xbf16>
+// CHECK: %[[PB:.*]] = linalg.generic {{.*}} ins(%[[P]] : tensor<128x64xf32>) outs(%{{.*}} : tensor<128x64xbf16>)
+// CHECK: tensor.empty() : tensor<64x128xbf16>
+// CHECK-COUNT-16: vector.interleave
+// CHECK: vector.shuffle
+// CHECK: vector.transfer_write {{.*}} : vector<16x32xbf16>, tensor<64x128xbf16>
+// CHECK: scf.for %{{.*}} = %c0{{.*}} to %c64{{.*}} step %c8
+// CHECK: scf.for %{{.*}} = %c0{{.*}} to %c64{{.*}} step %c1{{.*}} iter_args
+// CHECK-COUNT-2: vector.interleave
+// CHECK: vector.transfer_read {{.*}} : tensor<64x128xbf16>, vector<2xbf16>
+// CHECK-COUNT-16: x86vector.avx512.dot
+func.func @transposed_a(%p: tensor<128x64xf32>, %do: tensor<128x64xbf16>,
+                        %acc: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  %dv = linalg.generic {indexing_maps = [#mAt, #mB, #mC],
+                        iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%p, %do : tensor<128x64xf32>, tensor<128x64xbf16>) outs(%acc : tensor<64x64xf32>) {
+  ^bb0(%a: f32, %b: bf16, %c: f32):
+    %b32 = arith.extf %b : bf16 to f32
+    %m = arith.mulf %a, %b32 fastmath<contract> : f32
+    %s = arith.addf %c, %m fastmath<contract> : f32
+    linalg.yield %s : f32
+  } -> tensor<64x64xf32>
+  return %dv : tensor<64x64xf32>
+}
+
+// -----
+
+#mAt = affine_map<(m, n, k) -> (k, m)>
+#mB = affine_map<(m, n, k) -> (k, n)>
+#mC = affine_map<(m, n, k) -> (m, n)>
+
+// A read as [k, m] with 40 rows m: not whole 16 x 16 packing tiles.
+// CHECK-LABEL: func.func @negative_transposed_a_rows
+// CHECK-NOT: x86vector
+// CHECK: linalg.generic
+func.func @negative_transposed_a_rows(%p: tensor<128x40xf32>, %do: tensor<128x64xbf16>,
+                                      %acc: tensor<40x64xf32>) -> tensor<40x64xf32> {
+  %dv = linalg.generic {indexing_maps = [#mAt, #mB, #mC],
+                        iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%p, %do : tensor<128x40xf32>, tensor<128x64xbf16>) outs(%acc : tensor<40x64xf32>) {
+  ^bb0(%a: f32, %b: bf16, %c: f32):
+    %b32 = arith.extf %b : bf16 to f32
+    %m = arith.mulf %a, %b32 fastmath<contract> : f32
+    %s = arith.addf %c, %m fastmath<contract> : f32
+    linalg.yield %s : f32
+  } -> tensor<40x64xf32>
+  return %dv : tensor<40x64xf32>
+}

@@ -223,7 +223,8 @@ def FlashVectorizeBF16Dot
     of 16 bf16 pairs, 64 FLOPs per instruction, twice an f32 FMA's). It
     rewrites every contraction `C[m, n] += A[m, k] * B[k, n]` with static
     shapes, C f32 and B bf16 (read as `linalg.transpose(X)` of a bf16 X
-    [n, k], the score block q k^T, or directly, the block product p v) into
+    [n, k], the score block q k^T, or directly, the block product p v; A
+    read as [m, k] or as [k, m], the backward's p^T dO and ds^T q) into
     register tiles of 8 rows x 32 columns whose accumulators stay in
     registers over the whole reduction, stepping k by pairs:
 
@@ -238,11 +239,13 @@ def FlashVectorizeBF16Dot
     B in the pair layout ("VNNI", [k / 2, n, 2]) comes from X [n, k] by
     16 x 16 transposes of its 32-bit pairs (`vector.transpose`, lowered to
     AVX-512 shuffles here), or from B's rows 2p and 2p + 1 by
-    `vector.interleave`. An f32 A (the probabilities p of p v) is rounded
-    to bf16 first (round to nearest even), as GPU FlashAttention does;
-    its row sums stay f32. Products that do not fit (k odd, n not a
-    multiple of 16, dynamic sizes, a packed k not a multiple of 32) are
-    left for `flash-vectorize-cpu`, which computes them in f32.
+    `vector.interleave`; an A read as [k, m] gets its pairs the same way,
+    then 16 x 16 word transposes. An f32 A (the probabilities p of p v, the
+    backward's ds) is rounded to bf16 first (round to nearest even), as GPU
+    FlashAttention does; row sums stay f32. Products that do not fit (k
+    odd, n not a multiple of 16, dynamic sizes, a packed dim not a multiple
+    of 16 words) are left for `flash-vectorize-cpu`, which computes them in
+    f32.
 
     The code needs `+avx512bf16` at the LLVM level
     (`flash-cpu-target-features` sets it on the functions that call its
