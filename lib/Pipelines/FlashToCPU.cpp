@@ -2,6 +2,7 @@
 //
 // frontend IR (flash, tosa, linalg, tensor, arith, math)
 //   -> flash-widen-bf16 include-f16  bf16/f16 flash ops on f32 tensors
+//                                    (bf16 ones stay bf16 with bf16-dot)
 //   -> flash-tile-attention          online-softmax loop nests on tensors
 //                                    (scf.forall where independent, unless
 //                                    threads=1)
@@ -14,9 +15,11 @@
 //                                    flash-openmp-schedule: dynamic)
 //   -> loops, vector/math/arith/memref/func -> LLVM
 //   -> flash-cpu-target-features     the target CPU on every function
+//                                    (+avx512bf16 where the dots are)
 //
 // Only upstream passes except the first, the softmax decomposition (no
-// upstream pass) and the CPU vectorization heuristics.
+// upstream pass) and the CPU vectorization heuristics (f32 FMA tiles and
+// bf16 dot-product tiles).
 //
 //===----------------------------------------------------------------------===//
 
