@@ -38,6 +38,7 @@ void mlir::flash::buildFlashToNVVMPipeline(
   map.gradRowLanes = options.gradRowLanes;
   // wgmma exists only on sm_90a (the "a" features of Hopper).
   map.wgmma = map.tensorCores && options.wgmma && options.chip == "sm_90a";
+  map.warpSpecialize = options.warpSpecialize;
   pm.addPass(createFlashMapToGPU(map, tensorCoreKernelKinds()));
   if (options.mapOnly)
     return;

@@ -18,9 +18,11 @@ def cfg(d, dtype, causal=False, hq=4, hkv=2, n=100):
                           causal_offset=0 if causal else None, lse=True)
 
 
-# Tensor cores: on sm_90a wgmma, one warpgroup of 64 rows per block.
+# Tensor cores: on sm_90a wgmma, one warpgroup of 64 rows per block; at
+# d = 128 warp-specialized, two consumer warpgroups (128 rows) and a
+# producer per block.
 # CHECK: bf16 d=64 fwd ELF flash_attention_0 grid=2x8x1 block=128 kinds=wgmma
-# CHECK: bf16 d=128 fwd ELF flash_attention_0 grid=2x8x1 block=128 kinds=wgmma
+# CHECK: bf16 d=128 fwd ELF flash_attention_0 grid=1x8x1 block=384 kinds=wgmma
 # The backward: dQ over query rows (B*Hq), dK/dV over key rows (B*Hkv).
 # CHECK: f16 d=64 bwd ELF flash_attention_grad_dq_0 grid=2x8x1 block=128 flash_attention_grad_dkdv_0 grid=2x4x1 block=128 kinds=wgmma,wgmma
 # SIMT (f32): the forward one row per thread; the backward four threads
@@ -56,7 +58,7 @@ del os.environ["FLASH_MLIR_NVVM_OPTIONS"]
 # group's 2 * Nq queries fit one split-KV tile); the kernels take the
 # lengths as size arguments (the contract names them) and the grid follows
 # each shape.
-# CHECK: lengths=20 compiles=4 sizes=nq,nk grids=1x8x1,16x8x1,157x8x1
+# CHECK: lengths=20 compiles=4 sizes=nq,nk grids=1x8x1,8x8x1,79x8x1
 # The combine waits for the partial kernel itself (griddepcontrol.wait on
 # sm_90a): the front launches it programmatically.
 # CHECK: decode nq=1 nk=4096 kinds=wgmma,split-kv sizes=nk flash_attention_0 grid=33x4x1 block=128 scratch=260 flash_attention_0_combine grid=1x8x1 block=128 scratch=0 waits_for_previous

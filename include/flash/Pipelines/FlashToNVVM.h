@@ -48,6 +48,11 @@ struct FlashToNVVMPipelineOptions
       llvm::cl::desc("Forward kernels on warpgroup MMA where they apply "
                      "(flash-map-to-gpu; only for chip sm_90a)"),
       llvm::cl::init(FlashMapToGPUOptions().wgmma)};
+  PassOptions::Option<bool> warpSpecialize{
+      *this, "warp-specialize",
+      llvm::cl::desc("The wgmma forward in warp-specialized blocks (a "
+                     "producer warpgroup, two consumers; flash-map-to-gpu)"),
+      llvm::cl::init(FlashMapToGPUOptions().warpSpecialize)};
   PassOptions::Option<int64_t> mmaWarps{
       *this, "mma-warps",
       llvm::cl::desc("Warps per block of the tensor-core forward "

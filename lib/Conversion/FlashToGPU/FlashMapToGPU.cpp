@@ -417,6 +417,7 @@ struct FlashMapToGPUPass : flash::impl::FlashMapToGPUBase<FlashMapToGPUPass> {
     o.mmaMaxRegisters = mmaMaxRegisters;
     o.cooperativeMatrix = cooperativeMatrix;
     o.wgmma = wgmma;
+    o.warpSpecialize = warpSpecialize;
     o.rowLanes = rowLanes;
     o.gradRowLanes = gradRowLanes;
     o.maxWorkgroupMemory = maxWorkgroupMemory;

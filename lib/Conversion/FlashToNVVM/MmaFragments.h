@@ -72,10 +72,22 @@ struct MmaFragments {
   /// Synchronous: fence, the steps, commit, wait.
   /// With aDesc, A is read from shared memory (K-major) at aDesc +
   /// aStepOffsets[i] instead (`a` empty).
+  /// With !wait, asynchronous: the steps are committed as a group and the
+  /// results are only valid after a wgmmaWait that leaves the group
+  /// complete (ptxas tracks the registers: a read before that would wait).
   SmallVector<Value> wgmma(ArrayRef<Value> acc, ArrayRef<Value> a, Value desc,
                            ArrayRef<int64_t> stepOffsets, bool transB,
                            int64_t zeroTiles = 0, Value aDesc = Value(),
-                           ArrayRef<int64_t> aStepOffsets = {});
+                           ArrayRef<int64_t> aStepOffsets = {},
+                           bool wait = true);
+  /// Waits until at most `pending` committed wgmma groups are in flight;
+  /// `done` (C tiles of the groups now complete) flow through the wait, so
+  /// that their uses stay after it; `live` (A fragments of groups in
+  /// flight until now) are read by it, so that no new value takes their
+  /// registers before it (PTX forbids writing an in-flight wgmma's inputs;
+  /// ptxas would serialize every wgmma of the kernel).
+  SmallVector<Value> wgmmaWait(int64_t pending, ArrayRef<Value> done,
+                               ArrayRef<Value> live = {});
   /// Orders this thread's earlier generic-proxy shared-memory writes (cp.async)
   /// before later async-proxy reads (wgmma); follow with a barrier.
   void fenceProxyAsync();

@@ -41,6 +41,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <limits>
@@ -59,7 +60,139 @@ constexpr int64_t kRowsPerWarp = 16;
 /// At d <= 128 the two-stage ring measured 0.88-1.03x (its stage-dependent
 /// addresses cost ~40 instructions a tile, more than the barrier it saves),
 /// and unrolled by two for constant stages 0.87-1.04x (bench/RESULTS.md).
-int64_t wgmmaForwardStages(const KernelSpec &s) { return s.d > 128 ? 2 : 1; }
+int64_t wgmmaForwardStages(const KernelSpec &s) {
+  return s.mmaWarpSpecialized || s.d > 128 ? 2 : 1;
+}
+
+/// The warp-specialized forward: a producer warpgroup after the consumer
+/// warps; the registers setmaxnreg leaves it and gives the consumers (the
+/// block starts with 168 each: 384 threads in 64K registers, and 128 x 24 +
+/// 256 x 240 of them fit; at d = 64 the producer needs a few more to
+/// spill nothing, the consumers fewer).
+constexpr int64_t kProducerThreads = 128;
+int32_t producerRegisters(const KernelSpec &s) { return s.d <= 64 ? 40 : 24; }
+int32_t consumerRegisters(const KernelSpec &s) { return s.d <= 64 ? 232 : 240; }
+
+/// The warp-specialized forward's mbarriers, i64 words of a workgroup
+/// buffer: Q landed; K / V of stage 0, 1 landed (the producer's copies
+/// arrive on them); K / V of stage 0, 1 read (every consumer thread
+/// arrives once its products are complete).
+enum StageBarrier : int64_t {
+  kQFull = 0,
+  kKFull = 1,
+  kVFull = 3,
+  kKEmpty = 5,
+  kVEmpty = 7,
+  kStageBarriers = 9
+};
+
+/// mbarrier operations on those words (upstream's NVVM ops; the wait is a
+/// try_wait loop).
+struct StageBarriers {
+  Value base; // the buffer's shared address (i64)
+
+  Value ptr(OpBuilder &b, Location loc, int64_t which, Value stage) const {
+    Value idx = arith::ConstantIntOp::create(b, loc, b.getI64Type(), which);
+    if (stage)
+      idx = arith::AddIOp::create(
+          b, loc, idx,
+          arith::IndexCastUIOp::create(b, loc, b.getI64Type(), stage));
+    Value addr = arith::AddIOp::create(
+        b, loc, base,
+        arith::MulIOp::create(
+            b, loc, idx,
+            arith::ConstantIntOp::create(b, loc, b.getI64Type(), 8)));
+    return LLVM::IntToPtrOp::create(
+        b, loc, LLVM::LLVMPointerType::get(b.getContext(), 3), addr);
+  }
+  void init(OpBuilder &b, Location loc, int64_t which, int64_t count) const {
+    NVVM::MBarrierInitOp::create(
+        b, loc, ptr(b, loc, which, Value()),
+        arith::ConstantIntOp::create(b, loc, b.getI32Type(), count), Value());
+  }
+  /// Waits until the phase of parity `parity` (i32) has completed.
+  void wait(OpBuilder &b, Location loc, int64_t which, Value stage,
+            Value parity) const {
+    NVVM::MBarrierTryWaitParityOp::create(
+        b, loc, ptr(b, loc, which, stage), parity,
+        arith::ConstantIntOp::create(b, loc, b.getI32Type(), 10000000));
+  }
+  void arrive(OpBuilder &b, Location loc, int64_t which, Value stage) const {
+    NVVM::MBarrierArriveOp::create(b, loc, Type(), ptr(b, loc, which, stage),
+                                   Value());
+  }
+  /// Arrives once this thread's cp.async copies so far have landed.
+  void arriveOnCopies(OpBuilder &b, Location loc, int64_t which,
+                      Value stage) const {
+    NVVM::CpAsyncMBarrierArriveOp::create(b, loc, ptr(b, loc, which, stage),
+                                          /*noinc=*/true);
+  }
+};
+
+/// The producer's copy of rows row0 .. row0 + rows - 1 of src[bh] ([*,
+/// limit, width]) into swizzled tile `tile` of `kv` by cp.async: producer
+/// thread ptid copies 16-byte chunk ptid % (width / 8) of every step-th row
+/// from row ptid / (width / 8) (step = producer threads / (width / 8), a
+/// multiple of 8), so its addresses on both sides differ by constants
+/// (immediate offsets of one register each: few registers live) and its
+/// swizzle is the same in every row it copies. Rows at or past `limit` are
+/// zero-filled (src-size 0: nothing is read).
+void streamTile(OpBuilder &b, Location loc, const SwizzledTiles &kv, Value tile,
+                Value ptid, Value src, Value bh, Value row0, Value limit,
+                int64_t rows, int64_t width) {
+  auto c = [&](int64_t v) {
+    return arith::ConstantIndexOp::create(b, loc, v).getResult();
+  };
+  const int64_t perRow = width / 8, step = kProducerThreads / perRow;
+  Value r0 = arith::DivUIOp::create(b, loc, ptid, c(perRow));
+  Value col = arith::MulIOp::create(
+      b, loc, arith::RemUIOp::create(b, loc, ptid, c(perRow)), c(8));
+  Value dst0 = kv.at(b, loc, tile, r0, col)[0];
+  Value key0 = arith::AddIOp::create(b, loc, row0, r0);
+  auto tokTy = nvgpu::DeviceAsyncTokenType::get(b.getContext());
+  SmallVector<Value> toks;
+  for (int64_t i = 0; i < rows / step; ++i) {
+    Value key = arith::AddIOp::create(b, loc, key0, c(i * step));
+    Value in =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, key, limit);
+    Value n = arith::SelectOp::create(b, loc, in, c(8), c(0));
+    Value dst = arith::AddIOp::create(b, loc, dst0, c(i * step * 64));
+    toks.push_back(
+        nvgpu::DeviceAsyncCopyOp::create(b, loc, tokTy, kv.buf, ValueRange{dst},
+                                         src, ValueRange{bh, key, col},
+                                         b.getIndexAttr(8), n, b.getUnitAttr())
+            .getResult());
+  }
+  nvgpu::DeviceAsyncCreateGroupOp::create(b, loc, tokTy, toks);
+}
+
+/// An scf.if with results, its two bodies built by the callbacks (which
+/// end them with their yields).
+scf::IfOp ifElse(OpBuilder &b, Location loc, TypeRange types, Value cond,
+                 function_ref<void(OpBuilder &, Location)> thenBody,
+                 function_ref<void(OpBuilder &, Location)> elseBody) {
+  auto op = scf::IfOp::create(b, loc, types, cond, /*withElseRegion=*/true);
+  OpBuilder tb = OpBuilder::atBlockEnd(op.thenBlock());
+  thenBody(tb, loc);
+  OpBuilder eb = OpBuilder::atBlockEnd(op.elseBlock());
+  elseBody(eb, loc);
+  return op;
+}
+
+/// The stage (index) and the phase parity (i32) of tile jt of a sequence of
+/// `tile`-key tiles from `first` through a two-stage ring.
+std::pair<Value, Value> ringSlot(OpBuilder &b, Location loc, Value jt,
+                                 Value first, int64_t tile) {
+  auto c = [&](int64_t v) {
+    return arith::ConstantIndexOp::create(b, loc, v).getResult();
+  };
+  Value n = arith::DivUIOp::create(
+      b, loc, arith::SubIOp::create(b, loc, jt, first), c(tile));
+  Value stage = arith::RemUIOp::create(b, loc, n, c(2));
+  Value phase = arith::RemUIOp::create(
+      b, loc, arith::DivUIOp::create(b, loc, n, c(2)), c(2));
+  return {stage, arith::IndexCastUIOp::create(b, loc, b.getI32Type(), phase)};
+}
 
 /// Whether the wgmma forward keeps Q in shared memory (a K/V-shaped tile:
 /// 64-key tiles, one warpgroup) and reads it by descriptor instead of
@@ -75,7 +208,8 @@ bool wgmmaQInShared(const KernelSpec &s) {
 
 void gpukernels::limitRegisters(gpu::GPUFuncOp fn, const KernelSpec &s,
                                 bool backward) {
-  int64_t n = s.mmaMaxRegisters                 ? s.mmaMaxRegisters
+  int64_t n = s.mmaWarpSpecialized              ? 168
+              : s.mmaMaxRegisters               ? s.mmaMaxRegisters
               : backward || mmaThreads(s) > 128 ? 255
                                                 : 0;
   if (n)
@@ -270,12 +404,11 @@ void MmaFragments::waitAll(Value group) {
 
 // Written as inline PTX: upstream's nvvm.wgmma.mma_async takes A only
 // from shared memory, and our A operands (Q, P) live in registers.
-SmallVector<Value> MmaFragments::wgmma(ArrayRef<Value> acc, ArrayRef<Value> a,
-                                       Value desc,
-                                       ArrayRef<int64_t> stepOffsets,
-                                       bool transB, int64_t zeroTiles,
-                                       Value aDesc,
-                                       ArrayRef<int64_t> aStepOffsets) {
+SmallVector<Value>
+MmaFragments::wgmma(ArrayRef<Value> acc, ArrayRef<Value> a, Value desc,
+                    ArrayRef<int64_t> stepOffsets, bool transB,
+                    int64_t zeroTiles, Value aDesc,
+                    ArrayRef<int64_t> aStepOffsets, bool wait) {
   const bool fromZero = acc.empty();
   const int64_t tiles = fromZero ? zeroTiles : acc.size();
   const int64_t n = 4 * tiles,
@@ -344,8 +477,10 @@ SmallVector<Value> MmaFragments::wgmma(ArrayRef<Value> acc, ArrayRef<Value> a,
     os << "}, d, " << (fromZero && st == 0 ? "z" : "p") << ", 1, 1, "
        << (transB ? 1 : 0) << ";\n";
   }
-  os << "wgmma.commit_group.sync.aligned;\n"
-        "wgmma.wait_group.sync.aligned 0;\n}";
+  os << "wgmma.commit_group.sync.aligned;\n";
+  if (wait)
+    os << "wgmma.wait_group.sync.aligned 0;\n";
+  os << "}";
 
   auto resTy = LLVM::LLVMStructType::getLiteral(b.getContext(),
                                                 SmallVector<Type>(n, f32));
@@ -357,6 +492,57 @@ SmallVector<Value> MmaFragments::wgmma(ArrayRef<Value> acc, ArrayRef<Value> a,
   SmallVector<Value> out;
   for (int64_t t = 0; t < tiles; ++t) {
     Value c = fromZero ? zeroC() : acc[t];
+    for (int64_t i = 0; i < 4; ++i)
+      c = vector::InsertOp::create(
+          b, loc,
+          LLVM::ExtractValueOp::create(b, loc, op.getResult(0), 4 * t + i), c,
+          ArrayRef<int64_t>{i / 2, i % 2});
+    out.push_back(c);
+  }
+  return out;
+}
+
+SmallVector<Value> MmaFragments::wgmmaWait(int64_t pending,
+                                           ArrayRef<Value> done,
+                                           ArrayRef<Value> live) {
+  Type f32 = b.getF32Type();
+  const int64_t n = 4 * done.size();
+  SmallVector<Value> operands;
+  for (Value tile : done)
+    for (int64_t i = 0; i < 4; ++i)
+      operands.push_back(vector::ExtractOp::create(
+          b, loc, tile, ArrayRef<int64_t>{i / 2, i % 2}));
+  auto v1i32 = VectorType::get({1}, b.getI32Type());
+  for (Value frag : live)
+    for (int64_t i = 0; i < 4; ++i) {
+      Value pair =
+          vector::ExtractOp::create(b, loc, frag, ArrayRef<int64_t>{i});
+      operands.push_back(vector::ExtractOp::create(
+          b, loc, vector::BitCastOp::create(b, loc, v1i32, pair),
+          ArrayRef<int64_t>{0}));
+    }
+  SmallVector<std::string> cons;
+  for (int64_t i = 0; i < n; ++i)
+    cons.push_back("=f");
+  for (int64_t i = 0; i < n; ++i)
+    cons.push_back(std::to_string(i));
+  for (size_t i = 0; i < 4 * live.size(); ++i)
+    cons.push_back("r");
+  std::string constraints = llvm::join(cons, ",");
+  std::string ptx =
+      "wgmma.wait_group.sync.aligned " + std::to_string(pending) + ";";
+  Type resTy = n ? Type(LLVM::LLVMStructType::getLiteral(
+                       b.getContext(), SmallVector<Type>(n, f32)))
+                 : Type();
+  auto op = LLVM::InlineAsmOp::create(
+      b, loc, n ? TypeRange(resTy) : TypeRange(), operands, ptx, constraints,
+      /*has_side_effects=*/true, /*is_align_stack=*/false,
+      LLVM::tailcallkind::TailCallKind::None,
+      LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
+      ArrayAttr());
+  SmallVector<Value> out;
+  for (int64_t t = 0; t < int64_t(done.size()); ++t) {
+    Value c = done[t];
     for (int64_t i = 0; i < 4; ++i)
       c = vector::InsertOp::create(
           b, loc,
@@ -555,6 +741,14 @@ void gpukernels::chooseMmaTiles(KernelSpec &s, int64_t warps, int64_t tileKV,
   // two-stage ring (1.01-1.26x one warpgroup with one stage; at D <= 128
   // two warpgroups ran 0.8-1.05x one).
   // The backward (4 warps) chooses its tiles itself (MmaGradKernels.cpp).
+  // Warp-specialized: two consumer warpgroups (128 query rows) and 128-key
+  // tiles, so Q is one more K/V-shaped tile: 5 tiles of 128 rows in the
+  // ring's buffer (161 KiB at d = 128).
+  if (s.mmaWarpSpecialized) {
+    s.mmaWarps = 8;
+    s.mmaTileKV = 128;
+    return;
+  }
   s.mmaWarps = warps ? warps
               : !backward && s.d > 64 && (!s.wgmma || s.d > 128) ? 8
                                                                   : 4;
@@ -605,6 +799,13 @@ bool gpukernels::wgmmaApplies(const KernelSpec &s) {
   return mmaForwardApplies(s) && s.d % 64 == 0;
 }
 
+bool gpukernels::warpSpecializedApplies(const KernelSpec &s) {
+  // Measured on the H200 at d = 128 (bench/RESULTS.md, 2026-12-04): 1.09-
+  // 1.16x the one-warpgroup kernel at N = 4k-16k, 0.96-0.98x at 1k. At
+  // d = 64 (without ping-pong) 0.84-0.95x; with a mask operand it spills.
+  return wgmmaApplies(s) && s.d == 128 && !s.mask && !s.maskMod && !s.splitKeys;
+}
+
 bool gpukernels::mmaGradApplies(const KernelSpec &s) {
   // At d = 256 the dK/dV accumulators alone would fill the registers.
   return mmaForwardApplies(s) && s.d <= 128;
@@ -613,7 +814,9 @@ bool gpukernels::mmaGradApplies(const KernelSpec &s) {
 int64_t gpukernels::mmaRowsPerBlock(const KernelSpec &s) {
   return s.mmaWarps * kRowsPerWarp;
 }
-int64_t gpukernels::mmaThreads(const KernelSpec &s) { return s.mmaWarps * 32; }
+int64_t gpukernels::mmaThreads(const KernelSpec &s) {
+  return s.mmaWarps * 32 + (s.mmaWarpSpecialized ? kProducerThreads : 0);
+}
 
 MemRefType gpukernels::paddedTile(MLIRContext *ctx, Type elt, int64_t rows,
                                   int64_t width) {
@@ -627,12 +830,16 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
                                                  const KernelSpec &s) {
   MLIRContext *ctx = ob.getContext();
   Type f32 = ob.getF32Type(), elt = s.elt;
-  const int64_t warps = s.mmaWarps, tileKV = s.mmaTileKV, threads = warps * 32;
+  const int64_t warps = s.mmaWarps, tileKV = s.mmaTileKV;
+  // Warp-specialized: the consumer warps compute, the producer warpgroup
+  // after them copies (see the producer below).
+  const bool ws = s.mmaWarpSpecialized;
+  const int64_t consumerThreads = warps * 32, threads = mmaThreads(s);
   const int64_t D = s.d, rowsPerBlock = warps * kRowsPerWarp;
   const int64_t kSteps = D / 16, dTiles = D / 8, nTiles = tileKV / 8;
   const bool wg = s.wgmma;
   const int64_t stages = wg ? wgmmaForwardStages(s) : 1;
-  const bool qShared = wg && wgmmaQInShared(s);
+  const bool qShared = wg && (ws || wgmmaQInShared(s));
   OperandTypes t = operandTypes(ctx, s);
   SmallVector<Type> buffers{t.q, t.k, t.v, t.o, t.lse};
   if (s.splitKeys)
@@ -645,6 +852,12 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
                                tileKV, D)}
                          : mmaTileBuffers(ctx, s, tileKV, stages),
                       threads);
+  if (ws)
+    fn.addWorkgroupAttribution(
+        MemRefType::get(
+            {kStageBarriers}, ob.getI64Type(), MemRefLayoutAttrInterface(),
+            gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup)),
+        loc);
   limitRegisters(fn, s);
 
   OpBuilder b = OpBuilder::atBlockBegin(&fn.front());
@@ -659,7 +872,7 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
         lse = byBatchHead(kb, fn.getArgument(4), bhQ, nq);
   Value mask = s.mask ? fn.getArgument(5) : Value();
   Value kS = fn.getWorkgroupAttributions()[0];
-  Value vS = fn.getWorkgroupAttributions().back();
+  Value vS = fn.getWorkgroupAttributions()[wg ? 0 : 1];
   const float ninf = -std::numeric_limits<float>::infinity();
   const float sl2 = s.scale * kLog2e;
   auto v2f = VectorType::get({2}, f32);
@@ -765,13 +978,13 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
   // memory after the K/V tiles, read by descriptor.
   SmallVector<Value> qA;
   Value qDesc;
-  if (qShared) {
+  if (qShared && !ws) {
     F.copyTile(tid, threads, q, bh, rowBase, nq, rowsPerBlock, D, kS,
                [&](OpBuilder &ib, Value r, Value col) {
                  return kv->at(ib, loc, 2 * stages, r, col);
                });
     qDesc = kv->descriptor(F, 2 * stages, /*mnMajor=*/false);
-  } else {
+  } else if (!qShared) {
     for (int64_t ks = 0; ks < kSteps; ++ks)
       qA.push_back(F.aFromGlobal(q, bh, rowsc[0], rowsc[1], ks * 16));
   }
@@ -830,6 +1043,71 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
         });
   };
 
+  // Warp-specialized: the producer warpgroup (the last) copies Q, then the
+  // K and V tiles of the block's keys in order into a two-stage ring; the
+  // consumers wait for a stage's K (V) to land, and arrive when their
+  // products have read it. No CTA barrier after the split.
+  std::optional<StageBarriers> bars;
+  scf::IfOp roles;
+  if (ws) {
+    bars = StageBarriers{F.sharedAddress(fn.getWorkgroupAttributions()[1])};
+    Value first =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid, kb.c(0));
+    scf::IfOp::create(b, loc, first, [&](OpBuilder &ib, Location il) {
+      for (int64_t i = 0; i < kStageBarriers; ++i)
+        bars->init(ib, il, i, i < kKEmpty ? kProducerThreads : consumerThreads);
+      scf::YieldOp::create(ib, il);
+    });
+    gpu::BarrierOp::create(b, loc);
+    Value producer = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge,
+                                           tid, kb.c(consumerThreads));
+    roles = scf::IfOp::create(b, loc, TypeRange(), producer,
+                              /*withElseRegion=*/true);
+    OpBuilder pb = roles.getThenBodyBuilder();
+    MmaFragments P{pb, loc, elt, F.lrow, F.lmat, F.g, F.t2};
+    Value copyTid = arith::SubIOp::create(pb, loc, tid, P.c(consumerThreads));
+    NVVM::SetMaxRegisterOp::create(pb, loc, producerRegisters(s),
+                                   NVVM::SetMaxRegisterAction::decrease);
+    streamTile(pb, loc, *kv, P.c(2 * stages), copyTid, q, bh, rowBase, nq,
+               rowsPerBlock, D);
+    bars->arriveOnCopies(pb, loc, kQFull, Value());
+    scf::ForOp::create(
+        pb, loc, kvStart, kvEnd, P.c(tileKV), ValueRange(),
+        [&](OpBuilder &lb, Location l, Value jt, ValueRange) {
+          MmaFragments G{lb, l, elt, F.lrow, F.lmat, F.g, F.t2};
+          auto [stage, phase] = ringSlot(lb, l, jt, kvStart, tileKV);
+          // A stage is free once the consumers read its previous tile (the
+          // first round's wait, for parity 1, passes at once).
+          Value free = arith::XOrIOp::create(
+              lb, l, phase,
+              arith::ConstantIntOp::create(lb, l, lb.getI32Type(), 1));
+          bars->wait(lb, l, kKEmpty, stage, free);
+          streamTile(lb, l, *kv, stage, copyTid, k, kvbh, jt, nk, tileKV, D);
+          bars->arriveOnCopies(lb, l, kKFull, stage);
+          bars->wait(lb, l, kVEmpty, stage, free);
+          streamTile(lb, l, *kv, G.add(stage, G.c(stages)), copyTid, v, kvbh,
+                     jt, nk, tileKV, D);
+          bars->arriveOnCopies(lb, l, kVFull, stage);
+          scf::YieldOp::create(lb, l);
+        });
+    NVVM::CpAsyncWaitGroupOp::create(pb, loc, 0);
+    // The consumers: everything below.
+    b.setInsertionPoint(roles.elseBlock()->getTerminator());
+    NVVM::SetMaxRegisterOp::create(b, loc, consumerRegisters(s),
+                                   NVVM::SetMaxRegisterAction::increase);
+    bars->wait(b, loc, kQFull, Value(),
+               arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0));
+    F.fenceProxyAsync();
+    // This warpgroup's 64 rows of the Q tile.
+    Value wgIdx = arith::IndexCastUIOp::create(
+        b, loc, b.getI64Type(), arith::DivUIOp::create(b, loc, tid, kb.c(128)));
+    qDesc = arith::AddIOp::create(
+        b, loc, kv->descriptor(F, 2 * stages, /*mnMajor=*/false),
+        arith::MulIOp::create(b, loc, wgIdx,
+                              arith::ConstantIntOp::create(
+                                  b, loc, b.getI64Type(), 64 * 128 / 16)));
+  }
+
   SmallVector<Value> inits{kb.f(ninf), kb.f(ninf), kb.f(0.0f), kb.f(0.0f)};
   for (int64_t dt = 0; dt < dTiles; ++dt)
     inits.push_back(F.zeroC());
@@ -839,11 +1117,12 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
                                                 tileKV, anyVisible)
                               : fullEnd;
   // Two stages: the stage, and the first tile's V as well.
-  if (stages == 2)
-    inits.push_back(kb.c(0));
   Value firstTile = skipTiles ? tailStart : kvStart;
-  inits.push_back(copyK(F, firstTile, kb.c(0)));
-  if (stages == 2)
+  if (stages == 2 && !ws)
+    inits.push_back(kb.c(0));
+  if (!ws)
+    inits.push_back(copyK(F, firstTile, kb.c(0)));
+  if (stages == 2 && !ws)
     inits.back() = copyV(F, firstTile, kb.c(0));
 
   // One tile at jt: returns the loop-carried values for the next one, whose
@@ -1042,13 +1321,139 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
       return next;
     };
   };
+  // Warp-specialized (FlashAttention-3's intra-warpgroup overlap): tile j
+  // issues S(j) = Q K(j)^T and O += P(j-1) V(j-1) as two asynchronous
+  // groups, runs its softmax once S(j) is complete while P V runs, then
+  // rescales O. Loop-carried after (m, l, O): P(j-1) as A fragments (live
+  // until its product completes) and j - 1. Each stage is released as soon
+  // as its product is complete; the first tile's S and softmax are peeled
+  // off before the loops, the last tile's P V after them.
+  const int64_t pSteps = nTiles / 2;
+  auto qkAsync = [&](MmaFragments &G, Value stage) {
+    return G.wgmma({}, qA, kv->advance(G, kDesc, stage), kv->kMajorSteps(),
+                   /*transB=*/false, nTiles, qDesc, kv->kMajorSteps(),
+                   /*wait=*/false);
+  };
+  auto toA = [&](MmaFragments &G, ArrayRef<Value> pC) {
+    SmallVector<Value> pA;
+    for (int64_t kk = 0; kk < pSteps; ++kk)
+      pA.push_back(G.cToA(pC[2 * kk], pC[2 * kk + 1]));
+    return pA;
+  };
+  // The consumer warpgroups take turns to issue their products (named
+  // barriers 1 and 2, one per warpgroup: a warpgroup waits on its own,
+  // which the other one's arrival completes). Warpgroup 1 lets warpgroup 0
+  // go first.
+  Value wgId, otherId, pairThreads;
+  auto i32c = [&](OpBuilder &ob2, Location l2, int64_t v) {
+    return arith::ConstantIntOp::create(ob2, l2, ob2.getI32Type(), v)
+        .getResult();
+  };
+  auto takeTurn = [&](OpBuilder &lb, Location l) {
+    NVVM::BarrierOp::create(lb, l, TypeRange(), wgId, pairThreads,
+                            NVVM::BarrierReductionAttr(), Value());
+  };
+  auto passTurn = [&](OpBuilder &lb, Location l) {
+    NVVM::BarrierArriveOp::create(lb, l, otherId, pairThreads);
+  };
+  if (ws) {
+    Value wg1 = arith::IndexCastUIOp::create(
+        b, loc, b.getI32Type(), arith::DivUIOp::create(b, loc, tid, kb.c(128)));
+    wgId = arith::AddIOp::create(b, loc, wg1, i32c(b, loc, 1));
+    otherId = arith::SubIOp::create(b, loc, i32c(b, loc, 2), wg1);
+    pairThreads = i32c(b, loc, consumerThreads);
+    Value second = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, wg1,
+                                         i32c(b, loc, 0));
+    scf::IfOp::create(b, loc, second, [&](OpBuilder &ib, Location il) {
+      passTurn(ib, il);
+      scf::YieldOp::create(ib, il);
+    });
+  }
+  auto wsStep = [&](bool masked) {
+    return [&, masked](OpBuilder &lb, Location l, Value jt, ValueRange args,
+                       Value) -> SmallVector<Value> {
+      MmaFragments G{lb, l, elt, F.lrow, F.lmat, F.g, F.t2};
+      auto [stage, phase] = ringSlot(lb, l, jt, kvStart, tileKV);
+      Value prev = args.back();
+      auto [pstage, pphase] = ringSlot(lb, l, prev, kvStart, tileKV);
+      bars->wait(lb, l, kKFull, stage, phase);
+      bars->wait(lb, l, kVFull, pstage, pphase);
+      G.fenceProxyAsync();
+      // Ping-pong: this warpgroup's turn to issue (the other one's
+      // softmax runs under these products, and its products under ours).
+      takeTurn(lb, l);
+      SmallVector<Value> sAcc = qkAsync(G, stage);
+      SmallVector<Value> oAcc =
+          G.wgmma(SmallVector<Value>(args.slice(4, dTiles)),
+                  SmallVector<Value>(args.slice(4 + dTiles, pSteps)),
+                  kv->advance(G, vDesc, pstage), kv->mnMajorSteps(),
+                  /*transB=*/true, 0, Value(), {}, /*wait=*/false);
+      passTurn(lb, l);
+      sAcc = G.wgmmaWait(1, sAcc);
+      bars->arrive(lb, l, kKEmpty, stage);
+      TileSoftmax sm = softmax(lb, l, G, jt, args, sAcc, masked);
+      SmallVector<Value> pA = toA(G, sm.pC);
+      oAcc = G.wgmmaWait(0, oAcc,
+                         SmallVector<Value>(args.slice(4 + dTiles, pSteps)));
+      bars->arrive(lb, l, kVEmpty, pstage);
+      SmallVector<Value> next = sm.next;
+      llvm::append_range(next, rescale(lb, l, oAcc, sm.alpha));
+      llvm::append_range(next, pA);
+      next.push_back(jt);
+      return next;
+    };
+  };
   auto step = [&](bool masked) {
     return [&, masked](OpBuilder &lb, Location l, Value jt, ValueRange args,
                        Value nextTile) -> SmallVector<Value> {
-      return wg ? wgmmaStep(masked)(lb, l, jt, args, nextTile)
-                : syncStep(masked)(lb, l, jt, args, nextTile);
+      return ws   ? wsStep(masked)(lb, l, jt, args, nextTile)
+             : wg ? wgmmaStep(masked)(lb, l, jt, args, nextTile)
+                  : syncStep(masked)(lb, l, jt, args, nextTile);
     };
   };
+  // The peeled first tile (a masked one: it may be either).
+  Value anyTile;
+  if (ws) {
+    anyTile = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, kvStart,
+                                    kvEnd);
+    SmallVector<Value> zeroA;
+    {
+      auto aTy = VectorType::get({4, 2}, elt);
+      Value z = arith::ConstantOp::create(
+          b, loc, aTy, DenseElementsAttr::get(aTy, b.getZeroAttr(elt)));
+      zeroA.assign(pSteps, z);
+    }
+    SmallVector<Value> start(inits);
+    llvm::append_range(start, zeroA);
+    start.push_back(kvStart);
+    auto first = ifElse(
+        b, loc, TypeRange(ValueRange(start)), anyTile,
+        [&](OpBuilder &ib, Location il) {
+          MmaFragments G{ib, il, elt, F.lrow, F.lmat, F.g, F.t2};
+          Value zero = G.c(0);
+          bars->wait(ib, il, kKFull, zero,
+                     arith::ConstantIntOp::create(ib, il, ib.getI32Type(), 0));
+          G.fenceProxyAsync();
+          SmallVector<Value> sAcc = G.wgmmaWait(0, qkAsync(G, zero));
+          bars->arrive(ib, il, kKEmpty, zero);
+          TileSoftmax sm =
+              softmax(ib, il, G, kvStart, start, sAcc, /*masked=*/true);
+          SmallVector<Value> out = sm.next;
+          llvm::append_range(out, ArrayRef<Value>(inits).slice(4, dTiles));
+          llvm::append_range(out, toA(G, sm.pC));
+          out.push_back(kvStart);
+          scf::YieldOp::create(ib, il, out);
+        },
+        [&](OpBuilder &ib, Location il) {
+          scf::YieldOp::create(ib, il, start);
+        });
+    inits.assign(first.getResults().begin(), first.getResults().end());
+    // The loops start at the second tile.
+    Value second = F.add(kvStart, kb.c(tileKV));
+    innerStart = arith::MaxSIOp::create(b, loc, innerStart, second);
+    tailStart = arith::MaxSIOp::create(b, loc, tailStart, second);
+    fullEnd = arith::MaxSIOp::create(b, loc, fullEnd, innerStart);
+  }
   auto body = [&](bool masked) {
     return [&, masked](OpBuilder &lb, Location l, Value jt, ValueRange args) {
       Value nextTile =
@@ -1071,7 +1476,32 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
                 : nullptr,
       step(/*masked=*/true));
 
-  F.waitAll(loopRes.back());
+  if (!ws)
+    F.waitAll(loopRes.back());
+  if (ws) {
+    // The last tile's P V.
+    auto last = ifElse(
+        b, loc, TypeRange(ValueRange(loopRes).slice(4, dTiles)), anyTile,
+        [&](OpBuilder &ib, Location il) {
+          MmaFragments G{ib, il, elt, F.lrow, F.lmat, F.g, F.t2};
+          auto [pstage, pphase] =
+              ringSlot(ib, il, loopRes.back(), kvStart, tileKV);
+          bars->wait(ib, il, kVFull, pstage, pphase);
+          G.fenceProxyAsync();
+          scf::YieldOp::create(
+              ib, il,
+              G.wgmma(ArrayRef<Value>(loopRes).slice(4, dTiles),
+                      ArrayRef<Value>(loopRes).slice(4 + dTiles, pSteps),
+                      kv->advance(G, vDesc, pstage), kv->mnMajorSteps(),
+                      /*transB=*/true));
+        },
+        [&](OpBuilder &ib, Location il) {
+          scf::YieldOp::create(ib, il,
+                               ArrayRef<Value>(loopRes).slice(4, dTiles));
+        });
+    for (int64_t dt = 0; dt < dTiles; ++dt)
+      loopRes[4 + dt] = last.getResult(dt);
+  }
   // Split-KV: the combine kernel (which waits for this grid's records
   // itself) may launch now, under this epilogue.
   if (s.splitKeys && wg)
@@ -1164,6 +1594,8 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
       scf::YieldOp::create(ib, il);
     });
   }
+  if (ws)
+    b.setInsertionPointAfter(roles);
   gpu::ReturnOp::create(b, loc);
   return fn;
 }

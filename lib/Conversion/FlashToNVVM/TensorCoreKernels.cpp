@@ -52,6 +52,8 @@ struct TensorCoreKind : KernelKind {
         !(backward ? mmaGradApplies(s) : mmaForwardApplies(s)))
       return false;
     s.wgmma = o.wgmma && wgmmaApplies(s);
+    s.mmaWarpSpecialized =
+        !backward && s.wgmma && o.warpSpecialize && warpSpecializedApplies(s);
     s.mmaMaxRegisters = o.mmaMaxRegisters;
     chooseMmaTiles(s, o.mmaWarps, o.mmaTileKV, backward);
     return true;

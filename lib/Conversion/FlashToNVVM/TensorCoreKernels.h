@@ -24,6 +24,9 @@ bool mmaForwardApplies(const KernelSpec &s);
 bool mmaGradApplies(const KernelSpec &s);
 /// The tensor-core kernels also run on wgmma (head dim a multiple of 64).
 bool wgmmaApplies(const KernelSpec &s);
+/// The wgmma forward also runs warp-specialized (head dim 128; no mask
+/// operand or mask_mod).
+bool warpSpecializedApplies(const KernelSpec &s);
 /// Sets mmaWarps / mmaTileKV: the given ones, or (0) the per-head-dim
 /// defaults of the forward or the backward.
 void chooseMmaTiles(KernelSpec &s, int64_t warps, int64_t tileKV,

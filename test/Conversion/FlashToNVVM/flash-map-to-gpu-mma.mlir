@@ -12,7 +12,8 @@
 // RUN: flash-opt %s --split-input-file --flash-map-to-gpu="wgmma=0 mma-max-registers=96" | FileCheck %s --check-prefix=REGS
 // REGS-LABEL: func.func @f16_gqa_causal
 // REGS: gpu.func @flash_attention_0({{.*}} kernel attributes {{{.*}}nvvm.maxnreg = 96
-// RUN: flash-opt %s --split-input-file --flash-map-to-gpu | FileCheck %s --check-prefix=WGMMA
+// RUN: flash-opt %s --split-input-file --flash-map-to-gpu=warp-specialize=0 | FileCheck %s --check-prefix=WGMMA
+// RUN: flash-opt %s --split-input-file --flash-map-to-gpu | FileCheck %s --check-prefix=WS
 // BAD: error: flash-map-to-gpu: mma-warps must be 4 or 8, mma-tile-kv 32, 64 or 128 (0: by head dim), mma-max-registers 64..255 (0: by block size)
 
 // Explicit tiles: 8 warps (128 rows) per block, 32-key tiles.
@@ -114,6 +115,36 @@ func.func @bf16_d256(%q: tensor<1x2x100x256xbf16>, %k: tensor<1x2x130x256xbf16>,
 // WGMMA: memref<25088xbf16, #gpu.address_space<workgroup>>{{.*}}flash.kernel_kind = "wgmma"
 // WGMMA: add.s64 d, ${{[0-9]+}}, 512;\0Aadd.s64 da, ${{[0-9]+}}, 512;\0Awgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {{.*}}, da, d, p, 1, 1, 0, 0;
 // WGMMA: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16
+// The default at head dim 128: warp-specialized blocks of 384 threads (two
+// consumer warpgroups of 64 rows, then the producer), Q and a two-stage
+// ring of 128-key K/V tiles (5 x 128 x 128 elements + 1 KiB) and 9
+// mbarriers; the producer gives registers away, copies by cp.async and
+// arrives when the copies land; the consumers wait for each stage, take
+// turns to issue S = Q K^T and O += P V asynchronously (named barriers),
+// and run the softmax while P V is in flight.
+// WS-LABEL: func.func @bf16
+// WS: threads in (%c384
+// WS: gpu.func @flash_attention_0({{.*}}workgroup(%{{.*}} : memref<82432xbf16, #gpu.address_space<workgroup>>, %{{.*}} : memref<9xi64, #gpu.address_space<workgroup>>){{.*}}flash.kernel_kind = "wgmma"
+// WS-COUNT-5: nvvm.mbarrier.init %{{.*}}, %c128_i32
+// WS-COUNT-4: nvvm.mbarrier.init %{{.*}}, %c256_i32
+// WS: gpu.barrier
+// WS: nvvm.setmaxregister  decrease 24
+// WS: nvgpu.device_async_copy
+// WS: nvvm.cp.async.mbarrier.arrive %{{.*}} {noinc = true}
+// WS: scf.for
+// WS: nvvm.mbarrier.try_wait.parity
+// WS: nvvm.cp.async.mbarrier.arrive %{{.*}} {noinc = true}
+// WS: nvvm.setmaxregister  increase 240
+// WS: nvvm.barrier.arrive id
+// WS: scf.for
+// WS: nvvm.barrier id = %{{.*}} number_of_threads = %c256_i32
+// WS: wgmma.mma_async.sync.aligned.m64n128k16
+// WS: wgmma.commit_group.sync.aligned;\0A}
+// WS: nvvm.barrier.arrive id
+// WS: "wgmma.wait_group.sync.aligned 1;"
+// WS: nvvm.mbarrier.arrive
+// WS: "wgmma.wait_group.sync.aligned 0;"
+// WS: nvvm.mbarrier.arrive
 // CHECK-LABEL: func.func @bf16
 // CHECK: gpu.launch_func {{.*}} blocks in (%c1{{[_0-9]*}}, %c3{{[_0-9]*}}, %c1{{[_0-9]*}}) threads in (%c256{{[_0-9]*}}, %c1{{[_0-9]*}}, %c1{{[_0-9]*}})
 // CHECK: workgroup(%{{.*}} : memref<64x136xbf16, #gpu.address_space<workgroup>>{{.*}}flash.kernel_kind = "mma.sync"

@@ -1,6 +1,7 @@
 // The tensor-core kernels of the benchmarked configurations (bench/gpu: bf16,
-// d = 64 / 128, causal or not, forward and backward, and the d = 256 forward
-// of two warpgroups, on sm_90a's wgmma) and a
+// d = 64 / 128, causal or not, forward and backward, the warp-specialized
+// d = 128 forward, and the d = 256 forward of two warpgroups, on sm_90a's
+// wgmma) and a
 // few of the others keep everything in registers: ptxas spills nothing.
 // REQUIRES: ptxas
 // RUN: %gen --batch 4 --hq 32 --n 4096 --d 64 --dtype bf16 | flash-opt --flash-to-nvvm=format=isa | %python %S/ptxas_spills.py | FileCheck %s --check-prefix=FWD
@@ -12,6 +13,11 @@
 // RUN: %gen --grad --batch 4 --hq 16 --n 4096 --d 128 --dtype bf16 | flash-opt --flash-to-nvvm=format=isa | %python %S/ptxas_spills.py | FileCheck %s --check-prefix=BWD
 // RUN: %gen --grad --batch 2 --hq 4 --hkv 2 --nq 300 --nk 200 --d 64 --dtype f16 --mask bool --full-mask | flash-opt --flash-to-nvvm=format=isa | %python %S/ptxas_spills.py | FileCheck %s --check-prefix=BWD
 // RUN: %gen --grad --batch 2 --hq 4 --hkv 2 --nq 300 --nk 200 --d 32 --dtype bf16 | flash-opt --flash-to-nvvm="format=isa chip=sm_80 features=+ptx70" | %python %S/ptxas_spills.py sm_80 | FileCheck %s --check-prefix=BWD
+// RUN: %gen --batch 2 --hq 8 --hkv 2 --nq 300 --nk 700 --d 128 --dtype bf16 --causal --dynamic | flash-opt --flash-to-nvvm=format=isa | %python %S/ptxas_spills.py | FileCheck %s --check-prefix=FWD
+// RUN: %gen --n 500 --d 128 --softcap 30 --dtype f16 | flash-opt --flash-to-nvvm=format=isa | %python %S/ptxas_spills.py | FileCheck %s --check-prefix=FWD
+// The warp-specialized forward (d = 128) overlaps its products with the
+// softmax only if ptxas keeps them asynchronous.
+// FWD-NOT: wgmma serialized
 // FWD: flash_attention_0: {{[0-9]+}} registers, 0 bytes spilled
 // BWD-DAG: flash_attention_grad_dq_0: {{[0-9]+}} registers, 0 bytes spilled
 // BWD-DAG: flash_attention_grad_dkdv_0: {{[0-9]+}} registers, 0 bytes spilled

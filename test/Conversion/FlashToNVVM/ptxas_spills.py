@@ -1,5 +1,6 @@
 """ptxas -v on the kernels --flash-to-nvvm makes from a program (stdin):
-prints `<kernel>: <registers> registers, <bytes> bytes spilled` per kernel,
+prints `<kernel>: <registers> registers, <bytes> bytes spilled` per kernel
+(and `<kernel>: wgmma serialized` where ptxas serializes its wgmmas),
 with the chip from argv[1]. The PTX is the gpu.binary's `format=isa`
 assembly."""
 
@@ -28,6 +29,10 @@ def main():
         sys.exit(1)
     kernel = None
     spill = {}
+    # ptxas serializes every wgmma of a kernel whose asynchronous products'
+    # registers it cannot prove untouched while in flight (C7513).
+    for k in re.findall(r"C7513\).*in the function '(\w+)'", r.stderr):
+        print(f"{k}: wgmma serialized")
     for line in r.stderr.splitlines():
         if (k := re.search(r"Compiling entry function '(\w+)'", line)):
             kernel = k.group(1)

@@ -55,6 +55,10 @@ struct KernelSpec {
   /// The tensor-core forward on Hopper warpgroup MMA (wgmma, sm_90a)
   /// instead of mma.sync.
   bool wgmma = false;
+  /// The wgmma forward in warp-specialized blocks (warp-specialize): a
+  /// producer warpgroup after the mmaWarps consumer warps copies the K/V
+  /// tiles into a two-stage ring, mbarriers order the stages.
+  bool mmaWarpSpecialized = false;
   /// The tensor-core forward as a split-KV partial kernel (grid (splits,
   /// BH), records to a scratch buffer after lse: see splitKVCount) for
   /// splits of at least splitKeysPerBlock keys; the problem is then the

@@ -81,6 +81,12 @@ def FlashMapToGPU : Pass<"flash-map-to-gpu", "::mlir::ModuleOp"> {
            /*default=*/"0",
            "Registers per thread ptxas may give the tensor-core kernels "
            "(64..255; 0: its choice, 255 for 256-thread blocks)">,
+    Option<"warpSpecialize", "warp-specialize", "bool", /*default=*/"true",
+           "With wgmma: the forward at head dim 128 (no mask operand or "
+           "mask_mod) in warp-specialized blocks: a producer warpgroup "
+           "streams K/V tiles into a two-stage ring under mbarriers while "
+           "two consumer warpgroups (128 query rows) compute in ping-pong, "
+           "registers moved to them by setmaxnreg">,
     Option<"cooperativeMatrix", "cooperative-matrix", "bool",
            /*default=*/"false",
            "The f16 forward (head dim a multiple of 16 up to 256) on "
