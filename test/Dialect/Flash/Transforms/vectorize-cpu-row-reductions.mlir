@@ -7,15 +7,16 @@
 // RUN: flash-opt %s --flash-vectorize-cpu=vector-bits=512 | FileCheck %s
 // RUN: flash-opt %s --flash-to-cpu=threads=1 | FileCheck %s --check-prefix=LLVM
 
+// The max without NaN checks (nnan): plain vmaxps trees.
 // CHECK-LABEL: func @row_max
 // CHECK-NOT: vector.multi_reduction
-// CHECK: vector.reduction <maxnumf>, %{{.*}}, %{{.*}} : vector<64xf32> into f32
+// CHECK: vector.reduction <maxnumf>, %{{.*}}, %{{.*}} fastmath<nnan> : vector<64xf32> into f32
 // CHECK-NOT: vector.multi_reduction
 // CHECK: return
 // LLVM-LABEL: llvm.func @row_max
 // One tree over the row, then one maxnum with the running max (inner-
 // parallel lowering had made it 64 dependent scalar maxnums).
-// LLVM: llvm.intr.vector.reduce.fmax
+// LLVM: llvm.intr.vector.reduce.fmax{{.*}}fastmathFlags = #llvm.fastmath<nnan{{.*}}>
 // LLVM: llvm.intr.maxnum
 // LLVM-NOT: llvm.intr.maxnum
 // LLVM: llvm.return

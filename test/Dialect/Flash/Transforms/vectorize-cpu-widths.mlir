@@ -53,3 +53,30 @@ func.func @exp(%x: tensor<128x64xf32>) -> tensor<128x64xf32> {
 }
 
 // BAD: error: flash-vectorize-cpu: vector-bits=96 is not 0 (the host's) or a power of two >= 64
+
+// Several outputs written alike (the online softmax's per-row m', l' and
+// correction factor): vectorized like one, two vectors a tile; before,
+// scalar loops with a scalar exp per row.
+// V512-LABEL: func @row_state
+// V512: scf.for %{{.*}} step %c32 iter_args({{.*}}) -> (tensor<128xf32>, tensor<128xf32>, tensor<128xf32>)
+// V512: arith.maxnumf {{.*}} : vector<32xf32>
+// V512: math.fma {{.*}} : vector<32xf32>
+// V512-COUNT-3: vector.transfer_write {{.*}} : vector<32xf32>, tensor<32xf32>
+// V256-LABEL: func @row_state
+// V256: vector.transfer_write {{.*}} : vector<16xf32>, tensor<16xf32>
+func.func @row_state(%mx: tensor<128xf32>, %m: tensor<128xf32>, %l: tensor<128xf32>)
+    -> (tensor<128xf32>, tensor<128xf32>, tensor<128xf32>) {
+  %e = tensor.empty() : tensor<128xf32>
+  %r:3 = linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>,
+                                          affine_map<(i) -> (i)>, affine_map<(i) -> (i)>],
+                         iterator_types = ["parallel"]}
+      ins(%mx : tensor<128xf32>) outs(%m, %l, %e : tensor<128xf32>, tensor<128xf32>, tensor<128xf32>) {
+  ^bb0(%x: f32, %mo: f32, %lo: f32, %c: f32):
+    %mn = arith.maxnumf %mo, %x : f32
+    %d = arith.subf %mo, %mn : f32
+    %a = math.exp %d : f32
+    %ln = arith.mulf %lo, %a : f32
+    linalg.yield %mn, %ln, %a : f32, f32, f32
+  } -> (tensor<128xf32>, tensor<128xf32>, tensor<128xf32>)
+  return %r#0, %r#1, %r#2 : tensor<128xf32>, tensor<128xf32>, tensor<128xf32>
+}
