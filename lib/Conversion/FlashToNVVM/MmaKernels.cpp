@@ -25,6 +25,23 @@
 // too (wgmmaQInShared), at d = 256 two warpgroups share a two-stage K/V
 // ring (wgmmaForwardStages).
 //
+// At d = 128 the wgmma forward is warp-specialized (warp-specialize; the
+// structure of FlashAttention-3, arXiv 2407.08608):
+//
+//   block = 2 consumer warpgroups (64 query rows each) + 1 producer
+//   producer (24 registers by setmaxnreg): Q, then K(j) and V(j) of each
+//     128-key tile into stage j % 2 of a ring by cp.async (streamTile),
+//     each landing signalled on the stage's "full" mbarrier; it waits on
+//     the stage's "empty" mbarrier before refilling it
+//   consumers (240 registers): per tile j, on their turn (named barriers:
+//     the two warpgroups alternate, one's softmax under the other's
+//     products), issue S(j) = Q K(j)^T and O += P(j-1) V(j-1) as two
+//     asynchronous wgmma groups, wait for S(j) only, run the softmax of
+//     tile j while P V is in flight, then wait for it and rescale O.
+//
+// cp.async instead of TMA: the kernels take bare pointers, and a tensor map
+// would have to be encoded by every host that launches them.
+//
 // The fragment layouts are in MmaFragments.h. Written directly against
 // nvgpu/nvvm mma.sync: upstream's vector-to-nvgpu lowering needs
 // vector.contract on a matching unrolled form, which our loop nest with an
