@@ -41,6 +41,19 @@
 // RUN: flash-opt %t.bwd.mlir --flash-to-cpu="threads=3 loop-order=fa1" | %run -O3 > %t.bwdfa1.3
 // RUN: diff %t.bwdfa1.1 %t.bwdfa1.3
 //
+// bf16 (bf16-dot=host: AVX512-BF16 dot products where the host has them,
+// else widened to f32), forward and backward.
+// RUN: %gen --n 300 --d 64 --hq 2 --dtype bf16 --tol 8e-3 --digest > %t.bf.mlir
+// RUN: flash-opt %t.bf.mlir --flash-to-cpu=threads=1 | %run -O3 > %t.bf.1
+// RUN: flash-opt %t.bf.mlir --flash-to-cpu | env OMP_NUM_THREADS=3 %run -O3 > %t.bf.0
+// RUN: FileCheck %s < %t.bf.1
+// RUN: diff %t.bf.1 %t.bf.0
+// RUN: %gen --grad --n 200 --d 64 --hq 2 --dtype bf16 --tol 3e-2 --digest > %t.bfg.mlir
+// RUN: flash-opt %t.bfg.mlir --flash-to-cpu=threads=1 | %run -O3 > %t.bfg.1
+// RUN: flash-opt %t.bfg.mlir --flash-to-cpu | env OMP_NUM_THREADS=2 %run -O3 > %t.bfg.0
+// RUN: FileCheck %s --check-prefix=GRAD < %t.bfg.1
+// RUN: diff %t.bfg.1 %t.bfg.0
+//
 // The code: OpenMP parallel loops with threads != 1, none with threads=1.
 // RUN: flash-opt %t.fwd.mlir --flash-to-cpu | FileCheck %s --check-prefix=OMP
 // RUN: flash-opt %t.fwd.mlir --flash-to-cpu=threads=1 | FileCheck %s --check-prefix=SEQ
