@@ -50,6 +50,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "MmaFragments.h"
+#include "StageRing.h"
 #include "flash/Dialect/Flash/IR/Modifiers.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -73,142 +74,13 @@ constexpr int64_t kRowsPerWarp = 16;
 
 /// The K/V stages of the wgmma forward: at d = 256 two (a tile's copy takes
 /// as long as its products: prefetched a whole tile ahead, one barrier per
-/// tile), else one (K and V each prefetched during the other's products).
+/// tile) and in the warp-specialized forward, else one (K and V each
+/// prefetched during the other's products).
 /// At d <= 128 the two-stage ring measured 0.88-1.03x (its stage-dependent
 /// addresses cost ~40 instructions a tile, more than the barrier it saves),
 /// and unrolled by two for constant stages 0.87-1.04x (bench/RESULTS.md).
 int64_t wgmmaForwardStages(const KernelSpec &s) {
   return s.mmaWarpSpecialized || s.d > 128 ? 2 : 1;
-}
-
-/// The warp-specialized forward: a producer warpgroup after the consumer
-/// warps; the registers setmaxnreg leaves it and gives the consumers (the
-/// block starts with 168 each: 384 threads in 64K registers, and 128 x 24 +
-/// 256 x 240 of them fit; at d = 64 the producer needs a few more to
-/// spill nothing, the consumers fewer).
-constexpr int64_t kProducerThreads = 128;
-int32_t producerRegisters(const KernelSpec &s) { return s.d <= 64 ? 40 : 24; }
-int32_t consumerRegisters(const KernelSpec &s) { return s.d <= 64 ? 232 : 240; }
-
-/// The warp-specialized forward's mbarriers, i64 words of a workgroup
-/// buffer: Q landed; K / V of stage 0, 1 landed (the producer's copies
-/// arrive on them); K / V of stage 0, 1 read (every consumer thread
-/// arrives once its products are complete).
-enum StageBarrier : int64_t {
-  kQFull = 0,
-  kKFull = 1,
-  kVFull = 3,
-  kKEmpty = 5,
-  kVEmpty = 7,
-  kStageBarriers = 9
-};
-
-/// mbarrier operations on those words (upstream's NVVM ops; the wait is a
-/// try_wait loop).
-struct StageBarriers {
-  Value base; // the buffer's shared address (i64)
-
-  Value ptr(OpBuilder &b, Location loc, int64_t which, Value stage) const {
-    Value idx = arith::ConstantIntOp::create(b, loc, b.getI64Type(), which);
-    if (stage)
-      idx = arith::AddIOp::create(
-          b, loc, idx,
-          arith::IndexCastUIOp::create(b, loc, b.getI64Type(), stage));
-    Value addr = arith::AddIOp::create(
-        b, loc, base,
-        arith::MulIOp::create(
-            b, loc, idx,
-            arith::ConstantIntOp::create(b, loc, b.getI64Type(), 8)));
-    return LLVM::IntToPtrOp::create(
-        b, loc, LLVM::LLVMPointerType::get(b.getContext(), 3), addr);
-  }
-  void init(OpBuilder &b, Location loc, int64_t which, int64_t count) const {
-    NVVM::MBarrierInitOp::create(
-        b, loc, ptr(b, loc, which, Value()),
-        arith::ConstantIntOp::create(b, loc, b.getI32Type(), count), Value());
-  }
-  /// Waits until the phase of parity `parity` (i32) has completed.
-  void wait(OpBuilder &b, Location loc, int64_t which, Value stage,
-            Value parity) const {
-    NVVM::MBarrierTryWaitParityOp::create(
-        b, loc, ptr(b, loc, which, stage), parity,
-        arith::ConstantIntOp::create(b, loc, b.getI32Type(), 10000000));
-  }
-  void arrive(OpBuilder &b, Location loc, int64_t which, Value stage) const {
-    NVVM::MBarrierArriveOp::create(b, loc, Type(), ptr(b, loc, which, stage),
-                                   Value());
-  }
-  /// Arrives once this thread's cp.async copies so far have landed.
-  void arriveOnCopies(OpBuilder &b, Location loc, int64_t which,
-                      Value stage) const {
-    NVVM::CpAsyncMBarrierArriveOp::create(b, loc, ptr(b, loc, which, stage),
-                                          /*noinc=*/true);
-  }
-};
-
-/// The producer's copy of rows row0 .. row0 + rows - 1 of src[bh] ([*,
-/// limit, width]) into swizzled tile `tile` of `kv` by cp.async: producer
-/// thread ptid copies 16-byte chunk ptid % (width / 8) of every step-th row
-/// from row ptid / (width / 8) (step = producer threads / (width / 8), a
-/// multiple of 8), so its addresses on both sides differ by constants
-/// (immediate offsets of one register each: few registers live) and its
-/// swizzle is the same in every row it copies. Rows at or past `limit` are
-/// zero-filled (src-size 0: nothing is read).
-void streamTile(OpBuilder &b, Location loc, const SwizzledTiles &kv, Value tile,
-                Value ptid, Value src, Value bh, Value row0, Value limit,
-                int64_t rows, int64_t width) {
-  auto c = [&](int64_t v) {
-    return arith::ConstantIndexOp::create(b, loc, v).getResult();
-  };
-  const int64_t perRow = width / 8, step = kProducerThreads / perRow;
-  Value r0 = arith::DivUIOp::create(b, loc, ptid, c(perRow));
-  Value col = arith::MulIOp::create(
-      b, loc, arith::RemUIOp::create(b, loc, ptid, c(perRow)), c(8));
-  Value dst0 = kv.at(b, loc, tile, r0, col)[0];
-  Value key0 = arith::AddIOp::create(b, loc, row0, r0);
-  auto tokTy = nvgpu::DeviceAsyncTokenType::get(b.getContext());
-  SmallVector<Value> toks;
-  for (int64_t i = 0; i < rows / step; ++i) {
-    Value key = arith::AddIOp::create(b, loc, key0, c(i * step));
-    Value in =
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, key, limit);
-    Value n = arith::SelectOp::create(b, loc, in, c(8), c(0));
-    Value dst = arith::AddIOp::create(b, loc, dst0, c(i * step * 64));
-    toks.push_back(
-        nvgpu::DeviceAsyncCopyOp::create(b, loc, tokTy, kv.buf, ValueRange{dst},
-                                         src, ValueRange{bh, key, col},
-                                         b.getIndexAttr(8), n, b.getUnitAttr())
-            .getResult());
-  }
-  nvgpu::DeviceAsyncCreateGroupOp::create(b, loc, tokTy, toks);
-}
-
-/// An scf.if with results, its two bodies built by the callbacks (which
-/// end them with their yields).
-scf::IfOp ifElse(OpBuilder &b, Location loc, TypeRange types, Value cond,
-                 function_ref<void(OpBuilder &, Location)> thenBody,
-                 function_ref<void(OpBuilder &, Location)> elseBody) {
-  auto op = scf::IfOp::create(b, loc, types, cond, /*withElseRegion=*/true);
-  OpBuilder tb = OpBuilder::atBlockEnd(op.thenBlock());
-  thenBody(tb, loc);
-  OpBuilder eb = OpBuilder::atBlockEnd(op.elseBlock());
-  elseBody(eb, loc);
-  return op;
-}
-
-/// The stage (index) and the phase parity (i32) of tile jt of a sequence of
-/// `tile`-key tiles from `first` through a two-stage ring.
-std::pair<Value, Value> ringSlot(OpBuilder &b, Location loc, Value jt,
-                                 Value first, int64_t tile) {
-  auto c = [&](int64_t v) {
-    return arith::ConstantIndexOp::create(b, loc, v).getResult();
-  };
-  Value n = arith::DivUIOp::create(
-      b, loc, arith::SubIOp::create(b, loc, jt, first), c(tile));
-  Value stage = arith::RemUIOp::create(b, loc, n, c(2));
-  Value phase = arith::RemUIOp::create(
-      b, loc, arith::DivUIOp::create(b, loc, n, c(2)), c(2));
-  return {stage, arith::IndexCastUIOp::create(b, loc, b.getI32Type(), phase)};
 }
 
 /// Whether the wgmma forward keeps Q in shared memory (a K/V-shaped tile:
@@ -221,6 +93,7 @@ std::pair<Value, Value> ringSlot(OpBuilder &b, Location loc, Value jt,
 bool wgmmaQInShared(const KernelSpec &s) {
   return s.d == 128 && s.mmaTileKV == 64 && s.mmaWarps == 4;
 }
+
 } // namespace
 
 void gpukernels::limitRegisters(gpu::GPUFuncOp fn, const KernelSpec &s,

@@ -1,0 +1,86 @@
+//===- StageRing.h - The K/V ring of the warp-specialized forward -*- C++
+//-*-===//
+//
+// Internal to lib/Conversion/FlashToNVVM: the pieces of the warp-specialized
+// wgmma forward (MmaKernels.cpp) between its producer warpgroup and its
+// consumers: the registers each side gets, the producer's tile copies, and
+// the mbarriers of a two-stage ring of K/V tiles. Written against upstream's
+// NVVM ops (mbarrier.*, cp.async.mbarrier.arrive); upstream has no
+// producer/consumer pipeline at this level (nvgpu's TMA path needs tensor
+// maps from the host).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FLASH_LIB_CONVERSION_FLASHTONVVM_STAGERING_H
+#define FLASH_LIB_CONVERSION_FLASHTONVVM_STAGERING_H
+
+#include "MmaFragments.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+namespace mlir {
+namespace flash {
+namespace gpukernels {
+
+/// The producer warpgroup follows the consumer warps.
+constexpr int64_t kProducerThreads = 128;
+/// The registers setmaxnreg leaves the producer and gives the consumers: the
+/// block starts with 168 each (384 threads in 64K registers), and 128 x 24 +
+/// 256 x 240 of them fit; at d = 64 the producer needs a few more to spill
+/// nothing, the consumers fewer.
+int32_t producerRegisters(const KernelSpec &s);
+int32_t consumerRegisters(const KernelSpec &s);
+
+/// The warp-specialized forward's mbarriers, i64 words of a workgroup
+/// buffer: Q landed; K / V of stage 0, 1 landed (the producer's copies
+/// arrive on them); K / V of stage 0, 1 read (every consumer thread
+/// arrives once its products are complete).
+enum StageBarrier : int64_t {
+  kQFull = 0,
+  kKFull = 1,
+  kVFull = 3,
+  kKEmpty = 5,
+  kVEmpty = 7,
+  kStageBarriers = 9
+};
+
+/// mbarrier operations on those words.
+struct StageBarriers {
+  Value base; // the buffer's shared address (i64)
+
+  /// Word `which` (+ stage), as a shared-memory pointer.
+  Value ptr(OpBuilder &b, Location loc, int64_t which, Value stage) const;
+  void init(OpBuilder &b, Location loc, int64_t which, int64_t count) const;
+  /// Waits until the phase of parity `parity` (i32) has completed (a
+  /// try_wait loop).
+  void wait(OpBuilder &b, Location loc, int64_t which, Value stage,
+            Value parity) const;
+  void arrive(OpBuilder &b, Location loc, int64_t which, Value stage) const;
+  /// Arrives once this thread's cp.async copies so far have landed.
+  void arriveOnCopies(OpBuilder &b, Location loc, int64_t which,
+                      Value stage) const;
+};
+
+/// The producer's copy of rows row0 .. row0 + rows - 1 of src[bh] ([*,
+/// limit, width]) into swizzled tile `tile` of `kv` by cp.async; rows at or
+/// past `limit` are zero-filled.
+void streamTile(OpBuilder &b, Location loc, const SwizzledTiles &kv, Value tile,
+                Value ptid, Value src, Value bh, Value row0, Value limit,
+                int64_t rows, int64_t width);
+
+/// An scf.if with results, its two bodies built by the callbacks (which
+/// end them with their yields).
+scf::IfOp ifElse(OpBuilder &b, Location loc, TypeRange types, Value cond,
+                 function_ref<void(OpBuilder &, Location)> thenBody,
+                 function_ref<void(OpBuilder &, Location)> elseBody);
+
+/// The stage (index) and the phase parity (i32) of tile jt of a sequence of
+/// `tile`-key tiles from `first` through a two-stage ring.
+std::pair<Value, Value> ringSlot(OpBuilder &b, Location loc, Value jt,
+                                 Value first, int64_t tile);
+
+} // namespace gpukernels
+} // namespace flash
+} // namespace mlir
+
+#endif // FLASH_LIB_CONVERSION_FLASHTONVVM_STAGERING_H
