@@ -49,7 +49,7 @@ constexpr int64_t kPackTile = 16;
 struct BF16Product {
   Value a; // [M, K], or [K, M] when aTransposed; bf16 or f32
   bool aTransposed = false;
-  Value b;  // [K, N] bf16 rows; null when bTransposed is set
+  Value b;  // [K, N] bf16 rows; null when bT is set
   Value bT; // [N, K] bf16, B = bT^T
   Value c;  // [M, N] f32
   int64_t m, n, k;
@@ -81,12 +81,20 @@ FailureOr<BF16Product> matchProduct(RewriterBase &rewriter,
       maps[2] != map({m, n}))
     return rewriter.notifyMatchFailure(
         op, "not C[m,n] += A[m,k] B[k,n] (or A read as [k, m])");
-  // The body: an f32 multiply-add of the operands (extended or not).
+  // The body: out + a * b in f32, a and b the operands or their extf (the
+  // contraction interface would also let other unary ops through).
   Block &body = generic.getRegion().front();
+  auto operand = [&](Value v, unsigned i) {
+    if (auto ext = v.getDefiningOp<arith::ExtFOp>())
+      v = ext.getIn();
+    return v == body.getArgument(i);
+  };
   auto yield = cast<linalg::YieldOp>(body.getTerminator());
   auto add = yield.getOperand(0).getDefiningOp<arith::AddFOp>();
-  if (!add || !add.getType().isF32())
-    return rewriter.notifyMatchFailure(op, "not an f32 accumulation");
+  auto mul = add ? add.getRhs().getDefiningOp<arith::MulFOp>() : nullptr;
+  if (!add || !add.getType().isF32() || add.getLhs() != body.getArgument(2) ||
+      !mul || !operand(mul.getLhs(), 0) || !operand(mul.getRhs(), 1))
+    return rewriter.notifyMatchFailure(op, "body is not out + a * b in f32");
   BF16Product p;
   p.a = generic.getDpsInputs()[0];
   p.aTransposed = aTransposed;

@@ -218,3 +218,29 @@ func.func @negative_transposed_a_rows(%p: tensor<128x40xf32>, %do: tensor<128x64
   } -> tensor<40x64xf32>
   return %dv : tensor<40x64xf32>
 }
+
+// -----
+
+#mA = affine_map<(m, n, k) -> (m, k)>
+#mB = affine_map<(m, n, k) -> (k, n)>
+#mC = affine_map<(m, n, k) -> (m, n)>
+
+// A negated operand: still a contraction to linalg's interface (any unary
+// op may wrap an operand), but not a plain product.
+// CHECK-LABEL: func.func @negative_unary_operand
+// CHECK-NOT: x86vector
+// CHECK: arith.negf
+func.func @negative_unary_operand(%p: tensor<128x64xf32>, %v: tensor<64x64xbf16>,
+                                  %acc: tensor<128x64xf32>) -> tensor<128x64xf32> {
+  %o = linalg.generic {indexing_maps = [#mA, #mB, #mC],
+                       iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%p, %v : tensor<128x64xf32>, tensor<64x64xbf16>) outs(%acc : tensor<128x64xf32>) {
+  ^bb0(%a: f32, %b: bf16, %c: f32):
+    %n = arith.negf %a : f32
+    %b32 = arith.extf %b : bf16 to f32
+    %m = arith.mulf %n, %b32 fastmath<contract> : f32
+    %s = arith.addf %c, %m fastmath<contract> : f32
+    linalg.yield %s : f32
+  } -> tensor<128x64xf32>
+  return %o : tensor<128x64xf32>
+}
