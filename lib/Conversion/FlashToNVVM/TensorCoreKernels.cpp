@@ -52,8 +52,10 @@ struct TensorCoreKind : KernelKind {
         !(backward ? mmaGradApplies(s) : mmaForwardApplies(s)))
       return false;
     s.wgmma = o.wgmma && wgmmaApplies(s);
-    s.mmaWarpSpecialized =
-        !backward && s.wgmma && o.warpSpecialize && warpSpecializedApplies(s);
+    // Explicit tiles or register limits tune the one-warpgroup kernel.
+    s.mmaWarpSpecialized = !backward && s.wgmma && o.warpSpecialize &&
+                           !o.mmaWarps && !o.mmaTileKV &&
+                           !o.mmaMaxRegisters && warpSpecializedApplies(s);
     s.mmaMaxRegisters = o.mmaMaxRegisters;
     chooseMmaTiles(s, o.mmaWarps, o.mmaTileKV, backward);
     return true;

@@ -122,6 +122,10 @@ func.func @bf16_d256(%q: tensor<1x2x100x256xbf16>, %k: tensor<1x2x130x256xbf16>,
 // arrives when the copies land; the consumers wait for each stage, take
 // turns to issue S = Q K^T and O += P V asynchronously (named barriers),
 // and run the softmax while P V is in flight.
+// Explicit tuning options select the one-warpgroup kernel.
+// RUN: flash-opt %s --split-input-file --flash-map-to-gpu=mma-tile-kv=64 | FileCheck %s --check-prefix=TUNED
+// TUNED-LABEL: func.func @bf16
+// TUNED: threads in (%c128
 // WS-LABEL: func.func @bf16
 // WS: threads in (%c384
 // WS: gpu.func @flash_attention_0({{.*}}workgroup(%{{.*}} : memref<82432xbf16, #gpu.address_space<workgroup>>, %{{.*}} : memref<9xi64, #gpu.address_space<workgroup>>){{.*}}flash.kernel_kind = "wgmma"

@@ -86,7 +86,9 @@ def FlashMapToGPU : Pass<"flash-map-to-gpu", "::mlir::ModuleOp"> {
            "mask_mod) in warp-specialized blocks: a producer warpgroup "
            "streams K/V tiles into a two-stage ring under mbarriers while "
            "two consumer warpgroups (128 query rows) compute in ping-pong, "
-           "registers moved to them by setmaxnreg">,
+           "registers moved to them by setmaxnreg (not with mma-warps, "
+           "mma-tile-kv or mma-max-registers, which tune the one-warpgroup "
+           "kernel)">,
     Option<"cooperativeMatrix", "cooperative-matrix", "bool",
            /*default=*/"false",
            "The f16 forward (head dim a multiple of 16 up to 256) on "
