@@ -37,6 +37,13 @@ exe ${P:-h}17 --batch 2 --hq 4 --hkv 2 --nq 100 --nk 70 --d 64 --causal --mask a
 exe ${P:-h}18 --batch 2 --hq 3 --nq 37 --nk 100 --d 128 --mask bool --full-mask --dtype f16 --tol 2e-3
 exe ${P:-h}19 --batch 2 --hq 4 --hkv 2 --nq 100 --nk 130 --d 256 --causal --dtype bf16 --tol 8e-3
 exe ${P:-h}20 --n 65 --d 256 --hq 2 --mask bool --full-mask --dtype f16 --tol 2e-3
+# The warp-specialized d = 128 forward (128-row blocks, 128-key tiles in a
+# two-stage ring): exactly one tile, one row into the second, a last block
+# of one row, many rounds of the ring with GQA 8:1, runtime sizes.
+exe ${P:-h}21 --nq 128 --nk 128 --d 128 --hq 2 --dtype bf16 --tol 8e-3
+exe ${P:-h}22 --nq 129 --nk 129 --d 128 --hq 2 --causal --dtype f16 --tol 2e-3
+exe ${P:-h}23 --batch 2 --hq 8 --hkv 1 --nq 257 --nk 1500 --d 128 --dtype bf16 --tol 8e-3
+exe ${P:-h}24 --dynamic --nq 700 --nk 333 --d 128 --hq 4 --hkv 2 --dtype bf16 --tol 8e-3
 cp build/lib/libflash_cuda_runtime.so "$OUT/"
 [ -n "${SKIP_CACHE:-}" ] ||
   FLASH_MLIR_CACHE="$OUT/cache" /usr/bin/python3 bench/gpu/bench_hopper.py --precompile

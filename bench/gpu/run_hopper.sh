@@ -11,9 +11,12 @@ R=$OUT/r
 mkdir -p "$R"
 nvidia-smi --query-gpu=name,clocks.sm,clocks.mem,temperature.gpu,power.draw \
   --format=csv > "$R/smi.txt" 2>&1
-(cd gpu_hop && for t in [a-z]*[0-9]; do echo "== $t: $(timeout 60 ./$t 2>&1 | tail -1)"; done) \
+# A kernel that deadlocks hangs until killed: short limits (each program
+# takes about a second).
+(cd gpu_hop && for t in [a-z]*[0-9]; do echo "== $t: $(timeout -s KILL 20 ./$t 2>&1 | tail -1)"; done) \
   > "$R/aot.txt" 2>&1
-python3 bench/gpu/bench_hopper.py --json "$R/bench.json" > "$R/bench.txt" 2>&1
+timeout -s KILL 300 python3 bench/gpu/bench_hopper.py --json "$R/bench.json" \
+  > "$R/bench.txt" 2>&1
 for p in $PROFILE; do
   IFS=: read -r v d n c <<< "$p"
   timeout 150 ncu --clock-control none --section SpeedOfLight \
