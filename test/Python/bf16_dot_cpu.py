@@ -2,7 +2,7 @@
 # block products, p and ds rounded to bf16), forward and backward, against
 # float64 attention and its gradient computed by numpy from the same bf16
 # inputs. Sizes are not multiples of the blocks (128 x 64, 8 x 32 register
-# tiles): remainder blocks, 4-row tiles, a 36-key block left to f32. The
+# tiles): remainder blocks (masked column tiles), 4-row and 1-row tiles. The
 # lowered module must call the dot intrinsic, else the check would be
 # vacuous.
 # REQUIRES: avx512bf16

@@ -18,6 +18,8 @@
 //    rows (v), rows 2p and 2p+1 are interleaved as they are loaded.
 // The accumulators (8 rows x two vectors) are loop-carried values of the
 // pair loop: they stay in registers without flash-hoist-vector-transfers.
+// Columns past the last whole vector get a masked tile (k^T is packed with
+// zero columns up to a multiple of 16).
 //
 //===----------------------------------------------------------------------===//
 
@@ -109,8 +111,9 @@ FailureOr<BF16Product> matchProduct(RewriterBase &rewriter,
   p.m = cShape[0];
   p.n = cShape[1];
   p.k = cast<RankedTensorType>(p.a.getType()).getShape()[aTransposed ? 0 : 1];
-  if (p.k % 2 != 0 || p.n % kPackTile != 0)
-    return rewriter.notifyMatchFailure(op, "k odd or n not a multiple of 16");
+  if (p.k % 2 != 0)
+    return rewriter.notifyMatchFailure(op,
+                                       "k odd: its last element has no pair");
   if (aTransposed && (p.m % kPackTile != 0 || (p.k / 2) % kPackTile != 0))
     return rewriter.notifyMatchFailure(
         op, "A read as [k, m]: m or k / 2 not a multiple of 16");
@@ -138,18 +141,25 @@ struct Idx {
   }
 };
 
-Value read(OpBuilder &b, Location loc, VectorType ty, Value src,
-           ValueRange idx) {
+/// A transfer_read of `ty` at `idx`, zero-padded: in bounds except in its
+/// first dim unless `firstIn` (rows past the end: the packing's last tile)
+/// and in its last dim unless `lastIn` (columns past the end: the last
+/// vector of a row), which become masked loads.
+Value read(OpBuilder &b, Location loc, VectorType ty, Value src, ValueRange idx,
+           bool firstIn = true, bool lastIn = true) {
   Value pad =
       arith::ConstantOp::create(b, loc, b.getZeroAttr(ty.getElementType()));
-  return vector::TransferReadOp::create(b, loc, ty, src, idx, pad,
-                                        SmallVector<bool>(ty.getRank(), true));
+  SmallVector<bool> in(ty.getRank(), true);
+  in.front() = in.front() && firstIn;
+  in.back() = in.back() && lastIn;
+  return vector::TransferReadOp::create(b, loc, ty, src, idx, pad, in);
 }
 
-Value write(OpBuilder &b, Location loc, Value vec, Value dest, ValueRange idx) {
+Value write(OpBuilder &b, Location loc, Value vec, Value dest, ValueRange idx,
+            bool inBounds = true) {
   int64_t rank = cast<VectorType>(vec.getType()).getRank();
   return vector::TransferWriteOp::create(b, loc, vec, dest, idx,
-                                         SmallVector<bool>(rank, true))
+                                         SmallVector<bool>(rank, inBounds))
       .getResult();
 }
 
@@ -174,24 +184,26 @@ ValueRange endLoop(OpBuilder &b, Location loc, scf::ForOp loop,
   return loop.getResults();
 }
 
-/// B [K, N] in pair order from X = B^T [N, K], as [K/2, 2N] (pair p of
-/// column n at [p, 2n], so that 16 columns are one contiguous vector): X's
-/// rows hold the pairs as words, so this is a transpose of 32-bit words, in
-/// 16 x 16 tiles.
+/// B [K, N] in pair order from X = B^T [N, K], as [K/2, 2N'] (pair p of
+/// column n at [p, 2n], so that 16 columns are one contiguous vector; N'
+/// is N rounded up to 16, the columns past N zero): X's rows hold the pairs
+/// as words, so this is a transpose of 32-bit words, in 16 x 16 tiles.
 Value packTransposed(OpBuilder &b, Location loc, Value x, int64_t n,
                      int64_t k) {
+  int64_t nPad = llvm::alignTo(n, kPackTile);
   MLIRContext *ctx = b.getContext();
   Type bf16 = BFloat16Type::get(ctx), i32 = IntegerType::get(ctx, 32);
   auto rows = VectorType::get({kPackTile, 2 * kPackTile}, bf16);
   auto words = VectorType::get({kPackTile, kPackTile}, i32);
-  Value init = tensor::EmptyOp::create(b, loc, {k / 2, 2 * n}, bf16);
-  scf::ForOp cols = beginLoop(b, loc, n, kPackTile, init);
+  Value init = tensor::EmptyOp::create(b, loc, {k / 2, 2 * nPad}, bf16);
+  scf::ForOp cols = beginLoop(b, loc, nPad, kPackTile, init);
   Value n0 = cols.getInductionVar();
   scf::ForOp pairs =
       beginLoop(b, loc, k / 2, kPackTile, cols.getRegionIterArgs());
   Value p0 = pairs.getInductionVar();
   Idx im{b, loc};
-  Value tile = read(b, loc, rows, x, {n0, im.mul(p0, 2)});
+  Value tile =
+      read(b, loc, rows, x, {n0, im.mul(p0, 2)}, /*firstIn=*/n == nPad);
   Value w = vector::BitCastOp::create(b, loc, words, tile);
   w = vector::TransposeOp::create(b, loc, w, {1, 0});
   Value out = vector::BitCastOp::create(b, loc, rows, w);
@@ -237,34 +249,25 @@ Value packRowsTransposed(OpBuilder &b, Location loc, Value at, int64_t m,
   return endLoop(b, loc, cols, pairs.getResults())[0];
 }
 
-/// The register tiles of `p`: A bf16; B packed as [K/2, 2N] (`bPacked`) or
-/// in rows (p.b). For each tile of `rows` x `perRow` vectors of C, the
-/// accumulators are read once, carried through the loop over K's pairs,
-/// and written once.
-Value dotTiles(OpBuilder &b, Location loc, const BF16Product &p, Value a,
-               Value bPacked, const flash::RegisterTile &reg) {
+/// One register tile of `p` at rows [m0, m0 + rows) and columns
+/// [n0, n0 + perRow * 16) of C (`c`, returned updated): A bf16; B packed
+/// as [K/2, 2N'] (`bPacked`) or in rows (p.b). The accumulators are read
+/// once, carried through the loop over K's pairs and written once; with
+/// `masked`, the columns may run past N (masked loads and stores of C and
+/// of B's rows; a packed B is zero there).
+Value dotTile(OpBuilder &b, Location loc, const BF16Product &p, Value a,
+              Value bPacked, Value c, Value m0, Value n0, int64_t rows,
+              int64_t perRow, bool masked) {
   MLIRContext *ctx = b.getContext();
   Type bf16 = BFloat16Type::get(ctx), f32 = Float32Type::get(ctx);
   Type i32 = IntegerType::get(ctx, 32);
-  int64_t lanes = reg.lanes;
-  int64_t perRow =
-      p.n % (reg.vectorsPerRow * lanes) == 0 ? reg.vectorsPerRow : 1;
-  int64_t rows = reg.rows;
-  while (p.m % rows != 0)
-    rows /= 2;
+  const int64_t lanes = kPackTile;
   auto accTy = VectorType::get({lanes}, f32);
   auto halfTy = VectorType::get({lanes}, bf16);
   auto opTy = VectorType::get({2 * lanes}, bf16);
   auto pairTy = VectorType::get({2}, bf16);
   auto wordTy = VectorType::get({1}, i32);
   auto wordsTy = VectorType::get({lanes}, i32);
-
-  scf::ForOp mLoop = beginLoop(b, loc, p.m, rows, p.c);
-  Value m0 = mLoop.getInductionVar();
-  scf::ForOp nLoop =
-      beginLoop(b, loc, p.n, perRow * lanes, mLoop.getRegionIterArgs());
-  Value n0 = nLoop.getInductionVar();
-  Value c = nLoop.getRegionIterArgs()[0];
   Idx im{b, loc};
   auto at = [&](int64_t r, int64_t h) -> SmallVector<Value> {
     return {im.add(m0, r), im.add(n0, h * lanes)};
@@ -272,7 +275,7 @@ Value dotTiles(OpBuilder &b, Location loc, const BF16Product &p, Value a,
   SmallVector<Value> accs;
   for (int64_t r = 0; r < rows; ++r)
     for (int64_t h = 0; h < perRow; ++h)
-      accs.push_back(read(b, loc, accTy, c, at(r, h)));
+      accs.push_back(read(b, loc, accTy, c, at(r, h), true, !masked));
 
   scf::ForOp kLoop = beginLoop(b, loc, p.k / 2, 1, accs);
   Value pi = kLoop.getInductionVar();
@@ -284,8 +287,8 @@ Value dotTiles(OpBuilder &b, Location loc, const BF16Product &p, Value a,
       bv.push_back(read(b, loc, opTy, bPacked, {pi, im.mul(col, 2)}));
       continue;
     }
-    Value even = read(b, loc, halfTy, p.b, {k0, col});
-    Value odd = read(b, loc, halfTy, p.b, {im.add(k0, 1), col});
+    Value even = read(b, loc, halfTy, p.b, {k0, col}, true, !masked);
+    Value odd = read(b, loc, halfTy, p.b, {im.add(k0, 1), col}, true, !masked);
     bv.push_back(vector::InterleaveOp::create(b, loc, even, odd));
   }
   SmallVector<Value> next;
@@ -303,9 +306,37 @@ Value dotTiles(OpBuilder &b, Location loc, const BF16Product &p, Value a,
 
   for (int64_t r = 0; r < rows; ++r)
     for (int64_t h = 0; h < perRow; ++h)
-      c = write(b, loc, sums[r * perRow + h], c, at(r, h));
-  endLoop(b, loc, nLoop, c);
-  return endLoop(b, loc, mLoop, nLoop.getResults())[0];
+      c = write(b, loc, sums[r * perRow + h], c, at(r, h), !masked);
+  return c;
+}
+
+/// The register tiles of `p` over all of C: `reg.rows` rows (fewer where
+/// they do not divide M) by two vectors (one where two do not divide N),
+/// then, for the columns past the last whole vector (a remainder block's
+/// keys, a head dim like 72), one masked one-vector tile per row block.
+Value dotTiles(OpBuilder &b, Location loc, const BF16Product &p, Value a,
+               Value bPacked, const flash::RegisterTile &reg) {
+  const int64_t lanes = kPackTile;
+  int64_t perRow =
+      p.n % (reg.vectorsPerRow * lanes) == 0 ? reg.vectorsPerRow : 1;
+  int64_t rows = reg.rows;
+  while (p.m % rows != 0)
+    rows /= 2;
+  int64_t nFull = p.n / lanes * lanes;
+
+  scf::ForOp mLoop = beginLoop(b, loc, p.m, rows, p.c);
+  Value m0 = mLoop.getInductionVar();
+  Value c = mLoop.getRegionIterArgs()[0];
+  if (nFull > 0) {
+    scf::ForOp nLoop = beginLoop(b, loc, nFull, perRow * lanes, c);
+    Value tile = dotTile(b, loc, p, a, bPacked, nLoop.getRegionIterArgs()[0],
+                         m0, nLoop.getInductionVar(), rows, perRow, false);
+    c = endLoop(b, loc, nLoop, tile)[0];
+  }
+  if (nFull < p.n)
+    c = dotTile(b, loc, p, a, bPacked, c, m0, Idx{b, loc}.c(nFull), rows, 1,
+                /*masked=*/true);
+  return endLoop(b, loc, mLoop, c)[0];
 }
 } // namespace
 

@@ -90,13 +90,25 @@ func.func @pv(%p: tensor<100x64xf32>, %v: tensor<64x64xbf16>,
 #mB = affine_map<(m, n, k) -> (k, n)>
 #mC = affine_map<(m, n, k) -> (m, n)>
 
-// 36 keys (a remainder block): 36 columns are not whole 16-lane vectors;
-// left for flash-vectorize-cpu (f32).
-// CHECK-LABEL: func.func @negative_columns
-// CHECK-NOT: x86vector
-// CHECK: linalg.transpose
-// CHECK: linalg.generic
-func.func @negative_columns(%q: tensor<128x64xbf16>, %k: tensor<36x64xbf16>,
+// 36 keys (a remainder block): k^T packed for 48 columns (the last tile's
+// rows past 36 read as zeros), two whole vectors of columns in the loop,
+// then one masked tile (no in_bounds: masked loads and stores) for 32..35.
+// CHECK-LABEL: func.func @remainder_columns
+// CHECK-SAME: (%[[Q:.*]]: tensor<128x64xbf16>, %[[K:.*]]: tensor<36x64xbf16>
+// CHECK-NOT: linalg.transpose
+// CHECK: tensor.empty() : tensor<32x96xbf16>
+// CHECK: scf.for %{{.*}} = %c0{{.*}} to %c48{{.*}} step %c16
+// CHECK: vector.transfer_read %[[K]]{{.*}} {in_bounds = [false, true]} : tensor<36x64xbf16>, vector<16x32xbf16>
+// CHECK: scf.for %[[M0:.*]] = %c0{{.*}} to %c128{{.*}} step %c8
+// CHECK: scf.for %{{.*}} = %c0{{.*}} to %c32{{.*}} step %c16
+// CHECK-COUNT-8: x86vector.avx512.dot
+// CHECK: vector.transfer_write {{.*}} {in_bounds = [true]} : vector<16xf32>, tensor<128x36xf32>
+// CHECK: vector.transfer_read %{{.*}}[%[[M0]], %c32{{.*}}], %{{.*}} : tensor<128x36xf32>, vector<16xf32>
+// CHECK: scf.for
+// CHECK-COUNT-8: x86vector.avx512.dot
+// CHECK: vector.transfer_write %{{.*}}, %{{.*}}[%[[M0]], %c32{{.*}}] : vector<16xf32>, tensor<128x36xf32>
+// CHECK-NOT: linalg.generic
+func.func @remainder_columns(%q: tensor<128x64xbf16>, %k: tensor<36x64xbf16>,
                             %acc: tensor<128x36xf32>) -> tensor<128x36xf32> {
   %e = tensor.empty() : tensor<64x36xbf16>
   %kt = linalg.transpose ins(%k : tensor<36x64xbf16>) outs(%e : tensor<64x36xbf16>) permutation = [1, 0]

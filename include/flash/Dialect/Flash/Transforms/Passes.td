@@ -242,10 +242,12 @@ def FlashVectorizeBF16Dot
     `vector.interleave`; an A read as [k, m] gets its pairs the same way,
     then 16 x 16 word transposes. An f32 A (the probabilities p of p v, the
     backward's ds) is rounded to bf16 first (round to nearest even), as GPU
-    FlashAttention does; row sums stay f32. Products that do not fit (k
-    odd, n not a multiple of 16, dynamic sizes, a packed dim not a multiple
-    of 16 words) are left for `flash-vectorize-cpu`, which computes them in
-    f32.
+    FlashAttention does; row sums stay f32. Columns past the last whole
+    16-lane vector (a remainder block's keys, a head dim such as 72) get
+    one masked tile per row block. Products that do not fit (k odd, dynamic
+    sizes, a packed k not a multiple of 32, an A read as [k, m] with m not
+    a multiple of 16) are left for `flash-vectorize-cpu`, which computes
+    them in f32.
 
     The code needs `+avx512bf16` at the LLVM level
     (`flash-cpu-target-features` sets it on the functions that call its
