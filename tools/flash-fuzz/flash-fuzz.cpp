@@ -96,6 +96,16 @@ bool knownUpstreamIssue(llvm::StringRef text) {
       rest = rest.ltrim(" \t\n\r");
       if (!rest.starts_with("[") && !rest.starts_with("array<"))
         return true;
+      // ... or anything but integers inside it, whatever comes first
+      // (`dimensions = [x]`, a control byte: the same segfault).
+      if (rest.consume_front("[")) {
+        llvm::StringRef inside =
+            rest.take_until([](char c) { return c == ']'; });
+        if (inside.size() == rest.size() ||
+            inside.find_first_not_of("0123456789-, \t\n\r") !=
+                llvm::StringRef::npos)
+          return true;
+      }
     }
   }
   // 2. A result number of 7 or more digits (`%r#999999999`): minutes in
