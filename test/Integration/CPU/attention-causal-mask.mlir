@@ -5,6 +5,9 @@
 // RUN: %gen --n 100 --d 64 --causal | flash-opt --flash-to-cpu="block-q=32 block-kv=16" | %run | FileCheck %s
 // RUN: %gen --n 100 --d 64 --causal | flash-opt --flash-to-cpu="block-q=32 block-kv=16 loop-order=fa1" | %run | FileCheck %s
 // RUN: %gen --nq 37 --nk 100 --d 32 --causal | flash-opt --flash-to-cpu="block-q=16 block-kv=16" | %run | FileCheck %s
+// d = 72 (8-lane register tiles), a remainder key block of 40, an additive
+// mask, GQA.
+// RUN: %gen --nq 188 --nk 360 --d 72 --causal --mask add --hq 4 --hkv 2 | flash-opt --flash-to-cpu | %run | FileCheck %s
 // RUN: %gen --nq 37 --nk 100 --d 32 --causal | flash-opt --flash-to-cpu="block-q=16 block-kv=16 loop-order=fa1" | %run | FileCheck %s
 // Nq > Nk: the first Nq - Nk rows see no key at all (o = 0, lse = -inf).
 // RUN: %gen --nq 100 --nk 37 --d 32 --causal | flash-opt --flash-to-cpu="block-q=16 block-kv=16" | %run | FileCheck %s

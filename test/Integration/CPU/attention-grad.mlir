@@ -9,6 +9,9 @@
 // RUN: %gen --grad --n 100 --d 64 | flash-opt --flash-to-cpu="loop-order=fa1" | %run | FileCheck %s
 // RUN: %gen --grad --nq 65 --nk 100 --d 48 --dv 32 | flash-opt --flash-to-cpu="block-q=24 block-kv=40" | %run | FileCheck %s
 // RUN: %gen --grad --nq 65 --nk 100 --d 48 --dv 32 | flash-opt --flash-to-cpu="block-q=24 block-kv=40 loop-order=fa1" | %run | FileCheck %s
+// Head dims that 16 does not divide (d = 72, dv = 40: 8-lane register
+// tiles; a 60-row remainder query block: 4 accumulator rows).
+// RUN: %gen --grad --nq 124 --nk 200 --d 72 --dv 40 --hq 2 --causal | flash-opt --flash-to-cpu | %run | FileCheck %s
 // Causal (Nq = Nk, Nq < Nk, Nq > Nk: rows that see no key), both orders.
 // RUN: %gen --grad --n 100 --d 32 --causal | flash-opt --flash-to-cpu="block-q=32 block-kv=16" | %run | FileCheck %s
 // RUN: %gen --grad --n 100 --d 32 --causal | flash-opt --flash-to-cpu="block-q=32 block-kv=16 loop-order=fa1" | %run | FileCheck %s

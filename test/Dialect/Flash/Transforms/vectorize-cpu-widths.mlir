@@ -1,8 +1,9 @@
 // flash-vectorize-cpu sizes a contraction's register tile for the vector
 // registers it is told of (vector-bits; the default, 0, is the host's):
 // AVX-512 8 x 32 (two zmm per row), AVX/AVX2 4 x 16, 128-bit 4 x 8; one
-// vector per row where two do not divide the dim (d = 80); elementwise ops
-// two vectors wide.
+// vector per row where two do not divide the dim (d = 80), part of one (8
+// or 4 lanes) where one does not (d = 72); elementwise ops two vectors
+// wide.
 // RUN: flash-opt %s --flash-vectorize-cpu=vector-bits=512 | FileCheck %s --check-prefix=V512
 // RUN: flash-opt %s --flash-vectorize-cpu=vector-bits=256 | FileCheck %s --check-prefix=V256
 // RUN: flash-opt %s --flash-vectorize-cpu=vector-bits=128 | FileCheck %s --check-prefix=V128
@@ -38,6 +39,38 @@ func.func @pv80(%p: tensor<64x64xf32>, %v: tensor<64x80xf32>,
   %o = linalg.matmul ins(%p, %v : tensor<64x64xf32>, tensor<64x80xf32>)
                      outs(%acc : tensor<64x80xf32>) -> tensor<64x80xf32>
   return %o : tensor<64x80xf32>
+}
+
+// d = 72 (and a remainder block of 40 keys): neither 32 nor 16 divides
+// it, 8 does: part of a register per row, but vectors (scalar loops ran
+// d = 72 at 3 % of d = 64's speed). 76 divides by 4 only; 74 by nothing
+// vector-sized: scalar loops.
+// V512-LABEL: func @pv72
+// V512: vector<8x8x1xf32> to vector<8x8xf32>
+// V128-LABEL: func @pv72
+// V128: vector<4x8x1xf32> to vector<4x8xf32>
+// V512-LABEL: func @pv76
+// V512: vector<4x4x1xf32> to vector<4x4xf32>
+// V512-LABEL: func @pv74
+// V512-NOT: vector.
+// V512: return
+func.func @pv72(%p: tensor<64x64xf32>, %v: tensor<64x72xf32>,
+                %acc: tensor<64x72xf32>) -> tensor<64x72xf32> {
+  %o = linalg.matmul ins(%p, %v : tensor<64x64xf32>, tensor<64x72xf32>)
+                     outs(%acc : tensor<64x72xf32>) -> tensor<64x72xf32>
+  return %o : tensor<64x72xf32>
+}
+func.func @pv76(%p: tensor<60x64xf32>, %v: tensor<64x76xf32>,
+                %acc: tensor<60x76xf32>) -> tensor<60x76xf32> {
+  %o = linalg.matmul ins(%p, %v : tensor<60x64xf32>, tensor<64x76xf32>)
+                     outs(%acc : tensor<60x76xf32>) -> tensor<60x76xf32>
+  return %o : tensor<60x76xf32>
+}
+func.func @pv74(%p: tensor<64x64xf32>, %v: tensor<64x74xf32>,
+                %acc: tensor<64x74xf32>) -> tensor<64x74xf32> {
+  %o = linalg.matmul ins(%p, %v : tensor<64x64xf32>, tensor<64x74xf32>)
+                     outs(%acc : tensor<64x74xf32>) -> tensor<64x74xf32>
+  return %o : tensor<64x74xf32>
 }
 
 // V512-LABEL: func @exp
