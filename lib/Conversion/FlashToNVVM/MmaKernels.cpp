@@ -94,6 +94,59 @@ bool wgmmaQInShared(const KernelSpec &s) {
   return s.d == 128 && s.mmaTileKV == 64 && s.mmaWarps == 4;
 }
 
+/// The operands of the wgmma inline PTX: C tiles as their 4 f32 each, A
+/// fragments as their 4 words (bf16/f16 pairs) each.
+void appendTiles(OpBuilder &b, Location loc, ArrayRef<Value> tiles,
+                 SmallVectorImpl<Value> &operands) {
+  for (Value tile : tiles)
+    for (int64_t i = 0; i < 4; ++i)
+      operands.push_back(vector::ExtractOp::create(
+          b, loc, tile, ArrayRef<int64_t>{i / 2, i % 2}));
+}
+void appendFragments(OpBuilder &b, Location loc, ArrayRef<Value> frags,
+                     SmallVectorImpl<Value> &operands) {
+  auto v1i32 = VectorType::get({1}, b.getI32Type());
+  for (Value frag : frags)
+    for (int64_t i = 0; i < 4; ++i) {
+      Value pair =
+          vector::ExtractOp::create(b, loc, frag, ArrayRef<int64_t>{i});
+      operands.push_back(vector::ExtractOp::create(
+          b, loc, vector::BitCastOp::create(b, loc, v1i32, pair),
+          ArrayRef<int64_t>{0}));
+    }
+}
+
+/// Side-effecting inline PTX returning `results` f32 values (a struct).
+LLVM::InlineAsmOp inlinePtx(OpBuilder &b, Location loc, int64_t results,
+                            ValueRange operands, StringRef ptx,
+                            StringRef constraints) {
+  SmallVector<Type> types;
+  if (results)
+    types.push_back(LLVM::LLVMStructType::getLiteral(
+        b.getContext(), SmallVector<Type>(results, b.getF32Type())));
+  return LLVM::InlineAsmOp::create(
+      b, loc, types, operands, ptx, constraints, /*has_side_effects=*/true,
+      /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None,
+      LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
+      ArrayAttr());
+}
+
+/// The C tiles of an inline PTX result struct (4 f32 each), inserted into
+/// `into` (one tile per element).
+SmallVector<Value> resultTiles(OpBuilder &b, Location loc, LLVM::InlineAsmOp op,
+                               ArrayRef<Value> into) {
+  SmallVector<Value> out;
+  for (int64_t t = 0, e = into.size(); t < e; ++t) {
+    Value c = into[t];
+    for (int64_t i = 0; i < 4; ++i)
+      c = vector::InsertOp::create(
+          b, loc,
+          LLVM::ExtractValueOp::create(b, loc, op.getResult(0), 4 * t + i), c,
+          ArrayRef<int64_t>{i / 2, i % 2});
+    out.push_back(c);
+  }
+  return out;
+}
 } // namespace
 
 void gpukernels::limitRegisters(gpu::GPUFuncOp fn, const KernelSpec &s,
@@ -303,21 +356,10 @@ MmaFragments::wgmma(ArrayRef<Value> acc, ArrayRef<Value> a, Value desc,
   const int64_t tiles = fromZero ? zeroTiles : acc.size();
   const int64_t n = 4 * tiles,
                 steps = aDesc ? int64_t(aStepOffsets.size()) : a.size();
-  Type f32 = b.getF32Type(), i32 = b.getI32Type();
+  Type i32 = b.getI32Type();
   SmallVector<Value> operands;
-  for (Value tile : acc)
-    for (int64_t i = 0; i < 4; ++i)
-      operands.push_back(vector::ExtractOp::create(
-          b, loc, tile, ArrayRef<int64_t>{i / 2, i % 2}));
-  auto v1i32 = VectorType::get({1}, i32);
-  for (Value frag : a)
-    for (int64_t i = 0; i < 4; ++i) {
-      Value pair =
-          vector::ExtractOp::create(b, loc, frag, ArrayRef<int64_t>{i});
-      operands.push_back(vector::ExtractOp::create(
-          b, loc, vector::BitCastOp::create(b, loc, v1i32, pair),
-          ArrayRef<int64_t>{0}));
-    }
+  appendTiles(b, loc, acc, operands);
+  appendFragments(b, loc, a, operands);
   operands.push_back(desc);
   operands.push_back(arith::ConstantIntOp::create(b, loc, i32, 1));
   if (aDesc)
@@ -372,45 +414,19 @@ MmaFragments::wgmma(ArrayRef<Value> acc, ArrayRef<Value> a, Value desc,
     os << "wgmma.wait_group.sync.aligned 0;\n";
   os << "}";
 
-  auto resTy = LLVM::LLVMStructType::getLiteral(b.getContext(),
-                                                SmallVector<Type>(n, f32));
-  auto op = LLVM::InlineAsmOp::create(
-      b, loc, resTy, operands, ptx, constraints, /*has_side_effects=*/true,
-      /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None,
-      LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
-      ArrayAttr());
-  SmallVector<Value> out;
-  for (int64_t t = 0; t < tiles; ++t) {
-    Value c = fromZero ? zeroC() : acc[t];
-    for (int64_t i = 0; i < 4; ++i)
-      c = vector::InsertOp::create(
-          b, loc,
-          LLVM::ExtractValueOp::create(b, loc, op.getResult(0), 4 * t + i), c,
-          ArrayRef<int64_t>{i / 2, i % 2});
-    out.push_back(c);
-  }
-  return out;
+  auto op = inlinePtx(b, loc, n, operands, ptx, constraints);
+  return resultTiles(b, loc, op,
+                     fromZero ? SmallVector<Value>(tiles, zeroC())
+                              : SmallVector<Value>(acc));
 }
 
 SmallVector<Value> MmaFragments::wgmmaWait(int64_t pending,
                                            ArrayRef<Value> done,
                                            ArrayRef<Value> live) {
-  Type f32 = b.getF32Type();
   const int64_t n = 4 * done.size();
   SmallVector<Value> operands;
-  for (Value tile : done)
-    for (int64_t i = 0; i < 4; ++i)
-      operands.push_back(vector::ExtractOp::create(
-          b, loc, tile, ArrayRef<int64_t>{i / 2, i % 2}));
-  auto v1i32 = VectorType::get({1}, b.getI32Type());
-  for (Value frag : live)
-    for (int64_t i = 0; i < 4; ++i) {
-      Value pair =
-          vector::ExtractOp::create(b, loc, frag, ArrayRef<int64_t>{i});
-      operands.push_back(vector::ExtractOp::create(
-          b, loc, vector::BitCastOp::create(b, loc, v1i32, pair),
-          ArrayRef<int64_t>{0}));
-    }
+  appendTiles(b, loc, done, operands);
+  appendFragments(b, loc, live, operands);
   SmallVector<std::string> cons;
   for (int64_t i = 0; i < n; ++i)
     cons.push_back("=f");
@@ -421,35 +437,12 @@ SmallVector<Value> MmaFragments::wgmmaWait(int64_t pending,
   std::string constraints = llvm::join(cons, ",");
   std::string ptx =
       "wgmma.wait_group.sync.aligned " + std::to_string(pending) + ";";
-  Type resTy = n ? Type(LLVM::LLVMStructType::getLiteral(
-                       b.getContext(), SmallVector<Type>(n, f32)))
-                 : Type();
-  auto op = LLVM::InlineAsmOp::create(
-      b, loc, n ? TypeRange(resTy) : TypeRange(), operands, ptx, constraints,
-      /*has_side_effects=*/true, /*is_align_stack=*/false,
-      LLVM::tailcallkind::TailCallKind::None,
-      LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
-      ArrayAttr());
-  SmallVector<Value> out;
-  for (int64_t t = 0; t < int64_t(done.size()); ++t) {
-    Value c = done[t];
-    for (int64_t i = 0; i < 4; ++i)
-      c = vector::InsertOp::create(
-          b, loc,
-          LLVM::ExtractValueOp::create(b, loc, op.getResult(0), 4 * t + i), c,
-          ArrayRef<int64_t>{i / 2, i % 2});
-    out.push_back(c);
-  }
-  return out;
+  auto op = inlinePtx(b, loc, n, operands, ptx, constraints);
+  return n ? resultTiles(b, loc, op, done) : SmallVector<Value>();
 }
 
 void MmaFragments::fenceProxyAsync() {
-  LLVM::InlineAsmOp::create(
-      b, loc, TypeRange(), ValueRange(), "fence.proxy.async.shared::cta;", "",
-      /*has_side_effects=*/true, /*is_align_stack=*/false,
-      LLVM::tailcallkind::TailCallKind::None,
-      LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
-      ArrayAttr());
+  inlinePtx(b, loc, 0, ValueRange(), "fence.proxy.async.shared::cta;", "");
 }
 
 Value MmaFragments::sharedAddress(Value buf) {
