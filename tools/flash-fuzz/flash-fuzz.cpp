@@ -67,6 +67,24 @@ Env &env() {
   return e;
 }
 
+/// Whether `inside` (between the brackets) is a list of integers, as the
+/// dense-array parser accepts it: empty, or comma-separated integers with
+/// an optional minus sign, whitespace around them.
+bool isIntegerList(llvm::StringRef inside) {
+  if (inside.trim(" \t\n\r").empty())
+    return true;
+  llvm::SmallVector<llvm::StringRef> items;
+  inside.split(items, ',');
+  for (llvm::StringRef item : items) {
+    item = item.trim(" \t\n\r");
+    item.consume_front("-");
+    if (item.empty() || item.find_first_not_of("0123456789") !=
+                            llvm::StringRef::npos)
+      return false;
+  }
+  return true;
+}
+
 /// Inputs that reach known crashes or hangs of upstream MLIR's parser
 /// (docs/KNOWN-UPSTREAM-ISSUES.md; mlir-opt fails the same way): skipped,
 /// so that the fuzzer spends its time on our code.
@@ -96,14 +114,12 @@ bool knownUpstreamIssue(llvm::StringRef text) {
       rest = rest.ltrim(" \t\n\r");
       if (!rest.starts_with("[") && !rest.starts_with("array<"))
         return true;
-      // ... or anything but integers inside it, whatever comes first
-      // (`dimensions = [x]`, a control byte: the same segfault).
+      // ... or anything but a list of integers inside it (`dimensions =
+      // [x]`, a control byte, `[0, 1,]`: the same segfault).
       if (rest.consume_front("[")) {
         llvm::StringRef inside =
             rest.take_until([](char c) { return c == ']'; });
-        if (inside.size() == rest.size() ||
-            inside.find_first_not_of("0123456789-, \t\n\r") !=
-                llvm::StringRef::npos)
+        if (inside.size() == rest.size() || !isIntegerList(inside))
           return true;
       }
     }
