@@ -67,10 +67,16 @@ def config(n, causal, window, softcap, alibi, docs):
 
 
 def precompile(cases):
+    """The kernels bench() runs, configured as flash_mlir.cuda configures
+    them: a window's and ALiBi's diagonal is a run-time argument
+    (cfg.mod_offset, which flash_mlir.cuda sets for them)."""
     for n in SIZES:
         for name in cases:
+            cfg = config(n, *CASES[name])
+            if cfg.window or cfg.alibi:
+                cfg.mod_offset = True
             for grad in (False, True):
-                cuda.compile_kernel(cuda.kernel_class(config(n, *CASES[name])), grad=grad)
+                cuda.compile_kernel(cuda.kernel_class(cfg, grad), grad=grad)
 
 
 def bench(cases):

@@ -39,11 +39,22 @@ exe ${P:-h}19 --batch 2 --hq 4 --hkv 2 --nq 100 --nk 130 --d 256 --causal --dtyp
 exe ${P:-h}20 --n 65 --d 256 --hq 2 --mask bool --full-mask --dtype f16 --tol 2e-3
 # The warp-specialized d = 128 forward (128-row blocks, 128-key tiles in a
 # two-stage ring): exactly one tile, one row into the second, a last block
-# of one row, many rounds of the ring with GQA 8:1, runtime sizes.
-exe ${P:-h}21 --nq 128 --nk 128 --d 128 --hq 2 --dtype bf16 --tol 8e-3
-exe ${P:-h}22 --nq 129 --nk 129 --d 128 --hq 2 --causal --dtype f16 --tol 2e-3
+# of one row, many rounds of the ring with GQA 8:1, runtime sizes (static
+# shapes of at most 1024 keys take the one-warpgroup kernel: the short ones
+# have runtime sizes).
+exe ${P:-h}21 --dynamic --nq 128 --nk 128 --d 128 --hq 2 --dtype bf16 --tol 8e-3
+exe ${P:-h}22 --dynamic --nq 129 --nk 129 --d 128 --hq 2 --causal --dtype f16 --tol 2e-3
 exe ${P:-h}23 --batch 2 --hq 8 --hkv 1 --nq 257 --nk 1500 --d 128 --dtype bf16 --tol 8e-3
 exe ${P:-h}24 --dynamic --nq 700 --nk 333 --d 128 --hq 4 --hkv 2 --dtype bf16 --tol 8e-3
+# Affine mask_mods on the warp-specialized forward (the producer streams
+# the window's tiles only): a window narrower than a tile, one wider than
+# the 128-row block with Nq != Nk and GQA, a two-sided window, a window with
+# soft-capping, a window with a causal limit off the corner, runtime sizes.
+exe ${P:-h}25 --dynamic --n 700 --d 128 --window 100,0 --hq 2 --dtype bf16 --tol 8e-3
+exe ${P:-h}26 --batch 2 --hq 4 --hkv 2 --nq 500 --nk 1300 --d 128 --window 300,0 --dtype bf16 --tol 8e-3
+exe ${P:-h}27 --dynamic --n 1000 --d 128 --window 200,57 --hq 2 --dtype f16 --tol 2e-3
+exe ${P:-h}28 --dynamic --n 900 --d 128 --window 256,0 --softcap 20 --hq 2 --dtype bf16 --tol 8e-3
+exe ${P:-h}29 --dynamic --nq 333 --nk 800 --d 128 --causal --window 130,-1 --hq 2 --dtype bf16 --tol 8e-3
 cp build/lib/libflash_cuda_runtime.so "$OUT/"
 [ -n "${SKIP_CACHE:-}" ] ||
   FLASH_MLIR_CACHE="$OUT/cache" /usr/bin/python3 bench/gpu/bench_hopper.py --precompile

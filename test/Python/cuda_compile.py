@@ -19,20 +19,21 @@ def cfg(d, dtype, causal=False, hq=4, hkv=2, n=100):
 
 
 # Tensor cores: on sm_90a wgmma, one warpgroup of 64 rows per block; at
-# d = 128 warp-specialized, two consumer warpgroups (128 rows) and a
-# producer per block.
+# d = 128 over 1024 keys warp-specialized, two consumer warpgroups (128
+# rows) and a producer per block.
 # CHECK: bf16 d=64 fwd ELF flash_attention_0 grid=2x8x1 block=128 kinds=wgmma
-# CHECK: bf16 d=128 fwd ELF flash_attention_0 grid=1x8x1 block=384 kinds=wgmma
+# CHECK: bf16 d=128 fwd ELF flash_attention_0 grid=2x8x1 block=128 kinds=wgmma
+# CHECK: bf16 d=128 fwd ELF flash_attention_0 grid=16x8x1 block=384 kinds=wgmma
 # The backward: dQ over query rows (B*Hq), dK/dV over key rows (B*Hkv).
 # CHECK: f16 d=64 bwd ELF flash_attention_grad_dq_0 grid=2x8x1 block=128 flash_attention_grad_dkdv_0 grid=2x4x1 block=128 kinds=wgmma,wgmma
 # SIMT (f32): the forward one row per thread; the backward four threads
 # per row at d = 64 (grad-row-lanes), 32 rows per block of 128.
 # CHECK: f32 d=64 fwd ELF flash_attention_0 grid=1x8x1 block=128 kinds=simt
 # CHECK: f32 d=64 bwd ELF flash_attention_grad_dq_0 grid=4x8x1 block=128 flash_attention_grad_dkdv_0 grid=4x4x1 block=128 kinds=simt,simt
-for d, dtype, grad in [(64, "bf16", False), (128, "bf16", False),
-                       (64, "f16", True), (64, "f32", False),
-                       (64, "f32", True)]:
-    c = cfg(d, dtype, causal=True)
+for d, dtype, grad, n in [(64, "bf16", False, 100), (128, "bf16", False, 100),
+                          (128, "bf16", False, 2000), (64, "f16", True, 100),
+                          (64, "f32", False, 100), (64, "f32", True, 100)]:
+    c = cfg(d, dtype, causal=True, n=n)
     blob, names, contracts = cuda.compile_kernel(c, grad=grad)
     geo = [cuda.geometry(k, c) for k in contracts]
     magic = "ELF" if blob[1:4] == b"ELF" else repr(blob[:4])

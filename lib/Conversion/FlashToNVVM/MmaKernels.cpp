@@ -686,7 +686,17 @@ bool gpukernels::warpSpecializedApplies(const KernelSpec &s) {
   // Measured on the H200 at d = 128 (bench/RESULTS.md, 2026-12-04): 1.09-
   // 1.16x the one-warpgroup kernel at N = 4k-16k, 0.96-0.98x at 1k. At
   // d = 64 (without ping-pong) 0.84-0.95x; with a mask operand it spills.
-  return wgmmaApplies(s) && s.d == 128 && !s.mask && !s.maskMod && !s.splitKeys;
+  // A mask_mod that is just affine bounds (a sliding window, a prefix)
+  // narrows the producer's tiles as it does the consumers'; one that needs
+  // evaluating to skip tiles (a document mask) would need the two roles to
+  // agree on each tile, which the one-warpgroup kernel's CTA barrier does.
+  // With at most 1024 keys (eight of its tiles, static Nk) the peeled first
+  // tile and the last P V are a large share of a block's work: 0.95-0.97x
+  // there (2026-12-04), so those shapes keep the one-warpgroup kernel.
+  const bool fewKeys = !ShapedType::isDynamic(s.nk) && s.nk <= 1024;
+  return wgmmaApplies(s) && s.d == 128 && !s.mask && !s.splitKeys &&
+         !fewKeys &&
+         (!s.maskMod || flash::maskModIsAffine(*s.maskMod, s.lead.size()));
 }
 
 bool gpukernels::mmaGradApplies(const KernelSpec &s) {
@@ -1295,7 +1305,7 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
     };
   };
   // The peeled first tile (a masked one: it may be either).
-  Value anyTile;
+  Value anyTile, headStart = kvStart;
   if (ws) {
     anyTile = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, kvStart,
                                     kvEnd);
@@ -1333,6 +1343,7 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
     inits.assign(first.getResults().begin(), first.getResults().end());
     // The loops start at the second tile.
     Value second = F.add(kvStart, kb.c(tileKV));
+    headStart = second;
     innerStart = arith::MaxSIOp::create(b, loc, innerStart, second);
     tailStart = arith::MaxSIOp::create(b, loc, tailStart, second);
     fullEnd = arith::MaxSIOp::create(b, loc, fullEnd, innerStart);
@@ -1347,7 +1358,7 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
   SmallVector<Value> headOut(inits);
   if (s.maskMod)
     headOut = SmallVector<Value>(
-        scf::ForOp::create(b, loc, kvStart, innerStart, kb.c(tileKV), inits,
+        scf::ForOp::create(b, loc, headStart, innerStart, kb.c(tileKV), inits,
                            body(/*masked=*/true))
             .getResults());
   auto full = scf::ForOp::create(b, loc, innerStart, fullEnd, kb.c(tileKV),

@@ -153,10 +153,25 @@ func.func @bf16_d256(%q: tensor<1x2x100x256xbf16>, %k: tensor<1x2x130x256xbf16>,
 // CHECK: gpu.launch_func {{.*}} blocks in (%c1{{[_0-9]*}}, %c3{{[_0-9]*}}, %c1{{[_0-9]*}}) threads in (%c256{{[_0-9]*}}, %c1{{[_0-9]*}}, %c1{{[_0-9]*}})
 // CHECK: workgroup(%{{.*}} : memref<64x136xbf16, #gpu.address_space<workgroup>>{{.*}}flash.kernel_kind = "mma.sync"
 // CHECK: nvvm.mma.sync A[{{.*}}] B[{{.*}}] C[{{.*}}] {layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>, multiplicandAPtxType = #nvvm.mma_type<bf16>, multiplicandBPtxType = #nvvm.mma_type<bf16>, shape = #nvvm.shape<m = 16, n = 8, k = 16>} : (i32, i32, f32) -> !llvm.struct<(f32, f32, f32, f32)>
-func.func @bf16(%q: tensor<3x37x128xbf16>, %k: tensor<3x300x128xbf16>) -> tensor<3x37x128xbf16> {
+// With at most 1024 keys (static) the default is the one-warpgroup kernel.
+// WS-LABEL: func.func @bf16_short
+// WS: threads in (%c128
+// WS-NOT: nvvm.setmaxregister
+// WS: gpu.return
+func.func @bf16(%q: tensor<3x37x128xbf16>, %k: tensor<3x1100x128xbf16>) -> tensor<3x37x128xbf16> {
   %o = tensor.empty() : tensor<3x37x128xbf16>
   %r = flash.attention ins(%q, %k, %k : tensor<3x37x128xbf16>,
-           tensor<3x300x128xbf16>, tensor<3x300x128xbf16>)
+           tensor<3x1100x128xbf16>, tensor<3x1100x128xbf16>)
+       outs(%o : tensor<3x37x128xbf16>) -> tensor<3x37x128xbf16>
+  return %r : tensor<3x37x128xbf16>
+}
+
+// -----
+
+func.func @bf16_short(%q: tensor<3x37x128xbf16>, %k: tensor<3x1024x128xbf16>) -> tensor<3x37x128xbf16> {
+  %o = tensor.empty() : tensor<3x37x128xbf16>
+  %r = flash.attention ins(%q, %k, %k : tensor<3x37x128xbf16>,
+           tensor<3x1024x128xbf16>, tensor<3x1024x128xbf16>)
        outs(%o : tensor<3x37x128xbf16>) -> tensor<3x37x128xbf16>
   return %r : tensor<3x37x128xbf16>
 }

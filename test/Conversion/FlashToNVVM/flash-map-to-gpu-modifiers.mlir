@@ -208,6 +208,53 @@ func.func @documents(%q: tensor<2x200x64xbf16>, %lse: tensor<2x200xf32>, %seg: t
 
 // -----
 
+// At d = 128 (over 1024 keys) a mask_mod that is just affine bounds (a
+// sliding window) runs
+// on the warp-specialized forward: the producer warpgroup streams only the
+// window's tiles (the first from the block's first row's window start);
+// a document mask, whose tiles need evaluating to be skipped, stays on the
+// one-warpgroup kernel.
+// CHECK-LABEL: func.func @window_d128
+// CHECK: gpu.func @flash_attention_0
+// CHECK-SAME: block = 384 : i64
+// CHECK: nvvm.setmaxregister  decrease 24
+// CHECK: nvvm.setmaxregister  increase 240
+// CHECK: arith.cmpi sge
+// CHECK: gpu.func @flash_attention_1
+// CHECK-SAME: block = 128 : i64
+// CHECK-NOT: nvvm.setmaxregister
+// CHECK: scf.while
+// CHECK-NOT: nvvm.setmaxregister
+// CHECK: gpu.return
+func.func @window_d128(%q: tensor<2x1100x128xbf16>) -> tensor<2x1100x128xbf16> {
+  %o0 = tensor.empty() : tensor<2x1100x128xbf16>
+  %o = flash.attention ins(%q, %q, %q : tensor<2x1100x128xbf16>, tensor<2x1100x128xbf16>, tensor<2x1100x128xbf16>)
+      outs(%o0 : tensor<2x1100x128xbf16>) {causal} -> tensor<2x1100x128xbf16>
+    mask_mod {
+    ^bb0(%h: index, %i: index, %j: index):
+      %w = arith.constant -100 : index
+      %lo = arith.addi %i, %w : index
+      %in = arith.cmpi sge, %j, %lo : index
+      flash.yield %in : i1
+    }
+  return %o : tensor<2x1100x128xbf16>
+}
+func.func @documents_d128(%q: tensor<2x200x128xbf16>, %seg: tensor<200xi32>) -> tensor<2x200x128xbf16> {
+  %o0 = tensor.empty() : tensor<2x200x128xbf16>
+  %o = flash.attention ins(%q, %q, %q : tensor<2x200x128xbf16>, tensor<2x200x128xbf16>, tensor<2x200x128xbf16>)
+      captures(%seg : tensor<200xi32>) outs(%o0 : tensor<2x200x128xbf16>) {causal} -> tensor<2x200x128xbf16>
+    mask_mod {
+    ^bb0(%h: index, %i: index, %j: index, %s: tensor<200xi32>):
+      %a = tensor.extract %s[%i] : tensor<200xi32>
+      %b = tensor.extract %s[%j] : tensor<200xi32>
+      %same = arith.cmpi eq, %a, %b : i32
+      flash.yield %same : i1
+    }
+  return %o : tensor<2x200x128xbf16>
+}
+
+// -----
+
 func.func @negative_dynamic_capture(%q: tensor<1x2x64x64xbf16>, %sl: tensor<?xf32>) -> tensor<1x2x64x64xbf16> {
   %o0 = tensor.empty() : tensor<1x2x64x64xbf16>
   // expected-error @+1 {{needs statically shaped captured operands on the GPU path}}

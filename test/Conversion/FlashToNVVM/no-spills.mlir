@@ -15,6 +15,7 @@
 // RUN: %gen --grad --batch 2 --hq 4 --hkv 2 --nq 300 --nk 200 --d 32 --dtype bf16 | flash-opt --flash-to-nvvm="format=isa chip=sm_80 features=+ptx70" | %python %S/ptxas_spills.py sm_80 | FileCheck %s --check-prefix=BWD
 // RUN: %gen --batch 2 --hq 8 --hkv 2 --nq 300 --nk 700 --d 128 --dtype bf16 --causal --dynamic | flash-opt --flash-to-nvvm=format=isa | %python %S/ptxas_spills.py | FileCheck %s --check-prefix=FWD
 // RUN: %gen --n 500 --d 128 --softcap 30 --dtype f16 | flash-opt --flash-to-nvvm=format=isa | %python %S/ptxas_spills.py | FileCheck %s --check-prefix=FWD
+// RUN: %gen --n 2048 --d 128 --window 256,0 --softcap 20 --dtype bf16 | flash-opt --flash-to-nvvm=format=isa | %python %S/ptxas_spills.py | FileCheck %s --check-prefix=FWD
 // The warp-specialized forward (d = 128) overlaps its products with the
 // softmax only if ptxas keeps them asynchronous.
 // FWD-NOT: wgmma serialized

@@ -545,17 +545,30 @@ void flash::boundPositions(OpBuilder &b, Location loc,
   }
 }
 
+/// The affine conjuncts of a mask_mod with `leadRank` leading positions into
+/// `forms`; whether they are the whole mask_mod.
+static bool affineConjuncts(Region &maskMod, unsigned leadRank,
+                            SmallVectorImpl<Linear> &forms) {
+  Block &block = maskMod.front();
+  unsigned rank = leadRank + 2;
+  Value iArg = block.getArgument(rank - 2), jArg = block.getArgument(rank - 1);
+  MaskAnalysis an{block, iArg, jArg, dependents(block, {iArg, jArg})};
+  return an.conjuncts(cast<YieldOp>(block.getTerminator()).getValue(), forms);
+}
+
+bool flash::maskModIsAffine(Region &maskMod, unsigned leadRank) {
+  SmallVector<Linear> forms;
+  return affineConjuncts(maskMod, leadRank, forms);
+}
+
 MaskBounds flash::analyzeMaskMod(OpBuilder &b, Location loc, Region &maskMod,
                                  ValueRange lead, ValueRange captures,
                                  CaptureReader read) {
   Block &block = maskMod.front();
   unsigned rank = lead.size() + 2;
-  Value iArg = block.getArgument(rank - 2), jArg = block.getArgument(rank - 1);
-  MaskAnalysis an{block, iArg, jArg, dependents(block, {iArg, jArg})};
   SmallVector<Linear> forms;
   MaskBounds bounds;
-  bounds.exact = an.conjuncts(
-      cast<YieldOp>(block.getTerminator()).getValue(), forms);
+  bounds.exact = affineConjuncts(maskMod, lead.size(), forms);
 
   // The invariant parts, emitted at `b` from the leading positions and the
   // captured operands.

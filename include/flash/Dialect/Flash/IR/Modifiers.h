@@ -86,6 +86,10 @@ MaskBounds analyzeMaskMod(OpBuilder &b, Location loc, Region &maskMod,
                           ValueRange lead, ValueRange captures,
                           CaptureReader read = {});
 
+/// Whether a mask_mod with `leadRank` leading positions is exactly its
+/// affine conjuncts (analyzeMaskMod's `exact`, without emitting anything).
+bool maskModIsAffine(Region &maskMod, unsigned leadRank);
+
 /// Narrows [lo, hi) to the key positions (query positions with `swap`)
 /// that some position in [tMin, tMax] of the other axis may see under
 /// `bounds`; when given, [innerLo, innerHi) to those every one of them sees
