@@ -55,6 +55,15 @@ exe ${P:-h}26 --batch 2 --hq 4 --hkv 2 --nq 500 --nk 1300 --d 128 --window 300,0
 exe ${P:-h}27 --dynamic --n 1000 --d 128 --window 200,57 --hq 2 --dtype f16 --tol 2e-3
 exe ${P:-h}28 --dynamic --n 900 --d 128 --window 256,0 --softcap 20 --hq 2 --dtype bf16 --tol 8e-3
 exe ${P:-h}29 --dynamic --nq 333 --nk 800 --d 128 --causal --window 130,-1 --hq 2 --dtype bf16 --tol 8e-3
+# The warp-specialized forward at d = 256 (64-key tiles, Q in two of them):
+# several ring rounds, one tile exactly, one row into the second tile,
+# causal GQA with Nq != Nk, a window, a one-row last block.
+exe ${P:-h}30 --n 1100 --d 256 --hq 2 --dtype bf16 --tol 8e-3
+exe ${P:-h}31 --dynamic --nq 64 --nk 64 --d 256 --hq 2 --dtype f16 --tol 2e-3
+exe ${P:-h}32 --dynamic --nq 65 --nk 65 --d 256 --hq 2 --causal --dtype bf16 --tol 8e-3
+exe ${P:-h}33 --dynamic --batch 2 --hq 4 --hkv 2 --nq 300 --nk 777 --d 256 --causal --dtype bf16 --tol 8e-3
+exe ${P:-h}34 --dynamic --n 600 --d 256 --window 150,20 --softcap 30 --hq 2 --dtype bf16 --tol 8e-3
+exe ${P:-h}35 --batch 2 --hq 3 --nq 257 --nk 1500 --d 256 --dtype f16 --tol 2e-3
 cp build/lib/libflash_cuda_runtime.so "$OUT/"
 [ -n "${SKIP_CACHE:-}" ] ||
   FLASH_MLIR_CACHE="$OUT/cache" /usr/bin/python3 bench/gpu/bench_hopper.py --precompile

@@ -25,15 +25,17 @@
 // too (wgmmaQInShared), at d = 256 two warpgroups share a two-stage K/V
 // ring (wgmmaForwardStages).
 //
-// At d = 128 the wgmma forward is warp-specialized (warp-specialize; the
-// structure of FlashAttention-3, arXiv 2407.08608):
+// At d = 128 and 256 (over 1024 keys, or runtime sizes) the wgmma forward
+// is warp-specialized (warp-specialize; the structure of FlashAttention-3,
+// arXiv 2407.08608):
 //
 //   block = 2 consumer warpgroups (64 query rows each) + 1 producer
-//   producer (24 registers by setmaxnreg): Q, then K(j) and V(j) of each
-//     128-key tile into stage j % 2 of a ring by cp.async (streamTile),
+//   producer (24 registers by setmaxnreg; 40 at d = 256): Q, then K(j) and
+//     V(j) of each 128-key tile (64 at d = 256) into stage j % 2 of a ring
+//     by cp.async (streamTile),
 //     each landing signalled on the stage's "full" mbarrier; it waits on
 //     the stage's "empty" mbarrier before refilling it
-//   consumers (240 registers): per tile j, on their turn (named barriers:
+//   consumers (240 registers; 232): per tile j, on their turn (named barriers:
 //     the two warpgroups alternate, one's softmax under the other's
 //     products), issue S(j) = Q K(j)^T and O += P(j-1) V(j-1) as two
 //     asynchronous wgmma groups, wait for S(j) only, run the softmax of
@@ -626,10 +628,12 @@ void gpukernels::chooseMmaTiles(KernelSpec &s, int64_t warps, int64_t tileKV,
   // The backward (4 warps) chooses its tiles itself (MmaGradKernels.cpp).
   // Warp-specialized: two consumer warpgroups (128 query rows) and 128-key
   // tiles, so Q is one more K/V-shaped tile: 5 tiles of 128 rows in the
-  // ring's buffer (161 KiB at d = 128).
+  // ring's buffer (161 KiB at d = 128); at d = 256 64-key tiles (the
+  // consumers' O takes 128 registers, S 32), Q two of them: 6 tiles of 64
+  // rows (193 KiB).
   if (s.mmaWarpSpecialized) {
     s.mmaWarps = 8;
-    s.mmaTileKV = 128;
+    s.mmaTileKV = s.d > 128 ? 64 : 128;
     return;
   }
   s.mmaWarps = warps ? warps
@@ -684,7 +688,8 @@ bool gpukernels::wgmmaApplies(const KernelSpec &s) {
 
 bool gpukernels::warpSpecializedApplies(const KernelSpec &s) {
   // Measured on the H200 at d = 128 (bench/RESULTS.md, 2026-12-04): 1.09-
-  // 1.16x the one-warpgroup kernel at N = 4k-16k, 0.96-0.98x at 1k. At
+  // 1.16x the one-warpgroup kernel at N = 4k-16k, 0.96-0.98x at 1k; at
+  // d = 256 it replaces two warpgroups sharing a 32-key ring. At
   // d = 64 (without ping-pong) 0.84-0.95x; with a mask operand it spills.
   // A mask_mod that is just affine bounds (a sliding window, a prefix)
   // narrows the producer's tiles as it does the consumers'; one that needs
@@ -694,7 +699,8 @@ bool gpukernels::warpSpecializedApplies(const KernelSpec &s) {
   // tile and the last P V are a large share of a block's work: 0.95-0.97x
   // there (2026-12-04), so those shapes keep the one-warpgroup kernel.
   const bool fewKeys = !ShapedType::isDynamic(s.nk) && s.nk <= 1024;
-  return wgmmaApplies(s) && s.d == 128 && !s.mask && !s.splitKeys &&
+  return wgmmaApplies(s) && (s.d == 128 || s.d == 256) && !s.mask &&
+         !s.splitKeys &&
          !fewKeys &&
          (!s.maskMod || flash::maskModIsAffine(*s.maskMod, s.lead.size()));
 }
@@ -733,6 +739,9 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
   const bool wg = s.wgmma;
   const int64_t stages = wg ? wgmmaForwardStages(s) : 1;
   const bool qShared = wg && (ws || wgmmaQInShared(s));
+  // Q's tiles after the K/V stages: the block's rows in K/V-shaped tiles
+  // (warp-specialized: 128 rows, in one 128-key tile or two 64-key ones).
+  const int64_t qTiles = !qShared ? 0 : ws ? rowsPerBlock / tileKV : 1;
   OperandTypes t = operandTypes(ctx, s);
   SmallVector<Type> buffers{t.q, t.k, t.v, t.o, t.lse};
   if (s.splitKeys)
@@ -741,8 +750,7 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
   // K and V (wgmma: one swizzled buffer, one stage).
   auto fn = newKernel(ob, loc, name, s, argTys,
                       wg ? SmallVector<Type>{swizzledBufferType(
-                               ctx, s.elt, 2 * stages + (qShared ? 1 : 0),
-                               tileKV, D)}
+                               ctx, s.elt, 2 * stages + qTiles, tileKV, D)}
                          : mmaTileBuffers(ctx, s, tileKV, stages),
                       threads);
   if (ws)
@@ -961,8 +969,9 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
     Value copyTid = arith::SubIOp::create(pb, loc, tid, P.c(consumerThreads));
     NVVM::SetMaxRegisterOp::create(pb, loc, producerRegisters(s),
                                    NVVM::SetMaxRegisterAction::decrease);
-    streamTile(pb, loc, *kv, P.c(2 * stages), copyTid, q, bh, rowBase, nq,
-               rowsPerBlock, D);
+    for (int64_t i = 0; i < qTiles; ++i)
+      streamTile(pb, loc, *kv, P.c(2 * stages + i), copyTid, q, bh,
+                 P.add(rowBase, P.c(i * tileKV)), nq, tileKV, D);
     bars->arriveOnCopies(pb, loc, kQFull, Value());
     scf::ForOp::create(
         pb, loc, kvStart, kvEnd, P.c(tileKV), ValueRange(),
@@ -991,14 +1000,21 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
     bars->wait(b, loc, kQFull, Value(),
                arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0));
     F.fenceProxyAsync();
-    // This warpgroup's 64 rows of the Q tile.
-    Value wgIdx = arith::IndexCastUIOp::create(
-        b, loc, b.getI64Type(), arith::DivUIOp::create(b, loc, tid, kb.c(128)));
-    qDesc = arith::AddIOp::create(
-        b, loc, kv->descriptor(F, 2 * stages, /*mnMajor=*/false),
-        arith::MulIOp::create(b, loc, wgIdx,
-                              arith::ConstantIntOp::create(
-                                  b, loc, b.getI64Type(), 64 * 128 / 16)));
+    // This warpgroup's 64 rows of Q: a whole 64-key tile, or the second
+    // half of a 128-key one (64 rows of 128 bytes per 64-column group, in
+    // the descriptor's 16-byte units).
+    Value wgIdx = arith::DivUIOp::create(b, loc, tid, kb.c(128));
+    qDesc = kv->descriptor(F, 2 * stages, /*mnMajor=*/false);
+    if (tileKV == 64)
+      qDesc = kv->advance(F, qDesc, wgIdx);
+    else
+      qDesc = arith::AddIOp::create(
+          b, loc, qDesc,
+          arith::MulIOp::create(
+              b, loc,
+              arith::IndexCastUIOp::create(b, loc, b.getI64Type(), wgIdx),
+              arith::ConstantIntOp::create(b, loc, b.getI64Type(),
+                                           64 * 128 / 16)));
   }
 
   SmallVector<Value> inits{kb.f(ninf), kb.f(ninf), kb.f(0.0f), kb.f(0.0f)};

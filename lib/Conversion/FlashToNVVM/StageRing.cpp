@@ -58,18 +58,19 @@ void StageBarriers::arriveOnCopies(OpBuilder &b, Location loc, int64_t which,
 }
 
 int32_t gpukernels::producerRegisters(const KernelSpec &s) {
-  return s.d <= 64 ? 40 : 24;
+  return s.d <= 64 || s.d > 128 ? 40 : 24;
 }
 int32_t gpukernels::consumerRegisters(const KernelSpec &s) {
-  return s.d <= 64 ? 232 : 240;
+  return s.d <= 64 || s.d > 128 ? 232 : 240;
 }
 
-// Producer thread ptid copies 16-byte chunk ptid % (width / 8) of every step-th
-// row from row ptid / (width / 8) (step = producer threads / (width / 8), a
-// multiple of 8), so its addresses on both sides differ by constants
-// (immediate offsets of one register each: few registers live) and its
-// swizzle is the same in every row it copies. Rows at or past `limit` are
-// zero-filled (src-size 0: nothing is read).
+// Producer thread ptid copies 16-byte chunk ptid % perRow of every step-th
+// row from row ptid / perRow (perRow = min(width / 8, 16) chunks: at most
+// two 64-column groups; step = producer threads / perRow, a multiple of 8),
+// in each part of perRow chunks of a wider row, so its addresses on both
+// sides differ by constants (immediate offsets of one register per part:
+// few registers live) and its swizzle is the same in every row it copies.
+// Rows at or past `limit` are zero-filled (src-size 0: nothing is read).
 void gpukernels::streamTile(OpBuilder &b, Location loc, const SwizzledTiles &kv,
                             Value tile, Value ptid, Value src, Value bh,
                             Value row0, Value limit, int64_t rows,
@@ -77,25 +78,29 @@ void gpukernels::streamTile(OpBuilder &b, Location loc, const SwizzledTiles &kv,
   auto c = [&](int64_t v) {
     return arith::ConstantIndexOp::create(b, loc, v).getResult();
   };
-  const int64_t perRow = width / 8, step = kProducerThreads / perRow;
+  const int64_t perRow = std::min<int64_t>(width / 8, 16),
+                step = kProducerThreads / perRow, parts = width / 8 / perRow;
   Value r0 = arith::DivUIOp::create(b, loc, ptid, c(perRow));
-  Value col = arith::MulIOp::create(
+  Value col0 = arith::MulIOp::create(
       b, loc, arith::RemUIOp::create(b, loc, ptid, c(perRow)), c(8));
-  Value dst0 = kv.at(b, loc, tile, r0, col)[0];
   Value key0 = arith::AddIOp::create(b, loc, row0, r0);
   auto tokTy = nvgpu::DeviceAsyncTokenType::get(b.getContext());
   SmallVector<Value> toks;
-  for (int64_t i = 0; i < rows / step; ++i) {
-    Value key = arith::AddIOp::create(b, loc, key0, c(i * step));
-    Value in =
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, key, limit);
-    Value n = arith::SelectOp::create(b, loc, in, c(8), c(0));
-    Value dst = arith::AddIOp::create(b, loc, dst0, c(i * step * 64));
-    toks.push_back(
-        nvgpu::DeviceAsyncCopyOp::create(b, loc, tokTy, kv.buf, ValueRange{dst},
-                                         src, ValueRange{bh, key, col},
-                                         b.getIndexAttr(8), n, b.getUnitAttr())
-            .getResult());
+  for (int64_t part = 0; part < parts; ++part) {
+    Value col = arith::AddIOp::create(b, loc, col0, c(part * perRow * 8));
+    Value dst0 = kv.at(b, loc, tile, r0, col)[0];
+    for (int64_t i = 0; i < rows / step; ++i) {
+      Value key = arith::AddIOp::create(b, loc, key0, c(i * step));
+      Value in =
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, key, limit);
+      Value n = arith::SelectOp::create(b, loc, in, c(8), c(0));
+      Value dst = arith::AddIOp::create(b, loc, dst0, c(i * step * 64));
+      toks.push_back(nvgpu::DeviceAsyncCopyOp::create(
+                         b, loc, tokTy, kv.buf, ValueRange{dst}, src,
+                         ValueRange{bh, key, col}, b.getIndexAttr(8), n,
+                         b.getUnitAttr())
+                         .getResult());
+    }
   }
   nvgpu::DeviceAsyncCreateGroupOp::create(b, loc, tokTy, toks);
 }
