@@ -13,7 +13,7 @@ of the core peak, the parallel efficiency, numpy with OPENBLAS_NUM_THREADS=1
 and with all cores, the ratios, and the peak RSS of the fused process.
 
   /usr/bin/python3 bench/cpu/bench.py [--ns 1024,4096,16384] [--ds 64,128]
-      [--grad] [--write]
+      [--grad] [--dtype f32|f16|bf16] [--write]
 """
 
 import argparse
@@ -203,6 +203,8 @@ def main():
                     help="best of this many runs of each measurement")
     ap.add_argument("--options", default="",
                     help="more --flash-to-cpu options, e.g. 'block-q=64'")
+    ap.add_argument("--dtype", default="f32", choices=["f32", "f16", "bf16"],
+                    help="the fused program's element type (numpy runs f32)")
     ap.add_argument("--write", action="store_true",
                     help="write the table into bench/RESULTS.md")
     a = ap.parse_args()
@@ -211,7 +213,8 @@ def main():
     blas_lib = None
     head = (f"CPU: {model}, {lanes} f32 lanes ({32 * lanes} bits), {cores} "
             f"cores; one core's measured FMA peak: {peak:.1f} GFLOP/s; "
-            f"{'backward' if a.grad else 'forward'}, f32, GFLOP/s")
+            f"{'backward' if a.grad else 'forward'}, fused {a.dtype}, numpy "
+            f"f32, GFLOP/s")
     hdr = (f"| N | d | fused 1 thread | % core peak | fused {cores} threads "
            f"| parallel efficiency | numpy 1 thread | numpy {cores} threads "
            "| fused / numpy, 1 thread | fused / numpy, all | fused peak MB |")
@@ -221,7 +224,7 @@ def main():
     rows = []
     for n in [int(x) for x in a.ns.split(",")]:
         for d in [int(x) for x in a.ds.split(",")]:
-            cfg = mlirgen.Config(nq=n, nk=n, d=d, lse=True)
+            cfg = mlirgen.Config(nq=n, nk=n, d=d, lse=True, dtype=a.dtype)
             flops = 4.0 * n * n * d * (2.5 if a.grad else 1.0)
             which = "fused_grad" if a.grad else "fused"
             reps = max(1, int(4e9 / flops))
@@ -249,7 +252,8 @@ def main():
         text = open(path).read() if os.path.exists(path) else "# Results\n"
         table = "\n".join([head + f" (numpy's BLAS: {blas_lib})", "", hdr,
                            "|" + "---|" * 11] + rows)
-        tag = "cpu-grad-table" if a.grad else "cpu-table"
+        tag = ("cpu-grad-table" if a.grad else "cpu-table") + (
+            "" if a.dtype == "f32" else "-" + a.dtype)
         start, end = f"<!-- {tag} -->", f"<!-- /{tag} -->"
         block = f"{start}\n{table}\n{end}"
         if start in text:
