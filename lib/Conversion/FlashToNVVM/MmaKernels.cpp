@@ -25,7 +25,7 @@
 // too (wgmmaQInShared), at d = 256 two warpgroups share a two-stage K/V
 // ring (wgmmaForwardStages).
 //
-// At d = 128 and 256 (over 1024 keys, or runtime sizes) the wgmma forward
+// At d = 128 (over 1024 keys, or runtime sizes) and 256 the wgmma forward
 // is warp-specialized (warp-specialize; the structure of FlashAttention-3,
 // arXiv 2407.08608):
 //
@@ -695,10 +695,12 @@ bool gpukernels::warpSpecializedApplies(const KernelSpec &s) {
   // narrows the producer's tiles as it does the consumers'; one that needs
   // evaluating to skip tiles (a document mask) would need the two roles to
   // agree on each tile, which the one-warpgroup kernel's CTA barrier does.
-  // With at most 1024 keys (eight of its tiles, static Nk) the peeled first
-  // tile and the last P V are a large share of a block's work: 0.95-0.97x
-  // there (2026-12-04), so those shapes keep the one-warpgroup kernel.
-  const bool fewKeys = !ShapedType::isDynamic(s.nk) && s.nk <= 1024;
+  // At d = 128 with at most 1024 keys (eight of its tiles, static Nk) the
+  // peeled first tile and the last P V are a large share of a block's work:
+  // 0.93-1.0x there (2026-12-04), so those shapes keep the one-warpgroup
+  // kernel. At d = 256 it ran 1.18-1.24x at 1k too, 1.24-1.39x at 4k-16k.
+  const bool fewKeys =
+      s.d == 128 && !ShapedType::isDynamic(s.nk) && s.nk <= 1024;
   return wgmmaApplies(s) && (s.d == 128 || s.d == 256) && !s.mask &&
          !s.splitKeys &&
          !fewKeys &&
