@@ -158,6 +158,13 @@ SmallVector<Type> mmaTileBuffers(MLIRContext *ctx, const KernelSpec &s,
 SwizzledTiles swizzledTiles(MmaFragments &F, Value buf, int64_t rows,
                             int64_t width);
 
+/// The block of query rows a kernel over query rows (the forward, dQ) takes
+/// from block index `bx`: with a causal limit the last rows see the most
+/// keys, so the first blocks launched take them (heaviest first: the light
+/// ones fill the last wave); otherwise bx.
+Value queryBlockOrder(OpBuilder &b, Location loc, const KernelSpec &s,
+                      Value bx);
+
 /// The registers per thread ptxas may give tensor-core kernel `fn`:
 /// mma-max-registers when set (fewer registers, more blocks per SM);
 /// otherwise 255 for 256-thread kernels and the backward's (without it,

@@ -162,6 +162,16 @@ void gpukernels::limitRegisters(gpu::GPUFuncOp fn, const KernelSpec &s,
                 IntegerAttr::get(IntegerType::get(fn.getContext(), 32), n));
 }
 
+Value gpukernels::queryBlockOrder(OpBuilder &b, Location loc,
+                                  const KernelSpec &s, Value bx) {
+  if (!s.causalOffset || s.splitKeys || s.packedQueries)
+    return bx;
+  Value last = arith::SubIOp::create(
+      b, loc, gpu::GridDimOp::create(b, loc, gpu::Dimension::x),
+      arith::ConstantIndexOp::create(b, loc, 1));
+  return arith::SubIOp::create(b, loc, last, bx);
+}
+
 MmaFragments gpukernels::mmaFragments(OpBuilder &b, Location loc, Type elt,
                                       Value tid) {
   auto cst = [&](int64_t v) {
@@ -786,8 +796,8 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
   Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
   MmaFragments F = mmaFragments(b, loc, elt, tid);
   // Split-KV: block x is a split of the keys of one block of query rows.
-  MmaFragments::WarpRows w =
-      F.warpRows(s.splitKeys ? kb.c(0) : bx, tid, warps, nq);
+  MmaFragments::WarpRows w = F.warpRows(
+      s.splitKeys ? kb.c(0) : queryBlockOrder(b, loc, s, bx), tid, warps, nq);
   Value rowBase = w.base, *rows = w.rows, *rowsc = w.clamped;
   Value kvbh = F.kvHead(s, bh);
   // wgmma: K (tiles [0, stages)) is read K-major, V (the next ones)

@@ -82,8 +82,10 @@ def FlashMapToGPU : Pass<"flash-map-to-gpu", "::mlir::ModuleOp"> {
            "Registers per thread ptxas may give the tensor-core kernels "
            "(64..255; 0: its choice, 255 for 256-thread blocks)">,
     Option<"warpSpecialize", "warp-specialize", "bool", /*default=*/"true",
-           "With wgmma: the forward at head dim 128 (no mask operand or "
-           "mask_mod) in warp-specialized blocks: a producer warpgroup "
+           "With wgmma: the forward at head dim 128 (over 1024 keys, or "
+           "runtime lengths) and 256, without a mask operand or a mask_mod "
+           "beyond affine bounds (windows are in), in warp-specialized "
+           "blocks: a producer warpgroup "
            "streams K/V tiles into a two-stage ring under mbarriers while "
            "two consumer warpgroups (128 query rows) compute in ping-pong, "
            "registers moved to them by setmaxnreg (not with mma-warps, "
