@@ -236,8 +236,7 @@ gpu::GPUFuncOp gpukernels::buildGradQMmaKernel(OpBuilder &ob, Location loc,
   Value bh = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
   Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
   MmaFragments F = mmaFragments(b, loc, elt, tid);
-  MmaFragments::WarpRows w =
-      F.warpRows(queryBlockOrder(b, loc, s, bx), tid, warps, nq);
+  MmaFragments::WarpRows w = F.warpRows(bx, tid, warps, nq);
   Value *rows = w.rows, *rowsc = w.clamped;
   Value kvbh = F.kvHead(s, bh);
   Value rowLimit[2];

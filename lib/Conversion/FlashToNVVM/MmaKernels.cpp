@@ -164,7 +164,7 @@ void gpukernels::limitRegisters(gpu::GPUFuncOp fn, const KernelSpec &s,
 
 Value gpukernels::queryBlockOrder(OpBuilder &b, Location loc,
                                   const KernelSpec &s, Value bx) {
-  if (!s.causalOffset || s.splitKeys || s.packedQueries)
+  if (!s.causalOffset || !s.mmaWarpSpecialized)
     return bx;
   Value last = arith::SubIOp::create(
       b, loc, gpu::GridDimOp::create(b, loc, gpu::Dimension::x),
