@@ -12,6 +12,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/IR/Matchers.h"
 
 namespace mlir {
 namespace flash {
@@ -55,6 +56,35 @@ struct FlashGPULowerMathPass
     // exp2 / log2 (below) instead of libdevice calls.
     if (target == flash::GPUMathTarget::NVVM) {
       auto afn = arith::FastMathFlags::afn;
+      // x / c for a constant c (a soft-cap's s / cap, per score): x times
+      // 1 / c, one FMUL (<= 1.5 ulp) where div.approx is MUFU.RCP + FMUL
+      // (<= 2 ulp) and the RCP competes with the softmax's ex2 and the
+      // tanh for the SFU.
+      SmallVector<arith::DivFOp> byConstant;
+      getOperation()->walk([&](arith::DivFOp d) {
+        APFloat c(0.0f);
+        if (!d.getType().isF32() ||
+            !matchPattern(d.getRhs(), m_ConstantFloat(&c)) ||
+            !c.isFiniteNonZero())
+          return;
+        // (1 / c rounded; not where it would overflow or be subnormal.)
+        APFloat r(1.0f);
+        r.divide(c, APFloat::rmNearestTiesToEven);
+        if (r.isNormal())
+          byConstant.push_back(d);
+      });
+      for (arith::DivFOp d : byConstant) {
+        APFloat c(0.0f);
+        matchPattern(d.getRhs(), m_ConstantFloat(&c));
+        APFloat r(1.0f);
+        r.divide(c, APFloat::rmNearestTiesToEven);
+        OpBuilder b(d);
+        Value inv = arith::ConstantOp::create(
+            b, d.getLoc(), b.getF32FloatAttr(r.convertToFloat()));
+        d.replaceAllUsesWith(
+            arith::MulFOp::create(b, d.getLoc(), d.getLhs(), inv).getResult());
+        d.erase();
+      }
       getOperation()->walk([&](Operation *op) {
         if (op->getNumResults() != 1 || !op->getResult(0).getType().isF32())
           return;

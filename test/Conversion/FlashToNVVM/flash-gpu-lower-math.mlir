@@ -85,3 +85,40 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// Division by a constant (a soft-cap's s / cap) on NVIDIA: a multiply by
+// the rounded reciprocal (no MUFU.RCP next to the softmax's ex2 and the
+// tanh); not by zero, nor where 1 / c would be subnormal (c = 1e38) or
+// overflow (c = 1e-39); SPIR-V keeps the division.
+// NVVM-LABEL: gpu.func @c
+// NVVM: %[[R:.*]] = arith.constant 2.000000e-02 : f32
+// NVVM: arith.mulf %{{.*}}, %[[R]] : f32
+// NVVM: arith.divf %{{.*}}, %{{.*}} fastmath<afn> : f32
+// NVVM: arith.divf %{{.*}}, %{{.*}} fastmath<afn> : f32
+// NVVM: arith.divf %{{.*}}, %{{.*}} fastmath<afn> : f32
+// NVVM-NOT: arith.divf
+// SPIRV-LABEL: gpu.func @c
+// SPIRV-COUNT-4: arith.divf
+gpu.module @m {
+  gpu.func @c(%x: f32, %out: memref<4xf32>) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %c3 = arith.constant 3 : index
+    %cap = arith.constant 50.0 : f32
+    %zero = arith.constant 0.0 : f32
+    %big = arith.constant 1.0e38 : f32
+    %tiny = arith.constant 1.0e-39 : f32
+    %a = arith.divf %x, %cap : f32
+    %b = arith.divf %x, %zero : f32
+    %c = arith.divf %x, %big : f32
+    %d = arith.divf %x, %tiny : f32
+    memref.store %a, %out[%c0] : memref<4xf32>
+    memref.store %b, %out[%c1] : memref<4xf32>
+    memref.store %c, %out[%c2] : memref<4xf32>
+    memref.store %d, %out[%c3] : memref<4xf32>
+    gpu.return
+  }
+}
