@@ -60,7 +60,7 @@ struct FlashGPULowerMathPass
       // 1 / c, one FMUL (<= 1.5 ulp) where div.approx is MUFU.RCP + FMUL
       // (<= 2 ulp) and the RCP competes with the softmax's ex2 and the
       // tanh for the SFU.
-      SmallVector<arith::DivFOp> byConstant;
+      SmallVector<std::pair<arith::DivFOp, float>> byConstant;
       getOperation()->walk([&](arith::DivFOp d) {
         APFloat c(0.0f);
         if (!d.getType().isF32() ||
@@ -71,16 +71,12 @@ struct FlashGPULowerMathPass
         APFloat r(1.0f);
         r.divide(c, APFloat::rmNearestTiesToEven);
         if (r.isNormal())
-          byConstant.push_back(d);
+          byConstant.push_back({d, r.convertToFloat()});
       });
-      for (arith::DivFOp d : byConstant) {
-        APFloat c(0.0f);
-        matchPattern(d.getRhs(), m_ConstantFloat(&c));
-        APFloat r(1.0f);
-        r.divide(c, APFloat::rmNearestTiesToEven);
+      for (auto [d, r] : byConstant) {
         OpBuilder b(d);
-        Value inv = arith::ConstantOp::create(
-            b, d.getLoc(), b.getF32FloatAttr(r.convertToFloat()));
+        Value inv =
+            arith::ConstantOp::create(b, d.getLoc(), b.getF32FloatAttr(r));
         d.replaceAllUsesWith(
             arith::MulFOp::create(b, d.getLoc(), d.getLhs(), inv).getResult());
         d.erase();

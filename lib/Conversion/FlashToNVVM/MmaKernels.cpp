@@ -35,9 +35,9 @@
 //     by cp.async (streamTile),
 //     each landing signalled on the stage's "full" mbarrier; it waits on
 //     the stage's "empty" mbarrier before refilling it
-//   consumers (240 registers; 232): per tile j, on their turn (named barriers:
-//     the two warpgroups alternate, one's softmax under the other's
-//     products), issue S(j) = Q K(j)^T and O += P(j-1) V(j-1) as two
+//   consumers (240 registers; 232 at d = 256): per tile j, on their turn
+//     (named barriers: the two warpgroups alternate, one's softmax under the
+//     other's products), issue S(j) = Q K(j)^T and O += P(j-1) V(j-1) as two
 //     asynchronous wgmma groups, wait for S(j) only, run the softmax of
 //     tile j while P V is in flight, then wait for it and rescale O.
 //
@@ -712,8 +712,7 @@ bool gpukernels::warpSpecializedApplies(const KernelSpec &s) {
   const bool fewKeys =
       s.d == 128 && !ShapedType::isDynamic(s.nk) && s.nk <= 1024;
   return wgmmaApplies(s) && (s.d == 128 || s.d == 256) && !s.mask &&
-         !s.splitKeys &&
-         !fewKeys &&
+         !s.splitKeys && !fewKeys &&
          (!s.maskMod || flash::maskModIsAffine(*s.maskMod, s.lead.size()));
 }
 

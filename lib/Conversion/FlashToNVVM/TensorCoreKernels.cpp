@@ -54,8 +54,8 @@ struct TensorCoreKind : KernelKind {
     s.wgmma = o.wgmma && wgmmaApplies(s);
     // Explicit tiles or register limits tune the one-warpgroup kernel.
     s.mmaWarpSpecialized = !backward && s.wgmma && o.warpSpecialize &&
-                           !o.mmaWarps && !o.mmaTileKV &&
-                           !o.mmaMaxRegisters && warpSpecializedApplies(s);
+                           !o.mmaWarps && !o.mmaTileKV && !o.mmaMaxRegisters &&
+                           warpSpecializedApplies(s);
     s.mmaMaxRegisters = o.mmaMaxRegisters;
     chooseMmaTiles(s, o.mmaWarps, o.mmaTileKV, backward);
     return true;
