@@ -81,6 +81,49 @@ struct FlashGPULowerMathPass
             arith::MulFOp::create(b, d.getLoc(), d.getLhs(), inv).getResult());
         d.erase();
       }
+      // (x c1) c2 with constants and an x c1 used only there: x (c1 c2),
+      // one FMUL (the product rounded once instead of twice). A soft-cap
+      // inlined into the kernel's scores is ((s scale) / cap), tanh, then
+      // (t cap) log2 e: two multiplies per score instead of four. Not where
+      // c1 c2 rounds to zero, a subnormal or infinity.
+      auto constantF32 = [](Value v, APFloat &c) {
+        return matchPattern(v, m_ConstantFloat(&c));
+      };
+      SmallVector<arith::MulFOp> products;
+      getOperation()->walk([&](arith::MulFOp m) {
+        if (m.getType().isF32())
+          products.push_back(m);
+      });
+      for (arith::MulFOp outer : products) {
+        APFloat c2(0.0f), c1(0.0f);
+        Value inner = outer.getLhs();
+        if (!constantF32(outer.getRhs(), c2)) {
+          if (!constantF32(inner, c2))
+            continue;
+          inner = outer.getRhs();
+        }
+        auto m = inner.getDefiningOp<arith::MulFOp>();
+        if (!m || !m->hasOneUse())
+          continue;
+        Value x = m.getLhs();
+        if (!constantF32(m.getRhs(), c1)) {
+          if (!constantF32(x, c1))
+            continue;
+          x = m.getRhs();
+        }
+        APFloat c = c1;
+        // (Inexact is the point; overflow and underflow are not.)
+        if ((c.multiply(c2, APFloat::rmNearestTiesToEven) &
+             ~APFloat::opInexact) != APFloat::opOK ||
+            !c.isNormal())
+          continue;
+        OpBuilder b(outer);
+        Value k = arith::ConstantOp::create(
+            b, outer.getLoc(), b.getF32FloatAttr(c.convertToFloat()));
+        outer.getLhsMutable().assign(x);
+        outer.getRhsMutable().assign(k);
+        m.erase();
+      }
       getOperation()->walk([&](Operation *op) {
         if (op->getNumResults() != 1 || !op->getResult(0).getType().isF32())
           return;
@@ -128,10 +171,17 @@ struct FlashGPULowerMathPass
       bool isExp = isa<math::Exp2Op>(op);
       Value r;
       if (target == flash::GPUMathTarget::NVVM) {
+        // The .ftz forms: without it ptxas guards every ex2 whose input it
+        // cannot bound with a range check and two predicated multiplies
+        // (FSETP, FMUL, MUFU.EX2, FMUL: four instructions where one does,
+        // seen in sm_90a SASS), to give subnormal results. A softmax term
+        // below 2^-126 of the row's largest, or a subnormal row sum (never:
+        // the largest term is 1), changes nothing at f32 precision; the
+        // FlashAttention kernels compile exp2 the same way (fast math).
         r = LLVM::CallIntrinsicOp::create(
                 b, loc, b.getF32Type(),
-                b.getStringAttr(isExp ? "llvm.nvvm.ex2.approx.f32"
-                                      : "llvm.nvvm.lg2.approx.f"),
+                b.getStringAttr(isExp ? "llvm.nvvm.ex2.approx.ftz.f32"
+                                      : "llvm.nvvm.lg2.approx.ftz.f"),
                 ValueRange{x})
                 .getResult(0);
       } else if (isExp) {

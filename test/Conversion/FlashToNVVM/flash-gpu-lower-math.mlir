@@ -5,8 +5,8 @@
 
 // The kernels' exp2 / log2 per target; f64 is left alone.
 // NVVM-LABEL: gpu.func @k
-// NVVM: llvm.call_intrinsic "llvm.nvvm.ex2.approx.f32"(%{{.*}}) : (f32) -> f32
-// NVVM: llvm.call_intrinsic "llvm.nvvm.lg2.approx.f"(%{{.*}}) : (f32) -> f32
+// NVVM: llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f32"(%{{.*}}) : (f32) -> f32
+// NVVM: llvm.call_intrinsic "llvm.nvvm.lg2.approx.ftz.f"(%{{.*}}) : (f32) -> f32
 // NVVM: math.exp2 %{{.*}} : f64
 // SPIRV-LABEL: gpu.func @k
 // SPIRV: %[[LN2:.*]] = arith.constant 0.693147182 : f32
@@ -56,9 +56,9 @@ gpu.module @m {
 // NVVM: math.sqrt %{{.*}} fastmath<afn> : f32
 // NVVM: %[[L2E:.*]] = arith.constant 1.44269502 : f32
 // NVVM: %[[E:.*]] = arith.mulf %{{.*}}, %[[L2E]] : f32
-// NVVM: llvm.call_intrinsic "llvm.nvvm.ex2.approx.f32"(%[[E]])
+// NVVM: llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f32"(%[[E]])
 // NVVM: %[[LN2:.*]] = arith.constant 0.693147182 : f32
-// NVVM: %[[LG:.*]] = llvm.call_intrinsic "llvm.nvvm.lg2.approx.f"
+// NVVM: %[[LG:.*]] = llvm.call_intrinsic "llvm.nvvm.lg2.approx.ftz.f"
 // NVVM: arith.mulf %[[LG]], %[[LN2]] : f32
 // NVVM: arith.divf %{{.*}}, %{{.*}} : f64
 // SPIRV-LABEL: gpu.func @d
@@ -119,6 +119,51 @@ gpu.module @m {
     memref.store %b, %out[%c1] : memref<4xf32>
     memref.store %c, %out[%c2] : memref<4xf32>
     memref.store %d, %out[%c3] : memref<4xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// A chain of multiplies by constants is one multiply on NVVM (a soft-cap's
+// ((s scale) / cap) and (tanh cap) log2 e); not where the inner product has
+// another use, or the constants' product would overflow. SPIR-V keeps it.
+// NVVM-LABEL: gpu.func @p
+// NVVM: %[[K1:.*]] = arith.constant 0.0166666675 : f32
+// NVVM: %[[A:.*]] = arith.mulf %{{.*}}, %[[K1]] : f32
+// NVVM: %[[T:.*]] = llvm.intr.tanh(%[[A]])
+// NVVM: %[[K2:.*]] = arith.constant 43.2808495 : f32
+// NVVM: arith.mulf %[[T]], %[[K2]] : f32
+// NVVM: %[[U:.*]] = arith.mulf %{{.*}}, %{{.*}} : f32
+// NVVM: arith.mulf %[[U]], %{{.*}} : f32
+// NVVM: memref.store %[[U]]
+// NVVM: %[[B:.*]] = arith.mulf %{{.*}}, %{{.*}} : f32
+// NVVM: arith.mulf %[[B]], %{{.*}} : f32
+// SPIRV-LABEL: gpu.func @p
+// SPIRV: arith.divf
+// SPIRV-COUNT-6: arith.mulf
+gpu.module @m {
+  gpu.func @p(%x: f32, %out: memref<4xf32>) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %scale = arith.constant 0.5 : f32
+    %cap = arith.constant 30.0 : f32
+    %log2e = arith.constant 1.44269502 : f32
+    %big = arith.constant 3.0e38 : f32
+    %s = arith.mulf %x, %scale : f32
+    %a = arith.divf %s, %cap : f32
+    %t = math.tanh %a : f32
+    %y = arith.mulf %t, %cap : f32
+    %z = arith.mulf %y, %log2e : f32
+    memref.store %z, %out[%c0] : memref<4xf32>
+    %u = arith.mulf %x, %scale : f32
+    %v = arith.mulf %u, %log2e : f32
+    memref.store %u, %out[%c1] : memref<4xf32>
+    memref.store %v, %out[%c2] : memref<4xf32>
+    %b = arith.mulf %x, %big : f32
+    %w = arith.mulf %b, %big : f32
+    memref.store %w, %out[%c2] : memref<4xf32>
     gpu.return
   }
 }

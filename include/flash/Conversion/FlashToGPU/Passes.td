@@ -143,7 +143,7 @@ def FlashGPULowerMath : Pass<"flash-gpu-lower-math", "::mlir::gpu::GPUModuleOp">
     needs libdevice at compile time) and has no SPIR-V pattern for them, so
     this pass (our own; upstream has no equivalent) rewrites them:
 
-      target=nvvm:  llvm.nvvm.ex2.approx.f32 / llvm.nvvm.lg2.approx.f
+      target=nvvm:  llvm.nvvm.ex2.approx.ftz.f32 / llvm.nvvm.lg2.approx.ftz.f
       target=spirv: math.exp(x * ln 2) / math.log(x) * log2(e)
 
     On NVVM it also keeps the f32 math of the kernels (and of the
@@ -153,6 +153,10 @@ def FlashGPULowerMath : Pass<"flash-gpu-lower-math", "::mlir::gpu::GPUModuleOp">
     sqrt.approx). ptxas expands IEEE division and square root with a
     data-dependent slow path, and that divergence between warpgroup MMAs
     (which need the warpgroup converged) gave wrong results on the H200.
+    ex2 / lg2 are the .ftz forms (a non-ftz ex2 is four instructions in
+    SASS). f32 division by a constant is a multiply by its reciprocal, and
+    a product by two constants, (x c1) c2, is x (c1 c2): a soft-cap's
+    scale, 1 / cap, cap and log2 e fold into two multiplies around the tanh.
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::LLVM::LLVMDialect",
