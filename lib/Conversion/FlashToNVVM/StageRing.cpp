@@ -58,7 +58,7 @@ void StageBarriers::arriveOnCopies(OpBuilder &b, Location loc, int64_t which,
 }
 
 int32_t gpukernels::producerRegisters(const KernelSpec &s) {
-  return s.d <= 64 || s.d > 128 ? 40 : 24;
+  return s.d <= 64 || s.d > 128 ? 40 : s.mmaBlockItems > 1 ? 32 : 24;
 }
 int32_t gpukernels::consumerRegisters(const KernelSpec &s) {
   return s.d <= 64 || s.d > 128 ? 232 : 240;

@@ -34,15 +34,17 @@ int32_t consumerRegisters(const KernelSpec &s);
 
 /// The warp-specialized forward's mbarriers, i64 words of a workgroup
 /// buffer: Q landed; K / V of stage 0, 1 landed (the producer's copies
-/// arrive on them); K / V of stage 0, 1 read (every consumer thread
-/// arrives once its products are complete).
+/// arrive on them); K / V of stage 0, 1 read, Q read (every consumer thread
+/// arrives once its products are complete; Q's once per item of a block
+/// that computes several).
 enum StageBarrier : int64_t {
   kQFull = 0,
   kKFull = 1,
   kVFull = 3,
   kKEmpty = 5,
   kVEmpty = 7,
-  kStageBarriers = 9
+  kQEmpty = 9,
+  kStageBarriers = 10
 };
 
 /// mbarrier operations on those words.
