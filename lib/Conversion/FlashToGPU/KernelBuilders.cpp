@@ -333,6 +333,33 @@ Value gpukernels::blockKvEnd(KernelBuilder &kb, const KernelSpec &s,
       s.nkValue(kb));
 }
 
+Value gpukernels::visibleKeyEnd(KernelBuilder &kb, const KernelSpec &s,
+                                Value rowLimit) {
+  Value end = s.nkValue(kb);
+  if (!rowLimit)
+    return end;
+  return arith::MinSIOp::create(
+      kb.b, kb.loc, end,
+      arith::AddIOp::create(kb.b, kb.loc, rowLimit, kb.c(1)));
+}
+
+Value gpukernels::relativeBound(KernelBuilder &kb, Value bound, Value base,
+                                int64_t tile) {
+  Value x = arith::SubIOp::create(kb.b, kb.loc, bound, base);
+  return arith::MinSIOp::create(
+      kb.b, kb.loc, arith::MaxSIOp::create(kb.b, kb.loc, x, kb.c(0)),
+      kb.c(tile));
+}
+
+Value gpukernels::inRange(KernelBuilder &kb, Value lo, Value hi, int64_t c) {
+  // (As i32, LLVM widens the compares back to i64 through the clamp.)
+  Value k = kb.c(c);
+  return arith::AndIOp::create(
+      kb.b, kb.loc,
+      arith::CmpIOp::create(kb.b, kb.loc, arith::CmpIPredicate::sle, lo, k),
+      arith::CmpIOp::create(kb.b, kb.loc, arith::CmpIPredicate::sgt, hi, k));
+}
+
 Value gpukernels::keyVisible(KernelBuilder &kb, const KernelSpec &s,
                              Value rowLimit, Value key) {
   Value vis = arith::CmpIOp::create(kb.b, kb.loc, arith::CmpIPredicate::ult,

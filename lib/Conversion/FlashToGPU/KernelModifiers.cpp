@@ -235,10 +235,44 @@ Value KernelModifiers::visible(KernelBuilder &kb, unsigned r, Value vis,
   return arith::AndIOp::create(kb.b, kb.loc, vis, mask(kb, r, row, key));
 }
 
+bool KernelModifiers::visibilityIsRanges() const {
+  return !s.mask &&
+         (!s.maskMod || flash::maskModIsAffine(*s.maskMod, s.lead.size()));
+}
+
+void KernelModifiers::narrowToVisible(KernelBuilder &kb, bool swap, Value fixed,
+                                      Value &lo, Value &hi) const {
+  if (!s.maskMod)
+    return;
+  OpBuilder &b = kb.b;
+  Location loc = kb.loc;
+  flash::MaskBounds mb =
+      flash::analyzeMaskMod(b, loc, *s.maskMod, lead, {}, reader);
+  flash::boundPositions(b, loc, mb, swap, fixed, fixed, lo, hi);
+  // Conjuncts on the fixed position alone (boundPositions leaves them): it
+  // sees nothing where one fails.
+  for (const flash::MaskConstraint &k : mb.constraints) {
+    int64_t cu = swap ? k.ci : k.cj, ct = swap ? k.cj : k.ci;
+    if (cu || !ct)
+      continue;
+    Value v = arith::AddIOp::create(
+        b, loc, arith::MulIOp::create(b, loc, kb.c(ct), fixed), k.rest);
+    Value holds =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sle, v, kb.c(0));
+    hi = arith::SelectOp::create(b, loc, holds, hi, lo);
+  }
+}
+
 Value KernelModifiers::gradExponent(KernelBuilder &kb, unsigned r, Value x,
                                     Value row, Value key, Value lse2,
                                     Value &dMod, Value &vis) const {
   vis = visible(kb, r, vis, row, key);
+  return gradExponent(kb, r, x, row, key, lse2, dMod);
+}
+
+Value KernelModifiers::gradExponent(KernelBuilder &kb, unsigned r, Value x,
+                                    Value row, Value key, Value lse2,
+                                    Value &dMod) const {
   Value negLse = arith::NegFOp::create(kb.b, kb.loc, lse2);
   if (!s.scoreMod)
     return fmac(kb.b, kb.loc, x, kb.f(s.scale * kLog2e), negLse);

@@ -271,6 +271,14 @@ gpu::GPUFuncOp gpukernels::buildGradQMmaKernel(OpBuilder &ob, Location loc,
   const bool skip = !exact;
   if (skip)
     kvStart = nextVisibleTile(b, loc, kvStart, kvEnd, kTile, visible);
+  // Visibility by key ranges (visibilityIsRanges): each row's [lo, hi).
+  const bool ranges = mods.visibilityIsRanges();
+  Value keyLo[2], keyHi[2];
+  for (int r = 0; ranges && r < 2; ++r) {
+    keyLo[r] = kb.c(0);
+    keyHi[r] = visibleKeyEnd(kb, s, rowLimit[r]);
+    mods.narrowToVisible(kb, /*swap=*/false, rowsc[r], keyLo[r], keyHi[r]);
+  }
   // wgmma: K (tile 0 of a stage) is read K-major for S and MN-major for
   // dS K, V (tile 1) K-major for dP.
   GradTiles tiles{s, tid, threads, kTile, nk, k, v, kS, vS, std::nullopt};
@@ -347,18 +355,34 @@ gpu::GPUFuncOp gpukernels::buildGradQMmaKernel(OpBuilder &ob, Location loc,
         }
         // S = Q K^T, dP = dO V^T.
         auto [sAll, dpAll] = tiles.products(G, qA, doA, kD, vD, nTiles);
+        // The rows' key ranges relative to this thread's keys jt + t2 + c
+        // (c = nt 8 + j): two compares with an immediate per score.
+        Value relLo[2], relHi[2];
+        for (int r = 0; ranges && r < 2; ++r) {
+          relLo[r] = relativeBound(kl, keyLo[r], G.add(jt, G.t2), kTile);
+          relHi[r] = relativeBound(kl, keyHi[r], G.add(jt, G.t2), kTile);
+        }
         SmallVector<Value> dsC;
         for (int64_t nt = 0; nt < nTiles; ++nt) {
           Value sC = sAll[nt], dpC = dpAll[nt];
           Value ds = G.zeroC();
           for (int64_t r = 0; r < 2; ++r)
             for (int64_t j = 0; j < 2; ++j) {
-              Value key = G.add(jt, G.add(G.t2, kl.c(nt * 8 + j)));
-              Value keyc = arith::MinUIOp::create(lb, l, key, s.nkValue(kl, -1));
-              Value vis = keyVisible(kl, s, rowLimit[r], key);
-              Value x = at(lb, l, sC, r, j), dMod;
-              Value arg =
-                  mods.gradExponent(kl, r, x, rowsc[r], keyc, lse2[r], dMod, vis);
+              Value x = at(lb, l, sC, r, j), dMod, vis, arg, keyc;
+              if (!ranges || s.scoreMod) {
+                Value key = G.add(jt, G.add(G.t2, kl.c(nt * 8 + j)));
+                keyc = arith::MinUIOp::create(lb, l, key, s.nkValue(kl, -1));
+                if (!ranges)
+                  vis = keyVisible(kl, s, rowLimit[r], key);
+              }
+              if (ranges) {
+                vis = inRange(kl, relLo[r], relHi[r], nt * 8 + j);
+                arg =
+                    mods.gradExponent(kl, r, x, rowsc[r], keyc, lse2[r], dMod);
+              } else {
+                arg = mods.gradExponent(kl, r, x, rowsc[r], keyc, lse2[r], dMod,
+                                        vis);
+              }
               if (mask)
                 arg = addMask(kl, s, arg, mask, maskBase, rowsc[r], keyc);
               Value p = exp2(lb, l, arg);
@@ -515,6 +539,18 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
         const bool skip = !exact;
         if (skip)
           qFrom = nextVisibleTile(hb, hl, qFrom, qEnd, kTile, visible);
+        // Visibility by query ranges (visibilityIsRanges): the queries
+        // [lo, hi) that see each of the thread's keys.
+        const bool ranges = mods.visibilityIsRanges();
+        Value qLo[2], qHi[2];
+        for (int r = 0; ranges && r < 2; ++r) {
+          qLo[r] = khb.c(0);
+          qHi[r] = s.nqValue(khb);
+          if (s.causalOffset)
+            qLo[r] = arith::SubIOp::create(hb, hl, keys[r],
+                                           s.causalOffsetValue(khb));
+          mods.narrowToVisible(khb, /*swap=*/true, keysc[r], qLo[r], qHi[r]);
+        }
         SmallVector<Value> tInits(hargs);
         if (sw) {
           MmaFragments H{hb, hl, elt, F.lrow, F.lmat, F.g, F.t2};
@@ -568,6 +604,13 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
                   cols.push_back(column(lb, nt, j));
               // S^T = K Q^T, dP^T = V dO^T.
               auto [sAll, dpAll] = tiles.products(G, kA, vA, qD, doD, nTiles);
+              // The keys' query ranges relative to this thread's queries
+              // it + t2 + c (c = nt 8 + j).
+              Value relLo[2], relHi[2];
+              for (int r = 0; ranges && r < 2; ++r) {
+                relLo[r] = relativeBound(kl, qLo[r], G.add(it, G.t2), kTile);
+                relHi[r] = relativeBound(kl, qHi[r], G.add(it, G.t2), kTile);
+              }
               SmallVector<Value> pC, dsC;
               for (int64_t nt = 0; nt < nTiles; ++nt) {
                 Value sC = sAll[nt], dpC = dpAll[nt];
@@ -577,16 +620,22 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
                   const Column &c = cols[2 * nt + j];
                   Value qi = c.qi, qc = c.qc, l2 = c.l2, dq = c.d, qOk = c.ok;
                   for (int64_t r = 0; r < 2; ++r) {
-                    Value vis = qOk;
-                    if (s.causalOffset)
-                      vis = arith::AndIOp::create(
-                          lb, l, vis,
-                          arith::CmpIOp::create(
-                              lb, l, arith::CmpIPredicate::sle, keys[r],
-                              G.add(qi, s.causalOffsetValue(kl))));
-                    Value dMod;
-                    Value arg = mods.gradExponent(kl, r, at(lb, l, sC, r, j), qc,
-                                           keysc[r], l2, dMod, vis);
+                    Value vis, dMod, arg;
+                    if (ranges) {
+                      vis = inRange(kl, relLo[r], relHi[r], nt * 8 + j);
+                      arg = mods.gradExponent(kl, r, at(lb, l, sC, r, j), qc,
+                                              keysc[r], l2, dMod);
+                    } else {
+                      vis = qOk;
+                      if (s.causalOffset)
+                        vis = arith::AndIOp::create(
+                            lb, l, vis,
+                            arith::CmpIOp::create(
+                                lb, l, arith::CmpIPredicate::sle, keys[r],
+                                G.add(qi, s.causalOffsetValue(kl))));
+                      arg = mods.gradExponent(kl, r, at(lb, l, sC, r, j), qc,
+                                              keysc[r], l2, dMod, vis);
+                    }
                     if (mask)
                       arg = addMask(kl, s, arg, mask, maskBase, qc, keysc[r]);
                     Value p = exp2(lb, l, arg);

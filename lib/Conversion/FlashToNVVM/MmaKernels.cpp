@@ -814,6 +814,9 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
   Value mask = s.mask ? fn.getArgument(5) : Value();
   std::optional<KernelModifiers> mods;
   bool skipTiles = false;
+  // Where visibility is a key range per row (visibilityIsRanges): each row's
+  // [keyLo, keyHi), computed once per block of rows.
+  Value keyLo[2], keyHi[2];
   auto blockGeometry = [&](Value queryBlock) {
     w = F.warpRows(queryBlock, tid, warps, nq);
     rowBase = w.base;
@@ -867,6 +870,12 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
     // only on the block's batch-head and a thread's row, computed once.
     mods.emplace(kb, s, fn, bh, ArrayRef<Value>{rowsc[0], rowsc[1]},
                  /*fixedIsKey=*/false);
+    if (mods->visibilityIsRanges())
+      for (int r = 0; r < 2; ++r) {
+        keyLo[r] = kb.c(0);
+        keyHi[r] = visibleKeyEnd(kb, s, rowLimit[r]);
+        mods->narrowToVisible(kb, /*swap=*/false, rowsc[r], keyLo[r], keyHi[r]);
+      }
     // A mask_mod that is not just affine bounds (a document mask): tiles that
     // no row of the block sees are skipped, found by a check of the
     // predicate (below).
@@ -1176,6 +1185,14 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
     // Invisible keys at -inf.
     SmallVector<Value> sAcc;
     Value tileMax[2] = {kl.f(ninf), kl.f(ninf)};
+    // A key range per row (relativeBound): two compares per score where
+    // the general check is a dozen 64-bit integer operations.
+    const bool ranges = masked && keyLo[0];
+    Value relLo[2], relHi[2];
+    for (int r = 0; ranges && r < 2; ++r) {
+      relLo[r] = relativeBound(kl, keyLo[r], G.add(jt, G.t2), tileKV);
+      relHi[r] = relativeBound(kl, keyHi[r], G.add(jt, G.t2), tileKV);
+    }
     for (int64_t nt = 0; nt < nTiles; ++nt) {
       Value acc = sRaw[nt];
       for (int64_t r = 0; r < 2; ++r)
@@ -1186,7 +1203,7 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
           if (!s.scoreMod)
             x = arith::MulFOp::create(lb, l, x, kl.f(sl2));
           Value key, keyc;
-          if (masked || s.scoreMod) {
+          if ((masked && !ranges) || s.scoreMod) {
             key = G.add(jt, G.add(G.t2, kl.c(nt * 8 + j)));
             // The regions see keys and rows in range (the tail's, past
             // Nk, are masked: a captured table is not read past its end).
@@ -1201,7 +1218,10 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
             Value y = mods->score(kl, r, t, rowsc[r], keyc);
             x = arith::MulFOp::create(lb, l, y, kl.f(kLog2e));
           }
-          if (masked) {
+          if (ranges) {
+            Value vis = inRange(kl, relLo[r], relHi[r], nt * 8 + j);
+            x = arith::SelectOp::create(lb, l, vis, x, kl.f(ninf));
+          } else if (masked) {
             Value vis = mods->visible(
                 kl, r, keyVisible(kl, s, rowLimit[r], key), rowsc[r], keyc);
             x = arith::SelectOp::create(lb, l, vis, x, kl.f(ninf));
@@ -1497,12 +1517,15 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
               ringSlot(ib, il, loopRes.back(), ringFirst, tileKV);
           bars->wait(ib, il, kVFull, pstage, pphase);
           G.fenceProxyAsync();
-          scf::YieldOp::create(
-              ib, il,
+          SmallVector<Value> oAcc =
               G.wgmma(ArrayRef<Value>(loopRes).slice(4, dTiles),
                       ArrayRef<Value>(loopRes).slice(4 + dTiles, pSteps),
                       kv->advance(G, vDesc, pstage), kv->mnMajorSteps(),
-                      /*transB=*/true));
+                      /*transB=*/true);
+          // (The next item's tiles reuse the stage.)
+          if (items > 1)
+            bars->arrive(ib, il, kVEmpty, pstage);
+          scf::YieldOp::create(ib, il, oAcc);
         },
         [&](OpBuilder &ib, Location il) {
           scf::YieldOp::create(ib, il,

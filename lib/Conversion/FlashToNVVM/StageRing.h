@@ -26,9 +26,9 @@ namespace gpukernels {
 constexpr int64_t kProducerThreads = 128;
 /// The registers setmaxnreg leaves the producer and gives the consumers: the
 /// block starts with 168 each (384 threads in 64K registers), and 128 x 24 +
-/// 256 x 240 of them fit; at d = 64 and 256 the producer needs a few more
-/// (40: it spilled at 24 and 32 at d = 256) to spill nothing, the consumers
-/// fewer (232).
+/// 256 x 240 of them fit; at d = 64 and 256, and with several items per
+/// block, the producer needs a few more (40: it spilled at 24 and 32 at
+/// d = 256, 24 with items) to spill nothing, the consumers fewer (232).
 int32_t producerRegisters(const KernelSpec &s);
 int32_t consumerRegisters(const KernelSpec &s);
 

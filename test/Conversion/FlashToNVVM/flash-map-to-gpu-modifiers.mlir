@@ -12,9 +12,14 @@
 // tile.
 // CHECK: arith.divsi %{{[0-9]+}}, %c64{{[_0-9]*}} : index
 // CHECK: arith.muli %{{[0-9]+}}, %c64
+// The window is a key range per row: its bounds relative to the tile,
+// then two compares with a constant per score.
 // CHECK: scf.for
+// CHECK: %[[LO:.*]] = arith.minsi %{{.*}}, %c64
+// CHECK: %[[HI:.*]] = arith.minsi %{{.*}}, %c64
 // CHECK: math.tanh
-// CHECK: arith.cmpi sge
+// CHECK: arith.cmpi sle, %[[LO]], %c0
+// CHECK: arith.cmpi sgt, %[[HI]], %c0
 // CHECK: arith.andi
 func.func @window_softcap(%q: tensor<1x2x300x64xbf16>, %k: tensor<1x2x300x64xbf16>, %v: tensor<1x2x300x64xbf16>) -> tensor<1x2x300x64xbf16> {
   %o0 = tensor.empty() : tensor<1x2x300x64xbf16>
@@ -115,12 +120,12 @@ func.func @simt_f32(%q: tensor<64x64xf32>) -> tensor<64x64xf32> {
 // CHECK: gpu.func @flash_attention_grad_dq_0
 // CHECK: scf.for
 // CHECK: math.tanh
-// CHECK: arith.cmpi sge
+// CHECK: arith.cmpi sgt, %{{.*}}, %c
 // CHECK: gpu.func @flash_attention_grad_dkdv_0
 // CHECK: scf.for
 // CHECK: scf.for
 // CHECK: math.tanh
-// CHECK: arith.cmpi sge
+// CHECK: arith.cmpi sgt, %{{.*}}, %c
 func.func @grad_window_softcap(%q: tensor<2x100x64xbf16>, %lse: tensor<2x100xf32>) -> tensor<2x100x64xbf16> {
   %r:3 = flash.attention_grad ins(%q, %q, %q, %q, %lse, %q : tensor<2x100x64xbf16>, tensor<2x100x64xbf16>, tensor<2x100x64xbf16>, tensor<2x100x64xbf16>, tensor<2x100xf32>, tensor<2x100x64xbf16>)
       outs(%q, %q, %q : tensor<2x100x64xbf16>, tensor<2x100x64xbf16>, tensor<2x100x64xbf16>) {causal} -> tensor<2x100x64xbf16>, tensor<2x100x64xbf16>, tensor<2x100x64xbf16>
@@ -219,7 +224,7 @@ func.func @documents(%q: tensor<2x200x64xbf16>, %lse: tensor<2x200xf32>, %seg: t
 // CHECK-SAME: block = 384 : i64
 // CHECK: nvvm.setmaxregister  decrease 24
 // CHECK: nvvm.setmaxregister  increase 240
-// CHECK: arith.cmpi sge
+// CHECK: arith.cmpi sgt, %{{.*}}, %c
 // CHECK: gpu.func @flash_attention_1
 // CHECK-SAME: block = 128 : i64
 // CHECK-NOT: nvvm.setmaxregister

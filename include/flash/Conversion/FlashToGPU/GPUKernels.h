@@ -268,11 +268,23 @@ struct KernelModifiers {
   /// `vis` and, with a mask_mod, mask(r, row, key).
   Value visible(KernelBuilder &kb, unsigned r, Value vis, Value row,
                 Value key) const;
+  /// Whether visibility is a range of keys per query (and of queries per
+  /// key): no mask operand, and a mask_mod (if any) that is exactly its
+  /// affine conjuncts. Per score, visibility is then two compares.
+  bool visibilityIsRanges() const;
+  /// With visibilityIsRanges(): [lo, hi) narrowed to the keys query `fixed`
+  /// sees under the mask_mod (with `swap`, to the queries key `fixed`
+  /// sees); empty (hi = lo) where a conjunct on `fixed` alone fails.
+  void narrowToVisible(KernelBuilder &kb, bool swap, Value fixed, Value &lo,
+                       Value &hi) const;
   /// The backward's exponent of P = 2^arg for a raw score x = q.k: x scale
   /// log2 e - lse2, or score_mod(x scale) log2 e - lse2 with `dMod` set to
   /// d score_mod / ds; `vis` narrowed by the mask_mod.
   Value gradExponent(KernelBuilder &kb, unsigned r, Value x, Value row,
                      Value key, Value lse2, Value &dMod, Value &vis) const;
+  /// The same without the mask_mod (visibility by ranges).
+  Value gradExponent(KernelBuilder &kb, unsigned r, Value x, Value row,
+                     Value key, Value lse2, Value &dMod) const;
   /// The backward's score in natural units for a scaled score x = scale
   /// q.k: x, or score_mod(x) with `dMod` set to d score_mod / ds; `vis`
   /// narrowed by the mask_mod.
@@ -349,6 +361,14 @@ Value keyVisible(KernelBuilder &kb, const KernelSpec &s, const QueryRows &r,
 /// causal).
 Value keyVisible(KernelBuilder &kb, const KernelSpec &s, Value rowLimit,
                  Value key);
+/// The end of the keys keyVisible admits: min(Nk, rowLimit + 1).
+Value visibleKeyEnd(KernelBuilder &kb, const KernelSpec &s, Value rowLimit);
+/// Visibility by ranges (KernelModifiers::visibilityIsRanges) in a tile: a
+/// thread's positions in it are base + c for constants c in [0, tile), so
+/// a range bound becomes bound - base clamped to [0, tile], once per tile,
+/// and inRange(lo, hi, c) is two compares with an immediate per score.
+Value relativeBound(KernelBuilder &kb, Value bound, Value base, int64_t tile);
+Value inRange(KernelBuilder &kb, Value lo, Value hi, int64_t c);
 
 /// Loads row `row` (rowOf) of `src` (width values) as f32, times `mul`; with
 /// `lane`, only the columns lane, lane + lanes, ... (width / lanes values).
