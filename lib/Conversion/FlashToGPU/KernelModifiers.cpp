@@ -236,8 +236,11 @@ Value KernelModifiers::visible(KernelBuilder &kb, unsigned r, Value vis,
 }
 
 bool KernelModifiers::visibilityIsRanges() const {
-  return !s.mask &&
-         (!s.maskMod || flash::maskModIsAffine(*s.maskMod, s.lead.size()));
+  // Without a mask_mod LLVM already reduces the Nk and causal checks to a
+  // compare per score, and the ranges came out slower there (the causal
+  // backward ran 0.60-0.87x on the H200, 2026-12-04).
+  return !s.mask && s.maskMod &&
+         flash::maskModIsAffine(*s.maskMod, s.lead.size());
 }
 
 void KernelModifiers::narrowToVisible(KernelBuilder &kb, bool swap, Value fixed,

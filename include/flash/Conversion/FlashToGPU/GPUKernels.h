@@ -269,8 +269,9 @@ struct KernelModifiers {
   Value visible(KernelBuilder &kb, unsigned r, Value vis, Value row,
                 Value key) const;
   /// Whether visibility is a range of keys per query (and of queries per
-  /// key): no mask operand, and a mask_mod (if any) that is exactly its
-  /// affine conjuncts. Per score, visibility is then two compares.
+  /// key) that the kernels compute from the mask_mod: no mask operand, and
+  /// a mask_mod that is exactly its affine conjuncts (a window, a prefix).
+  /// Per score, visibility is then two compares instead of the region.
   bool visibilityIsRanges() const;
   /// With visibilityIsRanges(): [lo, hi) narrowed to the keys query `fixed`
   /// sees under the mask_mod (with `swap`, to the queries key `fixed`
