@@ -53,11 +53,6 @@ struct FlashToNVVMPipelineOptions
       llvm::cl::desc("The wgmma forward in warp-specialized blocks (a "
                      "producer warpgroup, two consumers; flash-map-to-gpu)"),
       llvm::cl::init(FlashMapToGPUOptions().warpSpecialize)};
-  PassOptions::Option<int64_t> mmaBlockItems{
-      *this, "mma-block-items",
-      llvm::cl::desc("Query blocks per warp-specialized block "
-                     "(flash-map-to-gpu)"),
-      llvm::cl::init(FlashMapToGPUOptions().mmaBlockItems)};
   PassOptions::Option<int64_t> mmaWarps{
       *this, "mma-warps",
       llvm::cl::desc("Warps per block of the tensor-core forward "

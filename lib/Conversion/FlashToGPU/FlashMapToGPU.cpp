@@ -418,7 +418,6 @@ struct FlashMapToGPUPass : flash::impl::FlashMapToGPUBase<FlashMapToGPUPass> {
     o.cooperativeMatrix = cooperativeMatrix;
     o.wgmma = wgmma;
     o.warpSpecialize = warpSpecialize;
-    o.mmaBlockItems = mmaBlockItems;
     o.rowLanes = rowLanes;
     o.gradRowLanes = gradRowLanes;
     o.maxWorkgroupMemory = maxWorkgroupMemory;
@@ -475,12 +474,10 @@ struct FlashMapToGPUPass : flash::impl::FlashMapToGPUBase<FlashMapToGPUPass> {
         (mmaTileKV != 0 && mmaTileKV != 32 && mmaTileKV != 64 &&
          mmaTileKV != 128) ||
         (mmaMaxRegisters != 0 &&
-         (mmaMaxRegisters < 64 || mmaMaxRegisters > 255)) ||
-        mmaBlockItems < 1 || mmaBlockItems > 8) {
+         (mmaMaxRegisters < 64 || mmaMaxRegisters > 255))) {
       module.emitError("flash-map-to-gpu: mma-warps must be 4 or 8, "
                        "mma-tile-kv 32, 64 or 128 (0: by head dim), "
-                       "mma-max-registers 64..255 (0: by block size), "
-                       "mma-block-items 1..8");
+                       "mma-max-registers 64..255 (0: by block size)");
       return signalPassFailure();
     }
     if (threads <= 0 || tileKV <= 0 || splitKVBlocks <= 0) {

@@ -744,7 +744,6 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
   // Warp-specialized: the consumer warps compute, the producer warpgroup
   // after them copies (see the producer below).
   const bool ws = s.mmaWarpSpecialized;
-  const int64_t items = s.mmaBlockItems;
   const int64_t consumerThreads = warps * 32, threads = mmaThreads(s);
   const int64_t D = s.d, rowsPerBlock = warps * kRowsPerWarp;
   const int64_t kSteps = D / 16, dTiles = D / 8, nTiles = tileKV / 8;
@@ -783,6 +782,7 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
         v = byBatchHead(kb, fn.getArgument(2), bhKV, nk),
         o = byBatchHead(kb, fn.getArgument(3), bhQ, nq),
         lse = byBatchHead(kb, fn.getArgument(4), bhQ, nq);
+  Value mask = s.mask ? fn.getArgument(5) : Value();
   Value kS = fn.getWorkgroupAttributions()[0];
   Value vS = fn.getWorkgroupAttributions()[wg ? 0 : 1];
   const float ninf = -std::numeric_limits<float>::infinity();
@@ -794,6 +794,10 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
   Value bh = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
   Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
   MmaFragments F = mmaFragments(b, loc, elt, tid);
+  // Split-KV: block x is a split of the keys of one block of query rows.
+  MmaFragments::WarpRows w = F.warpRows(
+      s.splitKeys ? kb.c(0) : queryBlockOrder(b, loc, s, bx), tid, warps, nq);
+  Value rowBase = w.base, *rows = w.rows, *rowsc = w.clamped;
   Value kvbh = F.kvHead(s, bh);
   // wgmma: K (tiles [0, stages)) is read K-major, V (the next ones)
   // MN-major.
@@ -804,107 +808,91 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
     kDesc = kv->descriptor(F, 0, /*mnMajor=*/false);
     vDesc = kv->descriptor(F, stages, /*mnMajor=*/true);
   }
-  // The block of query rows (a warp-specialized block's items: each in
-  // turn) and what depends on it, set by blockGeometry at b's insertion
-  // point: the rows, the keys they need, the tiles to mask.
-  MmaFragments::WarpRows w;
-  Value rowBase, *rows = w.rows, *rowsc = w.clamped;
+  // Keys the block needs (all, or up to its last row's diagonal); tiles
+  // every row of the block sees in full need no masking: the first loop
+  // runs them, the second the rest (the causal diagonal, the Nk edge).
   Value rowLimit[2];
-  Value kvEnd, fullEnd, kvStart, splits, innerStart, maskBase;
-  Value mask = s.mask ? fn.getArgument(5) : Value();
-  std::optional<KernelModifiers> mods;
+  Value kvEnd = F.kvEnd(s, w, rowsPerBlock, rowLimit);
+  Value fullEnd = b.createOrFold<arith::MulIOp>(
+      loc, b.createOrFold<arith::DivUIOp>(loc, nk, kb.c(tileKV)), kb.c(tileKV));
+  if (s.causalOffset) {
+    // (Packed rows: the block's first query is query 0.)
+    Value firstVisible = arith::MaxSIOp::create(
+        b, loc,
+        s.packedQueries ? s.causalOffsetValue(kb, 1)
+                        : F.add(rowBase, s.causalOffsetValue(kb, 1)),
+        kb.c(0));
+    fullEnd = arith::MinSIOp::create(
+        b, loc,
+        arith::MulIOp::create(
+            b, loc, arith::DivSIOp::create(b, loc, firstVisible, kb.c(tileKV)),
+            kb.c(tileKV)),
+        fullEnd);
+  }
+
+  // With a mask every tile is a masked one.
+  Value maskBase;
+  if (mask) {
+    fullEnd = kb.c(0);
+    maskBase = maskLeadBase(kb, s, bh);
+  }
+
+  // Modifiers: every tile is a masked one, from the first tile a mask_mod's
+  // affine bounds let the block's rows see to the last.
+  Value kvStart = kb.c(0);
+  // Split-KV (no mask, modifiers or causal limit): the split's keys, whole
+  // tiles from its start.
+  Value splits;
+  if (s.splitKeys) {
+    splits = splitKVCount(kb, s, s.splitKeysPerBlock);
+    Value chunk = splitKVChunk(kb, s, splits, tileKV);
+    kvStart = arith::MulIOp::create(b, loc, bx, chunk);
+    kvEnd = arith::MinUIOp::create(
+        b, loc, arith::AddIOp::create(b, loc, kvStart, chunk), kvEnd);
+    fullEnd = arith::MaxUIOp::create(
+        b, loc, arith::MinUIOp::create(b, loc, fullEnd, kvEnd), kvStart);
+  }
+  // Tiles [kvStart, innerStart) and [fullEnd, kvEnd) are masked ones;
+  // [innerStart, fullEnd) every row of the block sees in full.
+  Value innerStart = kvStart;
+  // The regions' positions and captured buffers; their parts that depend
+  // only on the block's batch-head and a thread's row, computed once.
+  KernelModifiers mods(kb, s, fn, bh, {rowsc[0], rowsc[1]},
+                       /*fixedIsKey=*/false);
+  // A mask_mod that is not just affine bounds (a document mask): tiles that
+  // no row of the block sees are skipped, found by a check of the
+  // predicate (below).
   bool skipTiles = false;
-  // Where visibility is a key range per row (visibilityIsRanges): each row's
-  // [keyLo, keyHi), computed once per block of rows.
+  // Where visibility is a key range per row (visibilityIsRanges): each
+  // row's [keyLo, keyHi), computed once per block of rows.
   Value keyLo[2], keyHi[2];
-  auto blockGeometry = [&](Value queryBlock) {
-    w = F.warpRows(queryBlock, tid, warps, nq);
-    rowBase = w.base;
-    // Keys the block needs (all, or up to its last row's diagonal); tiles
-    // every row of the block sees in full need no masking: the first loop
-    // runs them, the second the rest (the causal diagonal, the Nk edge).
-    kvEnd = F.kvEnd(s, w, rowsPerBlock, rowLimit);
-    fullEnd = b.createOrFold<arith::MulIOp>(
-        loc, b.createOrFold<arith::DivUIOp>(loc, nk, kb.c(tileKV)),
-        kb.c(tileKV));
-    if (s.causalOffset) {
-      // (Packed rows: the block's first query is query 0.)
-      Value firstVisible = arith::MaxSIOp::create(
-          b, loc,
-          s.packedQueries ? s.causalOffsetValue(kb, 1)
-                          : F.add(rowBase, s.causalOffsetValue(kb, 1)),
-          kb.c(0));
-      fullEnd = arith::MinSIOp::create(
-          b, loc,
-          arith::MulIOp::create(
-              b, loc,
-              arith::DivSIOp::create(b, loc, firstVisible, kb.c(tileKV)),
-              kb.c(tileKV)),
-          fullEnd);
+  if (mods.visibilityIsRanges())
+    for (int r = 0; r < 2; ++r) {
+      keyLo[r] = kb.c(0);
+      keyHi[r] = visibleKeyEnd(kb, s, rowLimit[r]);
+      mods.narrowToVisible(kb, /*swap=*/false, rowsc[r], keyLo[r], keyHi[r]);
     }
-
-    // With a mask every tile is a masked one.
-    if (mask) {
-      fullEnd = kb.c(0);
-      maskBase = maskLeadBase(kb, s, bh);
+  if (s.maskMod) {
+    // Keys some row of the block sees, and whole tiles every row sees.
+    MaskTiles mt = mods.tiles(kb, /*swap=*/false, rowBase,
+                              F.add(rowBase, kb.c(rowsPerBlock - 1)), kvEnd,
+                              tileKV, /*inner=*/true);
+    kvEnd = mt.end;
+    kvStart = mt.start;
+    skipTiles = !mt.exact;
+    // Tiles inside every row's range need no predicate (when the
+    // mask_mod is just its affine conjuncts and no mask operand is read),
+    // within the causal part fullEnd already leaves unmasked.
+    if (mt.exact && !mask) {
+      innerStart = mt.innerStart;
+      fullEnd = arith::MaxSIOp::create(
+          b, loc, innerStart,
+          arith::MinSIOp::create(b, loc, mt.innerEnd, fullEnd));
+    } else {
+      innerStart = kvStart;
+      fullEnd = kvStart;
     }
-
-    // Modifiers: every tile is a masked one, from the first tile a mask_mod's
-    // affine bounds let the block's rows see to the last.
-    kvStart = kb.c(0);
-    // Split-KV (no mask, modifiers or causal limit): the split's keys, whole
-    // tiles from its start.
-    if (s.splitKeys) {
-      splits = splitKVCount(kb, s, s.splitKeysPerBlock);
-      Value chunk = splitKVChunk(kb, s, splits, tileKV);
-      kvStart = arith::MulIOp::create(b, loc, bx, chunk);
-      kvEnd = arith::MinUIOp::create(
-          b, loc, arith::AddIOp::create(b, loc, kvStart, chunk), kvEnd);
-      fullEnd = arith::MaxUIOp::create(
-          b, loc, arith::MinUIOp::create(b, loc, fullEnd, kvEnd), kvStart);
-    }
-    // Tiles [kvStart, innerStart) and [fullEnd, kvEnd) are masked ones;
-    // [innerStart, fullEnd) every row of the block sees in full.
-    innerStart = kvStart;
-    // The regions' positions and captured buffers; their parts that depend
-    // only on the block's batch-head and a thread's row, computed once.
-    mods.emplace(kb, s, fn, bh, ArrayRef<Value>{rowsc[0], rowsc[1]},
-                 /*fixedIsKey=*/false);
-    if (mods->visibilityIsRanges())
-      for (int r = 0; r < 2; ++r) {
-        keyLo[r] = kb.c(0);
-        keyHi[r] = visibleKeyEnd(kb, s, rowLimit[r]);
-        mods->narrowToVisible(kb, /*swap=*/false, rowsc[r], keyLo[r], keyHi[r]);
-      }
-    // A mask_mod that is not just affine bounds (a document mask): tiles that
-    // no row of the block sees are skipped, found by a check of the
-    // predicate (below).
-    skipTiles = false;
-    if (s.maskMod) {
-      // Keys some row of the block sees, and whole tiles every row sees.
-      MaskTiles mt = mods->tiles(kb, /*swap=*/false, rowBase,
-                                 F.add(rowBase, kb.c(rowsPerBlock - 1)), kvEnd,
-                                 tileKV, /*inner=*/true);
-      kvEnd = mt.end;
-      kvStart = mt.start;
-      skipTiles = !mt.exact;
-      // Tiles inside every row's range need no predicate (when the
-      // mask_mod is just its affine conjuncts and no mask operand is read),
-      // within the causal part fullEnd already leaves unmasked.
-      if (mt.exact && !mask) {
-        innerStart = mt.innerStart;
-        fullEnd = arith::MaxSIOp::create(
-            b, loc, innerStart,
-            arith::MinSIOp::create(b, loc, mt.innerEnd, fullEnd));
-      } else {
-        innerStart = kvStart;
-        fullEnd = kvStart;
-      }
-    }
-  };
-  // Split-KV: block x is a split of the keys of one block of query rows.
-  if (items == 1)
-    blockGeometry(s.splitKeys ? kb.c(0) : queryBlockOrder(b, loc, s, bx));
+  }
 
   // Q as A fragments (registers), one per 16 columns of D.
   // Q as A fragments (registers), or (wgmma, qShared) a tile of shared
@@ -970,7 +958,7 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
         cb, cl, t, F.t2, nTiles,
         [&](OpBuilder &eb, Location el, Value key, int r) -> Value {
           KernelBuilder ke{eb, el};
-          return mods->visible(
+          return mods.visible(
               ke, r, keyVisible(ke, s, rowLimit[r], key), rowsc[r],
               arith::MinUIOp::create(eb, el, key, s.nkValue(ke, -1)));
         });
@@ -979,84 +967,9 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
   // Warp-specialized: the producer warpgroup (the last) copies Q, then the
   // K and V tiles of the block's keys in order into a two-stage ring; the
   // consumers wait for a stage's K (V) to land, and arrive when their
-  // products have read it. No CTA barrier after the split. With several
-  // items (query blocks) per block, each role walks them in the same order
-  // and the ring's count runs on across them (ringFirst: the key whose
-  // tile would be the ring's first); the producer refills Q once the
-  // consumers have read the previous item's (kQEmpty), under their last
-  // P V and epilogue.
+  // products have read it. No CTA barrier after the split.
   std::optional<StageBarriers> bars;
   scf::IfOp roles;
-  // The item loops (items > 1): index `item`, the tiles through the ring
-  // before it (`ringBase`).
-  Value ringFirst;
-  auto itemLoop = [&](Value &item, Value &ringBase) {
-    auto loop = scf::ForOp::create(
-        b, loc, kb.c(0), kb.c(items), kb.c(1), ValueRange{kb.c(0)},
-        [](OpBuilder &, Location, Value, ValueRange) {});
-    b.setInsertionPointToStart(loop.getBody());
-    item = loop.getInductionVar();
-    ringBase = loop.getRegionIterArg(0);
-    // Item k: query blocks bx, 2G - 1 - bx, 2G + bx, ... of G blocks (a
-    // light causal block paired with a heavy one), the last first when
-    // causal (the heaviest); past the last query block an item sees no
-    // keys.
-    Value k = s.causalOffset
-                  ? arith::SubIOp::create(b, loc, kb.c(items - 1), item)
-                  : item;
-    Value grid = gpu::GridDimOp::create(b, loc, gpu::Dimension::x);
-    Value odd = arith::CmpIOp::create(
-        b, loc, arith::CmpIPredicate::ne,
-        arith::RemUIOp::create(b, loc, k, kb.c(2)), kb.c(0));
-    Value within = arith::SelectOp::create(
-        b, loc, odd, arith::SubIOp::create(b, loc, F.add(grid, kb.c(-1)), bx),
-        bx);
-    blockGeometry(F.add(arith::MulIOp::create(b, loc, k, grid), within));
-    Value live =
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, rowBase, nq);
-    kvEnd = arith::SelectOp::create(b, loc, live, kvEnd, kvStart);
-    fullEnd = arith::SelectOp::create(b, loc, live, fullEnd, kvStart);
-    innerStart = arith::SelectOp::create(b, loc, live, innerStart, kvStart);
-    ringFirst = arith::SubIOp::create(
-        b, loc, kvStart, arith::MulIOp::create(b, loc, ringBase, kb.c(tileKV)));
-    return loop;
-  };
-  // The end of an item's loop body: the ring count after its tiles.
-  auto nextItem = [&](scf::ForOp loop, Value ringBase) {
-    Value span = arith::MaxSIOp::create(
-        b, loc, arith::SubIOp::create(b, loc, kvEnd, kvStart), kb.c(0));
-    Value tiles = arith::DivUIOp::create(b, loc, F.add(span, kb.c(tileKV - 1)),
-                                         kb.c(tileKV));
-    scf::YieldOp::create(b, loc, F.add(ringBase, tiles));
-    b.setInsertionPointAfter(loop);
-  };
-  auto i32c = [&](OpBuilder &ob2, Location l2, int64_t v) {
-    return arith::ConstantIntOp::create(ob2, l2, ob2.getI32Type(), v)
-        .getResult();
-  };
-  // An item's parity (i32) on a barrier it passes once per item.
-  auto itemParity = [&](Value item, int64_t flip) {
-    if (!item)
-      return i32c(b, loc, flip);
-    Value p = arith::IndexCastUIOp::create(
-        b, loc, b.getI32Type(), arith::RemUIOp::create(b, loc, item, kb.c(2)));
-    return flip ? arith::XOrIOp::create(b, loc, p, i32c(b, loc, 1)).getResult()
-                : p;
-  };
-  // The consumer warpgroups take turns to issue their products (named
-  // barriers 1 and 2, one per warpgroup: a warpgroup waits on its own,
-  // which the other one's arrival completes). Warpgroup 1 lets warpgroup 0
-  // go first.
-  Value wgId, otherId, pairThreads;
-  auto takeTurn = [&](OpBuilder &lb, Location l) {
-    NVVM::BarrierOp::create(lb, l, TypeRange(), wgId, pairThreads,
-                            NVVM::BarrierReductionAttr(), Value());
-  };
-  auto passTurn = [&](OpBuilder &lb, Location l) {
-    NVVM::BarrierArriveOp::create(lb, l, otherId, pairThreads);
-  };
-  scf::ForOp consumerItems;
-  Value consumerRingBase;
   if (ws) {
     bars = StageBarriers{F.sharedAddress(fn.getWorkgroupAttributions()[1])};
     Value first =
@@ -1071,31 +984,20 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
                                            tid, kb.c(consumerThreads));
     roles = scf::IfOp::create(b, loc, TypeRange(), producer,
                               /*withElseRegion=*/true);
-    // The producer.
-    b.setInsertionPoint(roles.thenBlock()->getTerminator());
-    MmaFragments P{b, loc, elt, F.lrow, F.lmat, F.g, F.t2};
-    Value copyTid = arith::SubIOp::create(b, loc, tid, P.c(consumerThreads));
-    NVVM::SetMaxRegisterOp::create(b, loc, producerRegisters(s),
+    OpBuilder pb = roles.getThenBodyBuilder();
+    MmaFragments P{pb, loc, elt, F.lrow, F.lmat, F.g, F.t2};
+    Value copyTid = arith::SubIOp::create(pb, loc, tid, P.c(consumerThreads));
+    NVVM::SetMaxRegisterOp::create(pb, loc, producerRegisters(s),
                                    NVVM::SetMaxRegisterAction::decrease);
-    Value item, ringBase;
-    scf::ForOp producerItems;
-    if (items > 1) {
-      producerItems = itemLoop(item, ringBase);
-      // Q's buffer is free once the consumers have read the previous
-      // item's (the first wait, for parity 1, passes at once).
-      bars->wait(b, loc, kQEmpty, Value(), itemParity(item, 1));
-    } else {
-      ringFirst = kvStart;
-    }
     for (int64_t i = 0; i < qTiles; ++i)
-      streamTile(b, loc, *kv, P.c(2 * stages + i), copyTid, q, bh,
+      streamTile(pb, loc, *kv, P.c(2 * stages + i), copyTid, q, bh,
                  P.add(rowBase, P.c(i * tileKV)), nq, tileKV, D);
-    bars->arriveOnCopies(b, loc, kQFull, Value());
+    bars->arriveOnCopies(pb, loc, kQFull, Value());
     scf::ForOp::create(
-        b, loc, kvStart, kvEnd, P.c(tileKV), ValueRange(),
+        pb, loc, kvStart, kvEnd, P.c(tileKV), ValueRange(),
         [&](OpBuilder &lb, Location l, Value jt, ValueRange) {
           MmaFragments G{lb, l, elt, F.lrow, F.lmat, F.g, F.t2};
-          auto [stage, phase] = ringSlot(lb, l, jt, ringFirst, tileKV);
+          auto [stage, phase] = ringSlot(lb, l, jt, kvStart, tileKV);
           // A stage is free once the consumers read its previous tile (the
           // first round's wait, for parity 1, passes at once).
           Value free = arith::XOrIOp::create(
@@ -1110,13 +1012,14 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
           bars->arriveOnCopies(lb, l, kVFull, stage);
           scf::YieldOp::create(lb, l);
         });
-    if (items > 1)
-      nextItem(producerItems, ringBase);
-    NVVM::CpAsyncWaitGroupOp::create(b, loc, 0);
+    NVVM::CpAsyncWaitGroupOp::create(pb, loc, 0);
     // The consumers: everything below.
     b.setInsertionPoint(roles.elseBlock()->getTerminator());
     NVVM::SetMaxRegisterOp::create(b, loc, consumerRegisters(s),
                                    NVVM::SetMaxRegisterAction::increase);
+    bars->wait(b, loc, kQFull, Value(),
+               arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0));
+    F.fenceProxyAsync();
     // This warpgroup's 64 rows of Q: a whole 64-key tile, or the second
     // half of a 128-key one (64 rows of 128 bytes per 64-column group, in
     // the descriptor's 16-byte units).
@@ -1132,23 +1035,6 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
               arith::IndexCastUIOp::create(b, loc, b.getI64Type(), wgIdx),
               arith::ConstantIntOp::create(b, loc, b.getI64Type(),
                                            64 * 128 / 16)));
-    Value wg1 = arith::IndexCastUIOp::create(b, loc, b.getI32Type(), wgIdx);
-    wgId = arith::AddIOp::create(b, loc, wg1, i32c(b, loc, 1));
-    otherId = arith::SubIOp::create(b, loc, i32c(b, loc, 2), wg1);
-    pairThreads = i32c(b, loc, consumerThreads);
-    Value second = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, wg1,
-                                         i32c(b, loc, 0));
-    scf::IfOp::create(b, loc, second, [&](OpBuilder &ib, Location il) {
-      passTurn(ib, il);
-      scf::YieldOp::create(ib, il);
-    });
-    if (items > 1) {
-      consumerItems = itemLoop(item, consumerRingBase);
-    } else {
-      ringFirst = kvStart;
-    }
-    bars->wait(b, loc, kQFull, Value(), itemParity(item, 0));
-    F.fenceProxyAsync();
   }
 
   SmallVector<Value> inits{kb.f(ninf), kb.f(ninf), kb.f(0.0f), kb.f(0.0f)};
@@ -1215,14 +1101,14 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
           if (s.scoreMod) {
             // score_mod on scale * q.k, then in log2 units.
             Value t = arith::MulFOp::create(lb, l, x, kl.f(s.scale));
-            Value y = mods->score(kl, r, t, rowsc[r], keyc);
+            Value y = mods.score(kl, r, t, rowsc[r], keyc);
             x = arith::MulFOp::create(lb, l, y, kl.f(kLog2e));
           }
           if (ranges) {
             Value vis = inRange(kl, relLo[r], relHi[r], nt * 8 + j);
             x = arith::SelectOp::create(lb, l, vis, x, kl.f(ninf));
           } else if (masked) {
-            Value vis = mods->visible(
+            Value vis = mods.visible(
                 kl, r, keyVisible(kl, s, rowLimit[r], key), rowsc[r], keyc);
             x = arith::SelectOp::create(lb, l, vis, x, kl.f(ninf));
             if (mask) {
@@ -1394,13 +1280,42 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
       pA.push_back(G.cToA(pC[2 * kk], pC[2 * kk + 1]));
     return pA;
   };
+  // The consumer warpgroups take turns to issue their products (named
+  // barriers 1 and 2, one per warpgroup: a warpgroup waits on its own,
+  // which the other one's arrival completes). Warpgroup 1 lets warpgroup 0
+  // go first.
+  Value wgId, otherId, pairThreads;
+  auto i32c = [&](OpBuilder &ob2, Location l2, int64_t v) {
+    return arith::ConstantIntOp::create(ob2, l2, ob2.getI32Type(), v)
+        .getResult();
+  };
+  auto takeTurn = [&](OpBuilder &lb, Location l) {
+    NVVM::BarrierOp::create(lb, l, TypeRange(), wgId, pairThreads,
+                            NVVM::BarrierReductionAttr(), Value());
+  };
+  auto passTurn = [&](OpBuilder &lb, Location l) {
+    NVVM::BarrierArriveOp::create(lb, l, otherId, pairThreads);
+  };
+  if (ws) {
+    Value wg1 = arith::IndexCastUIOp::create(
+        b, loc, b.getI32Type(), arith::DivUIOp::create(b, loc, tid, kb.c(128)));
+    wgId = arith::AddIOp::create(b, loc, wg1, i32c(b, loc, 1));
+    otherId = arith::SubIOp::create(b, loc, i32c(b, loc, 2), wg1);
+    pairThreads = i32c(b, loc, consumerThreads);
+    Value second = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, wg1,
+                                         i32c(b, loc, 0));
+    scf::IfOp::create(b, loc, second, [&](OpBuilder &ib, Location il) {
+      passTurn(ib, il);
+      scf::YieldOp::create(ib, il);
+    });
+  }
   auto wsStep = [&](bool masked) {
     return [&, masked](OpBuilder &lb, Location l, Value jt, ValueRange args,
                        Value) -> SmallVector<Value> {
       MmaFragments G{lb, l, elt, F.lrow, F.lmat, F.g, F.t2};
-      auto [stage, phase] = ringSlot(lb, l, jt, ringFirst, tileKV);
+      auto [stage, phase] = ringSlot(lb, l, jt, kvStart, tileKV);
       Value prev = args.back();
-      auto [pstage, pphase] = ringSlot(lb, l, prev, ringFirst, tileKV);
+      auto [pstage, pphase] = ringSlot(lb, l, prev, kvStart, tileKV);
       bars->wait(lb, l, kKFull, stage, phase);
       bars->wait(lb, l, kVFull, pstage, pphase);
       G.fenceProxyAsync();
@@ -1455,11 +1370,12 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
         b, loc, TypeRange(ValueRange(start)), anyTile,
         [&](OpBuilder &ib, Location il) {
           MmaFragments G{ib, il, elt, F.lrow, F.lmat, F.g, F.t2};
-          auto [stage, phase] = ringSlot(ib, il, kvStart, ringFirst, tileKV);
-          bars->wait(ib, il, kKFull, stage, phase);
+          Value zero = G.c(0);
+          bars->wait(ib, il, kKFull, zero,
+                     arith::ConstantIntOp::create(ib, il, ib.getI32Type(), 0));
           G.fenceProxyAsync();
-          SmallVector<Value> sAcc = G.wgmmaWait(0, qkAsync(G, stage));
-          bars->arrive(ib, il, kKEmpty, stage);
+          SmallVector<Value> sAcc = G.wgmmaWait(0, qkAsync(G, zero));
+          bars->arrive(ib, il, kKEmpty, zero);
           TileSoftmax sm =
               softmax(ib, il, G, kvStart, start, sAcc, /*masked=*/true);
           SmallVector<Value> out = sm.next;
@@ -1504,28 +1420,21 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
   if (!ws)
     F.waitAll(loopRes.back());
   if (ws) {
-    // Q has been read (every S product is complete): the producer may load
-    // the next item's.
-    if (items > 1)
-      bars->arrive(b, loc, kQEmpty, Value());
     // The last tile's P V.
     auto last = ifElse(
         b, loc, TypeRange(ValueRange(loopRes).slice(4, dTiles)), anyTile,
         [&](OpBuilder &ib, Location il) {
           MmaFragments G{ib, il, elt, F.lrow, F.lmat, F.g, F.t2};
           auto [pstage, pphase] =
-              ringSlot(ib, il, loopRes.back(), ringFirst, tileKV);
+              ringSlot(ib, il, loopRes.back(), kvStart, tileKV);
           bars->wait(ib, il, kVFull, pstage, pphase);
           G.fenceProxyAsync();
-          SmallVector<Value> oAcc =
+          scf::YieldOp::create(
+              ib, il,
               G.wgmma(ArrayRef<Value>(loopRes).slice(4, dTiles),
                       ArrayRef<Value>(loopRes).slice(4 + dTiles, pSteps),
                       kv->advance(G, vDesc, pstage), kv->mnMajorSteps(),
-                      /*transB=*/true);
-          // (The next item's tiles reuse the stage.)
-          if (items > 1)
-            bars->arrive(ib, il, kVEmpty, pstage);
-          scf::YieldOp::create(ib, il, oAcc);
+                      /*transB=*/true));
         },
         [&](OpBuilder &ib, Location il) {
           scf::YieldOp::create(ib, il,
@@ -1626,8 +1535,6 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
       scf::YieldOp::create(ib, il);
     });
   }
-  if (items > 1)
-    nextItem(consumerItems, consumerRingBase);
   if (ws)
     b.setInsertionPointAfter(roles);
   gpu::ReturnOp::create(b, loc);

@@ -57,15 +57,15 @@ void StageBarriers::arriveOnCopies(OpBuilder &b, Location loc, int64_t which,
                                         /*noinc=*/true);
 }
 
-// The two sums are the block's 168 x 384 registers: setmaxnreg moves
-// registers within the block's allocation, and a warpgroup that asks for
-// more than the others gave back waits for them forever (32 + 240 hung on
-// the H200).
+// The two sums are at most the block's 168 x 384 registers: setmaxnreg
+// moves registers within the block's allocation, and a warpgroup that asks
+// for more than the others gave back waits for them forever (32 + 240 hung
+// on the H200).
 int32_t gpukernels::producerRegisters(const KernelSpec &s) {
-  return s.d <= 64 || s.d > 128 || s.mmaBlockItems > 1 ? 40 : 24;
+  return s.d <= 64 || s.d > 128 ? 40 : 24;
 }
 int32_t gpukernels::consumerRegisters(const KernelSpec &s) {
-  return s.d <= 64 || s.d > 128 || s.mmaBlockItems > 1 ? 232 : 240;
+  return s.d <= 64 || s.d > 128 ? 232 : 240;
 }
 
 // Producer thread ptid copies 16-byte chunk ptid % perRow of every step-th

@@ -26,25 +26,23 @@ namespace gpukernels {
 constexpr int64_t kProducerThreads = 128;
 /// The registers setmaxnreg leaves the producer and gives the consumers: the
 /// block starts with 168 each (384 threads in 64K registers), and 128 x 24 +
-/// 256 x 240 of them fit; at d = 64 and 256, and with several items per
-/// block, the producer needs a few more (40: it spilled at 24 and 32 at
-/// d = 256, 24 with items) to spill nothing, the consumers fewer (232).
+/// 256 x 240 of them fit; at d = 64 and 256 the producer needs a few more
+/// (40: it spilled at 24 and 32 at d = 256) to spill nothing, the consumers
+/// fewer (232).
 int32_t producerRegisters(const KernelSpec &s);
 int32_t consumerRegisters(const KernelSpec &s);
 
 /// The warp-specialized forward's mbarriers, i64 words of a workgroup
 /// buffer: Q landed; K / V of stage 0, 1 landed (the producer's copies
-/// arrive on them); K / V of stage 0, 1 read, Q read (every consumer thread
-/// arrives once its products are complete; Q's once per item of a block
-/// that computes several).
+/// arrive on them); K / V of stage 0, 1 read (every consumer thread
+/// arrives once its products are complete).
 enum StageBarrier : int64_t {
   kQFull = 0,
   kKFull = 1,
   kVFull = 3,
   kKEmpty = 5,
   kVEmpty = 7,
-  kQEmpty = 9,
-  kStageBarriers = 10
+  kStageBarriers = 9
 };
 
 /// mbarrier operations on those words.

@@ -57,7 +57,6 @@ struct TensorCoreKind : KernelKind {
                            !o.mmaWarps && !o.mmaTileKV && !o.mmaMaxRegisters &&
                            warpSpecializedApplies(s);
     s.mmaMaxRegisters = o.mmaMaxRegisters;
-    s.mmaBlockItems = s.mmaWarpSpecialized ? o.mmaBlockItems : 1;
     chooseMmaTiles(s, o.mmaWarps, o.mmaTileKV, backward);
     return true;
   }
@@ -67,9 +66,7 @@ struct TensorCoreKind : KernelKind {
         KernelSpec &s, const FlashMapToGPUOptions &,
         bool backward) const override {
     StringRef kind = s.wgmma ? "wgmma" : "mma.sync";
-    // (A warp-specialized block's query blocks, in turn.)
-    int64_t threads = mmaThreads(s),
-            rows = mmaRowsPerBlock(s) * s.mmaBlockItems;
+    int64_t threads = mmaThreads(s), rows = mmaRowsPerBlock(s);
     Location loc = op->getLoc();
     if (!backward)
       return SmallVector<MappedKernel>{

@@ -19,8 +19,7 @@ namespace gpukernels {
 /// The tensor-core kernels: whether they apply (f16/bf16, D = Dv a multiple
 /// of 16; forward up to 256, backward up to 128), and their tiles: W warps
 /// of 16 rows (queries; keys for dK/dV) per block, mmaThreads(s) threads,
-/// grid (ceil(rows / mmaRowsPerBlock(s)), BH or BHkv); a warp-specialized
-/// block computes mmaBlockItems such blocks of rows in turn.
+/// grid (ceil(rows / mmaRowsPerBlock(s)), BH or BHkv).
 bool mmaForwardApplies(const KernelSpec &s);
 bool mmaGradApplies(const KernelSpec &s);
 /// The tensor-core kernels also run on wgmma (head dim a multiple of 64).

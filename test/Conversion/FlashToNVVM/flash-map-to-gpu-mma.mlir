@@ -14,8 +14,7 @@
 // REGS: gpu.func @flash_attention_0({{.*}} kernel attributes {{{.*}}nvvm.maxnreg = 96
 // RUN: flash-opt %s --split-input-file --flash-map-to-gpu=warp-specialize=0 | FileCheck %s --check-prefix=WGMMA
 // RUN: flash-opt %s --split-input-file --flash-map-to-gpu | FileCheck %s --check-prefix=WS
-// RUN: not flash-opt %s --split-input-file --flash-map-to-gpu="mma-block-items=9" 2>&1 | FileCheck %s --check-prefix=BAD
-// BAD: error: flash-map-to-gpu: mma-warps must be 4 or 8, mma-tile-kv 32, 64 or 128 (0: by head dim), mma-max-registers 64..255 (0: by block size), mma-block-items 1..8
+// BAD: error: flash-map-to-gpu: mma-warps must be 4 or 8, mma-tile-kv 32, 64 or 128 (0: by head dim), mma-max-registers 64..255 (0: by block size)
 
 // Explicit tiles: 8 warps (128 rows) per block, 32-key tiles.
 // OPT-LABEL: func.func @f16_gqa_causal
@@ -118,7 +117,7 @@ func.func @bf16_d256(%q: tensor<1x2x100x256xbf16>, %k: tensor<1x2x130x256xbf16>,
 // WGMMA: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16
 // The default at head dim 128: warp-specialized blocks of 384 threads (two
 // consumer warpgroups of 64 rows, then the producer), Q and a two-stage
-// ring of 128-key K/V tiles (5 x 128 x 128 elements + 1 KiB) and 10
+// ring of 128-key K/V tiles (5 x 128 x 128 elements + 1 KiB) and 9
 // mbarriers; the producer gives registers away, copies by cp.async and
 // arrives when the copies land; the consumers wait for each stage, take
 // turns to issue S = Q K^T and O += P V asynchronously (named barriers),
@@ -129,9 +128,9 @@ func.func @bf16_d256(%q: tensor<1x2x100x256xbf16>, %k: tensor<1x2x130x256xbf16>,
 // TUNED: threads in (%c128
 // WS-LABEL: func.func @bf16
 // WS: threads in (%c384
-// WS: gpu.func @flash_attention_0({{.*}}workgroup(%{{.*}} : memref<82432xbf16, #gpu.address_space<workgroup>>, %{{.*}} : memref<10xi64, #gpu.address_space<workgroup>>){{.*}}flash.kernel_kind = "wgmma"
+// WS: gpu.func @flash_attention_0({{.*}}workgroup(%{{.*}} : memref<82432xbf16, #gpu.address_space<workgroup>>, %{{.*}} : memref<9xi64, #gpu.address_space<workgroup>>){{.*}}flash.kernel_kind = "wgmma"
 // WS-COUNT-5: nvvm.mbarrier.init %{{.*}}, %c128_i32
-// WS-COUNT-5: nvvm.mbarrier.init %{{.*}}, %c256_i32
+// WS-COUNT-4: nvvm.mbarrier.init %{{.*}}, %c256_i32
 // WS: gpu.barrier
 // WS: nvvm.setmaxregister  decrease 24
 // WS: nvgpu.device_async_copy
@@ -150,25 +149,6 @@ func.func @bf16_d256(%q: tensor<1x2x100x256xbf16>, %k: tensor<1x2x130x256xbf16>,
 // WS: nvvm.mbarrier.arrive
 // WS: "wgmma.wait_group.sync.aligned 0;"
 // WS: nvvm.mbarrier.arrive
-// Two query blocks per block (mma-block-items=2): 256 rows per block in
-// the grid; each role loops over the items, the producer waiting for Q's
-// buffer to be read (the Q-empty mbarrier) before refilling it, the
-// consumers arriving on it after the item's last S product.
-// RUN: flash-opt %s --split-input-file --flash-map-to-gpu=mma-block-items=2 | FileCheck %s --check-prefix=ITEMS
-// ITEMS-LABEL: func.func @bf16
-// ITEMS: rows_per_block = 256
-// ITEMS: nvvm.setmaxregister  decrease 40
-// ITEMS: scf.for %{{.*}} = %c0{{.*}} to %c2{{.*}} step %c1{{.*}} iter_args
-// ITEMS: nvvm.mbarrier.try_wait.parity
-// ITEMS: nvgpu.device_async_copy
-// ITEMS: scf.yield
-// ITEMS: nvvm.setmaxregister  increase 232
-// ITEMS: scf.for %{{.*}} = %c0{{.*}} to %c2{{.*}} step %c1{{.*}} iter_args
-// ITEMS: nvvm.mbarrier.try_wait.parity
-// ITEMS: wgmma.mma_async
-// ITEMS: nvvm.mbarrier.arrive
-// ITEMS: wgmma.mma_async
-// ITEMS: scf.yield
 // CHECK-LABEL: func.func @bf16
 // CHECK: gpu.launch_func {{.*}} blocks in (%c1{{[_0-9]*}}, %c3{{[_0-9]*}}, %c1{{[_0-9]*}}) threads in (%c256{{[_0-9]*}}, %c1{{[_0-9]*}}, %c1{{[_0-9]*}})
 // CHECK: workgroup(%{{.*}} : memref<64x136xbf16, #gpu.address_space<workgroup>>{{.*}}flash.kernel_kind = "mma.sync"

@@ -59,9 +59,6 @@ struct KernelSpec {
   /// producer warpgroup after the mmaWarps consumer warps copies the K/V
   /// tiles into a two-stage ring, mbarriers order the stages.
   bool mmaWarpSpecialized = false;
-  /// Query blocks a warp-specialized block computes in turn
-  /// (mma-block-items).
-  int64_t mmaBlockItems = 1;
   /// The tensor-core forward as a split-KV partial kernel (grid (splits,
   /// BH), records to a scratch buffer after lse: see splitKVCount) for
   /// splits of at least splitKeysPerBlock keys; the problem is then the

@@ -91,11 +91,6 @@ def FlashMapToGPU : Pass<"flash-map-to-gpu", "::mlir::ModuleOp"> {
            "registers moved to them by setmaxnreg (not with mma-warps, "
            "mma-tile-kv or mma-max-registers, which tune the one-warpgroup "
            "kernel)">,
-    Option<"mmaBlockItems", "mma-block-items", "int64_t", /*default=*/"1",
-           "Query blocks each warp-specialized block computes, one after "
-           "the other (1..8): the producer streams the next one's Q and "
-           "first tiles under the last products and the epilogue of the "
-           "one before; causal blocks pair a light one with a heavy one">,
     Option<"cooperativeMatrix", "cooperative-matrix", "bool",
            /*default=*/"false",
            "The f16 forward (head dim a multiple of 16 up to 256) on "
