@@ -285,6 +285,26 @@ Value KernelModifiers::gradExponent(KernelBuilder &kb, unsigned r, Value x,
   return fmac(kb.b, kb.loc, y, kb.f(kLog2e), negLse);
 }
 
+Value KernelModifiers::gradExponentMasked(KernelBuilder &kb, unsigned r,
+                                          Value x, Value row, Value key,
+                                          Value lse2, Value mask,
+                                          Value maskBase, Value &dMod,
+                                          Value &vis) const {
+  vis = visible(kb, r, vis, row, key);
+  // (Multiplies without `contract`: LLVM would fuse them into the adds.)
+  Value x2;
+  if (!s.scoreMod) {
+    x2 = arith::MulFOp::create(kb.b, kb.loc, x, kb.f(s.scale * kLog2e));
+  } else {
+    auto [y, d] = scoreAndDerivative(
+        kb, r, arith::MulFOp::create(kb.b, kb.loc, x, kb.f(s.scale)), row, key);
+    dMod = d;
+    x2 = arith::MulFOp::create(kb.b, kb.loc, y, kb.f(kLog2e));
+  }
+  x2 = addMask(kb, s, x2, mask, maskBase, row, key);
+  return arith::SubFOp::create(kb.b, kb.loc, x2, lse2);
+}
+
 Value KernelModifiers::gradScore(KernelBuilder &kb, unsigned r, Value x,
                                  Value row, Value key, Value &dMod,
                                  Value &vis) const {

@@ -379,12 +379,13 @@ gpu::GPUFuncOp gpukernels::buildGradQMmaKernel(OpBuilder &ob, Location loc,
                 vis = inRange(kl, relLo[r], relHi[r], nt * 8 + j);
                 arg =
                     mods.gradExponent(kl, r, x, rowsc[r], keyc, lse2[r], dMod);
+              } else if (mask) {
+                arg = mods.gradExponentMasked(kl, r, x, rowsc[r], keyc, lse2[r],
+                                              mask, maskBase, dMod, vis);
               } else {
                 arg = mods.gradExponent(kl, r, x, rowsc[r], keyc, lse2[r], dMod,
                                         vis);
               }
-              if (mask)
-                arg = addMask(kl, s, arg, mask, maskBase, rowsc[r], keyc);
               Value p = exp2(lb, l, arg);
               Value d =
                   arith::SubFOp::create(lb, l, at(lb, l, dpC, r, j), dRow[r]);
@@ -633,11 +634,13 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
                             arith::CmpIOp::create(
                                 lb, l, arith::CmpIPredicate::sle, keys[r],
                                 G.add(qi, s.causalOffsetValue(kl))));
-                      arg = mods.gradExponent(kl, r, at(lb, l, sC, r, j), qc,
-                                              keysc[r], l2, dMod, vis);
+                      arg =
+                          mask ? mods.gradExponentMasked(
+                                     kl, r, at(lb, l, sC, r, j), qc, keysc[r],
+                                     l2, mask, maskBase, dMod, vis)
+                               : mods.gradExponent(kl, r, at(lb, l, sC, r, j),
+                                                   qc, keysc[r], l2, dMod, vis);
                     }
-                    if (mask)
-                      arg = addMask(kl, s, arg, mask, maskBase, qc, keysc[r]);
                     Value p = exp2(lb, l, arg);
                     Value d =
                         arith::SubFOp::create(lb, l, at(lb, l, dpC, r, j), dq);

@@ -283,6 +283,15 @@ struct KernelModifiers {
   /// The same without the mask_mod (visibility by ranges).
   Value gradExponent(KernelBuilder &kb, unsigned r, Value x, Value row,
                      Value key, Value lse2, Value &dMod) const;
+  /// With a mask operand: the exponent in the forward's order, the score
+  /// in log2 units rounded (x scale log2 e, or score_mod(x scale) log2 e),
+  /// the mask added (addMask at `maskBase`), then lse2 subtracted; `vis`
+  /// narrowed by the mask_mod. (Scaled and rounded as the forward does, a
+  /// one-hot row's P is 1 - 2^-log2(l) exactly as its o = v; fused with the
+  /// lse the score's rounding moved P by 1e-3 at logits of 1e4.)
+  Value gradExponentMasked(KernelBuilder &kb, unsigned r, Value x, Value row,
+                           Value key, Value lse2, Value mask, Value maskBase,
+                           Value &dMod, Value &vis) const;
   /// The backward's score in natural units for a scaled score x = scale
   /// q.k: x, or score_mod(x) with `dMod` set to d score_mod / ds; `vis`
   /// narrowed by the mask_mod.
