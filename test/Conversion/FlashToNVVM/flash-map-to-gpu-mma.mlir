@@ -253,3 +253,31 @@ func.func @grad_bf16_gqa(%q: tensor<2x4x100x64xbf16>, %k: tensor<2x2x70x64xbf16>
          {causal} -> tensor<2x4x100x64xbf16>, tensor<2x2x70x64xbf16>, tensor<2x2x70x64xbf16>
   return %r#0, %r#1 : tensor<2x4x100x64xbf16>, tensor<2x2x70x64xbf16>
 }
+
+// -----
+
+// The backward with an additive mask computes P's exponent in the
+// forward's order: the score scaled and rounded (no `contract`: LLVM would
+// fuse it into the add), the mask added, then lse subtracted; the
+// forward's max element then has P = 2^(-log2 l) in both passes.
+// CHECK-LABEL: func.func @grad_add_mask
+// CHECK: gpu.func @flash_attention_grad_dq_0
+// CHECK: %[[SL2:.*]] = arith.constant 0.360673755 : f32
+// CHECK-NEXT: %[[S:.*]] = arith.mulf %{{.*}}, %[[SL2]] : f32
+// CHECK: %[[M:.*]] = memref.load %{{.*}}[%{{.*}}] : memref<4160xf32>
+// CHECK: %[[ML:.*]] = arith.mulf %[[M]], %{{.*}} fastmath<contract> : f32
+// CHECK: %[[X:.*]] = arith.addf %[[ML]], %[[S]] fastmath<contract> : f32
+// CHECK: %[[A:.*]] = arith.subf %[[X]], %{{.*}} : f32
+// CHECK: math.exp2 %[[A]]
+// CHECK: gpu.func @flash_attention_grad_dkdv_0
+// CHECK: %[[SL22:.*]] = arith.constant 0.360673755 : f32
+// CHECK-NEXT: %[[S2:.*]] = arith.mulf %{{.*}}, %[[SL22]] : f32
+// CHECK: %[[X2:.*]] = arith.addf %{{.*}}, %[[S2]] fastmath<contract> : f32
+// CHECK: %[[A2:.*]] = arith.subf %[[X2]], %{{.*}} : f32
+// CHECK: math.exp2 %[[A2]]
+func.func @grad_add_mask(%q: tensor<2x65x16xf16>, %k: tensor<2x64x16xf16>, %lse: tensor<2x65xf32>, %m: tensor<65x64xf16>) -> tensor<2x65x16xf16> {
+  %dq0 = tensor.empty() : tensor<2x65x16xf16>
+  %dk0 = tensor.empty() : tensor<2x64x16xf16>
+  %r:3 = flash.attention_grad ins(%q, %k, %k, %q, %lse, %q : tensor<2x65x16xf16>, tensor<2x64x16xf16>, tensor<2x64x16xf16>, tensor<2x65x16xf16>, tensor<2x65xf32>, tensor<2x65x16xf16>) mask(%m : tensor<65x64xf16>) outs(%dq0, %dk0, %dk0 : tensor<2x65x16xf16>, tensor<2x64x16xf16>, tensor<2x64x16xf16>) -> tensor<2x65x16xf16>, tensor<2x64x16xf16>, tensor<2x64x16xf16>
+  return %r#0 : tensor<2x65x16xf16>
+}
