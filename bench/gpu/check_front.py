@@ -47,8 +47,10 @@ def run():
     dts = {"bf16": torch.bfloat16, "f16": torch.float16, "f32": torch.float32}
     bad = 0
     for b, hq, hkv, d, dt, causal, mask in CASES:
-        for nq, nk in LENGTHS:
-            torch.manual_seed(nq)
+        # Each length twice, with new contents: the second call reuses the
+        # first one's launch plan and must read this call's tensors.
+        for (nq, nk), rep in ((n, r) for n in LENGTHS for r in range(2)):
+            torch.manual_seed(nq + 1000 * rep)
             q = torch.randn(b, hq, nq, d, device="cuda", dtype=dts[dt],
                             requires_grad=True)
             k, v = (torch.randn(b, hkv, nk, d, device="cuda", dtype=dts[dt],
@@ -87,7 +89,7 @@ def run():
                     for x, r in zip([o] + g, [ro, rq, rk, rv])]
             ok = all(e <= tol * 4 for e in errs)
             bad += not ok
-            print(dt, d, "causal" if causal else "full", mask, nq, nk,
+            print(dt, d, "causal" if causal else "full", mask, nq, nk, rep,
                   " ".join(f"{e:.1e}" for e in errs), "ok" if ok else "FAIL",
                   flush=True)
     print("compiles here", cuda.COMPILES, "failures", bad)

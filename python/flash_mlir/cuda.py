@@ -327,12 +327,6 @@ class CudaKernel:
         if r != 0:
             raise RuntimeError(f"{what} failed with CUDA error {r}")
 
-    def launch(self, grid, block, pointers, stream, which=0, sizes=()):
-        """Launches kernel `which` with the buffers' device pointers, then
-        its size arguments (index: 64-bit)."""
-        self._ensure_context()
-        Launch(self, which, grid, block, len(pointers), sizes)(pointers, stream)
-
 
 class _LaunchAttribute(ctypes.Structure):
     """CUlaunchAttribute: an id, then a 64-byte value (8-byte aligned)."""
@@ -443,8 +437,6 @@ def _prepare(q, k, v, causal, scale, mask, mods, causal_offset=None,
     softcap, alibi_slopes, segment_ids) and `mod_offset` as
     flash_mlir.attention takes them (the tensor-core kernels, f16/bf16, run
     the modifiers)."""
-    import torch
-
     from . import _modifiers
 
     m = _mask(mask, q, k)
@@ -546,74 +538,98 @@ def forward(q, k, v, causal=False, scale=None, mask=None, window=None,
     as torch's is_causal, unless `causal_offset` says otherwise; `mask`
     bool or float, broadcastable; the modifiers as flash_mlir.attention
     takes them); returns (o, lse). `want_lse=False`: the lse returned is a
-    buffer the plain forward reuses from call to call (inference that
-    does not read it saves an allocation)."""
-    import torch
-
+    buffer the forward reuses from call to call (inference that does not
+    read it saves an allocation)."""
     if (mask is None and window is None and softcap is None
             and alibi_slopes is None and segment_ids is None):
-        return _plain_plan(q, k, v, causal, scale, causal_offset)(
-            q, k, v, want_lse)
-    mods = (window, softcap, alibi_slopes, segment_ids)
-    cfg, extra = _prepare(q, k, v, causal, scale, mask, mods, causal_offset,
-                          mod_offset)
-    kern = _kernel(cfg, grad=False)
-    q, k, v = (t.contiguous() for t in (q, k, v))
-    B, H, N, _ = q.shape
-    o = torch.empty(B, H, N, v.shape[3], dtype=q.dtype, device=q.device)
-    lse = torch.empty(B, H, N, dtype=torch.float32, device=q.device)
-    ptrs = [q.data_ptr(), k.data_ptr(), v.data_ptr(), o.data_ptr(),
-            lse.data_ptr()] + [t.data_ptr() for t in extra]
-    scratch = _scratch(kern.contracts, cfg, q.device)
-    if scratch is not None:
-        ptrs.append(scratch.data_ptr())
-    stream = torch.cuda.current_stream().cuda_stream
-    m = extra[0] if cfg.mask != "none" else None
-    for which, c in enumerate(kern.contracts):
-        kern.launch(*geometry(c, cfg), ptrs, stream, which=which,
-                    sizes=size_args(c, cfg, m))
-    return o, lse
+        mods = None
+    else:
+        mods = (mask, (window, softcap, alibi_slopes, segment_ids),
+                mod_offset)
+    return _plan(_Plan, q, k, v, causal, scale, causal_offset, mods)(
+        q, k, v, want_lse, mods)
 
 
-# The plain forwards' launch plans by shape, oldest first (a
-# decode loop makes a new shape per token: the table stays bounded).
+def backward(q, k, v, o, lse, do, causal=False, scale=None, mask=None,
+             window=None, softcap=None, alibi_slopes=None, segment_ids=None,
+             causal_offset=None, mod_offset=None):
+    """(dq, dk, dv) from the forward's o and lse, recomputing P on the GPU
+    (the modifiers included: dS is scaled by the soft-cap's derivative)."""
+    mods = (mask, (window, softcap, alibi_slopes, segment_ids), mod_offset)
+    return _plan(_GradPlan, q, k, v, causal, scale, causal_offset, mods)(
+        q, k, v, o, lse, do, mods)
+
+
+# The launch plans by call signature, oldest first (a decode loop makes a
+# new shape per token: the table stays bounded).
 _PLANS = collections.OrderedDict()
 _MAX_PLANS = 256
 
 
-def _plain_plan(q, k, v, causal, scale, causal_offset):
-    """The cached _Plan of a plain forward of these tensors' shapes. The
-    key is cheap to build (this is the per-call path): shapes, q's dtype
-    and device index; k and v must match q's (checked here, not keyed)."""
-    key = (q.shape, k.shape, v.shape, q.dtype, q.get_device(), causal,
-           scale, causal_offset, os.environ.get("FLASH_MLIR_DYNAMIC"),
+def _plan(kind, q, k, v, causal, scale, causal_offset, mods):
+    """The cached plan (_Plan or _GradPlan) of a call with these tensors'
+    shapes and these arguments. The key is cheap to build (this is the
+    per-call path): shapes, q's dtype and device index, the arguments with
+    tensors by their layout (_frozen); k and v must match q's (checked
+    here, not keyed)."""
+    key = (kind, q.shape, k.shape, v.shape, q.dtype, q.get_device(), causal,
+           scale, causal_offset, None if mods is None else _frozen(mods),
+           os.environ.get("FLASH_MLIR_DYNAMIC"),
            os.environ.get("FLASH_MLIR_NVVM_OPTIONS"))
     plan = _PLANS.get(key)
     if (plan is None or k.dtype is not q.dtype or v.dtype is not q.dtype
-            or k.get_device() != key[4] or v.get_device() != key[4]):
+            or k.get_device() != key[5] or v.get_device() != key[5]):
         # (A mismatch goes to _prepare, which explains it.)
-        plan = _Plan(q, k, v, causal, scale, causal_offset)
+        plan = kind(q, k, v, causal, scale, causal_offset, mods)
         _PLANS[key] = plan
         if len(_PLANS) > _MAX_PLANS:
             _PLANS.popitem(last=False)
+    else:
+        _PLANS.move_to_end(key)
     return plan
+
+
+def _frozen(x):
+    """A hashable stand-in for a call's mask and modifiers: arrays (torch,
+    numpy) by their layout, not their contents, which a call reads."""
+    if isinstance(x, (list, tuple)):
+        return tuple(_frozen(e) for e in x)
+    if hasattr(x, "shape") and hasattr(x, "dtype"):
+        stride = x.stride() if callable(getattr(x, "stride", None)) else None
+        return ("array", type(x), tuple(x.shape), str(x.dtype), stride,
+                str(getattr(x, "device", "")))
+    return x
+
+
+def _holds_arrays(x):
+    if isinstance(x, (list, tuple)):
+        return any(_holds_arrays(e) for e in x)
+    return hasattr(x, "shape") and hasattr(x, "dtype")
 
 
 _CONTEXT = threading.local()
 
 
 class _Plan:
-    """A forward of one shape without mask or modifiers: the kernels'
-    launches with their geometry and sizes prepared, the outputs' shapes.
-    A call does only what must be per call: two allocations (one without
-    lse), the pointers, the current stream, one cuLaunchKernel a kernel."""
+    """A forward of one call signature (shapes, flags, modifiers): the
+    kernels' launches with their geometry and sizes prepared, the outputs'
+    shapes, the modifiers' captured buffers when they come from Python
+    values. A call does only what must be per call: two allocations (one
+    without lse), the pointers, the current stream, one cuLaunchKernel a
+    kernel; and _prepare's conversion of the mask and modifier arrays when
+    there are any (their contents may change from call to call)."""
 
-    def __init__(self, q, k, v, causal, scale, causal_offset):
+    def __init__(self, q, k, v, causal, scale, causal_offset, mods):
         import torch
 
-        cfg, _ = _prepare(q, k, v, causal, scale, None, (None,) * 4,
-                          causal_offset)
+        self.args = (causal, scale, causal_offset)
+        mask, mod_values, mod_offset = mods or (None, (None,) * 4, None)
+        cfg, extra = _prepare(q, k, v, causal, scale, mask, mod_values,
+                              causal_offset, mod_offset)
         kern = _kernel(cfg, grad=False)
+        # Captured buffers made from Python values (kept alive here), or
+        # None: made per call from the call's arrays.
+        self.extra = None if _holds_arrays(mods) else extra
         B, H, N, _ = q.shape
         self.o_shape = (B, H, N, v.shape[3])
         self.lse_shape = (B, H, N)
@@ -623,30 +639,25 @@ class _Plan:
                 grid, _ = geometry(c, cfg)
                 self.scratch = max(1, grid[0] * grid[1] *
                                    c["scratch_per_block"])
-        n = 5 + (self.scratch > 0)
+        n = 5 + len(extra) + (self.scratch > 0)
+        m = extra[0] if cfg.mask != "none" else None
         self.launches = [Launch(kern, which, *geometry(c, cfg), n,
-                                size_args(c, cfg),
+                                size_args(c, cfg, m),
                                 programmatic=(which > 0 and
                                               c.get("waits_for_previous",
                                                     False)))
                          for which, c in enumerate(kern.contracts)]
         self.f32 = torch.float32
-        index = q.get_device()
-        raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)
-        self.stream = ((lambda: raw(index)) if raw is not None else
-                       (lambda: torch.cuda.current_stream().cuda_stream))
+        self.stream = _stream_getter(q)
         self.unused_lse = {}  # stream -> the lse nobody reads
 
-    def __call__(self, q, k, v, want_lse=True):
-        if not q.is_contiguous():
-            q = q.contiguous()
-        if not k.is_contiguous():
-            k = k.contiguous()
-        if not v.is_contiguous():
-            v = v.contiguous()
-        if not getattr(_CONTEXT, "current", False):
-            CudaKernel._ensure_context()
-            _CONTEXT.current = True
+    def __call__(self, q, k, v, want_lse, mods):
+        q, k, v = _contiguous(q), _contiguous(k), _contiguous(v)
+        extra = self.extra
+        if extra is None:
+            mask, mod_values, mod_offset = mods
+            _, extra = _prepare(q, k, v, *self.args[:2], mask, mod_values,
+                                self.args[2], mod_offset)
         stream = self.stream()
         o = q.new_empty(self.o_shape)
         lse = self.unused_lse.get(stream) if not want_lse else None
@@ -655,7 +666,7 @@ class _Plan:
             if not want_lse:
                 self.unused_lse[stream] = lse
         ptrs = [q.data_ptr(), k.data_ptr(), v.data_ptr(), o.data_ptr(),
-                lse.data_ptr()]
+                lse.data_ptr()] + [t.data_ptr() for t in extra]
         if self.scratch:
             # (Per call: a buffer shared by calls on different streams
             # would be a race, and decode's can be large.)
@@ -666,44 +677,71 @@ class _Plan:
         return o, lse
 
 
-def _scratch(contracts, cfg, device):
-    """The scratch buffer a kernel's blocks own (split-KV: the blocks'
-    partial results for the combine kernel), or None."""
+class _GradPlan:
+    """A backward of one call signature, as _Plan is a forward's: the dQ
+    kernel (which also computes D = rowsum(dO * O)) and the dK/dV kernel
+    launched with their geometry and sizes prepared."""
+
+    def __init__(self, q, k, v, causal, scale, causal_offset, mods):
+        import torch
+
+        self.args = (causal, scale, causal_offset)
+        mask, mod_values, mod_offset = mods
+        cfg, extra = _prepare(q, k, v, causal, scale, mask, mod_values,
+                              causal_offset, mod_offset)
+        kern = _kernel(cfg, grad=True)
+        self.extra = None if _holds_arrays(mods) else extra
+        B, H, N, _ = q.shape
+        self.delta_shape = (B, H, N)
+        m = extra[0] if cfg.mask != "none" else None
+        self.launches = [Launch(kern, which, *geometry(c, cfg),
+                                8 + len(extra), size_args(c, cfg, m),
+                                programmatic=(which > 0 and
+                                              c.get("waits_for_previous",
+                                                    False)))
+                         for which, c in enumerate(kern.contracts)]
+        self.f32 = torch.float32
+        self.stream = _stream_getter(q)
+
+    def __call__(self, q, k, v, o, lse, do, mods):
+        q, k, v, o, lse, do = (_contiguous(t) for t in (q, k, v, o, lse, do))
+        extra = self.extra
+        if extra is None:
+            mask, mod_values, mod_offset = mods
+            _, extra = _prepare(q, k, v, *self.args[:2], mask, mod_values,
+                                self.args[2], mod_offset)
+        stream = self.stream()
+        dq, dk, dv = (t.new_empty(t.shape) for t in (q, k, v))
+        delta = q.new_empty(self.delta_shape, dtype=self.f32)
+        rest = [t.data_ptr() for t in extra]
+        for launch, bufs in zip(self.launches,
+                                ((q, k, v, o, lse, do, dq, delta),
+                                 (q, k, v, lse, do, delta, dk, dv))):
+            launch([t.data_ptr() for t in bufs] + rest, stream)
+        return dq, dk, dv
+
+
+def _contiguous(t):
+    return t if t.is_contiguous() else t.contiguous()
+
+
+def _stream_getter(q):
+    """A function of no arguments: the current stream's handle on q's
+    device (the torch binding without Python objects where torch has it),
+    with the driver context made current on this thread once."""
     import torch
 
-    for c in contracts:
-        if c.get("scratch_per_block"):
-            grid, _ = geometry(c, cfg)
-            return torch.empty(max(1, grid[0] * grid[1] *
-                                   c["scratch_per_block"]),
-                               dtype=torch.float32, device=device)
-    return None
+    index = q.get_device()
+    raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)
+    get = ((lambda: raw(index)) if raw is not None else
+           (lambda: torch.cuda.current_stream().cuda_stream))
 
-
-def backward(q, k, v, o, lse, do, causal=False, scale=None, mask=None,
-             window=None, softcap=None, alibi_slopes=None, segment_ids=None,
-             causal_offset=None, mod_offset=None):
-    """(dq, dk, dv) from the forward's o and lse, recomputing P on the GPU
-    (the modifiers included: dS is scaled by the soft-cap's derivative)."""
-    import torch
-
-    mods = (window, softcap, alibi_slopes, segment_ids)
-    cfg, extra = _prepare(q, k, v, causal, scale, mask, mods, causal_offset,
-                          mod_offset)
-    kern = _kernel(cfg, grad=True)
-    q, k, v, o, lse, do = (t.contiguous() for t in (q, k, v, o, lse, do))
-    B, H, N, _ = q.shape
-    dq, dk, dv = (torch.empty_like(t) for t in (q, k, v))
-    delta = torch.empty(B, H, N, dtype=torch.float32, device=q.device)
-    stream = torch.cuda.current_stream().cuda_stream
-    ptrs = [t.data_ptr() for t in extra]
-    m = extra[0] if cfg.mask != "none" else None
-    for which, bufs in ((0, [q, k, v, o, lse, do, dq, delta]),
-                        (1, [q, k, v, lse, do, delta, dk, dv])):
-        c = kern.contracts[which]
-        kern.launch(*geometry(c, cfg), [t.data_ptr() for t in bufs] + ptrs,
-                    stream, which=which, sizes=size_args(c, cfg, m))
-    return dq, dk, dv
+    def stream():
+        if not getattr(_CONTEXT, "current", False):
+            CudaKernel._ensure_context()
+            _CONTEXT.current = True
+        return get()
+    return stream
 
 
 def _autograd():
