@@ -176,6 +176,15 @@ Value queryBlockOrder(OpBuilder &b, Location loc, const KernelSpec &s,
 void limitRegisters(gpu::GPUFuncOp fn, const KernelSpec &s,
                     bool backward = false);
 
+/// Stores `pair` (a vector<2>: the two adjacent columns a lane holds of a C
+/// tile row, at an even column of a row of even length) to mem[indices] as
+/// one access of its size: the store's alignment says so. (Without it the
+/// LLVM store is aligned to one element and NVPTX splits it: the forward's
+/// epilogue was 64 16-bit stores a thread, a third of a 1-tile block's
+/// time on the H200.)
+void storePair(OpBuilder &b, Location loc, Value pair, Value mem,
+               ValueRange indices);
+
 /// Builds the lane decomposition for MmaFragments from the thread id.
 MmaFragments mmaFragments(OpBuilder &b, Location loc, Type elt, Value tid);
 

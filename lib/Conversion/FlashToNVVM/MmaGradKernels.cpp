@@ -198,7 +198,7 @@ void storeRows(OpBuilder &b, Location loc, Type elt, Value mem, Value bh,
         Value x = vector::ExtractOp::create(ib, il, c, ArrayRef<int64_t>{r});
         x = arith::MulFOp::create(ib, il, x, m);
         x = arith::TruncFOp::create(ib, il, VectorType::get({2}, elt), x);
-        vector::StoreOp::create(
+        storePair(
             ib, il, x, mem,
             ValueRange{bh, rows[r],
                        arith::AddIOp::create(

@@ -162,6 +162,15 @@ void gpukernels::limitRegisters(gpu::GPUFuncOp fn, const KernelSpec &s,
                 IntegerAttr::get(IntegerType::get(fn.getContext(), 32), n));
 }
 
+void gpukernels::storePair(OpBuilder &b, Location loc, Value pair, Value mem,
+                           ValueRange indices) {
+  auto ty = cast<VectorType>(pair.getType());
+  vector::StoreOp::create(
+      b, loc, pair, mem, indices, /*nontemporal=*/false,
+      llvm::MaybeAlign(ty.getNumElements() *
+                       ty.getElementType().getIntOrFloatBitWidth() / 8));
+}
+
 Value gpukernels::queryBlockOrder(OpBuilder &b, Location loc,
                                   const KernelSpec &s, Value bx) {
   if (!s.causalOffset || !s.mmaWarpSpecialized)
@@ -1480,11 +1489,10 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
         for (int64_t dt = 0; dt < dTiles; ++dt) {
           Value x = vector::ExtractOp::create(ib, il, loopRes[4 + dt],
                                               ArrayRef<int64_t>{r});
-          vector::StoreOp::create(
-              ib, il, x, scratch,
-              ValueRange{arith::AddIOp::create(
-                  ib, il, rec, arith::AddIOp::create(ib, il, F.t2,
-                                                     ki.c(dt * 8)))});
+          storePair(ib, il, x, scratch,
+                    ValueRange{arith::AddIOp::create(
+                        ib, il, rec,
+                        arith::AddIOp::create(ib, il, F.t2, ki.c(dt * 8)))});
         }
         Value first = arith::CmpIOp::create(ib, il, arith::CmpIPredicate::eq,
                                             F.t2, ki.c(0));
@@ -1517,7 +1525,7 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
                                             ArrayRef<int64_t>{r});
         x = arith::MulFOp::create(ib, il, x, invV);
         x = arith::TruncFOp::create(ib, il, VectorType::get({2}, elt), x);
-        vector::StoreOp::create(
+        storePair(
             ib, il, x, o,
             ValueRange{bh, rows[r],
                        arith::AddIOp::create(ib, il, F.t2, ki.c(dt * 8))});

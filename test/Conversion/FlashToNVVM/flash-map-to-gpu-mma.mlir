@@ -61,6 +61,9 @@
 // CHECK-COUNT-2: nvgpu.mma.sync({{.*}}) {mmaShape = [16, 8, 16]} : (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf32>) -> vector<2x2xf32>
 // CHECK: gpu.shuffle xor
 // CHECK: nvgpu.ldmatrix {{.*}} {numTiles = 4 : i32, transpose = true}
+// o is stored a lane's column pair at a time, one 32-bit access (aligned:
+// else NVPTX splits it into two 16-bit stores).
+// CHECK: vector.store {{.*}} {alignment = 4 : i64} : memref<8x100x64xf16>, vector<2xf16>
 // SIMT-LABEL: func.func @f16_gqa_causal
 // SIMT: blocks in (%c1{{[_0-9]*}}, %c8{{[_0-9]*}}, %c1{{[_0-9]*}}) threads in (%c128{{[_0-9]*}}, %c1{{[_0-9]*}}, %c1{{[_0-9]*}})
 // SIMT-NOT: mma.sync
@@ -239,9 +242,11 @@ func.func @masked_f16(%h: tensor<2x40x64xf16>, %m: tensor<40x40xi1>) -> tensor<2
 // CHECK: gpu.func @flash_attention_grad_dq_0
 // CHECK: nvvm.mma.sync
 // CHECK: nvgpu.ldmatrix {{.*}} {numTiles = 4 : i32, transpose = true}
+// CHECK: vector.store {{.*}} {alignment = 4 : i64} : memref<8x100x64xbf16>, vector<2xbf16>
 // CHECK: gpu.func @flash_attention_grad_dkdv_0
 // CHECK: nvvm.mma.sync
 // CHECK: nvgpu.ldmatrix {{.*}} {numTiles = 4 : i32, transpose = true}
+// CHECK: vector.store {{.*}} {alignment = 4 : i64} : memref<4x70x64xbf16>, vector<2xbf16>
 // SIMT-LABEL: func.func @grad_bf16_gqa
 // SIMT-NOT: mma.sync
 func.func @grad_bf16_gqa(%q: tensor<2x4x100x64xbf16>, %k: tensor<2x2x70x64xbf16>,

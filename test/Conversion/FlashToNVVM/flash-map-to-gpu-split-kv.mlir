@@ -56,7 +56,7 @@
 // After the key loop the partial kernel lets the combine launch; the
 // combine waits for the partial grid before it reads the records.
 // TC: nvvm.griddepcontrol launch_dependents
-// TC: vector.store %{{.*}}, %{{.*}}[%{{.*}}] : memref<?xf32>, vector<2xf32>
+// TC: vector.store %{{.*}}, %{{.*}}[%{{.*}}] {alignment = 8 : i64} : memref<?xf32>, vector<2xf32>
 // TC: gpu.func @flash_attention_0_combine
 // TC-SAME: waits_for_previous = true
 // TC-NEXT: nvvm.griddepcontrol wait
