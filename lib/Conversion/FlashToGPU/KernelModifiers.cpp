@@ -58,18 +58,13 @@ SmallVector<Value> gpukernels::leadPositions(KernelBuilder &kb,
   return lead;
 }
 
-gpukernels::MaskTiles
-gpukernels::maskModTiles(KernelBuilder &kb, const KernelSpec &s,
-                         ValueRange lead, ValueRange capBufs, bool swap,
-                         Value tMin, Value tMax, Value hi, int64_t tile,
-                         bool inner) {
-  auto read = [&](OpBuilder &rb, Location rl, unsigned k, ValueRange idx) {
-    return readCapture(rb, rl, s, capBufs, k, idx);
-  };
+gpukernels::MaskTiles gpukernels::maskModTiles(KernelBuilder &kb,
+                                               const flash::MaskBounds &mb,
+                                               bool swap, Value tMin,
+                                               Value tMax, Value hi,
+                                               int64_t tile, bool inner) {
   OpBuilder &b = kb.b;
   Location loc = kb.loc;
-  flash::MaskBounds mb =
-      flash::analyzeMaskMod(b, loc, *s.maskMod, lead, {}, read);
   Value lo = kb.c(0), innerLo = kb.c(0), innerHi = hi;
   flash::boundPositions(b, loc, mb, swap, tMin, tMax, lo, hi,
                         inner ? &innerLo : nullptr,
@@ -182,6 +177,8 @@ KernelModifiers::KernelModifiers(KernelBuilder &kb, const KernelSpec &s,
   if (!s.hasModifiers())
     return;
   lead = leadPositions(kb, s, bh);
+  if (s.maskMod)
+    bounds = flash::analyzeMaskMod(kb.b, kb.loc, *s.maskMod, lead, {}, reader);
   for (Value f : fixed) {
     SmallVector<Value> pos =
         positions(fixedIsKey ? Value() : f, fixedIsKey ? f : Value());
@@ -249,12 +246,10 @@ void KernelModifiers::narrowToVisible(KernelBuilder &kb, bool swap, Value fixed,
     return;
   OpBuilder &b = kb.b;
   Location loc = kb.loc;
-  flash::MaskBounds mb =
-      flash::analyzeMaskMod(b, loc, *s.maskMod, lead, {}, reader);
-  flash::boundPositions(b, loc, mb, swap, fixed, fixed, lo, hi);
+  flash::boundPositions(b, loc, bounds, swap, fixed, fixed, lo, hi);
   // Conjuncts on the fixed position alone (boundPositions leaves them): it
   // sees nothing where one fails.
-  for (const flash::MaskConstraint &k : mb.constraints) {
+  for (const flash::MaskConstraint &k : bounds.constraints) {
     int64_t cu = swap ? k.ci : k.cj, ct = swap ? k.cj : k.ci;
     if (cu || !ct)
       continue;
@@ -273,16 +268,23 @@ Value KernelModifiers::gradExponent(KernelBuilder &kb, unsigned r, Value x,
   return gradExponent(kb, r, x, row, key, lse2, dMod);
 }
 
-Value KernelModifiers::gradExponent(KernelBuilder &kb, unsigned r, Value x,
-                                    Value row, Value key, Value lse2,
-                                    Value &dMod) const {
-  Value negLse = arith::NegFOp::create(kb.b, kb.loc, lse2);
+std::pair<Value, double>
+KernelModifiers::scoreAndLog2Factor(KernelBuilder &kb, unsigned r, Value x,
+                                    Value row, Value key, Value &dMod) const {
   if (!s.scoreMod)
-    return fmac(kb.b, kb.loc, x, kb.f(s.scale * kLog2e), negLse);
+    return {x, s.scale * kLog2e};
   auto [y, d] = scoreAndDerivative(
       kb, r, arith::MulFOp::create(kb.b, kb.loc, x, kb.f(s.scale)), row, key);
   dMod = d;
-  return fmac(kb.b, kb.loc, y, kb.f(kLog2e), negLse);
+  return {y, kLog2e};
+}
+
+Value KernelModifiers::gradExponent(KernelBuilder &kb, unsigned r, Value x,
+                                    Value row, Value key, Value lse2,
+                                    Value &dMod) const {
+  auto [y, c] = scoreAndLog2Factor(kb, r, x, row, key, dMod);
+  return fmac(kb.b, kb.loc, y, kb.f(c),
+              arith::NegFOp::create(kb.b, kb.loc, lse2));
 }
 
 Value KernelModifiers::gradExponentMasked(KernelBuilder &kb, unsigned r,
@@ -291,16 +293,9 @@ Value KernelModifiers::gradExponentMasked(KernelBuilder &kb, unsigned r,
                                           Value maskBase, Value &dMod,
                                           Value &vis) const {
   vis = visible(kb, r, vis, row, key);
-  // (Multiplies without `contract`: LLVM would fuse them into the adds.)
-  Value x2;
-  if (!s.scoreMod) {
-    x2 = arith::MulFOp::create(kb.b, kb.loc, x, kb.f(s.scale * kLog2e));
-  } else {
-    auto [y, d] = scoreAndDerivative(
-        kb, r, arith::MulFOp::create(kb.b, kb.loc, x, kb.f(s.scale)), row, key);
-    dMod = d;
-    x2 = arith::MulFOp::create(kb.b, kb.loc, y, kb.f(kLog2e));
-  }
+  auto [y, c] = scoreAndLog2Factor(kb, r, x, row, key, dMod);
+  // (A multiply without `contract`: LLVM would fuse it into the add.)
+  Value x2 = arith::MulFOp::create(kb.b, kb.loc, y, kb.f(c));
   x2 = addMask(kb, s, x2, mask, maskBase, row, key);
   return arith::SubFOp::create(kb.b, kb.loc, x2, lse2);
 }
@@ -327,5 +322,5 @@ Value KernelModifiers::dScore(KernelBuilder &kb, Value p, Value d, Value dMod,
 MaskTiles KernelModifiers::tiles(KernelBuilder &kb, bool swap, Value tMin,
                                  Value tMax, Value hi, int64_t tile,
                                  bool inner) const {
-  return maskModTiles(kb, s, lead, bufs, swap, tMin, tMax, hi, tile, inner);
+  return maskModTiles(kb, bounds, swap, tMin, tMax, hi, tile, inner);
 }

@@ -13,6 +13,7 @@
 #define FLASH_CONVERSION_FLASHTOGPU_GPUKERNELS_H
 
 #include "flash/Conversion/FlashToGPU/FlashToGPU.h"
+#include "flash/Dialect/Flash/IR/Modifiers.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -229,19 +230,20 @@ struct MaskTiles {
   Value start, end, innerStart, innerEnd;
   bool exact;
 };
-MaskTiles maskModTiles(KernelBuilder &kb, const KernelSpec &s,
-                       ValueRange lead, ValueRange capBufs, bool swap,
-                       Value tMin, Value tMax, Value hi, int64_t tile,
-                       bool inner = false);
+MaskTiles maskModTiles(KernelBuilder &kb, const flash::MaskBounds &bounds,
+                       bool swap, Value tMin, Value tMax, Value hi,
+                       int64_t tile, bool inner = false);
 
 /// The modifier regions of a kernel at one query batch-head `bh`, for a
 /// thread whose positions along one axis are fixed: its query rows (the
 /// forward, dQ) or, with `fixedIsKey`, its key rows (dK/dV), given clamped
 /// to the axis. The parts of the regions that depend only on the
 /// batch-head and one fixed position are emitted once, at construction
-/// (the slope of an ALiBi head, a query's segment id); each call inlines
-/// the rest at one (row, key), both in range (a captured table is never
-/// read past its end). Nothing is emitted without modifiers.
+/// (the slope of an ALiBi head, a query's segment id) and so is the
+/// mask_mod's affine analysis (its bounds, and the captured values they
+/// read, once for every use); each call inlines the rest at one (row, key),
+/// both in range (a captured table is never read past its end). Nothing is
+/// emitted without modifiers.
 struct KernelModifiers {
   const KernelSpec &s;
   /// The (batch..., head) positions of bh and the capture buffers.
@@ -300,12 +302,20 @@ struct KernelModifiers {
   /// dS = P (dP - D) [* dMod], 0 where not visible.
   static Value dScore(KernelBuilder &kb, Value p, Value d, Value dMod,
                       Value vis);
-  /// maskModTiles at this batch-head.
+  /// maskModTiles of the mask_mod's bounds at this batch-head.
   MaskTiles tiles(KernelBuilder &kb, bool swap, Value tMin, Value tMax,
                   Value hi, int64_t tile, bool inner = false) const;
 
 private:
   SmallVector<Value> positions(Value row, Value key) const;
+  /// The backward's score of a raw x = q.k and the factor that takes it
+  /// to log2 units: (x, scale log2 e), or (score_mod(x scale), log2 e) with
+  /// `dMod` set to d score_mod / ds.
+  std::pair<Value, double> scoreAndLog2Factor(KernelBuilder &kb, unsigned r,
+                                              Value x, Value row, Value key,
+                                              Value &dMod) const;
+  /// The mask_mod's affine conjuncts at this batch-head (analyzeMaskMod).
+  flash::MaskBounds bounds;
   std::function<Value(OpBuilder &, Location, unsigned, ValueRange)> reader;
   SmallVector<IRMapping> hoistedScore, hoistedMask;
 };
