@@ -1458,6 +1458,49 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
     NVVM::GriddepcontrolOp::create(b, loc,
                                    NVVM::GridDepActionKind::launch_dependents);
 
+  // With Q in shared memory, o goes out through it: each warpgroup writes
+  // its 64 rows there in Q's swizzle (a lane's column pairs: 32 bank-
+  // conflict-free stores) and copies them out a 16-byte chunk per thread,
+  // whole rows per warp (8 coalesced 128-bit stores a thread at d = 128,
+  // where storing the fragments is 32 stores a thread of half a sector
+  // each). Q's rows are this warpgroup's alone and its products are done.
+  const bool stageO = qShared && !s.splitKeys;
+  Value wgRowBase, qTile, qRowOff, wgBarrierId;
+  auto wgBarrier = [&]() {
+    NVVM::BarrierOp::create(
+        b, loc, TypeRange(), wgBarrierId,
+        arith::ConstantIntOp::create(b, loc, b.getI32Type(), 128),
+        NVVM::BarrierReductionAttr(), Value());
+  };
+  if (stageO) {
+    Value wgIdx = arith::DivUIOp::create(b, loc, tid, kb.c(128));
+    Value wgRows = arith::MulIOp::create(b, loc, wgIdx, kb.c(64));
+    wgRowBase = arith::AddIOp::create(b, loc, rowBase, wgRows);
+    qTile = arith::AddIOp::create(
+        b, loc, kb.c(2 * stages),
+        arith::DivUIOp::create(b, loc, wgRows, kb.c(tileKV)));
+    qRowOff = arith::RemUIOp::create(b, loc, wgRows, kb.c(tileKV));
+    // Named barriers 3 and 4 (1 and 2 are the consumers' turns).
+    wgBarrierId = arith::AddIOp::create(
+        b, loc, arith::IndexCastUIOp::create(b, loc, b.getI32Type(), wgIdx),
+        arith::ConstantIntOp::create(b, loc, b.getI32Type(), 3));
+    wgBarrier();
+  }
+  auto storeLse = [&](OpBuilder &ib, Location il, Value m, Value lsum,
+                      Value none, Value row) {
+    Value first =
+        arith::CmpIOp::create(ib, il, arith::CmpIPredicate::eq, F.t2,
+                              arith::ConstantIndexOp::create(ib, il, 0));
+    scf::IfOp::create(ib, il, first, [&](OpBuilder &jb, Location jl) {
+      KernelBuilder kj{jb, jl};
+      Value lg = arith::AddFOp::create(jb, jl, m, log2(jb, jl, lsum));
+      lg = arith::MulFOp::create(jb, jl, lg, kj.f(0.6931471805599453f));
+      lg = arith::SelectOp::create(jb, jl, none, kj.f(ninf), lg);
+      memref::StoreOp::create(jb, jl, lg, lse, ValueRange{bh, row});
+      scf::YieldOp::create(jb, jl);
+    });
+  };
+
   // Row sums over the 4 lanes of a row, then o and lse for rows < Nq (or,
   // split-KV, the rows' records).
   for (int r = 0; r < 2; ++r) {
@@ -1513,6 +1556,29 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
       });
       continue;
     }
+    if (stageO) {
+      Value none = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ,
+                                         lsum, kb.f(0.0f));
+      Value inv = arith::DivFOp::create(b, loc, kb.f(1.0f), lsum);
+      inv = arith::SelectOp::create(b, loc, none, kb.f(0.0f), inv);
+      Value invV = vector::BroadcastOp::create(b, loc, v2f, inv);
+      Value r64 = arith::AddIOp::create(
+          b, loc, qRowOff, arith::SubIOp::create(b, loc, rows[r], wgRowBase));
+      for (int64_t dt = 0; dt < dTiles; ++dt) {
+        Value x = vector::ExtractOp::create(b, loc, loopRes[4 + dt],
+                                            ArrayRef<int64_t>{r});
+        x = arith::MulFOp::create(b, loc, x, invV);
+        x = arith::TruncFOp::create(b, loc, VectorType::get({2}, elt), x);
+        Value at = arith::AddIOp::create(
+            b, loc, kv->at(b, loc, qTile, r64, kb.c(dt * 8))[0], F.t2);
+        storePair(b, loc, x, kS, ValueRange{at});
+      }
+      scf::IfOp::create(b, loc, active, [&](OpBuilder &ib, Location il) {
+        storeLse(ib, il, m, lsum, none, rows[r]);
+        scf::YieldOp::create(ib, il);
+      });
+      continue;
+    }
     scf::IfOp::create(b, loc, active, [&](OpBuilder &ib, Location il) {
       KernelBuilder ki{ib, il};
       Value none = arith::CmpFOp::create(ib, il, arith::CmpFPredicate::OEQ,
@@ -1530,18 +1596,34 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
             ValueRange{bh, rows[r],
                        arith::AddIOp::create(ib, il, F.t2, ki.c(dt * 8))});
       }
-      Value first = arith::CmpIOp::create(ib, il, arith::CmpIPredicate::eq,
-                                          F.t2, ki.c(0));
-      scf::IfOp::create(ib, il, first, [&](OpBuilder &jb, Location jl) {
-        KernelBuilder kj{jb, jl};
-        Value lg = arith::AddFOp::create(jb, jl, m, log2(jb, jl, lsum));
-        lg = arith::MulFOp::create(jb, jl, lg, kj.f(0.6931471805599453f));
-        lg = arith::SelectOp::create(jb, jl, none, kj.f(ninf), lg);
-        memref::StoreOp::create(jb, jl, lg, lse, ValueRange{bh, rows[r]});
-        scf::YieldOp::create(jb, jl);
-      });
+      storeLse(ib, il, m, lsum, none, rows[r]);
       scf::YieldOp::create(ib, il);
     });
+  }
+  if (stageO) {
+    wgBarrier();
+    const int64_t chunks = D / 8;
+    auto chunkTy = VectorType::get({8}, elt);
+    Value wgTid = arith::RemUIOp::create(b, loc, tid, kb.c(128));
+    for (int64_t i = 0; i < 64 * chunks / 128; ++i) {
+      Value idx = arith::AddIOp::create(b, loc, wgTid, kb.c(i * 128));
+      Value rr = arith::DivUIOp::create(b, loc, idx, kb.c(chunks));
+      Value col = arith::MulIOp::create(
+          b, loc, arith::RemUIOp::create(b, loc, idx, kb.c(chunks)), kb.c(8));
+      Value row = arith::AddIOp::create(b, loc, wgRowBase, rr);
+      Value in =
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, row, nq);
+      scf::IfOp::create(b, loc, in, [&](OpBuilder &ib, Location il) {
+        Value at = kv->at(ib, il, qTile,
+                          arith::AddIOp::create(ib, il, qRowOff, rr), col)[0];
+        Value x =
+            vector::LoadOp::create(ib, il, chunkTy, kS, ValueRange{at},
+                                   /*nontemporal=*/false, llvm::MaybeAlign(16));
+        vector::StoreOp::create(ib, il, x, o, ValueRange{bh, row, col},
+                                /*nontemporal=*/false, llvm::MaybeAlign(16));
+        scf::YieldOp::create(ib, il);
+      });
+    }
   }
   if (ws)
     b.setInsertionPointAfter(roles);

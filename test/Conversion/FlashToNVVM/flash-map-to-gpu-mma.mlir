@@ -152,6 +152,13 @@ func.func @bf16_d256(%q: tensor<1x2x100x256xbf16>, %k: tensor<1x2x130x256xbf16>,
 // WS: nvvm.mbarrier.arrive
 // WS: "wgmma.wait_group.sync.aligned 0;"
 // WS: nvvm.mbarrier.arrive
+// o goes out through Q's shared memory: each warpgroup (named barriers 3
+// and 4) writes its column pairs there, then copies 16-byte chunks.
+// WS: nvvm.barrier id = %{{.*}} number_of_threads = %c128_i32
+// WS-COUNT-16: vector.store {{.*}} {alignment = 4 : i64} : memref<82432xbf16, #gpu.address_space<workgroup>>, vector<2xbf16>
+// WS: nvvm.barrier id = %{{.*}} number_of_threads = %c128_i32
+// WS: vector.load {{.*}} {alignment = 16 : i64} : memref<82432xbf16, #gpu.address_space<workgroup>>, vector<8xbf16>
+// WS-NEXT: vector.store {{.*}} {alignment = 16 : i64} : memref<{{.*}}xbf16{{.*}}>, vector<8xbf16>
 // CHECK-LABEL: func.func @bf16
 // CHECK: gpu.launch_func {{.*}} blocks in (%c1{{[_0-9]*}}, %c3{{[_0-9]*}}, %c1{{[_0-9]*}}) threads in (%c256{{[_0-9]*}}, %c1{{[_0-9]*}}, %c1{{[_0-9]*}})
 // CHECK: workgroup(%{{.*}} : memref<64x136xbf16, #gpu.address_space<workgroup>>{{.*}}flash.kernel_kind = "mma.sync"
