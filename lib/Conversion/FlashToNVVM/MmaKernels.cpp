@@ -258,8 +258,11 @@ Value MmaFragments::aFromGlobal(Value mem, Value bh, Value r0, Value r1,
       b, loc, a4x2, DenseElementsAttr::get(a4x2, b.getZeroAttr(elt)));
   for (int64_t i = 0; i < 4; ++i) {
     Value col = add(t2, c(col0 + (i >= 2 ? 8 : 0)));
-    Value x = vector::LoadOp::create(b, loc, VectorType::get({2}, elt), mem,
-                                     ValueRange{bh, i % 2 ? r1 : r0, col});
+    // (One 32-bit load: the pair's alignment said, as storePair's.)
+    Value x =
+        vector::LoadOp::create(b, loc, VectorType::get({2}, elt), mem,
+                               ValueRange{bh, i % 2 ? r1 : r0, col},
+                               /*nontemporal=*/false, llvm::MaybeAlign(4));
     a = vector::InsertOp::create(b, loc, x, a, ArrayRef<int64_t>{i});
   }
   return a;
@@ -1458,13 +1461,17 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
     NVVM::GriddepcontrolOp::create(b, loc,
                                    NVVM::GridDepActionKind::launch_dependents);
 
-  // With Q in shared memory, o goes out through it: each warpgroup writes
-  // its 64 rows there in Q's swizzle (a lane's column pairs: 32 bank-
-  // conflict-free stores) and copies them out a 16-byte chunk per thread,
-  // whole rows per warp (8 coalesced 128-bit stores a thread at d = 128,
-  // where storing the fragments is 32 stores a thread of half a sector
-  // each). Q's rows are this warpgroup's alone and its products are done.
-  const bool stageO = qShared && !s.splitKeys;
+  // o goes out through shared memory: each warpgroup writes its 64 rows in
+  // the tiles' swizzle (a lane's column pairs: bank-conflict-free 32-bit
+  // stores) and copies them out a 16-byte chunk per thread, whole rows per
+  // warp (8 coalesced 128-bit stores a thread at d = 128, where storing the
+  // fragments is 32 stores a thread of half a sector each). Where Q is in
+  // shared memory, into the warpgroup's rows of Q (its alone; its products
+  // are done); else, in the one-warpgroup kernel, into the K tile (its last
+  // product done, its last copy waited for).
+  const bool stageO =
+      !s.splitKeys && wg &&
+      (qShared || (!ws && warps == 4 && stages == 1 && tileKV >= 64));
   Value wgRowBase, qTile, qRowOff, wgBarrierId;
   auto wgBarrier = [&]() {
     NVVM::BarrierOp::create(
@@ -1476,10 +1483,15 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
     Value wgIdx = arith::DivUIOp::create(b, loc, tid, kb.c(128));
     Value wgRows = arith::MulIOp::create(b, loc, wgIdx, kb.c(64));
     wgRowBase = arith::AddIOp::create(b, loc, rowBase, wgRows);
-    qTile = arith::AddIOp::create(
-        b, loc, kb.c(2 * stages),
-        arith::DivUIOp::create(b, loc, wgRows, kb.c(tileKV)));
-    qRowOff = arith::RemUIOp::create(b, loc, wgRows, kb.c(tileKV));
+    qTile = qShared ? arith::AddIOp::create(
+                          b, loc, kb.c(2 * stages),
+                          arith::DivUIOp::create(b, loc, wgRows, kb.c(tileKV)))
+                          .getResult()
+                    : kb.c(0);
+    qRowOff =
+        qShared
+            ? arith::RemUIOp::create(b, loc, wgRows, kb.c(tileKV)).getResult()
+            : kb.c(0);
     // Named barriers 3 and 4 (1 and 2 are the consumers' turns).
     wgBarrierId = arith::AddIOp::create(
         b, loc, arith::IndexCastUIOp::create(b, loc, b.getI32Type(), wgIdx),
