@@ -106,8 +106,10 @@ def bench():
               f"{g_ours * 1e6:.1f} | {t_fwd / t_sdpa:.2f} |")
 
         # The pieces of one call of ours, each alone.
-        plan = cuda._plain_plan(q, k, v, False, None, None)
-        o, lse = plan(q, k, v)
+        def lookup():
+            return cuda._plan(cuda._Plan, q, k, v, False, None, None, None)
+        plan = lookup()
+        o, lse = plan(q, k, v, True, None)
         ptrs = [q.data_ptr(), k.data_ptr(), v.data_ptr(), o.data_ptr(),
                 lse.data_ptr()]
         stream = plan.stream()
@@ -121,14 +123,13 @@ def bench():
             ("5 x data_ptr()", lambda: (q.data_ptr(), k.data_ptr(),
                                         v.data_ptr(), o.data_ptr(),
                                         lse.data_ptr())),
-            ("plan lookup", lambda: cuda._plain_plan(q, k, v, False, None,
-                                                     None)),
+            ("plan lookup", lookup),
         ]
         if not plan.scratch:
             # (A split-KV plan's launches need its scratch buffer.)
-            pieces.append((f"{len(plan.launches)} x cuLaunchKernel (ctypes; "
+            pieces.append((f"{len(plan.runs)} x cuLaunchKernel (ctypes; "
                            "GPU-bound when longer than the GPU time)",
-                           lambda: [ln(ptrs, stream) for ln in plan.launches]))
+                           lambda: [ln(ptrs, stream) for ln in plan.runs]))
         print("| piece of a call | wall µs |")
         print("|---|---|")
         for (name, _), t in zip(pieces, walls([f for _, f in pieces],

@@ -610,54 +610,71 @@ def _holds_arrays(x):
 _CONTEXT = threading.local()
 
 
-class _Plan:
+class _Signature:
+    """What the plans of a call signature share: the configuration and its
+    kernels (_prepare, _kernel), the modifiers' captured buffers when they
+    come from Python values (kept alive here; None: made per call from the
+    call's arrays, whose contents may change), the current stream's
+    getter."""
+
+    def __init__(self, q, k, v, causal, scale, causal_offset, mods, grad):
+        self.args = (causal, scale, causal_offset)
+        mask, mod_values, mod_offset = mods or (None, (None,) * 4, None)
+        self.cfg, extra = _prepare(q, k, v, causal, scale, mask, mod_values,
+                                   causal_offset, mod_offset)
+        self.kern = _kernel(self.cfg, grad=grad)
+        self.extra = None if _holds_arrays(mods) else extra
+        self.n_extra = len(extra)
+        self.mask = extra[0] if self.cfg.mask != "none" else None
+        self.stream = _stream_getter(q)
+
+    def launches(self, fixed):
+        """A Launch per kernel, its geometry and sizes prepared: `fixed`
+        pointers, then the captured buffers'."""
+        return [Launch(self.kern, which, *geometry(c, self.cfg),
+                       fixed + self.n_extra, size_args(c, self.cfg, self.mask),
+                       programmatic=(which > 0 and
+                                     c.get("waits_for_previous", False)))
+                for which, c in enumerate(self.kern.contracts)]
+
+    def extras(self, q, k, v, mods):
+        """This call's captured buffers."""
+        if self.extra is not None:
+            return self.extra
+        mask, mod_values, mod_offset = mods
+        causal, scale, causal_offset = self.args
+        return _prepare(q, k, v, causal, scale, mask, mod_values,
+                        causal_offset, mod_offset)[1]
+
+
+class _Plan(_Signature):
     """A forward of one call signature (shapes, flags, modifiers): the
-    kernels' launches with their geometry and sizes prepared, the outputs'
-    shapes, the modifiers' captured buffers when they come from Python
-    values. A call does only what must be per call: two allocations (one
-    without lse), the pointers, the current stream, one cuLaunchKernel a
-    kernel; and _prepare's conversion of the mask and modifier arrays when
-    there are any (their contents may change from call to call)."""
+    kernels' launches, the outputs' shapes. A call does only what must be
+    per call: two allocations (one without lse), the pointers, the current
+    stream, one cuLaunchKernel a kernel; and _prepare's conversion of the
+    mask and modifier arrays when there are any."""
 
     def __init__(self, q, k, v, causal, scale, causal_offset, mods):
         import torch
 
-        self.args = (causal, scale, causal_offset)
-        mask, mod_values, mod_offset = mods or (None, (None,) * 4, None)
-        cfg, extra = _prepare(q, k, v, causal, scale, mask, mod_values,
-                              causal_offset, mod_offset)
-        kern = _kernel(cfg, grad=False)
-        # Captured buffers made from Python values (kept alive here), or
-        # None: made per call from the call's arrays.
-        self.extra = None if _holds_arrays(mods) else extra
+        super().__init__(q, k, v, causal, scale, causal_offset, mods, False)
         B, H, N, _ = q.shape
         self.o_shape = (B, H, N, v.shape[3])
         self.lse_shape = (B, H, N)
         self.scratch = 0
-        for c in kern.contracts:
+        for c in self.kern.contracts:
             if c.get("scratch_per_block"):
-                grid, _ = geometry(c, cfg)
+                grid, _ = geometry(c, self.cfg)
                 self.scratch = max(1, grid[0] * grid[1] *
                                    c["scratch_per_block"])
-        n = 5 + len(extra) + (self.scratch > 0)
-        m = extra[0] if cfg.mask != "none" else None
-        self.launches = [Launch(kern, which, *geometry(c, cfg), n,
-                                size_args(c, cfg, m),
-                                programmatic=(which > 0 and
-                                              c.get("waits_for_previous",
-                                                    False)))
-                         for which, c in enumerate(kern.contracts)]
+        # (The scratch buffer's pointer comes after the captured ones.)
+        self.runs = self.launches(5 + (self.scratch > 0))
         self.f32 = torch.float32
-        self.stream = _stream_getter(q)
         self.unused_lse = {}  # stream -> the lse nobody reads
 
     def __call__(self, q, k, v, want_lse, mods):
         q, k, v = _contiguous(q), _contiguous(k), _contiguous(v)
-        extra = self.extra
-        if extra is None:
-            mask, mod_values, mod_offset = mods
-            _, extra = _prepare(q, k, v, *self.args[:2], mask, mod_values,
-                                self.args[2], mod_offset)
+        extra = self.extras(q, k, v, mods)
         stream = self.stream()
         o = q.new_empty(self.o_shape)
         lse = self.unused_lse.get(stream) if not want_lse else None
@@ -672,49 +689,32 @@ class _Plan:
             # would be a race, and decode's can be large.)
             scratch = q.new_empty(self.scratch, dtype=self.f32)
             ptrs.append(scratch.data_ptr())
-        for launch in self.launches:
+        for launch in self.runs:
             launch(ptrs, stream)
         return o, lse
 
 
-class _GradPlan:
+class _GradPlan(_Signature):
     """A backward of one call signature, as _Plan is a forward's: the dQ
-    kernel (which also computes D = rowsum(dO * O)) and the dK/dV kernel
-    launched with their geometry and sizes prepared."""
+    kernel (which also computes D = rowsum(dO * O)) and the dK/dV kernel."""
 
     def __init__(self, q, k, v, causal, scale, causal_offset, mods):
         import torch
 
-        self.args = (causal, scale, causal_offset)
-        mask, mod_values, mod_offset = mods
-        cfg, extra = _prepare(q, k, v, causal, scale, mask, mod_values,
-                              causal_offset, mod_offset)
-        kern = _kernel(cfg, grad=True)
-        self.extra = None if _holds_arrays(mods) else extra
+        super().__init__(q, k, v, causal, scale, causal_offset, mods, True)
         B, H, N, _ = q.shape
         self.delta_shape = (B, H, N)
-        m = extra[0] if cfg.mask != "none" else None
-        self.launches = [Launch(kern, which, *geometry(c, cfg),
-                                8 + len(extra), size_args(c, cfg, m),
-                                programmatic=(which > 0 and
-                                              c.get("waits_for_previous",
-                                                    False)))
-                         for which, c in enumerate(kern.contracts)]
+        self.runs = self.launches(8)
         self.f32 = torch.float32
-        self.stream = _stream_getter(q)
 
     def __call__(self, q, k, v, o, lse, do, mods):
         q, k, v, o, lse, do = (_contiguous(t) for t in (q, k, v, o, lse, do))
-        extra = self.extra
-        if extra is None:
-            mask, mod_values, mod_offset = mods
-            _, extra = _prepare(q, k, v, *self.args[:2], mask, mod_values,
-                                self.args[2], mod_offset)
+        extra = self.extras(q, k, v, mods)
         stream = self.stream()
         dq, dk, dv = (t.new_empty(t.shape) for t in (q, k, v))
         delta = q.new_empty(self.delta_shape, dtype=self.f32)
         rest = [t.data_ptr() for t in extra]
-        for launch, bufs in zip(self.launches,
+        for launch, bufs in zip(self.runs,
                                 ((q, k, v, o, lse, do, dq, delta),
                                  (q, k, v, lse, do, delta, dk, dv))):
             launch([t.data_ptr() for t in bufs] + rest, stream)
