@@ -65,11 +65,46 @@ struct GradTiles {
   Value limit;
   Value a, b, aS, bS;
   std::optional<SwizzledTiles> sw;
+  /// wgmma, the dK/dV kernel: the tile's per-row values lse[bh] and D[bh]
+  /// (its queries' columns) copied with it, a group before its tiles, into
+  /// colBuf [stage][lse, D][rows] f32 (zero past `limit`). Loaded from
+  /// global memory per tile they arrived after the products: a third of
+  /// the kernel's stall samples on the H200 (bench/RESULTS.md).
+  Value colLse, colD, colBuf;
 
   /// Issues the copies of rows row0.. of a[bh], b[bh] (into `stage` for
   /// wgmma), one cp.async group per tile; returns the last.
   Value issue(MmaFragments &G, Value bh, Value row0, Value stage) const {
     SmallVector<Value> toks;
+    if (colBuf) {
+      auto tokTy = nvgpu::DeviceAsyncTokenType::get(G.b.getContext());
+      SmallVector<Value> colToks;
+      // Element (tid + k threads) % rows of each: threads beyond the rows
+      // repeat another's copy (the same bytes to the same place).
+      for (int64_t i = 0; i < 2; ++i)
+        for (int64_t k = 0; k * threads < rows; ++k) {
+          Value idx = arith::RemUIOp::create(
+              G.b, G.loc, G.add(tid, G.c(k * threads)), G.c(rows));
+          Value row = G.add(row0, idx);
+          Value n = arith::SelectOp::create(
+              G.b, G.loc,
+              arith::CmpIOp::create(G.b, G.loc, arith::CmpIPredicate::ult, row,
+                                    limit),
+              G.c(1), G.c(0));
+          Value dst =
+              G.add(arith::MulIOp::create(G.b, G.loc, stage, G.c(2 * rows)),
+                    G.add(G.c(i * rows), idx));
+          Value srcRow = arith::MinUIOp::create(
+              G.b, G.loc, row,
+              arith::SubIOp::create(G.b, G.loc, limit, G.c(1)));
+          colToks.push_back(nvgpu::DeviceAsyncCopyOp::create(
+                                G.b, G.loc, tokTy, colBuf, ValueRange{dst},
+                                i ? colD : colLse, ValueRange{bh, srcRow},
+                                G.b.getIndexAttr(1), n, UnitAttr())
+                                .getResult());
+        }
+      nvgpu::DeviceAsyncCreateGroupOp::create(G.b, G.loc, tokTy, colToks);
+    }
     for (int64_t i = 0; i < 2; ++i) {
       Value src = i ? b : a;
       if (sw) {
@@ -141,7 +176,9 @@ struct GradTiles {
   /// (and, for wgmma, to the async proxy).
   void landed(MmaFragments &G, Value group) const {
     nvgpu::DeviceAsyncWaitOp::create(G.b, G.loc, group,
-                                     G.b.getI32IntegerAttr(sw ? 2 : 0));
+                                     G.b.getI32IntegerAttr(!sw      ? 0
+                                                           : colBuf ? 3
+                                                                    : 2));
     if (sw)
       G.fenceProxyAsync();
     gpu::BarrierOp::create(G.b, G.loc);
@@ -429,8 +466,12 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
   const int64_t kTile = gradTile(s, /*kv=*/true);
   const int64_t kSteps = D / 16, dTiles = D / 8, nTiles = kTile / 8;
   const int64_t group = s.hq / s.hkv;
-  auto fn = newKernel(ob, loc, name, s, gradKVArgTypes(ctx, s),
-                      mmaTileBuffers(ctx, s, kTile, /*stages=*/2), threads);
+  SmallVector<Type> bufs = mmaTileBuffers(ctx, s, kTile, /*stages=*/2);
+  if (s.wgmma)
+    bufs.push_back(MemRefType::get(
+        {4 * kTile}, ob.getF32Type(), MemRefLayoutAttrInterface(),
+        gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup)));
+  auto fn = newKernel(ob, loc, name, s, gradKVArgTypes(ctx, s), bufs, threads);
   limitRegisters(fn, s, /*backward=*/true);
   OpBuilder b = OpBuilder::atBlockBegin(&fn.front());
   KernelBuilder kb{b, loc};
@@ -441,7 +482,7 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
         delta = byQ(5), dk = byKV(6), dv = byKV(7);
   Value mask = s.mask ? fn.getArgument(8) : Value();
   Value qS = fn.getWorkgroupAttributions()[0];
-  Value doS = fn.getWorkgroupAttributions().back();
+  Value doS = fn.getWorkgroupAttributions()[s.wgmma ? 0 : 1];
 
   Value bx = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
   Value kvbh = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
@@ -475,6 +516,9 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
   GradTiles tiles{s, tid, threads, kTile, nq, q, dO, qS, doS, std::nullopt};
   Value qDesc, qDescT, doDesc, doDescT;
   if (s.wgmma) {
+    tiles.colLse = lse;
+    tiles.colD = delta;
+    tiles.colBuf = fn.getWorkgroupAttributions()[1];
     tiles.sw = swizzledTiles(F, qS, kTile, D);
     qDesc = tiles.sw->descriptor(F, 0, false);
     qDescT = tiles.sw->descriptor(F, 0, true);
@@ -591,10 +635,21 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
                     cb, l, it,
                     arith::AddIOp::create(cb, l, G.t2, kc.c(nt * 8 + j)));
                 c.qc = arith::MinUIOp::create(cb, l, c.qi, s.nqValue(kc, -1));
-                c.l2 = lseLog2(kc, memref::LoadOp::create(
-                                       cb, l, lse, ValueRange{qbh, c.qc}));
-                c.d =
-                    memref::LoadOp::create(cb, l, delta, ValueRange{qbh, c.qc});
+                if (sw) {
+                  // (From the tile's copy: colBuf.)
+                  Value at = G.add(arith::MulIOp::create(cb, l, args[nAcc + 1],
+                                                         kc.c(2 * kTile)),
+                                   G.add(G.t2, kc.c(nt * 8 + j)));
+                  c.l2 = lseLog2(kc, memref::LoadOp::create(cb, l, tiles.colBuf,
+                                                            ValueRange{at}));
+                  c.d = memref::LoadOp::create(
+                      cb, l, tiles.colBuf, ValueRange{G.add(at, kc.c(kTile))});
+                } else {
+                  c.l2 = lseLog2(kc, memref::LoadOp::create(
+                                         cb, l, lse, ValueRange{qbh, c.qc}));
+                  c.d = memref::LoadOp::create(cb, l, delta,
+                                               ValueRange{qbh, c.qc});
+                }
                 c.ok = arith::CmpIOp::create(cb, l, arith::CmpIPredicate::ult,
                                              c.qi, s.nqValue(kc));
                 return c;

@@ -239,8 +239,12 @@ func.func @masked_f16(%h: tensor<2x40x64xf16>, %m: tensor<40x40xi1>) -> tensor<2
 // WGMMA: fence.proxy.async.shared::cta;
 // WGMMA: m64n64k16.f32.bf16.bf16 {{.*}} d, z, 1, 1, 0;
 // WGMMA: m64n64k16.f32.bf16.bf16 {{.*}} d, p, 1, 1, 1;
-// WGMMA: gpu.func @flash_attention_grad_dkdv_0({{.*}}workgroup(%{{.*}} : memref<16896xbf16, #gpu.address_space<workgroup>>)
-// WGMMA: nvgpu.device_async_wait %{{.*}} {numGroups = 2 : i32}
+// The dK/dV kernel copies each query tile's lse and D (4-byte cp.async,
+// a group before the tile's) into [stage][lse, D][64] f32 and waits for
+// all but the next tile's three groups.
+// WGMMA: gpu.func @flash_attention_grad_dkdv_0({{.*}}workgroup(%{{.*}} : memref<16896xbf16, #gpu.address_space<workgroup>>, %{{.*}} : memref<256xf32, #gpu.address_space<workgroup>>)
+// WGMMA: nvgpu.device_async_copy {{.*}}, 1, %{{.*}} : memref<8x100xf32> to memref<256xf32, #gpu.address_space<workgroup>>
+// WGMMA: nvgpu.device_async_wait %{{.*}} {numGroups = 3 : i32}
 // WGMMA-COUNT-2: m64n64k16.f32.bf16.bf16 {{.*}} d, z, 1, 1, 0;
 // WGMMA-COUNT-2: m64n64k16.f32.bf16.bf16 {{.*}} d, p, 1, 1, 1;
 // CHECK-LABEL: func.func @grad_bf16_gqa
