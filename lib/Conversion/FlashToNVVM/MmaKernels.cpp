@@ -1498,6 +1498,26 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
         arith::ConstantIntOp::create(b, loc, b.getI32Type(), 3));
     wgBarrier();
   }
+  // A row's normalization: whether it saw no key, and o's column pairs
+  // (the accumulators times 1/l, 0 then) as elt, one per 8-column tile.
+  auto normalized = [&](OpBuilder &ib, Location il, int r, Value lsum,
+                        Value &none) {
+    KernelBuilder ki{ib, il};
+    none = arith::CmpFOp::create(ib, il, arith::CmpFPredicate::OEQ, lsum,
+                                 ki.f(0.0f));
+    Value inv = arith::DivFOp::create(ib, il, ki.f(1.0f), lsum);
+    inv = arith::SelectOp::create(ib, il, none, ki.f(0.0f), inv);
+    Value invV = vector::BroadcastOp::create(ib, il, v2f, inv);
+    SmallVector<Value> pairs;
+    for (int64_t dt = 0; dt < dTiles; ++dt) {
+      Value x = vector::ExtractOp::create(ib, il, loopRes[4 + dt],
+                                          ArrayRef<int64_t>{r});
+      x = arith::MulFOp::create(ib, il, x, invV);
+      pairs.push_back(
+          arith::TruncFOp::create(ib, il, VectorType::get({2}, elt), x));
+    }
+    return pairs;
+  };
   auto storeLse = [&](OpBuilder &ib, Location il, Value m, Value lsum,
                       Value none, Value row) {
     Value first =
@@ -1569,21 +1589,14 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
       continue;
     }
     if (stageO) {
-      Value none = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ,
-                                         lsum, kb.f(0.0f));
-      Value inv = arith::DivFOp::create(b, loc, kb.f(1.0f), lsum);
-      inv = arith::SelectOp::create(b, loc, none, kb.f(0.0f), inv);
-      Value invV = vector::BroadcastOp::create(b, loc, v2f, inv);
+      Value none;
+      SmallVector<Value> pairs = normalized(b, loc, r, lsum, none);
       Value r64 = arith::AddIOp::create(
           b, loc, qRowOff, arith::SubIOp::create(b, loc, rows[r], wgRowBase));
       for (int64_t dt = 0; dt < dTiles; ++dt) {
-        Value x = vector::ExtractOp::create(b, loc, loopRes[4 + dt],
-                                            ArrayRef<int64_t>{r});
-        x = arith::MulFOp::create(b, loc, x, invV);
-        x = arith::TruncFOp::create(b, loc, VectorType::get({2}, elt), x);
         Value at = arith::AddIOp::create(
             b, loc, kv->at(b, loc, qTile, r64, kb.c(dt * 8))[0], F.t2);
-        storePair(b, loc, x, kS, ValueRange{at});
+        storePair(b, loc, pairs[dt], kS, ValueRange{at});
       }
       scf::IfOp::create(b, loc, active, [&](OpBuilder &ib, Location il) {
         storeLse(ib, il, m, lsum, none, rows[r]);
@@ -1593,18 +1606,11 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
     }
     scf::IfOp::create(b, loc, active, [&](OpBuilder &ib, Location il) {
       KernelBuilder ki{ib, il};
-      Value none = arith::CmpFOp::create(ib, il, arith::CmpFPredicate::OEQ,
-                                         lsum, ki.f(0.0f));
-      Value inv = arith::DivFOp::create(ib, il, ki.f(1.0f), lsum);
-      inv = arith::SelectOp::create(ib, il, none, ki.f(0.0f), inv);
-      Value invV = vector::BroadcastOp::create(ib, il, v2f, inv);
+      Value none;
+      SmallVector<Value> pairs = normalized(ib, il, r, lsum, none);
       for (int64_t dt = 0; dt < dTiles; ++dt) {
-        Value x = vector::ExtractOp::create(ib, il, loopRes[4 + dt],
-                                            ArrayRef<int64_t>{r});
-        x = arith::MulFOp::create(ib, il, x, invV);
-        x = arith::TruncFOp::create(ib, il, VectorType::get({2}, elt), x);
         storePair(
-            ib, il, x, o,
+            ib, il, pairs[dt], o,
             ValueRange{bh, rows[r],
                        arith::AddIOp::create(ib, il, F.t2, ki.c(dt * 8))});
       }
