@@ -260,7 +260,8 @@ def _emit_ref_scores(e, cfg, q, k, m, cap_prefix="%"):
     for n, t, _ in _captures(cfg):
         ins.append(f"{cap_prefix}{n[1:]}")
         ins_t.append(t)
-        b0 = [lead[0]] if cfg.seg_batched else []
+        b0 = ([lead[0]] if cfg.seg_batched
+              else [lead[-1]] if cfg.seg_heads else [])
         at = {"%slopes": [lead[-1] if lead else "0"], "%segq": b0 + [I],
               "%segk": b0 + [J]}[n]
         maps.append(amap(r - 1, at))
@@ -655,6 +656,8 @@ def parse_config(argv=None):
     p.add_argument("--segments", type=int, default=0)
     p.add_argument("--segments-batched", action="store_true",
                    help="segment ids per sequence of the first batch dim")
+    p.add_argument("--segments-per-head", action="store_true",
+                   help="segment ids per query head (the mask_mod reads it)")
     a = p.parse_args(argv)
     nq = a.n if a.n is not None else a.nq
     nk = a.n if a.n is not None else (a.nk if a.nk is not None else nq)
@@ -667,7 +670,8 @@ def parse_config(argv=None):
                  window=(tuple(int(x) for x in a.window.split(","))
                          if a.window else None),
                  softcap=a.softcap, alibi=a.alibi, segments=a.segments,
-                 seg_batched=a.segments_batched)
+                 seg_batched=a.segments_batched,
+                 seg_heads=a.segments_per_head)
     return cfg, a
 
 

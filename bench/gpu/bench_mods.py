@@ -79,7 +79,7 @@ def precompile(cases):
                 cuda.compile_kernel(cuda.kernel_class(cfg, grad), grad=grad)
 
 
-def bench(cases):
+def bench(cases, kernels=False):
     import torch
     from torch.nn.attention import SDPBackend, sdpa_kernel
     from torch.nn.attention.flex_attention import (create_block_mask,
@@ -195,6 +195,8 @@ def bench(cases):
                           timeit(lambda: torch.autograd.grad(
                               o, (q, k, v), do, retain_graph=True)))
             times[(name, n)] = row
+            if kernels and n == SIZES[-1]:
+                kernel_times(name, n, ours, (q, k, v), do)
             ok = "-"
             if errs:
                 good = all(a <= 2 * b + 2e-3
@@ -229,17 +231,42 @@ def bench(cases):
         sys.exit("some case is less accurate than FlexAttention")
 
 
+def kernel_times(name, n, ours, inputs, do):
+    """Our kernels' GPU time per call (torch.profiler, 5 forward and
+    backward calls): where a call's time goes (a block mask's kernel
+    against the attention kernels)."""
+    import torch
+    from torch.profiler import ProfilerActivity, profile
+
+    calls = 5
+    with profile(activities=[ProfilerActivity.CUDA]) as prof:
+        for _ in range(calls):
+            o = ours()
+            torch.autograd.grad(o, inputs, do)
+        torch.cuda.synchronize()
+    for e in prof.key_averages():
+        if "flash_attention" in e.key:
+            us = getattr(e, "device_time_total", None)
+            if us is None:
+                us = e.cuda_time_total
+            print(f"  kernel {name} N={n} {e.key}: "
+                  f"{us / calls / 1e3:.3f} ms a call", flush=True)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--precompile", action="store_true")
     ap.add_argument("--cases", default=",".join(CASES),
                     help="comma-separated subset of " + ", ".join(CASES))
+    ap.add_argument("--kernels", action="store_true",
+                    help="also each of our kernels' time per call at the "
+                         "largest N (torch.profiler)")
     a = ap.parse_args()
     cases = [c for c in a.cases.split(",") if c]
     for c in cases:
         if c not in CASES:
             ap.error(f"unknown case {c}")
-    precompile(cases) if a.precompile else bench(cases)
+    precompile(cases) if a.precompile else bench(cases, a.kernels)
 
 
 if __name__ == "__main__":

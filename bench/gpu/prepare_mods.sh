@@ -27,7 +27,7 @@ exe m7 --hq 2 --nq 500 --nk 700 --d 64 --dtype f16 --window 150,40 --softcap 5.0
 exe m8 --batch 2 --hq 4 --hkv 2 --nq 100 --nk 130 --d 64 --dtype bf16 --alibi --causal --tol 8e-3
 exe m9 --batch 2 --hq 2 --n 300 --d 128 --dtype f16 --segments 3 --segments-batched --tol 2e-3
 exe m10 --hq 3 --n 250 --d 64 --dtype bf16 --alibi --segments 4 --window 60,10 --tol 8e-3
-# Document masks skip the tiles no row of a block sees (a check per tile).
+# Document masks skip the tiles no row of a block sees (its block mask).
 exe m12 --hq 2 --n 700 --d 128 --dtype bf16 --segments 5 --causal --tol 8e-3
 exe m13 --batch 3 --hq 2 --nq 300 --nk 500 --d 64 --dtype f16 --segments 4 --segments-batched --tol 2e-3
 exe m11 --hq 2 --nq 70 --nk 200 --d 48 --dtype f16 --softcap 4.0 --alibi --tol 2e-3
@@ -45,6 +45,10 @@ exe gm8 --grad --hq 2 --n 128 --d 64 --dtype f16 --softcap 1.5 --tol 4e-3
 # are skipped.
 exe gm9 --grad --hq 2 --n 700 --d 128 --dtype bf16 --segments 5 --causal --tol 2e-2
 exe gm10 --grad --batch 3 --hq 4 --hkv 2 --nq 300 --nk 500 --d 64 --dtype f16 --segments 4 --segments-batched --tol 4e-3
+# Segment ids per query head: the block mask per batch-head (the others'
+# is per batch), GQA, Nq != Nk.
+exe m14 --batch 2 --hq 4 --hkv 2 --nq 333 --nk 270 --d 128 --dtype bf16 --segments 4 --segments-per-head --causal --tol 8e-3
+exe gm11 --grad --batch 2 --hq 4 --hkv 2 --nq 150 --nk 230 --d 64 --dtype f16 --segments 5 --segments-per-head --causal --tol 4e-3
 exe gm7 --grad --hq 2 --n 300 --d 48 --dtype f16 --window 70,3 --softcap 3.0 --alibi --tol 4e-3
 # The SIMT kernels (f32; the backward at d = 256) with modifiers.
 exe sm1 --hq 2 --nq 300 --nk 280 --d 64 --window 20,3 --softcap 2.0

@@ -108,8 +108,8 @@ def _parse_attribute(text, i=0):
 def launch_contracts(module_text):
     """The kernels' launch contracts in launch order, as flash-map-to-gpu
     records them on the module (`flash.kernels`: name, kind, block, rows,
-    rows_per_block, batch_heads, sizes, scratch_per_block,
-    waits_for_previous): what is left of
+    rows_per_block, batch_heads, sizes, scratch_per_block or
+    scratch_keys_per_word, waits_for_previous): what is left of
     the kernels once they are a gpu.binary."""
     m = re.search(r"flash\.kernels = \[", module_text)
     if not m:
@@ -215,9 +215,12 @@ def compile_kernel(cfg, chip="sm_90a", features="+ptx80", grad=False):
     with open(side_path) as f:
         side = json.load(f)
     contracts = side["kernels"]
-    # The buffers this front passes, in the kernels' order (their contract).
-    want = ([["q", "k", "v", "o", "lse", "do", "dq", "delta"],
-             ["q", "k", "v", "lse", "do", "delta", "dk", "dv"]] if grad
+    # The buffers this front passes, in the kernels' order (their contract):
+    # the backward's last kernel (dK/dV) takes its own, the others (a block
+    # mask, dQ) the dQ kernel's.
+    dq_args = ["q", "k", "v", "o", "lse", "do", "dq", "delta"]
+    want = ([dq_args] * (len(contracts) - 1) +
+            [["q", "k", "v", "lse", "do", "delta", "dk", "dv"]] if grad
             else [["q", "k", "v", "o", "lse"]] * len(contracts))
     for c, w in zip(contracts, want):
         if c.get("args", [])[:len(w)] != w:
@@ -234,7 +237,9 @@ def geometry(contract, cfg):
     bh = 1
     for b in cfg.batch:
         bh *= b
-    bh *= (cfg.hq or 1) if contract["batch_heads"] == "bh" else (cfg.hkv or 1)
+    if contract["batch_heads"] != "b":  # ("b": per batch, not head)
+        bh *= ((cfg.hq or 1) if contract["batch_heads"] == "bh"
+               else (cfg.hkv or 1))
     rpb = contract["rows_per_block"]
     gx = (rows + rpb - 1) // rpb
     if "target_blocks" in contract:
@@ -243,6 +248,21 @@ def geometry(contract, cfg):
                          contract["min_blocks_x"]),
                  contract["max_blocks_x"])
     return (gx, bh, 1), (contract["block"], 1, 1)
+
+
+def scratch_words(contracts, cfg):
+    """f32 words of the scratch buffer the kernels share (0: none): those
+    of the blocks of the kernel that owns it (split-KV records, a block
+    mask's table)."""
+    words = 0
+    for c in contracts:
+        per_block = c.get("scratch_per_block") or (
+            -(-cfg.nk // c["scratch_keys_per_word"])
+            if c.get("scratch_keys_per_word") else 0)
+        if per_block:
+            grid, _ = geometry(c, cfg)
+            words = max(1, grid[0] * grid[1] * per_block)
+    return words
 
 
 def size_args(contract, cfg, mask=None):
@@ -661,12 +681,7 @@ class _Plan(_Signature):
         B, H, N, _ = q.shape
         self.o_shape = (B, H, N, v.shape[3])
         self.lse_shape = (B, H, N)
-        self.scratch = 0
-        for c in self.kern.contracts:
-            if c.get("scratch_per_block"):
-                grid, _ = geometry(c, self.cfg)
-                self.scratch = max(1, grid[0] * grid[1] *
-                                   c["scratch_per_block"])
+        self.scratch = scratch_words(self.kern.contracts, self.cfg)
         # (The scratch buffer's pointer comes after the captured ones.)
         self.runs = self.launches(5 + (self.scratch > 0))
         self.f32 = torch.float32
@@ -696,7 +711,9 @@ class _Plan(_Signature):
 
 class _GradPlan(_Signature):
     """A backward of one call signature, as _Plan is a forward's: the dQ
-    kernel (which also computes D = rowsum(dO * O)) and the dK/dV kernel."""
+    kernel (which also computes D = rowsum(dO * O)) and the dK/dV kernel
+    (after a block mask's kernel, for a mask_mod beyond affine bounds,
+    which takes the dQ kernel's buffers)."""
 
     def __init__(self, q, k, v, causal, scale, causal_offset, mods):
         import torch
@@ -704,7 +721,9 @@ class _GradPlan(_Signature):
         super().__init__(q, k, v, causal, scale, causal_offset, mods, True)
         B, H, N, _ = q.shape
         self.delta_shape = (B, H, N)
-        self.runs = self.launches(8)
+        self.scratch = scratch_words(self.kern.contracts, self.cfg)
+        # (The scratch buffer's pointer comes after the captured ones.)
+        self.runs = self.launches(8 + (self.scratch > 0))
         self.f32 = torch.float32
 
     def __call__(self, q, k, v, o, lse, do, mods):
@@ -714,10 +733,16 @@ class _GradPlan(_Signature):
         dq, dk, dv = (t.new_empty(t.shape) for t in (q, k, v))
         delta = q.new_empty(self.delta_shape, dtype=self.f32)
         rest = [t.data_ptr() for t in extra]
-        for launch, bufs in zip(self.runs,
-                                ((q, k, v, o, lse, do, dq, delta),
-                                 (q, k, v, lse, do, delta, dk, dv))):
-            launch([t.data_ptr() for t in bufs] + rest, stream)
+        if self.scratch:
+            # (Held until the launches are queued: then stream order
+            # protects it, as it does the forward's.)
+            scratch = q.new_empty(self.scratch, dtype=self.f32)
+            rest.append(scratch.data_ptr())
+        q_side = [t.data_ptr() for t in (q, k, v, o, lse, do, dq, delta)]
+        kv_side = [t.data_ptr() for t in (q, k, v, lse, do, delta, dk, dv)]
+        for i, launch in enumerate(self.runs):
+            side = kv_side if i == len(self.runs) - 1 else q_side
+            launch(side + rest, stream)
         return dq, dk, dv
 
 

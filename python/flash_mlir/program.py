@@ -41,6 +41,8 @@ class Config:
     segments: int = 0
     # Segment ids per sequence of the first batch dim ([B, N]), not shared.
     seg_batched: bool = False
+    # Segment ids per query head ([Hq, N]): a mask_mod that reads the head.
+    seg_heads: bool = False
     # The window's and ALiBi's diagonal offset `off`: False, Nk - Nq
     # (FlashAttention's bottom-right alignment, folded in); True, a captured
     # i64 [1] read at run time (one kernel for every offset: a ring's steps).
@@ -107,7 +109,8 @@ def _captures(cfg):
         out.append(("%slopes", f"tensor<{h}xf32>",
                     "dense<[" + ", ".join(_fconst(x) for x in sl) + "]>"))
     if cfg.segments:
-        nb = cfg.batch[0] if cfg.seg_batched else None
+        nb = (cfg.batch[0] if cfg.seg_batched
+              else cfg.hq if cfg.seg_heads else None)
 
         def ids(n):
             # Sequence b's documents start b positions later.
@@ -161,7 +164,7 @@ def _emit_score_mod(e, cfg, s, h, i, j, cap):
     return cur
 
 
-def _emit_mask_mod(e, cfg, i, j, cap, lead0=None):
+def _emit_mask_mod(e, cfg, i, j, cap, lead0=None, head=None):
     """Emits the window / document predicate; returns the i1 (or None)."""
     conds = []
     if cfg.window:
@@ -179,7 +182,8 @@ def _emit_mask_mod(e, cfg, i, j, cap, lead0=None):
             e(f"      %wkh = arith.cmpi sle, {j}, %wh : index")
             conds.append("%wkh")
     if cfg.segments:
-        b = f"{lead0}, " if cfg.seg_batched else ""
+        b = (f"{lead0}, " if cfg.seg_batched
+             else f"{head}, " if cfg.seg_heads else "")
         e(f"      %dsq = arith.cmpi eq, {cap('%segq', b + i)}, "
           f"{cap('%segk', b + j)} : i32")
         conds.append("%dsq")
@@ -226,7 +230,7 @@ def _mod_regions(cfg):
     if cfg.window or cfg.segments:
         e("    mask_mod {")
         e(f"    ^bb0({sig}):")
-        y = _emit_mask_mod(e, cfg, i, j, cap, lead0=idx[0])
+        y = _emit_mask_mod(e, cfg, i, j, cap, lead0=idx[0], head=h)
         e(f"      flash.yield {y} : i1")
         e("    }")
     return cap_part, "\n".join(lines)

@@ -121,3 +121,23 @@ after = [json.load(open(os.path.join(compiler.cache_dir(), f)))["compiler"]
          for f in side]
 print("recompiled:", "another build" in after and
       compiler._tool_id(compiler._flash_opt()) in after)
+
+# Document masks (segment ids; not affine in the positions): a block mask
+# kernel first, per batch (the mask_mod does not read the head: grid
+# ceil(Nq / R) x B), its table in the scratch buffer (ceil(Nk / K) words a
+# block); the backward's table (32 x 32 entries at d = 128) serves the dQ
+# and the dK/dV kernels, which take their own buffers.
+# CHECK: documents fwd kinds=block-mask,wgmma flash_attention_0_block_mask grid=2x2x1 block=512 flash_attention_0 grid=2x8x1 block=128 scratch=8
+# CHECK: documents bwd kinds=block-mask,wgmma,wgmma flash_attention_grad_dq_0_block_mask grid=4x2x1 block=512 flash_attention_grad_dq_0 grid=2x8x1 block=128 flash_attention_grad_dkdv_0 grid=2x4x1 block=128 scratch=32
+for grad in (False, True):
+    c = cfg(128 if grad else 64, "bf16", causal=True, n=100)
+    c.segments = 3
+    _, names, contracts = cuda.compile_kernel(cuda.kernel_class(c, grad),
+                                              grad=grad)
+    print("documents", "bwd" if grad else "fwd",
+          "kinds=" + ",".join(cuda.kernel_kinds(cuda.kernel_class(c, grad),
+                                                grad)),
+          " ".join(f"{n} grid={'x'.join(map(str, g))} block={b[0]}"
+                   for n, (g, b) in zip(names, (cuda.geometry(k, c)
+                                                for k in contracts))),
+          f"scratch={cuda.scratch_words(contracts, c)}")

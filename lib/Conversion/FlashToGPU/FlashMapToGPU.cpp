@@ -572,8 +572,10 @@ struct FlashMapToGPUPass : flash::impl::FlashMapToGPUBase<FlashMapToGPUPass> {
                    : SmallVector<std::string>{"q", "k", "v", "o", "lse"};
       SmallVector<std::string> kvArgNames{"q",  "k",     "v",  "lse",
                                           "do", "delta", "dk", "dv"};
-      bool hasScratch = llvm::any_of(
-          kernels, [](const MappedKernel &k) { return k.scratchPerBlock; });
+      auto ownsScratch = [](const MappedKernel &k) {
+        return k.scratchPerBlock || k.scratchKeysPerWord;
+      };
+      bool hasScratch = llvm::any_of(kernels, ownsScratch);
       auto argsAttr = [&](ArrayRef<std::string> first) {
         SmallVector<Attribute> all;
         for (const std::string &n : first)
@@ -586,8 +588,10 @@ struct FlashMapToGPUPass : flash::impl::FlashMapToGPUBase<FlashMapToGPUPass> {
           all.push_back(StringAttr::get(ctx, "scratch"));
         return ArrayAttr::get(ctx, all);
       };
+      // The backward's last kernel (dK/dV) is over keys and takes its own
+      // buffers; the others (a block mask, dQ) the dQ kernel's.
       for (auto [i, k] : llvm::enumerate(kernels)) {
-        bool keys = backward && i == 1;
+        bool keys = backward && i + 1 == kernels.size();
         if (k.rows.empty())
           k.rows = keys ? "nk" : "nq";
         if (k.batchHeads.empty())
@@ -614,6 +618,9 @@ struct FlashMapToGPUPass : flash::impl::FlashMapToGPUBase<FlashMapToGPUPass> {
         if (k.scratchPerBlock)
           launch.push_back({StringAttr::get(ctx, "scratch_per_block"),
                             i64(k.scratchPerBlock)});
+        if (k.scratchKeysPerWord)
+          launch.push_back({StringAttr::get(ctx, "scratch_keys_per_word"),
+                            i64(k.scratchKeysPerWord)});
         if (k.waitsForPrevious)
           launch.push_back({StringAttr::get(ctx, "waits_for_previous"),
                             BoolAttr::get(ctx, true)});
@@ -630,7 +637,10 @@ struct FlashMapToGPUPass : flash::impl::FlashMapToGPUBase<FlashMapToGPUPass> {
       auto grid = [&](const MappedKernel &k) -> std::pair<Value, Value> {
         Location l = host.loc;
         Value rows = k.rows == "nk" ? rt.nk : rt.nq;
-        Value gy = k.batchHeads == "bhkv" ? rt.bhkv : rt.bh;
+        Value gy = k.batchHeads == "bhkv" ? rt.bhkv
+                   : k.batchHeads == "b"
+                       ? b.createOrFold<arith::DivUIOp>(l, rt.bh, host.c(s->hq))
+                       : rt.bh;
         Value gx = b.createOrFold<arith::CeilDivUIOp>(l, rows,
                                                       host.c(k.rowsPerBlock));
         if (k.targetBlocks)
@@ -651,12 +661,16 @@ struct FlashMapToGPUPass : flash::impl::FlashMapToGPUBase<FlashMapToGPUPass> {
       // blocks that own scratch (at least a word: an empty grid).
       Value scratch;
       for (const MappedKernel &k : kernels) {
-        if (!k.scratchPerBlock)
+        if (!ownsScratch(k))
           continue;
         auto [gx, gy] = grid(k);
+        Value perBlock = k.scratchPerBlock ? host.c(k.scratchPerBlock)
+                                           : b.createOrFold<arith::CeilDivUIOp>(
+                                                 host.loc, rt.nk,
+                                                 host.c(k.scratchKeysPerWord));
         Value words = b.createOrFold<arith::MulIOp>(
             host.loc, b.createOrFold<arith::MulIOp>(host.loc, gx, gy),
-            host.c(k.scratchPerBlock));
+            perBlock);
         words = b.createOrFold<arith::MaxUIOp>(host.loc, words, host.c(1));
         scratch = host.alloc(MemRefType::get({ShapedType::kDynamic}, f32),
                              ValueRange{words});
@@ -716,8 +730,8 @@ struct FlashMapToGPUPass : flash::impl::FlashMapToGPUBase<FlashMapToGPUPass> {
           qArgs.push_back(buf);
           kvArgs.push_back(buf);
         }
-        launchAll(ArrayRef(kernels).take_front(1), qArgs);
-        launchAll(ArrayRef(kernels).drop_front(1), kvArgs);
+        launchAll(ArrayRef(kernels).drop_back(1), qArgs);
+        launchAll(ArrayRef(kernels).take_back(1), kvArgs);
         repl = {host.out(dq), host.out(dk), host.out(dv)};
       }
       host.freeAll();

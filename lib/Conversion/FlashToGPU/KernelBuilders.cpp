@@ -240,6 +240,9 @@ SmallVector<Type> gpukernels::withMaskAndCaptures(MLIRContext *ctx,
     all.push_back(maskType(ctx, s));
   for (RankedTensorType t : s.captures)
     all.push_back(captureType(ctx, t));
+  if (s.blockMask())
+    all.push_back(
+        MemRefType::get({ShapedType::kDynamic}, Float32Type::get(ctx)));
   all.append(s.numSizeArgs(), IndexType::get(ctx));
   return all;
 }

@@ -90,58 +90,22 @@ gpukernels::MaskTiles gpukernels::maskModTiles(KernelBuilder &kb,
   return r;
 }
 
-Value gpukernels::nextVisibleTile(
-    OpBuilder &b, Location loc, Value t, Value end, int64_t step,
-    function_ref<Value(OpBuilder &, Location, Value)> visible) {
-  auto i1 = [](OpBuilder &ib, Location il, bool v) -> Value {
-    return arith::ConstantIntOp::create(ib, il, ib.getI1Type(), v);
-  };
-  auto w = scf::WhileOp::create(
-      b, loc, TypeRange{b.getIndexType()}, ValueRange{t},
-      [&](OpBuilder &wb, Location wl, ValueRange a) {
-        Value in = arith::CmpIOp::create(wb, wl, arith::CmpIPredicate::slt,
-                                         a[0], end);
-        Value hidden =
-            scf::IfOp::create(
-                wb, wl, in,
-                [&](OpBuilder &ib, Location il) {
-                  Value seen = visible(ib, il, a[0]);
-                  scf::YieldOp::create(
-                      ib, il,
-                      ValueRange{arith::XOrIOp::create(ib, il, seen,
-                                                       i1(ib, il, true))});
-                },
-                [&](OpBuilder &ib, Location il) {
-                  scf::YieldOp::create(ib, il, ValueRange{i1(ib, il, false)});
-                })
-                .getResult(0);
-        scf::ConditionOp::create(wb, wl, hidden, a);
-      },
-      [&](OpBuilder &wb, Location wl, ValueRange a) {
-        scf::YieldOp::create(
-            wb, wl,
-            ValueRange{arith::AddIOp::create(
-                wb, wl, a[0], arith::ConstantIndexOp::create(wb, wl, step))});
-      });
-  return w.getResult(0);
-}
-
-SmallVector<Value> gpukernels::tileLoop(
-    OpBuilder &b, Location loc, Value start, Value end, int64_t step,
-    ValueRange inits,
-    function_ref<Value(OpBuilder &, Location, Value)> visible,
-    function_ref<SmallVector<Value>(OpBuilder &, Location, Value, ValueRange,
-                                    Value)>
-        body) {
+SmallVector<Value>
+gpukernels::tileLoop(OpBuilder &b, Location loc, Value start, Value end,
+                     int64_t step, ValueRange inits,
+                     function_ref<Value(OpBuilder &, Location, Value)> next,
+                     function_ref<SmallVector<Value>(OpBuilder &, Location,
+                                                     Value, ValueRange, Value)>
+                         body) {
   auto stepC = [&](OpBuilder &ib, Location il) {
     return arith::ConstantIndexOp::create(ib, il, step);
   };
-  if (!visible) {
+  if (!next) {
     auto loop = scf::ForOp::create(
         b, loc, start, end, stepC(b, loc), inits,
         [&](OpBuilder &lb, Location l, Value t, ValueRange args) {
-          Value next = arith::AddIOp::create(lb, l, t, stepC(lb, l));
-          scf::YieldOp::create(lb, l, body(lb, l, t, args, next));
+          Value after = arith::AddIOp::create(lb, l, t, stepC(lb, l));
+          scf::YieldOp::create(lb, l, body(lb, l, t, args, after));
         });
     return SmallVector<Value>(loop.getResults());
   }
@@ -155,16 +119,14 @@ SmallVector<Value> gpukernels::tileLoop(
         scf::ConditionOp::create(wb, wl, in, a);
       },
       [&](OpBuilder &wb, Location wl, ValueRange a) {
-        Value next = nextVisibleTile(
-            wb, wl, arith::AddIOp::create(wb, wl, a[0], stepC(wb, wl)), end,
-            step, visible);
-        SmallVector<Value> out{next};
-        llvm::append_range(out, body(wb, wl, a[0], a.drop_front(), next));
+        Value after =
+            next(wb, wl, arith::AddIOp::create(wb, wl, a[0], stepC(wb, wl)));
+        SmallVector<Value> out{after};
+        llvm::append_range(out, body(wb, wl, a[0], a.drop_front(), after));
         scf::YieldOp::create(wb, wl, out);
       });
   return SmallVector<Value>(w.getResults().drop_front());
 }
-
 
 KernelModifiers::KernelModifiers(KernelBuilder &kb, const KernelSpec &s,
                                  gpu::GPUFuncOp fn, Value bh,
@@ -222,7 +184,8 @@ KernelModifiers::scoreAndDerivative(KernelBuilder &kb, unsigned r, Value score,
 Value KernelModifiers::mask(KernelBuilder &kb, unsigned r, Value row,
                             Value key) const {
   return flash::inlineModifier(kb.b, kb.loc, *s.maskMod, positions(row, key),
-                               reader, &hoistedMask[r]);
+                               reader,
+                               hoistedMask.empty() ? nullptr : &hoistedMask[r]);
 }
 
 Value KernelModifiers::visible(KernelBuilder &kb, unsigned r, Value vis,

@@ -38,10 +38,8 @@ using namespace mlir;
 using namespace mlir::flash;
 using namespace mlir::flash::gpukernels;
 
-namespace {
-/// Keys per tile of the dQ kernel, queries per tile of the dK/dV kernel:
-/// smaller at D = 128 to keep the accumulators in registers.
-int64_t gradTile(const KernelSpec &s, bool kv) {
+/// Smaller at D = 128 to keep the accumulators in registers.
+int64_t gpukernels::mmaGradTile(const KernelSpec &s, bool kv) {
   if (s.mmaGradTile)
     return s.mmaGradTile;
   if (s.d <= 64)
@@ -52,6 +50,7 @@ int64_t gradTile(const KernelSpec &s, bool kv) {
   return kv ? (s.wgmma && !s.mask ? 32 : 16) : 32;
 }
 
+namespace {
 /// The two input tiles of each step of a backward kernel (K and V of the dQ
 /// kernel, Q and dO of the dK/dV kernel), in mmaTileBuffers(.., 2 stages).
 /// mma.sync: two padded tiles, loaded and waited for at the top of the step.
@@ -253,7 +252,7 @@ gpu::GPUFuncOp gpukernels::buildGradQMmaKernel(OpBuilder &ob, Location loc,
   MLIRContext *ctx = ob.getContext();
   Type elt = s.elt;
   const int64_t warps = s.mmaWarps, threads = warps * 32, D = s.d;
-  const int64_t kTile = gradTile(s, /*kv=*/false);
+  const int64_t kTile = mmaGradTile(s, /*kv=*/false);
   const int64_t kSteps = D / 16, dTiles = D / 8, nTiles = kTile / 8;
   auto fn = newKernel(ob, loc, name, s, gradQArgTypes(ctx, s),
                       mmaTileBuffers(ctx, s, kTile, /*stages=*/2), threads);
@@ -293,17 +292,10 @@ gpu::GPUFuncOp gpukernels::buildGradQMmaKernel(OpBuilder &ob, Location loc,
     exact = mt.exact;
   }
   // A mask_mod beyond its affine bounds (a document mask): key tiles no row
-  // of the block sees are skipped (each thread checks its elements' keys).
+  // of the block sees are skipped, by the block mask.
   auto visible = [&](OpBuilder &cb, Location cl, Value t) -> Value {
-    return anyInTile(
-        cb, cl, t, F.t2, nTiles,
-        [&](OpBuilder &eb, Location el, Value key, int r) -> Value {
-          KernelBuilder ke{eb, el};
-          Value keyc = arith::MinUIOp::create(eb, el, key, s.nkValue(ke, -1));
-          return arith::AndIOp::create(eb, el,
-                                       keyVisible(ke, s, rowLimit[r], key),
-                                       mods.mask(ke, r, rowsc[r], keyc));
-        });
+    KernelBuilder kc{cb, cl};
+    return blockMaskBits(kc, s, fn, bh, w.base, warps * 16, t, kTile).first;
   };
   const bool skip = !exact;
   if (skip)
@@ -372,10 +364,12 @@ gpu::GPUFuncOp gpukernels::buildGradQMmaKernel(OpBuilder &ob, Location loc,
     inits.push_back(tiles.issue(F, kvbh, kvStart, kb.c(0)));
     inits.push_back(kb.c(0));
   }
+  auto next = [&](OpBuilder &nb, Location nl, Value t) {
+    return nextVisibleTile(nb, nl, t, kvEnd, kTile, visible);
+  };
   SmallVector<Value> loop = tileLoop(
       b, loc, kvStart, kvEnd, kTile, inits,
-      skip ? function_ref<Value(OpBuilder &, Location, Value)>(visible)
-           : nullptr,
+      skip ? function_ref<Value(OpBuilder &, Location, Value)>(next) : nullptr,
       [&](OpBuilder &lb, Location l, Value jt, ValueRange args,
           Value nextTile) -> SmallVector<Value> {
         KernelBuilder kl{lb, l};
@@ -463,7 +457,7 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
   MLIRContext *ctx = ob.getContext();
   Type elt = s.elt;
   const int64_t warps = s.mmaWarps, threads = warps * 32, D = s.d;
-  const int64_t kTile = gradTile(s, /*kv=*/true);
+  const int64_t kTile = mmaGradTile(s, /*kv=*/true);
   const int64_t kSteps = D / 16, dTiles = D / 8, nTiles = kTile / 8;
   const int64_t group = s.hq / s.hkv;
   SmallVector<Type> bufs = mmaTileBuffers(ctx, s, kTile, /*stages=*/2);
@@ -557,29 +551,11 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
           exact = mt.exact;
         }
         // Beyond affine bounds: query tiles that see none of the block's
-        // keys are skipped.
+        // keys are skipped, by the block mask.
         auto visible = [&](OpBuilder &cb, Location cl, Value t) -> Value {
-          return anyInTile(
-              cb, cl, t, F.t2, nTiles,
-              [&](OpBuilder &eb, Location el, Value qi, int r) -> Value {
-                KernelBuilder ke{eb, el};
-                Value vis = arith::AndIOp::create(
-                    eb, el,
-                    arith::CmpIOp::create(eb, el, arith::CmpIPredicate::ult,
-                                          qi, s.nqValue(ke)),
-                    arith::CmpIOp::create(eb, el, arith::CmpIPredicate::ult,
-                                          keys[r], s.nkValue(ke)));
-                if (s.causalOffset)
-                  vis = arith::AndIOp::create(
-                      eb, el, vis,
-                      arith::CmpIOp::create(
-                          eb, el, arith::CmpIPredicate::sle, keys[r],
-                          arith::AddIOp::create(eb, el, qi,
-                                                s.causalOffsetValue(ke))));
-                Value qc = arith::MinUIOp::create(eb, el, qi, s.nqValue(ke, -1));
-                return arith::AndIOp::create(eb, el, vis,
-                                             mods.mask(ke, r, qc, keysc[r]));
-              });
+          KernelBuilder kc{cb, cl};
+          return blockMaskBits(kc, s, fn, qbh, t, kTile, keyBase, warps * 16)
+              .first;
         };
         const bool skip = !exact;
         if (skip)
@@ -602,9 +578,12 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
           tInits.push_back(tiles.issue(H, qbh, qFrom, khb.c(0)));
           tInits.push_back(khb.c(0));
         }
+        auto next = [&](OpBuilder &nb, Location nl, Value t) {
+          return nextVisibleTile(nb, nl, t, qEnd, kTile, visible);
+        };
         SmallVector<Value> qLoop = tileLoop(
             hb, hl, qFrom, qEnd, kTile, tInits,
-            skip ? function_ref<Value(OpBuilder &, Location, Value)>(visible)
+            skip ? function_ref<Value(OpBuilder &, Location, Value)>(next)
                  : nullptr,
             [&](OpBuilder &lb, Location l, Value it, ValueRange args,
                 Value nextTile) -> SmallVector<Value> {

@@ -961,19 +961,14 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
   };
   // Loop-carried: m, l (per row: this lane's partial sum), O accumulators,
   // the pending copy of the next K tile.
-  // Whether some row of the block sees some key of the tile at t: each
-  // thread evaluates the mask at the positions of its accumulator elements
-  // (together they cover the tile), then one CTA barrier ORs the answers.
-  // Our own block skipping (FlexAttention's BlockMask, computed in place).
+  // Whether some row of the block sees some key of the tile at t, and
+  // whether every row sees all of it: the block mask's entry (BlockMask.cpp).
+  auto tileBits = [&](OpBuilder &cb, Location cl, Value t) {
+    KernelBuilder kc{cb, cl};
+    return blockMaskBits(kc, s, fn, bh, rowBase, rowsPerBlock, t, tileKV);
+  };
   auto anyVisible = [&](OpBuilder &cb, Location cl, Value t) -> Value {
-    return anyInTile(
-        cb, cl, t, F.t2, nTiles,
-        [&](OpBuilder &eb, Location el, Value key, int r) -> Value {
-          KernelBuilder ke{eb, el};
-          return mods.visible(
-              ke, r, keyVisible(ke, s, rowLimit[r], key), rowsc[r],
-              arith::MinUIOp::create(eb, el, key, s.nkValue(ke, -1)));
-        });
+    return tileBits(cb, cl, t).first;
   };
 
   // Warp-specialized: the producer warpgroup (the last) copies Q, then the
@@ -1422,12 +1417,32 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
             .getResults());
   auto full = scf::ForOp::create(b, loc, innerStart, fullEnd, kb.c(tileKV),
                                  headOut, body(/*masked=*/false));
-  // The tail; with skipping, over the tiles the block sees only.
+  // The tail; with skipping, over the tiles the block sees only, those it
+  // sees in full without the mask.
+  auto maskedOrFull = [&](OpBuilder &lb, Location l, Value jt, ValueRange args,
+                          Value nextTile) -> SmallVector<Value> {
+    if (!skipTiles || mask)
+      return step(/*masked=*/true)(lb, l, jt, args, nextTile);
+    auto split = ifElse(
+        lb, l, args.getTypes(), tileBits(lb, l, jt).second,
+        [&](OpBuilder &ib, Location il) {
+          scf::YieldOp::create(
+              ib, il, step(/*masked=*/false)(ib, il, jt, args, nextTile));
+        },
+        [&](OpBuilder &ib, Location il) {
+          scf::YieldOp::create(
+              ib, il, step(/*masked=*/true)(ib, il, jt, args, nextTile));
+        });
+    return SmallVector<Value>(split.getResults());
+  };
+  auto nextTile = [&](OpBuilder &nb, Location nl, Value t) {
+    return nextVisibleTile(nb, nl, t, kvEnd, tileKV, anyVisible);
+  };
   SmallVector<Value> loopRes = tileLoop(
       b, loc, tailStart, kvEnd, tileKV, full.getResults(),
-      skipTiles ? function_ref<Value(OpBuilder &, Location, Value)>(anyVisible)
+      skipTiles ? function_ref<Value(OpBuilder &, Location, Value)>(nextTile)
                 : nullptr,
-      step(/*masked=*/true));
+      maskedOrFull);
 
   if (!ws)
     F.waitAll(loopRes.back());

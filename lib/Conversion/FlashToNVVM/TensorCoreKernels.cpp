@@ -10,39 +10,17 @@
 
 #include "TensorCoreKernels.h"
 #include "flash/Conversion/FlashToNVVM/FlashToNVVM.h"
+#include "flash/Dialect/Flash/IR/Modifiers.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 
+#include <numeric>
+
 using namespace mlir;
 using namespace mlir::flash;
 using namespace mlir::flash::gpukernels;
-
-Value gpukernels::anyInTile(
-    OpBuilder &b, Location loc, Value t, Value t2, int64_t nTiles,
-    function_ref<Value(OpBuilder &, Location, Value, int)> seen) {
-  Value any = arith::ConstantIntOp::create(b, loc, b.getI1Type(), 0);
-  for (int64_t nt = 0; nt < nTiles; ++nt)
-    for (int64_t j = 0; j < 2; ++j) {
-      Value pos = arith::AddIOp::create(
-          b, loc, t,
-          arith::AddIOp::create(
-              b, loc, t2, arith::ConstantIndexOp::create(b, loc, nt * 8 + j)));
-      for (int r = 0; r < 2; ++r)
-        any = arith::OrIOp::create(b, loc, any, seen(b, loc, pos, r));
-    }
-  Value p = arith::ExtUIOp::create(b, loc, b.getI32Type(), any);
-  Value red = NVVM::BarrierOp::create(
-                  b, loc, b.getI32Type(), Value(), Value(),
-                  NVVM::BarrierReductionAttr::get(b.getContext(),
-                                                  NVVM::BarrierReduction::OR),
-                  p)
-                  .getRes();
-  return arith::CmpIOp::create(
-      b, loc, arith::CmpIPredicate::ne, red,
-      arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0));
-}
 
 namespace {
 struct TensorCoreKind : KernelKind {
@@ -58,6 +36,18 @@ struct TensorCoreKind : KernelKind {
                            warpSpecializedApplies(s);
     s.mmaMaxRegisters = o.mmaMaxRegisters;
     chooseMmaTiles(s, o.mmaWarps, o.mmaTileKV, backward);
+    // A document mask's table, in entries whose multiples are the tiles
+    // the kernels visit: the forward's (block rows x key tile); the
+    // backward's the dQ kernel's (block rows x key tile) and the dK/dV
+    // kernel's (query tile x block keys) alike.
+    if (blockMaskApplies(s)) {
+      int64_t rows = mmaRowsPerBlock(s);
+      if (backward)
+        setBlockMask(s, std::gcd(rows, mmaGradTile(s, /*kv=*/true)),
+                     std::gcd(rows, mmaGradTile(s, /*kv=*/false)));
+      else
+        setBlockMask(s, rows, s.mmaTileKV);
+    }
     return true;
   }
 
@@ -68,12 +58,22 @@ struct TensorCoreKind : KernelKind {
     StringRef kind = s.wgmma ? "wgmma" : "mma.sync";
     int64_t threads = mmaThreads(s), rows = mmaRowsPerBlock(s);
     Location loc = op->getLoc();
-    if (!backward)
-      return SmallVector<MappedKernel>{
-          {buildForwardMmaKernel(b, loc, names[0], s), threads, rows, kind}};
-    return SmallVector<MappedKernel>{
-        {buildGradQMmaKernel(b, loc, names[0], s), threads, rows, kind},
-        {buildGradKVMmaKernel(b, loc, names[1], s), threads, rows, kind}};
+    SmallVector<MappedKernel> ks;
+    if (!backward) {
+      ks.push_back(
+          {buildForwardMmaKernel(b, loc, names[0], s), threads, rows, kind});
+    } else {
+      ks.push_back(
+          {buildGradQMmaKernel(b, loc, names[0], s), threads, rows, kind});
+      ks.push_back(
+          {buildGradKVMmaKernel(b, loc, names[1], s), threads, rows, kind});
+    }
+    // The block mask first, with the arguments of the kernel after it.
+    if (s.blockMask())
+      ks.insert(ks.begin(),
+                buildBlockMaskKernel(b, loc, names[0] + "_block_mask", s,
+                                     ks.front().fn.getArgumentTypes()));
+    return ks;
   }
 
   void getDependentDialects(DialectRegistry &registry) const override {

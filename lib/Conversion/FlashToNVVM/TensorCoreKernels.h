@@ -32,6 +32,9 @@ bool warpSpecializedApplies(const KernelSpec &s);
 void chooseMmaTiles(KernelSpec &s, int64_t warps, int64_t tileKV,
                     bool backward);
 int64_t mmaRowsPerBlock(const KernelSpec &s);
+/// Keys per tile of the dQ kernel (`kv` false), queries per tile of the
+/// dK/dV kernel (true).
+int64_t mmaGradTile(const KernelSpec &s, bool kv);
 int64_t mmaThreads(const KernelSpec &s);
 /// The forward (MmaKernels.cpp): args (q, k, v, o, lse[, mask]).
 gpu::GPUFuncOp buildForwardMmaKernel(OpBuilder &b, Location loc, StringRef name,
@@ -43,13 +46,30 @@ gpu::GPUFuncOp buildGradKVMmaKernel(OpBuilder &b, Location loc, StringRef name,
                                     const KernelSpec &s);
 
 /// Block skipping for mask_mods that are not just affine bounds (document
-/// masks): whether seen(b, loc, pos, r) holds for some thread of the CTA at
-/// one of its accumulator positions of the tile at t (the tile's columns
-/// pos = t + t2 + 8 nt + j of its nTiles C tiles, rows r = 0, 1; together
-/// the threads cover the tile), by one barrier.red.or (every thread must
-/// reach it).
-Value anyInTile(OpBuilder &b, Location loc, Value t, Value t2, int64_t nTiles,
-                function_ref<Value(OpBuilder &, Location, Value, int)> seen);
+/// masks; BlockMask.cpp): whether `s` needs a block mask.
+bool blockMaskApplies(const KernelSpec &s);
+/// Sets s's block mask entries to `rows` x `keys` (multiples of which are
+/// the tiles of the kernels that read it).
+void setBlockMask(KernelSpec &s, int64_t rows, int64_t keys);
+/// The kernel that fills the table, launched first: grid (ceil(Nq / rows),
+/// BH or B), 16 warps (a warp per entry); its arguments are `argTypes` (those
+/// of the kernel after it, which it shares).
+MappedKernel buildBlockMaskKernel(OpBuilder &b, Location loc, StringRef name,
+                                  const KernelSpec &s, ArrayRef<Type> argTypes);
+/// Whether some position of rows [row0, row0 + rows) and keys [key0, key0 +
+/// keys) of query batch-head `bh` is visible, and whether all are (by the
+/// table, whose entries the ranges cover whole), in kernel `fn`. The same
+/// value in every thread.
+std::pair<Value, Value> blockMaskBits(KernelBuilder &kb, const KernelSpec &s,
+                                      gpu::GPUFuncOp fn, Value bh, Value row0,
+                                      int64_t rows, Value key0, int64_t keys);
+/// The first tile t, t + step, ... below `end` for which visible(t) holds
+/// (`end` when none): the lanes of each warp read 32 tiles' entries at a
+/// time, a ballot picks the first (uniform across the CTA when visible()
+/// is). For tileLoop's `next`.
+Value nextVisibleTile(
+    OpBuilder &b, Location loc, Value t, Value end, int64_t step,
+    function_ref<Value(OpBuilder &, Location, Value)> visible);
 } // namespace gpukernels
 } // namespace flash
 } // namespace mlir

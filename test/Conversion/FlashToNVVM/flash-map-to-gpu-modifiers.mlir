@@ -174,19 +174,44 @@ func.func @grad_simt(%q: tensor<64x64xf32>, %lse: tensor<64xf32>) -> tensor<64x6
 
 // -----
 
-// A document mask (not affine in i, j): the kernels check each tile (the
-// mask at each thread's positions, one barrier.red.or) and loop over the
-// visible tiles only (scf.while), forward and both backward kernels.
+// A document mask (not affine in i, j): a kernel launched first fills a
+// block mask (per batch: the mask_mod does not read the head; 4 x 4 entries
+// of 64 x 64 in a scratch buffer), from which the forward and both backward
+// kernels read one word a tile to skip hidden tiles (scf.while; a warp's
+// lanes read 32 tiles' at a time, a ballot picks the first) and the
+// forward its tiles seen in full to leave unmasked; no tile check by CTA
+// barrier is left in them.
 // CHECK-LABEL: func.func @documents
-// CHECK: gpu.func @flash_attention_0
+// CHECK: gpu.alloc host_shared (%c16{{.*}}) : memref<?xf32>
+// CHECK: gpu.launch_func {{.*}}@flash_attention_0_block_mask blocks in (%c4{{.*}}, %c1{{.*}}, %c1{{.*}}) threads in (%c512
+// CHECK: gpu.launch_func {{.*}}@flash_attention_0 blocks in (%c4{{.*}}, %c2
+// CHECK: gpu.launch_func {{.*}}@flash_attention_grad_dq_1_block_mask
+// CHECK: gpu.launch_func {{.*}}@flash_attention_grad_dq_1 blocks
+// CHECK: gpu.launch_func {{.*}}@flash_attention_grad_dkdv_1 blocks
+// CHECK: gpu.func @flash_attention_0(
+// CHECK-NOT: nvvm.barrier #nvvm.reduction
 // CHECK: scf.while
-// CHECK: nvvm.barrier #nvvm.reduction<or>
-// CHECK: gpu.func @flash_attention_grad_dq_1
+// CHECK: memref.load %arg6[%{{.*}}] : memref<?xf32>
+// CHECK: nvvm.vote.sync  ballot
+// CHECK: scf.if
+// CHECK-NOT: nvvm.barrier #nvvm.reduction
+// CHECK: gpu.func @flash_attention_0_block_mask(
+// CHECK-SAME: flash.kernel_kind = "block-mask"
+// CHECK-SAME: batch_heads = "b", block = 512 : i64, rows = "nq", rows_per_block = 64 : i64, scratch_keys_per_word = 64 : i64
+// CHECK: scf.for
+// CHECK: nvvm.vote.sync  any
+// CHECK: nvvm.vote.sync  all
+// CHECK: memref.store %{{.*}}, %arg6[
+// CHECK: gpu.func @flash_attention_grad_dq_1(
+// CHECK-NOT: nvvm.barrier #nvvm.reduction
 // CHECK: scf.while
-// CHECK: nvvm.barrier #nvvm.reduction<or>
-// CHECK: gpu.func @flash_attention_grad_dkdv_1
+// CHECK: memref.load %arg9[%{{.*}}] : memref<?xf32>
+// CHECK: gpu.func @flash_attention_grad_dkdv_1(
+// CHECK-NOT: nvvm.barrier #nvvm.reduction
 // CHECK: scf.while
-// CHECK: nvvm.barrier #nvvm.reduction<or>
+// CHECK: memref.load %arg9[%{{.*}}] : memref<?xf32>
+// CHECK-NOT: nvvm.barrier #nvvm.reduction
+// CHECK: gpu.func @flash_attention_grad_dq_1_block_mask(
 func.func @documents(%q: tensor<2x200x64xbf16>, %lse: tensor<2x200xf32>, %seg: tensor<200xi32>) -> (tensor<2x200x64xbf16>, tensor<2x200x64xbf16>) {
   %o0 = tensor.empty() : tensor<2x200x64xbf16>
   %o = flash.attention ins(%q, %q, %q : tensor<2x200x64xbf16>, tensor<2x200x64xbf16>, tensor<2x200x64xbf16>)
@@ -217,7 +242,7 @@ func.func @documents(%q: tensor<2x200x64xbf16>, %lse: tensor<2x200xf32>, %seg: t
 // sliding window) runs
 // on the warp-specialized forward: the producer warpgroup streams only the
 // window's tiles (the first from the block's first row's window start);
-// a document mask, whose tiles need evaluating to be skipped, stays on the
+// a document mask, whose tiles its block mask skips, stays on the
 // one-warpgroup kernel.
 // CHECK-LABEL: func.func @window_d128
 // CHECK: gpu.func @flash_attention_0

@@ -94,6 +94,17 @@ struct KernelSpec {
   /// the kernels' last arguments, each a flat buffer (captureType).
   SmallVector<RankedTensorType> captures;
   bool hasModifiers() const { return scoreMod || maskMod; }
+  /// A mask_mod beyond its affine bounds (a document mask) read through a
+  /// block mask (FlexAttention's BlockMask, computed by a kernel launched
+  /// before the others: buildBlockMaskKernel): per batch-head (per batch
+  /// with blockMaskPerHead false: the mask_mod does not read the head),
+  /// entry (e, c) says whether some (row, key) of rows [e R, e R + R) and
+  /// keys [c K, c K + K) is visible (bit 0) and whether all are (bit 1),
+  /// R = blockMaskRows, K = blockMaskKeys (0: no block mask). The kernels
+  /// then take the table (an f32 buffer) after the captured operands.
+  int64_t blockMaskRows = 0, blockMaskKeys = 0;
+  bool blockMaskPerHead = true;
+  bool blockMask() const { return blockMaskRows != 0; }
 
   /// Whether some size is dynamic (the kernels take size arguments).
   bool dynamic() const { return numSizeArgs() != 0; }
@@ -180,8 +191,9 @@ struct OperandTypes {
   MemRefType q, k, v, o, lse;
 };
 OperandTypes operandTypes(MLIRContext *ctx, const KernelSpec &s);
-/// `args`, plus the mask's buffer when the kernel has one and the captured
-/// operands' buffers.
+/// `args`, plus the mask's buffer when the kernel has one, the captured
+/// operands' buffers, the block mask table (s.blockMask()) and the size
+/// arguments.
 SmallVector<Type> withMaskAndCaptures(MLIRContext *ctx, const KernelSpec &s,
                                       ArrayRef<Type> args);
 
@@ -195,8 +207,15 @@ MemRefType captureType(MLIRContext *ctx, RankedTensorType t);
 /// them).
 inline ValueRange captureBuffers(gpu::GPUFuncOp fn, const KernelSpec &s) {
   return ValueRange(fn.getArguments())
-      .slice(fn.getNumArguments() - s.numSizeArgs() - s.captures.size(),
+      .slice(fn.getNumArguments() - s.numSizeArgs() - s.captures.size() -
+                 (s.blockMask() ? 1 : 0),
              s.captures.size());
+}
+
+/// The block mask table of a kernel of `s` with s.blockMask(): the
+/// argument after the captured operands.
+inline Value blockMaskBuffer(gpu::GPUFuncOp fn, const KernelSpec &s) {
+  return fn.getArgument(fn.getNumArguments() - s.numSizeArgs() - 1);
 }
 
 /// Element `idx` of captured operand `k` from the kernel's capture buffers
@@ -252,6 +271,8 @@ struct KernelModifiers {
 
   KernelModifiers(KernelBuilder &kb, const KernelSpec &s, gpu::GPUFuncOp fn,
                   Value bh, ArrayRef<Value> fixed, bool fixedIsKey);
+  // (With no fixed positions nothing is hoisted: mask() inlines the whole
+  // mask_mod at each call.)
 
   /// score_mod(score, ..., row, key) for fixed position r; `score` is
   /// scale * q.k (natural units).
@@ -320,23 +341,19 @@ private:
   SmallVector<IRMapping> hoistedScore, hoistedMask;
 };
 
-/// The first tile t, t + step, ... below `end` for which visible(t) holds
-/// (`end` when none); uniform across the CTA when visible() is.
-Value nextVisibleTile(OpBuilder &b, Location loc, Value t, Value end,
-                      int64_t step,
-                      function_ref<Value(OpBuilder &, Location, Value)> visible);
 /// A loop over the tiles from `start` (in steps of `step`) below `end`, with
-/// loop-carried `inits`: an scf.for, or, given `visible`, an scf.while over
-/// the tiles for which it holds only (`start` must be one, or `end`).
-/// body(b, loc, t, args, next) returns the next iteration's values; `next`
-/// is the tile the loop visits after t (what to prefetch).
-SmallVector<Value> tileLoop(
-    OpBuilder &b, Location loc, Value start, Value end, int64_t step,
-    ValueRange inits,
-    function_ref<Value(OpBuilder &, Location, Value)> visible,
-    function_ref<SmallVector<Value>(OpBuilder &, Location, Value, ValueRange,
-                                    Value)>
-        body);
+/// loop-carried `inits`: an scf.for, or, given `next`, an scf.while from
+/// tile to next(t + step) (the first tile at or after it that the loop
+/// visits, or one at or past `end`; `start` must be one).
+/// body(b, loc, t, args, after) returns the next iteration's values;
+/// `after` is the tile the loop visits after t (what to prefetch).
+SmallVector<Value>
+tileLoop(OpBuilder &b, Location loc, Value start, Value end, int64_t step,
+         ValueRange inits,
+         function_ref<Value(OpBuilder &, Location, Value)> next,
+         function_ref<SmallVector<Value>(OpBuilder &, Location, Value,
+                                         ValueRange, Value)>
+             body);
 
 /// `s2` (a score in the log2 domain) plus mask(bh, row, key) * log2(e), with
 /// `leadBase` = maskLeadBase(bh); with `natural`, a score in natural units
@@ -440,6 +457,9 @@ struct MappedKernel {
   /// (its grid) as their last buffer argument, which this kernel writes and
   /// the later ones read.
   int64_t scratchPerBlock = 0;
+  /// Instead, ceil(Nk / scratchKeysPerWord) words a block (a block mask's
+  /// row of entries).
+  int64_t scratchKeysPerWord = 0;
   /// The kernel waits for the op's previous kernel itself before it reads
   /// what that one wrote (NVVM: griddepcontrol.wait at its start), so a
   /// launcher may start it before the previous one ends (CUDA's

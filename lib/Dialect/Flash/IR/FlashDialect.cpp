@@ -41,8 +41,10 @@ static LogicalResult verifyContract(Operation *op, DictionaryAttr d,
   if (failed(positive("block", false)) ||
       failed(positive("rows_per_block", false)) ||
       failed(str("rows", {"nq", "nk"})) ||
-      failed(str("batch_heads", {"bh", "bhkv"})) || failed(names("args")) ||
-      failed(names("sizes")) || failed(positive("scratch_per_block", true)) ||
+      failed(str("batch_heads", {"bh", "bhkv", "b"})) ||
+      failed(names("args")) || failed(names("sizes")) ||
+      failed(positive("scratch_per_block", true)) ||
+      failed(positive("scratch_keys_per_word", true)) ||
       failed(positive("target_blocks", true)) ||
       failed(positive("min_blocks_x", true)) ||
       failed(positive("max_blocks_x", true)))

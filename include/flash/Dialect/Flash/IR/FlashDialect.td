@@ -26,15 +26,16 @@ def Flash_Dialect : Dialect {
     The GPU mapping (`flash-map-to-gpu`) states each kernel's launch
     contract in the dialect's attributes, for tools that launch the kernels
     themselves: `flash.kernel_kind` (a string: "wgmma", "mma.sync",
-    "split-kv", "cooperative-matrix", "simt") and `flash.launch` on each `gpu.func`,
+    "split-kv", "cooperative-matrix", "simt", "block-mask") and `flash.launch` on each `gpu.func`,
     a dictionary with `block` (threads), `rows` ("nq" or "nk") and
-    `rows_per_block`, `batch_heads` ("bh" or "bhkv") for the grid
+    `rows_per_block`, `batch_heads` ("bh", "bhkv", or "b": bh / Hq) for the grid
     (ceil(rows / rows_per_block), batch_heads) — or, with `target_blocks`,
     `min_blocks_x` and `max_blocks_x`, min(that x, max(ceil(target_blocks /
     batch_heads), min_blocks_x), max_blocks_x) — `args` (the buffer arguments' names in order) and
     `sizes` (the index arguments after them: nq, nk, lead<i>, mask strides),
     `scratch_per_block` (f32 words each block of the kernel owns in the
-    shared `scratch` buffer), `waits_for_previous` (a bool: the kernel
+    shared `scratch` buffer; `scratch_keys_per_word` instead: ceil(nk /
+    that) words), `waits_for_previous` (a bool: the kernel
     waits for the op's previous kernel itself before it reads its results,
     so a CUDA launcher may start it early, by programmatic dependent
     launch). `flash.kernels` on the module lists every

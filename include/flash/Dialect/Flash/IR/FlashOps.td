@@ -86,8 +86,9 @@ def Flash_AttentionOp : Flash_Op<"attention", [
       score, so lowerings skip key blocks it excludes entirely: a mask_mod
       that is a conjunction of comparisons of `j - i`, `j` or `i` with
       values independent of i and j (sliding windows, prefix limits) gives
-      every query block its range of key blocks; others are evaluated per
-      block first (document masks).
+      every query block its range of key blocks; for others (document
+      masks) a block mask is computed first (which tiles some position
+      sees, which it sees in full), as FlexAttention's BlockMask.
 
     The regions are isolated from above: they read only their arguments,
     the captured operands through `tensor.extract` / `tensor.dim`, and
