@@ -658,6 +658,8 @@ def parse_config(argv=None):
                    help="segment ids per sequence of the first batch dim")
     p.add_argument("--segments-per-head", action="store_true",
                    help="segment ids per query head (the mask_mod reads it)")
+    p.add_argument("--segments-diff", action="store_true",
+                   help="the document mask as seg_q[i] - seg_k[j] == 0")
     a = p.parse_args(argv)
     nq = a.n if a.n is not None else a.nq
     nk = a.n if a.n is not None else (a.nk if a.nk is not None else nq)
@@ -671,7 +673,7 @@ def parse_config(argv=None):
                          if a.window else None),
                  softcap=a.softcap, alibi=a.alibi, segments=a.segments,
                  seg_batched=a.segments_batched,
-                 seg_heads=a.segments_per_head)
+                 seg_heads=a.segments_per_head, seg_diff=a.segments_diff)
     return cfg, a
 
 

@@ -245,12 +245,15 @@ def kernel_times(name, n, ours, inputs, do):
             torch.autograd.grad(o, inputs, do)
         torch.cuda.synchronize()
     for e in prof.key_averages():
-        if "flash_attention" in e.key:
-            us = getattr(e, "device_time_total", None)
-            if us is None:
-                us = e.cuda_time_total
-            print(f"  kernel {name} N={n} {e.key}: "
-                  f"{us / calls / 1e3:.3f} ms a call", flush=True)
+        us = getattr(e, "device_time_total", None)
+        if us is None:
+            us = e.cuda_time_total
+        own = getattr(e, "self_device_time_total",
+                      getattr(e, "self_cuda_time_total", 0))
+        if us > 0 and own > 0:
+            print(f"  kernel {name} N={n} {e.key[:60]}: "
+                  f"{us / calls / 1e3:.3f} ms a call ({e.count // calls} "
+                  f"a call)", flush=True)
 
 
 def main():

@@ -45,10 +45,18 @@ exe gm8 --grad --hq 2 --n 128 --d 64 --dtype f16 --softcap 1.5 --tol 4e-3
 # are skipped.
 exe gm9 --grad --hq 2 --n 700 --d 128 --dtype bf16 --segments 5 --causal --tol 2e-2
 exe gm10 --grad --batch 3 --hq 4 --hkv 2 --nq 300 --nk 500 --d 64 --dtype f16 --segments 4 --segments-batched --tol 4e-3
+# Over 1024 keys at d = 128 and 256: the warp-specialized forward, whose
+# producer and consumers walk the block mask's tiles.
+exe m16 --hq 2 --nq 1500 --nk 1400 --d 128 --dtype bf16 --segments 5 --causal --tol 8e-3
+exe m17 --batch 2 --hq 2 --n 1300 --d 256 --dtype bf16 --segments 3 --segments-batched --tol 8e-3
 # Segment ids per query head: the block mask per batch-head (the others'
 # is per batch), GQA, Nq != Nk.
 exe m14 --batch 2 --hq 4 --hkv 2 --nq 333 --nk 270 --d 128 --dtype bf16 --segments 4 --segments-per-head --causal --tol 8e-3
 exe gm11 --grad --batch 2 --hq 4 --hkv 2 --nq 150 --nk 230 --d 64 --dtype f16 --segments 5 --segments-per-head --causal --tol 4e-3
+# The same spelled seg_q[i] - seg_k[j] == 0: its block mask evaluates
+# every position (not by the ranges of the two sides).
+exe m15 --batch 2 --hq 2 --nq 300 --nk 410 --d 64 --dtype f16 --segments 4 --segments-diff --causal --tol 2e-3
+exe gm12 --grad --hq 2 --n 333 --d 128 --dtype bf16 --segments 3 --segments-diff --tol 2e-2
 exe gm7 --grad --hq 2 --n 300 --d 48 --dtype f16 --window 70,3 --softcap 3.0 --alibi --tol 4e-3
 # The SIMT kernels (f32; the backward at d = 256) with modifiers.
 exe sm1 --hq 2 --nq 300 --nk 280 --d 64 --window 20,3 --softcap 2.0

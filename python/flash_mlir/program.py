@@ -43,6 +43,8 @@ class Config:
     seg_batched: bool = False
     # Segment ids per query head ([Hq, N]): a mask_mod that reads the head.
     seg_heads: bool = False
+    # The document mask spelled seg_q[i] - seg_k[j] == 0.
+    seg_diff: bool = False
     # The window's and ALiBi's diagonal offset `off`: False, Nk - Nq
     # (FlashAttention's bottom-right alignment, folded in); True, a captured
     # i64 [1] read at run time (one kernel for every offset: a ring's steps).
@@ -184,8 +186,14 @@ def _emit_mask_mod(e, cfg, i, j, cap, lead0=None, head=None):
     if cfg.segments:
         b = (f"{lead0}, " if cfg.seg_batched
              else f"{head}, " if cfg.seg_heads else "")
-        e(f"      %dsq = arith.cmpi eq, {cap('%segq', b + i)}, "
-          f"{cap('%segk', b + j)} : i32")
+        sq, sk = cap('%segq', b + i), cap('%segk', b + j)
+        if cfg.seg_diff:
+            # seg_q[i] - seg_k[j] == 0: one side depends on both positions.
+            e(f"      %dsd = arith.subi {sq}, {sk} : i32")
+            e("      %dsz = arith.constant 0 : i32")
+            e("      %dsq = arith.cmpi eq, %dsd, %dsz : i32")
+        else:
+            e(f"      %dsq = arith.cmpi eq, {sq}, {sk} : i32")
         conds.append("%dsq")
     if not conds:
         return None

@@ -90,26 +90,27 @@ gpukernels::MaskTiles gpukernels::maskModTiles(KernelBuilder &kb,
   return r;
 }
 
-SmallVector<Value>
-gpukernels::tileLoop(OpBuilder &b, Location loc, Value start, Value end,
-                     int64_t step, ValueRange inits,
-                     function_ref<Value(OpBuilder &, Location, Value)> next,
-                     function_ref<SmallVector<Value>(OpBuilder &, Location,
-                                                     Value, ValueRange, Value)>
-                         body) {
+SmallVector<Value> gpukernels::tileLoop(OpBuilder &b, Location loc, Value start,
+                                        Value end, int64_t step,
+                                        ValueRange inits,
+                                        const TileCursor *cursor,
+                                        ValueRange state, TileBody body) {
   auto stepC = [&](OpBuilder &ib, Location il) {
     return arith::ConstantIndexOp::create(ib, il, step);
   };
-  if (!next) {
+  if (!cursor) {
     auto loop = scf::ForOp::create(
         b, loc, start, end, stepC(b, loc), inits,
         [&](OpBuilder &lb, Location l, Value t, ValueRange args) {
           Value after = arith::AddIOp::create(lb, l, t, stepC(lb, l));
-          scf::YieldOp::create(lb, l, body(lb, l, t, args, after));
+          scf::YieldOp::create(lb, l, body(lb, l, t, args, after, {}));
         });
     return SmallVector<Value>(loop.getResults());
   }
+  // Carried: the tile, the cursor's state, the body's values.
   SmallVector<Value> wInits{start};
+  llvm::append_range(wInits, state);
+  const size_t n = 1 + state.size();
   llvm::append_range(wInits, inits);
   auto w = scf::WhileOp::create(
       b, loc, ValueRange(wInits).getTypes(), wInits,
@@ -119,13 +120,14 @@ gpukernels::tileLoop(OpBuilder &b, Location loc, Value start, Value end,
         scf::ConditionOp::create(wb, wl, in, a);
       },
       [&](OpBuilder &wb, Location wl, ValueRange a) {
-        Value after =
-            next(wb, wl, arith::AddIOp::create(wb, wl, a[0], stepC(wb, wl)));
-        SmallVector<Value> out{after};
-        llvm::append_range(out, body(wb, wl, a[0], a.drop_front(), after));
+        ValueRange at = a.slice(1, n - 1);
+        SmallVector<Value> out = cursor->advance(
+            wb, wl, arith::AddIOp::create(wb, wl, a[0], stepC(wb, wl)), at);
+        llvm::append_range(out,
+                           body(wb, wl, a[0], a.drop_front(n), out[0], at));
         scf::YieldOp::create(wb, wl, out);
       });
-  return SmallVector<Value>(w.getResults().drop_front());
+  return SmallVector<Value>(w.getResults().drop_front(n));
 }
 
 KernelModifiers::KernelModifiers(KernelBuilder &kb, const KernelSpec &s,

@@ -16,12 +16,15 @@
 //===----------------------------------------------------------------------===//
 
 #include "MmaFragments.h"
+#include "StageRing.h"
 #include "TensorCoreKernels.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+
+#include <optional>
 
 using namespace mlir;
 using namespace mlir::flash;
@@ -39,6 +42,115 @@ Value i32c(OpBuilder &b, Location loc, int64_t v) {
 Value vote(OpBuilder &b, Location loc, Value x, NVVM::VoteSyncKind kind) {
   Type t = kind == NVVM::VoteSyncKind::ballot ? b.getI32Type() : b.getI1Type();
   return NVVM::VoteSyncOp::create(b, loc, t, i32c(b, loc, -1), x, kind);
+}
+
+/// x (i64) reduced over the warp's lanes: min or max (two 32-bit shuffles a
+/// step).
+Value warpReduce(OpBuilder &b, Location loc, Value x, bool isMin) {
+  Type i32 = b.getI32Type(), i64 = b.getI64Type();
+  Value c32 = arith::ConstantIntOp::create(b, loc, i64, 32);
+  for (int32_t off : {16, 8, 4, 2, 1}) {
+    auto shfl = [&](Value v) {
+      return gpu::ShuffleOp::create(b, loc, v, off, 32, gpu::ShuffleMode::XOR)
+          .getShuffleResult();
+    };
+    Value lo = shfl(arith::TruncIOp::create(b, loc, i32, x));
+    Value hi = shfl(arith::TruncIOp::create(
+        b, loc, i32, arith::ShRUIOp::create(b, loc, x, c32)));
+    Value y = arith::OrIOp::create(
+        b, loc, arith::ExtUIOp::create(b, loc, i64, lo),
+        arith::ShLIOp::create(b, loc, arith::ExtUIOp::create(b, loc, i64, hi),
+                              c32));
+    x = isMin ? arith::MinSIOp::create(b, loc, x, y).getResult()
+              : arith::MaxSIOp::create(b, loc, x, y).getResult();
+  }
+  return x;
+}
+
+/// A non-affine conjunct `x pred y` of a mask_mod (a signed compare) where
+/// x depends on the query position and not on the key's, y on the key's and
+/// not on the query's: a document mask's seg_q[i] == seg_k[j]. Bounded per
+/// entry by the ranges of x over its rows and of y over its keys (exactly
+/// where x and y are monotone in the positions, as sorted segment ids are):
+/// O(R + K) work an entry instead of O(R K).
+struct SplitCompare {
+  Value row, key;
+  arith::CmpIPredicate pred;
+};
+
+/// The mask_mod's non-affine conjuncts, if each is a SplitCompare.
+std::optional<SmallVector<SplitCompare>> splitCompares(const KernelSpec &s) {
+  using P = arith::CmpIPredicate;
+  Block &block = s.maskMod->front();
+  unsigned rank = s.lead.size() + 2;
+  DenseSet<Value> onI{block.getArgument(rank - 2)},
+      onJ{block.getArgument(rank - 1)};
+  for (Operation &op : block.without_terminator())
+    for (DenseSet<Value> *dep : {&onI, &onJ})
+      if (llvm::any_of(op.getOperands(),
+                       [&](Value v) { return dep->contains(v); }))
+        dep->insert(op.result_begin(), op.result_end());
+  SmallVector<SplitCompare> out;
+  for (Value c : flash::maskModOtherConjuncts(*s.maskMod, s.lead.size())) {
+    auto cmp = c.getDefiningOp<arith::CmpIOp>();
+    if (!cmp ||
+        !llvm::is_contained({P::eq, P::ne, P::slt, P::sle, P::sgt, P::sge},
+                            cmp.getPredicate()))
+      return std::nullopt;
+    Value l = cmp.getLhs(), r = cmp.getRhs();
+    auto only = [&](Value v, DenseSet<Value> &in, DenseSet<Value> &out) {
+      return in.contains(v) && !out.contains(v);
+    };
+    if (only(l, onI, onJ) && only(r, onJ, onI)) {
+      out.push_back({l, r, cmp.getPredicate()});
+    } else if (only(l, onJ, onI) && only(r, onI, onJ)) {
+      P p = cmp.getPredicate();
+      P swapped = p == P::slt   ? P::sgt
+                  : p == P::sgt ? P::slt
+                  : p == P::sle ? P::sge
+                  : p == P::sge ? P::sle
+                                : p;
+      out.push_back({r, l, swapped});
+    } else {
+      return std::nullopt;
+    }
+  }
+  return out;
+}
+
+/// Whether `pred` holds for some (any) and for every (all) x in [xl, xh],
+/// y in [yl, yh] (i64): `any` may say yes where none does.
+std::pair<Value, Value> rangeCompare(OpBuilder &b, Location loc,
+                                     arith::CmpIPredicate pred, Value xl,
+                                     Value xh, Value yl, Value yh) {
+  using P = arith::CmpIPredicate;
+  auto cmp = [&](P p, Value x, Value y) -> Value {
+    return arith::CmpIOp::create(b, loc, p, x, y);
+  };
+  auto both = [&](Value x, Value y) -> Value {
+    return arith::AndIOp::create(b, loc, x, y);
+  };
+  auto either = [&](Value x, Value y) -> Value {
+    return arith::OrIOp::create(b, loc, x, y);
+  };
+  Value one = both(both(cmp(P::eq, xl, xh), cmp(P::eq, yl, yh)),
+                   cmp(P::eq, xl, yl)); // a single value on both sides
+  Value apart = either(cmp(P::slt, xh, yl), cmp(P::slt, yh, xl));
+  Value t = arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1);
+  switch (pred) {
+  case P::eq:
+    return {arith::XOrIOp::create(b, loc, apart, t), one};
+  case P::ne:
+    return {arith::XOrIOp::create(b, loc, one, t), apart};
+  case P::slt:
+    return {cmp(P::slt, xl, yh), cmp(P::slt, xh, yl)};
+  case P::sle:
+    return {cmp(P::sle, xl, yh), cmp(P::sle, xh, yl)};
+  case P::sgt:
+    return {cmp(P::sgt, xh, yl), cmp(P::sgt, xl, yh)};
+  default: // sge
+    return {cmp(P::sge, xh, yl), cmp(P::sge, xl, yh)};
+  }
 }
 
 /// The table's row of entries of batch-head `bh` (a query head) and entry
@@ -107,7 +219,74 @@ MappedKernel gpukernels::buildBlockMaskKernel(OpBuilder &ob, Location loc,
         b, loc, nk,
         arith::AddIOp::create(b, loc, rowLast, s.causalOffsetValue(kb, 1)));
   KernelModifiers outer(kb, s, fn, bh, {}, /*fixedIsKey=*/false);
-  MaskTiles mt = outer.tiles(kb, /*swap=*/false, rowBase, rowLast, keyEnd, K);
+  MaskTiles mt = outer.tiles(kb, /*swap=*/false, rowBase, rowLast, keyEnd, K,
+                             /*inner=*/true);
+  // Split compares: the ranges of their row sides over the entry row's
+  // rows (each lane some rows, then the warp's min and max), once.
+  std::optional<SmallVector<SplitCompare>> split = splitCompares(s);
+  SmallVector<Value> leadPos = leadPositions(kb, s, bh);
+  auto readFn = [&](OpBuilder &rb, Location rl, unsigned k, ValueRange idx) {
+    return readCapture(rb, rl, s, captureBuffers(fn, s), k, idx);
+  };
+  flash::CaptureReader read = readFn;
+  // Side `v` of a compare at positions `pos` (a hoisting of the mask_mod
+  // that binds them) as i64.
+  auto sideAt = [&](OpBuilder &ib, Location il, Value v, ArrayRef<Value> pos,
+                    const IRMapping &h) -> Value {
+    Value x = isa<BlockArgument>(v) &&
+                      cast<BlockArgument>(v).getArgNumber() < pos.size()
+                  ? pos[cast<BlockArgument>(v).getArgNumber()]
+                  : h.lookup(v);
+    if (x.getType().isIndex())
+      return arith::IndexCastOp::create(ib, il, ib.getI64Type(), x);
+    if (x.getType().getIntOrFloatBitWidth() < 64)
+      return arith::ExtSIOp::create(ib, il, ib.getI64Type(), x);
+    return x;
+  };
+  auto i64c = [](OpBuilder &ib, Location il, int64_t v) -> Value {
+    return arith::ConstantIntOp::create(ib, il, ib.getI64Type(), v);
+  };
+  // Lane-strided positions [base, base + n) below `limit`: per split
+  // compare the min and max of side(v) over them, reduced over the warp.
+  auto sideRanges = [&](OpBuilder &ib, Location il, Value base, int64_t n,
+                        Value limit, bool keys) {
+    SmallVector<std::pair<Value, Value>> r(
+        split->size(), {i64c(ib, il, INT64_MAX), i64c(ib, il, INT64_MIN)});
+    for (int64_t m = 0; m < (n + 31) / 32; ++m) {
+      KernelBuilder ki{ib, il};
+      Value at = arith::AddIOp::create(
+          ib, il, base, arith::AddIOp::create(ib, il, lane, ki.c(32 * m)));
+      Value valid = arith::AndIOp::create(
+          ib, il,
+          arith::CmpIOp::create(
+              ib, il, arith::CmpIPredicate::ult,
+              arith::AddIOp::create(ib, il, lane, ki.c(32 * m)), ki.c(n)),
+          arith::CmpIOp::create(ib, il, arith::CmpIPredicate::ult, at, limit));
+      Value atc = arith::MinUIOp::create(
+          ib, il, at, arith::SubIOp::create(ib, il, limit, ki.c(1)));
+      SmallVector<Value> pos(leadPos);
+      pos.push_back(keys ? Value() : atc);
+      pos.push_back(keys ? atc : Value());
+      IRMapping h = flash::hoistModifier(ib, il, *s.maskMod, pos, read);
+      for (auto [k, sc] : llvm::enumerate(*split)) {
+        Value x = sideAt(ib, il, keys ? sc.key : sc.row, pos, h);
+        r[k].first = arith::SelectOp::create(
+            ib, il, valid, arith::MinSIOp::create(ib, il, r[k].first, x),
+            r[k].first);
+        r[k].second = arith::SelectOp::create(
+            ib, il, valid, arith::MaxSIOp::create(ib, il, r[k].second, x),
+            r[k].second);
+      }
+    }
+    for (auto &[lo, hi] : r) {
+      lo = warpReduce(ib, il, lo, /*isMin=*/true);
+      hi = warpReduce(ib, il, hi, /*isMin=*/false);
+    }
+    return r;
+  };
+  SmallVector<std::pair<Value, Value>> rowRanges;
+  if (split)
+    rowRanges = sideRanges(b, loc, rowBase, R, rowEnd, /*keys=*/false);
   Value rowWords = tableRow(kb, s, bh, e);
   Value keysE = arith::CeilDivUIOp::create(b, loc, nk, kb.c(K));
   auto i1 = [](OpBuilder &ib, Location il, bool v) -> Value {
@@ -133,7 +312,34 @@ MappedKernel gpukernels::buildBlockMaskKernel(OpBuilder &ob, Location loc,
             [&](OpBuilder &ib, Location il) {
               KernelBuilder ki{ib, il};
               Value any = i1(ib, il, false), all = i1(ib, il, true);
-              for (int64_t m = 0; m < (K + 31) / 32; ++m) {
+              if (split) {
+                // Every row sees the whole entry by the affine conjuncts
+                // (and causally: its first row does), and by the ranges.
+                Value keyEnd0 = arith::AddIOp::create(ib, il, key0, ki.c(K));
+                all = arith::AndIOp::create(
+                    ib, il,
+                    arith::CmpIOp::create(ib, il, arith::CmpIPredicate::sge,
+                                          key0, mt.innerStart),
+                    arith::CmpIOp::create(ib, il, arith::CmpIPredicate::sle,
+                                          keyEnd0, mt.innerEnd));
+                if (s.causalOffset)
+                  all = arith::AndIOp::create(
+                      ib, il, all,
+                      arith::CmpIOp::create(
+                          ib, il, arith::CmpIPredicate::sle, keyEnd0,
+                          arith::AddIOp::create(ib, il, rowBase,
+                                                s.causalOffsetValue(ki, 1))));
+                any = i1(ib, il, true);
+                auto keyRanges = sideRanges(ib, il, key0, K, nk, true);
+                for (auto [k, sc] : llvm::enumerate(*split)) {
+                  auto [a, e] = rangeCompare(
+                      ib, il, sc.pred, rowRanges[k].first, rowRanges[k].second,
+                      keyRanges[k].first, keyRanges[k].second);
+                  any = arith::AndIOp::create(ib, il, any, a);
+                  all = arith::AndIOp::create(ib, il, all, e);
+                }
+              }
+              for (int64_t m = 0; !split && m < (K + 31) / 32; ++m) {
                 Value col = arith::AddIOp::create(ib, il, lane, ki.c(32 * m));
                 Value key = arith::AddIOp::create(ib, il, key0, col);
                 Value keyc =
@@ -245,44 +451,130 @@ std::pair<Value, Value> gpukernels::blockMaskBits(KernelBuilder &kb,
   return {nonzero(any, 1), nonzero(all, 2)};
 }
 
-Value gpukernels::nextVisibleTile(
-    OpBuilder &b, Location loc, Value t, Value end, int64_t step,
-    function_ref<Value(OpBuilder &, Location, Value)> visible) {
+namespace {
+/// The block mask cursor's search from tile t: windows of 32 tiles, lane i
+/// reading tile base + i step's entries, until a ballot finds a visible one
+/// or the window passes `end`. Returns {tile (`end` when none), base, any
+/// ballot, all ballot}.
+SmallVector<Value> seekVisible(OpBuilder &b, Location loc, Value t, Value end,
+                               int64_t step, const BlockMaskBitsFn &bits) {
   Value lane = arith::RemUIOp::create(
       b, loc, gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x),
       arith::ConstantIndexOp::create(b, loc, 32));
+  Type i32 = b.getI32Type(), idx = b.getIndexType();
   auto w = scf::WhileOp::create(
-      b, loc, TypeRange{b.getIndexType()}, ValueRange{t},
+      b, loc, TypeRange{idx, i32, i32}, ValueRange{t},
       [&](OpBuilder &wb, Location wl, ValueRange a) {
         KernelBuilder kw{wb, wl};
-        // Lane i reads the tile i steps on; the ballot's lowest lane wins.
         Value cand = arith::AddIOp::create(
             wb, wl, a[0], arith::MulIOp::create(wb, wl, lane, kw.c(step)));
-        Value seen = arith::AndIOp::create(
-            wb, wl,
-            arith::CmpIOp::create(wb, wl, arith::CmpIPredicate::slt, cand, end),
-            visible(wb, wl, cand));
-        Value ballot = vote(wb, wl, seen, NVVM::VoteSyncKind::ballot);
-        Value found = arith::CmpIOp::create(wb, wl, arith::CmpIPredicate::ne,
-                                            ballot, i32c(wb, wl, 0));
-        Value first = arith::IndexCastUIOp::create(
-            wb, wl, wb.getIndexType(),
-            LLVM::CountTrailingZerosOp::create(wb, wl, wb.getI32Type(), ballot,
-                                               false));
-        Value hit = arith::AddIOp::create(
-            wb, wl, a[0], arith::MulIOp::create(wb, wl, first, kw.c(step)));
-        Value miss = arith::AddIOp::create(wb, wl, a[0], kw.c(32 * step));
-        Value at = arith::SelectOp::create(wb, wl, found, hit, miss);
+        auto [any, all] = bits(wb, wl, cand);
+        any = arith::AndIOp::create(
+            wb, wl, any,
+            arith::CmpIOp::create(wb, wl, arith::CmpIPredicate::slt, cand,
+                                  end));
+        Value anyB = vote(wb, wl, any, NVVM::VoteSyncKind::ballot);
+        Value allB = vote(wb, wl, arith::AndIOp::create(wb, wl, any, all),
+                          NVVM::VoteSyncKind::ballot);
         Value more = arith::AndIOp::create(
             wb, wl,
-            arith::XOrIOp::create(
-                wb, wl, found,
-                arith::ConstantIntOp::create(wb, wl, wb.getI1Type(), 1)),
-            arith::CmpIOp::create(wb, wl, arith::CmpIPredicate::slt, at, end));
-        scf::ConditionOp::create(wb, wl, more, ValueRange{at});
+            arith::CmpIOp::create(wb, wl, arith::CmpIPredicate::eq, anyB,
+                                  i32c(wb, wl, 0)),
+            arith::CmpIOp::create(
+                wb, wl, arith::CmpIPredicate::slt,
+                arith::AddIOp::create(wb, wl, a[0], kw.c(32 * step)), end));
+        scf::ConditionOp::create(wb, wl, more, ValueRange{a[0], anyB, allB});
       },
       [&](OpBuilder &wb, Location wl, ValueRange a) {
-        scf::YieldOp::create(wb, wl, a);
+        scf::YieldOp::create(
+            wb, wl,
+            ValueRange{arith::AddIOp::create(
+                wb, wl, a[0],
+                arith::ConstantIndexOp::create(wb, wl, 32 * step))});
       });
-  return arith::MinSIOp::create(b, loc, w.getResult(0), end);
+  Value base = w.getResult(0), anyB = w.getResult(1);
+  Value first = arith::IndexCastUIOp::create(
+      b, loc, idx,
+      LLVM::CountTrailingZerosOp::create(b, loc, i32, anyB, false));
+  Value hit = arith::AddIOp::create(
+      b, loc, base,
+      arith::MulIOp::create(b, loc, first,
+                            arith::ConstantIndexOp::create(b, loc, step)));
+  Value found = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, anyB,
+                                      i32c(b, loc, 0));
+  return {arith::SelectOp::create(b, loc, found, hit, end), base, anyB,
+          w.getResult(2)};
+}
+
+/// Tile t's bit position in the window of `state` (t in it), as i32.
+Value windowBit(OpBuilder &b, Location loc, Value t, int64_t step,
+                ValueRange state) {
+  Value off =
+      arith::DivUIOp::create(b, loc, arith::SubIOp::create(b, loc, t, state[0]),
+                             arith::ConstantIndexOp::create(b, loc, step));
+  return arith::IndexCastUIOp::create(
+      b, loc, b.getI32Type(),
+      arith::MinUIOp::create(b, loc, off,
+                             arith::ConstantIndexOp::create(b, loc, 31)));
+}
+} // namespace
+
+TileCursor gpukernels::blockMaskCursor(Value end, int64_t step,
+                                       BlockMaskBitsFn bits) {
+  TileCursor c;
+  c.seek = [=](OpBuilder &b, Location loc, Value t) {
+    return seekVisible(b, loc, t, end, step, bits);
+  };
+  c.advance = [=](OpBuilder &b, Location loc, Value t, ValueRange state) {
+    // In the window: the next set bit of its any ballot, no memory read.
+    Value off = arith::DivUIOp::create(
+        b, loc, arith::SubIOp::create(b, loc, t, state[0]),
+        arith::ConstantIndexOp::create(b, loc, step));
+    Value inWindow =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, off,
+                              arith::ConstantIndexOp::create(b, loc, 32));
+    Value rest = arith::ShRUIOp::create(b, loc, state[1],
+                                        windowBit(b, loc, t, step, state));
+    Value hit = arith::AndIOp::create(
+        b, loc, inWindow,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, rest,
+                              i32c(b, loc, 0)));
+    SmallVector<Type> types{b.getIndexType()};
+    llvm::append_range(types, state.getTypes());
+    auto r = ifElse(
+        b, loc, types, hit,
+        [&](OpBuilder &ib, Location il) {
+          Value k = arith::IndexCastUIOp::create(
+              ib, il, ib.getIndexType(),
+              LLVM::CountTrailingZerosOp::create(ib, il, ib.getI32Type(), rest,
+                                                 false));
+          SmallVector<Value> out{arith::AddIOp::create(
+              ib, il, t,
+              arith::MulIOp::create(
+                  ib, il, k, arith::ConstantIndexOp::create(ib, il, step)))};
+          llvm::append_range(out, state);
+          scf::YieldOp::create(ib, il, out);
+        },
+        [&](OpBuilder &ib, Location il) {
+          // Past the window's visible tiles: search on from its end.
+          Value from = arith::MaxUIOp::create(
+              ib, il, t,
+              arith::AddIOp::create(
+                  ib, il, state[0],
+                  arith::ConstantIndexOp::create(ib, il, 32 * step)));
+          scf::YieldOp::create(ib, il,
+                               seekVisible(ib, il, from, end, step, bits));
+        });
+    return SmallVector<Value>(r.getResults());
+  };
+  return c;
+}
+
+Value gpukernels::blockMaskFull(OpBuilder &b, Location loc, Value t,
+                                int64_t step, ValueRange state) {
+  Value bit = arith::ShRUIOp::create(b, loc, state[2],
+                                     windowBit(b, loc, t, step, state));
+  return arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::ne,
+      arith::AndIOp::create(b, loc, bit, i32c(b, loc, 1)), i32c(b, loc, 0));
 }

@@ -24,6 +24,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "MmaFragments.h"
+#include "StageRing.h"
 #include "flash/Dialect/Flash/IR/Modifiers.h"
 
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
@@ -246,6 +247,26 @@ void storeRows(OpBuilder &b, Location loc, Type elt, Value mem, Value bh,
 }
 } // namespace
 
+/// A backward kernel's tile at t: step(true)(...) where the block mask
+/// says the block sees it in full (`split`, with the cursor's `state`),
+/// step(false)(...) elsewhere (an scf.if on the uniform bit).
+template <typename StepFn>
+static SmallVector<Value>
+fullOrPartial(OpBuilder &b, Location loc, Value t, ValueRange args, Value after,
+              ValueRange state, bool split, int64_t step, StepFn tileStep) {
+  if (!split)
+    return tileStep(false)(b, loc, t, args, after);
+  auto branch = ifElse(
+      b, loc, args.getTypes(), blockMaskFull(b, loc, t, step, state),
+      [&](OpBuilder &ib, Location il) {
+        scf::YieldOp::create(ib, il, tileStep(true)(ib, il, t, args, after));
+      },
+      [&](OpBuilder &ib, Location il) {
+        scf::YieldOp::create(ib, il, tileStep(false)(ib, il, t, args, after));
+      });
+  return SmallVector<Value>(branch.getResults());
+}
+
 gpu::GPUFuncOp gpukernels::buildGradQMmaKernel(OpBuilder &ob, Location loc,
                                                StringRef name,
                                                const KernelSpec &s) {
@@ -293,13 +314,19 @@ gpu::GPUFuncOp gpukernels::buildGradQMmaKernel(OpBuilder &ob, Location loc,
   }
   // A mask_mod beyond its affine bounds (a document mask): key tiles no row
   // of the block sees are skipped, by the block mask.
-  auto visible = [&](OpBuilder &cb, Location cl, Value t) -> Value {
-    KernelBuilder kc{cb, cl};
-    return blockMaskBits(kc, s, fn, bh, w.base, warps * 16, t, kTile).first;
-  };
   const bool skip = !exact;
-  if (skip)
-    kvStart = nextVisibleTile(b, loc, kvStart, kvEnd, kTile, visible);
+  std::optional<TileCursor> cursor;
+  SmallVector<Value> cursorState;
+  if (skip) {
+    cursor =
+        blockMaskCursor(kvEnd, kTile, [&](OpBuilder &cb, Location cl, Value t) {
+          KernelBuilder kc{cb, cl};
+          return blockMaskBits(kc, s, fn, bh, w.base, warps * 16, t, kTile);
+        });
+    cursorState = cursor->seek(b, loc, kvStart);
+    kvStart = cursorState.front();
+    cursorState.erase(cursorState.begin());
+  }
   // Visibility by key ranges (visibilityIsRanges): each row's [lo, hi).
   const bool ranges = mods.visibilityIsRanges();
   Value keyLo[2], keyHi[2];
@@ -364,85 +391,92 @@ gpu::GPUFuncOp gpukernels::buildGradQMmaKernel(OpBuilder &ob, Location loc,
     inits.push_back(tiles.issue(F, kvbh, kvStart, kb.c(0)));
     inits.push_back(kb.c(0));
   }
-  auto next = [&](OpBuilder &nb, Location nl, Value t) {
-    return nextVisibleTile(nb, nl, t, kvEnd, kTile, visible);
-  };
-  SmallVector<Value> loop = tileLoop(
-      b, loc, kvStart, kvEnd, kTile, inits,
-      skip ? function_ref<Value(OpBuilder &, Location, Value)>(next) : nullptr,
-      [&](OpBuilder &lb, Location l, Value jt, ValueRange args,
-          Value nextTile) -> SmallVector<Value> {
-        KernelBuilder kl{lb, l};
-        MmaFragments G{lb, l, elt, F.lrow, F.lmat, F.g, F.t2};
-        GradTiles::Step st =
-            sw ? tiles.begin(G, kvbh, jt, args[dTiles], args[dTiles + 1],
-                             nextTile)
-               : tiles.begin(G, kvbh, jt, Value(), Value(), Value());
-        Value kD, kDT, vD;
-        if (sw) {
-          kD = sw->advance(G, kDesc, st.firstTile);
-          kDT = sw->advance(G, kDescT, st.firstTile);
-          vD = sw->advance(G, vDesc, st.firstTile);
-        }
-        // S = Q K^T, dP = dO V^T.
-        auto [sAll, dpAll] = tiles.products(G, qA, doA, kD, vD, nTiles);
-        // The rows' key ranges relative to this thread's keys jt + t2 + c
-        // (c = nt 8 + j): two compares with an immediate per score.
-        Value relLo[2], relHi[2];
-        for (int r = 0; ranges && r < 2; ++r) {
-          relLo[r] = relativeBound(kl, keyLo[r], G.add(jt, G.t2), kTile);
-          relHi[r] = relativeBound(kl, keyHi[r], G.add(jt, G.t2), kTile);
-        }
-        SmallVector<Value> dsC;
-        for (int64_t nt = 0; nt < nTiles; ++nt) {
-          Value sC = sAll[nt], dpC = dpAll[nt];
-          Value ds = G.zeroC();
-          for (int64_t r = 0; r < 2; ++r)
-            for (int64_t j = 0; j < 2; ++j) {
-              Value x = at(lb, l, sC, r, j), dMod, vis, arg, keyc;
-              if (!ranges || s.scoreMod) {
-                Value key = G.add(jt, G.add(G.t2, kl.c(nt * 8 + j)));
-                keyc = arith::MinUIOp::create(lb, l, key, s.nkValue(kl, -1));
-                if (!ranges)
-                  vis = keyVisible(kl, s, rowLimit[r], key);
-              }
-              if (ranges) {
-                vis = inRange(kl, relLo[r], relHi[r], nt * 8 + j);
-                arg =
-                    mods.gradExponent(kl, r, x, rowsc[r], keyc, lse2[r], dMod);
-              } else if (mask) {
-                arg = mods.gradExponentMasked(kl, r, x, rowsc[r], keyc, lse2[r],
-                                              mask, maskBase, dMod, vis);
-              } else {
-                arg = mods.gradExponent(kl, r, x, rowsc[r], keyc, lse2[r], dMod,
-                                        vis);
-              }
-              Value p = exp2(lb, l, arg);
-              Value d =
-                  arith::SubFOp::create(lb, l, at(lb, l, dpC, r, j), dRow[r]);
-              ds = put(lb, l, KernelModifiers::dScore(kl, p, d, dMod, vis), ds, r, j);
+  // One key tile; `full`: one the block sees in full (by the block mask),
+  // without the mask_mod.
+  auto tileStep = [&](bool full) {
+    return [&, full](OpBuilder &lb, Location l, Value jt, ValueRange args,
+                     Value nextTile) -> SmallVector<Value> {
+      KernelBuilder kl{lb, l};
+      MmaFragments G{lb, l, elt, F.lrow, F.lmat, F.g, F.t2};
+      GradTiles::Step st =
+          sw ? tiles.begin(G, kvbh, jt, args[dTiles], args[dTiles + 1],
+                           nextTile)
+             : tiles.begin(G, kvbh, jt, Value(), Value(), Value());
+      Value kD, kDT, vD;
+      if (sw) {
+        kD = sw->advance(G, kDesc, st.firstTile);
+        kDT = sw->advance(G, kDescT, st.firstTile);
+        vD = sw->advance(G, vDesc, st.firstTile);
+      }
+      // S = Q K^T, dP = dO V^T.
+      auto [sAll, dpAll] = tiles.products(G, qA, doA, kD, vD, nTiles);
+      // The rows' key ranges relative to this thread's keys jt + t2 + c
+      // (c = nt 8 + j): two compares with an immediate per score.
+      Value relLo[2], relHi[2];
+      for (int r = 0; ranges && r < 2; ++r) {
+        relLo[r] = relativeBound(kl, keyLo[r], G.add(jt, G.t2), kTile);
+        relHi[r] = relativeBound(kl, keyHi[r], G.add(jt, G.t2), kTile);
+      }
+      SmallVector<Value> dsC;
+      for (int64_t nt = 0; nt < nTiles; ++nt) {
+        Value sC = sAll[nt], dpC = dpAll[nt];
+        Value ds = G.zeroC();
+        for (int64_t r = 0; r < 2; ++r)
+          for (int64_t j = 0; j < 2; ++j) {
+            Value x = at(lb, l, sC, r, j), dMod, vis, arg, keyc;
+            if (!ranges || s.scoreMod) {
+              Value key = G.add(jt, G.add(G.t2, kl.c(nt * 8 + j)));
+              keyc = arith::MinUIOp::create(lb, l, key, s.nkValue(kl, -1));
+              if (!ranges)
+                vis = keyVisible(kl, s, rowLimit[r], key);
             }
-          dsC.push_back(ds);
-        }
-        // dQ += dS K (K read as B by ldmatrix.trans, or MN-major).
-        SmallVector<Value> acc(args.take_front(dTiles)), dsA;
-        for (int64_t kk = 0; kk < nTiles / 2; ++kk)
-          dsA.push_back(G.cToA(dsC[2 * kk], dsC[2 * kk + 1]));
-        if (sw) {
-          acc = G.wgmma(acc, dsA, kDT, sw->mnMajorSteps(), true);
-          acc.push_back(st.next);
-          acc.push_back(st.nextStage);
-        } else {
-          for (int64_t kk = 0; kk < nTiles / 2; ++kk) {
-            SmallVector<Value> kB =
-                G.bFrags(kS, kl.c(kk * 16), 0, dTiles, true);
-            for (int64_t dt = 0; dt < dTiles; ++dt)
-              acc[dt] = G.mma(dsA[kk], kB[dt], acc[dt]);
+            if (ranges) {
+              vis = inRange(kl, relLo[r], relHi[r], nt * 8 + j);
+              arg = mods.gradExponent(kl, r, x, rowsc[r], keyc, lse2[r], dMod);
+            } else if (mask) {
+              arg = mods.gradExponentMasked(kl, r, x, rowsc[r], keyc, lse2[r],
+                                            mask, maskBase, dMod, vis);
+            } else if (full) {
+              arg = mods.gradExponent(kl, r, x, rowsc[r], keyc, lse2[r], dMod);
+            } else {
+              arg = mods.gradExponent(kl, r, x, rowsc[r], keyc, lse2[r], dMod,
+                                      vis);
+            }
+            Value p = exp2(lb, l, arg);
+            Value d =
+                arith::SubFOp::create(lb, l, at(lb, l, dpC, r, j), dRow[r]);
+            ds = put(lb, l, KernelModifiers::dScore(kl, p, d, dMod, vis), ds, r,
+                     j);
           }
+        dsC.push_back(ds);
+      }
+      // dQ += dS K (K read as B by ldmatrix.trans, or MN-major).
+      SmallVector<Value> acc(args.take_front(dTiles)), dsA;
+      for (int64_t kk = 0; kk < nTiles / 2; ++kk)
+        dsA.push_back(G.cToA(dsC[2 * kk], dsC[2 * kk + 1]));
+      if (sw) {
+        acc = G.wgmma(acc, dsA, kDT, sw->mnMajorSteps(), true);
+        acc.push_back(st.next);
+        acc.push_back(st.nextStage);
+      } else {
+        for (int64_t kk = 0; kk < nTiles / 2; ++kk) {
+          SmallVector<Value> kB = G.bFrags(kS, kl.c(kk * 16), 0, dTiles, true);
+          for (int64_t dt = 0; dt < dTiles; ++dt)
+            acc[dt] = G.mma(dsA[kk], kB[dt], acc[dt]);
         }
-        gpu::BarrierOp::create(lb, l);
-        return acc;
-      });
+      }
+      gpu::BarrierOp::create(lb, l);
+      return acc;
+    };
+  };
+  SmallVector<Value> loop =
+      tileLoop(b, loc, kvStart, kvEnd, kTile, inits,
+               cursor ? &*cursor : nullptr, cursorState,
+               [&](OpBuilder &lb, Location l, Value jt, ValueRange args,
+                   Value nextTile, ValueRange state) -> SmallVector<Value> {
+                 return fullOrPartial(lb, l, jt, args, nextTile, state,
+                                      cursor && !mask, kTile, tileStep);
+               });
   SmallVector<Value> res(ArrayRef<Value>(loop).take_front(dTiles));
   if (sw)
     F.waitAll(loop[dTiles]);
@@ -552,14 +586,20 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
         }
         // Beyond affine bounds: query tiles that see none of the block's
         // keys are skipped, by the block mask.
-        auto visible = [&](OpBuilder &cb, Location cl, Value t) -> Value {
-          KernelBuilder kc{cb, cl};
-          return blockMaskBits(kc, s, fn, qbh, t, kTile, keyBase, warps * 16)
-              .first;
-        };
         const bool skip = !exact;
-        if (skip)
-          qFrom = nextVisibleTile(hb, hl, qFrom, qEnd, kTile, visible);
+        std::optional<TileCursor> cursor;
+        SmallVector<Value> cursorState;
+        if (skip) {
+          cursor = blockMaskCursor(
+              qEnd, kTile, [&](OpBuilder &cb, Location cl, Value t) {
+                KernelBuilder kc{cb, cl};
+                return blockMaskBits(kc, s, fn, qbh, t, kTile, keyBase,
+                                     warps * 16);
+              });
+          cursorState = cursor->seek(hb, hl, qFrom);
+          qFrom = cursorState.front();
+          cursorState.erase(cursorState.begin());
+        }
         // Visibility by query ranges (visibilityIsRanges): the queries
         // [lo, hi) that see each of the thread's keys.
         const bool ranges = mods.visibilityIsRanges();
@@ -578,146 +618,154 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
           tInits.push_back(tiles.issue(H, qbh, qFrom, khb.c(0)));
           tInits.push_back(khb.c(0));
         }
-        auto next = [&](OpBuilder &nb, Location nl, Value t) {
-          return nextVisibleTile(nb, nl, t, qEnd, kTile, visible);
-        };
-        SmallVector<Value> qLoop = tileLoop(
-            hb, hl, qFrom, qEnd, kTile, tInits,
-            skip ? function_ref<Value(OpBuilder &, Location, Value)>(next)
-                 : nullptr,
-            [&](OpBuilder &lb, Location l, Value it, ValueRange args,
-                Value nextTile) -> SmallVector<Value> {
-              KernelBuilder kl{lb, l};
-              MmaFragments G{lb, l, elt, F.lrow, F.lmat, F.g, F.t2};
-              const int64_t nAcc = 2 * dTiles;
-              GradTiles::Step st =
-                  sw ? tiles.begin(G, qbh, it, args[nAcc], args[nAcc + 1],
-                                   nextTile)
-                     : tiles.begin(G, qbh, it, Value(), Value(), Value());
-              Value qD, qDT, doD, doDT;
+        // One query tile; `full`: one the block's keys are all seen by (by
+        // the block mask), without the mask_mod.
+        auto tileStep = [&](bool full) {
+          return [&, full](OpBuilder &lb, Location l, Value it, ValueRange args,
+                           Value nextTile) -> SmallVector<Value> {
+            KernelBuilder kl{lb, l};
+            MmaFragments G{lb, l, elt, F.lrow, F.lmat, F.g, F.t2};
+            const int64_t nAcc = 2 * dTiles;
+            GradTiles::Step st =
+                sw ? tiles.begin(G, qbh, it, args[nAcc], args[nAcc + 1],
+                                 nextTile)
+                   : tiles.begin(G, qbh, it, Value(), Value(), Value());
+            Value qD, qDT, doD, doDT;
+            if (sw) {
+              qD = sw->advance(G, qDesc, st.firstTile);
+              qDT = sw->advance(G, qDescT, st.firstTile);
+              doD = sw->advance(G, doDesc, st.firstTile);
+              doDT = sw->advance(G, doDescT, st.firstTile);
+            }
+            // Per column (query) of the tile: lse, D, in range; loaded
+            // before the products so that their latency overlaps them
+            // (the wgmma asm blocks keep loads from moving above them).
+            struct Column {
+              Value qi, qc, l2, d, ok;
+            };
+            auto column = [&](OpBuilder &cb, int64_t nt, int64_t j) {
+              KernelBuilder kc{cb, l};
+              Column c;
+              c.qi = arith::AddIOp::create(
+                  cb, l, it,
+                  arith::AddIOp::create(cb, l, G.t2, kc.c(nt * 8 + j)));
+              c.qc = arith::MinUIOp::create(cb, l, c.qi, s.nqValue(kc, -1));
               if (sw) {
-                qD = sw->advance(G, qDesc, st.firstTile);
-                qDT = sw->advance(G, qDescT, st.firstTile);
-                doD = sw->advance(G, doDesc, st.firstTile);
-                doDT = sw->advance(G, doDescT, st.firstTile);
+                // (From the tile's copy: colBuf.)
+                Value at = G.add(arith::MulIOp::create(cb, l, args[nAcc + 1],
+                                                       kc.c(2 * kTile)),
+                                 G.add(G.t2, kc.c(nt * 8 + j)));
+                c.l2 = lseLog2(kc, memref::LoadOp::create(cb, l, tiles.colBuf,
+                                                          ValueRange{at}));
+                c.d = memref::LoadOp::create(
+                    cb, l, tiles.colBuf, ValueRange{G.add(at, kc.c(kTile))});
+              } else {
+                c.l2 = lseLog2(kc, memref::LoadOp::create(
+                                       cb, l, lse, ValueRange{qbh, c.qc}));
+                c.d =
+                    memref::LoadOp::create(cb, l, delta, ValueRange{qbh, c.qc});
               }
-              // Per column (query) of the tile: lse, D, in range; loaded
-              // before the products so that their latency overlaps them
-              // (the wgmma asm blocks keep loads from moving above them).
-              struct Column {
-                Value qi, qc, l2, d, ok;
-              };
-              auto column = [&](OpBuilder &cb, int64_t nt, int64_t j) {
-                KernelBuilder kc{cb, l};
-                Column c;
-                c.qi = arith::AddIOp::create(
-                    cb, l, it,
-                    arith::AddIOp::create(cb, l, G.t2, kc.c(nt * 8 + j)));
-                c.qc = arith::MinUIOp::create(cb, l, c.qi, s.nqValue(kc, -1));
-                if (sw) {
-                  // (From the tile's copy: colBuf.)
-                  Value at = G.add(arith::MulIOp::create(cb, l, args[nAcc + 1],
-                                                         kc.c(2 * kTile)),
-                                   G.add(G.t2, kc.c(nt * 8 + j)));
-                  c.l2 = lseLog2(kc, memref::LoadOp::create(cb, l, tiles.colBuf,
-                                                            ValueRange{at}));
-                  c.d = memref::LoadOp::create(
-                      cb, l, tiles.colBuf, ValueRange{G.add(at, kc.c(kTile))});
-                } else {
-                  c.l2 = lseLog2(kc, memref::LoadOp::create(
-                                         cb, l, lse, ValueRange{qbh, c.qc}));
-                  c.d = memref::LoadOp::create(cb, l, delta,
-                                               ValueRange{qbh, c.qc});
-                }
-                c.ok = arith::CmpIOp::create(cb, l, arith::CmpIPredicate::ult,
-                                             c.qi, s.nqValue(kc));
-                return c;
-              };
-              SmallVector<Column> cols;
-              for (int64_t nt = 0; nt < nTiles; ++nt)
-                for (int64_t j = 0; j < 2; ++j)
-                  cols.push_back(column(lb, nt, j));
-              // S^T = K Q^T, dP^T = V dO^T.
-              auto [sAll, dpAll] = tiles.products(G, kA, vA, qD, doD, nTiles);
-              // The keys' query ranges relative to this thread's queries
-              // it + t2 + c (c = nt 8 + j).
-              Value relLo[2], relHi[2];
-              for (int r = 0; ranges && r < 2; ++r) {
-                relLo[r] = relativeBound(kl, qLo[r], G.add(it, G.t2), kTile);
-                relHi[r] = relativeBound(kl, qHi[r], G.add(it, G.t2), kTile);
-              }
-              SmallVector<Value> pC, dsC;
-              for (int64_t nt = 0; nt < nTiles; ++nt) {
-                Value sC = sAll[nt], dpC = dpAll[nt];
-                Value pt = G.zeroC(), ds = G.zeroC();
-                for (int64_t j = 0; j < 2; ++j) {
-                  // Column j of this n-tile: query qi.
-                  const Column &c = cols[2 * nt + j];
-                  Value qi = c.qi, qc = c.qc, l2 = c.l2, dq = c.d, qOk = c.ok;
-                  for (int64_t r = 0; r < 2; ++r) {
-                    Value vis, dMod, arg;
-                    if (ranges) {
-                      vis = inRange(kl, relLo[r], relHi[r], nt * 8 + j);
-                      arg = mods.gradExponent(kl, r, at(lb, l, sC, r, j), qc,
-                                              keysc[r], l2, dMod);
-                    } else {
-                      vis = qOk;
-                      if (s.causalOffset)
-                        vis = arith::AndIOp::create(
-                            lb, l, vis,
-                            arith::CmpIOp::create(
-                                lb, l, arith::CmpIPredicate::sle, keys[r],
-                                G.add(qi, s.causalOffsetValue(kl))));
-                      arg =
-                          mask ? mods.gradExponentMasked(
+              c.ok = arith::CmpIOp::create(cb, l, arith::CmpIPredicate::ult,
+                                           c.qi, s.nqValue(kc));
+              return c;
+            };
+            SmallVector<Column> cols;
+            for (int64_t nt = 0; nt < nTiles; ++nt)
+              for (int64_t j = 0; j < 2; ++j)
+                cols.push_back(column(lb, nt, j));
+            // S^T = K Q^T, dP^T = V dO^T.
+            auto [sAll, dpAll] = tiles.products(G, kA, vA, qD, doD, nTiles);
+            // The keys' query ranges relative to this thread's queries
+            // it + t2 + c (c = nt 8 + j).
+            Value relLo[2], relHi[2];
+            for (int r = 0; ranges && r < 2; ++r) {
+              relLo[r] = relativeBound(kl, qLo[r], G.add(it, G.t2), kTile);
+              relHi[r] = relativeBound(kl, qHi[r], G.add(it, G.t2), kTile);
+            }
+            SmallVector<Value> pC, dsC;
+            for (int64_t nt = 0; nt < nTiles; ++nt) {
+              Value sC = sAll[nt], dpC = dpAll[nt];
+              Value pt = G.zeroC(), ds = G.zeroC();
+              for (int64_t j = 0; j < 2; ++j) {
+                // Column j of this n-tile: query qi.
+                const Column &c = cols[2 * nt + j];
+                Value qi = c.qi, qc = c.qc, l2 = c.l2, dq = c.d, qOk = c.ok;
+                for (int64_t r = 0; r < 2; ++r) {
+                  Value vis, dMod, arg;
+                  if (ranges) {
+                    vis = inRange(kl, relLo[r], relHi[r], nt * 8 + j);
+                    arg = mods.gradExponent(kl, r, at(lb, l, sC, r, j), qc,
+                                            keysc[r], l2, dMod);
+                  } else {
+                    vis = qOk;
+                    if (s.causalOffset)
+                      vis = arith::AndIOp::create(
+                          lb, l, vis,
+                          arith::CmpIOp::create(
+                              lb, l, arith::CmpIPredicate::sle, keys[r],
+                              G.add(qi, s.causalOffsetValue(kl))));
+                    arg = mask ? mods.gradExponentMasked(
                                      kl, r, at(lb, l, sC, r, j), qc, keysc[r],
                                      l2, mask, maskBase, dMod, vis)
-                               : mods.gradExponent(kl, r, at(lb, l, sC, r, j),
-                                                   qc, keysc[r], l2, dMod, vis);
-                    }
-                    Value p = exp2(lb, l, arg);
-                    Value d =
-                        arith::SubFOp::create(lb, l, at(lb, l, dpC, r, j), dq);
-                    ds = put(lb, l, KernelModifiers::dScore(kl, p, d, dMod, vis), ds, r, j);
-                    p = arith::SelectOp::create(lb, l, vis, p, kl.f(0.0f));
-                    pt = put(lb, l, p, pt, r, j);
+                          : full
+                              ? mods.gradExponent(kl, r, at(lb, l, sC, r, j),
+                                                  qc, keysc[r], l2, dMod)
+                              : mods.gradExponent(kl, r, at(lb, l, sC, r, j),
+                                                  qc, keysc[r], l2, dMod, vis);
                   }
+                  Value p = exp2(lb, l, arg);
+                  Value d =
+                      arith::SubFOp::create(lb, l, at(lb, l, dpC, r, j), dq);
+                  ds = put(lb, l, KernelModifiers::dScore(kl, p, d, dMod, vis),
+                           ds, r, j);
+                  p = arith::SelectOp::create(lb, l, vis, p, kl.f(0.0f));
+                  pt = put(lb, l, p, pt, r, j);
                 }
-                pC.push_back(pt);
-                dsC.push_back(ds);
               }
-              // dV += P^T dO, dK += dS^T Q (dO, Q read as B by
-              // ldmatrix.trans).
-              SmallVector<Value> acc(args.take_front(nAcc)), pA, dsA;
+              pC.push_back(pt);
+              dsC.push_back(ds);
+            }
+            // dV += P^T dO, dK += dS^T Q (dO, Q read as B by
+            // ldmatrix.trans).
+            SmallVector<Value> acc(args.take_front(nAcc)), pA, dsA;
+            for (int64_t kk = 0; kk < nTiles / 2; ++kk) {
+              pA.push_back(G.cToA(pC[2 * kk], pC[2 * kk + 1]));
+              dsA.push_back(G.cToA(dsC[2 * kk], dsC[2 * kk + 1]));
+            }
+            if (sw) {
+              SmallVector<Value> dK =
+                  G.wgmma(ArrayRef<Value>(acc).take_front(dTiles), dsA, qDT,
+                          sw->mnMajorSteps(), true);
+              SmallVector<Value> dV =
+                  G.wgmma(ArrayRef<Value>(acc).drop_front(dTiles), pA, doDT,
+                          sw->mnMajorSteps(), true);
+              acc = dK;
+              llvm::append_range(acc, dV);
+              acc.push_back(st.next);
+              acc.push_back(st.nextStage);
+            } else {
               for (int64_t kk = 0; kk < nTiles / 2; ++kk) {
-                pA.push_back(G.cToA(pC[2 * kk], pC[2 * kk + 1]));
-                dsA.push_back(G.cToA(dsC[2 * kk], dsC[2 * kk + 1]));
-              }
-              if (sw) {
-                SmallVector<Value> dK =
-                    G.wgmma(ArrayRef<Value>(acc).take_front(dTiles), dsA, qDT,
-                            sw->mnMajorSteps(), true);
-                SmallVector<Value> dV =
-                    G.wgmma(ArrayRef<Value>(acc).drop_front(dTiles), pA, doDT,
-                            sw->mnMajorSteps(), true);
-                acc = dK;
-                llvm::append_range(acc, dV);
-                acc.push_back(st.next);
-                acc.push_back(st.nextStage);
-              } else {
-                for (int64_t kk = 0; kk < nTiles / 2; ++kk) {
-                  SmallVector<Value> dB =
-                      G.bFrags(doS, kl.c(kk * 16), 0, dTiles, true);
-                  SmallVector<Value> qB =
-                      G.bFrags(qS, kl.c(kk * 16), 0, dTiles, true);
-                  for (int64_t dt = 0; dt < dTiles; ++dt) {
-                    acc[dTiles + dt] = G.mma(pA[kk], dB[dt], acc[dTiles + dt]);
-                    acc[dt] = G.mma(dsA[kk], qB[dt], acc[dt]);
-                  }
+                SmallVector<Value> dB =
+                    G.bFrags(doS, kl.c(kk * 16), 0, dTiles, true);
+                SmallVector<Value> qB =
+                    G.bFrags(qS, kl.c(kk * 16), 0, dTiles, true);
+                for (int64_t dt = 0; dt < dTiles; ++dt) {
+                  acc[dTiles + dt] = G.mma(pA[kk], dB[dt], acc[dTiles + dt]);
+                  acc[dt] = G.mma(dsA[kk], qB[dt], acc[dt]);
                 }
               }
-              gpu::BarrierOp::create(lb, l);
-              return acc;
+            }
+            gpu::BarrierOp::create(lb, l);
+            return acc;
+          };
+        };
+        SmallVector<Value> qLoop = tileLoop(
+            hb, hl, qFrom, qEnd, kTile, tInits, cursor ? &*cursor : nullptr,
+            cursorState,
+            [&](OpBuilder &lb, Location l, Value it, ValueRange args,
+                Value nextTile, ValueRange state) -> SmallVector<Value> {
+              return fullOrPartial(lb, l, it, args, nextTile, state,
+                                   cursor && !mask, kTile, tileStep);
             });
         // wgmma: the copies issued past the last step land before the
         // next head's first ones reuse the buffer.

@@ -714,9 +714,8 @@ bool gpukernels::warpSpecializedApplies(const KernelSpec &s) {
   // d = 256 it replaces two warpgroups sharing a 32-key ring. At
   // d = 64 (without ping-pong) 0.84-0.95x; with a mask operand it spills.
   // A mask_mod that is just affine bounds (a sliding window, a prefix)
-  // narrows the producer's tiles as it does the consumers'; one that needs
-  // evaluating to skip tiles (a document mask) would need the two roles to
-  // agree on each tile, which the one-warpgroup kernel's CTA barrier does.
+  // narrows the producer's tiles as it does the consumers'; for others (a
+  // document mask) both roles walk the block mask's tiles.
   // At d = 128 with at most 1024 keys (eight of its tiles, static Nk) the
   // peeled first tile and the last P V are a large share of a block's work:
   // 0.93-1.0x there (2026-12-04), so those shapes keep the one-warpgroup
@@ -724,8 +723,7 @@ bool gpukernels::warpSpecializedApplies(const KernelSpec &s) {
   const bool fewKeys =
       s.d == 128 && !ShapedType::isDynamic(s.nk) && s.nk <= 1024;
   return wgmmaApplies(s) && (s.d == 128 || s.d == 256) && !s.mask &&
-         !s.splitKeys && !fewKeys &&
-         (!s.maskMod || flash::maskModIsAffine(*s.maskMod, s.lead.size()));
+         !s.splitKeys && !fewKeys;
 }
 
 bool gpukernels::mmaGradApplies(const KernelSpec &s) {
@@ -963,12 +961,22 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
   // the pending copy of the next K tile.
   // Whether some row of the block sees some key of the tile at t, and
   // whether every row sees all of it: the block mask's entry (BlockMask.cpp).
-  auto tileBits = [&](OpBuilder &cb, Location cl, Value t) {
+  BlockMaskBitsFn tileBits = [&](OpBuilder &cb, Location cl, Value t) {
     KernelBuilder kc{cb, cl};
     return blockMaskBits(kc, s, fn, bh, rowBase, rowsPerBlock, t, tileKV);
   };
-  auto anyVisible = [&](OpBuilder &cb, Location cl, Value t) -> Value {
-    return tileBits(cb, cl, t).first;
+  // Skipping: the tiles the block sees, found by the cursor (the producer
+  // and the consumers of the warp-specialized kernel each walk the same).
+  std::optional<TileCursor> cursor;
+  if (skipTiles)
+    cursor = blockMaskCursor(kvEnd, tileKV, tileBits);
+  // The cursor's first tile from kvStart and its state.
+  auto seekFirst = [&](OpBuilder &sb, Location sl,
+                       SmallVector<Value> &state) -> Value {
+    state = cursor->seek(sb, sl, kvStart);
+    Value first = state.front();
+    state.erase(state.begin());
+    return first;
   };
 
   // Warp-specialized: the producer warpgroup (the last) copies Q, then the
@@ -1000,11 +1008,19 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
       streamTile(pb, loc, *kv, P.c(2 * stages + i), copyTid, q, bh,
                  P.add(rowBase, P.c(i * tileKV)), nq, tileKV, D);
     bars->arriveOnCopies(pb, loc, kQFull, Value());
-    scf::ForOp::create(
-        pb, loc, kvStart, kvEnd, P.c(tileKV), ValueRange(),
-        [&](OpBuilder &lb, Location l, Value jt, ValueRange) {
+    // The tiles in the consumers' order; a tile's ring slot is by its
+    // place in that order (its position from kvStart, as if the tiles
+    // skipped were not there: `slot`).
+    SmallVector<Value> pState;
+    Value pFirst = skipTiles ? seekFirst(pb, loc, pState) : kvStart;
+    tileLoop(
+        pb, loc, pFirst, kvEnd, tileKV, ValueRange{kvStart},
+        cursor ? &*cursor : nullptr, pState,
+        [&](OpBuilder &lb, Location l, Value jt, ValueRange args, Value,
+            ValueRange) -> SmallVector<Value> {
           MmaFragments G{lb, l, elt, F.lrow, F.lmat, F.g, F.t2};
-          auto [stage, phase] = ringSlot(lb, l, jt, kvStart, tileKV);
+          Value slot = args[0];
+          auto [stage, phase] = ringSlot(lb, l, slot, kvStart, tileKV);
           // A stage is free once the consumers read its previous tile (the
           // first round's wait, for parity 1, passes at once).
           Value free = arith::XOrIOp::create(
@@ -1017,7 +1033,7 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
           streamTile(lb, l, *kv, G.add(stage, G.c(stages)), copyTid, v, kvbh,
                      jt, nk, tileKV, D);
           bars->arriveOnCopies(lb, l, kVFull, stage);
-          scf::YieldOp::create(lb, l);
+          return {G.add(slot, G.c(tileKV))};
         });
     NVVM::CpAsyncWaitGroupOp::create(pb, loc, 0);
     // The consumers: everything below.
@@ -1049,9 +1065,10 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
     inits.push_back(F.zeroC());
   // Skipping (the head and interior loops are empty then): the tail loop
   // starts at the first tile the block sees.
-  Value tailStart = skipTiles ? nextVisibleTile(b, loc, kvStart, kvEnd,
-                                                tileKV, anyVisible)
-                              : fullEnd;
+  Value tailStart = fullEnd;
+  SmallVector<Value> cursorState;
+  if (skipTiles)
+    tailStart = seekFirst(b, loc, cursorState);
   // Two stages: the stage, and the first tile's V as well.
   Value firstTile = skipTiles ? tailStart : kvStart;
   if (stages == 2 && !ws)
@@ -1320,8 +1337,12 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
     return [&, masked](OpBuilder &lb, Location l, Value jt, ValueRange args,
                        Value) -> SmallVector<Value> {
       MmaFragments G{lb, l, elt, F.lrow, F.lmat, F.g, F.t2};
-      auto [stage, phase] = ringSlot(lb, l, jt, kvStart, tileKV);
+      // The ring slots by the tiles' places in the order (the producer's
+      // `slot`): the previous tile's, carried, and the next one (jt itself
+      // where no tile is skipped).
       Value prev = args.back();
+      Value slot = G.add(prev, G.c(tileKV));
+      auto [stage, phase] = ringSlot(lb, l, slot, kvStart, tileKV);
       auto [pstage, pphase] = ringSlot(lb, l, prev, kvStart, tileKV);
       bars->wait(lb, l, kKFull, stage, phase);
       bars->wait(lb, l, kVFull, pstage, pphase);
@@ -1346,7 +1367,7 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
       SmallVector<Value> next = sm.next;
       llvm::append_range(next, rescale(lb, l, oAcc, sm.alpha));
       llvm::append_range(next, pA);
-      next.push_back(jt);
+      next.push_back(slot);
       return next;
     };
   };
@@ -1361,8 +1382,10 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
   // The peeled first tile (a masked one: it may be either).
   Value anyTile, headStart = kvStart;
   if (ws) {
-    anyTile = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, kvStart,
-                                    kvEnd);
+    // (Skipping: the first tile the block sees; its slot is kvStart's.)
+    Value firstSeen = skipTiles ? tailStart : kvStart;
+    anyTile = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
+                                    firstSeen, kvEnd);
     SmallVector<Value> zeroA;
     {
       auto aTy = VectorType::get({4, 2}, elt);
@@ -1384,7 +1407,7 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
           SmallVector<Value> sAcc = G.wgmmaWait(0, qkAsync(G, zero));
           bars->arrive(ib, il, kKEmpty, zero);
           TileSoftmax sm =
-              softmax(ib, il, G, kvStart, start, sAcc, /*masked=*/true);
+              softmax(ib, il, G, firstSeen, start, sAcc, /*masked=*/true);
           SmallVector<Value> out = sm.next;
           llvm::append_range(out, ArrayRef<Value>(inits).slice(4, dTiles));
           llvm::append_range(out, toA(G, sm.pC));
@@ -1399,8 +1422,16 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
     Value second = F.add(kvStart, kb.c(tileKV));
     headStart = second;
     innerStart = arith::MaxSIOp::create(b, loc, innerStart, second);
-    tailStart = arith::MaxSIOp::create(b, loc, tailStart, second);
     fullEnd = arith::MaxSIOp::create(b, loc, fullEnd, innerStart);
+    if (skipTiles) {
+      // The tail loop from the next tile the block sees.
+      SmallVector<Value> after =
+          cursor->advance(b, loc, F.add(firstSeen, kb.c(tileKV)), cursorState);
+      tailStart = after.front();
+      cursorState.assign(after.begin() + 1, after.end());
+    } else {
+      tailStart = arith::MaxSIOp::create(b, loc, tailStart, second);
+    }
   }
   auto body = [&](bool masked) {
     return [&, masked](OpBuilder &lb, Location l, Value jt, ValueRange args) {
@@ -1420,11 +1451,12 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
   // The tail; with skipping, over the tiles the block sees only, those it
   // sees in full without the mask.
   auto maskedOrFull = [&](OpBuilder &lb, Location l, Value jt, ValueRange args,
-                          Value nextTile) -> SmallVector<Value> {
+                          Value nextTile,
+                          ValueRange state) -> SmallVector<Value> {
     if (!skipTiles || mask)
       return step(/*masked=*/true)(lb, l, jt, args, nextTile);
     auto split = ifElse(
-        lb, l, args.getTypes(), tileBits(lb, l, jt).second,
+        lb, l, args.getTypes(), blockMaskFull(lb, l, jt, tileKV, state),
         [&](OpBuilder &ib, Location il) {
           scf::YieldOp::create(
               ib, il, step(/*masked=*/false)(ib, il, jt, args, nextTile));
@@ -1435,14 +1467,9 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
         });
     return SmallVector<Value>(split.getResults());
   };
-  auto nextTile = [&](OpBuilder &nb, Location nl, Value t) {
-    return nextVisibleTile(nb, nl, t, kvEnd, tileKV, anyVisible);
-  };
-  SmallVector<Value> loopRes = tileLoop(
-      b, loc, tailStart, kvEnd, tileKV, full.getResults(),
-      skipTiles ? function_ref<Value(OpBuilder &, Location, Value)>(nextTile)
-                : nullptr,
-      maskedOrFull);
+  SmallVector<Value> loopRes =
+      tileLoop(b, loc, tailStart, kvEnd, tileKV, full.getResults(),
+               cursor ? &*cursor : nullptr, cursorState, maskedOrFull);
 
   if (!ws)
     F.waitAll(loopRes.back());

@@ -63,13 +63,18 @@ MappedKernel buildBlockMaskKernel(OpBuilder &b, Location loc, StringRef name,
 std::pair<Value, Value> blockMaskBits(KernelBuilder &kb, const KernelSpec &s,
                                       gpu::GPUFuncOp fn, Value bh, Value row0,
                                       int64_t rows, Value key0, int64_t keys);
-/// The first tile t, t + step, ... below `end` for which visible(t) holds
-/// (`end` when none): the lanes of each warp read 32 tiles' entries at a
-/// time, a ballot picks the first (uniform across the CTA when visible()
-/// is). For tileLoop's `next`.
-Value nextVisibleTile(
-    OpBuilder &b, Location loc, Value t, Value end, int64_t step,
-    function_ref<Value(OpBuilder &, Location, Value)> visible);
+/// blockMaskBits of one tile t (a lane's).
+using BlockMaskBitsFn =
+    std::function<std::pair<Value, Value>(OpBuilder &, Location, Value)>;
+/// A tileLoop cursor over the tiles below `end` (in steps of `step`) that
+/// some position sees by `bits`: the lanes of each warp read 32 tiles'
+/// entries at a time, ballots of their bits (the state: the window's first
+/// tile, the any and all ballots) give the next tiles without reading
+/// memory until the window is passed. Uniform across the CTA.
+TileCursor blockMaskCursor(Value end, int64_t step, BlockMaskBitsFn bits);
+/// Whether tile t, found by a blockMaskCursor with `state`, is seen in full.
+Value blockMaskFull(OpBuilder &b, Location loc, Value t, int64_t step,
+                    ValueRange state);
 } // namespace gpukernels
 } // namespace flash
 } // namespace mlir

@@ -198,9 +198,13 @@ func.func @grad_simt(%q: tensor<64x64xf32>, %lse: tensor<64xf32>) -> tensor<64x6
 // CHECK: gpu.func @flash_attention_0_block_mask(
 // CHECK-SAME: flash.kernel_kind = "block-mask"
 // CHECK-SAME: batch_heads = "b", block = 512 : i64, rows = "nq", rows_per_block = 64 : i64, scratch_keys_per_word = 64 : i64
+// The rows' segment ids' range, once (a warp's min and max), then each
+// entry's keys' range: seg[i] == seg[j] somewhere if they overlap, everywhere
+// if both are one id.
+// CHECK: gpu.shuffle  xor
 // CHECK: scf.for
-// CHECK: nvvm.vote.sync  any
-// CHECK: nvvm.vote.sync  all
+// CHECK: gpu.shuffle  xor
+// CHECK: arith.cmpi slt
 // CHECK: memref.store %{{.*}}, %arg6[
 // CHECK: gpu.func @flash_attention_grad_dq_1(
 // CHECK-NOT: nvvm.barrier #nvvm.reduction
@@ -234,6 +238,35 @@ func.func @documents(%q: tensor<2x200x64xbf16>, %lse: tensor<2x200xf32>, %seg: t
       flash.yield %same : i1
     }
   return %o, %r#0 : tensor<2x200x64xbf16>, tensor<2x200x64xbf16>
+}
+
+// -----
+
+// Spelled seg[i] - seg[j] == 0 (one side depends on both positions), the
+// block mask evaluates the predicate at every position of an entry (each
+// lane its keys, over the rows) and the warp votes.
+// CHECK-LABEL: func.func @documents_difference
+// CHECK: gpu.func @flash_attention_0_block_mask(
+// CHECK-NOT: gpu.shuffle
+// CHECK: scf.for
+// CHECK: scf.for
+// CHECK: arith.subi
+// CHECK: nvvm.vote.sync  any
+// CHECK: nvvm.vote.sync  all
+func.func @documents_difference(%q: tensor<2x200x64xbf16>, %seg: tensor<200xi32>) -> tensor<2x200x64xbf16> {
+  %o0 = tensor.empty() : tensor<2x200x64xbf16>
+  %o = flash.attention ins(%q, %q, %q : tensor<2x200x64xbf16>, tensor<2x200x64xbf16>, tensor<2x200x64xbf16>)
+      captures(%seg : tensor<200xi32>) outs(%o0 : tensor<2x200x64xbf16>) -> tensor<2x200x64xbf16>
+    mask_mod {
+    ^bb0(%h: index, %i: index, %j: index, %s: tensor<200xi32>):
+      %a = tensor.extract %s[%i] : tensor<200xi32>
+      %b = tensor.extract %s[%j] : tensor<200xi32>
+      %d = arith.subi %a, %b : i32
+      %z = arith.constant 0 : i32
+      %same = arith.cmpi eq, %d, %z : i32
+      flash.yield %same : i1
+    }
+  return %o : tensor<2x200x64xbf16>
 }
 
 // -----

@@ -341,19 +341,28 @@ private:
   SmallVector<IRMapping> hoistedScore, hoistedMask;
 };
 
+/// How a tileLoop skips tiles: a search whose state the loop carries.
+/// seek(t) returns the first tile at or after t that the loop visits (one
+/// at or past its end when none), then the state that found it;
+/// advance(t, state) the same from the state of an earlier search (at or
+/// before t).
+struct TileCursor {
+  std::function<SmallVector<Value>(OpBuilder &, Location, Value)> seek;
+  std::function<SmallVector<Value>(OpBuilder &, Location, Value, ValueRange)>
+      advance;
+};
 /// A loop over the tiles from `start` (in steps of `step`) below `end`, with
-/// loop-carried `inits`: an scf.for, or, given `next`, an scf.while from
-/// tile to next(t + step) (the first tile at or after it that the loop
-/// visits, or one at or past `end`; `start` must be one).
-/// body(b, loc, t, args, after) returns the next iteration's values;
-/// `after` is the tile the loop visits after t (what to prefetch).
-SmallVector<Value>
-tileLoop(OpBuilder &b, Location loc, Value start, Value end, int64_t step,
-         ValueRange inits,
-         function_ref<Value(OpBuilder &, Location, Value)> next,
-         function_ref<SmallVector<Value>(OpBuilder &, Location, Value,
-                                         ValueRange, Value)>
-             body);
+/// loop-carried `inits`: an scf.for, or, given a `cursor`, an scf.while over
+/// the tiles it finds (`start` one of them, found with `state`).
+/// body(b, loc, t, args, after, state) returns the next iteration's values;
+/// `after` is the tile the loop visits after t (what to prefetch), `state`
+/// the cursor's at t (empty without one).
+using TileBody = function_ref<SmallVector<Value>(
+    OpBuilder &, Location, Value, ValueRange, Value, ValueRange)>;
+SmallVector<Value> tileLoop(OpBuilder &b, Location loc, Value start, Value end,
+                            int64_t step, ValueRange inits,
+                            const TileCursor *cursor, ValueRange state,
+                            TileBody body);
 
 /// `s2` (a score in the log2 domain) plus mask(bh, row, key) * log2(e), with
 /// `leadBase` = maskLeadBase(bh); with `natural`, a score in natural units

@@ -451,14 +451,24 @@ struct MaskAnalysis {
   }
 
   /// Adds the conjuncts of `v` (an i1) to `out`; false when some conjunct
-  /// is not affine.
-  bool conjuncts(Value v, SmallVectorImpl<Linear> &out) {
+  /// is not affine (those go to `other`, when given).
+  bool conjuncts(Value v, SmallVectorImpl<Linear> &out,
+                 SmallVectorImpl<Value> *other = nullptr) {
     if (auto a = v.getDefiningOp<arith::AndIOp>()) {
       // Both sides, even when one is not affine.
-      bool l = conjuncts(a.getLhs(), out);
-      bool r = conjuncts(a.getRhs(), out);
+      bool l = conjuncts(a.getLhs(), out, other);
+      bool r = conjuncts(a.getRhs(), out, other);
       return l && r;
     }
+    if (!affineLeaf(v, out)) {
+      if (other)
+        other->push_back(v);
+      return false;
+    }
+    return true;
+  }
+
+  bool affineLeaf(Value v, SmallVectorImpl<Linear> &out) {
     if (matchPattern(v, m_One()))
       return true;
     auto cmp = v.getDefiningOp<arith::CmpIOp>();
@@ -554,6 +564,18 @@ static bool affineConjuncts(Region &maskMod, unsigned leadRank,
   Value iArg = block.getArgument(rank - 2), jArg = block.getArgument(rank - 1);
   MaskAnalysis an{block, iArg, jArg, dependents(block, {iArg, jArg})};
   return an.conjuncts(cast<YieldOp>(block.getTerminator()).getValue(), forms);
+}
+
+SmallVector<Value> flash::maskModOtherConjuncts(Region &maskMod,
+                                                unsigned leadRank) {
+  Block &block = maskMod.front();
+  unsigned rank = leadRank + 2;
+  Value iArg = block.getArgument(rank - 2), jArg = block.getArgument(rank - 1);
+  MaskAnalysis an{block, iArg, jArg, dependents(block, {iArg, jArg})};
+  SmallVector<Linear> forms;
+  SmallVector<Value> other;
+  an.conjuncts(cast<YieldOp>(block.getTerminator()).getValue(), forms, &other);
+  return other;
 }
 
 bool flash::maskModIsAffine(Region &maskMod, unsigned leadRank) {

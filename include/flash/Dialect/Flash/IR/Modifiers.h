@@ -90,6 +90,11 @@ MaskBounds analyzeMaskMod(OpBuilder &b, Location loc, Region &maskMod,
 /// affine conjuncts (analyzeMaskMod's `exact`, without emitting anything).
 bool maskModIsAffine(Region &maskMod, unsigned leadRank);
 
+/// The conjuncts of a mask_mod that are not affine (those analyzeMaskMod
+/// leaves out): i1 values of its block whose conjunction with the affine
+/// ones is the mask_mod.
+SmallVector<Value> maskModOtherConjuncts(Region &maskMod, unsigned leadRank);
+
 /// Narrows [lo, hi) to the key positions (query positions with `swap`)
 /// that some position in [tMin, tMax] of the other axis may see under
 /// `bounds`; when given, [innerLo, innerHi) to those every one of them sees
