@@ -6,10 +6,13 @@
 // position sees (the others are skipped) and which it sees in full. The
 // table's entries are R x K tiles (KernelSpec::blockMaskRows / Keys), laid
 // out [batch-head (or batch), ceil(Nq / R), ceil(Nk / K)]; each holds the
-// code any | all << 1 as an f32. The kernels read one word a tile (the same
-// address in every thread: a broadcast, and a uniform branch) where they
-// used to evaluate the predicate at each of their accumulator positions and
-// OR it across the CTA before each tile.
+// code any | all << 1 as an f32. The kernel that fills it bounds an entry by
+// the ranges of the mask_mod's split compares (seg_q[i] == seg_k[j]: the
+// rows' ids against the keys') where the mask_mod is made of those and
+// affine conjuncts, else evaluates every position. The attention kernels
+// walk the tiles with a cursor: each warp's lanes read 32 tiles' entries at
+// once, and ballots of their bits, kept in registers, give the next tiles
+// and whether each is seen in full (uniform across the CTA).
 //
 // Upstream MLIR has no block-sparse attention masks; this is our own.
 //
