@@ -271,6 +271,27 @@ func.func @documents_difference(%q: tensor<2x200x64xbf16>, %seg: tensor<200xi32>
 
 // -----
 
+// Segment ids per head (the mask_mod reads %h): a table per batch-head.
+// CHECK-LABEL: func.func @documents_per_head
+// CHECK: gpu.launch_func {{.*}}@flash_attention_0_block_mask blocks in (%c4{{.*}}, %c2
+// CHECK: gpu.func @flash_attention_0_block_mask(
+// CHECK-SAME: batch_heads = "bh"
+func.func @documents_per_head(%q: tensor<2x200x64xbf16>, %seg: tensor<2x200xi32>) -> tensor<2x200x64xbf16> {
+  %o0 = tensor.empty() : tensor<2x200x64xbf16>
+  %o = flash.attention ins(%q, %q, %q : tensor<2x200x64xbf16>, tensor<2x200x64xbf16>, tensor<2x200x64xbf16>)
+      captures(%seg : tensor<2x200xi32>) outs(%o0 : tensor<2x200x64xbf16>) -> tensor<2x200x64xbf16>
+    mask_mod {
+    ^bb0(%h: index, %i: index, %j: index, %s: tensor<2x200xi32>):
+      %a = tensor.extract %s[%h, %i] : tensor<2x200xi32>
+      %b = tensor.extract %s[%h, %j] : tensor<2x200xi32>
+      %same = arith.cmpi eq, %a, %b : i32
+      flash.yield %same : i1
+    }
+  return %o : tensor<2x200x64xbf16>
+}
+
+// -----
+
 // At d = 128 (over 1024 keys) a mask_mod that is just affine bounds (a
 // sliding window) runs
 // on the warp-specialized forward: the producer warpgroup streams only the
