@@ -70,57 +70,6 @@ Value warpReduce(OpBuilder &b, Location loc, Value x, bool isMin) {
   return x;
 }
 
-/// A non-affine conjunct `x pred y` of a mask_mod (a signed compare) where
-/// x depends on the query position and not on the key's, y on the key's and
-/// not on the query's: a document mask's seg_q[i] == seg_k[j]. Bounded per
-/// entry by the ranges of x over its rows and of y over its keys (exactly
-/// where x and y are monotone in the positions, as sorted segment ids are):
-/// O(R + K) work an entry instead of O(R K).
-struct SplitCompare {
-  Value row, key;
-  arith::CmpIPredicate pred;
-};
-
-/// The mask_mod's non-affine conjuncts, if each is a SplitCompare.
-std::optional<SmallVector<SplitCompare>> splitCompares(const KernelSpec &s) {
-  using P = arith::CmpIPredicate;
-  Block &block = s.maskMod->front();
-  unsigned rank = s.lead.size() + 2;
-  DenseSet<Value> onI{block.getArgument(rank - 2)},
-      onJ{block.getArgument(rank - 1)};
-  for (Operation &op : block.without_terminator())
-    for (DenseSet<Value> *dep : {&onI, &onJ})
-      if (llvm::any_of(op.getOperands(),
-                       [&](Value v) { return dep->contains(v); }))
-        dep->insert(op.result_begin(), op.result_end());
-  SmallVector<SplitCompare> out;
-  for (Value c : flash::maskModOtherConjuncts(*s.maskMod, s.lead.size())) {
-    auto cmp = c.getDefiningOp<arith::CmpIOp>();
-    if (!cmp ||
-        !llvm::is_contained({P::eq, P::ne, P::slt, P::sle, P::sgt, P::sge},
-                            cmp.getPredicate()))
-      return std::nullopt;
-    Value l = cmp.getLhs(), r = cmp.getRhs();
-    auto only = [&](Value v, DenseSet<Value> &in, DenseSet<Value> &out) {
-      return in.contains(v) && !out.contains(v);
-    };
-    if (only(l, onI, onJ) && only(r, onJ, onI)) {
-      out.push_back({l, r, cmp.getPredicate()});
-    } else if (only(l, onJ, onI) && only(r, onI, onJ)) {
-      P p = cmp.getPredicate();
-      P swapped = p == P::slt   ? P::sgt
-                  : p == P::sgt ? P::slt
-                  : p == P::sle ? P::sge
-                  : p == P::sge ? P::sle
-                                : p;
-      out.push_back({r, l, swapped});
-    } else {
-      return std::nullopt;
-    }
-  }
-  return out;
-}
-
 /// Whether `pred` holds for some (any) and for every (all) x in [xl, xh],
 /// y in [yl, yh] (i64): `any` may say yes where none does.
 std::pair<Value, Value> rangeCompare(OpBuilder &b, Location loc,
@@ -226,7 +175,11 @@ MappedKernel gpukernels::buildBlockMaskKernel(OpBuilder &ob, Location loc,
                              /*inner=*/true);
   // Split compares: the ranges of their row sides over the entry row's
   // rows (each lane some rows, then the warp's min and max), once.
-  std::optional<SmallVector<SplitCompare>> split = splitCompares(s);
+  // (Bounded per entry by the ranges of each side over its rows and keys:
+  // exact where the sides are monotone in the positions, as sorted segment
+  // ids are; O(R + K) work an entry instead of O(R K).)
+  std::optional<SmallVector<flash::MaskSplitCompare>> split =
+      flash::maskModSplitCompares(*s.maskMod, s.lead.size());
   SmallVector<Value> leadPos = leadPositions(kb, s, bh);
   auto readFn = [&](OpBuilder &rb, Location rl, unsigned k, ValueRange idx) {
     return readCapture(rb, rl, s, captureBuffers(fn, s), k, idx);
@@ -580,4 +533,19 @@ Value gpukernels::blockMaskFull(OpBuilder &b, Location loc, Value t,
   return arith::CmpIOp::create(
       b, loc, arith::CmpIPredicate::ne,
       arith::AndIOp::create(b, loc, bit, i32c(b, loc, 1)), i32c(b, loc, 0));
+}
+
+SmallVector<Value> gpukernels::blockMaskFullOrPartial(
+    OpBuilder &b, Location loc, Value t, int64_t step, ValueRange state,
+    TypeRange types,
+    function_ref<SmallVector<Value>(OpBuilder &, Location, bool)> tile) {
+  auto branch = ifElse(
+      b, loc, types, blockMaskFull(b, loc, t, step, state),
+      [&](OpBuilder &ib, Location il) {
+        scf::YieldOp::create(ib, il, tile(ib, il, /*full=*/true));
+      },
+      [&](OpBuilder &ib, Location il) {
+        scf::YieldOp::create(ib, il, tile(ib, il, /*full=*/false));
+      });
+  return SmallVector<Value>(branch.getResults());
 }

@@ -24,7 +24,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "MmaFragments.h"
-#include "StageRing.h"
 #include "flash/Dialect/Flash/IR/Modifiers.h"
 
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
@@ -247,26 +246,6 @@ void storeRows(OpBuilder &b, Location loc, Type elt, Value mem, Value bh,
 }
 } // namespace
 
-/// A backward kernel's tile at t: step(true)(...) where the block mask
-/// says the block sees it in full (`split`, with the cursor's `state`),
-/// step(false)(...) elsewhere (an scf.if on the uniform bit).
-template <typename StepFn>
-static SmallVector<Value>
-fullOrPartial(OpBuilder &b, Location loc, Value t, ValueRange args, Value after,
-              ValueRange state, bool split, int64_t step, StepFn tileStep) {
-  if (!split)
-    return tileStep(false)(b, loc, t, args, after);
-  auto branch = ifElse(
-      b, loc, args.getTypes(), blockMaskFull(b, loc, t, step, state),
-      [&](OpBuilder &ib, Location il) {
-        scf::YieldOp::create(ib, il, tileStep(true)(ib, il, t, args, after));
-      },
-      [&](OpBuilder &ib, Location il) {
-        scf::YieldOp::create(ib, il, tileStep(false)(ib, il, t, args, after));
-      });
-  return SmallVector<Value>(branch.getResults());
-}
-
 gpu::GPUFuncOp gpukernels::buildGradQMmaKernel(OpBuilder &ob, Location loc,
                                                StringRef name,
                                                const KernelSpec &s) {
@@ -474,8 +453,13 @@ gpu::GPUFuncOp gpukernels::buildGradQMmaKernel(OpBuilder &ob, Location loc,
                cursor ? &*cursor : nullptr, cursorState,
                [&](OpBuilder &lb, Location l, Value jt, ValueRange args,
                    Value nextTile, ValueRange state) -> SmallVector<Value> {
-                 return fullOrPartial(lb, l, jt, args, nextTile, state,
-                                      cursor && !mask, kTile, tileStep);
+                 if (!cursor || mask)
+                   return tileStep(false)(lb, l, jt, args, nextTile);
+                 return blockMaskFullOrPartial(
+                     lb, l, jt, kTile, state, args.getTypes(),
+                     [&](OpBuilder &ib, Location il, bool full) {
+                       return tileStep(full)(ib, il, jt, args, nextTile);
+                     });
                });
   SmallVector<Value> res(ArrayRef<Value>(loop).take_front(dTiles));
   if (sw)
@@ -764,8 +748,13 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
             cursorState,
             [&](OpBuilder &lb, Location l, Value it, ValueRange args,
                 Value nextTile, ValueRange state) -> SmallVector<Value> {
-              return fullOrPartial(lb, l, it, args, nextTile, state,
-                                   cursor && !mask, kTile, tileStep);
+              if (!cursor || mask)
+                return tileStep(false)(lb, l, it, args, nextTile);
+              return blockMaskFullOrPartial(
+                  lb, l, it, kTile, state, args.getTypes(),
+                  [&](OpBuilder &ib, Location il, bool full) {
+                    return tileStep(full)(ib, il, it, args, nextTile);
+                  });
             });
         // wgmma: the copies issued past the last step land before the
         // next head's first ones reuse the buffer.

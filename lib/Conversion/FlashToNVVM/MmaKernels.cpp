@@ -1455,17 +1455,11 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
                           ValueRange state) -> SmallVector<Value> {
     if (!skipTiles || mask)
       return step(/*masked=*/true)(lb, l, jt, args, nextTile);
-    auto split = ifElse(
-        lb, l, args.getTypes(), blockMaskFull(lb, l, jt, tileKV, state),
-        [&](OpBuilder &ib, Location il) {
-          scf::YieldOp::create(
-              ib, il, step(/*masked=*/false)(ib, il, jt, args, nextTile));
-        },
-        [&](OpBuilder &ib, Location il) {
-          scf::YieldOp::create(
-              ib, il, step(/*masked=*/true)(ib, il, jt, args, nextTile));
-        });
-    return SmallVector<Value>(split.getResults());
+    return blockMaskFullOrPartial(lb, l, jt, tileKV, state, args.getTypes(),
+                                  [&](OpBuilder &ib, Location il, bool full) {
+                                    return step(/*masked=*/!full)(
+                                        ib, il, jt, args, nextTile);
+                                  });
   };
   SmallVector<Value> loopRes =
       tileLoop(b, loc, tailStart, kvEnd, tileKV, full.getResults(),

@@ -75,6 +75,13 @@ TileCursor blockMaskCursor(Value end, int64_t step, BlockMaskBitsFn bits);
 /// Whether tile t, found by a blockMaskCursor with `state`, is seen in full.
 Value blockMaskFull(OpBuilder &b, Location loc, Value t, int64_t step,
                     ValueRange state);
+/// Tile t's step (results of `types`) as tile(full) under an scf.if on
+/// blockMaskFull: full = the block sees the tile in full (the mask_mod can
+/// be left out).
+SmallVector<Value> blockMaskFullOrPartial(
+    OpBuilder &b, Location loc, Value t, int64_t step, ValueRange state,
+    TypeRange types,
+    function_ref<SmallVector<Value>(OpBuilder &, Location, bool)> tile);
 } // namespace gpukernels
 } // namespace flash
 } // namespace mlir

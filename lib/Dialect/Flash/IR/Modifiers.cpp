@@ -566,7 +566,8 @@ static bool affineConjuncts(Region &maskMod, unsigned leadRank,
   return an.conjuncts(cast<YieldOp>(block.getTerminator()).getValue(), forms);
 }
 
-SmallVector<Value> flash::maskModOtherConjuncts(Region &maskMod,
+/// The conjuncts of a mask_mod that are not affine.
+static SmallVector<Value> maskModOtherConjuncts(Region &maskMod,
                                                 unsigned leadRank) {
   Block &block = maskMod.front();
   unsigned rank = leadRank + 2;
@@ -576,6 +577,43 @@ SmallVector<Value> flash::maskModOtherConjuncts(Region &maskMod,
   SmallVector<Value> other;
   an.conjuncts(cast<YieldOp>(block.getTerminator()).getValue(), forms, &other);
   return other;
+}
+
+std::optional<SmallVector<MaskSplitCompare>>
+flash::maskModSplitCompares(Region &maskMod, unsigned leadRank) {
+  using P = arith::CmpIPredicate;
+  Block &block = maskMod.front();
+  unsigned rank = leadRank + 2;
+  DenseSet<Value> onI = dependents(block, {block.getArgument(rank - 2)});
+  DenseSet<Value> onJ = dependents(block, {block.getArgument(rank - 1)});
+  auto only = [](Value v, const DenseSet<Value> &in,
+                 const DenseSet<Value> &out) {
+    return in.contains(v) && !out.contains(v);
+  };
+  SmallVector<MaskSplitCompare> out;
+  for (Value c : maskModOtherConjuncts(maskMod, leadRank)) {
+    auto cmp = c.getDefiningOp<arith::CmpIOp>();
+    if (!cmp ||
+        !llvm::is_contained({P::eq, P::ne, P::slt, P::sle, P::sgt, P::sge},
+                            cmp.getPredicate()))
+      return std::nullopt;
+    Value l = cmp.getLhs(), r = cmp.getRhs();
+    P p = cmp.getPredicate();
+    if (only(l, onI, onJ) && only(r, onJ, onI)) {
+      out.push_back({l, r, p});
+    } else if (only(l, onJ, onI) && only(r, onI, onJ)) {
+      // y pred x as x swapped(pred) y.
+      P swapped = p == P::slt   ? P::sgt
+                  : p == P::sgt ? P::slt
+                  : p == P::sle ? P::sge
+                  : p == P::sge ? P::sle
+                                : p;
+      out.push_back({r, l, swapped});
+    } else {
+      return std::nullopt;
+    }
+  }
+  return out;
 }
 
 bool flash::maskModIsAffine(Region &maskMod, unsigned leadRank) {

@@ -53,3 +53,18 @@ func.func @f() attributes {flash.gpu_host = 1 : i64} {
 func.func @f() attributes {flash.launch = {block = 32 : i64, rows = "nq", rows_per_block = 1 : i64, batch_heads = "bh", args = ["q"], sizes = [], waits_for_previous = 1 : i64}} {
   return
 }
+
+// -----
+
+// A block mask's table: words per block by keys, over batches ("b").
+// expected-error @below {{'scratch_keys_per_word' must be a positive integer}}
+func.func @f() attributes {flash.launch = {block = 512 : i64, rows = "nq", rows_per_block = 64 : i64, batch_heads = "b", args = ["q"], sizes = [], scratch_keys_per_word = 0 : i64}} {
+  return
+}
+
+// -----
+
+// expected-error @below {{'batch_heads' is 'heads'}}
+func.func @f() attributes {flash.launch = {block = 512 : i64, rows = "nq", rows_per_block = 64 : i64, batch_heads = "heads", args = ["q"], sizes = []}} {
+  return
+}

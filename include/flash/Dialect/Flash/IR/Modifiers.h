@@ -12,6 +12,7 @@
 #define FLASH_DIALECT_FLASH_IR_MODIFIERS_H
 
 #include "mlir/IR/Builders.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Operation.h"
 #include "mlir/IR/Region.h"
@@ -90,10 +91,19 @@ MaskBounds analyzeMaskMod(OpBuilder &b, Location loc, Region &maskMod,
 /// affine conjuncts (analyzeMaskMod's `exact`, without emitting anything).
 bool maskModIsAffine(Region &maskMod, unsigned leadRank);
 
-/// The conjuncts of a mask_mod that are not affine (those analyzeMaskMod
-/// leaves out): i1 values of its block whose conjunction with the affine
-/// ones is the mask_mod.
-SmallVector<Value> maskModOtherConjuncts(Region &maskMod, unsigned leadRank);
+/// A non-affine conjunct `row pred key` of a mask_mod (a signed compare)
+/// whose `row` side depends on the query position and not on the key's,
+/// `key` on the key's and not on the query's: a document mask's
+/// seg_q[i] == seg_k[j]. Values of the region's block.
+struct MaskSplitCompare {
+  Value row, key;
+  arith::CmpIPredicate pred;
+};
+/// The non-affine conjuncts of a mask_mod with `leadRank` leading
+/// positions (those analyzeMaskMod leaves out), if each is a split compare
+/// (eq, ne, slt, sle, sgt, sge); std::nullopt otherwise.
+std::optional<SmallVector<MaskSplitCompare>>
+maskModSplitCompares(Region &maskMod, unsigned leadRank);
 
 /// Narrows [lo, hi) to the key positions (query positions with `swap`)
 /// that some position in [tMin, tMax] of the other axis may see under
