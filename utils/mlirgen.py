@@ -21,7 +21,7 @@ import sys
 sys.path.insert(0, os.path.join(
     os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "python"))
 from flash_mlir.program import (  # noqa: E402,F401
-    Config, _captures, _dyn, _emit_mask_mod, _emit_score_mod, _fconst,
+    Config, _captures, _descales, _dyn, _emit_mask_mod, _emit_score_mod, _fconst,
     _grad_arg_types, _mod_regions, fused_func, fused_grad_func, ttype)
 
 
@@ -184,9 +184,10 @@ def _mask_special_rows(b, m, cfg):
         b.emit("  %y = arith.select %drop, %f, %x : i1")
         b.emit("  linalg.yield %y : i1")
     else:
-        b.emit(f"  %ninf = arith.constant {NEG_INF_BITS[cfg.dtype]} : {cfg.dtype}")
-        b.emit(f"  %y = arith.select %drop, %ninf, %x : {cfg.dtype}")
-        b.emit(f"  linalg.yield %y : {cfg.dtype}")
+        mt = cfg.mask_type()
+        b.emit(f"  %ninf = arith.constant {NEG_INF_BITS[mt]} : {mt}")
+        b.emit(f"  %y = arith.select %drop, %ninf, %x : {mt}")
+        b.emit(f"  linalg.yield %y : {mt}")
     b.emit(f"}} -> {t}")
     return res
 
@@ -209,6 +210,39 @@ def _capture_consts(b, cfg):
         names.append(v)
         types.append(t)
     return names, types
+
+
+def _descale_consts(b, cfg):
+    """Emits an fp8 op's descale factors in @main (distinct per head,
+    not powers of two); returns (names, types)."""
+    names, types = [], []
+    shape = cfg.descale_shape()
+    count = 1
+    for x in shape:
+        count *= x
+    for (n, t), (base, step, period) in zip(
+            _descales(cfg), ((0.4375, 0.09375, 7), (0.8125, -0.0625, 5),
+                             (1.375, -0.1875, 3))):
+        vals = [base + step * (t2 % period) for t2 in range(count)]
+        if shape:
+            init = "dense<[" + ", ".join(_fconst(x) for x in vals) + "]>"
+            init = f"dense<{_nested(vals, shape)}>"
+        else:
+            init = f"dense<{_fconst(vals[0])}>"
+        v = b.fresh("ds")
+        b.emit(f"{v} = arith.constant {init} : {t}")
+        names.append(v)
+        types.append(t)
+    return names, types
+
+
+def _nested(vals, shape):
+    """`vals` (row-major) as a nested dense literal of `shape`."""
+    if len(shape) == 1:
+        return "[" + ", ".join(_fconst(x) for x in vals) + "]"
+    n = len(vals) // shape[0]
+    return "[" + ", ".join(_nested(vals[t * n:(t + 1) * n], shape[1:])
+                           for t in range(shape[0])) + "]"
 
 
 def _emit_ref_scores(e, cfg, q, k, m, cap_prefix="%"):
@@ -237,12 +271,23 @@ def _emit_ref_scores(e, cfg, q, k, m, cap_prefix="%"):
 
     e(f"    %se = tensor.empty() : {st}")
     e(f"    %s0 = linalg.fill ins(%zero : f32) outs(%se : {st}) -> {st}")
+    # fp8: the dequantized factors qd * q and kd * k.
+    ds = _descales(cfg)
+    d_map = amap(r, kv_lead[:len(cfg.descale_shape())])
+    d_ins = "".join(f", {cap_prefix}{n[1:]}" for n, _ in ds[:2])
+    d_t = "".join(f", {t}" for _, t in ds[:2])
     e(f"    %s1 = linalg.generic {{indexing_maps = [{amap(r, lead + [I, C])}, "
-      f"{amap(r, kv_lead + [J, C])}, {amap(r, lead + [I, J])}], "
+      f"{amap(r, kv_lead + [J, C])}{(', ' + d_map) * len(ds[:2])}, "
+      f"{amap(r, lead + [I, J])}], "
       f"iterator_types = [{_par(L + 2)}, \"reduction\"]}} "
-      f"ins({q}, {k} : {qt}, {kt}) outs(%s0 : {st}) {{")
-    e(f"    ^bb0(%a: {et}, %b: {et}, %acc: f32):")
+      f"ins({q}, {k}{d_ins} : {qt}, {kt}{d_t}) outs(%s0 : {st}) {{")
+    e(f"    ^bb0(%a: {et}, %b: {et}, " +
+      ("%qdv: f32, %kdv: f32, " if ds else "") + "%acc: f32):")
     a_, b_ = ext("%a", "%af"), ext("%b", "%bf")
+    if ds:
+        e(f"      %aq = arith.mulf {a_}, %qdv : f32")
+        e(f"      %bk = arith.mulf {b_}, %kdv : f32")
+        a_, b_ = "%aq", "%bk"
     e(f"      %p = arith.mulf {a_}, {b_} : f32")
     e("      %y = arith.addf %acc, %p : f32")
     e("      linalg.yield %y : f32")
@@ -283,7 +328,10 @@ def _emit_ref_scores(e, cfg, q, k, m, cap_prefix="%"):
         cur = _emit_score_mod(e, cfg, cur, None, "%ri", "%rj",
                               lambda n, _: cap_val[n])
     if cfg.mask == "add":
-        mk = ext("%mk", "%mkf")
+        mk = "%mk"
+        if cfg.mask_type() != "f32":
+            e(f"      %mkf = arith.extf %mk : {cfg.mask_type()} to f32")
+            mk = "%mkf"
         e(f"      %t1 = arith.addf {cur}, {mk} : f32")
         cur = "%t1"
     elif cfg.mask == "bool":
@@ -316,7 +364,7 @@ def reference_func(cfg, name="reference"):
     r = L + 3  # lead..., i, j, c
     qt, kt, vt = (ttype(cfg.q_shape(), et), ttype(cfg.k_shape(), et),
                   ttype(cfg.v_shape(), et))
-    ot, lt = ttype(cfg.o_shape(), et), ttype(cfg.lse_shape(), "f32")
+    ot, lt = ttype(cfg.o_shape(), cfg.out_dtype()), ttype(cfg.lse_shape(), "f32")
     st = ttype(cfg.lead() + [cfg.nq, cfg.nk], "f32")
     rt = ttype(cfg.lead() + [cfg.nq], "f32")
     lead = [f"d{i}" for i in range(L)]
@@ -335,6 +383,7 @@ def reference_func(cfg, name="reference"):
         mt = ttype(cfg.mask_shape(), cfg.mask_type())
         args.append(f"%m: {mt}")
     args += [f"{c[0]}: {c[1]}" for c in _captures(cfg)]
+    args += [f"{n}: {t}" for n, t in _descales(cfg)]
     out = [f"  func.func @{name}({', '.join(args)}) -> ({ot}, {lt}) {{"]
     e = out.append
 
@@ -382,15 +431,22 @@ def reference_func(cfg, name="reference"):
     oft = ttype(cfg.o_shape(), "f32")
     e(f"    %oe = tensor.empty() : {oft}")
     e(f"    %o0 = linalg.fill ins(%zero : f32) outs(%oe : {oft}) -> {oft}")
+    ds = _descales(cfg)
+    vd_map = (", " + amap(r, kv_lead[:len(cfg.descale_shape())])) if ds else ""
+    vd_in, vd_t = (", %vd", f", {ds[2][1]}") if ds else ("", "")
     e(f"    %o1 = linalg.generic {{indexing_maps = [{amap(r, lead + [I, J])}, "
-      f"{amap(r, kv_lead + [J, C])}, {amap(r, lead + [I, C])}], "
+      f"{amap(r, kv_lead + [J, C])}{vd_map}, {amap(r, lead + [I, C])}], "
       f"iterator_types = [{par(L + 1)}, \"reduction\", \"parallel\"]}} "
-      f"ins(%p, %v : {st}, {vt}) outs(%o0 : {oft}) {{")
-    e(f"    ^bb0(%a: f32, %b: {et}, %acc: f32):")
+      f"ins(%p, %v{vd_in} : {st}, {vt}{vd_t}) outs(%o0 : {oft}) {{")
+    e(f"    ^bb0(%a: f32, %b: {et}, " + ("%vdv: f32, " if ds else "") +
+      "%acc: f32):")
     bv = "%b"
     if et != "f32":
         e(f"      %bf = arith.extf %b : {et} to f32")
         bv = "%bf"
+    if ds:
+        e(f"      %bvd = arith.mulf {bv}, %vdv : f32")
+        bv = "%bvd"
     e(f"      %pr = arith.mulf %a, {bv} : f32")
     e(f"      %y = arith.addf %acc, %pr : f32")
     e(f"      linalg.yield %y : f32")
@@ -400,13 +456,14 @@ def reference_func(cfg, name="reference"):
       f"{amap(r - 1, lead + [I])}, {amap(r - 1, lead + [I, J])}], "
       f"iterator_types = [{par(L + 2)}]}} ins(%o1, %l1 : {oft}, {rt}) "
       f"outs(%ore : {ot}) {{")
-    e(f"    ^bb0(%a: f32, %l: f32, %o: {et}):")
+    out_et = cfg.out_dtype()
+    e(f"    ^bb0(%a: f32, %l: f32, %o: {out_et}):")
     e(f"      %emp = arith.cmpf oeq, %l, %zero : f32")
     e(f"      %dv = arith.divf %a, %l : f32")
     e(f"      %y = arith.select %emp, %zero, %dv : f32")
-    if et != "f32":
-        e(f"      %yt = arith.truncf %y : f32 to {et}")
-        e(f"      linalg.yield %yt : {et}")
+    if out_et != "f32":
+        e(f"      %yt = arith.truncf %y : f32 to {out_et}")
+        e(f"      linalg.yield %yt : {out_et}")
     else:
         e(f"      linalg.yield %y : f32")
     e(f"    }} -> {ot}")
@@ -532,14 +589,16 @@ def _check_body(cfg, tol, lse_tol, ref="reference", digest=False):
     types = [ttype(cfg.q_shape(), cfg.dtype), ttype(cfg.k_shape(), cfg.dtype),
              ttype(cfg.v_shape(), cfg.dtype)]
     if cfg.mask != "none":
-        m = _fill_random(b, cfg.mask_shape(), cfg.dtype, 4, 2.0,
+        m = _fill_random(b, cfg.mask_shape(), cfg.mask_type(), 4, 2.0,
                          kind="bool" if cfg.mask == "bool" else "float")
         m = _mask_special_rows(b, m, cfg)
         args.append(m)
         types.append(ttype(cfg.mask_shape(), cfg.mask_type()))
-    ot = ttype(cfg.o_shape(), cfg.dtype)
+    ot = ttype(cfg.o_shape(), cfg.out_dtype())
     lt = ttype(cfg.lse_shape(), "f32")
     cn, ct = _capture_consts(b, cfg)
+    dn, dt_ = _descale_consts(b, cfg)
+    cn, ct = cn + dn, ct + dt_
     fargs, ftypes = list(args), list(types)
     rank = len(cfg.q_shape())
     if cfg.dynamic:
@@ -554,7 +613,7 @@ def _check_body(cfg, tol, lse_tol, ref="reference", digest=False):
             b.emit(f"{c} = tensor.cast {a} : {t} to {dt}")
             fargs[i], ftypes[i] = c, dt
     dyn = _dyn(cfg, "q")
-    fot = ttype(cfg.o_shape(), cfg.dtype, dyn)
+    fot = ttype(cfg.o_shape(), cfg.out_dtype(), dyn)
     flt = ttype(cfg.lse_shape(), "f32", dyn)
     fres = [fot] + ([flt] if cfg.lse else [])
     fargs, ftypes = fargs + cn, ftypes + ct
@@ -571,10 +630,10 @@ def _check_body(cfg, tol, lse_tol, ref="reference", digest=False):
             b.emit(f"%fl = tensor.cast %f#1 : {flt} to {lt}")
             fl = "%fl"
     if digest:
-        _digest(b, fo, cfg.o_shape(), cfg.dtype, "o")
+        _digest(b, fo, cfg.o_shape(), cfg.out_dtype(), "o")
         if cfg.lse:
             _digest(b, fl, cfg.lse_shape(), "f32", "lse")
-    eo = _max_err(b, fo, "%r#0", cfg.o_shape(), cfg.dtype, "o")
+    eo = _max_err(b, fo, "%r#0", cfg.o_shape(), cfg.out_dtype(), "o")
     b.emit('vector.print str "o_err: "')
     b.emit(f"vector.print {eo} : f32")
     b.emit(f"%tol = arith.constant {_fconst(tol)} : f32")
@@ -658,6 +717,10 @@ def parse_config(argv=None):
                    help="segment ids per sequence of the first batch dim")
     p.add_argument("--segments-per-head", action="store_true",
                    help="segment ids per query head (the mask_mod reads it)")
+    p.add_argument("--descale", default="none",
+                   choices=["none", "tensor", "head"],
+                   help="fp8 (--dtype f8E4M3FN): descale factors per tensor "
+                        "or per batch and kv head")
     p.add_argument("--segments-diff", action="store_true",
                    help="the document mask as seg_q[i] - seg_k[j] == 0")
     a = p.parse_args(argv)
@@ -673,7 +736,12 @@ def parse_config(argv=None):
                          if a.window else None),
                  softcap=a.softcap, alibi=a.alibi, segments=a.segments,
                  seg_batched=a.segments_batched,
-                 seg_heads=a.segments_per_head, seg_diff=a.segments_diff)
+                 seg_heads=a.segments_per_head, seg_diff=a.segments_diff,
+                 descale=a.descale)
+    if cfg.is_fp8() and a.grad:
+        raise SystemExit("fp8 attention has no backward (--grad)")
+    if a.descale != "none" and not cfg.is_fp8():
+        raise SystemExit("--descale needs --dtype f8E4M3FN")
     return cfg, a
 
 

@@ -14,6 +14,8 @@
 //   -> scf.forall -> scf.parallel -> OpenMP (convert-scf-to-openmp,
 //                                    flash-openmp-schedule: dynamic)
 //   -> loops, vector/math/arith/memref/func -> LLVM
+//                                    (flash-expand-fp8: f8E4M3FN
+//                                    conversions as integer arithmetic)
 //   -> flash-cpu-target-features     the target CPU on every function
 //                                    (+avx512bf16 where the dots are)
 //
@@ -31,6 +33,7 @@
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Conversion/TosaToLinalg/TosaToLinalg.h"
 #include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/Linalg/Passes.h"
@@ -108,6 +111,12 @@ void mlir::flash::buildFlashToCPUPipeline(
 
   // Buffers -> loops -> LLVM.
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
+  // fp8 (LLVM has no fp8 types): arithmetic on f8E4M3FN through f32, and
+  // the conversions as integer arithmetic.
+  arith::ArithEmulateUnsupportedFloatsOptions fp8Arith;
+  fp8Arith.sourceTypeStrs = {"f8E4M3FN"};
+  pm.addPass(arith::createArithEmulateUnsupportedFloats(fp8Arith));
+  pm.addPass(createFlashExpandFP8());
   pm.addNestedPass<func::FuncOp>(vector::createLowerVectorMultiReductionPass(
       vector::VectorMultiReductionLowering::InnerParallel));
   // Unrolled, so that n-D transfers do not become loops over stack buffers

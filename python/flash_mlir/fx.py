@@ -1520,8 +1520,9 @@ class _Reader:
 
     def attention(self, s, names, args, shape):
         seg = _prop_array(s, "operandSegmentSizes")
-        # query, key, value, mask, captures, output, lse_init
-        if seg is None or len(seg) != 7:
+        # query, key, value, mask, captures, descales, output, lse_init
+        # (the raise makes no fp8 ops: no descales)
+        if seg is None or len(seg) != 8 or seg[5]:
             raise Unsupported("flash.attention operands")
         q, k, v = args[:3]
         self.like = q

@@ -49,6 +49,9 @@ class Config:
     # (FlashAttention's bottom-right alignment, folded in); True, a captured
     # i64 [1] read at run time (one kernel for every offset: a ring's steps).
     mod_offset: bool = False
+    # fp8 (dtype "f8E4M3FN"): the dequantization factors, "none" (1), one
+    # per tensor ("tensor") or per batch and kv head ("head"); o is bf16.
+    descale: str = "none"
 
     def __post_init__(self):
         if self.dv is None:
@@ -82,7 +85,17 @@ class Config:
         return self.lead() + [self.nq, self.nk]
 
     def mask_type(self):
-        return "i1" if self.mask == "bool" else self.dtype
+        return "i1" if self.mask == "bool" else self.out_dtype()
+
+    def is_fp8(self):
+        return self.dtype == "f8E4M3FN"
+
+    def out_dtype(self):
+        """o's element type (and an additive mask's): fp8 ops write bf16."""
+        return "bf16" if self.is_fp8() else self.dtype
+
+    def descale_shape(self):
+        return [] if self.descale == "tensor" else self.lead(True)
 
     def scale_value(self):
         return self.scale if self.scale is not None else 1.0 / math.sqrt(self.d)
@@ -127,6 +140,14 @@ def _captures(cfg):
     if cfg.mod_offset:
         out.append(("%modoff", "tensor<1xi64>", f"dense<[{cfg.nk - cfg.nq}]>"))
     return out
+
+
+def _descales(cfg):
+    """[(name, type)] of an fp8 op's descale operands (none without)."""
+    if not cfg.is_fp8() or cfg.descale == "none":
+        return []
+    t = ttype(cfg.descale_shape(), "f32")
+    return [("%qd", t), ("%kd", t), ("%vd", t)]
 
 
 def _emit_mod_offset(e, cfg, cap, p):
@@ -263,7 +284,7 @@ def fused_func(cfg, name="fused"):
     qt = ttype(cfg.q_shape(), et, dyn)
     kt = ttype(cfg.k_shape(), et, kdyn)
     vt = ttype(cfg.v_shape(), et, kdyn)
-    ot = ttype(cfg.o_shape(), et, dyn)
+    ot = ttype(cfg.o_shape(), cfg.out_dtype(), dyn)
     lt = ttype(cfg.lse_shape(), "f32", dyn)
     args = [f"%q: {qt}", f"%k: {kt}", f"%v: {vt}"]
     mask_part = ""
@@ -274,6 +295,11 @@ def fused_func(cfg, name="fused"):
         mask_part = f" mask(%m : {mt})"
     args += [f"{c[0]}: {c[1]}" for c in _captures(cfg)]
     cap_part, regions = _mod_regions(cfg)
+    ds = _descales(cfg)
+    args += [f"{n}: {t}" for n, t in ds]
+    if ds:
+        cap_part += (" descale(" + ", ".join(n for n, _ in ds) + " : " +
+                     ", ".join(t for _, t in ds) + ")")
     rets = [ot] + ([lt] if cfg.lse else [])
     lines = [f"  func.func @{name}({', '.join(args)}) -> ({', '.join(rets)}) {{"]
     lines.append("    %c0 = arith.constant 0 : index")

@@ -271,6 +271,9 @@ FailureOr<KernelSpec> specOf(OpT op, int64_t threads, int64_t tile) {
     if (!cast<RankedTensorType>(c.getType()).hasStaticShape())
       return op.emitOpError("needs statically shaped captured operands on "
                             "the GPU path");
+  if (isa<Float8E4M3FNType>(qTy.getElementType()))
+    return op.emitOpError("has no GPU kernel for fp8 (f8E4M3FN) yet; "
+                          "--flash-to-cpu computes it");
   const int64_t dyn = ShapedType::kDynamic;
   auto mul = [&](int64_t a, int64_t b) {
     return ShapedType::isDynamic(a) || ShapedType::isDynamic(b) ? dyn : a * b;

@@ -89,6 +89,18 @@ func.func @negative_dynamic_heads(%q: tensor<?x8x16xf32>) -> tensor<?x8x16xf32> 
 
 // -----
 
+// fp8 has no GPU kernel yet: an error, not a kernel that drops the descales.
+func.func @negative_fp8(%q: tensor<2x64x32xf8E4M3FN>, %d: tensor<f32>) -> tensor<2x64x32xbf16> {
+  %o = tensor.empty() : tensor<2x64x32xbf16>
+  // expected-error @+1 {{has no GPU kernel for fp8 (f8E4M3FN) yet; --flash-to-cpu computes it}}
+  %r = flash.attention ins(%q, %q, %q : tensor<2x64x32xf8E4M3FN>, tensor<2x64x32xf8E4M3FN>,
+           tensor<2x64x32xf8E4M3FN>) descale(%d, %d, %d : tensor<f32>, tensor<f32>, tensor<f32>)
+       outs(%o : tensor<2x64x32xbf16>) -> tensor<2x64x32xbf16>
+  return %r : tensor<2x64x32xbf16>
+}
+
+// -----
+
 // The backward: a dQ kernel (query rows) then a dK/dV kernel (key rows).
 // CHECK-LABEL: func.func @grad
 // CHECK: gpu.launch_func async [%{{[0-9]+}}] @flash_kernels::@flash_attention_grad_dq_0

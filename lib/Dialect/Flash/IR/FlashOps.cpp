@@ -44,6 +44,7 @@ bool shapesCompatible(ArrayRef<int64_t> a, ArrayRef<int64_t> b) {
 }
 
 bool isSupportedElementType(Type t) { return t.isF32() || t.isF16() || t.isBF16(); }
+bool isFloat8(Type t) { return isa<Float8E4M3FNType>(t); }
 
 /// Checks the common part of both ops: q/k/v, the mask and the attributes.
 /// On success, `outShape` is the expected shape of o and `lseShape` the one
@@ -54,11 +55,17 @@ LogicalResult verifyAttentionInputs(Operation *op, RankedTensorType qTy,
                                     RankedTensorType maskTy,
                                     std::optional<APFloat> scale, bool causal,
                                     std::optional<int64_t> causalOffset,
+                                    bool allowFloat8,
                                     SmallVectorImpl<int64_t> &outShape,
                                     SmallVectorImpl<int64_t> &lseShape) {
   Type et = qTy.getElementType();
-  if (!isSupportedElementType(et))
-    return op->emitOpError("query element type must be f32, f16 or bf16, got ")
+  if (isFloat8(et) && !allowFloat8)
+    return op->emitOpError("has no fp8 form: query, key and value must be "
+                           "f32, f16 or bf16, got ")
+           << et;
+  if (!isSupportedElementType(et) && !isFloat8(et))
+    return op->emitOpError("query element type must be f32, f16, bf16 or "
+                           "f8E4M3FN, got ")
            << et;
   if (kTy.getElementType() != et || vTy.getElementType() != et)
     return op->emitOpError("query, key and value must have one element type, "
@@ -191,16 +198,57 @@ float AttentionOp::getScaleValue() {
   return scaleOrDefault(getScale(), getQuery().getType());
 }
 
+/// `descale(qd, kd, vd)`: three f32 tensors, each of rank 0 or shaped as
+/// the leading dims of k ([B..., Hkv]), on an fp8 op only.
+LogicalResult AttentionOp::verifyDescales() {
+  ValueRange descales = getDescales();
+  if (descales.empty())
+    return success();
+  if (!isFloat8())
+    return emitOpError("descale operands require f8E4M3FN query, key and "
+                       "value, got ")
+           << getQuery().getType().getElementType();
+  if (descales.size() != 3)
+    return emitOpError("takes three descale operands (query, key, value), "
+                       "got ")
+           << descales.size();
+  ArrayRef<int64_t> kShape = getKey().getType().getShape();
+  ArrayRef<int64_t> lead = kShape.drop_back(2);
+  const char *names[] = {"query", "key", "value"};
+  for (auto [name, d] : llvm::zip(names, descales)) {
+    auto ty = cast<RankedTensorType>(d.getType());
+    if (!ty.getElementType().isF32())
+      return emitOpError() << name << " descale must have element type f32, "
+                           << "got " << ty.getElementType();
+    if (ty.getRank() != 0 && !shapesCompatible(ty.getShape(), lead))
+      return emitOpError() << name << " descale has shape "
+                           << formatShape(ty.getShape())
+                           << ", expected [] (per tensor) or "
+                           << formatShape(lead)
+                           << " (per batch and kv head)";
+  }
+  return success();
+}
+
 LogicalResult AttentionOp::verify() {
   SmallVector<int64_t> outShape, lseShape;
   if (failed(verifyAttentionInputs(
           *this, getQuery().getType(), getKey().getType(),
           getValue().getType(), optionalType(getMask()), getScale(),
-          getCausal(), getCausalOffset(), outShape, lseShape)))
+          getCausal(), getCausalOffset(), /*allowFloat8=*/true, outShape,
+          lseShape)))
     return failure();
+  // An fp8 op writes a wider type: the output's own, checked here.
+  Type outElt = getOutput().getType().getElementType();
+  if (isFloat8() && !isSupportedElementType(outElt))
+    return emitOpError("output of an fp8 attention must have element type "
+                       "f32, f16 or bf16, got ")
+           << outElt;
   Type vElt = getValue().getType().getElementType();
   if (failed(verifyShape(*this, "output", getOutput().getType(), outShape,
-                         vElt)))
+                         isFloat8() ? outElt : vElt)))
+    return failure();
+  if (failed(verifyDescales()))
     return failure();
   if (getResult().getType() != getOutput().getType())
     return emitOpError("result type ")
@@ -241,7 +289,8 @@ LogicalResult AttentionGradOp::verify() {
   if (failed(verifyAttentionInputs(
           *this, getQuery().getType(), getKey().getType(),
           getValue().getType(), optionalType(getMask()), getScale(),
-          getCausal(), getCausalOffset(), outShape, lseShape)))
+          getCausal(), getCausalOffset(), /*allowFloat8=*/false, outShape,
+          lseShape)))
     return failure();
   Type vElt = getValue().getType().getElementType();
   if (failed(verifyShape(*this, "output", getOutput().getType(), outShape,

@@ -138,6 +138,13 @@ AttentionOp::getTiledImplementation(OpBuilder &b,
   for (Value c : getCaptures())
     operands.push_back(c);
   operands.append(offsetCaptures.begin(), offsetCaptures.end());
+  // fp8 descales: per tensor (rank 0) whole, per kv head as k.
+  for (Value d : getDescales()) {
+    if (cast<RankedTensorType>(d.getType()).getRank() == 0)
+      operands.push_back(d);
+    else
+      add(sliceLeading(b, loc, d, kvOffsets, kvSizes));
+  }
   add(sliceLeading(b, loc, getOutput(), offsets, sizes));
   if (Value lse = getLseInit())
     add(sliceLeading(b, loc, lse, offsets, sizes));
@@ -153,10 +160,13 @@ AttentionOp::getTiledImplementation(OpBuilder &b,
   unsigned numCaptures = getCaptures().size() + offsetCaptures.size();
   ValueRange captures = ValueRange(operands).slice(n, numCaptures);
   n += numCaptures;
+  ValueRange descales = ValueRange(operands).slice(n, getDescales().size());
+  n += descales.size();
   Value out = operands[n++];
   Value lse = getLseInit() ? operands[n++] : Value();
   auto tiledOp = AttentionOp::create(b, loc, resultTypes, q, k, v, mask,
-                                     captures, out, lse, getScaleAttr(),
+                                     captures, descales, out, lse,
+                                     getScaleAttr(),
                                      getCausalAttr(), getCausalOffsetAttr());
   IRMapping regionMap;
   getScoreMod().cloneInto(&tiledOp.getScoreMod(), regionMap);

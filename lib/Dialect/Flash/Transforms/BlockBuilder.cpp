@@ -526,6 +526,8 @@ scoreBlockImpl(OpBuilder &b, Location loc, const ScoreSpec &spec, Value q,
         Value sc =
             arith::ConstantOp::create(nb, nl, nb.getF32FloatAttr(spec.scale));
         x = arith::MulFOp::create(nb, nl, x, sc);
+        if (spec.scaleFactor)
+          x = arith::MulFOp::create(nb, nl, x, spec.scaleFactor);
         Value dx;
         if (spec.scoreMod) {
           SmallVector<Value> args{x};

@@ -161,6 +161,9 @@ Value transpose2D(OpBuilder &b, Location loc, Value t);
 /// (rows/cols of size 1 broadcast) and the causal offset (null: none).
 struct ScoreSpec {
   float scale = 1.0f;
+  /// A run-time factor of the scores after `scale` (an fp8 op's qd * kd,
+  /// f32), or null.
+  Value scaleFactor;
   Value mask;
   bool maskRowsBcast = false, maskColsBcast = false;
   Value causalOffset;

@@ -478,7 +478,8 @@ Reason emit(RewriterBase &rw, Candidate &c) {
     captureOperands.push_back(t);
   }
   auto attn = AttentionOp::create(rw, loc, resultTypes, q, k, v, mask,
-                                  captureOperands, init, lseInit, scale,
+                                  captureOperands, /*descales=*/ValueRange(),
+                                  init, lseInit, scale,
                                   causal, offset);
   made.push_back(attn);
   // The regions, over (batch..., i, j) of the model.

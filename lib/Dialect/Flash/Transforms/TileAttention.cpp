@@ -68,8 +68,9 @@ AffineMap map(OpBuilder &b, unsigned numDims, ArrayRef<AffineExpr> exprs) {
 class SliceEmitter {
 public:
   SliceEmitter(const TileAttentionOptions &options, Value q, Value k, Value v,
-               const ScoreSpec &spec, Value nq, Value nk)
-      : opts(options), q(q), k(k), v(v), spec(spec), nq(nq), nk(nk) {
+               const ScoreSpec &spec, Value outFactor, Value nq, Value nk)
+      : opts(options), q(q), k(k), v(v), spec(spec), outFactor(outFactor),
+        nq(nq), nk(nk) {
     dv = cast<RankedTensorType>(v.getType()).getShape().back();
   }
 
@@ -170,8 +171,8 @@ private:
     return {mNew, lNew, acc};
   }
 
-  /// o = acc / l (0 when l = 0) in `outElt`; lse = m + log(l) (-inf when
-  /// l = 0), or null when not requested.
+  /// o = acc / l (0 when l = 0; times the fp8 op's vd) in `outElt`;
+  /// lse = m + log(l) (-inf when l = 0), or null when not requested.
   std::pair<Value, Value> finalize(OpBuilder &b, Location loc, State st,
                                    OpFoldResult rows, Type outElt,
                                    bool wantLse) {
@@ -187,9 +188,10 @@ private:
                   arith::ConstantOp::create(nb, nl, nb.getF32FloatAttr(0.0f));
               Value none = arith::CmpFOp::create(
                   nb, nl, arith::CmpFPredicate::OEQ, a[1], zero);
-              Value r = arith::SelectOp::create(
-                  nb, nl, none, zero,
-                  arith::DivFOp::create(nb, nl, a[0], a[1]));
+              Value r = arith::DivFOp::create(nb, nl, a[0], a[1]);
+              if (outFactor)
+                r = arith::MulFOp::create(nb, nl, r, outFactor);
+              r = arith::SelectOp::create(nb, nl, none, zero, r);
               if (a[2].getType() != r.getType())
                 r = arith::TruncFOp::create(nb, nl, a[2].getType(), r);
               linalg::YieldOp::create(nb, nl, ValueRange{r});
@@ -349,6 +351,7 @@ private:
   const TileAttentionOptions &opts;
   Value q, k, v;
   ScoreSpec spec;
+  Value outFactor;
   Value nq, nk;
   int64_t dv = 0;
 };
@@ -452,8 +455,22 @@ mlir::flash::tileAttention(RewriterBase &rewriter, AttentionOp op,
       sliceHeadMask(b, l, mask, rank, ivs, spec);
     spec.causalOffset = off;
     setModifiers(b, l, op, ivs, spec);
+    // fp8: the scores take qd * kd, o takes vd (per tensor, or this kv
+    // head's).
+    Value outFactor;
+    if (!op.getDescales().empty()) {
+      auto at = [&](Value d) -> Value {
+        bool perHead = cast<RankedTensorType>(d.getType()).getRank() != 0;
+        return tensor::ExtractOp::create(b, l, d,
+                                         perHead ? ValueRange(kvIvs)
+                                                 : ValueRange());
+      };
+      spec.scaleFactor = arith::MulFOp::create(
+          b, l, at(op.getQueryDescale()), at(op.getKeyDescale()));
+      outFactor = at(op.getValueDescale());
+    }
     return SliceEmitter(options, slice2D(b, l, q, ivs), slice2D(b, l, k, kvIvs),
-                        slice2D(b, l, v, kvIvs), spec, nq, nk);
+                        slice2D(b, l, v, kvIvs), spec, outFactor, nq, nk);
   };
   bool wantLse = static_cast<bool>(op.getLseInit());
   SmallVector<Value> results;

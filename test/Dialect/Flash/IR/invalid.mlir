@@ -3,7 +3,7 @@
 // Every verifier message of flash.attention and flash.attention_grad.
 
 func.func @bad_element_type(%q: tensor<8x16xi32>, %k: tensor<8x16xi32>, %v: tensor<8x16xi32>, %o: tensor<8x16xi32>) {
-  // expected-error @+1 {{query element type must be f32, f16 or bf16, got 'i32'}}
+  // expected-error @+1 {{query element type must be f32, f16, bf16 or f8E4M3FN, got 'i32'}}
   %r = flash.attention ins(%q, %k, %v : tensor<8x16xi32>, tensor<8x16xi32>, tensor<8x16xi32>) outs(%o : tensor<8x16xi32>) -> tensor<8x16xi32>
   return
 }
@@ -367,5 +367,69 @@ func.func @extract_not_captured(%q: tensor<8x16xf32>, %o: tensor<8x16xf32>, %t: 
       %e = arith.addf %c, %c : tensor<8xf32>
       flash.yield %s : f32
     }
+  return
+}
+
+// -----
+
+func.func @fp8_output_type(%q: tensor<2x8x16xf8E4M3FN>, %k: tensor<2x8x16xf8E4M3FN>, %v: tensor<2x8x16xf8E4M3FN>, %o: tensor<2x8x16xf8E4M3FN>) {
+  // expected-error @+1 {{output of an fp8 attention must have element type f32, f16 or bf16, got 'f8E4M3FN'}}
+  %r = flash.attention ins(%q, %k, %v : tensor<2x8x16xf8E4M3FN>, tensor<2x8x16xf8E4M3FN>, tensor<2x8x16xf8E4M3FN>) outs(%o : tensor<2x8x16xf8E4M3FN>) -> tensor<2x8x16xf8E4M3FN>
+  return
+}
+
+// -----
+
+func.func @fp8_mixed(%q: tensor<8x16xf8E4M3FN>, %k: tensor<8x16xbf16>, %v: tensor<8x16xbf16>, %o: tensor<8x16xbf16>) {
+  // expected-error @+1 {{query, key and value must have one element type, got 'f8E4M3FN', 'bf16' and 'bf16'}}
+  %r = flash.attention ins(%q, %k, %v : tensor<8x16xf8E4M3FN>, tensor<8x16xbf16>, tensor<8x16xbf16>) outs(%o : tensor<8x16xbf16>) -> tensor<8x16xbf16>
+  return
+}
+
+// -----
+
+func.func @fp8_e5m2(%q: tensor<8x16xf8E5M2>, %k: tensor<8x16xf8E5M2>, %v: tensor<8x16xf8E5M2>, %o: tensor<8x16xbf16>) {
+  // expected-error @+1 {{query element type must be f32, f16, bf16 or f8E4M3FN, got 'f8E5M2'}}
+  %r = flash.attention ins(%q, %k, %v : tensor<8x16xf8E5M2>, tensor<8x16xf8E5M2>, tensor<8x16xf8E5M2>) outs(%o : tensor<8x16xbf16>) -> tensor<8x16xbf16>
+  return
+}
+
+// -----
+
+func.func @descale_not_fp8(%q: tensor<8x16xbf16>, %k: tensor<8x16xbf16>, %v: tensor<8x16xbf16>, %d: tensor<f32>, %o: tensor<8x16xbf16>) {
+  // expected-error @+1 {{descale operands require f8E4M3FN query, key and value, got 'bf16'}}
+  %r = flash.attention ins(%q, %k, %v : tensor<8x16xbf16>, tensor<8x16xbf16>, tensor<8x16xbf16>) descale(%d, %d, %d : tensor<f32>, tensor<f32>, tensor<f32>) outs(%o : tensor<8x16xbf16>) -> tensor<8x16xbf16>
+  return
+}
+
+// -----
+
+func.func @descale_count(%q: tensor<8x16xf8E4M3FN>, %k: tensor<8x16xf8E4M3FN>, %v: tensor<8x16xf8E4M3FN>, %d: tensor<f32>, %o: tensor<8x16xbf16>) {
+  // expected-error @+1 {{takes three descale operands (query, key, value), got 2}}
+  %r = flash.attention ins(%q, %k, %v : tensor<8x16xf8E4M3FN>, tensor<8x16xf8E4M3FN>, tensor<8x16xf8E4M3FN>) descale(%d, %d : tensor<f32>, tensor<f32>) outs(%o : tensor<8x16xbf16>) -> tensor<8x16xbf16>
+  return
+}
+
+// -----
+
+func.func @descale_type(%q: tensor<8x16xf8E4M3FN>, %k: tensor<8x16xf8E4M3FN>, %v: tensor<8x16xf8E4M3FN>, %d: tensor<f32>, %h: tensor<f16>, %o: tensor<8x16xbf16>) {
+  // expected-error @+1 {{key descale must have element type f32, got 'f16'}}
+  %r = flash.attention ins(%q, %k, %v : tensor<8x16xf8E4M3FN>, tensor<8x16xf8E4M3FN>, tensor<8x16xf8E4M3FN>) descale(%d, %h, %d : tensor<f32>, tensor<f16>, tensor<f32>) outs(%o : tensor<8x16xbf16>) -> tensor<8x16xbf16>
+  return
+}
+
+// -----
+
+func.func @descale_shape(%q: tensor<2x8x16x32xf8E4M3FN>, %k: tensor<2x2x16x32xf8E4M3FN>, %v: tensor<2x2x16x32xf8E4M3FN>, %d: tensor<f32>, %dq: tensor<2x8xf32>, %o: tensor<2x8x16x32xbf16>) {
+  // expected-error @+1 {{query descale has shape [2, 8], expected [] (per tensor) or [2, 2] (per batch and kv head)}}
+  %r = flash.attention ins(%q, %k, %v : tensor<2x8x16x32xf8E4M3FN>, tensor<2x2x16x32xf8E4M3FN>, tensor<2x2x16x32xf8E4M3FN>) descale(%dq, %d, %d : tensor<2x8xf32>, tensor<f32>, tensor<f32>) outs(%o : tensor<2x8x16x32xbf16>) -> tensor<2x8x16x32xbf16>
+  return
+}
+
+// -----
+
+func.func @grad_fp8(%q: tensor<8x16xf8E4M3FN>, %o: tensor<8x16xf8E4M3FN>, %lse: tensor<8xf32>) {
+  // expected-error @+1 {{has no fp8 form: query, key and value must be f32, f16 or bf16, got 'f8E4M3FN'}}
+  %r:3 = flash.attention_grad ins(%q, %q, %q, %o, %lse, %o : tensor<8x16xf8E4M3FN>, tensor<8x16xf8E4M3FN>, tensor<8x16xf8E4M3FN>, tensor<8x16xf8E4M3FN>, tensor<8xf32>, tensor<8x16xf8E4M3FN>) outs(%q, %q, %q : tensor<8x16xf8E4M3FN>, tensor<8x16xf8E4M3FN>, tensor<8x16xf8E4M3FN>) -> tensor<8x16xf8E4M3FN>, tensor<8x16xf8E4M3FN>, tensor<8x16xf8E4M3FN>
   return
 }

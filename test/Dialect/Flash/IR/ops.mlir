@@ -115,3 +115,21 @@ func.func @grad_masked_dynamic(%q: tensor<?x32xbf16>, %k: tensor<?x32xbf16>,
       -> tensor<?x32xbf16>, tensor<?x32xbf16>, tensor<?x32xbf16>
   return %r#0, %r#1, %r#2 : tensor<?x32xbf16>, tensor<?x32xbf16>, tensor<?x32xbf16>
 }
+
+// -----
+
+// fp8 with descale factors per batch and kv head (GQA); o in bf16.
+// CHECK-LABEL: func.func @fp8_descale
+func.func @fp8_descale(%q: tensor<2x8x?x128xf8E4M3FN>,
+    %k: tensor<2x2x?x128xf8E4M3FN>, %v: tensor<2x2x?x128xf8E4M3FN>,
+    %qd: tensor<2x2xf32>, %kd: tensor<2x2xf32>, %vd: tensor<f32>,
+    %o0: tensor<2x8x?x128xbf16>) -> tensor<2x8x?x128xbf16> {
+  // CHECK: flash.attention ins(%{{.*}}, %{{.*}}, %{{.*}} : tensor<2x8x?x128xf8E4M3FN>, tensor<2x2x?x128xf8E4M3FN>, tensor<2x2x?x128xf8E4M3FN>)
+  // CHECK-SAME: descale(%{{.*}}, %{{.*}}, %{{.*}} : tensor<2x2xf32>, tensor<2x2xf32>, tensor<f32>)
+  // CHECK-SAME: outs(%{{.*}} : tensor<2x8x?x128xbf16>) {causal}
+  %r = flash.attention ins(%q, %k, %v : tensor<2x8x?x128xf8E4M3FN>,
+          tensor<2x2x?x128xf8E4M3FN>, tensor<2x2x?x128xf8E4M3FN>)
+      descale(%qd, %kd, %vd : tensor<2x2xf32>, tensor<2x2xf32>, tensor<f32>)
+      outs(%o0 : tensor<2x8x?x128xbf16>) {causal} -> tensor<2x8x?x128xbf16>
+  return %r : tensor<2x8x?x128xbf16>
+}

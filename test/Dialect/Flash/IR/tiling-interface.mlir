@@ -105,3 +105,32 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// fp8 descales: per kv head ones follow the kv heads of the tile, per
+// tensor ones stay whole.
+// CHECK-LABEL: func.func @tile_fp8_descales
+// CHECK: scf.for %[[H:[a-z0-9_]+]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args
+// CHECK:   %[[KH:.*]] = affine.apply #{{.*}}(%[[H]])
+// CHECK:   %[[QD:.*]] = tensor.extract_slice %{{.*}}[0, %[[KH]]] [2, 1] [1, 1] : tensor<2x4xf32> to tensor<2x1xf32>
+// CHECK:   flash.attention {{.*}} descale(%[[QD]], %{{.*}}, %{{.*}} : tensor<2x1xf32>, tensor<f32>, tensor<2x1xf32>) outs({{.*}} : tensor<2x2x128x64xbf16>)
+func.func @tile_fp8_descales(%q: tensor<2x8x128x64xf8E4M3FN>, %k: tensor<2x4x128x64xf8E4M3FN>,
+                             %v: tensor<2x4x128x64xf8E4M3FN>, %qd: tensor<2x4xf32>,
+                             %kd: tensor<f32>, %vd: tensor<2x4xf32>,
+                             %o: tensor<2x8x128x64xbf16>) -> tensor<2x8x128x64xbf16> {
+  %r = flash.attention ins(%q, %k, %v : tensor<2x8x128x64xf8E4M3FN>,
+           tensor<2x4x128x64xf8E4M3FN>, tensor<2x4x128x64xf8E4M3FN>)
+       descale(%qd, %kd, %vd : tensor<2x4xf32>, tensor<f32>, tensor<2x4xf32>)
+       outs(%o : tensor<2x8x128x64xbf16>) -> tensor<2x8x128x64xbf16>
+  return %r : tensor<2x8x128x64xbf16>
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %a = transform.structured.match ops{["flash.attention"]} in %root : (!transform.any_op) -> !transform.any_op
+    %t, %l = transform.structured.tile_using_for %a tile_sizes [0, 2]
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}

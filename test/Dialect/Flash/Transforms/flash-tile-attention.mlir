@@ -147,3 +147,34 @@ func.func @grad(%q: tensor<100x64xf32>, %k: tensor<70x64xf32>,
       -> tensor<100x64xf32>, tensor<70x64xf32>, tensor<70x32xf32>
   return %r#0, %r#1, %r#2 : tensor<100x64xf32>, tensor<70x64xf32>, tensor<70x32xf32>
 }
+
+// -----
+
+// fp8: the e4m3 blocks enter the products (extended to f32 there); the
+// scores take scale * qd * kd, with qd and kd this kv head's; o takes vd
+// before its conversion to bf16.
+// CHECK-LABEL: func.func @fp8_descales
+// CHECK: scf.for %[[H:[a-z0-9_]+]] = %{{.*}} to %{{.*}} step
+// CHECK:   %[[KVH:[a-z0-9_]+]] = arith.divui %[[H]], %{{.*}} : index
+// CHECK:   %[[QD:.*]] = tensor.extract %{{.*}}[%[[KVH]]] : tensor<2xf32>
+// CHECK:   %[[KD:.*]] = tensor.extract %{{.*}}[%[[KVH]]] : tensor<2xf32>
+// CHECK:   %[[QKD:.*]] = arith.mulf %[[QD]], %[[KD]] : f32
+// CHECK:   %[[VD:.*]] = tensor.extract %{{.*}}[%[[KVH]]] : tensor<2xf32>
+// CHECK:   linalg.generic {{.*}}ins(%{{.*}}, %{{.*}} : tensor<32x64xf8E4M3FN>, tensor<64x16xf8E4M3FN>)
+// CHECK:     arith.extf %{{.*}} : f8E4M3FN to f32
+// CHECK:   linalg.generic
+// CHECK:     %[[S:.*]] = arith.mulf %{{.*}}, %{{.*}} : f32
+// CHECK:     arith.mulf %[[S]], %[[QKD]] : f32
+// CHECK:   arith.divf
+// CHECK:   %[[OV:.*]] = arith.mulf %{{.*}}, %[[VD]] : f32
+// CHECK:   arith.truncf %{{.*}} : f32 to bf16
+func.func @fp8_descales(%q: tensor<4x100x64xf8E4M3FN>, %k: tensor<2x70x64xf8E4M3FN>,
+                        %v: tensor<2x70x32xf8E4M3FN>, %qd: tensor<2xf32>,
+                        %kd: tensor<2xf32>, %vd: tensor<2xf32>,
+                        %o: tensor<4x100x32xbf16>) -> tensor<4x100x32xbf16> {
+  %r = flash.attention ins(%q, %k, %v : tensor<4x100x64xf8E4M3FN>,
+           tensor<2x70x64xf8E4M3FN>, tensor<2x70x32xf8E4M3FN>)
+       descale(%qd, %kd, %vd : tensor<2xf32>, tensor<2xf32>, tensor<2xf32>)
+       outs(%o : tensor<4x100x32xbf16>) -> tensor<4x100x32xbf16>
+  return %r : tensor<4x100x32xbf16>
+}

@@ -66,6 +66,22 @@ def Flash_AttentionOp : Flash_Op<"attention", [
     destination-style: `outs` gives the output (and the optional `lse`)
     tensors whose shapes the results take.
 
+    fp8: `q`, `k`, `v` may also all be `f8E4M3FN` (e4m3, as FlashAttention-3
+    and cuDNN take it). `o` is then f32, f16 or bf16, and the optional
+    `descale(%qd, %kd, %vd)` operands give the dequantization factors: f32
+    tensors of rank 0 (per tensor) or of shape `[B..., Hkv]` (per batch and
+    kv head, as FlashAttention-3's `q_descale`/`k_descale`/`v_descale`;
+    query head `h` uses kv head `h / G`'s). The values the op computes with
+    are `qd * q`, `kd * k` and `vd * v`:
+
+    ```
+    s_ij  = scale * qd * kd * sum_d q[b,h,i,d] * k[b,h/G,j,d]  (+ mask)
+    o[b,h,i,:] = vd * sum_j p_ij * v[b,h/G,j,:]
+    ```
+
+    Without `descale`, the factors are 1. Products accumulate in f32, as for
+    the other types; `flash.attention_grad` has no fp8 form.
+
     Modifiers (optional regions; both ops, same semantics). With index
     arguments `%b..., %h, %i, %j` (one per dim of `[B..., Hq, Nq, Nk]`: the
     batch dims, the query head, the query and the key position) and, after
@@ -139,6 +155,7 @@ def Flash_AttentionOp : Flash_Op<"attention", [
     AnyRankedTensor:$value,
     Optional<AnyRankedTensor>:$mask,
     Variadic<AnyRankedTensor>:$captures,
+    Variadic<AnyRankedTensor>:$descales,
     AnyRankedTensor:$output,
     Optional<AnyRankedTensor>:$lse_init,
     OptionalAttr<Flash_AnyFloatAttr>:$scale,
@@ -154,6 +171,7 @@ def Flash_AttentionOp : Flash_Op<"attention", [
               type($query) `,` type($key) `,` type($value) `)`
     (`mask` `(` $mask^ `:` type($mask) `)`)?
     (`captures` `(` $captures^ `:` type($captures) `)`)?
+    (`descale` `(` $descales^ `:` type($descales) `)`)?
     `outs` `(` $output `:` type($output) `)`
     (`lse` `(` $lse_init^ `:` type($lse_init) `)`)?
     attr-dict `->` type(results)
@@ -174,6 +192,25 @@ def Flash_AttentionOp : Flash_Op<"attention", [
     }
     ::mlir::Region *getMaskModRegion() {
       return getMaskMod().empty() ? nullptr : &getMaskMod();
+    }
+
+    /// The dequantization factors of an fp8 op (`descale(qd, kd, vd)`), or
+    /// null when absent (the factors are then 1).
+    ::mlir::Value getQueryDescale() {
+      return getDescales().empty() ? ::mlir::Value() : getDescales()[0];
+    }
+    ::mlir::Value getKeyDescale() {
+      return getDescales().empty() ? ::mlir::Value() : getDescales()[1];
+    }
+    ::mlir::Value getValueDescale() {
+      return getDescales().empty() ? ::mlir::Value() : getDescales()[2];
+    }
+    /// Checks the `descale(...)` operands (part of verify()).
+    ::llvm::LogicalResult verifyDescales();
+    /// Whether q/k/v are fp8 (f8E4M3FN).
+    bool isFloat8() {
+      return ::llvm::isa<::mlir::Float8E4M3FNType>(
+          getQuery().getType().getElementType());
     }
 
     /// Rank of q/k/v/o.

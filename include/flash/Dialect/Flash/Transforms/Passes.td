@@ -156,6 +156,33 @@ def FlashDecomposeAggregates : Pass<"flash-decompose-aggregates"> {
                            "::mlir::math::MathDialect"];
 }
 
+def FlashExpandFP8 : Pass<"flash-expand-fp8"> {
+  let summary = "Expand f8E4M3FN conversions into integer arithmetic";
+  let description = [{
+    LLVM has no fp8 types: the LLVM conversion stores `f8E4M3FN` as `i8` but
+    leaves `arith.extf` / `arith.truncf` on it unconverted. Upstream expands
+    such conversions only for f8E8M0 and f4E2M1 (`arith-expand`), or calls
+    a run-time APFloat library per element (`convert-arith-to-apfloat`);
+    this pass rewrites them, scalar or vector, into a few integer and f32
+    operations that vectorize:
+
+    ```mlir
+    %f = arith.extf %x : vector<8xf8E4M3FN> to vector<8xf32>
+    // becomes: bitcast to i8, widen, place the 7 exponent/mantissa bits at
+    // the top of an f32 mantissa, multiply by 2^120 (normals and
+    // subnormals alike), restore the sign, and NaN for S.1111.111.
+    ```
+
+    `arith.truncf` to f8E4M3FN rounds to nearest even; magnitudes that round
+    above 448 (and infinities) give NaN, as `arith.truncf`'s constant folder
+    (APFloat) and `torch.Tensor.to(torch.float8_e4m3fn)` do. Conversions
+    from/to f16, bf16 and f64 go through f32 (exact for extf; truncf rounds
+    once to f32 first). Part of `--flash-to-cpu` (fp8 attention).
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::math::MathDialect"];
+}
+
 def FlashWidenBF16 : Pass<"flash-widen-bf16"> {
   let summary = "Run bf16 flash ops in f32 between conversions";
   let description = [{

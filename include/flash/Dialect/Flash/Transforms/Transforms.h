@@ -115,6 +115,9 @@ void populateRaiseAttentionPatterns(RewritePatternSet &patterns);
 
 /// Decomposes every op implementing AggregatedOpInterface (linalg.softmax).
 void populateDecomposeAggregatesPatterns(RewritePatternSet &patterns);
+/// arith.extf / arith.truncf on f8E4M3FN (scalars and vectors) -> integer
+/// and f32 arithmetic (--flash-expand-fp8).
+void populateExpandFP8Patterns(RewritePatternSet &patterns);
 
 } // namespace flash
 } // namespace mlir
