@@ -49,15 +49,11 @@ bool isFloat8(Type t) { return isa<Float8E4M3FNType>(t); }
 /// Checks the common part of both ops: q/k/v, the mask and the attributes.
 /// On success, `outShape` is the expected shape of o and `lseShape` the one
 /// of lse.
-LogicalResult verifyAttentionInputs(Operation *op, RankedTensorType qTy,
-                                    RankedTensorType kTy,
-                                    RankedTensorType vTy,
-                                    RankedTensorType maskTy,
-                                    std::optional<APFloat> scale, bool causal,
-                                    std::optional<int64_t> causalOffset,
-                                    bool allowFloat8,
-                                    SmallVectorImpl<int64_t> &outShape,
-                                    SmallVectorImpl<int64_t> &lseShape) {
+LogicalResult verifyAttentionInputs(
+    Operation *op, RankedTensorType qTy, RankedTensorType kTy,
+    RankedTensorType vTy, RankedTensorType maskTy, std::optional<APFloat> scale,
+    bool causal, std::optional<int64_t> causalOffset, bool allowFloat8,
+    SmallVectorImpl<int64_t> &outShape, SmallVectorImpl<int64_t> &lseShape) {
   Type et = qTy.getElementType();
   if (isFloat8(et) && !allowFloat8)
     return op->emitOpError("has no fp8 form: query, key and value must be "
@@ -224,8 +220,7 @@ LogicalResult AttentionOp::verifyDescales() {
       return emitOpError() << name << " descale has shape "
                            << formatShape(ty.getShape())
                            << ", expected [] (per tensor) or "
-                           << formatShape(lead)
-                           << " (per batch and kv head)";
+                           << formatShape(lead) << " (per batch and kv head)";
   }
   return success();
 }
@@ -233,10 +228,9 @@ LogicalResult AttentionOp::verifyDescales() {
 LogicalResult AttentionOp::verify() {
   SmallVector<int64_t> outShape, lseShape;
   if (failed(verifyAttentionInputs(
-          *this, getQuery().getType(), getKey().getType(),
-          getValue().getType(), optionalType(getMask()), getScale(),
-          getCausal(), getCausalOffset(), /*allowFloat8=*/true, outShape,
-          lseShape)))
+          *this, getQuery().getType(), getKey().getType(), getValue().getType(),
+          optionalType(getMask()), getScale(), getCausal(), getCausalOffset(),
+          /*allowFloat8=*/true, outShape, lseShape)))
     return failure();
   // An fp8 op writes a wider type: the output's own, checked here.
   Type outElt = getOutput().getType().getElementType();
@@ -287,10 +281,9 @@ float AttentionGradOp::getScaleValue() {
 LogicalResult AttentionGradOp::verify() {
   SmallVector<int64_t> outShape, lseShape;
   if (failed(verifyAttentionInputs(
-          *this, getQuery().getType(), getKey().getType(),
-          getValue().getType(), optionalType(getMask()), getScale(),
-          getCausal(), getCausalOffset(), /*allowFloat8=*/false, outShape,
-          lseShape)))
+          *this, getQuery().getType(), getKey().getType(), getValue().getType(),
+          optionalType(getMask()), getScale(), getCausal(), getCausalOffset(),
+          /*allowFloat8=*/false, outShape, lseShape)))
     return failure();
   Type vElt = getValue().getType().getElementType();
   if (failed(verifyShape(*this, "output", getOutput().getType(), outShape,

@@ -164,10 +164,9 @@ AttentionOp::getTiledImplementation(OpBuilder &b,
   n += descales.size();
   Value out = operands[n++];
   Value lse = getLseInit() ? operands[n++] : Value();
-  auto tiledOp = AttentionOp::create(b, loc, resultTypes, q, k, v, mask,
-                                     captures, descales, out, lse,
-                                     getScaleAttr(),
-                                     getCausalAttr(), getCausalOffsetAttr());
+  auto tiledOp = AttentionOp::create(
+      b, loc, resultTypes, q, k, v, mask, captures, descales, out, lse,
+      getScaleAttr(), getCausalAttr(), getCausalOffsetAttr());
   IRMapping regionMap;
   getScoreMod().cloneInto(&tiledOp.getScoreMod(), regionMap);
   getMaskMod().cloneInto(&tiledOp.getMaskMod(), regionMap);

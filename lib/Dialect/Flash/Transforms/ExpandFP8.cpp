@@ -47,12 +47,15 @@ struct Lanes {
   Location loc;
   Type like; // any type of the shape
 
-  Value i32(int64_t v) { return constant(b.getI32Type(), b.getI32IntegerAttr(v)); }
+  Value i32(int64_t v) {
+    return constant(b.getI32Type(), b.getI32IntegerAttr(v));
+  }
   Value f32(float v) { return constant(b.getF32Type(), b.getF32FloatAttr(v)); }
   Value constant(Type elt, TypedAttr scalar) {
     Type t = withElement(like, elt);
     if (auto v = dyn_cast<VectorType>(t))
-      return arith::ConstantOp::create(b, loc, DenseElementsAttr::get(v, scalar));
+      return arith::ConstantOp::create(b, loc,
+                                       DenseElementsAttr::get(v, scalar));
     return arith::ConstantOp::create(b, loc, scalar);
   }
   Type type(Type elt) { return withElement(like, elt); }
@@ -69,8 +72,8 @@ struct ExpandExtF : OpRewritePattern<arith::ExtFOp> {
     Lanes c{rewriter, loc, op.getType()};
     Value bits = arith::BitcastOp::create(
         rewriter, loc, c.type(rewriter.getI8Type()), op.getIn());
-    Value u = arith::ExtUIOp::create(rewriter, loc, c.type(rewriter.getI32Type()),
-                                     bits);
+    Value u = arith::ExtUIOp::create(rewriter, loc,
+                                     c.type(rewriter.getI32Type()), bits);
     Value mag = arith::AndIOp::create(rewriter, loc, u, c.i32(0x7F));
     Value sign = arith::ShLIOp::create(
         rewriter, loc, arith::AndIOp::create(rewriter, loc, u, c.i32(0x80)),
@@ -106,14 +109,14 @@ struct ExpandTruncF : OpRewritePattern<arith::TruncFOp> {
                                 PatternRewriter &rewriter) const override {
     if (!isE4M3(op.getType()))
       return rewriter.notifyMatchFailure(op, "not an f8E4M3FN result");
-    if (op.getRoundingmodeAttr() &&
-        op.getRoundingmodeAttr().getValue() !=
-            arith::RoundingMode::to_nearest_even)
+    if (op.getRoundingmodeAttr() && op.getRoundingmodeAttr().getValue() !=
+                                        arith::RoundingMode::to_nearest_even)
       return rewriter.notifyMatchFailure(op, "only round to nearest even");
     Location loc = op.getLoc();
     Lanes c{rewriter, loc, op.getType()};
     Value x = op.getIn();
-    Type f32 = c.type(rewriter.getF32Type()), i32 = c.type(rewriter.getI32Type());
+    Type f32 = c.type(rewriter.getF32Type()),
+         i32 = c.type(rewriter.getI32Type());
     Type srcElt = getElementTypeOrSelf(x.getType());
     if (!srcElt.isF32())
       x = srcElt.getIntOrFloatBitWidth() > 32
@@ -141,12 +144,12 @@ struct ExpandTruncF : OpRewritePattern<arith::TruncFOp> {
         rewriter, loc,
         arith::MulFOp::create(rewriter, loc, absX, c.f32(512.0f)));
     sub = arith::FPToUIOp::create(rewriter, loc, i32, sub);
-    Value small = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ult,
-                                        a, ci(121 << 23));
+    Value small = arith::CmpIOp::create(
+        rewriter, loc, arith::CmpIPredicate::ult, a, ci(121 << 23));
     r = arith::SelectOp::create(rewriter, loc, small, sub, r);
     r = arith::OrIOp::create(rewriter, loc, r, sign);
-    Value b8 = arith::TruncIOp::create(rewriter, loc,
-                                       c.type(rewriter.getI8Type()), r);
+    Value b8 =
+        arith::TruncIOp::create(rewriter, loc, c.type(rewriter.getI8Type()), r);
     rewriter.replaceOpWithNewOp<arith::BitcastOp>(op, op.getType(), b8);
     return success();
   }

@@ -479,8 +479,7 @@ Reason emit(RewriterBase &rw, Candidate &c) {
   }
   auto attn = AttentionOp::create(rw, loc, resultTypes, q, k, v, mask,
                                   captureOperands, /*descales=*/ValueRange(),
-                                  init, lseInit, scale,
-                                  causal, offset);
+                                  init, lseInit, scale, causal, offset);
   made.push_back(attn);
   // The regions, over (batch..., i, j) of the model.
   SmallVector<unsigned> modDims(f.canonical.begin(),

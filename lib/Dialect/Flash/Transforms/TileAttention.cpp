@@ -461,12 +461,11 @@ mlir::flash::tileAttention(RewriterBase &rewriter, AttentionOp op,
     if (!op.getDescales().empty()) {
       auto at = [&](Value d) -> Value {
         bool perHead = cast<RankedTensorType>(d.getType()).getRank() != 0;
-        return tensor::ExtractOp::create(b, l, d,
-                                         perHead ? ValueRange(kvIvs)
-                                                 : ValueRange());
+        return tensor::ExtractOp::create(
+            b, l, d, perHead ? ValueRange(kvIvs) : ValueRange());
       };
-      spec.scaleFactor = arith::MulFOp::create(
-          b, l, at(op.getQueryDescale()), at(op.getKeyDescale()));
+      spec.scaleFactor = arith::MulFOp::create(b, l, at(op.getQueryDescale()),
+                                               at(op.getKeyDescale()));
       outFactor = at(op.getValueDescale());
     }
     return SliceEmitter(options, slice2D(b, l, q, ivs), slice2D(b, l, k, kvIvs),

@@ -84,10 +84,9 @@ SmallVector<Value> buildWide(AttentionOp op, OpBuilder &b,
       b, loc,
       op.getLse() ? TypeRange{out.getType(), op.getLse().getType()}
                   : TypeRange{out.getType()},
-      wide(op.getQuery()), wide(op.getKey()), wide(op.getValue()),
-      op.getMask(), op.getCaptures(), op.getDescales(), out, op.getLseInit(),
-      op.getScaleAttr(),
-      op.getCausalAttr(), op.getCausalOffsetAttr());
+      wide(op.getQuery()), wide(op.getKey()), wide(op.getValue()), op.getMask(),
+      op.getCaptures(), op.getDescales(), out, op.getLseInit(),
+      op.getScaleAttr(), op.getCausalAttr(), op.getCausalOffsetAttr());
   cloneModifiers(op, w);
   return SmallVector<Value>(w->getResults());
 }
