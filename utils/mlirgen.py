@@ -201,39 +201,39 @@ def has_mods(cfg):
     return bool(cfg.window or cfg.softcap or cfg.alibi or cfg.segments)
 
 
-def _capture_consts(b, cfg):
-    """Emits the captured constants in @main; returns (names, types)."""
+def _emit_consts(b, items, prefix):
+    """Emits constants [(type, initializer)] in @main; returns (names,
+    types)."""
     names, types = [], []
-    for n, t, init in _captures(cfg):
-        v = b.fresh("cap")
+    for t, init in items:
+        v = b.fresh(prefix)
         b.emit(f"{v} = arith.constant {init} : {t}")
         names.append(v)
         types.append(t)
     return names, types
+
+
+def _capture_consts(b, cfg):
+    """Emits the captured constants in @main; returns (names, types)."""
+    return _emit_consts(b, [(t, init) for _, t, init in _captures(cfg)],
+                        "cap")
 
 
 def _descale_consts(b, cfg):
     """Emits an fp8 op's descale factors in @main (distinct per head,
     not powers of two); returns (names, types)."""
-    names, types = [], []
     shape = cfg.descale_shape()
     count = 1
     for x in shape:
         count *= x
-    for (n, t), (base, step, period) in zip(
+    items = []
+    for (_, t), (base, step, period) in zip(
             _descales(cfg), ((0.4375, 0.09375, 7), (0.8125, -0.0625, 5),
                              (1.375, -0.1875, 3))):
-        vals = [base + step * (t2 % period) for t2 in range(count)]
-        if shape:
-            init = "dense<[" + ", ".join(_fconst(x) for x in vals) + "]>"
-            init = f"dense<{_nested(vals, shape)}>"
-        else:
-            init = f"dense<{_fconst(vals[0])}>"
-        v = b.fresh("ds")
-        b.emit(f"{v} = arith.constant {init} : {t}")
-        names.append(v)
-        types.append(t)
-    return names, types
+        vals = [base + step * (i % period) for i in range(count)]
+        items.append((t, f"dense<{_nested(vals, shape)}>" if shape
+                      else f"dense<{_fconst(vals[0])}>"))
+    return _emit_consts(b, items, "ds")
 
 
 def _nested(vals, shape):

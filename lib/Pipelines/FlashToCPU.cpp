@@ -33,7 +33,6 @@
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Conversion/TosaToLinalg/TosaToLinalg.h"
 #include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
-#include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/Linalg/Passes.h"
@@ -111,12 +110,7 @@ void mlir::flash::buildFlashToCPUPipeline(
 
   // Buffers -> loops -> LLVM.
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
-  // fp8 (LLVM has no fp8 types): arithmetic on f8E4M3FN through f32, and
-  // the conversions as integer arithmetic.
-  arith::ArithEmulateUnsupportedFloatsOptions fp8Arith;
-  fp8Arith.sourceTypeStrs = {"f8E4M3FN"};
-  pm.addPass(arith::createArithEmulateUnsupportedFloats(fp8Arith));
-  pm.addPass(createFlashExpandFP8());
+  addHostFP8Lowering(pm);
   pm.addNestedPass<func::FuncOp>(vector::createLowerVectorMultiReductionPass(
       vector::VectorMultiReductionLowering::InnerParallel));
   // Unrolled, so that n-D transfers do not become loops over stack buffers

@@ -12,6 +12,7 @@
 #include "flash/Dialect/Flash/Transforms/Passes.h"
 
 #include "mlir/Conversion/TosaToLinalg/TosaToLinalg.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/Passes.h"
@@ -28,6 +29,13 @@ void mlir::flash::addHostBufferization(OpPassManager &pm) {
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
 }
 
+void mlir::flash::addHostFP8Lowering(OpPassManager &pm) {
+  arith::ArithEmulateUnsupportedFloatsOptions fp8Arith;
+  fp8Arith.sourceTypeStrs = {"f8E4M3FN"};
+  pm.addPass(arith::createArithEmulateUnsupportedFloats(fp8Arith));
+  pm.addPass(createFlashExpandFP8());
+}
+
 void mlir::flash::buildGPUHostPreparation(OpPassManager &pm) {
   tosa::addTosaToLinalgPasses(pm, TosaToLinalgOptions());
   pm.addPass(createFlashDecomposeAggregates());
@@ -40,5 +48,6 @@ void mlir::flash::buildGPUHostPreparation(OpPassManager &pm) {
   pm.addPass(bufferization::createLowerDeallocationsPass());
   pm.addPass(createCSEPass());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
+  addHostFP8Lowering(pm);
   pm.addPass(createCanonicalizerPass());
 }

@@ -17,6 +17,11 @@ void buildGPUHostPreparation(OpPassManager &pm);
 /// bufferization across function boundaries, identity layouts at them.
 void addHostBufferization(OpPassManager &pm);
 
+/// fp8 on the host (LLVM has no fp8 types): arithmetic on f8E4M3FN through
+/// f32 (arith-emulate-unsupported-floats), its conversions as integer
+/// arithmetic (flash-expand-fp8). After linalg is lowered to loops.
+void addHostFP8Lowering(OpPassManager &pm);
+
 } // namespace flash
 } // namespace mlir
 

@@ -197,7 +197,8 @@ def _cpu_tiles(block_q, block_kv, loop_order, on_cuda):
 def attention(q, k, v, causal=False, scale=None, block_q=None, block_kv=None,
               loop_order=None, return_lse=False, causal_offset=None,
               mask=None, window=None, softcap=None, alibi_slopes=None,
-              segment_ids=None, mod_offset=None):
+              segment_ids=None, mod_offset=None, q_descale=None,
+              k_descale=None, v_descale=None):
     """softmax(scale * q k^T [+ mask] [causal]) v computed by flash-mlir: on
     the GPU for CUDA torch tensors [B, H, N, D] (with autograd), else on the
     CPU, with the same meaning and options on both. `causal=True` keeps
@@ -223,8 +224,20 @@ def attention(q, k, v, causal=False, scale=None, block_q=None, block_kv=None,
     every value.
 
     CPU torch tensors that require grad get a torch.autograd graph whose
-    backward runs `attention_grad`."""
+    backward runs `attention_grad`.
+
+    fp8 (CUDA, forward only): float8_e4m3fn q, k, v with FlashAttention-3's
+    `q_descale`, `k_descale`, `v_descale` (one element, or [B, Hkv]); o in
+    bf16. Its wgmma kernel has not run on a GPU yet: it needs
+    FLASH_MLIR_NVVM_OPTIONS=fp8 (flash-opt computes fp8 ops on the CPU:
+    --flash-to-cpu)."""
     mods = (window, softcap, alibi_slopes, segment_ids)
+    descales = (q_descale, k_descale, v_descale)
+    if not _is_cuda(q) and (any(d is not None for d in descales) or
+                            "float8" in str(getattr(q, "dtype", ""))):
+        raise NotImplementedError("fp8 from Python runs on CUDA tensors only "
+                                  "(flash-opt --flash-to-cpu computes fp8 "
+                                  "ops on the CPU)")
     causal_offset = _causal_offset(causal, causal_offset)
     tiles = _cpu_tiles(block_q, block_kv, loop_order, _is_cuda(q))
     if _is_cuda(q):
@@ -234,7 +247,9 @@ def attention(q, k, v, causal=False, scale=None, block_q=None, block_kv=None,
                               alibi_slopes=alibi_slopes,
                               segment_ids=segment_ids,
                               causal_offset=causal_offset,
-                              mod_offset=mod_offset, return_lse=return_lse)
+                              mod_offset=mod_offset, return_lse=return_lse,
+                              q_descale=q_descale, k_descale=k_descale,
+                              v_descale=v_descale)
     block_q, block_kv, loop_order = tiles
     if _needs_grad(q, k, v):
         return _cpu_autograd(q, k, v, return_lse, dict(

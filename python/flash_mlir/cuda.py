@@ -423,7 +423,14 @@ class Launch:
 _KERNELS = {}
 
 
-def _config(q, k, v, causal, scale, mask=None, causal_offset=None):
+def _fp8_dtype():
+    """torch's e4m3 dtype (torch >= 2.1), or None."""
+    import torch
+    return getattr(torch, "float8_e4m3fn", None)
+
+
+def _config(q, k, v, causal, scale, mask=None, causal_offset=None,
+            descale="none"):
     import torch
 
     if q.dim() != 4 or k.dim() != 4 or v.dim() != 4:
@@ -431,9 +438,13 @@ def _config(q, k, v, causal, scale, mask=None, causal_offset=None):
     if not (q.is_cuda and k.is_cuda and v.is_cuda):
         raise ValueError("q, k, v must be CUDA tensors")
     dt = {torch.float32: "f32", torch.float16: "f16",
-          torch.bfloat16: "bf16"}.get(q.dtype)
+          torch.bfloat16: "bf16", _fp8_dtype(): "f8E4M3FN"}.get(q.dtype)
     if dt is None or k.dtype != q.dtype or v.dtype != q.dtype:
-        raise TypeError("q, k, v must share one of float32/float16/bfloat16")
+        raise TypeError("q, k, v must share one of float32/float16/bfloat16 "
+                        "(or float8_e4m3fn, forward only)")
+    if descale != "none" and dt != "f8E4M3FN":
+        raise TypeError("q_descale, k_descale, v_descale need float8_e4m3fn "
+                        "q, k, v")
     B, H, N, D = q.shape
     if k.shape[0] != B or k.shape[1] == 0 or H % k.shape[1]:
         raise ValueError("k/v heads must divide the query heads (GQA)")
@@ -442,7 +453,7 @@ def _config(q, k, v, causal, scale, mask=None, causal_offset=None):
                          causal=bool(causal),
                          causal_offset=(0 if causal_offset is None
                                         else causal_offset) if causal else None,
-                         scale=scale, lse=True)
+                         scale=scale, lse=True, descale=descale)
     if mask is not None:
         # The kernels read an additive f32 mask in place: [Nq, Nk] broadcast
         # over batch and heads, or the full [B, H, Nq, Nk].
@@ -450,17 +461,47 @@ def _config(q, k, v, causal, scale, mask=None, causal_offset=None):
     return cfg
 
 
+def _descales(descales, q, k):
+    """An fp8 call's (q_descale, k_descale, v_descale) as the kernels read
+    them: ("none" | "tensor" | "head", [three contiguous float32 tensors
+    on q's device]): one element each, or [B, Hkv] (FlashAttention-3's)."""
+    import torch
+
+    if descales is None or all(d is None for d in descales):
+        return "none", []
+    if any(d is None for d in descales):
+        raise ValueError("give all of q_descale, k_descale, v_descale or none")
+    per_head = (q.shape[0], k.shape[1])
+    out, kinds = [], set()
+    for name, d in zip(("q_descale", "k_descale", "v_descale"), descales):
+        t = torch.as_tensor(d, dtype=torch.float32, device=q.device)
+        if t.numel() == 1:
+            kinds.add("tensor")
+            t = t.reshape(1)
+        elif tuple(t.shape) == per_head:
+            kinds.add("head")
+        else:
+            raise ValueError(f"{name} of shape {tuple(t.shape)}: one element "
+                             f"or [B, Hkv] = {list(per_head)}")
+        out.append(t.contiguous())
+    if len(kinds) != 1:
+        raise ValueError("q_descale, k_descale, v_descale must all be per "
+                         "tensor or all per [B, Hkv]")
+    return kinds.pop(), out
+
+
 def _prepare(q, k, v, causal, scale, mask, mods, causal_offset=None,
-             mod_offset=None):
-    """(cfg, the kernels' extra buffers: the mask as _mask makes it, then
-    the modifiers' captured tensors on q's device) for `mods` = (window,
-    softcap, alibi_slopes, segment_ids) and `mod_offset` as
-    flash_mlir.attention takes them (the tensor-core kernels, f16/bf16, run
-    the modifiers)."""
+             mod_offset=None, descales=None):
+    """(cfg, the kernels' extra buffers: the mask as _mask makes it, the
+    modifiers' captured tensors on q's device, an fp8 call's descale
+    factors) for `mods` = (window, softcap, alibi_slopes, segment_ids),
+    `mod_offset` and `descales` as flash_mlir.attention takes them (the
+    tensor-core kernels, f16/bf16, run the modifiers)."""
     from . import _modifiers
 
     m = _mask(mask, q, k)
-    cfg = _config(q, k, v, causal, scale, m, causal_offset)
+    kind, ds = _descales(descales, q, k)
+    cfg = _config(q, k, v, causal, scale, m, causal_offset, kind)
     window, _, alibi_slopes, segment_ids = mods
     if (mod_offset is None and segment_ids is None and
             (window is not None or alibi_slopes is not None)):
@@ -472,7 +513,7 @@ def _prepare(q, k, v, causal, scale, mask, mods, causal_offset=None,
                       as_array=lambda x, dtype: _on_device(x, dtype,
                                                            q.device),
                       mod_offset=mod_offset)
-    return cfg, ([] if m is None else [m]) + caps
+    return cfg, ([] if m is None else [m]) + caps + ds
 
 
 # Small captured arrays made from Python values (a window's diagonal
@@ -552,20 +593,27 @@ def _kernel(cfg, grad):
 
 def forward(q, k, v, causal=False, scale=None, mask=None, window=None,
             softcap=None, alibi_slopes=None, segment_ids=None,
-            causal_offset=None, want_lse=True, mod_offset=None):
+            causal_offset=None, want_lse=True, mod_offset=None,
+            q_descale=None, k_descale=None, v_descale=None):
     """softmax(scale q k^T [+ mask] [causal]) v on CUDA torch tensors
     [B, H, N, D] (GQA when k/v have fewer heads; causal is top-left aligned,
     as torch's is_causal, unless `causal_offset` says otherwise; `mask`
     bool or float, broadcastable; the modifiers as flash_mlir.attention
     takes them); returns (o, lse). `want_lse=False`: the lse returned is a
     buffer the forward reuses from call to call (inference that does not
-    read it saves an allocation)."""
+    read it saves an allocation). fp8 (float8_e4m3fn q, k, v; o in bf16)
+    takes FlashAttention-3's q_descale, k_descale, v_descale (one element,
+    or [B, Hkv])."""
+    descales = (q_descale, k_descale, v_descale)
+    if all(d is None for d in descales):
+        descales = None
     if (mask is None and window is None and softcap is None
-            and alibi_slopes is None and segment_ids is None):
+            and alibi_slopes is None and segment_ids is None
+            and descales is None):
         mods = None
     else:
         mods = (mask, (window, softcap, alibi_slopes, segment_ids),
-                mod_offset)
+                mod_offset, descales)
     return _plan(_Plan, q, k, v, causal, scale, causal_offset, mods)(
         q, k, v, want_lse, mods)
 
@@ -575,7 +623,8 @@ def backward(q, k, v, o, lse, do, causal=False, scale=None, mask=None,
              causal_offset=None, mod_offset=None):
     """(dq, dk, dv) from the forward's o and lse, recomputing P on the GPU
     (the modifiers included: dS is scaled by the soft-cap's derivative)."""
-    mods = (mask, (window, softcap, alibi_slopes, segment_ids), mod_offset)
+    mods = (mask, (window, softcap, alibi_slopes, segment_ids), mod_offset,
+            None)
     return _plan(_GradPlan, q, k, v, causal, scale, causal_offset, mods)(
         q, k, v, o, lse, do, mods)
 
@@ -639,9 +688,10 @@ class _Signature:
 
     def __init__(self, q, k, v, causal, scale, causal_offset, mods, grad):
         self.args = (causal, scale, causal_offset)
-        mask, mod_values, mod_offset = mods or (None, (None,) * 4, None)
+        mask, mod_values, mod_offset, descales = mods or (
+            None, (None,) * 4, None, None)
         self.cfg, extra = _prepare(q, k, v, causal, scale, mask, mod_values,
-                                   causal_offset, mod_offset)
+                                   causal_offset, mod_offset, descales)
         self.kern = _kernel(self.cfg, grad=grad)
         self.extra = None if _holds_arrays(mods) else extra
         self.n_extra = len(extra)
@@ -661,10 +711,10 @@ class _Signature:
         """This call's captured buffers."""
         if self.extra is not None:
             return self.extra
-        mask, mod_values, mod_offset = mods
+        mask, mod_values, mod_offset, descales = mods
         causal, scale, causal_offset = self.args
         return _prepare(q, k, v, causal, scale, mask, mod_values,
-                        causal_offset, mod_offset)[1]
+                        causal_offset, mod_offset, descales)[1]
 
 
 class _Plan(_Signature):
@@ -680,6 +730,9 @@ class _Plan(_Signature):
         super().__init__(q, k, v, causal, scale, causal_offset, mods, False)
         B, H, N, _ = q.shape
         self.o_shape = (B, H, N, v.shape[3])
+        # (fp8: o in bf16.)
+        self.o_dtype = (torch.bfloat16 if self.cfg.dtype == "f8E4M3FN"
+                        else q.dtype)
         self.lse_shape = (B, H, N)
         self.scratch = scratch_words(self.kern.contracts, self.cfg)
         # (The scratch buffer's pointer comes after the captured ones.)
@@ -691,7 +744,7 @@ class _Plan(_Signature):
         q, k, v = _contiguous(q), _contiguous(k), _contiguous(v)
         extra = self.extras(q, k, v, mods)
         stream = self.stream()
-        o = q.new_empty(self.o_shape)
+        o = q.new_empty(self.o_shape, dtype=self.o_dtype)
         lse = self.unused_lse.get(stream) if not want_lse else None
         if lse is None:
             lse = q.new_empty(self.lse_shape, dtype=self.f32)
@@ -800,7 +853,8 @@ _FN = None
 
 def attention(q, k, v, causal=False, scale=None, mask=None, window=None,
               softcap=None, alibi_slopes=None, segment_ids=None,
-              causal_offset=None, return_lse=False, mod_offset=None):
+              causal_offset=None, return_lse=False, mod_offset=None,
+              q_descale=None, k_descale=None, v_descale=None):
     """flash-mlir attention on CUDA tensors with autograd (our backward
     kernels run in loss.backward()); `mask`: bool (True keeps a key) or
     float (added), broadcastable to [B, H, Nq, Nk]; the modifiers (window,
@@ -812,13 +866,20 @@ def attention(q, k, v, causal=False, scale=None, mask=None, window=None,
     import torch
 
     mods = (window, softcap, alibi_slopes, segment_ids)
+    descales = dict(q_descale=q_descale, k_descale=k_descale,
+                    v_descale=v_descale)
+    fp8 = q.dtype == _fp8_dtype() and q.dtype is not None
     if not (torch.is_grad_enabled() and
-            (q.requires_grad or k.requires_grad or v.requires_grad)):
-        # Inference: no autograd node to record.
+            (q.requires_grad or k.requires_grad or v.requires_grad)) or fp8:
+        # Inference: no autograd node to record (fp8 has no backward: its
+        # tensors cannot require grad).
         o, lse = forward(q, k, v, causal, scale, mask, *mods,
                          causal_offset=causal_offset, want_lse=return_lse,
-                         mod_offset=mod_offset)
+                         mod_offset=mod_offset, **descales)
         return (o, lse) if return_lse else o
+    if any(d is not None for d in descales.values()):
+        raise TypeError("q_descale, k_descale, v_descale need float8_e4m3fn "
+                        "q, k, v")
     if _FN is None:
         _FN = _autograd()
     o, lse = _FN.apply(q, k, v, causal, scale, mask, mods, causal_offset,

@@ -199,6 +199,28 @@ struct HostGlue {
                b, loc, dev, SmallVector<ReassociationIndices>{all})
         .getResult();
   }
+  /// A tensor staged as a flat buffer of dynamic length (an fp8 op's
+  /// descale factors: memref<?xf32>).
+  Value flat(Value tensor) {
+    auto tTy = cast<RankedTensorType>(tensor.getType());
+    Value dev = in(tensor);
+    int64_t r = tTy.getRank();
+    auto flatTy = MemRefType::get({ShapedType::kDynamic}, tTy.getElementType());
+    if (r == 0)
+      dev = memref::ExpandShapeOp::create(
+                b, loc, MemRefType::get({1}, tTy.getElementType()), dev,
+                ArrayRef<ReassociationIndices>{})
+                .getResult();
+    else if (r > 1) {
+      ReassociationIndices all;
+      for (int64_t i = 0; i < r; ++i)
+        all.push_back(i);
+      dev = memref::CollapseShapeOp::create(
+                b, loc, dev, SmallVector<ReassociationIndices>{all})
+                .getResult();
+    }
+    return memref::CastOp::create(b, loc, flatTy, dev).getResult();
+  }
   /// Launches `name` on grid (gx, gy) and waits for it; with dynamic
   /// sizes, only when the grid is not empty.
   void launch(StringRef name, Value gx, Value gy, int64_t threads,
@@ -271,9 +293,6 @@ FailureOr<KernelSpec> specOf(OpT op, int64_t threads, int64_t tile) {
     if (!cast<RankedTensorType>(c.getType()).hasStaticShape())
       return op.emitOpError("needs statically shaped captured operands on "
                             "the GPU path");
-  if (isa<Float8E4M3FNType>(qTy.getElementType()))
-    return op.emitOpError("has no GPU kernel for fp8 (f8E4M3FN) yet; "
-                          "--flash-to-cpu computes it");
   const int64_t dyn = ShapedType::kDynamic;
   auto mul = [&](int64_t a, int64_t b) {
     return ShapedType::isDynamic(a) || ShapedType::isDynamic(b) ? dyn : a * b;
@@ -289,6 +308,14 @@ FailureOr<KernelSpec> specOf(OpT op, int64_t threads, int64_t tile) {
   for (int64_t i = 0; i < rank - 2; ++i)
     s.bh = mul(s.bh, qTy.getDimSize(i));
   s.elt = qTy.getElementType();
+  s.outElt =
+      cast<RankedTensorType>(op->getResult(0).getType()).getElementType();
+  if constexpr (std::is_same_v<OpT, AttentionOp>) {
+    s.descale = !op.getDescales().empty();
+    s.descalePerHead =
+        s.descale &&
+        cast<RankedTensorType>(op.getQueryDescale().getType()).getRank() != 0;
+  }
   s.scale = op.getScaleValue();
   s.causalOffset = staticCausalOffset(op, s.nq, s.nk);
   s.threads = threads;
@@ -421,6 +448,7 @@ struct FlashMapToGPUPass : flash::impl::FlashMapToGPUBase<FlashMapToGPUPass> {
     o.cooperativeMatrix = cooperativeMatrix;
     o.wgmma = wgmma;
     o.warpSpecialize = warpSpecialize;
+    o.fp8 = fp8;
     o.rowLanes = rowLanes;
     o.gradRowLanes = gradRowLanes;
     o.maxWorkgroupMemory = maxWorkgroupMemory;
@@ -520,6 +548,12 @@ struct FlashMapToGPUPass : flash::impl::FlashMapToGPUBase<FlashMapToGPUPass> {
               : specOf(cast<AttentionGradOp>(op), threads, tileKV);
       if (failed(s))
         return signalPassFailure();
+      if (s->isFloat8() && !opts.fp8) {
+        op->emitOpError("has no GPU kernel for fp8 (f8E4M3FN) yet (the wgmma "
+                        "fp8 forward, option fp8, has not run on a GPU); "
+                        "--flash-to-cpu computes it");
+        return signalPassFailure();
+      }
       s->splitBlocks = opts.splitKVBlocks;
       op = outlineHostGlue(op, glueCounter, gpuModule);
       // The regions of the moved op (specOf saw the original's).
@@ -559,6 +593,14 @@ struct FlashMapToGPUPass : flash::impl::FlashMapToGPUBase<FlashMapToGPUPass> {
         *s = t;
         break;
       }
+      if (kernels.empty()) {
+        // (Only fp8 ops are refused by every kind.)
+        op->emitOpError("has no GPU kernel for this fp8 configuration: the "
+                        "wgmma fp8 forward takes head dims D = Dv = 128 on "
+                        "sm_90a, static head counts, without a mask operand, "
+                        "a document mask or split-KV decode");
+        return signalPassFailure();
+      }
       // The launch contract, for tools that launch the kernels themselves
       // (the Python front): block size, grid (ceil(rows / rows_per_block),
       // batch-heads), the size arguments after the buffers, the scratch.
@@ -587,6 +629,9 @@ struct FlashMapToGPUPass : flash::impl::FlashMapToGPUBase<FlashMapToGPUPass> {
           all.push_back(StringAttr::get(ctx, "mask"));
         for (size_t c = 0; c < s->captures.size(); ++c)
           all.push_back(StringAttr::get(ctx, "capture" + std::to_string(c)));
+        if (s->descale)
+          for (const char *n : {"q_descale", "k_descale", "v_descale"})
+            all.push_back(StringAttr::get(ctx, n));
         if (hasScratch)
           all.push_back(StringAttr::get(ctx, "scratch"));
         return ArrayAttr::get(ctx, all);
@@ -675,8 +720,13 @@ struct FlashMapToGPUPass : flash::impl::FlashMapToGPUBase<FlashMapToGPUPass> {
             host.loc, b.createOrFold<arith::MulIOp>(host.loc, gx, gy),
             perBlock);
         words = b.createOrFold<arith::MaxUIOp>(host.loc, words, host.c(1));
-        scratch = host.alloc(MemRefType::get({ShapedType::kDynamic}, f32),
-                             ValueRange{words});
+        // (An fp8 op's kernels read it as bytes: its transposed V.)
+        Type scratchElt = s->isFloat8() ? s->elt : f32;
+        if (s->isFloat8())
+          words = b.createOrFold<arith::MulIOp>(host.loc, words, host.c(4));
+        scratch =
+            host.alloc(MemRefType::get({ShapedType::kDynamic}, scratchElt),
+                       ValueRange{words});
       }
       auto launchAll = [&](ArrayRef<MappedKernel> ks, SmallVector<Value> args) {
         if (scratch)
@@ -701,6 +751,8 @@ struct FlashMapToGPUPass : flash::impl::FlashMapToGPUBase<FlashMapToGPUPass> {
           args.push_back(host.mask(fwd.getMask()));
         for (Value c : fwd.getCaptures())
           args.push_back(host.capture(c));
+        for (Value d : fwd.getDescales())
+          args.push_back(host.flat(d));
         launchAll(kernels, args);
         repl.push_back(host.out(o));
         if (fwd.getLse())

@@ -228,7 +228,8 @@ static MemRefType rowsType(int64_t bh, int64_t n, int64_t width, Type elt) {
 OperandTypes gpukernels::operandTypes(MLIRContext *ctx, const KernelSpec &s) {
   int64_t bhkv = ShapedType::isDynamic(s.bh) ? s.bh : s.bh / (s.hq / s.hkv);
   return {rowsType(s.bh, s.nq, s.d, s.elt), rowsType(bhkv, s.nk, s.d, s.elt),
-          rowsType(bhkv, s.nk, s.dv, s.elt), rowsType(s.bh, s.nq, s.dv, s.elt),
+          rowsType(bhkv, s.nk, s.dv, s.elt),
+          rowsType(s.bh, s.nq, s.dv, s.outElt ? s.outElt : s.elt),
           rowsType(s.bh, s.nq, 0, Float32Type::get(ctx))};
 }
 
@@ -240,9 +241,12 @@ SmallVector<Type> gpukernels::withMaskAndCaptures(MLIRContext *ctx,
     all.push_back(maskType(ctx, s));
   for (RankedTensorType t : s.captures)
     all.push_back(captureType(ctx, t));
-  if (s.blockMask())
-    all.push_back(
-        MemRefType::get({ShapedType::kDynamic}, Float32Type::get(ctx)));
+  if (s.descale)
+    all.append(3,
+               MemRefType::get({ShapedType::kDynamic}, Float32Type::get(ctx)));
+  if (s.hasScratch())
+    all.push_back(MemRefType::get(
+        {ShapedType::kDynamic}, s.isFloat8() ? s.elt : Float32Type::get(ctx)));
   all.append(s.numSizeArgs(), IndexType::get(ctx));
   return all;
 }

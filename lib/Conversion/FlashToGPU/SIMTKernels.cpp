@@ -539,7 +539,8 @@ struct SIMTKind : KernelKind {
                bool backward) const override {
     s.lanes = backward ? lanesFor(s, o.gradRowLanes, /*rows=*/4)
                        : lanesFor(s, o.rowLanes, /*rows=*/2);
-    return true;
+    // (fp8 is the wgmma fp8 forward's alone: no descale factors here.)
+    return !s.isFloat8();
   }
 
   /// The kernels, with keys per tile halved until each fits

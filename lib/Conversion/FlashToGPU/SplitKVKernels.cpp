@@ -508,7 +508,7 @@ gpu::GPUFuncOp buildCombineKernel(OpBuilder &ob, Location loc, StringRef name,
 struct SplitKVKind : KernelKind {
   bool applies(KernelSpec &s, const FlashMapToGPUOptions &o,
                bool backward) const override {
-    return !backward && planFor(s, o).has_value();
+    return !backward && !s.isFloat8() && planFor(s, o).has_value();
   }
 
   FailureOr<SmallVector<MappedKernel>>

@@ -40,6 +40,13 @@ struct MmaFragments {
   /// Two C tiles (adjacent 8-column blocks of one 16-row block, f32) as an
   /// A fragment in `elt`: the accumulator layout is the operand layout.
   Value cToA(Value c0, Value c1);
+  /// Four C tiles (32 adjacent columns of one 16-row block, f32) as the A
+  /// fragment of an fp8 (e4m3, 32-deep) product, vector<4x4xi8>: a
+  /// register's 4 k are this lane's columns 2t, 2t + 1 of two adjacent
+  /// tiles, so k order in a 32-column step is kk -> column
+  /// 16 (kk / 16) + 8 ((kk % 4) / 2) + 2 ((kk % 16) / 4) + kk % 2, in which
+  /// the B operand's rows must be (buildFp8TransposeVKernel).
+  Value fp8PFragment(ArrayRef<Value> c);
   /// B fragments from shared memory by ldmatrix, `count` of them:
   ///  - !trans: smem holds B^T (rows n0 .. n0 + 7, the reduction along the
   ///    columns): one fragment per 16 columns from col0;
@@ -121,9 +128,10 @@ MemRefType paddedTile(MLIRContext *ctx, Type elt, int64_t rows, int64_t width);
 /// split into 64-column groups ([group][rows][64], 128-byte rows) and the
 /// 16-byte chunk c of row r sits at chunk c ^ (r % 8) of its row (so 8
 /// threads copying one row, and wgmma reading 8 rows, hit 8 banks). The
-/// tile must start 1024-byte aligned. 16-bit elements.
+/// tile must start 1024-byte aligned. Elements of eltBytes bytes (2; fp8
+/// 1: 128-column groups, 16-element chunks).
 Value swizzledIndex(OpBuilder &b, Location loc, Value tileBase, int64_t rows,
-                    Value r, Value col);
+                    Value r, Value col, int64_t eltBytes = 2);
 
 /// `count` tiles of [rows, width] elements in the swizzle of swizzledIndex,
 /// back to back in one workgroup buffer (swizzledBufferType) whose start is
@@ -133,6 +141,8 @@ struct SwizzledTiles {
   /// The first tile's element index in buf, and its shared address (i64).
   Value base, addr;
   int64_t rows, width;
+  /// Bytes per element of buf (2; fp8 1).
+  int64_t eltBytes = 2;
 
   /// Where row r, columns col .. col + 7 of tile i (a constant or an index
   /// value) go (for copyTile).

@@ -284,6 +284,40 @@ Value MmaFragments::cToA(Value c0, Value c1) {
   return a;
 }
 
+Value MmaFragments::fp8PFragment(ArrayRef<Value> c) {
+  // Register i of the A fragment holds 4 consecutive k of row g (i even) or
+  // g + 8 (i odd), k-half i / 2; each takes this lane's two columns of two
+  // adjacent C tiles: register 0 <- tiles 0, 1 (row g), 1 <- tiles 0, 1
+  // (row g + 8), 2 <- tiles 2, 3 (row g), 3 <- tiles 2, 3 (row g + 8).
+  auto i8 = b.getI8Type();
+  auto v2i8 = VectorType::get({2}, i8), v4i8 = VectorType::get({4}, i8);
+  auto fragTy = VectorType::get({4, 4}, i8);
+  Value frag = arith::ConstantOp::create(
+      b, loc, fragTy, DenseElementsAttr::get(fragTy, b.getZeroAttr(i8)));
+  auto pair = [&](Value tile, int64_t r) {
+    Value x0 = vector::ExtractOp::create(b, loc, tile, ArrayRef<int64_t>{r, 0});
+    Value x1 = vector::ExtractOp::create(b, loc, tile, ArrayRef<int64_t>{r, 1});
+    // (a in the high byte, b in the low one: [x0, x1].)
+    return NVVM::ConvertF32x2ToF8x2Op::create(
+               b, loc, v2i8, x1, x0,
+               NVVM::FPRoundingModeAttr::get(b.getContext(),
+                                             NVVM::FPRoundingMode::RN),
+               NVVM::SaturationModeAttr::get(b.getContext(),
+                                             NVVM::SaturationMode::SATFINITE),
+               b.getBoolAttr(false),
+               TypeAttr::get(Float8E4M3FNType::get(b.getContext())))
+        .getResult();
+  };
+  for (int64_t reg = 0; reg < 4; ++reg) {
+    int64_t r = reg % 2, t = 2 * (reg / 2);
+    Value word = vector::ShuffleOp::create(b, loc, v4i8, pair(c[t], r),
+                                           pair(c[t + 1], r),
+                                           ArrayRef<int64_t>{0, 1, 2, 3});
+    frag = vector::InsertOp::create(b, loc, word, frag, ArrayRef<int64_t>{reg});
+  }
+  return frag;
+}
+
 SmallVector<Value> MmaFragments::bFrags(Value smem, Value row0, int64_t col0,
                                         int64_t count, bool trans) {
   auto b2x2 = VectorType::get({2, 2}, elt);
@@ -330,7 +364,10 @@ Value MmaFragments::copyTile(Value tid, int64_t threads, Value src, Value bh,
                              int64_t width, Value dst, TileIndex at) {
   auto tokTy = nvgpu::DeviceAsyncTokenType::get(b.getContext());
   SmallVector<Value> toks;
-  const int64_t total = rows * width / 8;
+  // 16-byte chunks: 8 16-bit elements, 16 fp8 ones.
+  const int64_t chunk =
+      128 / cast<MemRefType>(src.getType()).getElementTypeBitWidth();
+  const int64_t total = rows * width / chunk;
   Value last = b.createOrFold<arith::SubIOp>(loc, limit, c(1));
   for (int64_t it = 0; it < total; it += threads) {
     Value idx = add(tid, c(it));
@@ -338,16 +375,17 @@ Value MmaFragments::copyTile(Value tid, int64_t threads, Value src, Value bh,
       auto ci = [&](int64_t v) {
         return arith::ConstantIndexOp::create(ib, loc, v).getResult();
       };
-      Value r = arith::DivUIOp::create(ib, loc, idx, ci(width / 8));
+      Value r = arith::DivUIOp::create(ib, loc, idx, ci(width / chunk));
       Value col = arith::MulIOp::create(
-          ib, loc, arith::RemUIOp::create(ib, loc, idx, ci(width / 8)), ci(8));
+          ib, loc, arith::RemUIOp::create(ib, loc, idx, ci(width / chunk)),
+          ci(chunk));
       Value key = arith::MinUIOp::create(
           ib, loc, arith::AddIOp::create(ib, loc, row0, r), last);
       SmallVector<Value> dstIdx =
           at ? at(ib, r, col) : SmallVector<Value>{r, col};
       return nvgpu::DeviceAsyncCopyOp::create(
                  ib, loc, tokTy, dst, dstIdx, src, ValueRange{bh, key, col},
-                 ib.getIndexAttr(8), Value(), ib.getUnitAttr())
+                 ib.getIndexAttr(chunk), Value(), ib.getUnitAttr())
           .getResult();
     };
     if (it + threads <= total) {
@@ -406,7 +444,12 @@ MmaFragments::wgmma(ArrayRef<Value> acc, ArrayRef<Value> a, Value desc,
     constraints += "r,";
   constraints += aDesc ? "l,r,l" : "l,r";
   const int64_t aBase = fromZero ? n : 2 * n, descIdx = aBase + aWords;
-  const char *ty = elt.isBF16() ? "bf16" : "f16";
+  // fp8 (e4m3): 32-deep steps, and no transpose immediates (8-bit operands
+  // are K-major only).
+  const bool fp8 = isa<Float8E4M3FNType>(elt);
+  assert(!(fp8 && transB) && "fp8 wgmma takes K-major B only");
+  const char *ty = fp8 ? "e4m3" : elt.isBF16() ? "bf16" : "f16";
+  const int64_t kDepth = fp8 ? 32 : 16;
   os << "{\n.reg .pred p, z;\n.reg .b64 d" << (aDesc ? ", da" : "")
      << ";\nsetp.ne.b32 p, $" << descIdx + 1
      << ", 0;\nsetp.eq.b32 z, $" << descIdx + 1
@@ -417,21 +460,25 @@ MmaFragments::wgmma(ArrayRef<Value> acc, ArrayRef<Value> a, Value desc,
     if (aDesc)
       os << "add.s64 da, $" << descIdx + 2 << ", " << (aStepOffsets[st] >> 4)
          << ";\n";
-    os << "wgmma.mma_async.sync.aligned.m64n" << 8 * tiles << "k16.f32." << ty
-       << "." << ty << " {";
+    os << "wgmma.mma_async.sync.aligned.m64n" << 8 * tiles << "k" << kDepth
+       << ".f32." << ty << "." << ty << " {";
     for (int64_t i = 0; i < n; ++i)
       os << (i ? ", $" : "$") << i;
     if (aDesc) {
       // A K-major from shared memory: imm-trans-a 0.
-      os << "}, da, d, " << (fromZero && st == 0 ? "z" : "p") << ", 1, 1, 0, "
-         << (transB ? 1 : 0) << ";\n";
+      os << "}, da, d, " << (fromZero && st == 0 ? "z" : "p") << ", 1, 1";
+      if (!fp8)
+        os << ", 0, " << (transB ? 1 : 0);
+      os << ";\n";
       continue;
     }
     os << "}, {";
     for (int64_t i = 0; i < 4; ++i)
       os << (i ? ", $" : "$") << aBase + 4 * st + i;
-    os << "}, d, " << (fromZero && st == 0 ? "z" : "p") << ", 1, 1, "
-       << (transB ? 1 : 0) << ";\n";
+    os << "}, d, " << (fromZero && st == 0 ? "z" : "p") << ", 1, 1";
+    if (!fp8)
+      os << ", " << (transB ? 1 : 0);
+    os << ";\n";
   }
   os << "wgmma.commit_group.sync.aligned;\n";
   if (wait)
@@ -491,20 +538,23 @@ Value MmaFragments::wgmmaDescriptor(Value addr, int64_t leadBytes,
 }
 
 Value gpukernels::swizzledIndex(OpBuilder &b, Location loc, Value tileBase,
-                                int64_t rows, Value r, Value col) {
+                                int64_t rows, Value r, Value col,
+                                int64_t eltBytes) {
   auto c = [&](int64_t v) {
     return arith::ConstantIndexOp::create(b, loc, v).getResult();
   };
-  Value group = arith::DivUIOp::create(b, loc, col, c(64));
+  // Elements per 128-byte row of a group and per 16-byte chunk.
+  const int64_t groupCols = 128 / eltBytes, chunkCols = 16 / eltBytes;
+  Value group = arith::DivUIOp::create(b, loc, col, c(groupCols));
   Value chunk = arith::DivUIOp::create(
-      b, loc, arith::RemUIOp::create(b, loc, col, c(64)), c(8));
+      b, loc, arith::RemUIOp::create(b, loc, col, c(groupCols)), c(chunkCols));
   Value phys = arith::XOrIOp::create(b, loc, chunk,
                                      arith::RemUIOp::create(b, loc, r, c(8)));
   Value idx = arith::AddIOp::create(
-      b, loc, arith::MulIOp::create(b, loc, group, c(rows * 64)),
-      arith::MulIOp::create(b, loc, r, c(64)));
-  idx = arith::AddIOp::create(b, loc, idx,
-                              arith::MulIOp::create(b, loc, phys, c(8)));
+      b, loc, arith::MulIOp::create(b, loc, group, c(rows * groupCols)),
+      arith::MulIOp::create(b, loc, r, c(groupCols)));
+  idx = arith::AddIOp::create(
+      b, loc, idx, arith::MulIOp::create(b, loc, phys, c(chunkCols)));
   return arith::AddIOp::create(b, loc, tileBase, idx);
 }
 
@@ -513,7 +563,8 @@ MemRefType gpukernels::swizzledBufferType(MLIRContext *ctx, Type elt,
                                           int64_t width) {
   // 1024 bytes more, to align the start.
   return MemRefType::get(
-      {count * rows * width + 1024 / 2}, elt, MemRefLayoutAttrInterface(),
+      {count * rows * width + 1024 * 8 / int64_t(elt.getIntOrFloatBitWidth())},
+      elt, MemRefLayoutAttrInterface(),
       gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup));
 }
 
@@ -537,11 +588,14 @@ SwizzledTiles gpukernels::swizzledTiles(MmaFragments &F, Value buf,
   Value aligned = arith::AndIOp::create(
       b, F.loc, arith::AddIOp::create(b, F.loc, addr, i64c(1023)),
       i64c(~int64_t(1023)));
+  const int64_t eltBytes =
+      cast<MemRefType>(buf.getType()).getElementTypeBitWidth() / 8;
   Value base = arith::IndexCastUIOp::create(
       b, F.loc, b.getIndexType(),
-      arith::DivUIOp::create(
-          b, F.loc, arith::SubIOp::create(b, F.loc, aligned, addr), i64c(2)));
-  return SwizzledTiles{buf, base, aligned, rows, width};
+      arith::DivUIOp::create(b, F.loc,
+                             arith::SubIOp::create(b, F.loc, aligned, addr),
+                             i64c(eltBytes)));
+  return SwizzledTiles{buf, base, aligned, rows, width, eltBytes};
 }
 
 SmallVector<Value> SwizzledTiles::at(OpBuilder &b, Location loc, int64_t i,
@@ -555,7 +609,7 @@ SmallVector<Value> SwizzledTiles::at(OpBuilder &b, Location loc, Value i,
       b, loc, base,
       arith::MulIOp::create(
           b, loc, i, arith::ConstantIndexOp::create(b, loc, rows * width)));
-  return {swizzledIndex(b, loc, tile, rows, r, col)};
+  return {swizzledIndex(b, loc, tile, rows, r, col, eltBytes)};
 }
 
 Value SwizzledTiles::advance(MmaFragments &F, Value desc, Value tiles) const {
@@ -566,7 +620,7 @@ Value SwizzledTiles::advance(MmaFragments &F, Value desc, Value tiles) const {
       arith::MulIOp::create(
           F.b, F.loc, t,
           arith::ConstantIntOp::create(F.b, F.loc, F.b.getI64Type(),
-                                       rows * width * 2 / 16)));
+                                       rows * width * eltBytes / 16)));
 }
 
 Value SwizzledTiles::descriptor(MmaFragments &F, int64_t i,
@@ -574,7 +628,7 @@ Value SwizzledTiles::descriptor(MmaFragments &F, int64_t i,
   Value tile = arith::AddIOp::create(
       F.b, F.loc, addr,
       arith::ConstantIntOp::create(F.b, F.loc, F.b.getI64Type(),
-                                   i * rows * width * 2));
+                                   i * rows * width * eltBytes));
   // K-major: 8-row groups 1024 bytes apart (the leading offset unused).
   // MN-major: 8-row groups along the reduction 1024 bytes apart, 64-column
   // groups rows * 128 bytes apart.
@@ -582,9 +636,10 @@ Value SwizzledTiles::descriptor(MmaFragments &F, int64_t i,
 }
 
 SmallVector<int64_t> SwizzledTiles::kMajorSteps() const {
-  // 16 columns (32 bytes) per step, then the next 64-column group.
+  // 32 bytes per step (16 16-bit columns, 32 fp8 ones), then the next
+  // 128-byte group.
   SmallVector<int64_t> offs;
-  for (int64_t ks = 0; ks < width / 16; ++ks)
+  for (int64_t ks = 0; ks < width * eltBytes / 32; ++ks)
     offs.push_back(ks / 4 * rows * 128 + ks % 4 * 32);
   return offs;
 }
@@ -703,6 +758,11 @@ bool gpukernels::mmaForwardApplies(const KernelSpec &s) {
          s.d <= 256;
 }
 
+bool gpukernels::fp8ForwardApplies(const KernelSpec &s) {
+  return s.isFloat8() && s.d == 128 && s.dv == 128 && !s.mask &&
+         !blockMaskApplies(s);
+}
+
 bool gpukernels::wgmmaApplies(const KernelSpec &s) {
   // The swizzled tiles are made of 64-column groups.
   return mmaForwardApplies(s) && s.d % 64 == 0;
@@ -759,7 +819,16 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
   const int64_t kSteps = D / 16, dTiles = D / 8, nTiles = tileKV / 8;
   const bool wg = s.wgmma;
   const int64_t stages = wg ? wgmmaForwardStages(s) : 1;
-  const bool qShared = wg && (ws || wgmmaQInShared(s));
+  // fp8 (wgmma e4m3, one warpgroup, 128-key tiles): Q and K in shared
+  // memory as bf16 tiles are, V^T (8-bit B operands are K-major only) read
+  // from the op's scratch, where a kernel launched first wrote it
+  // (buildFp8TransposeVKernel) in the key order of P's A fragments
+  // (fp8PFragment); scores and o take the descale factors at run time.
+  const bool fp8 = s.isFloat8();
+  assert((!fp8 || (wg && !ws && stages == 1 && tileKV == 128 && D == 128 &&
+                   s.dv == 128)) &&
+         "the fp8 forward is the one-warpgroup wgmma kernel at d = 128");
+  const bool qShared = wg && (ws || wgmmaQInShared(s) || fp8);
   // Q's tiles after the K/V stages: the block's rows in K/V-shaped tiles
   // (warp-specialized: 128 rows, in one 128-key tile or two 64-key ones).
   const int64_t qTiles = !qShared ? 0 : ws ? rowsPerBlock / tileKV : 1;
@@ -798,6 +867,7 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
   const float ninf = -std::numeric_limits<float>::infinity();
   const float sl2 = s.scale * kLog2e;
   auto v2f = VectorType::get({2}, f32);
+  Type outElt = s.outElt ? s.outElt : elt;
 
   // Who am I: batch-head, warp, my two rows g and g + 8.
   Value bx = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
@@ -816,8 +886,27 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
   if (wg) {
     kv = swizzledTiles(F, kS, tileKV, D);
     kDesc = kv->descriptor(F, 0, /*mnMajor=*/false);
-    vDesc = kv->descriptor(F, stages, /*mnMajor=*/true);
+    vDesc = kv->descriptor(F, stages, /*mnMajor=*/!fp8);
   }
+  // The scores' scale (times log2 e: the softmax's units) and o's factor:
+  // constants, or with an fp8 op's descale factors (per tensor, or this kv
+  // batch-head's), values.
+  Value scaleV = kb.f(s.scale), sl2V = kb.f(sl2), oFactor;
+  if (s.descale) {
+    ValueRange ds = descaleBuffers(fn, s);
+    Value at = s.descalePerHead ? kvbh : kb.c(0);
+    auto read = [&](int i) {
+      return memref::LoadOp::create(b, loc, ds[i], ValueRange{at}).getResult();
+    };
+    scaleV = arith::MulFOp::create(
+        b, loc, arith::MulFOp::create(b, loc, scaleV, read(0)), read(1));
+    sl2V = arith::MulFOp::create(b, loc, scaleV, kb.f(kLog2e));
+    oFactor = read(2);
+  }
+  // fp8: P = 2^(s - m + 8) in [0, 256] (FlashAttention-3's max offset): e4m3
+  // keeps probabilities down to 2^-17 instead of 2^-9; l carries the same
+  // factor, which o = acc / l cancels and lse takes back.
+  const float pOffset = fp8 ? 8.0f : 0.0f;
   // Keys the block needs (all, or up to its last row's diagonal); tiles
   // every row of the block sees in full need no masking: the first loop
   // runs them, the second the rest (the causal diagonal, the Nk edge).
@@ -938,7 +1027,40 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
                         });
     return G.copyTile(tid, threads, k, kvbh, row0, nk, tileKV, D, kS);
   };
-  auto copyV = [&](MmaFragments &G, Value row0, Value stage) {
+  auto copyV = [&](MmaFragments &G, Value row0, Value stage) -> Value {
+    if (fp8) {
+      // V^T's tile of keys [row0, row0 + tileKV): [Dv, tileKV] bytes at
+      // ((kvbh * tiles + row0 / tileKV) * Dv) * tileKV in the scratch
+      // (fp8TransposedV), into V's stage as a K-major tile.
+      KernelBuilder kg{G.b, G.loc};
+      Value scratch = scratchBuffer(fn, s);
+      Value tiles = arith::CeilDivUIOp::create(G.b, G.loc, nk, kg.c(tileKV));
+      Value t = arith::DivUIOp::create(G.b, G.loc, row0, kg.c(tileKV));
+      Value base = arith::MulIOp::create(
+          G.b, G.loc, G.add(arith::MulIOp::create(G.b, G.loc, kvbh, tiles), t),
+          kg.c(s.dv * tileKV));
+      auto tokTy = nvgpu::DeviceAsyncTokenType::get(G.b.getContext());
+      SmallVector<Value> toks;
+      const int64_t perRow = tileKV / 16;
+      for (int64_t it = 0; it < s.dv * perRow; it += threads) {
+        Value idx = G.add(tid, kg.c(it));
+        Value d = arith::DivUIOp::create(G.b, G.loc, idx, kg.c(perRow));
+        Value col = arith::MulIOp::create(
+            G.b, G.loc, arith::RemUIOp::create(G.b, G.loc, idx, kg.c(perRow)),
+            kg.c(16));
+        Value src = G.add(
+            base,
+            G.add(arith::MulIOp::create(G.b, G.loc, d, kg.c(tileKV)), col));
+        Value dst = kv->at(G.b, G.loc, G.add(stage, kg.c(stages)), d, col)[0];
+        toks.push_back(nvgpu::DeviceAsyncCopyOp::create(
+                           G.b, G.loc, tokTy, kS, ValueRange{dst}, scratch,
+                           ValueRange{src}, G.b.getIndexAttr(16), Value(),
+                           G.b.getUnitAttr())
+                           .getResult());
+      }
+      return nvgpu::DeviceAsyncCreateGroupOp::create(G.b, G.loc, tokTy, toks)
+          .getResult();
+    }
     return G.copyTile(
         tid, threads, v, kvbh, row0, nk, tileKV, D, kS,
         [&](OpBuilder &ib, Value r, Value col) {
@@ -1111,7 +1233,7 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
               vector::ExtractOp::create(lb, l, acc, ArrayRef<int64_t>{r, j});
           // (With a score_mod, scaled below: score_mod(scale x) log2 e.)
           if (!s.scoreMod)
-            x = arith::MulFOp::create(lb, l, x, kl.f(sl2));
+            x = arith::MulFOp::create(lb, l, x, sl2V);
           Value key, keyc;
           if ((masked && !ranges) || s.scoreMod) {
             key = G.add(jt, G.add(G.t2, kl.c(nt * 8 + j)));
@@ -1124,7 +1246,7 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
           }
           if (s.scoreMod) {
             // score_mod on scale * q.k, then in log2 units.
-            Value t = arith::MulFOp::create(lb, l, x, kl.f(s.scale));
+            Value t = arith::MulFOp::create(lb, l, x, scaleV);
             Value y = mods.score(kl, r, t, rowsc[r], keyc);
             x = arith::MulFOp::create(lb, l, y, kl.f(kLog2e));
           }
@@ -1164,6 +1286,9 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
       Value ms = arith::SelectOp::create(lb, l, isInf, kl.f(0.0f), mNew);
       negMs[r] = arith::NegFOp::create(lb, l, ms);
       alpha[r] = exp2(lb, l, arith::AddFOp::create(lb, l, args[r], negMs[r]));
+      // (P's offset, after alpha's exponent.)
+      if (pOffset != 0.0f)
+        negMs[r] = arith::AddFOp::create(lb, l, negMs[r], kl.f(pOffset));
       next[r] = mNew;
       next[2 + r] = arith::MulFOp::create(lb, l, args[2 + r], alpha[r]);
     }
@@ -1273,10 +1398,19 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
       SmallVector<Value> oAcc =
           rescale(lb, l, SmallVector<Value>(args.slice(4, dTiles)), sm.alpha);
       SmallVector<Value> pA;
-      for (int64_t kk = 0; kk < nTiles / 2; ++kk)
-        pA.push_back(G.cToA(sm.pC[2 * kk], sm.pC[2 * kk + 1]));
-      oAcc = G.wgmma(oAcc, pA, kv->advance(G, vDesc, stage),
-                     kv->mnMajorSteps(), /*transB=*/true);
+      if (fp8) {
+        // Four C tiles (32 keys) per 32-deep step; V^T's rows hold the keys
+        // in the order the fragment packs them.
+        for (int64_t kk = 0; kk < nTiles / 4; ++kk)
+          pA.push_back(G.fp8PFragment(ArrayRef<Value>(sm.pC).slice(4 * kk, 4)));
+        oAcc = G.wgmma(oAcc, pA, kv->advance(G, vDesc, stage),
+                       kv->kMajorSteps(), /*transB=*/false);
+      } else {
+        for (int64_t kk = 0; kk < nTiles / 2; ++kk)
+          pA.push_back(G.cToA(sm.pC[2 * kk], sm.pC[2 * kk + 1]));
+        oAcc = G.wgmma(oAcc, pA, kv->advance(G, vDesc, stage),
+                       kv->mnMajorSteps(), /*transB=*/true);
+      }
       SmallVector<Value> next = sm.next;
       llvm::append_range(next, oAcc);
       if (stages == 2)
@@ -1506,7 +1640,7 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
   // are done); else, in the one-warpgroup kernel, into the K tile (its last
   // product done, its last copy waited for).
   const bool stageO =
-      !s.splitKeys && wg &&
+      !s.splitKeys && wg && !fp8 &&
       (qShared || (!ws && warps == 4 && stages == 1 && tileKV >= 64));
   Value wgRowBase, qTile, qRowOff, wgBarrierId;
   auto wgBarrier = [&]() {
@@ -1542,6 +1676,8 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
     none = arith::CmpFOp::create(ib, il, arith::CmpFPredicate::OEQ, lsum,
                                  ki.f(0.0f));
     Value inv = arith::DivFOp::create(ib, il, ki.f(1.0f), lsum);
+    if (oFactor)
+      inv = arith::MulFOp::create(ib, il, inv, oFactor);
     inv = arith::SelectOp::create(ib, il, none, ki.f(0.0f), inv);
     Value invV = vector::BroadcastOp::create(ib, il, v2f, inv);
     SmallVector<Value> pairs;
@@ -1550,7 +1686,7 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
                                           ArrayRef<int64_t>{r});
       x = arith::MulFOp::create(ib, il, x, invV);
       pairs.push_back(
-          arith::TruncFOp::create(ib, il, VectorType::get({2}, elt), x));
+          arith::TruncFOp::create(ib, il, VectorType::get({2}, outElt), x));
     }
     return pairs;
   };
@@ -1562,6 +1698,8 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
     scf::IfOp::create(ib, il, first, [&](OpBuilder &jb, Location jl) {
       KernelBuilder kj{jb, jl};
       Value lg = arith::AddFOp::create(jb, jl, m, log2(jb, jl, lsum));
+      if (pOffset != 0.0f)
+        lg = arith::SubFOp::create(jb, jl, lg, kj.f(pOffset));
       lg = arith::MulFOp::create(jb, jl, lg, kj.f(0.6931471805599453f));
       lg = arith::SelectOp::create(jb, jl, none, kj.f(ninf), lg);
       memref::StoreOp::create(jb, jl, lg, lse, ValueRange{bh, row});

@@ -26,6 +26,18 @@ namespace {
 struct TensorCoreKind : KernelKind {
   bool applies(KernelSpec &s, const FlashMapToGPUOptions &o,
                bool backward) const override {
+    if (s.isFloat8()) {
+      // One warpgroup (its products synchronous) on 128-key tiles.
+      if (!o.tensorCores || !o.wgmma || !o.fp8 || backward ||
+          !fp8ForwardApplies(s))
+        return false;
+      s.wgmma = true;
+      s.mmaWarpSpecialized = false;
+      s.mmaMaxRegisters = o.mmaMaxRegisters;
+      s.mmaWarps = 4;
+      s.mmaTileKV = 128;
+      return true;
+    }
     if (!o.tensorCores ||
         !(backward ? mmaGradApplies(s) : mmaForwardApplies(s)))
       return false;
@@ -68,6 +80,11 @@ struct TensorCoreKind : KernelKind {
       ks.push_back(
           {buildGradKVMmaKernel(b, loc, names[1], s), threads, rows, kind});
     }
+    // V^T first (fp8), with the forward's arguments.
+    if (s.isFloat8())
+      ks.insert(ks.begin(),
+                buildFp8TransposeVKernel(b, loc, names[0] + "_v_transpose", s,
+                                         ks.front().fn.getArgumentTypes()));
     // The block mask first, with the arguments of the kernel after it.
     if (s.blockMask())
       ks.insert(ks.begin(),

@@ -45,6 +45,19 @@ gpu::GPUFuncOp buildGradQMmaKernel(OpBuilder &b, Location loc, StringRef name,
 gpu::GPUFuncOp buildGradKVMmaKernel(OpBuilder &b, Location loc, StringRef name,
                                     const KernelSpec &s);
 
+/// Whether `s` (fp8) takes the wgmma fp8 forward: D = Dv = 128, no mask
+/// operand, no block mask (their scratch would collide with V^T's).
+bool fp8ForwardApplies(const KernelSpec &s);
+/// The fp8 forward's V^T (Fp8TransposeV.cpp): the kernel launched before
+/// it that writes V^T into the op's scratch in the forward's key tiles
+/// (fp8TransposedVKeys of them, in MmaFragments::fp8PFragment's key order),
+/// grid (ceil(Nk / keys), BHkv); its arguments are `argTypes` (the
+/// forward's).
+int64_t fp8TransposedVKeys(const KernelSpec &s);
+MappedKernel buildFp8TransposeVKernel(OpBuilder &b, Location loc,
+                                      StringRef name, const KernelSpec &s,
+                                      ArrayRef<Type> argTypes);
+
 /// Block skipping for mask_mods that are not just affine bounds (document
 /// masks; BlockMask.cpp): whether `s` needs a block mask.
 bool blockMaskApplies(const KernelSpec &s);

@@ -22,6 +22,11 @@
 // 1.14x faster than the one-warpgroup kernel all the same: bench/RESULTS.md.)
 // RUN: %gen --batch 1 --hq 16 --n 1000 --d 128 --dtype bf16 --causal --segments 4 | flash-opt --flash-to-nvvm=format=isa | %python %S/ptxas_spills.py | FileCheck %s --check-prefix=FWD
 // RUN: %gen --grad --batch 1 --hq 16 --n 2048 --d 128 --dtype bf16 --causal --segments 4 | flash-opt --flash-to-nvvm=format=isa | %python %S/ptxas_spills.py | FileCheck %s --check-prefix=BWD
+// The fp8 forward (option fp8: V^T's kernel, then the one-warpgroup e4m3
+// wgmma kernel), static and runtime sizes.
+// RUN: %gen --batch 2 --hq 8 --hkv 2 --n 4096 --d 128 --dtype f8E4M3FN --descale head --causal | flash-opt --flash-to-nvvm="format=isa fp8" | %python %S/ptxas_spills.py | FileCheck %s --check-prefixes=FWD,FP8
+// RUN: %gen --hq 4 --nq 300 --nk 1000 --d 128 --dtype f8E4M3FN --descale tensor --dynamic | flash-opt --flash-to-nvvm="format=isa fp8" | %python %S/ptxas_spills.py | FileCheck %s --check-prefixes=FWD,FP8
+// FP8: flash_attention_0_v_transpose: {{[0-9]+}} registers, 0 bytes spilled
 // The warp-specialized forward (d = 128) overlaps its products with the
 // softmax only if ptxas keeps them asynchronous.
 // FWD-NOT: wgmma serialized

@@ -42,7 +42,17 @@ struct KernelBuilder;
 struct KernelSpec {
   int64_t bh, hq, hkv, nq, nk, d, dv;
   Type elt;
+  /// o's element type: elt, or an fp8 op's (f32, f16 or bf16).
+  Type outElt;
   float scale;
+  /// An fp8 op's descale factors (f32 buffers after the captured operands,
+  /// q's, k's, v's): 1 element each (per tensor) or one per kv
+  /// batch-head (descalePerHead), none: the factors are 1.
+  bool descale = false, descalePerHead = false;
+  bool isFloat8() const { return isa<Float8E4M3FNType>(elt); }
+  /// Whether the kernels take the op's scratch buffer (after the descale
+  /// factors): a block mask's table or an fp8 op's transposed V.
+  bool hasScratch() const { return blockMaskRows != 0 || isFloat8(); }
   std::optional<int64_t> causalOffset;
   int64_t threads, tile;
   /// Threads per row of the SIMT kernels (a query row; a key row in the
@@ -208,14 +218,27 @@ MemRefType captureType(MLIRContext *ctx, RankedTensorType t);
 inline ValueRange captureBuffers(gpu::GPUFuncOp fn, const KernelSpec &s) {
   return ValueRange(fn.getArguments())
       .slice(fn.getNumArguments() - s.numSizeArgs() - s.captures.size() -
-                 (s.blockMask() ? 1 : 0),
+                 (s.descale ? 3 : 0) - (s.hasScratch() ? 1 : 0),
              s.captures.size());
 }
 
-/// The block mask table of a kernel of `s` with s.blockMask(): the
-/// argument after the captured operands.
-inline Value blockMaskBuffer(gpu::GPUFuncOp fn, const KernelSpec &s) {
+/// An fp8 op's descale buffers (q's, k's, v's; s.descale): the arguments
+/// after the captured operands.
+inline ValueRange descaleBuffers(gpu::GPUFuncOp fn, const KernelSpec &s) {
+  return ValueRange(fn.getArguments())
+      .slice(fn.getNumArguments() - s.numSizeArgs() - 3 -
+                 (s.hasScratch() ? 1 : 0),
+             3);
+}
+
+/// The op's scratch buffer (s.hasScratch()): the argument before the size
+/// arguments. The block mask table (s.blockMask(), f32), or an fp8 op's
+/// transposed V (f8E4M3FN: fp8TransposedV).
+inline Value scratchBuffer(gpu::GPUFuncOp fn, const KernelSpec &s) {
   return fn.getArgument(fn.getNumArguments() - s.numSizeArgs() - 1);
+}
+inline Value blockMaskBuffer(gpu::GPUFuncOp fn, const KernelSpec &s) {
+  return scratchBuffer(fn, s);
 }
 
 /// Element `idx` of captured operand `k` from the kernel's capture buffers
