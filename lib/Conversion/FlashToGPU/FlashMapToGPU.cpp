@@ -597,8 +597,7 @@ struct FlashMapToGPUPass : flash::impl::FlashMapToGPUBase<FlashMapToGPUPass> {
         // (Only fp8 ops are refused by every kind.)
         op->emitOpError("has no GPU kernel for this fp8 configuration: the "
                         "wgmma fp8 forward takes head dims D = Dv = 128 on "
-                        "sm_90a, static head counts, without a mask operand, "
-                        "a document mask or split-KV decode");
+                        "sm_90a, without a document mask");
         return signalPassFailure();
       }
       // The launch contract, for tools that launch the kernels themselves

@@ -759,8 +759,7 @@ bool gpukernels::mmaForwardApplies(const KernelSpec &s) {
 }
 
 bool gpukernels::fp8ForwardApplies(const KernelSpec &s) {
-  return s.isFloat8() && s.d == 128 && s.dv == 128 && !s.mask &&
-         !blockMaskApplies(s);
+  return s.isFloat8() && s.d == 128 && s.dv == 128 && !blockMaskApplies(s);
 }
 
 bool gpukernels::wgmmaApplies(const KernelSpec &s) {

@@ -45,8 +45,8 @@ gpu::GPUFuncOp buildGradQMmaKernel(OpBuilder &b, Location loc, StringRef name,
 gpu::GPUFuncOp buildGradKVMmaKernel(OpBuilder &b, Location loc, StringRef name,
                                     const KernelSpec &s);
 
-/// Whether `s` (fp8) takes the wgmma fp8 forward: D = Dv = 128, no mask
-/// operand, no block mask (their scratch would collide with V^T's).
+/// Whether `s` (fp8) takes the wgmma fp8 forward: D = Dv = 128, no block
+/// mask (its table would take the scratch that holds V^T).
 bool fp8ForwardApplies(const KernelSpec &s);
 /// The fp8 forward's V^T (Fp8TransposeV.cpp): the kernel launched before
 /// it that writes V^T into the op's scratch in the forward's key tiles

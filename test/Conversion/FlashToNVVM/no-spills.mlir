@@ -26,6 +26,7 @@
 // wgmma kernel), static and runtime sizes.
 // RUN: %gen --batch 2 --hq 8 --hkv 2 --n 4096 --d 128 --dtype f8E4M3FN --descale head --causal | flash-opt --flash-to-nvvm="format=isa fp8" | %python %S/ptxas_spills.py | FileCheck %s --check-prefixes=FWD,FP8
 // RUN: %gen --hq 4 --nq 300 --nk 1000 --d 128 --dtype f8E4M3FN --descale tensor --dynamic | flash-opt --flash-to-nvvm="format=isa fp8" | %python %S/ptxas_spills.py | FileCheck %s --check-prefixes=FWD,FP8
+// RUN: %gen --batch 2 --hq 3 --nq 37 --nk 700 --d 128 --mask bool --full-mask --dtype f8E4M3FN --descale head | flash-opt --flash-to-nvvm="format=isa fp8" | %python %S/ptxas_spills.py | FileCheck %s --check-prefixes=FWD,FP8
 // FP8: flash_attention_0_v_transpose: {{[0-9]+}} registers, 0 bytes spilled
 // The warp-specialized forward (d = 128) overlaps its products with the
 // softmax only if ptxas keeps them asynchronous.
