@@ -72,7 +72,8 @@ struct MmaFragments {
   // B comes from shared memory in the 128-byte-swizzled layout of
   // swizzledIndex, addressed by a matrix descriptor.
 
-  /// acc + A B over the k-steps of `a` (one A fragment per 16-deep step),
+  /// acc + A B over the k-steps of `a` (one A fragment per 16-deep step;
+  /// fp8 (elt e4m3): 32-deep, A fragments from fp8PFragment, B K-major),
   /// B's step i at descriptor desc + stepOffsets[i] (bytes); acc: C tiles
   /// (N = 8 * acc.size()), or, with acc empty, A B into zeroTiles fresh
   /// tiles. transB: B is stored N-contiguous (V), else K-contiguous (K).

@@ -41,6 +41,13 @@
 //     asynchronous wgmma groups, wait for S(j) only, run the softmax of
 //     tile j while P V is in flight, then wait for it and rescale O.
 //
+// fp8 (e4m3; option fp8, not yet run on a GPU): the one-warpgroup wgmma
+// kernel on 128-key tiles at d = 128, its products 32 deep; V^T, which
+// 8-bit B operands need (K-major only), comes from the op's scratch, where
+// a kernel launched first wrote it in the key order of P's A fragments
+// (Fp8TransposeV.cpp, MmaFragments::fp8PFragment); the descale factors
+// scale the scores and o at run time.
+//
 // cp.async instead of TMA: the kernels take bare pointers, and a tensor map
 // would have to be encoded by every host that launches them.
 //
@@ -97,7 +104,7 @@ bool wgmmaQInShared(const KernelSpec &s) {
 }
 
 /// The operands of the wgmma inline PTX: C tiles as their 4 f32 each, A
-/// fragments as their 4 words (bf16/f16 pairs) each.
+/// fragments as their 4 words (bf16/f16 pairs, or 4 e4m3 bytes) each.
 void appendTiles(OpBuilder &b, Location loc, ArrayRef<Value> tiles,
                  SmallVectorImpl<Value> &operands) {
   for (Value tile : tiles)
