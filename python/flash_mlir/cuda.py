@@ -868,7 +868,7 @@ def attention(q, k, v, causal=False, scale=None, mask=None, window=None,
     mods = (window, softcap, alibi_slopes, segment_ids)
     descales = dict(q_descale=q_descale, k_descale=k_descale,
                     v_descale=v_descale)
-    fp8 = q.dtype == _fp8_dtype() and q.dtype is not None
+    fp8 = q.dtype == _fp8_dtype()
     if not (torch.is_grad_enabled() and
             (q.requires_grad or k.requires_grad or v.requires_grad)) or fp8:
         # Inference: no autograd node to record (fp8 has no backward: its

@@ -535,17 +535,27 @@ Value gpukernels::blockMaskFull(OpBuilder &b, Location loc, Value t,
       arith::AndIOp::create(b, loc, bit, i32c(b, loc, 1)), i32c(b, loc, 0));
 }
 
-SmallVector<Value> gpukernels::blockMaskFullOrPartial(
-    OpBuilder &b, Location loc, Value t, int64_t step, ValueRange state,
-    TypeRange types,
-    function_ref<SmallVector<Value>(OpBuilder &, Location, bool)> tile) {
-  auto branch = ifElse(
-      b, loc, types, blockMaskFull(b, loc, t, step, state),
-      [&](OpBuilder &ib, Location il) {
-        scf::YieldOp::create(ib, il, tile(ib, il, /*full=*/true));
-      },
-      [&](OpBuilder &ib, Location il) {
-        scf::YieldOp::create(ib, il, tile(ib, il, /*full=*/false));
+SmallVector<Value>
+gpukernels::blockMaskTileLoop(OpBuilder &b, Location loc, Value start,
+                              Value end, int64_t step, ValueRange inits,
+                              const TileCursor *cursor, ValueRange state,
+                              bool partialOnly, BlockMaskTileBody body) {
+  return tileLoop(
+      b, loc, start, end, step, inits, cursor, state,
+      [&](OpBuilder &lb, Location l, Value t, ValueRange args, Value after,
+          ValueRange st) -> SmallVector<Value> {
+        if (!cursor || partialOnly)
+          return body(lb, l, t, args, after, /*full=*/false);
+        auto branch = ifElse(
+            lb, l, args.getTypes(), blockMaskFull(lb, l, t, step, st),
+            [&](OpBuilder &ib, Location il) {
+              scf::YieldOp::create(ib, il,
+                                   body(ib, il, t, args, after, /*full=*/true));
+            },
+            [&](OpBuilder &ib, Location il) {
+              scf::YieldOp::create(
+                  ib, il, body(ib, il, t, args, after, /*full=*/false));
+            });
+        return SmallVector<Value>(branch.getResults());
       });
-  return SmallVector<Value>(branch.getResults());
 }

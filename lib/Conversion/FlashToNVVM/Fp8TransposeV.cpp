@@ -35,16 +35,12 @@ namespace {
 constexpr int64_t kTransposeThreads = 256;
 } // namespace
 
-int64_t gpukernels::fp8TransposedVKeys(const KernelSpec &s) {
-  return s.mmaTileKV;
-}
-
 MappedKernel gpukernels::buildFp8TransposeVKernel(OpBuilder &ob, Location loc,
                                                   StringRef name,
                                                   const KernelSpec &s,
                                                   ArrayRef<Type> argTypes) {
   MLIRContext *ctx = ob.getContext();
-  const int64_t T = fp8TransposedVKeys(s), Dv = s.dv;
+  const int64_t T = s.mmaTileKV, Dv = s.dv;
   // The tile in shared memory, rows padded by 4 bytes (a column's bytes in
   // different banks).
   auto tileTy = MemRefType::get(

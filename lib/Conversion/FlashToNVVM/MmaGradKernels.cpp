@@ -448,19 +448,11 @@ gpu::GPUFuncOp gpukernels::buildGradQMmaKernel(OpBuilder &ob, Location loc,
       return acc;
     };
   };
-  SmallVector<Value> loop =
-      tileLoop(b, loc, kvStart, kvEnd, kTile, inits,
-               cursor ? &*cursor : nullptr, cursorState,
-               [&](OpBuilder &lb, Location l, Value jt, ValueRange args,
-                   Value nextTile, ValueRange state) -> SmallVector<Value> {
-                 if (!cursor || mask)
-                   return tileStep(false)(lb, l, jt, args, nextTile);
-                 return blockMaskFullOrPartial(
-                     lb, l, jt, kTile, state, args.getTypes(),
-                     [&](OpBuilder &ib, Location il, bool full) {
-                       return tileStep(full)(ib, il, jt, args, nextTile);
-                     });
-               });
+  SmallVector<Value> loop = blockMaskTileLoop(
+      b, loc, kvStart, kvEnd, kTile, inits, cursor ? &*cursor : nullptr,
+      cursorState, /*partialOnly=*/bool(mask),
+      [&](OpBuilder &lb, Location l, Value jt, ValueRange args, Value nextTile,
+          bool full) { return tileStep(full)(lb, l, jt, args, nextTile); });
   SmallVector<Value> res(ArrayRef<Value>(loop).take_front(dTiles));
   if (sw)
     F.waitAll(loop[dTiles]);
@@ -743,18 +735,12 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
             return acc;
           };
         };
-        SmallVector<Value> qLoop = tileLoop(
+        SmallVector<Value> qLoop = blockMaskTileLoop(
             hb, hl, qFrom, qEnd, kTile, tInits, cursor ? &*cursor : nullptr,
-            cursorState,
+            cursorState, /*partialOnly=*/bool(mask),
             [&](OpBuilder &lb, Location l, Value it, ValueRange args,
-                Value nextTile, ValueRange state) -> SmallVector<Value> {
-              if (!cursor || mask)
-                return tileStep(false)(lb, l, it, args, nextTile);
-              return blockMaskFullOrPartial(
-                  lb, l, it, kTile, state, args.getTypes(),
-                  [&](OpBuilder &ib, Location il, bool full) {
-                    return tileStep(full)(ib, il, it, args, nextTile);
-                  });
+                Value nextTile, bool full) {
+              return tileStep(full)(lb, l, it, args, nextTile);
             });
         // wgmma: the copies issued past the last step land before the
         // next head's first ones reuse the buffer.

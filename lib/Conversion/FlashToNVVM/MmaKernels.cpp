@@ -1590,20 +1590,13 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
                                  headOut, body(/*masked=*/false));
   // The tail; with skipping, over the tiles the block sees only, those it
   // sees in full without the mask.
-  auto maskedOrFull = [&](OpBuilder &lb, Location l, Value jt, ValueRange args,
-                          Value nextTile,
-                          ValueRange state) -> SmallVector<Value> {
-    if (!skipTiles || mask)
-      return step(/*masked=*/true)(lb, l, jt, args, nextTile);
-    return blockMaskFullOrPartial(lb, l, jt, tileKV, state, args.getTypes(),
-                                  [&](OpBuilder &ib, Location il, bool full) {
-                                    return step(/*masked=*/!full)(
-                                        ib, il, jt, args, nextTile);
-                                  });
-  };
-  SmallVector<Value> loopRes =
-      tileLoop(b, loc, tailStart, kvEnd, tileKV, full.getResults(),
-               cursor ? &*cursor : nullptr, cursorState, maskedOrFull);
+  SmallVector<Value> loopRes = blockMaskTileLoop(
+      b, loc, tailStart, kvEnd, tileKV, full.getResults(),
+      cursor ? &*cursor : nullptr, cursorState, /*partialOnly=*/bool(mask),
+      [&](OpBuilder &lb, Location l, Value jt, ValueRange args, Value nextTile,
+          bool seenInFull) {
+        return step(/*masked=*/!seenInFull)(lb, l, jt, args, nextTile);
+      });
 
   if (!ws)
     F.waitAll(loopRes.back());

@@ -50,10 +50,8 @@ gpu::GPUFuncOp buildGradKVMmaKernel(OpBuilder &b, Location loc, StringRef name,
 bool fp8ForwardApplies(const KernelSpec &s);
 /// The fp8 forward's V^T (Fp8TransposeV.cpp): the kernel launched before
 /// it that writes V^T into the op's scratch in the forward's key tiles
-/// (fp8TransposedVKeys of them, in MmaFragments::fp8PFragment's key order),
-/// grid (ceil(Nk / keys), BHkv); its arguments are `argTypes` (the
-/// forward's).
-int64_t fp8TransposedVKeys(const KernelSpec &s);
+/// (s.mmaTileKV keys, in MmaFragments::fp8PFragment's key order), grid
+/// (ceil(Nk / keys), BHkv); its arguments are `argTypes` (the forward's).
 MappedKernel buildFp8TransposeVKernel(OpBuilder &b, Location loc,
                                       StringRef name, const KernelSpec &s,
                                       ArrayRef<Type> argTypes);
@@ -88,13 +86,17 @@ TileCursor blockMaskCursor(Value end, int64_t step, BlockMaskBitsFn bits);
 /// Whether tile t, found by a blockMaskCursor with `state`, is seen in full.
 Value blockMaskFull(OpBuilder &b, Location loc, Value t, int64_t step,
                     ValueRange state);
-/// Tile t's step (results of `types`) as tile(full) under an scf.if on
-/// blockMaskFull: full = the block sees the tile in full (the mask_mod can
-/// be left out).
-SmallVector<Value> blockMaskFullOrPartial(
-    OpBuilder &b, Location loc, Value t, int64_t step, ValueRange state,
-    TypeRange types,
-    function_ref<SmallVector<Value>(OpBuilder &, Location, bool)> tile);
+/// tileLoop over the tiles `cursor` gives (every tile from start without
+/// one), each tile's step body(t, args, after, full): with a cursor and
+/// without `partialOnly` under an scf.if on blockMaskFull, full = the block
+/// sees the tile in full (the mask_mod can be left out); else full = false
+/// (partialOnly: a mask operand, read on every tile).
+using BlockMaskTileBody = function_ref<SmallVector<Value>(
+    OpBuilder &, Location, Value, ValueRange, Value, bool)>;
+SmallVector<Value> blockMaskTileLoop(OpBuilder &b, Location loc, Value start,
+                                     Value end, int64_t step, ValueRange inits,
+                                     const TileCursor *cursor, ValueRange state,
+                                     bool partialOnly, BlockMaskTileBody body);
 } // namespace gpukernels
 } // namespace flash
 } // namespace mlir
