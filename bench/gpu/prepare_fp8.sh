@@ -26,3 +26,4 @@ exe f8 --batch 2 --hq 8 --hkv 1 --nq 257 --nk 1500 --d 128 $F --descale head --a
 # Mask operands (bf16 additive; a keep-mask with fully masked rows).
 exe f9 --batch 2 --hq 3 --nq 37 --nk 700 --d 128 --mask bool --full-mask $F --descale head --amp 5 --tol 5e-2 --lse-tol 1e-2
 exe f10 --batch 2 --hq 4 --hkv 2 --nq 300 --nk 500 --d 128 --causal --mask add $F --descale tensor --amp 4 --tol 5e-2 --lse-tol 1e-2
+cp build/lib/libflash_cuda_runtime.so "$OUT/"
