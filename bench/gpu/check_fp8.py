@@ -3,17 +3,18 @@
 on float8_e4m3fn q, k, v with q/k/v descale factors (FlashAttention-3's
 API), against a float64 reference on the dequantized values, next to the
 bf16 cuDNN SDPA on the same dequantized values (its error and its time) and
-torch's own fp8 SDPA where this torch has one. The kernel has not run on a
-GPU before this script: FLASH_MLIR_NVVM_OPTIONS=fp8 selects it.
+torch's own fp8 SDPA where this torch has one.
 
   # here (flash-opt available): the kernels into a cache
-  FLASH_MLIR_NVVM_OPTIONS=fp8 FLASH_MLIR_CACHE=gpu_f/cache \\
-      python3 bench/gpu/check_fp8.py --precompile
+  FLASH_MLIR_CACHE=gpu_f/cache python3 bench/gpu/check_fp8.py --precompile
   # GPU machine
-  FLASH_MLIR_NVVM_OPTIONS=fp8 FLASH_MLIR_CACHE=$OUT/cache \\
-      python3 bench/gpu/check_fp8.py
+  FLASH_MLIR_CACHE=$OUT/cache python3 bench/gpu/check_fp8.py
 Prints one line per case and `ok: 1` last when every error is within
-bounds (o: 5e-2 absolute where P is peaked, FlashAttention-3's fp8 range).
+bounds: o 5e-2 absolute where P is peaked (P in e4m3: 2^-4 relative), lse
+1e-2, or 1.05x the error of the lse of cuBLASLt's fp8 scores on the same
+values plus 1e-3 (the tensor cores accumulate e4m3 products with less
+than f32's precision: at amplitude 6 both are ~5e-2 off; 5e-2 at
+amplitudes of 5 and more where cuBLASLt refuses the shape).
 """
 
 import argparse
@@ -102,8 +103,9 @@ def tensor_core_lse(q, k, ds, per_head, mask):
     nk = k.shape[2]
     s = torch.empty(b, hq, nq, nk, device="cuda", dtype=torch.float64)
 
-    def padded(x):  # (cuBLASLt's fp8 GEMM: sizes multiples of 16)
-        p = torch.zeros((x.shape[0] + 15) // 16 * 16, d, device="cuda",
+    def padded(x):  # (cuBLASLt's fp8 GEMM: sizes multiples of 16; some
+        # multiples of 16 but not of 64 were refused)
+        p = torch.zeros((x.shape[0] + 63) // 64 * 64, d, device="cuda",
                         dtype=torch.float32).to(x.dtype)
         p[:x.shape[0]] = x
         return p
@@ -153,10 +155,15 @@ def check():
         err = (o.double() - ref).abs().max().item()
         lerr = (lse.double() - lse_ref).abs().nan_to_num(0).max().item()
         bf_err = (bf.double() - ref).abs().max().item()
-        good = o.dtype == torch.bfloat16 and err <= 5e-2 and lerr <= 1e-2
+        tc_lerr = (None if tc is None else
+                   (tc - lse_ref).abs().nan_to_num(0).max().item())
+        # (Without cuBLASLt's scores: prepare_fp8.sh's bound by amplitude.)
+        lse_tol = max(1e-2, (5e-2 if amp >= 5 else 0) if tc_lerr is None
+                      else 1.05 * tc_lerr + 1e-3)
+        good = (o.dtype == torch.bfloat16 and err <= 5e-2 and
+                lerr <= lse_tol)
         ok &= good
-        tc_err = ("n/a" if tc is None else
-                  f"{(tc - lse_ref).abs().nan_to_num(0).max().item():.3e}")
+        tc_err = "n/a" if tc is None else f"{tc_lerr:.3e}"
         print(f"B={b} Hq={hq} Hkv={hkv} Nq={nq} Nk={nk} causal={causal} "
               f"amp={amp} per_head={per_head}: o err {err:.3e} (bf16 SDPA on "
               f"the dequantized values {bf_err:.3e}) lse err {lerr:.3e} "

@@ -39,7 +39,7 @@ void mlir::flash::buildFlashToNVVMPipeline(
   // wgmma exists only on sm_90a (the "a" features of Hopper).
   map.wgmma = map.tensorCores && options.wgmma && options.chip == "sm_90a";
   map.warpSpecialize = options.warpSpecialize;
-  map.fp8 = map.wgmma && options.fp8;
+  map.deterministic = options.deterministic;
   pm.addPass(createFlashMapToGPU(map, tensorCoreKernelKinds()));
   if (options.mapOnly)
     return;

@@ -228,8 +228,7 @@ def attention(q, k, v, causal=False, scale=None, block_q=None, block_kv=None,
 
     fp8 (CUDA, forward only): float8_e4m3fn q, k, v with FlashAttention-3's
     `q_descale`, `k_descale`, `v_descale` (one element, or [B, Hkv]); o in
-    bf16. Its wgmma kernel has not run on a GPU yet: it needs
-    FLASH_MLIR_NVVM_OPTIONS=fp8 (flash-opt computes fp8 ops on the CPU:
+    bf16; head dim 128 (flash-opt computes fp8 ops on the CPU too:
     --flash-to-cpu)."""
     mods = (window, softcap, alibi_slopes, segment_ids)
     descales = (q_descale, k_descale, v_descale)

@@ -216,18 +216,26 @@ def compile_kernel(cfg, chip="sm_90a", features="+ptx80", grad=False):
         side = json.load(f)
     contracts = side["kernels"]
     # The buffers this front passes, in the kernels' order (their contract):
-    # the backward's last kernel (dK/dV) takes its own, the others (a block
-    # mask, dQ) the dQ kernel's.
-    dq_args = ["q", "k", "v", "o", "lse", "do", "dq", "delta"]
-    want = ([dq_args] * (len(contracts) - 1) +
-            [["q", "k", "v", "lse", "do", "delta", "dk", "dv"]] if grad
-            else [["q", "k", "v", "o", "lse"]] * len(contracts))
-    for c, w in zip(contracts, want):
-        if c.get("args", [])[:len(w)] != w:
+    # the backward's kernels over keys (dK/dV) take their own, the others
+    # (a block mask, dQ, dQ's accumulator) the dQ kernel's.
+    wants = [GRAD_Q_ARGS, GRAD_KV_ARGS] if grad else [["q", "k", "v", "o",
+                                                        "lse"]]
+    for c in contracts:
+        if not any(c.get("args", [])[:len(w)] == w for w in wants):
             raise compiler.CompileError(
-                f"kernel {c['name']} takes {c.get('args')}, not {w}...")
+                f"kernel {c['name']} takes {c.get('args')}, not one of "
+                f"{wants}...")
     _KINDS[(repr(cfg), grad, _nvvm_options())] = [c["kind"] for c in contracts]
     return cubin, [c["name"] for c in contracts], contracts
+
+
+GRAD_Q_ARGS = ["q", "k", "v", "o", "lse", "do", "dq", "delta"]
+GRAD_KV_ARGS = ["q", "k", "v", "lse", "do", "delta", "dk", "dv"]
+
+
+def takes_kv_args(contract):
+    """Whether a backward kernel takes the dK/dV kernel's buffers."""
+    return contract["args"][:len(GRAD_KV_ARGS)] == GRAD_KV_ARGS
 
 
 def geometry(contract, cfg):
@@ -777,6 +785,7 @@ class _GradPlan(_Signature):
         self.scratch = scratch_words(self.kern.contracts, self.cfg)
         # (The scratch buffer's pointer comes after the captured ones.)
         self.runs = self.launches(8 + (self.scratch > 0))
+        self.kv_side = [takes_kv_args(c) for c in self.kern.contracts]
         self.f32 = torch.float32
 
     def __call__(self, q, k, v, o, lse, do, mods):
@@ -793,9 +802,8 @@ class _GradPlan(_Signature):
             rest.append(scratch.data_ptr())
         q_side = [t.data_ptr() for t in (q, k, v, o, lse, do, dq, delta)]
         kv_side = [t.data_ptr() for t in (q, k, v, lse, do, delta, dk, dv)]
-        for i, launch in enumerate(self.runs):
-            side = kv_side if i == len(self.runs) - 1 else q_side
-            launch(side + rest, stream)
+        for launch, kv in zip(self.runs, self.kv_side):
+            launch((kv_side if kv else q_side) + rest, stream)
         return dq, dk, dv
 
 

@@ -53,11 +53,11 @@ struct FlashToNVVMPipelineOptions
       llvm::cl::desc("The wgmma forward in warp-specialized blocks (a "
                      "producer warpgroup, two consumers; flash-map-to-gpu)"),
       llvm::cl::init(FlashMapToGPUOptions().warpSpecialize)};
-  PassOptions::Option<bool> fp8{
-      *this, "fp8",
-      llvm::cl::desc("fp8 (f8E4M3FN) forwards on the wgmma fp8 kernel "
-                     "(flash-map-to-gpu; not yet run on a GPU)"),
-      llvm::cl::init(FlashMapToGPUOptions().fp8)};
+  PassOptions::Option<bool> deterministic{
+      *this, "deterministic",
+      llvm::cl::desc("The backward's dQ in a fixed order of additions "
+                     "(false: atomics in the wgmma dK/dV kernel)"),
+      llvm::cl::init(FlashMapToGPUOptions().deterministic)};
   PassOptions::Option<int64_t> mmaWarps{
       *this, "mma-warps",
       llvm::cl::desc("Warps per block of the tensor-core forward "

@@ -448,7 +448,7 @@ struct FlashMapToGPUPass : flash::impl::FlashMapToGPUBase<FlashMapToGPUPass> {
     o.cooperativeMatrix = cooperativeMatrix;
     o.wgmma = wgmma;
     o.warpSpecialize = warpSpecialize;
-    o.fp8 = fp8;
+    o.deterministic = deterministic;
     o.rowLanes = rowLanes;
     o.gradRowLanes = gradRowLanes;
     o.maxWorkgroupMemory = maxWorkgroupMemory;
@@ -548,12 +548,8 @@ struct FlashMapToGPUPass : flash::impl::FlashMapToGPUBase<FlashMapToGPUPass> {
               : specOf(cast<AttentionGradOp>(op), threads, tileKV);
       if (failed(s))
         return signalPassFailure();
-      if (s->isFloat8() && !opts.fp8) {
-        op->emitOpError("has no GPU kernel for fp8 (f8E4M3FN) yet (the wgmma "
-                        "fp8 forward, option fp8, has not run on a GPU); "
-                        "--flash-to-cpu computes it");
-        return signalPassFailure();
-      }
+      if (auto grad = dyn_cast<AttentionGradOp>(op))
+        s->orderFixed = grad.getDeterministic();
       s->splitBlocks = opts.splitKVBlocks;
       op = outlineHostGlue(op, glueCounter, gpuModule);
       // The regions of the moved op (specOf saw the original's).
@@ -635,10 +631,13 @@ struct FlashMapToGPUPass : flash::impl::FlashMapToGPUBase<FlashMapToGPUPass> {
           all.push_back(StringAttr::get(ctx, "scratch"));
         return ArrayAttr::get(ctx, all);
       };
-      // The backward's last kernel (dK/dV) is over keys and takes its own
-      // buffers; the others (a block mask, dQ) the dQ kernel's.
+      // The backward's kernels over keys (dK/dV; by default the last) take
+      // their own buffers, the others (a block mask, dQ) the dQ kernel's.
+      SmallVector<bool> takesKV;
       for (auto [i, k] : llvm::enumerate(kernels)) {
-        bool keys = backward && i + 1 == kernels.size();
+        bool keys = backward &&
+                    (k.rows.empty() ? i + 1 == kernels.size() : k.rows == "nk");
+        takesKV.push_back(keys);
         if (k.rows.empty())
           k.rows = keys ? "nk" : "nq";
         if (k.batchHeads.empty())
@@ -784,8 +783,8 @@ struct FlashMapToGPUPass : flash::impl::FlashMapToGPUBase<FlashMapToGPUPass> {
           qArgs.push_back(buf);
           kvArgs.push_back(buf);
         }
-        launchAll(ArrayRef(kernels).drop_back(1), qArgs);
-        launchAll(ArrayRef(kernels).take_back(1), kvArgs);
+        for (auto [k, kv] : llvm::zip(kernels, takesKV))
+          launchAll(k, kv ? kvArgs : qArgs);
         repl = {host.out(dq), host.out(dk), host.out(dv)};
       }
       host.freeAll();

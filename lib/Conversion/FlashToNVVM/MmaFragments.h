@@ -78,8 +78,9 @@ struct MmaFragments {
   /// (N = 8 * acc.size()), or, with acc empty, A B into zeroTiles fresh
   /// tiles. transB: B is stored N-contiguous (V), else K-contiguous (K).
   /// Synchronous: fence, the steps, commit, wait.
-  /// With aDesc, A is read from shared memory (K-major) at aDesc +
-  /// aStepOffsets[i] instead (`a` empty).
+  /// With aDesc, A is read from shared memory at aDesc + aStepOffsets[i]
+  /// instead (`a` empty): K-major, or with transA M-contiguous (16-bit
+  /// types).
   /// With !wait, asynchronous: the steps are committed as a group and the
   /// results are only valid after a wgmmaWait that leaves the group
   /// complete (ptxas tracks the registers: a read before that would wait).
@@ -87,7 +88,7 @@ struct MmaFragments {
                            ArrayRef<int64_t> stepOffsets, bool transB,
                            int64_t zeroTiles = 0, Value aDesc = Value(),
                            ArrayRef<int64_t> aStepOffsets = {},
-                           bool wait = true);
+                           bool wait = true, bool transA = false);
   /// Waits until at most `pending` committed wgmma groups are in flight;
   /// `done` (C tiles of the groups now complete) flow through the wait, so
   /// that their uses stay after it; `live` (A fragments of groups in

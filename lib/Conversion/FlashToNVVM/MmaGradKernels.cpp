@@ -147,12 +147,17 @@ struct GradTiles {
 
   /// The step's two products with the tiles read as B^T: A0 tile0^T and
   /// A1 tile1^T (S and dP, or S^T and dP^T), nTiles C tiles each; for wgmma
-  /// desc0 / desc1 are the tiles' K-major descriptors for this stage.
+  /// desc0 / desc1 are the tiles' K-major descriptors for this stage, and
+  /// A0 may come from shared memory instead (a0Tiles: its K-major tile 0).
   std::pair<SmallVector<Value>, SmallVector<Value>>
   products(MmaFragments &G, ArrayRef<Value> a0, ArrayRef<Value> a1, Value desc0,
-           Value desc1, int64_t nTiles) const {
+           Value desc1, int64_t nTiles, const SwizzledTiles *a0Tiles = nullptr,
+           Value a0Desc = {}) const {
     if (sw)
-      return {G.wgmma({}, a0, desc0, sw->kMajorSteps(), false, nTiles),
+      return {a0Tiles
+                  ? G.wgmma({}, {}, desc0, sw->kMajorSteps(), false, nTiles,
+                            a0Desc, a0Tiles->kMajorSteps())
+                  : G.wgmma({}, a0, desc0, sw->kMajorSteps(), false, nTiles),
               G.wgmma({}, a1, desc1, sw->kMajorSteps(), false, nTiles)};
     SmallVector<Value> c0, c1;
     const int64_t kSteps = s.d / 16;
@@ -475,6 +480,14 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
     bufs.push_back(MemRefType::get(
         {4 * kTile}, ob.getF32Type(), MemRefLayoutAttrInterface(),
         gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup)));
+  // dQ by atomics: the block's K tile and a step's dS ([queries, keys]),
+  // the operands of dQ^T = K^T dS^T.
+  const bool atomicDQ = s.gradAtomicDQ;
+  const int64_t blockKeys = warps * 16;
+  if (atomicDQ) {
+    bufs.push_back(swizzledBufferType(ctx, elt, 1, blockKeys, D));
+    bufs.push_back(swizzledBufferType(ctx, elt, 1, kTile, blockKeys));
+  }
   auto fn = newKernel(ob, loc, name, s, gradKVArgTypes(ctx, s), bufs, threads);
   limitRegisters(fn, s, /*backward=*/true);
   OpBuilder b = OpBuilder::atBlockBegin(&fn.front());
@@ -533,8 +546,30 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
 
   SmallVector<Value> kA, vA;
   for (int64_t ks = 0; ks < kSteps; ++ks) {
-    kA.push_back(F.aFromGlobal(k, kvbh, keysc[0], keysc[1], ks * 16));
+    if (!atomicDQ)
+      kA.push_back(F.aFromGlobal(k, kvbh, keysc[0], keysc[1], ks * 16));
     vA.push_back(F.aFromGlobal(v, kvbh, keysc[0], keysc[1], ks * 16));
+  }
+  // dQ by atomics: K into shared memory (A of S^T, K-major, and of dQ^T,
+  // M-contiguous: its 64-column halves by descriptor), dS's tile (B,
+  // K-major); the f32 dQ.
+  std::optional<SwizzledTiles> kSw, dsSw;
+  Value kDesc, kDescT, dsDesc, dqAcc, localKey[2];
+  if (atomicDQ) {
+    kSw = swizzledTiles(F, fn.getWorkgroupAttributions()[2], blockKeys, D);
+    dsSw = swizzledTiles(F, fn.getWorkgroupAttributions()[3], kTile, blockKeys);
+    F.waitAll(F.copyTile(tid, threads, k, kvbh, keyBase, nk, blockKeys, D,
+                         kSw->buf, [&](OpBuilder &ib, Value r, Value col) {
+                           return kSw->at(ib, loc, 0, r, col);
+                         }));
+    F.fenceProxyAsync();
+    gpu::BarrierOp::create(b, loc);
+    kDesc = kSw->descriptor(F, 0, /*mnMajor=*/false);
+    kDescT = kSw->descriptor(F, 0, /*mnMajor=*/true);
+    dsDesc = dsSw->descriptor(F, 0, /*mnMajor=*/false);
+    dqAcc = scratchBuffer(fn, s);
+    for (int r = 0; r < 2; ++r)
+      localKey[r] = arith::SubIOp::create(b, loc, keys[r], keyBase);
   }
   SmallVector<Value> inits;
   for (int64_t dt = 0; dt < 2 * dTiles; ++dt)
@@ -650,7 +685,9 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
               for (int64_t j = 0; j < 2; ++j)
                 cols.push_back(column(lb, nt, j));
             // S^T = K Q^T, dP^T = V dO^T.
-            auto [sAll, dpAll] = tiles.products(G, kA, vA, qD, doD, nTiles);
+            // (dQ by atomics: K from shared memory, its registers free.)
+            auto [sAll, dpAll] = tiles.products(
+                G, kA, vA, qD, doD, nTiles, atomicDQ ? &*kSw : nullptr, kDesc);
             // The keys' query ranges relative to this thread's queries
             // it + t2 + c (c = nt 8 + j).
             Value relLo[2], relHi[2];
@@ -701,6 +738,25 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
               pC.push_back(pt);
               dsC.push_back(ds);
             }
+            // dQ by atomics: dS (keys past Nk as 0) into its tile,
+            // [query][key].
+            if (atomicDQ) {
+              for (int64_t nt = 0; nt < nTiles; ++nt)
+                for (int64_t r = 0; r < 2; ++r) {
+                  Value keyOk = arith::CmpIOp::create(
+                      lb, l, arith::CmpIPredicate::ult, keys[r], nk);
+                  for (int64_t j = 0; j < 2; ++j) {
+                    Value x = arith::SelectOp::create(
+                        lb, l, keyOk, at(lb, l, dsC[nt], r, j), kl.f(0.0f));
+                    Value qLocal = G.add(G.t2, kl.c(nt * 8 + j));
+                    Value idx = G.add(
+                        dsSw->at(lb, l, 0, qLocal, localKey[r]).front(), G.g);
+                    memref::StoreOp::create(
+                        lb, l, arith::TruncFOp::create(lb, l, elt, x),
+                        dsSw->buf, ValueRange{idx});
+                  }
+                }
+            }
             // dV += P^T dO, dK += dS^T Q (dO, Q read as B by
             // ldmatrix.trans).
             SmallVector<Value> acc(args.take_front(nAcc)), pA, dsA;
@@ -729,6 +785,33 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
                   acc[dTiles + dt] = G.mma(pA[kk], dB[dt], acc[dTiles + dt]);
                   acc[dt] = G.mma(dsA[kk], qB[dt], acc[dt]);
                 }
+              }
+            }
+            if (atomicDQ) {
+              // dQ^T (D x queries) = K^T dS^T, a 64-row half of D at a
+              // time, added into dQ's accumulator element by element.
+              G.fenceProxyAsync();
+              gpu::BarrierOp::create(lb, l);
+              for (int64_t h = 0; h < D / 64; ++h) {
+                Value aDesc = arith::AddIOp::create(
+                    lb, l, kDescT,
+                    arith::ConstantIntOp::create(lb, l, lb.getI64Type(),
+                                                 h * blockKeys * 128 / 16));
+                SmallVector<Value> dqT =
+                    G.wgmma({}, {}, dsDesc, dsSw->kMajorSteps(), false, nTiles,
+                            aDesc, kSw->mnMajorSteps(), /*wait=*/true,
+                            /*transA=*/true);
+                for (int64_t nt = 0; nt < nTiles; ++nt)
+                  for (int64_t r = 0; r < 2; ++r) {
+                    Value d = G.add(localKey[r], kl.c(h * 64));
+                    for (int64_t j = 0; j < 2; ++j) {
+                      Value qi = G.add(it, G.add(G.t2, kl.c(nt * 8 + j)));
+                      memref::AtomicRMWOp::create(
+                          lb, l, arith::AtomicRMWKind::addf,
+                          at(lb, l, dqT[nt], r, j), dqAcc,
+                          ValueRange{gradDQIndex(kl, s, qbh, qi, d)});
+                    }
+                  }
               }
             }
             gpu::BarrierOp::create(lb, l);

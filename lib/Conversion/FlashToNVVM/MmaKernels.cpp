@@ -41,12 +41,12 @@
 //     asynchronous wgmma groups, wait for S(j) only, run the softmax of
 //     tile j while P V is in flight, then wait for it and rescale O.
 //
-// fp8 (e4m3; option fp8, not yet run on a GPU): the one-warpgroup wgmma
-// kernel on 128-key tiles at d = 128, its products 32 deep; V^T, which
-// 8-bit B operands need (K-major only), comes from the op's scratch, where
-// a kernel launched first wrote it in the key order of P's A fragments
-// (Fp8TransposeV.cpp, MmaFragments::fp8PFragment); the descale factors
-// scale the scores and o at run time.
+// fp8 (e4m3; checked on the H200 against float64 and cuBLASLt's fp8 scores):
+// the one-warpgroup wgmma kernel on 128-key tiles at d = 128, its products 32
+// deep; V^T, which 8-bit B operands need (K-major only), comes from the op's
+// scratch, where a kernel launched first wrote it in the key order of P's A
+// fragments (Fp8TransposeV.cpp, MmaFragments::fp8PFragment); the descale
+// factors scale the scores and o at run time.
 //
 // cp.async instead of TMA: the kernels take bare pointers, and a tensor map
 // would have to be encoded by every host that launches them.
@@ -420,7 +420,7 @@ SmallVector<Value>
 MmaFragments::wgmma(ArrayRef<Value> acc, ArrayRef<Value> a, Value desc,
                     ArrayRef<int64_t> stepOffsets, bool transB,
                     int64_t zeroTiles, Value aDesc,
-                    ArrayRef<int64_t> aStepOffsets, bool wait) {
+                    ArrayRef<int64_t> aStepOffsets, bool wait, bool transA) {
   const bool fromZero = acc.empty();
   const int64_t tiles = fromZero ? zeroTiles : acc.size();
   const int64_t n = 4 * tiles,
@@ -472,10 +472,10 @@ MmaFragments::wgmma(ArrayRef<Value> acc, ArrayRef<Value> a, Value desc,
     for (int64_t i = 0; i < n; ++i)
       os << (i ? ", $" : "$") << i;
     if (aDesc) {
-      // A K-major from shared memory: imm-trans-a 0.
+      // A from shared memory: K-major (imm-trans-a 0) or MN-major (1).
       os << "}, da, d, " << (fromZero && st == 0 ? "z" : "p") << ", 1, 1";
       if (!fp8)
-        os << ", 0, " << (transB ? 1 : 0);
+        os << ", " << (transA ? 1 : 0) << ", " << (transB ? 1 : 0);
       os << ";\n";
       continue;
     }

@@ -27,13 +27,17 @@ struct TensorCoreKind : KernelKind {
   bool applies(KernelSpec &s, const FlashMapToGPUOptions &o,
                bool backward) const override {
     if (s.isFloat8()) {
-      // One warpgroup (its products synchronous) on 128-key tiles.
-      if (!o.tensorCores || !o.wgmma || !o.fp8 || backward ||
-          !fp8ForwardApplies(s))
+      // One warpgroup (its products synchronous) on 128-key tiles, capped
+      // at 168 registers (three blocks per SM, no spills): 1.09-1.30x
+      // ptxas' 185 (two blocks) on the H200 (bench/RESULTS.md). Masked
+      // ones, or ones with a score_mod or captured operands, would spill.
+      if (!o.tensorCores || !o.wgmma || backward || !fp8ForwardApplies(s))
         return false;
       s.wgmma = true;
       s.mmaWarpSpecialized = false;
       s.mmaMaxRegisters = o.mmaMaxRegisters;
+      if (!s.mmaMaxRegisters && !s.mask && !s.scoreMod && s.captures.empty())
+        s.mmaMaxRegisters = 168;
       s.mmaWarps = 4;
       s.mmaTileKV = 128;
       return true;
@@ -48,6 +52,11 @@ struct TensorCoreKind : KernelKind {
                            warpSpecializedApplies(s);
     s.mmaMaxRegisters = o.mmaMaxRegisters;
     chooseMmaTiles(s, o.mmaWarps, o.mmaTileKV, backward);
+    // dQ by atomics (deterministic=false) on the wgmma backward, unless the
+    // op is marked deterministic; a document mask's table would take the
+    // scratch buffer it needs.
+    s.gradAtomicDQ = backward && s.wgmma && !o.deterministic && !s.orderFixed &&
+                     !blockMaskApplies(s);
     // A document mask's table, in entries whose multiples are the tiles
     // the kernels visit: the forward's (block rows x key tile); the
     // backward's the dQ kernel's (block rows x key tile) and the dK/dV
@@ -74,6 +83,16 @@ struct TensorCoreKind : KernelKind {
     if (!backward) {
       ks.push_back(
           {buildForwardMmaKernel(b, loc, names[0], s), threads, rows, kind});
+    } else if (s.gradAtomicDQ) {
+      // D and dQ's zeroed accumulator, dK/dV with dQ's atomics, dQ.
+      MappedKernel kv{buildGradKVMmaKernel(b, loc, names[1], s), threads, rows,
+                      kind};
+      kv.rows = "nk";
+      kv.batchHeads = "bhkv";
+      SmallVector<Type> qArgs = gradQArgTypes(b.getContext(), s);
+      ks.push_back(buildGradDQPrepKernel(b, loc, names[0] + "_prep", s, qArgs));
+      ks.push_back(kv);
+      ks.push_back(buildGradDQConvertKernel(b, loc, names[0], s, qArgs));
     } else {
       ks.push_back(
           {buildGradQMmaKernel(b, loc, names[0], s), threads, rows, kind});

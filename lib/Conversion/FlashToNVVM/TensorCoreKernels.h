@@ -45,6 +45,23 @@ gpu::GPUFuncOp buildGradQMmaKernel(OpBuilder &b, Location loc, StringRef name,
 gpu::GPUFuncOp buildGradKVMmaKernel(OpBuilder &b, Location loc, StringRef name,
                                     const KernelSpec &s);
 
+/// The backward with dQ by atomics (s.gradAtomicDQ; GradDQAccumulator.cpp):
+/// dQ accumulates in f32 in the op's scratch buffer, [BH, ceil(Nq / 64)
+/// 64, D] (gradDQIndex), which the prep kernel zeroes (and computes D =
+/// rowsum(dO * O), as the dQ kernel otherwise does), the dK/dV kernel adds
+/// each key block's dS K into, and the convert kernel scales into dq.
+/// Both on grid (ceil(Nq / 64), BH), with the dQ kernel's arguments
+/// `argTypes`.
+MappedKernel buildGradDQPrepKernel(OpBuilder &b, Location loc, StringRef name,
+                                   const KernelSpec &s,
+                                   ArrayRef<Type> argTypes);
+MappedKernel buildGradDQConvertKernel(OpBuilder &b, Location loc,
+                                      StringRef name, const KernelSpec &s,
+                                      ArrayRef<Type> argTypes);
+/// The scratch index of dQ's accumulator element (bh, q, d).
+Value gradDQIndex(KernelBuilder &kb, const KernelSpec &s, Value bh, Value q,
+                  Value d);
+
 /// Whether `s` (fp8) takes the wgmma fp8 forward: D = Dv = 128, no block
 /// mask (its table would take the scratch that holds V^T).
 bool fp8ForwardApplies(const KernelSpec &s);

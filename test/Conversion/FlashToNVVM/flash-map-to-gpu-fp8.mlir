@@ -1,12 +1,12 @@
-// The fp8 forward of flash-map-to-gpu (option fp8; --flash-to-nvvm's fp8 on
-// sm_90a): a kernel launched first writes V^T into the op's scratch (8-bit
+// The fp8 forward of flash-map-to-gpu (--flash-to-nvvm's on sm_90a): a
+// kernel launched first writes V^T into the op's scratch (8-bit
 // wgmma B operands are K-major only), in the key order of P's A fragments;
 // then the one-warpgroup wgmma forward on 128-key tiles: Q, K and V^T in
 // one 128-byte-swizzled buffer (3 tiles of 128 x 128 bytes + 1 KiB),
 // S = Q K^T and O += P V as e4m3 wgmmas (32-deep steps, no transpose
 // immediates), P converted in registers (cvt e4m3x2), the scores' scale
 // times the q and k descale factors read at run time, o times v's, in bf16.
-// RUN: flash-opt %s --split-input-file --flash-map-to-gpu=fp8 --verify-diagnostics | FileCheck %s
+// RUN: flash-opt %s --split-input-file --flash-map-to-gpu --verify-diagnostics | FileCheck %s
 
 // CHECK-LABEL: module attributes {flash.kernels = [{args = ["q", "k", "v", "o", "lse", "q_descale", "k_descale", "v_descale", "scratch"], batch_heads = "bhkv", block = 256 : i64, kind = "fp8-v-transpose", name = "flash_attention_0_v_transpose", rows = "nk", rows_per_block = 128 : i64, scratch_per_block = 4096 : i64
 // CHECK-SAME: kind = "wgmma", name = "flash_attention_0", rows = "nq", rows_per_block = 64 : i64

@@ -89,11 +89,11 @@ func.func @negative_dynamic_heads(%q: tensor<?x8x16xf32>) -> tensor<?x8x16xf32> 
 
 // -----
 
-// fp8 without the fp8 option (its kernel has not run on a GPU): an error,
-// not a kernel that drops the descales.
+// fp8 at a head dim the fp8 kernel does not take: an error, not a kernel
+// that drops the descales (the SIMT kernels refuse fp8).
 func.func @negative_fp8(%q: tensor<2x64x32xf8E4M3FN>, %d: tensor<f32>) -> tensor<2x64x32xbf16> {
   %o = tensor.empty() : tensor<2x64x32xbf16>
-  // expected-error @+1 {{has no GPU kernel for fp8 (f8E4M3FN) yet (the wgmma fp8 forward, option fp8, has not run on a GPU); --flash-to-cpu computes it}}
+  // expected-error @+1 {{has no GPU kernel for this fp8 configuration: the wgmma fp8 forward takes head dims D = Dv = 128 on sm_90a, without a document mask}}
   %r = flash.attention ins(%q, %q, %q : tensor<2x64x32xf8E4M3FN>, tensor<2x64x32xf8E4M3FN>,
            tensor<2x64x32xf8E4M3FN>) descale(%d, %d, %d : tensor<f32>, tensor<f32>, tensor<f32>)
        outs(%o : tensor<2x64x32xbf16>) -> tensor<2x64x32xbf16>

@@ -22,11 +22,18 @@
 // 1.14x faster than the one-warpgroup kernel all the same: bench/RESULTS.md.)
 // RUN: %gen --batch 1 --hq 16 --n 1000 --d 128 --dtype bf16 --causal --segments 4 | flash-opt --flash-to-nvvm=format=isa | %python %S/ptxas_spills.py | FileCheck %s --check-prefix=FWD
 // RUN: %gen --grad --batch 1 --hq 16 --n 2048 --d 128 --dtype bf16 --causal --segments 4 | flash-opt --flash-to-nvvm=format=isa | %python %S/ptxas_spills.py | FileCheck %s --check-prefix=BWD
-// The fp8 forward (option fp8: V^T's kernel, then the one-warpgroup e4m3
-// wgmma kernel), static and runtime sizes.
-// RUN: %gen --batch 2 --hq 8 --hkv 2 --n 4096 --d 128 --dtype f8E4M3FN --descale head --causal | flash-opt --flash-to-nvvm="format=isa fp8" | %python %S/ptxas_spills.py | FileCheck %s --check-prefixes=FWD,FP8
-// RUN: %gen --hq 4 --nq 300 --nk 1000 --d 128 --dtype f8E4M3FN --descale tensor --dynamic | flash-opt --flash-to-nvvm="format=isa fp8" | %python %S/ptxas_spills.py | FileCheck %s --check-prefixes=FWD,FP8
-// RUN: %gen --batch 2 --hq 3 --nq 37 --nk 700 --d 128 --mask bool --full-mask --dtype f8E4M3FN --descale head | flash-opt --flash-to-nvvm="format=isa fp8" | %python %S/ptxas_spills.py | FileCheck %s --check-prefixes=FWD,FP8
+// The fp8 forward (V^T's kernel, then the one-warpgroup e4m3 wgmma kernel,
+// capped at 168 registers), static and runtime sizes.
+// RUN: %gen --batch 2 --hq 8 --hkv 2 --n 4096 --d 128 --dtype f8E4M3FN --descale head --causal | flash-opt --flash-to-nvvm=format=isa | %python %S/ptxas_spills.py | FileCheck %s --check-prefixes=FWD,FP8
+// RUN: %gen --hq 4 --nq 300 --nk 1000 --d 128 --dtype f8E4M3FN --descale tensor --dynamic | flash-opt --flash-to-nvvm=format=isa | %python %S/ptxas_spills.py | FileCheck %s --check-prefixes=FWD,FP8
+// RUN: %gen --batch 2 --hq 3 --nq 37 --nk 700 --d 128 --mask bool --full-mask --dtype f8E4M3FN --descale head | flash-opt --flash-to-nvvm=format=isa | %python %S/ptxas_spills.py | FileCheck %s --check-prefixes=FWD,FP8
+// The backward with dQ by atomics (deterministic=0): K from shared memory
+// in the dK/dV kernel leaves room for dQ^T's accumulators.
+// RUN: %gen --grad --batch 4 --hq 16 --n 4096 --d 128 --dtype bf16 | flash-opt --flash-to-nvvm="format=isa deterministic=0" | %python %S/ptxas_spills.py | FileCheck %s --check-prefix=ATOMIC
+// RUN: %gen --grad --batch 4 --hq 32 --n 4096 --d 64 --dtype bf16 --causal | flash-opt --flash-to-nvvm="format=isa deterministic=0" | %python %S/ptxas_spills.py | FileCheck %s --check-prefix=ATOMIC
+// ATOMIC-DAG: flash_attention_grad_dq_0_prep: {{[0-9]+}} registers, 0 bytes spilled
+// ATOMIC-DAG: flash_attention_grad_dkdv_0: {{[0-9]+}} registers, 0 bytes spilled
+// ATOMIC-DAG: flash_attention_grad_dq_0: {{[0-9]+}} registers, 0 bytes spilled
 // FP8: flash_attention_0_v_transpose: {{[0-9]+}} registers, 0 bytes spilled
 // The warp-specialized forward (d = 128) overlaps its products with the
 // softmax only if ptxas keeps them asynchronous.

@@ -51,8 +51,17 @@ struct KernelSpec {
   bool descale = false, descalePerHead = false;
   bool isFloat8() const { return isa<Float8E4M3FNType>(elt); }
   /// Whether the kernels take the op's scratch buffer (after the descale
-  /// factors): a block mask's table or an fp8 op's transposed V.
-  bool hasScratch() const { return blockMaskRows != 0 || isFloat8(); }
+  /// factors): a block mask's table, an fp8 op's transposed V or the
+  /// backward's f32 dQ (gradAtomicDQ).
+  bool hasScratch() const {
+    return blockMaskRows != 0 || isFloat8() || gradAtomicDQ;
+  }
+  /// The wgmma backward adds dS K into an f32 dQ in the scratch buffer
+  /// with atomics from the dK/dV kernel (deterministic=false).
+  bool gradAtomicDQ = false;
+  /// The op asks for results in a fixed order of additions (a backward
+  /// marked `deterministic`): no atomics.
+  bool orderFixed = false;
   std::optional<int64_t> causalOffset;
   int64_t threads, tile;
   /// Threads per row of the SIMT kernels (a query row; a key row in the

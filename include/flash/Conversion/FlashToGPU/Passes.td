@@ -91,10 +91,13 @@ def FlashMapToGPU : Pass<"flash-map-to-gpu", "::mlir::ModuleOp"> {
            "registers moved to them by setmaxnreg (not with mma-warps, "
            "mma-tile-kv or mma-max-registers, which tune the one-warpgroup "
            "kernel)">,
-    Option<"fp8", "fp8", "bool", /*default=*/"false",
-           "Map fp8 (f8E4M3FN) attention onto the wgmma fp8 forward (head "
-           "dim 128, sm_90a; not yet run on a GPU, hence off: without it "
-           "fp8 ops are refused with an error)">,
+    Option<"deterministic", "deterministic", "bool", /*default=*/"true",
+           "The backward's dQ in a fixed order of additions (its own "
+           "kernel, which recomputes S and dP). false: the wgmma backward "
+           "adds each key block's dS K into an f32 dQ with atomics in the "
+           "dK/dV kernel (two products of seven fewer; the sums' order, "
+           "hence dQ's last bits, vary between runs), without a document "
+           "mask's block mask">,
     Option<"cooperativeMatrix", "cooperative-matrix", "bool",
            /*default=*/"false",
            "The f16 forward (head dim a multiple of 16 up to 256) on "

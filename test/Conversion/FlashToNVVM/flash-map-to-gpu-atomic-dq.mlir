@@ -1,0 +1,60 @@
+// The wgmma backward with dQ by atomics (flash-map-to-gpu deterministic=0):
+// a prep kernel over query blocks of 64 (D = rowsum(dO * O), the f32 dQ
+// accumulator zeroed: it owns the scratch, 64 x D words a block), the
+// dK/dV kernel with K in shared memory (A of S^T = K Q^T, K-major, and of
+// dQ^T = K^T dS^T, M-contiguous: imm-trans-a 1) and dS's tile, adding dQ^T
+// into the accumulator with atomics, then the conversion into dq. The
+// backward's kernels over keys take the dK/dV buffers, the others the dQ
+// kernel's. An op marked `deterministic` keeps the dQ kernel.
+// RUN: flash-opt %s --split-input-file --flash-map-to-gpu=deterministic=0 | FileCheck %s
+// RUN: flash-opt %s --split-input-file --flash-map-to-gpu | FileCheck %s --check-prefix=DEFAULT
+
+// CHECK-LABEL: module attributes {flash.kernels = [{args = ["q", "k", "v", "o", "lse", "do", "dq", "delta", "scratch"], batch_heads = "bh", block = 128 : i64, kind = "simt", name = "flash_attention_grad_dq_0_prep", rows = "nq", rows_per_block = 64 : i64, scratch_per_block = 4096 : i64
+// CHECK-SAME: {args = ["q", "k", "v", "lse", "do", "delta", "dk", "dv", "scratch"], batch_heads = "bhkv", block = 128 : i64, kind = "wgmma", name = "flash_attention_grad_dkdv_0", rows = "nk", rows_per_block = 64 : i64
+// CHECK-SAME: {args = ["q", "k", "v", "o", "lse", "do", "dq", "delta", "scratch"], batch_heads = "bh", block = 128 : i64, kind = "simt", name = "flash_attention_grad_dq_0", rows = "nq", rows_per_block = 64 : i64
+// The scratch: ceil(100 / 64) blocks x 8 batch-heads x 64 x 64 words.
+// CHECK-LABEL: func.func private @flash_gpu_0
+// CHECK: gpu.alloc {{.*}}(%c65536{{[_0-9]*}}) : memref<?xf32>
+// CHECK: gpu.launch_func {{.*}} @flash_kernels::@flash_attention_grad_dq_0_prep blocks in (%c2{{[_0-9]*}}, %c8{{[_0-9]*}}, %c1{{[_0-9]*}})
+// CHECK: gpu.launch_func {{.*}} @flash_kernels::@flash_attention_grad_dkdv_0 blocks in (%c2{{[_0-9]*}}, %c4{{[_0-9]*}}, %c1{{[_0-9]*}})
+// CHECK: gpu.launch_func {{.*}} @flash_kernels::@flash_attention_grad_dq_0 blocks in (%c2{{[_0-9]*}}, %c8{{[_0-9]*}}, %c1{{[_0-9]*}})
+// CHECK: gpu.func @flash_attention_grad_dkdv_0({{.*}}workgroup(%{{.*}} : memref<16896xbf16, #gpu.address_space<workgroup>>, %{{.*}} : memref<256xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<4608xbf16, #gpu.address_space<workgroup>>, %{{.*}} : memref<4608xbf16, #gpu.address_space<workgroup>>)
+// CHECK: m64n64k16.f32.bf16.bf16 {{.*}} da, d, z, 1, 1, 0, 0;
+// CHECK: m64n64k16.f32.bf16.bf16 {{.*}} da, d, z, 1, 1, 1, 0;
+// CHECK: memref.atomic_rmw addf
+// CHECK: gpu.func @flash_attention_grad_dq_0_prep
+// CHECK: gpu.shuffle  xor
+// CHECK: vector.store %{{.*}} : memref<?xf32>, vector<4xf32>
+// CHECK: gpu.func @flash_attention_grad_dq_0(
+// CHECK: vector.load %{{.*}} : memref<?xf32>, vector<4xf32>
+// CHECK: arith.truncf %{{.*}} : vector<4xf32> to vector<4xbf16>
+// DEFAULT-LABEL: func.func private @flash_gpu_0
+// DEFAULT: @flash_attention_grad_dq_0 blocks
+// DEFAULT: @flash_attention_grad_dkdv_0 blocks
+// DEFAULT-NOT: atomic_rmw
+func.func @grad_bf16_gqa(%q: tensor<2x4x100x64xbf16>, %k: tensor<2x2x70x64xbf16>,
+                         %l: tensor<2x4x100xf32>) -> (tensor<2x4x100x64xbf16>, tensor<2x2x70x64xbf16>) {
+  %r:3 = flash.attention_grad ins(%q, %k, %k, %q, %l, %q : tensor<2x4x100x64xbf16>,
+             tensor<2x2x70x64xbf16>, tensor<2x2x70x64xbf16>, tensor<2x4x100x64xbf16>,
+             tensor<2x4x100xf32>, tensor<2x4x100x64xbf16>)
+         outs(%q, %k, %k : tensor<2x4x100x64xbf16>, tensor<2x2x70x64xbf16>, tensor<2x2x70x64xbf16>)
+         {causal} -> tensor<2x4x100x64xbf16>, tensor<2x2x70x64xbf16>, tensor<2x2x70x64xbf16>
+  return %r#0, %r#1 : tensor<2x4x100x64xbf16>, tensor<2x2x70x64xbf16>
+}
+
+// -----
+
+// `deterministic` on the op: the dQ kernel, no atomics.
+// CHECK-LABEL: func.func private @flash_gpu_0
+// CHECK: @flash_attention_grad_dq_0 blocks
+// CHECK: @flash_attention_grad_dkdv_0 blocks
+// CHECK-NOT: atomic_rmw
+func.func @grad_deterministic(%q: tensor<2x100x64xbf16>, %l: tensor<2x100xf32>)
+    -> tensor<2x100x64xbf16> {
+  %r:3 = flash.attention_grad ins(%q, %q, %q, %q, %l, %q : tensor<2x100x64xbf16>,
+             tensor<2x100x64xbf16>, tensor<2x100x64xbf16>, tensor<2x100x64xbf16>,
+             tensor<2x100xf32>, tensor<2x100x64xbf16>)
+         outs(%q, %q, %q : tensor<2x100x64xbf16>, tensor<2x100x64xbf16>, tensor<2x100x64xbf16>)
+         {deterministic} -> tensor<2x100x64xbf16>, tensor<2x100x64xbf16>, tensor<2x100x64xbf16>
+  return %r#0 : tensor<2x100x64xbf16>
+}
