@@ -4,8 +4,9 @@
 // gradAtomicDQ): instead of a dQ kernel that recomputes S and dP per query
 // block (three products of the backward's seven), the dK/dV kernel adds
 // each key block's dS K into an f32 dQ in the op's scratch buffer
-// (FlashAttention-2's dq_accum). Around it, two kernels on grid
-// (ceil(Nq / 64), BH), 128 threads, with the dQ kernel's arguments:
+// (FlashAttention's dq_accum) by bulk reductions (MmaGradKernels.cpp). Around
+// it, two kernels on grid (ceil(Nq / 64), BH), 128 threads, with the dQ
+// kernel's arguments:
 //
 //   prep:    D[bh][q] = rowsum(dO * O) (a warp per row at a time, lanes
 //            along D, a shuffle tree), and zeroes the block's 64 rows of

@@ -100,6 +100,14 @@ struct MmaFragments {
   /// Orders this thread's earlier generic-proxy shared-memory writes (cp.async)
   /// before later async-proxy reads (wgmma); follow with a barrier.
   void fenceProxyAsync();
+  /// Adds `bytes` f32 values at shared address `shared` (16-byte aligned)
+  /// into global memory at generic address `global` by one asynchronous
+  /// bulk reduction (cp.reduce.async.bulk, sm_90), committed as a bulk
+  /// group of this thread.
+  void bulkReduceAddF32(Value global, Value shared, int64_t bytes);
+  /// Waits until at most `pending` of this thread's bulk groups are in
+  /// flight; `readOnly`: until their sources have been read.
+  void bulkWait(int64_t pending, bool readOnly);
   /// The shared-memory address of workgroup buffer `buf` (i64).
   Value sharedAddress(Value buf);
   /// A wgmma matrix descriptor (128-byte swizzle) for the tile at shared

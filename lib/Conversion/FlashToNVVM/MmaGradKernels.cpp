@@ -21,6 +21,14 @@
 // step, and ldmatrix (.trans) reads shared memory as either B or B^T.
 // No N x N tensor and no atomics.
 //
+// dQ by reductions (wgmma, deterministic=false; KernelSpec::gradAtomicDQ):
+// the dK/dV kernel also computes, per query tile, dQ^T = K^T dS^T (K in
+// shared memory, read K-major for S^T and M-contiguous for dQ^T; dS
+// through a shared tile) and adds the tile into an f32 accumulator with
+// one asynchronous bulk reduction (cp.reduce.async.bulk .add.f32, as
+// FlashAttention-3 does); GradDQAccumulator.cpp's kernels zero it before
+// and convert it after. No dQ kernel: five products instead of seven.
+//
 //===----------------------------------------------------------------------===//
 
 #include "MmaFragments.h"
@@ -487,6 +495,11 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
   if (atomicDQ) {
     bufs.push_back(swizzledBufferType(ctx, elt, 1, blockKeys, D));
     bufs.push_back(swizzledBufferType(ctx, elt, 1, kTile, blockKeys));
+    // dQ's tile [queries, D] f32 for the bulk reduction (+16 bytes to
+    // align it).
+    bufs.push_back(MemRefType::get(
+        {kTile * D + 4}, ob.getF32Type(), MemRefLayoutAttrInterface(),
+        gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup)));
   }
   auto fn = newKernel(ob, loc, name, s, gradKVArgTypes(ctx, s), bufs, threads);
   limitRegisters(fn, s, /*backward=*/true);
@@ -554,7 +567,8 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
   // M-contiguous: its 64-column halves by descriptor), dS's tile (B,
   // K-major); the f32 dQ.
   std::optional<SwizzledTiles> kSw, dsSw;
-  Value kDesc, kDescT, dsDesc, dqAcc, localKey[2];
+  Value kDesc, kDescT, dsDesc, dqAcc, localKey[2], dqTile, dqTileAt, dqTileAddr,
+      leader, dqAccAddr;
   if (atomicDQ) {
     kSw = swizzledTiles(F, fn.getWorkgroupAttributions()[2], blockKeys, D);
     dsSw = swizzledTiles(F, fn.getWorkgroupAttributions()[3], kTile, blockKeys);
@@ -570,6 +584,24 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
     dqAcc = scratchBuffer(fn, s);
     for (int r = 0; r < 2; ++r)
       localKey[r] = arith::SubIOp::create(b, loc, keys[r], keyBase);
+    // The tile's first element at a 16-byte boundary.
+    dqTile = fn.getWorkgroupAttributions()[4];
+    Value addr = F.sharedAddress(dqTile);
+    auto i64c = [&](int64_t v) {
+      return arith::ConstantIntOp::create(b, loc, b.getI64Type(), v)
+          .getResult();
+    };
+    dqTileAddr = arith::AndIOp::create(
+        b, loc, arith::AddIOp::create(b, loc, addr, i64c(15)), i64c(~15));
+    dqTileAt = arith::IndexCastUIOp::create(
+        b, loc, b.getIndexType(),
+        arith::DivUIOp::create(
+            b, loc, arith::SubIOp::create(b, loc, dqTileAddr, addr), i64c(4)));
+    dqAccAddr = arith::IndexCastUIOp::create(
+        b, loc, b.getI64Type(),
+        memref::ExtractAlignedPointerAsIndexOp::create(b, loc, dqAcc));
+    leader =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid, kb.c(0));
   }
   SmallVector<Value> inits;
   for (int64_t dt = 0; dt < 2 * dTiles; ++dt)
@@ -789,7 +821,15 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
             }
             if (atomicDQ) {
               // dQ^T (D x queries) = K^T dS^T, a 64-row half of D at a
-              // time, added into dQ's accumulator element by element.
+              // time, into dQ's tile [queries, D] once the previous
+              // tile's bulk reduction has read it; then one bulk
+              // reduction adds the tile into the accumulator's rows
+              // (consecutive: [it, it + kTile) of query batch-head qbh).
+              scf::IfOp::create(lb, l, leader, [&](OpBuilder &ib, Location il) {
+                MmaFragments I{ib, il, elt, F.lrow, F.lmat, F.g, F.t2};
+                I.bulkWait(0, /*readOnly=*/true);
+                scf::YieldOp::create(ib, il);
+              });
               G.fenceProxyAsync();
               gpu::BarrierOp::create(lb, l);
               for (int64_t h = 0; h < D / 64; ++h) {
@@ -805,14 +845,31 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
                   for (int64_t r = 0; r < 2; ++r) {
                     Value d = G.add(localKey[r], kl.c(h * 64));
                     for (int64_t j = 0; j < 2; ++j) {
-                      Value qi = G.add(it, G.add(G.t2, kl.c(nt * 8 + j)));
-                      memref::AtomicRMWOp::create(
-                          lb, l, arith::AtomicRMWKind::addf,
-                          at(lb, l, dqT[nt], r, j), dqAcc,
-                          ValueRange{gradDQIndex(kl, s, qbh, qi, d)});
+                      Value q = G.add(G.t2, kl.c(nt * 8 + j));
+                      Value pos = G.add(
+                          dqTileAt,
+                          G.add(arith::MulIOp::create(lb, l, q, kl.c(D)), d));
+                      memref::StoreOp::create(lb, l, at(lb, l, dqT[nt], r, j),
+                                              dqTile, ValueRange{pos});
                     }
                   }
               }
+              G.fenceProxyAsync();
+              gpu::BarrierOp::create(lb, l);
+              scf::IfOp::create(lb, l, leader, [&](OpBuilder &ib, Location il) {
+                KernelBuilder ki{ib, il};
+                MmaFragments I{ib, il, elt, F.lrow, F.lmat, F.g, F.t2};
+                Value first = gradDQIndex(ki, s, qbh, it, ki.c(0));
+                Value global = arith::AddIOp::create(
+                    ib, il, dqAccAddr,
+                    arith::MulIOp::create(ib, il,
+                                          arith::IndexCastUIOp::create(
+                                              ib, il, ib.getI64Type(), first),
+                                          arith::ConstantIntOp::create(
+                                              ib, il, ib.getI64Type(), 4)));
+                I.bulkReduceAddF32(global, dqTileAddr, kTile * D * 4);
+                scf::YieldOp::create(ib, il);
+              });
             }
             gpu::BarrierOp::create(lb, l);
             return acc;
@@ -834,6 +891,13 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
                              ArrayRef<Value>(qLoop).take_front(2 * dTiles));
       });
   SmallVector<Value> res(heads.getResults());
+  // The bulk reductions complete before the block ends.
+  if (atomicDQ)
+    scf::IfOp::create(b, loc, leader, [&](OpBuilder &ib, Location il) {
+      MmaFragments I{ib, il, elt, F.lrow, F.lmat, F.g, F.t2};
+      I.bulkWait(0, /*readOnly=*/false);
+      scf::YieldOp::create(ib, il);
+    });
   storeRows(b, loc, elt, dk, kvbh, keys, nk, F.t2,
             ArrayRef<Value>(res).take_front(dTiles), s.scale);
   storeRows(b, loc, elt, dv, kvbh, keys, nk, F.t2,

@@ -523,6 +523,22 @@ void MmaFragments::fenceProxyAsync() {
   inlinePtx(b, loc, 0, ValueRange(), "fence.proxy.async.shared::cta;", "");
 }
 
+// Inline PTX: upstream's NVVM bulk reductions take tensor maps only.
+void MmaFragments::bulkReduceAddF32(Value global, Value shared, int64_t bytes) {
+  std::string ptx = "{\n.reg .b64 g;\ncvta.to.global.u64 g, $0;\n"
+                    "cp.reduce.async.bulk.global.shared::cta.bulk_group.add."
+                    "f32 [g], [$1], " +
+                    std::to_string(bytes) + ";\ncp.async.bulk.commit_group;\n}";
+  inlinePtx(b, loc, 0, ValueRange{global, shared}, ptx, "l,l");
+}
+
+void MmaFragments::bulkWait(int64_t pending, bool readOnly) {
+  inlinePtx(b, loc, 0, ValueRange(),
+            std::string("cp.async.bulk.wait_group") +
+                (readOnly ? ".read " : " ") + std::to_string(pending) + ";",
+            "");
+}
+
 Value MmaFragments::sharedAddress(Value buf) {
   Value p = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, buf);
   return arith::IndexCastUIOp::create(b, loc, b.getI64Type(), p);

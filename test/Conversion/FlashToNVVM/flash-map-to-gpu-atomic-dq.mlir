@@ -2,8 +2,11 @@
 // a prep kernel over query blocks of 64 (D = rowsum(dO * O), the f32 dQ
 // accumulator zeroed: it owns the scratch, 64 x D words a block), the
 // dK/dV kernel with K in shared memory (A of S^T = K Q^T, K-major, and of
-// dQ^T = K^T dS^T, M-contiguous: imm-trans-a 1) and dS's tile, adding dQ^T
-// into the accumulator with atomics, then the conversion into dq. The
+// dQ^T = K^T dS^T, M-contiguous: imm-trans-a 1) and dS's tile, staging
+// each query tile's dQ in shared memory [queries, D] f32 (16 bytes aligned)
+// and adding it into the accumulator by one bulk reduction a tile (the
+// previous one waited for with .read before the tile is rewritten, all of
+// them before the block ends), then the conversion into dq. The
 // backward's kernels over keys take the dK/dV buffers, the others the dQ
 // kernel's. An op marked `deterministic` keeps the dQ kernel.
 // RUN: flash-opt %s --split-input-file --flash-map-to-gpu=deterministic=0 | FileCheck %s
@@ -18,10 +21,13 @@
 // CHECK: gpu.launch_func {{.*}} @flash_kernels::@flash_attention_grad_dq_0_prep blocks in (%c2{{[_0-9]*}}, %c8{{[_0-9]*}}, %c1{{[_0-9]*}})
 // CHECK: gpu.launch_func {{.*}} @flash_kernels::@flash_attention_grad_dkdv_0 blocks in (%c2{{[_0-9]*}}, %c4{{[_0-9]*}}, %c1{{[_0-9]*}})
 // CHECK: gpu.launch_func {{.*}} @flash_kernels::@flash_attention_grad_dq_0 blocks in (%c2{{[_0-9]*}}, %c8{{[_0-9]*}}, %c1{{[_0-9]*}})
-// CHECK: gpu.func @flash_attention_grad_dkdv_0({{.*}}workgroup(%{{.*}} : memref<16896xbf16, #gpu.address_space<workgroup>>, %{{.*}} : memref<256xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<4608xbf16, #gpu.address_space<workgroup>>, %{{.*}} : memref<4608xbf16, #gpu.address_space<workgroup>>)
+// CHECK: gpu.func @flash_attention_grad_dkdv_0({{.*}}workgroup(%{{.*}} : memref<16896xbf16, #gpu.address_space<workgroup>>, %{{.*}} : memref<256xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<4608xbf16, #gpu.address_space<workgroup>>, %{{.*}} : memref<4608xbf16, #gpu.address_space<workgroup>>, %{{.*}} : memref<4100xf32, #gpu.address_space<workgroup>>)
 // CHECK: m64n64k16.f32.bf16.bf16 {{.*}} da, d, z, 1, 1, 0, 0;
+// CHECK: cp.async.bulk.wait_group.read 0;
 // CHECK: m64n64k16.f32.bf16.bf16 {{.*}} da, d, z, 1, 1, 1, 0;
-// CHECK: memref.atomic_rmw addf
+// CHECK: cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f32 [g], [$1], 16384;
+// CHECK: cp.async.bulk.commit_group;
+// CHECK: cp.async.bulk.wait_group 0;
 // CHECK: gpu.func @flash_attention_grad_dq_0_prep
 // CHECK: gpu.shuffle  xor
 // CHECK: vector.store %{{.*}} : memref<?xf32>, vector<4xf32>
@@ -31,7 +37,7 @@
 // DEFAULT-LABEL: func.func private @flash_gpu_0
 // DEFAULT: @flash_attention_grad_dq_0 blocks
 // DEFAULT: @flash_attention_grad_dkdv_0 blocks
-// DEFAULT-NOT: atomic_rmw
+// DEFAULT-NOT: cp.reduce.async.bulk
 func.func @grad_bf16_gqa(%q: tensor<2x4x100x64xbf16>, %k: tensor<2x2x70x64xbf16>,
                          %l: tensor<2x4x100xf32>) -> (tensor<2x4x100x64xbf16>, tensor<2x2x70x64xbf16>) {
   %r:3 = flash.attention_grad ins(%q, %k, %k, %q, %l, %q : tensor<2x4x100x64xbf16>,
@@ -44,11 +50,11 @@ func.func @grad_bf16_gqa(%q: tensor<2x4x100x64xbf16>, %k: tensor<2x2x70x64xbf16>
 
 // -----
 
-// `deterministic` on the op: the dQ kernel, no atomics.
+// `deterministic` on the op: the dQ kernel, no reductions.
 // CHECK-LABEL: func.func private @flash_gpu_0
 // CHECK: @flash_attention_grad_dq_0 blocks
 // CHECK: @flash_attention_grad_dkdv_0 blocks
-// CHECK-NOT: atomic_rmw
+// CHECK-NOT: cp.reduce.async.bulk
 func.func @grad_deterministic(%q: tensor<2x100x64xbf16>, %l: tensor<2x100xf32>)
     -> tensor<2x100x64xbf16> {
   %r:3 = flash.attention_grad ins(%q, %q, %q, %q, %l, %q : tensor<2x100x64xbf16>,
