@@ -39,7 +39,7 @@
 
 // RUN: flash-opt %s --flash-to-nvvm --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefixes=MAP,NVVM
 // RUN: flash-opt %s --flash-map-to-gpu --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=MAP
-// MAP: flash-map-to-gpu{cooperative-matrix=false fp8=false grad-row-lanes=0 max-workgroup-memory=0 mma-max-registers=0 mma-tile-kv=0 mma-warps=0 row-lanes=1 split-kv=128 split-kv-blocks=256 subgroup-size=32 tensor-cores=true threads=128 tile-kv=16 vector-load-bytes=16 warp-specialize=true wgmma=true}
+// MAP: flash-map-to-gpu{cooperative-matrix=false deterministic=true grad-row-lanes=0 max-workgroup-memory=0 mma-max-registers=0 mma-tile-kv=0 mma-warps=0 row-lanes=1 split-kv=128 split-kv-blocks=256 subgroup-size=32 tensor-cores=true threads=128 tile-kv=16 vector-load-bytes=16 warp-specialize=true wgmma=true}
 // NVVM: flash-gpu-lower-math{target=nvvm}
 // NVVM: nvvm-attach-target{O=3 chip=sm_90a {{.*}}features=+ptx80
 // NVVM: gpu-module-to-binary{format=fatbin
