@@ -56,7 +56,7 @@
 // NOSPLIT: flash-map-to-gpu{{{.*}} split-kv=0 
 
 // RUN: flash-opt %s --flash-to-spirv --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=SPIRV
-// SPIRV: flash-map-to-gpu{cooperative-matrix=false fp8=false grad-row-lanes=0 max-workgroup-memory=32768 mma-max-registers=0 mma-tile-kv=0 mma-warps=0 row-lanes=0 split-kv=128 split-kv-blocks=256 subgroup-size=8 tensor-cores=false threads=128 tile-kv=16 vector-load-bytes=0 warp-specialize=true wgmma=false}
+// SPIRV: flash-map-to-gpu{cooperative-matrix=false deterministic=true grad-row-lanes=0 max-workgroup-memory=32768 mma-max-registers=0 mma-tile-kv=0 mma-warps=0 row-lanes=0 split-kv=128 split-kv-blocks=256 subgroup-size=8 tensor-cores=false threads=128 tile-kv=16 vector-load-bytes=0 warp-specialize=true wgmma=false}
 // SPIRV: flash-gpu-lower-math{target=spirv}
 // SPIRV: spirv-attach-target{{{.*}} client_api=Vulkan {{.*}} ver=v1.4}
 // SPIRV: flash-prepare-spirv-kernels{max-invocations=128 max-workgroup-memory=32768 subgroup-size=32}
