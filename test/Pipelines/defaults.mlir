@@ -69,7 +69,7 @@
 // struct: the values the dumps above show.
 // RUN: flash-opt --help | FileCheck %s --check-prefix=HELP
 // HELP: --flash-to-cpu {{.*}}; defaults {bf16-dot=host block-kv=64 block-q=128 loop-order=fa2 target-cpu=host threads=0 vector-bits=0 vectorize=true}
-// HELP: --flash-to-nvvm {{.*}}; defaults {chip=sm_90a features=+ptx80 format=fatbin fp8=false grad-row-lanes=0 map-only=false mma-max-registers=0 mma-tile-kv=0 mma-warps=0 opt-level=3 row-lanes=1 split-kv=128 split-kv-blocks=256 tensor-cores=true warp-specialize=true wgmma=true}
+// HELP: --flash-to-nvvm {{.*}}; defaults {chip=sm_90a deterministic=true features=+ptx80 format=fatbin grad-row-lanes=0 map-only=false mma-max-registers=0 mma-tile-kv=0 mma-warps=0 opt-level=3 row-lanes=1 split-kv=128 split-kv-blocks=256 tensor-cores=true warp-specialize=true wgmma=true}
 // HELP: --flash-to-spirv {{.*}}; defaults {{{.*}}client-api=vulkan {{.*}}grad-row-lanes=0 kernels-only=false max-invocations=128 max-workgroup-memory=32768 row-lanes=0 split-kv=128 split-kv-blocks=256 subgroup-size=32 version=}
 
 // Enum-valued options take only their values.
