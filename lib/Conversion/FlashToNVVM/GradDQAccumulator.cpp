@@ -43,6 +43,16 @@ RowBlock rowBlock(KernelBuilder &kb) {
           gpu::ThreadIdOp::create(kb.b, kb.loc, gpu::Dimension::x)};
 }
 
+/// A new kernel of this file (the dQ kernel's arguments) and a builder at
+/// its start.
+std::pair<gpu::GPUFuncOp, OpBuilder> rowKernel(OpBuilder &ob, Location loc,
+                                               StringRef name,
+                                               const KernelSpec &s,
+                                               ArrayRef<Type> argTypes) {
+  auto fn = newKernel(ob, loc, name, s, argTypes, {}, kThreads);
+  return {fn, OpBuilder::atBlockBegin(&fn.front())};
+}
+
 MappedKernel mapped(gpu::GPUFuncOp fn) {
   MappedKernel k{fn, kThreads, kRows, "simt"};
   k.rows = "nq";
@@ -68,8 +78,7 @@ MappedKernel gpukernels::buildGradDQPrepKernel(OpBuilder &ob, Location loc,
                                                const KernelSpec &s,
                                                ArrayRef<Type> argTypes) {
   const int64_t D = s.d;
-  auto fn = newKernel(ob, loc, name, s, argTypes, {}, kThreads);
-  OpBuilder b = OpBuilder::atBlockBegin(&fn.front());
+  auto [fn, b] = rowKernel(ob, loc, name, s, argTypes);
   KernelBuilder kb{b, loc};
   Value nq = s.nqValue(kb);
   Value bhQ = s.bhValue(kb);
@@ -146,8 +155,7 @@ MappedKernel gpukernels::buildGradDQConvertKernel(OpBuilder &ob, Location loc,
                                                   const KernelSpec &s,
                                                   ArrayRef<Type> argTypes) {
   const int64_t D = s.d;
-  auto fn = newKernel(ob, loc, name, s, argTypes, {}, kThreads);
-  OpBuilder b = OpBuilder::atBlockBegin(&fn.front());
+  auto [fn, b] = rowKernel(ob, loc, name, s, argTypes);
   KernelBuilder kb{b, loc};
   Value nq = s.nqValue(kb);
   Value dq = byBatchHead(kb, fn.getArgument(6), s.bhValue(kb), nq);
