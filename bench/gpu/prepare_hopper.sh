@@ -64,6 +64,30 @@ exe ${P:-h}32 --dynamic --nq 65 --nk 65 --d 256 --hq 2 --causal --dtype bf16 --t
 exe ${P:-h}33 --dynamic --batch 2 --hq 4 --hkv 2 --nq 300 --nk 777 --d 256 --causal --dtype bf16 --tol 8e-3
 exe ${P:-h}34 --dynamic --n 600 --d 256 --window 150,20 --softcap 30 --hq 2 --dtype bf16 --tol 8e-3
 exe ${P:-h}35 --batch 2 --hq 3 --nq 257 --nk 700 --d 256 --dtype f16 --tol 2e-3
+# The persistent warp-specialized forward (static sizes, no causal limit
+# or a window's): query blocks of every batch-head in turn per block, Q in
+# two buffers, the ring's position carried across query blocks. Few
+# blocks (persistent-blocks) give each many query blocks of different tile
+# counts: the Nk edge, windows whose first rows see fewer tiles, rows that
+# see no key (no tile at all), GQA, one query, odd sizes, d = 256 (one Q
+# buffer).
+exe ${P:-h}36 --batch 2 --hq 16 --nq 1100 --nk 1000 --d 128 --dtype bf16 --tol 8e-3
+FLASH_AOT_NVVM_OPTIONS=persistent-blocks=5 \
+  exe ${P:-h}37 --batch 2 --hq 4 --hkv 2 --nq 700 --nk 333 --d 128 --dtype bf16 --tol 8e-3
+FLASH_AOT_NVVM_OPTIONS=persistent-blocks=3 \
+  exe ${P:-h}38 --hq 3 --n 900 --d 128 --window 300,0 --causal --dtype bf16 --tol 8e-3
+FLASH_AOT_NVVM_OPTIONS=persistent-blocks=2 \
+  exe ${P:-h}39 --hq 2 --nq 500 --nk 300 --d 128 --window=-1,-200 --dtype f16 --tol 2e-3
+FLASH_AOT_NVVM_OPTIONS=persistent-blocks=7 \
+  exe ${P:-h}40 --batch 3 --hq 5 --nq 1 --nk 1000 --d 128 --dtype bf16 --tol 8e-3
+FLASH_AOT_NVVM_OPTIONS=persistent-blocks=4 \
+  exe ${P:-h}41 --hq 2 --nq 600 --nk 800 --d 128 --window 200,57 --dtype f16 --tol 2e-3
+FLASH_AOT_NVVM_OPTIONS=persistent-blocks=3 \
+  exe ${P:-h}42 --batch 2 --hq 3 --nq 257 --nk 700 --d 256 --dtype bf16 --tol 8e-3
+FLASH_AOT_NVVM_OPTIONS=persistent-blocks=2 \
+  exe ${P:-h}43 --hq 2 --n 1000 --d 256 --window 150,20 --causal --dtype bf16 --tol 8e-3
+FLASH_AOT_NVVM_OPTIONS=persistent-blocks=1 \
+  exe ${P:-h}44 --batch 2 --hq 2 --nq 129 --nk 128 --d 128 --dtype f16 --tol 2e-3
 cp build/lib/libflash_cuda_runtime.so "$OUT/"
 [ -n "${SKIP_CACHE:-}" ] ||
   FLASH_MLIR_CACHE="$OUT/cache" /usr/bin/python3 bench/gpu/bench_hopper.py --precompile

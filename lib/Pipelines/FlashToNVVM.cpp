@@ -40,6 +40,7 @@ void mlir::flash::buildFlashToNVVMPipeline(
   map.wgmma = map.tensorCores && options.wgmma && options.chip == "sm_90a";
   map.warpSpecialize = options.warpSpecialize;
   map.deterministic = options.deterministic;
+  map.persistentBlocks = options.persistentBlocks;
   pm.addPass(createFlashMapToGPU(map, tensorCoreKernelKinds()));
   if (options.mapOnly)
     return;

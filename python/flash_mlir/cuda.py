@@ -255,6 +255,10 @@ def geometry(contract, cfg):
         gx = min(gx, max(-(-contract["target_blocks"] // bh),
                          contract["min_blocks_x"]),
                  contract["max_blocks_x"])
+    if "persistent_blocks" in contract:
+        # A persistent kernel: its blocks loop over the gx * bh of above.
+        return ((min(gx * bh, contract["persistent_blocks"]), 1, 1),
+                (contract["block"], 1, 1))
     return (gx, bh, 1), (contract["block"], 1, 1)
 
 

@@ -53,6 +53,11 @@ struct FlashToNVVMPipelineOptions
       llvm::cl::desc("The wgmma forward in warp-specialized blocks (a "
                      "producer warpgroup, two consumers; flash-map-to-gpu)"),
       llvm::cl::init(FlashMapToGPUOptions().warpSpecialize)};
+  PassOptions::Option<int64_t> persistentBlocks{
+      *this, "persistent-blocks",
+      llvm::cl::desc("Blocks of the persistent warp-specialized forward "
+                     "(the SM count; 0: not persistent; flash-map-to-gpu)"),
+      llvm::cl::init(FlashMapToGPUOptions().persistentBlocks)};
   PassOptions::Option<bool> deterministic{
       *this, "deterministic",
       llvm::cl::desc("The backward's dQ in a fixed order of additions "

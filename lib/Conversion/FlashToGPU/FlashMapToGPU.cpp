@@ -449,6 +449,7 @@ struct FlashMapToGPUPass : flash::impl::FlashMapToGPUBase<FlashMapToGPUPass> {
     o.wgmma = wgmma;
     o.warpSpecialize = warpSpecialize;
     o.deterministic = deterministic;
+    o.persistentBlocks = persistentBlocks;
     o.rowLanes = rowLanes;
     o.gradRowLanes = gradRowLanes;
     o.maxWorkgroupMemory = maxWorkgroupMemory;
@@ -661,6 +662,9 @@ struct FlashMapToGPUPass : flash::impl::FlashMapToGPUBase<FlashMapToGPUPass> {
           launch.push_back({StringAttr::get(ctx, "max_blocks_x"),
                             i64(k.maxBlocksX)});
         }
+        if (k.persistentBlocks)
+          launch.push_back({StringAttr::get(ctx, "persistent_blocks"),
+                            i64(k.persistentBlocks)});
         if (k.scratchPerBlock)
           launch.push_back({StringAttr::get(ctx, "scratch_per_block"),
                             i64(k.scratchPerBlock)});
@@ -700,6 +704,11 @@ struct FlashMapToGPUPass : flash::impl::FlashMapToGPUBase<FlashMapToGPUPass> {
                           l, host.c(k.targetBlocks), gy),
                       host.c(k.minBlocksX)),
                   host.c(k.maxBlocksX)));
+        if (k.persistentBlocks)
+          return {b.createOrFold<arith::MinUIOp>(
+                      l, b.createOrFold<arith::MulIOp>(l, gx, gy),
+                      host.c(k.persistentBlocks)),
+                  host.c(1)};
         return {gx, gy};
       };
       bool guard = s->dynamic();

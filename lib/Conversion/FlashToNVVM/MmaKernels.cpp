@@ -790,7 +790,20 @@ bool gpukernels::wgmmaApplies(const KernelSpec &s) {
   return mmaForwardApplies(s) && s.d % 64 == 0;
 }
 
-bool gpukernels::warpSpecializedApplies(const KernelSpec &s) {
+bool gpukernels::persistentApplies(const KernelSpec &s) {
+  // A causal limit without a window makes the query blocks' work grow with
+  // their index: static round-robin blocks would be unbalanced (those keep
+  // a grid of query blocks, heaviest first). A mask_mod under a causal
+  // limit is taken to be a window (the others, non-affine, take block
+  // masks).
+  // With runtime sizes ptxas serializes the consumers' wgmmas (and spills
+  // 16 bytes at d = 128), with a score_mod it spills (12 bytes at d = 128):
+  // static sizes and mask_mods only, for now.
+  return (!s.causalOffset || s.maskMod) && !blockMaskApplies(s) &&
+         !s.splitKeys && !s.dynamic() && !s.scoreMod && s.captures.empty();
+}
+
+bool gpukernels::warpSpecializedApplies(const KernelSpec &s, bool persistent) {
   // Measured on the H200 at d = 128 (bench/RESULTS.md, 2026-12-04): 1.09-
   // 1.16x the one-warpgroup kernel at N = 4k-16k, 0.96-0.98x at 1k; at
   // d = 256 it replaces two warpgroups sharing a 32-key ring. At
@@ -802,8 +815,10 @@ bool gpukernels::warpSpecializedApplies(const KernelSpec &s) {
   // peeled first tile and the last P V are a large share of a block's work:
   // 0.93-1.0x there (2026-12-04), so those shapes keep the one-warpgroup
   // kernel. At d = 256 it ran 1.18-1.24x at 1k too, 1.24-1.39x at 4k-16k.
+  // Persistent, its blocks' first and last tiles overlap the previous and
+  // next query blocks' work.
   const bool fewKeys =
-      s.d == 128 && !ShapedType::isDynamic(s.nk) && s.nk <= 1024;
+      !persistent && s.d == 128 && !ShapedType::isDynamic(s.nk) && s.nk <= 1024;
   return wgmmaApplies(s) && (s.d == 128 || s.d == 256) && !s.mask &&
          !s.splitKeys && !fewKeys;
 }
@@ -854,17 +869,26 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
   // Q's tiles after the K/V stages: the block's rows in K/V-shaped tiles
   // (warp-specialized: 128 rows, in one 128-key tile or two 64-key ones).
   const int64_t qTiles = !qShared ? 0 : ws ? rowsPerBlock / tileKV : 1;
+  // Persistent (below): Q in two buffers where they fit (d = 128: 192 KiB
+  // in all; at d = 256 one).
+  const int64_t persistent = ws ? s.mmaPersistentBlocks : 0;
+  const int64_t qSlots =
+      persistent && (2 * stages + 2 * qTiles) * tileKV * D * 2 + 1024 <=
+                        kMaxSharedBytes
+          ? 2
+          : 1;
   OperandTypes t = operandTypes(ctx, s);
   SmallVector<Type> buffers{t.q, t.k, t.v, t.o, t.lse};
   if (s.splitKeys)
     buffers.push_back(MemRefType::get({ShapedType::kDynamic}, f32));
   SmallVector<Type> argTys = withMaskAndCaptures(ctx, s, buffers);
   // K and V (wgmma: one swizzled buffer, one stage).
-  auto fn = newKernel(ob, loc, name, s, argTys,
-                      wg ? SmallVector<Type>{swizzledBufferType(
-                               ctx, s.elt, 2 * stages + qTiles, tileKV, D)}
-                         : mmaTileBuffers(ctx, s, tileKV, stages),
-                      threads);
+  auto fn =
+      newKernel(ob, loc, name, s, argTys,
+                wg ? SmallVector<Type>{swizzledBufferType(
+                         ctx, s.elt, 2 * stages + qSlots * qTiles, tileKV, D)}
+                   : mmaTileBuffers(ctx, s, tileKV, stages),
+                threads);
   if (ws)
     fn.addWorkgroupAttribution(
         MemRefType::get(
@@ -891,16 +915,8 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
   auto v2f = VectorType::get({2}, f32);
   Type outElt = s.outElt ? s.outElt : elt;
 
-  // Who am I: batch-head, warp, my two rows g and g + 8.
-  Value bx = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
-  Value bh = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
   Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
   MmaFragments F = mmaFragments(b, loc, elt, tid);
-  // Split-KV: block x is a split of the keys of one block of query rows.
-  MmaFragments::WarpRows w = F.warpRows(
-      s.splitKeys ? kb.c(0) : queryBlockOrder(b, loc, s, bx), tid, warps, nq);
-  Value rowBase = w.base, *rows = w.rows, *rowsc = w.clamped;
-  Value kvbh = F.kvHead(s, bh);
   // wgmma: K (tiles [0, stages)) is read K-major, V (the next ones)
   // MN-major.
   std::optional<SwizzledTiles> kv;
@@ -909,6 +925,113 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
     kv = swizzledTiles(F, kS, tileKV, D);
     kDesc = kv->descriptor(F, 0, /*mnMajor=*/false);
     vDesc = kv->descriptor(F, stages, /*mnMajor=*/!fp8);
+  }
+  // The block's work: query block bx of batch-head bh, my warp's two rows
+  // g and g + 8, the keys the block visits (set by setupBlock, at the
+  // builder's insertion point: once per kernel, or once per query block in
+  // each role of a persistent kernel).
+  Value bx, bh, kvbh, rowBase, *rows, *rowsc;
+  MmaFragments::WarpRows w;
+  rows = w.rows;
+  rowsc = w.clamped;
+  // Keys the block needs (all, or up to its last row's diagonal); tiles
+  // every row of the block sees in full need no masking: the first loop
+  // runs them, the second the rest (the causal diagonal, the Nk edge).
+  // Tiles [kvStart, innerStart) and [fullEnd, kvEnd) are masked ones;
+  // [innerStart, fullEnd) every row of the block sees in full.
+  Value rowLimit[2], kvEnd, fullEnd, kvStart, innerStart, maskBase, splits;
+  // The regions' positions and captured buffers; their parts that depend
+  // only on the block's batch-head and a thread's row, computed once.
+  std::optional<KernelModifiers> mods;
+  // A mask_mod that is not just affine bounds (a document mask): tiles that
+  // no row of the block sees are skipped, found by a check of the
+  // predicate (below).
+  bool skipTiles = false;
+  // Where visibility is a key range per row (visibilityIsRanges): each
+  // row's [keyLo, keyHi), computed once per block of rows.
+  Value keyLo[2], keyHi[2];
+  auto setupBlock = [&](Value blockX, Value blockBH) {
+    bx = blockX;
+    bh = blockBH;
+    // Split-KV: block x is a split of the keys of one block of query rows.
+    w = F.warpRows(s.splitKeys ? kb.c(0) : bx, tid, warps, nq);
+    rowBase = w.base;
+    kvbh = F.kvHead(s, bh);
+    kvEnd = F.kvEnd(s, w, rowsPerBlock, rowLimit);
+    fullEnd = b.createOrFold<arith::MulIOp>(
+        loc, b.createOrFold<arith::DivUIOp>(loc, nk, kb.c(tileKV)),
+        kb.c(tileKV));
+    if (s.causalOffset) {
+      // (Packed rows: the block's first query is query 0.)
+      Value firstVisible = arith::MaxSIOp::create(
+          b, loc,
+          s.packedQueries ? s.causalOffsetValue(kb, 1)
+                          : F.add(rowBase, s.causalOffsetValue(kb, 1)),
+          kb.c(0));
+      fullEnd = arith::MinSIOp::create(
+          b, loc,
+          arith::MulIOp::create(
+              b, loc,
+              arith::DivSIOp::create(b, loc, firstVisible, kb.c(tileKV)),
+              kb.c(tileKV)),
+          fullEnd);
+    }
+    // With a mask every tile is a masked one.
+    if (mask) {
+      fullEnd = kb.c(0);
+      maskBase = maskLeadBase(kb, s, bh);
+    }
+    // Modifiers: every tile is a masked one, from the first tile a
+    // mask_mod's affine bounds let the block's rows see to the last.
+    kvStart = kb.c(0);
+    // Split-KV (no mask, modifiers or causal limit): the split's keys, whole
+    // tiles from its start.
+    if (s.splitKeys) {
+      splits = splitKVCount(kb, s, s.splitKeysPerBlock);
+      Value chunk = splitKVChunk(kb, s, splits, tileKV);
+      kvStart = arith::MulIOp::create(b, loc, bx, chunk);
+      kvEnd = arith::MinUIOp::create(
+          b, loc, arith::AddIOp::create(b, loc, kvStart, chunk), kvEnd);
+      fullEnd = arith::MaxUIOp::create(
+          b, loc, arith::MinUIOp::create(b, loc, fullEnd, kvEnd), kvStart);
+    }
+    innerStart = kvStart;
+    mods.emplace(kb, s, fn, bh, ArrayRef<Value>{rowsc[0], rowsc[1]},
+                 /*fixedIsKey=*/false);
+    if (mods->visibilityIsRanges())
+      for (int r = 0; r < 2; ++r) {
+        keyLo[r] = kb.c(0);
+        keyHi[r] = visibleKeyEnd(kb, s, rowLimit[r]);
+        mods->narrowToVisible(kb, /*swap=*/false, rowsc[r], keyLo[r], keyHi[r]);
+      }
+    if (s.maskMod) {
+      // Keys some row of the block sees, and whole tiles every row sees.
+      MaskTiles mt = mods->tiles(kb, /*swap=*/false, rowBase,
+                                 F.add(rowBase, kb.c(rowsPerBlock - 1)), kvEnd,
+                                 tileKV, /*inner=*/true);
+      kvEnd = mt.end;
+      kvStart = mt.start;
+      skipTiles = !mt.exact;
+      // Tiles inside every row's range need no predicate (when the
+      // mask_mod is just its affine conjuncts and no mask operand is read),
+      // within the causal part fullEnd already leaves unmasked.
+      if (mt.exact && !mask) {
+        innerStart = mt.innerStart;
+        fullEnd = arith::MaxSIOp::create(
+            b, loc, innerStart,
+            arith::MinSIOp::create(b, loc, mt.innerEnd, fullEnd));
+      } else {
+        innerStart = kvStart;
+        fullEnd = kvStart;
+      }
+    }
+  };
+  // A persistent kernel's blocks set up each query block inside their
+  // roles' loops (below); the others here, from the block ids.
+  if (!persistent) {
+    Value blockX = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
+    setupBlock(s.splitKeys ? blockX : queryBlockOrder(b, loc, s, blockX),
+               gpu::BlockIdOp::create(b, loc, gpu::Dimension::y));
   }
   // The scores' scale (times log2 e: the softmax's units) and o's factor:
   // constants, or with an fp8 op's descale factors (per tensor, or this kv
@@ -929,91 +1052,6 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
   // keeps probabilities down to 2^-17 instead of 2^-9; l carries the same
   // factor, which o = acc / l cancels and lse takes back.
   const float pOffset = fp8 ? 8.0f : 0.0f;
-  // Keys the block needs (all, or up to its last row's diagonal); tiles
-  // every row of the block sees in full need no masking: the first loop
-  // runs them, the second the rest (the causal diagonal, the Nk edge).
-  Value rowLimit[2];
-  Value kvEnd = F.kvEnd(s, w, rowsPerBlock, rowLimit);
-  Value fullEnd = b.createOrFold<arith::MulIOp>(
-      loc, b.createOrFold<arith::DivUIOp>(loc, nk, kb.c(tileKV)), kb.c(tileKV));
-  if (s.causalOffset) {
-    // (Packed rows: the block's first query is query 0.)
-    Value firstVisible = arith::MaxSIOp::create(
-        b, loc,
-        s.packedQueries ? s.causalOffsetValue(kb, 1)
-                        : F.add(rowBase, s.causalOffsetValue(kb, 1)),
-        kb.c(0));
-    fullEnd = arith::MinSIOp::create(
-        b, loc,
-        arith::MulIOp::create(
-            b, loc, arith::DivSIOp::create(b, loc, firstVisible, kb.c(tileKV)),
-            kb.c(tileKV)),
-        fullEnd);
-  }
-
-  // With a mask every tile is a masked one.
-  Value maskBase;
-  if (mask) {
-    fullEnd = kb.c(0);
-    maskBase = maskLeadBase(kb, s, bh);
-  }
-
-  // Modifiers: every tile is a masked one, from the first tile a mask_mod's
-  // affine bounds let the block's rows see to the last.
-  Value kvStart = kb.c(0);
-  // Split-KV (no mask, modifiers or causal limit): the split's keys, whole
-  // tiles from its start.
-  Value splits;
-  if (s.splitKeys) {
-    splits = splitKVCount(kb, s, s.splitKeysPerBlock);
-    Value chunk = splitKVChunk(kb, s, splits, tileKV);
-    kvStart = arith::MulIOp::create(b, loc, bx, chunk);
-    kvEnd = arith::MinUIOp::create(
-        b, loc, arith::AddIOp::create(b, loc, kvStart, chunk), kvEnd);
-    fullEnd = arith::MaxUIOp::create(
-        b, loc, arith::MinUIOp::create(b, loc, fullEnd, kvEnd), kvStart);
-  }
-  // Tiles [kvStart, innerStart) and [fullEnd, kvEnd) are masked ones;
-  // [innerStart, fullEnd) every row of the block sees in full.
-  Value innerStart = kvStart;
-  // The regions' positions and captured buffers; their parts that depend
-  // only on the block's batch-head and a thread's row, computed once.
-  KernelModifiers mods(kb, s, fn, bh, {rowsc[0], rowsc[1]},
-                       /*fixedIsKey=*/false);
-  // A mask_mod that is not just affine bounds (a document mask): tiles that
-  // no row of the block sees are skipped, found by a check of the
-  // predicate (below).
-  bool skipTiles = false;
-  // Where visibility is a key range per row (visibilityIsRanges): each
-  // row's [keyLo, keyHi), computed once per block of rows.
-  Value keyLo[2], keyHi[2];
-  if (mods.visibilityIsRanges())
-    for (int r = 0; r < 2; ++r) {
-      keyLo[r] = kb.c(0);
-      keyHi[r] = visibleKeyEnd(kb, s, rowLimit[r]);
-      mods.narrowToVisible(kb, /*swap=*/false, rowsc[r], keyLo[r], keyHi[r]);
-    }
-  if (s.maskMod) {
-    // Keys some row of the block sees, and whole tiles every row sees.
-    MaskTiles mt = mods.tiles(kb, /*swap=*/false, rowBase,
-                              F.add(rowBase, kb.c(rowsPerBlock - 1)), kvEnd,
-                              tileKV, /*inner=*/true);
-    kvEnd = mt.end;
-    kvStart = mt.start;
-    skipTiles = !mt.exact;
-    // Tiles inside every row's range need no predicate (when the
-    // mask_mod is just its affine conjuncts and no mask operand is read),
-    // within the causal part fullEnd already leaves unmasked.
-    if (mt.exact && !mask) {
-      innerStart = mt.innerStart;
-      fullEnd = arith::MaxSIOp::create(
-          b, loc, innerStart,
-          arith::MinSIOp::create(b, loc, mt.innerEnd, fullEnd));
-    } else {
-      innerStart = kvStart;
-      fullEnd = kvStart;
-    }
-  }
 
   // Q as A fragments (registers), one per 16 columns of D.
   // Q as A fragments (registers), or (wgmma, qShared) a tile of shared
@@ -1127,8 +1165,101 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
   // K and V tiles of the block's keys in order into a two-stage ring; the
   // consumers wait for a stage's K (V) to land, and arrive when their
   // products have read it. No CTA barrier after the split.
+  //
+  // Persistent (FlashAttention-3's static tile scheduler): block x takes the
+  // query blocks x, x + gridDim.x, ... of all batch-heads, query block
+  // fastest, as a grid of one block per query block would run them (the
+  // blocks at work together share a batch-head's K and V in L2). Each role
+  // loops over them, carrying the query blocks and the tiles it has done:
+  // Q's buffer and phase, the ring's position. Q has two buffers where they
+  // fit (d = 128: 192 KiB in all): the next query block's Q lands under
+  // this one's last tiles and epilogue; the consumers release a buffer
+  // after the epilogue, which stages o in it.
   std::optional<StageBarriers> bars;
   scf::IfOp roles;
+  // The ring's position at the block's first tile (the tiles of earlier
+  // query blocks), Q's buffer and the phase of its barriers.
+  Value ringStart = kb.c(0), qSlot, qPhase;
+  Value qBlocks, items;
+  if (persistent) {
+    qBlocks = arith::CeilDivUIOp::create(b, loc, nq, kb.c(rowsPerBlock));
+    items = arith::MulIOp::create(b, loc, qBlocks, bhQ);
+  }
+  // A persistent role's loop over its query blocks at b's insertion point:
+  // the block set up in it, b left before its yield (whose operands, the
+  // query blocks and tiles done, the role sets at its end).
+  // (In i32: five fewer registers through the tiles than in index.)
+
+  auto i32 = [&](OpBuilder &ib, Value x) -> Value {
+    return arith::IndexCastUIOp::create(ib, loc, ib.getI32Type(), x);
+  };
+  auto index = [&](OpBuilder &ib, Value x) -> Value {
+    return arith::IndexCastUIOp::create(ib, loc, ib.getIndexType(), x);
+  };
+  auto blockLoop = [&]() {
+    Value zero = arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0);
+    auto loop = scf::ForOp::create(
+        b, loc, i32(b, gpu::BlockIdOp::create(b, loc, gpu::Dimension::x)),
+        i32(b, items),
+        i32(b, gpu::GridDimOp::create(b, loc, gpu::Dimension::x)),
+        ValueRange{zero, zero},
+        [](OpBuilder &ib, Location il, Value, ValueRange done) {
+          scf::YieldOp::create(ib, il, done);
+        });
+    // No loop-invariant code motion out of it (LLVM's llvm.licm.disable,
+    // which scf-to-cf carries to the loop's branch): what the epilogue and
+    // the masked tiles compute from the thread's lanes alone would move
+    // before the loop and stay in registers through every tile (70-100
+    // bytes spilled, the wgmmas serialized, at d = 128 with runtime sizes).
+    MLIRContext *c = b.getContext();
+    loop->setAttr("loop_annotation",
+                  LLVM::LoopAnnotationAttr::get(
+                      c, {}, {}, {}, {}, {},
+                      LLVM::LoopLICMAttr::get(c, BoolAttr::get(c, true), {}),
+                      {}, {}, {}, {}, {}, {}, {}, {}, {}));
+    b.setInsertionPoint(loop.getBody()->getTerminator());
+    Value item = index(b, loop.getInductionVar());
+    setupBlock(arith::RemUIOp::create(b, loc, item, qBlocks),
+               arith::DivUIOp::create(b, loc, item, qBlocks));
+    assert(!skipTiles && "no block mask in a persistent kernel");
+    Value blocksDone = index(b, loop.getRegionIterArgs()[0]);
+    ringStart = index(b, loop.getRegionIterArgs()[1]);
+    qSlot = arith::RemUIOp::create(b, loc, blocksDone, kb.c(qSlots));
+    qPhase = arith::IndexCastUIOp::create(
+        b, loc, b.getI32Type(),
+        arith::RemUIOp::create(
+            b, loc, arith::DivUIOp::create(b, loc, blocksDone, kb.c(qSlots)),
+            kb.c(2)));
+    return loop;
+  };
+  // Its yield: one more query block done, and the ring's position after
+  // its last tile.
+  auto blockDone = [&](OpBuilder &yb, scf::ForOp loop, Value ringEnd) {
+    Operation *yield = loop.getBody()->getTerminator();
+    yield->setOperands(
+        ValueRange{arith::AddIOp::create(yb, loc, loop.getRegionIterArgs()[0],
+                                         arith::ConstantIntOp::create(
+                                             yb, loc, yb.getI32Type(), 1)),
+                   i32(yb, ringEnd)});
+  };
+  // Q's tile i (of qTiles) in its buffer.
+  auto qTileIndex = [&](OpBuilder &qb, int64_t i) -> Value {
+    Value t = arith::ConstantIndexOp::create(qb, loc, 2 * stages + i);
+    if (!qSlot)
+      return t;
+    return arith::AddIOp::create(
+        qb, loc, t,
+        arith::MulIOp::create(qb, loc, qSlot,
+                              arith::ConstantIndexOp::create(qb, loc, qTiles)));
+  };
+  // The consumers' turns (below): the second warpgroup lets the first go
+  // first.
+  Value wgId, otherId, pairThreads;
+  auto i32c = [&](OpBuilder &ob2, Location l2, int64_t v) {
+    return arith::ConstantIntOp::create(ob2, l2, ob2.getI32Type(), v)
+        .getResult();
+  };
+  scf::ForOp pLoop, cLoop;
   if (ws) {
     bars = StageBarriers{F.sharedAddress(fn.getWorkgroupAttributions()[1])};
     Value first =
@@ -1148,23 +1279,32 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
     Value copyTid = arith::SubIOp::create(pb, loc, tid, P.c(consumerThreads));
     NVVM::SetMaxRegisterOp::create(pb, loc, producerRegisters(s),
                                    NVVM::SetMaxRegisterAction::decrease);
+    if (persistent) {
+      b.setInsertionPoint(pb.getInsertionBlock(), pb.getInsertionPoint());
+      pLoop = blockLoop();
+      pb.setInsertionPoint(b.getInsertionBlock(), b.getInsertionPoint());
+      // Q's buffer is free once the consumers' epilogue of its previous
+      // query block is done (the first round passes at once).
+      bars->wait(pb, loc, kQEmpty, qSlot,
+                 arith::XOrIOp::create(pb, loc, qPhase, i32c(pb, loc, 1)));
+    }
     for (int64_t i = 0; i < qTiles; ++i)
-      streamTile(pb, loc, *kv, P.c(2 * stages + i), copyTid, q, bh,
+      streamTile(pb, loc, *kv, qTileIndex(pb, i), copyTid, q, bh,
                  P.add(rowBase, P.c(i * tileKV)), nq, tileKV, D);
-    bars->arriveOnCopies(pb, loc, kQFull, Value());
+    bars->arriveOnCopies(pb, loc, kQFull, qSlot);
     // The tiles in the consumers' order; a tile's ring slot is by its
-    // place in that order (its position from kvStart, as if the tiles
-    // skipped were not there: `slot`).
+    // place in that order (counted from ringStart, the tiles skipped not
+    // counted: `n`).
     SmallVector<Value> pState;
     Value pFirst = skipTiles ? seekFirst(pb, loc, pState) : kvStart;
-    tileLoop(
-        pb, loc, pFirst, kvEnd, tileKV, ValueRange{kvStart},
+    SmallVector<Value> produced = tileLoop(
+        pb, loc, pFirst, kvEnd, tileKV, ValueRange{ringStart},
         cursor ? &*cursor : nullptr, pState,
         [&](OpBuilder &lb, Location l, Value jt, ValueRange args, Value,
             ValueRange) -> SmallVector<Value> {
           MmaFragments G{lb, l, elt, F.lrow, F.lmat, F.g, F.t2};
-          Value slot = args[0];
-          auto [stage, phase] = ringSlot(lb, l, slot, kvStart, tileKV);
+          Value n = args[0];
+          auto [stage, phase] = ringSlot(lb, l, n);
           // A stage is free once the consumers read its previous tile (the
           // first round's wait, for parity 1, passes at once).
           Value free = arith::XOrIOp::create(
@@ -1177,21 +1317,47 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
           streamTile(lb, l, *kv, G.add(stage, G.c(stages)), copyTid, v, kvbh,
                      jt, nk, tileKV, D);
           bars->arriveOnCopies(lb, l, kVFull, stage);
-          return {G.add(slot, G.c(tileKV))};
+          return {G.add(n, G.c(1))};
         });
+    if (persistent) {
+      blockDone(pb, pLoop, produced[0]);
+      pb.setInsertionPointAfter(pLoop);
+    }
     NVVM::CpAsyncWaitGroupOp::create(pb, loc, 0);
     // The consumers: everything below.
     b.setInsertionPoint(roles.elseBlock()->getTerminator());
     NVVM::SetMaxRegisterOp::create(b, loc, consumerRegisters(s),
                                    NVVM::SetMaxRegisterAction::increase);
-    bars->wait(b, loc, kQFull, Value(),
-               arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0));
+    // The consumer warpgroups take turns to issue their products (named
+    // barriers 1 and 2, one per warpgroup: a warpgroup waits on its own,
+    // which the other one's arrival completes). Warpgroup 1 lets warpgroup
+    // 0 go first.
+    Value wg1 = arith::IndexCastUIOp::create(
+        b, loc, b.getI32Type(), arith::DivUIOp::create(b, loc, tid, kb.c(128)));
+    wgId = arith::AddIOp::create(b, loc, wg1, i32c(b, loc, 1));
+    otherId = arith::SubIOp::create(b, loc, i32c(b, loc, 2), wg1);
+    pairThreads = i32c(b, loc, consumerThreads);
+    Value second = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, wg1,
+                                         i32c(b, loc, 0));
+    scf::IfOp::create(b, loc, second, [&](OpBuilder &ib, Location il) {
+      NVVM::BarrierArriveOp::create(ib, il, otherId, pairThreads);
+      scf::YieldOp::create(ib, il);
+    });
+    if (persistent)
+      cLoop = blockLoop();
+    bars->wait(b, loc, kQFull, qSlot,
+               qPhase ? qPhase
+                      : arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0)
+                            .getResult());
     F.fenceProxyAsync();
     // This warpgroup's 64 rows of Q: a whole 64-key tile, or the second
     // half of a 128-key one (64 rows of 128 bytes per 64-column group, in
     // the descriptor's 16-byte units).
     Value wgIdx = arith::DivUIOp::create(b, loc, tid, kb.c(128));
     qDesc = kv->descriptor(F, 2 * stages, /*mnMajor=*/false);
+    if (qSlot)
+      qDesc = kv->advance(F, qDesc,
+                          arith::MulIOp::create(b, loc, qSlot, kb.c(qTiles)));
     if (tileKV == 64)
       qDesc = kv->advance(F, qDesc, wgIdx);
     else
@@ -1269,14 +1435,14 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
           if (s.scoreMod) {
             // score_mod on scale * q.k, then in log2 units.
             Value t = arith::MulFOp::create(lb, l, x, scaleV);
-            Value y = mods.score(kl, r, t, rowsc[r], keyc);
+            Value y = mods->score(kl, r, t, rowsc[r], keyc);
             x = arith::MulFOp::create(lb, l, y, kl.f(kLog2e));
           }
           if (ranges) {
             Value vis = inRange(kl, relLo[r], relHi[r], nt * 8 + j);
             x = arith::SelectOp::create(lb, l, vis, x, kl.f(ninf));
           } else if (masked) {
-            Value vis = mods.visible(
+            Value vis = mods->visible(
                 kl, r, keyVisible(kl, s, rowLimit[r], key), rowsc[r], keyc);
             x = arith::SelectOp::create(lb, l, vis, x, kl.f(ninf));
             if (mask) {
@@ -1460,15 +1626,7 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
       pA.push_back(G.cToA(pC[2 * kk], pC[2 * kk + 1]));
     return pA;
   };
-  // The consumer warpgroups take turns to issue their products (named
-  // barriers 1 and 2, one per warpgroup: a warpgroup waits on its own,
-  // which the other one's arrival completes). Warpgroup 1 lets warpgroup 0
-  // go first.
-  Value wgId, otherId, pairThreads;
-  auto i32c = [&](OpBuilder &ob2, Location l2, int64_t v) {
-    return arith::ConstantIntOp::create(ob2, l2, ob2.getI32Type(), v)
-        .getResult();
-  };
+  // The consumers' turns (named barriers 1 and 2, set up above).
   auto takeTurn = [&](OpBuilder &lb, Location l) {
     NVVM::BarrierOp::create(lb, l, TypeRange(), wgId, pairThreads,
                             NVVM::BarrierReductionAttr(), Value());
@@ -1476,30 +1634,16 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
   auto passTurn = [&](OpBuilder &lb, Location l) {
     NVVM::BarrierArriveOp::create(lb, l, otherId, pairThreads);
   };
-  if (ws) {
-    Value wg1 = arith::IndexCastUIOp::create(
-        b, loc, b.getI32Type(), arith::DivUIOp::create(b, loc, tid, kb.c(128)));
-    wgId = arith::AddIOp::create(b, loc, wg1, i32c(b, loc, 1));
-    otherId = arith::SubIOp::create(b, loc, i32c(b, loc, 2), wg1);
-    pairThreads = i32c(b, loc, consumerThreads);
-    Value second = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, wg1,
-                                         i32c(b, loc, 0));
-    scf::IfOp::create(b, loc, second, [&](OpBuilder &ib, Location il) {
-      passTurn(ib, il);
-      scf::YieldOp::create(ib, il);
-    });
-  }
   auto wsStep = [&](bool masked) {
     return [&, masked](OpBuilder &lb, Location l, Value jt, ValueRange args,
                        Value) -> SmallVector<Value> {
       MmaFragments G{lb, l, elt, F.lrow, F.lmat, F.g, F.t2};
       // The ring slots by the tiles' places in the order (the producer's
-      // `slot`): the previous tile's, carried, and the next one (jt itself
-      // where no tile is skipped).
+      // `n`): the previous tile's, carried, and this one's.
       Value prev = args.back();
-      Value slot = G.add(prev, G.c(tileKV));
-      auto [stage, phase] = ringSlot(lb, l, slot, kvStart, tileKV);
-      auto [pstage, pphase] = ringSlot(lb, l, prev, kvStart, tileKV);
+      Value slot = G.add(prev, G.c(1));
+      auto [stage, phase] = ringSlot(lb, l, slot);
+      auto [pstage, pphase] = ringSlot(lb, l, prev);
       bars->wait(lb, l, kKFull, stage, phase);
       bars->wait(lb, l, kVFull, pstage, pphase);
       G.fenceProxyAsync();
@@ -1538,7 +1682,7 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
   // The peeled first tile (a masked one: it may be either).
   Value anyTile, headStart = kvStart;
   if (ws) {
-    // (Skipping: the first tile the block sees; its slot is kvStart's.)
+    // (Skipping: the first tile the block sees; its ring slot ringStart.)
     Value firstSeen = skipTiles ? tailStart : kvStart;
     anyTile = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
                                     firstSeen, kvEnd);
@@ -1551,23 +1695,24 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
     }
     SmallVector<Value> start(inits);
     llvm::append_range(start, zeroA);
-    start.push_back(kvStart);
+    // (With no tile, the last tile's slot is the one before ringStart: the
+    // ring's position after the block is the last slot + 1 either way.)
+    start.push_back(F.add(ringStart, kb.c(-1)));
     auto first = ifElse(
         b, loc, TypeRange(ValueRange(start)), anyTile,
         [&](OpBuilder &ib, Location il) {
           MmaFragments G{ib, il, elt, F.lrow, F.lmat, F.g, F.t2};
-          Value zero = G.c(0);
-          bars->wait(ib, il, kKFull, zero,
-                     arith::ConstantIntOp::create(ib, il, ib.getI32Type(), 0));
+          auto [stage, phase] = ringSlot(ib, il, ringStart);
+          bars->wait(ib, il, kKFull, stage, phase);
           G.fenceProxyAsync();
-          SmallVector<Value> sAcc = G.wgmmaWait(0, qkAsync(G, zero));
-          bars->arrive(ib, il, kKEmpty, zero);
+          SmallVector<Value> sAcc = G.wgmmaWait(0, qkAsync(G, stage));
+          bars->arrive(ib, il, kKEmpty, stage);
           TileSoftmax sm =
               softmax(ib, il, G, firstSeen, start, sAcc, /*masked=*/true);
           SmallVector<Value> out = sm.next;
           llvm::append_range(out, ArrayRef<Value>(inits).slice(4, dTiles));
           llvm::append_range(out, toA(G, sm.pC));
-          out.push_back(kvStart);
+          out.push_back(ringStart);
           scf::YieldOp::create(ib, il, out);
         },
         [&](OpBuilder &ib, Location il) {
@@ -1622,8 +1767,7 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
         b, loc, TypeRange(ValueRange(loopRes).slice(4, dTiles)), anyTile,
         [&](OpBuilder &ib, Location il) {
           MmaFragments G{ib, il, elt, F.lrow, F.lmat, F.g, F.t2};
-          auto [pstage, pphase] =
-              ringSlot(ib, il, loopRes.back(), kvStart, tileKV);
+          auto [pstage, pphase] = ringSlot(ib, il, loopRes.back());
           bars->wait(ib, il, kVFull, pstage, pphase);
           G.fenceProxyAsync();
           scf::YieldOp::create(
@@ -1669,7 +1813,7 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
     Value wgRows = arith::MulIOp::create(b, loc, wgIdx, kb.c(64));
     wgRowBase = arith::AddIOp::create(b, loc, rowBase, wgRows);
     qTile = qShared ? arith::AddIOp::create(
-                          b, loc, kb.c(2 * stages),
+                          b, loc, qTileIndex(b, 0),
                           arith::DivUIOp::create(b, loc, wgRows, kb.c(tileKV)))
                           .getResult()
                     : kb.c(0);
@@ -1831,6 +1975,12 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
         scf::YieldOp::create(ib, il);
       });
     }
+  }
+  if (persistent) {
+    // Q's buffer (o's staging) is free; the ring's position after this
+    // query block's last tile (its slot: with none, the first's).
+    bars->arrive(b, loc, kQEmpty, qSlot);
+    blockDone(b, cLoop, F.add(loopRes.back(), kb.c(1)));
   }
   if (ws)
     b.setInsertionPointAfter(roles);

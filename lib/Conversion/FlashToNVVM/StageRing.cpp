@@ -62,10 +62,10 @@ void StageBarriers::arriveOnCopies(OpBuilder &b, Location loc, int64_t which,
 // for more than the others gave back waits for them forever (32 + 240 hung
 // on the H200).
 int32_t gpukernels::producerRegisters(const KernelSpec &s) {
-  return s.d <= 64 || s.d > 128 ? 40 : 24;
+  return s.d <= 64 || s.d > 128 || s.mmaPersistentBlocks ? 40 : 24;
 }
 int32_t gpukernels::consumerRegisters(const KernelSpec &s) {
-  return s.d <= 64 || s.d > 128 ? 232 : 240;
+  return s.d <= 64 || s.d > 128 || s.mmaPersistentBlocks ? 232 : 240;
 }
 
 // Producer thread ptid copies 16-byte chunk ptid % perRow of every step-th
@@ -122,13 +122,10 @@ gpukernels::ifElse(OpBuilder &b, Location loc, TypeRange types, Value cond,
 }
 
 std::pair<Value, Value> gpukernels::ringSlot(OpBuilder &b, Location loc,
-                                             Value jt, Value first,
-                                             int64_t tile) {
+                                             Value n) {
   auto c = [&](int64_t v) {
     return arith::ConstantIndexOp::create(b, loc, v).getResult();
   };
-  Value n = arith::DivUIOp::create(
-      b, loc, arith::SubIOp::create(b, loc, jt, first), c(tile));
   Value stage = arith::RemUIOp::create(b, loc, n, c(2));
   Value phase = arith::RemUIOp::create(
       b, loc, arith::DivUIOp::create(b, loc, n, c(2)), c(2));

@@ -33,17 +33,22 @@ int32_t producerRegisters(const KernelSpec &s);
 int32_t consumerRegisters(const KernelSpec &s);
 
 /// The warp-specialized forward's mbarriers, i64 words of a workgroup
-/// buffer: Q landed; K / V of stage 0, 1 landed (the producer's copies
-/// arrive on them); K / V of stage 0, 1 read (every consumer thread
-/// arrives once its products are complete).
+/// buffer: Q of buffer 0, 1 landed; K / V of stage 0, 1 landed (the
+/// producer's copies arrive on them); K / V of stage 0, 1 read (every
+/// consumer thread arrives once its products are complete); Q's buffer 0, 1
+/// free (a persistent kernel's consumers arrive after their epilogue).
 enum StageBarrier : int64_t {
   kQFull = 0,
-  kKFull = 1,
-  kVFull = 3,
-  kKEmpty = 5,
-  kVEmpty = 7,
-  kStageBarriers = 9
+  kKFull = 2,
+  kVFull = 4,
+  kKEmpty = 6,
+  kVEmpty = 8,
+  kQEmpty = 10,
+  kStageBarriers = 12
 };
+
+/// The shared memory a block may have on sm_90 (227 KiB).
+constexpr int64_t kMaxSharedBytes = 227 * 1024;
 
 /// mbarrier operations on those words.
 struct StageBarriers {
@@ -75,10 +80,9 @@ scf::IfOp ifElse(OpBuilder &b, Location loc, TypeRange types, Value cond,
                  function_ref<void(OpBuilder &, Location)> thenBody,
                  function_ref<void(OpBuilder &, Location)> elseBody);
 
-/// The stage (index) and the phase parity (i32) of tile jt of a sequence of
-/// `tile`-key tiles from `first` through a two-stage ring.
-std::pair<Value, Value> ringSlot(OpBuilder &b, Location loc, Value jt,
-                                 Value first, int64_t tile);
+/// The stage (index) and the phase parity (i32) of the n-th tile through a
+/// two-stage ring.
+std::pair<Value, Value> ringSlot(OpBuilder &b, Location loc, Value n);
 
 } // namespace gpukernels
 } // namespace flash

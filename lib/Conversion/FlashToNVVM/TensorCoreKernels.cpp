@@ -47,9 +47,13 @@ struct TensorCoreKind : KernelKind {
       return false;
     s.wgmma = o.wgmma && wgmmaApplies(s);
     // Explicit tiles or register limits tune the one-warpgroup kernel.
+    const bool persistent =
+        !backward && o.persistentBlocks > 0 && persistentApplies(s);
     s.mmaWarpSpecialized = !backward && s.wgmma && o.warpSpecialize &&
                            !o.mmaWarps && !o.mmaTileKV && !o.mmaMaxRegisters &&
-                           warpSpecializedApplies(s);
+                           warpSpecializedApplies(s, persistent);
+    s.mmaPersistentBlocks =
+        s.mmaWarpSpecialized && persistent ? o.persistentBlocks : 0;
     s.mmaMaxRegisters = o.mmaMaxRegisters;
     chooseMmaTiles(s, o.mmaWarps, o.mmaTileKV, backward);
     // dQ by atomics (deterministic=false) on the wgmma backward, unless the
@@ -83,6 +87,7 @@ struct TensorCoreKind : KernelKind {
     if (!backward) {
       ks.push_back(
           {buildForwardMmaKernel(b, loc, names[0], s), threads, rows, kind});
+      ks.back().persistentBlocks = s.mmaPersistentBlocks;
     } else if (s.gradAtomicDQ) {
       // D and dQ's zeroed accumulator, dK/dV with dQ's atomics, dQ.
       MappedKernel kv{buildGradKVMmaKernel(b, loc, names[1], s), threads, rows,

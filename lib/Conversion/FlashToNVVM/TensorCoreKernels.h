@@ -24,9 +24,13 @@ bool mmaForwardApplies(const KernelSpec &s);
 bool mmaGradApplies(const KernelSpec &s);
 /// The tensor-core kernels also run on wgmma (head dim a multiple of 64).
 bool wgmmaApplies(const KernelSpec &s);
-/// The wgmma forward also runs warp-specialized (head dim 128; no mask
-/// operand or mask_mod).
-bool warpSpecializedApplies(const KernelSpec &s);
+/// The wgmma forward also runs warp-specialized (head dim 128 and 256; no
+/// mask operand), `persistent` or not.
+bool warpSpecializedApplies(const KernelSpec &s, bool persistent);
+/// Whether the warp-specialized forward may be persistent: its query blocks
+/// of about equal work (no causal limit, or one with a window's lower
+/// bound), none skipping tiles by a block mask.
+bool persistentApplies(const KernelSpec &s);
 /// Sets mmaWarps / mmaTileKV: the given ones, or (0) the per-head-dim
 /// defaults of the forward or the backward.
 void chooseMmaTiles(KernelSpec &s, int64_t warps, int64_t tileKV,

@@ -13,7 +13,8 @@
 // REGS-LABEL: func.func @f16_gqa_causal
 // REGS: gpu.func @flash_attention_0({{.*}} kernel attributes {{{.*}}nvvm.maxnreg = 96
 // RUN: flash-opt %s --split-input-file --flash-map-to-gpu=warp-specialize=0 | FileCheck %s --check-prefix=WGMMA
-// RUN: flash-opt %s --split-input-file --flash-map-to-gpu | FileCheck %s --check-prefix=WS
+// RUN: flash-opt %s --split-input-file --flash-map-to-gpu=persistent-blocks=0 | FileCheck %s --check-prefix=WS
+// RUN: flash-opt %s --split-input-file --flash-map-to-gpu | FileCheck %s --check-prefix=PERSIST
 // BAD: error: flash-map-to-gpu: mma-warps must be 4 or 8, mma-tile-kv 32, 64 or 128 (0: by head dim), mma-max-registers 64..255 (0: by block size)
 
 // Explicit tiles: 8 warps (128 rows) per block, 32-key tiles.
@@ -120,8 +121,8 @@ func.func @bf16_d256(%q: tensor<1x2x100x256xbf16>, %k: tensor<1x2x130x256xbf16>,
 // WGMMA: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16
 // The default at head dim 128: warp-specialized blocks of 384 threads (two
 // consumer warpgroups of 64 rows, then the producer), Q and a two-stage
-// ring of 128-key K/V tiles (5 x 128 x 128 elements + 1 KiB) and 9
-// mbarriers; the producer gives registers away, copies by cp.async and
+// ring of 128-key K/V tiles (5 x 128 x 128 elements + 1 KiB) and 12
+// mbarriers (those of a second Q buffer unused); the producer gives registers away, copies by cp.async and
 // arrives when the copies land; the consumers wait for each stage, take
 // turns to issue S = Q K^T and O += P V asynchronously (named barriers),
 // and run the softmax while P V is in flight.
@@ -131,9 +132,9 @@ func.func @bf16_d256(%q: tensor<1x2x100x256xbf16>, %k: tensor<1x2x130x256xbf16>,
 // TUNED: threads in (%c128
 // WS-LABEL: func.func @bf16
 // WS: threads in (%c384
-// WS: gpu.func @flash_attention_0({{.*}}workgroup(%{{.*}} : memref<82432xbf16, #gpu.address_space<workgroup>>, %{{.*}} : memref<9xi64, #gpu.address_space<workgroup>>){{.*}}flash.kernel_kind = "wgmma"
-// WS-COUNT-5: nvvm.mbarrier.init %{{.*}}, %c128_i32
-// WS-COUNT-4: nvvm.mbarrier.init %{{.*}}, %c256_i32
+// WS: gpu.func @flash_attention_0({{.*}}workgroup(%{{.*}} : memref<82432xbf16, #gpu.address_space<workgroup>>, %{{.*}} : memref<12xi64, #gpu.address_space<workgroup>>){{.*}}flash.kernel_kind = "wgmma"
+// WS-COUNT-6: nvvm.mbarrier.init %{{.*}}, %c128_i32
+// WS-COUNT-6: nvvm.mbarrier.init %{{.*}}, %c256_i32
 // WS: gpu.barrier
 // WS: nvvm.setmaxregister  decrease 24
 // WS: nvgpu.device_async_copy
@@ -159,11 +160,48 @@ func.func @bf16_d256(%q: tensor<1x2x100x256xbf16>, %k: tensor<1x2x130x256xbf16>,
 // WS: nvvm.barrier id = %{{.*}} number_of_threads = %c128_i32
 // WS: vector.load {{.*}} {alignment = 16 : i64} : memref<82432xbf16, #gpu.address_space<workgroup>>, vector<8xbf16>
 // WS-NEXT: vector.store {{.*}} {alignment = 16 : i64} : memref<{{.*}}xbf16{{.*}}>, vector<8xbf16>
+// The default with static sizes and no causal limit: the same kernel,
+// persistent (persistent-blocks = 132 blocks at most, one per SM): each
+// role loops over query blocks of every batch-head (LLVM's LICM kept out
+// of the loop), Q in two buffers (6 tiles), 12 mbarriers (Q landed and Q
+// free per buffer); the producer waits for Q's buffer to be free before it
+// copies the next one's; the consumers free it after their epilogue. The
+// producer keeps 40 registers, the consumers 232.
+// (Here 3 query blocks of 37 rows in 3 batch-heads: 3 blocks.)
+// PERSIST-LABEL: func.func @bf16(
+// PERSIST: gpu.launch_func {{.*}} blocks in (%c3{{[_0-9]*}}, %c1{{[_0-9]*}}, %c1{{[_0-9]*}}) threads in (%c384
+// PERSIST: gpu.func @flash_attention_0({{.*}}workgroup(%{{.*}} : memref<98816xbf16, #gpu.address_space<workgroup>>, %{{.*}} : memref<12xi64, #gpu.address_space<workgroup>>){{.*}}persistent_blocks = 132
+// PERSIST-COUNT-6: nvvm.mbarrier.init %{{.*}}, %c128_i32
+// PERSIST-COUNT-6: nvvm.mbarrier.init %{{.*}}, %c256_i32
+// PERSIST: nvvm.setmaxregister  decrease 40
+// PERSIST: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args({{.*}}) -> (i32, i32)  : i32
+// PERSIST: nvvm.mbarrier.try_wait.parity
+// PERSIST: nvgpu.device_async_copy
+// PERSIST: nvvm.cp.async.mbarrier.arrive %{{.*}} {noinc = true}
+// PERSIST: scf.for
+// PERSIST: scf.yield
+// PERSIST: } {loop_annotation = #{{.*}}}
+// PERSIST: nvvm.setmaxregister  increase 232
+// PERSIST: nvvm.barrier.arrive id
+// PERSIST: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args({{.*}}) -> (i32, i32)  : i32
+// PERSIST: nvvm.mbarrier.try_wait.parity
+// PERSIST: wgmma.mma_async.sync.aligned.m64n128k16
+// PERSIST: vector.store {{.*}} {alignment = 16 : i64} : memref<{{.*}}xbf16{{.*}}>, vector<8xbf16>
+// PERSIST: nvvm.mbarrier.arrive
+// PERSIST-NOT: nvvm.
+// PERSIST: scf.yield
+// PERSIST-NEXT: } {loop_annotation = #{{.*}}}
+// With at most 1024 keys too (the next query block's first tiles overlap
+// this one's last ones).
+// PERSIST-LABEL: func.func @bf16_short
+// PERSIST: threads in (%c384
+// PERSIST: persistent_blocks = 132
 // CHECK-LABEL: func.func @bf16
 // CHECK: gpu.launch_func {{.*}} blocks in (%c1{{[_0-9]*}}, %c3{{[_0-9]*}}, %c1{{[_0-9]*}}) threads in (%c256{{[_0-9]*}}, %c1{{[_0-9]*}}, %c1{{[_0-9]*}})
 // CHECK: workgroup(%{{.*}} : memref<64x136xbf16, #gpu.address_space<workgroup>>{{.*}}flash.kernel_kind = "mma.sync"
 // CHECK: nvvm.mma.sync A[{{.*}}] B[{{.*}}] C[{{.*}}] {layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>, multiplicandAPtxType = #nvvm.mma_type<bf16>, multiplicandBPtxType = #nvvm.mma_type<bf16>, shape = #nvvm.shape<m = 16, n = 8, k = 16>} : (i32, i32, f32) -> !llvm.struct<(f32, f32, f32, f32)>
-// With at most 1024 keys (static) the default is the one-warpgroup kernel.
+// With at most 1024 keys (static) and not persistent, the one-warpgroup
+// kernel.
 // WS-LABEL: func.func @bf16_short
 // WS: threads in (%c128
 // WS-NOT: nvvm.setmaxregister

@@ -79,6 +79,10 @@ struct KernelSpec {
   /// producer warpgroup after the mmaWarps consumer warps copies the K/V
   /// tiles into a two-stage ring, mbarriers order the stages.
   bool mmaWarpSpecialized = false;
+  /// The warp-specialized forward as a persistent kernel of that many
+  /// blocks (0: one block per query block): block x takes query blocks x,
+  /// x + blocks, ... of all batch-heads (query block fastest).
+  int64_t mmaPersistentBlocks = 0;
   /// The tensor-core forward as a split-KV partial kernel (grid (splits,
   /// BH), records to a scratch buffer after lse: see splitKVCount) for
   /// splits of at least splitKeysPerBlock keys; the problem is then the
@@ -493,6 +497,9 @@ struct MappedKernel {
   /// max(ceil(targetBlocks / gy), minBlocksX), maxBlocksX) instead: about
   /// that many blocks in all.
   int64_t targetBlocks = 0, minBlocksX = 0, maxBlocksX = 0;
+  /// A persistent kernel: grid (min(ceil(rows / rowsPerBlock) * gy,
+  /// persistentBlocks), 1) instead, its blocks looping over the work.
+  int64_t persistentBlocks = 0;
   /// f32 words of scratch each block of this kernel owns: the op's kernels
   /// then all take one scratch buffer of gx * gy * scratchPerBlock words
   /// (its grid) as their last buffer argument, which this kernel writes and

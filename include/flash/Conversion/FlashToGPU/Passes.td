@@ -91,6 +91,14 @@ def FlashMapToGPU : Pass<"flash-map-to-gpu", "::mlir::ModuleOp"> {
            "registers moved to them by setmaxnreg (not with mma-warps, "
            "mma-tile-kv or mma-max-registers, which tune the one-warpgroup "
            "kernel)">,
+    Option<"persistentBlocks", "persistent-blocks", "int64_t",
+           /*default=*/"132",
+           "Blocks of the warp-specialized forward when it is persistent "
+           "(no causal limit, or one with a window's lower bound; no "
+           "document mask): each block takes query blocks of every "
+           "batch-head in turn, its producer loading the next one's Q and "
+           "K/V under the last one's epilogue (the GPU's SM count: the "
+           "H200's 132; 0: one block per query block)">,
     Option<"deterministic", "deterministic", "bool", /*default=*/"true",
            "The backward's dQ in a fixed order of additions (its own "
            "kernel, which recomputes S and dP). false: the wgmma backward "

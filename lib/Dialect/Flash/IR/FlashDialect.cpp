@@ -47,7 +47,8 @@ static LogicalResult verifyContract(Operation *op, DictionaryAttr d,
       failed(positive("scratch_keys_per_word", true)) ||
       failed(positive("target_blocks", true)) ||
       failed(positive("min_blocks_x", true)) ||
-      failed(positive("max_blocks_x", true)))
+      failed(positive("max_blocks_x", true)) ||
+      failed(positive("persistent_blocks", true)))
     return failure();
   if (Attribute w = d.get("waits_for_previous"); w && !isa<BoolAttr>(w))
     return fail("'waits_for_previous' must be a bool");
@@ -55,6 +56,8 @@ static LogicalResult verifyContract(Operation *op, DictionaryAttr d,
       d.contains("target_blocks") != d.contains("min_blocks_x"))
     return fail("'target_blocks', 'min_blocks_x' and 'max_blocks_x' go "
                 "together");
+  if (d.contains("persistent_blocks") && d.contains("target_blocks"))
+    return fail("'persistent_blocks' and 'target_blocks' exclude each other");
   if (named && (failed(str("name", {})) || failed(str("kind", {}))))
     return failure();
   return success();

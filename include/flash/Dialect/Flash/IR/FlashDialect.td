@@ -31,7 +31,9 @@ def Flash_Dialect : Dialect {
     `rows_per_block`, `batch_heads` ("bh", "bhkv", or "b": bh / Hq) for the grid
     (ceil(rows / rows_per_block), batch_heads) — or, with `target_blocks`,
     `min_blocks_x` and `max_blocks_x`, min(that x, max(ceil(target_blocks /
-    batch_heads), min_blocks_x), max_blocks_x) — `args` (the buffer arguments' names in order) and
+    batch_heads), min_blocks_x), max_blocks_x); with `persistent_blocks`
+    (a persistent kernel, whose blocks loop over the work), (min(x *
+    batch_heads, persistent_blocks), 1) — `args` (the buffer arguments' names in order) and
     `sizes` (the index arguments after them: nq, nk, lead<i>, mask strides),
     `scratch_per_block` (f32 words each block of the kernel owns in the
     shared `scratch` buffer; `scratch_keys_per_word` instead: ceil(nk /
