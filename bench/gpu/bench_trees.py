@@ -17,6 +17,7 @@ moved 16 % between two such runs on the H200); interleaving cancels that.
   # on the GPU machine
   python3 bench/gpu/bench_trees.py --other gpu_x/other_python \\
       --other-cache gpu_x/other --cache gpu_x/cache [--rounds 5] [--json F]
+      [--passes fwd]
 
 Each side's output is checked against an fp32 reference (forward) and
 against the other side (backward: dq, dk, dv) on the same inputs.
@@ -91,6 +92,8 @@ def main():
     ap.add_argument("--cache", default=os.environ.get("FLASH_MLIR_CACHE"))
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--json")
+    ap.add_argument("--passes", default="fwd,bwd",
+                    help="which passes to time (fwd, bwd or both)")
     a = ap.parse_args()
     import torch
     from torch.nn.attention import SDPBackend, sdpa_kernel
@@ -104,7 +107,7 @@ def main():
           "after / before | cuDNN | before / cuDNN | after / cuDNN | spread "
           "(before, after, cuDNN) | err before | err after |")
     print("|" + "---|" * 13, flush=True)
-    for pass_ in ("fwd", "bwd"):
+    for pass_ in a.passes.split(","):
         for d, n, causal in configs():
             if pass_ == "bwd" and d not in BWD_DIMS:
                 continue

@@ -88,6 +88,17 @@ FLASH_AOT_NVVM_OPTIONS=persistent-blocks=2 \
   exe ${P:-h}43 --hq 2 --n 1000 --d 256 --window 150,20 --causal --dtype bf16 --tol 8e-3
 FLASH_AOT_NVVM_OPTIONS=persistent-blocks=1 \
   exe ${P:-h}44 --batch 2 --hq 2 --nq 129 --nk 128 --d 128 --dtype f16 --tol 2e-3
+# Exponentials on the FMA units (fma-exp2: all of them, or the soft-cap's
+# default share): rows with no key (2^-inf must be exactly 0), masks,
+# soft-capping on the warp-specialized and the one-warpgroup kernels.
+FLASH_AOT_NVVM_OPTIONS=fma-exp2=8 \
+  exe ${P:-h}45 --batch 2 --hq 3 --nq 37 --nk 700 --d 64 --mask bool --full-mask --dtype f16 --tol 2e-3
+FLASH_AOT_NVVM_OPTIONS=fma-exp2=8 \
+  exe ${P:-h}46 --hq 2 --nq 500 --nk 300 --d 128 --window=-1,-200 --dtype bf16 --tol 8e-3
+exe ${P:-h}47 --dynamic --batch 2 --hq 4 --hkv 2 --nq 700 --nk 1500 --d 128 --softcap 30 --dtype bf16 --tol 8e-3
+exe ${P:-h}48 --nq 300 --nk 1000 --d 64 --softcap 20 --causal --dtype f16 --tol 2e-3
+FLASH_AOT_NVVM_OPTIONS=fma-exp2=8 \
+  exe ${P:-h}49 --n 1000 --d 256 --softcap 30 --hq 2 --dtype bf16 --tol 8e-3
 cp build/lib/libflash_cuda_runtime.so "$OUT/"
 [ -n "${SKIP_CACHE:-}" ] ||
   FLASH_MLIR_CACHE="$OUT/cache" /usr/bin/python3 bench/gpu/bench_hopper.py --precompile

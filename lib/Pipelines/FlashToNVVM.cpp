@@ -41,6 +41,7 @@ void mlir::flash::buildFlashToNVVMPipeline(
   map.warpSpecialize = options.warpSpecialize;
   map.deterministic = options.deterministic;
   map.persistentBlocks = options.persistentBlocks;
+  map.fmaExp2 = options.fmaExp2;
   pm.addPass(createFlashMapToGPU(map, tensorCoreKernelKinds()));
   if (options.mapOnly)
     return;

@@ -58,6 +58,12 @@ struct FlashToNVVMPipelineOptions
       llvm::cl::desc("Blocks of the persistent warp-specialized forward "
                      "(the SM count; 0: not persistent; flash-map-to-gpu)"),
       llvm::cl::init(FlashMapToGPUOptions().persistentBlocks)};
+  PassOptions::Option<int64_t> fmaExp2{
+      *this, "fma-exp2",
+      llvm::cl::desc("Of every 8 exponentials of P in the wgmma forward, "
+                     "how many on the FMA units (-1: by the score_mod; "
+                     "flash-map-to-gpu)"),
+      llvm::cl::init(FlashMapToGPUOptions().fmaExp2)};
   PassOptions::Option<bool> deterministic{
       *this, "deterministic",
       llvm::cl::desc("The backward's dQ in a fixed order of additions "

@@ -450,6 +450,7 @@ struct FlashMapToGPUPass : flash::impl::FlashMapToGPUBase<FlashMapToGPUPass> {
     o.warpSpecialize = warpSpecialize;
     o.deterministic = deterministic;
     o.persistentBlocks = persistentBlocks;
+    o.fmaExp2 = fmaExp2;
     o.rowLanes = rowLanes;
     o.gradRowLanes = gradRowLanes;
     o.maxWorkgroupMemory = maxWorkgroupMemory;

@@ -146,6 +146,34 @@ Value gpukernels::addMask(KernelBuilder &kb, const KernelSpec &s, Value s2,
   return fmac(kb.b, kb.loc, m, kb.f(kLog2e), s2);
 }
 
+Value gpukernels::exp2OnFma(OpBuilder &b, Location loc, Value x) {
+  auto f32 = [&](float v) {
+    return arith::ConstantOp::create(b, loc, b.getF32FloatAttr(v));
+  };
+  Type i32 = b.getI32Type();
+  // (maximumf: NaN in, NaN out.)
+  x = arith::MaximumFOp::create(b, loc, x, f32(-127.0f));
+  // t's low mantissa bits are round(x) in two's complement.
+  Value magic = f32(12582912.0f);
+  Value t = arith::AddFOp::create(b, loc, x, magic);
+  Value j = arith::SubFOp::create(b, loc, t, magic);
+  Value f = arith::SubFOp::create(b, loc, x, j);
+  // 2^f on [-1/2, 1/2], the constant term exactly 1 (so that 2^-127 is 0
+  // and 2^j exact): fitted for the least maximal relative error.
+  static constexpr float kCoefficients[] = {
+      0.0013264556182548404f, 0.009671447798609734f, 0.05550733581185341f,
+      0.24022242426872253f,   0.6931470036506653f,   1.0f};
+  Value p = f32(kCoefficients[0]);
+  for (float c : ArrayRef<float>(kCoefficients).drop_front())
+    p = fmac(b, loc, p, f, f32(c));
+  Value shift = arith::ShLIOp::create(
+      b, loc, arith::BitcastOp::create(b, loc, i32, t),
+      arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(23)));
+  Value bits = arith::AddIOp::create(
+      b, loc, arith::BitcastOp::create(b, loc, i32, p), shift);
+  return arith::BitcastOp::create(b, loc, b.getF32Type(), bits);
+}
+
 void gpukernels::stageTile(OpBuilder &b, Location loc, Value src, Value dst,
                            Value bh, Value row0, int64_t rows, Value n,
                            int64_t width, Value tid, int64_t threads,

@@ -1481,14 +1481,19 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
       next[2 + r] = arith::MulFOp::create(lb, l, args[2 + r], alpha[r]);
     }
     // P = 2^(S - m) (S in log2 units), row sums; as A fragments (two
-    // n-tiles per 16 keys) in registers.
+    // n-tiles per 16 keys) in registers. mmaFmaExp2 of every 8 of a
+    // thread's exponentials on the FMA units: with a soft-cap's tanh, two
+    // SFU operations per score take as long as the warpgroup's products.
     SmallVector<Value> pC;
+    int64_t element = 0;
     for (Value acc : sAcc) {
       for (int64_t r = 0; r < 2; ++r)
-        for (int64_t j = 0; j < 2; ++j) {
+        for (int64_t j = 0; j < 2; ++j, ++element) {
           Value x =
               vector::ExtractOp::create(lb, l, acc, ArrayRef<int64_t>{r, j});
-          Value p = exp2(lb, l, arith::AddFOp::create(lb, l, x, negMs[r]));
+          Value arg = arith::AddFOp::create(lb, l, x, negMs[r]);
+          Value p = !fp8 && element % 8 < s.mmaFmaExp2 ? exp2OnFma(lb, l, arg)
+                                                       : exp2(lb, l, arg);
           next[2 + r] = arith::AddFOp::create(lb, l, next[2 + r], p);
           acc = vector::InsertOp::create(lb, l, p, acc,
                                          ArrayRef<int64_t>{r, j});

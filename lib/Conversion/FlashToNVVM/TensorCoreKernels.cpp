@@ -23,6 +23,21 @@ using namespace mlir::flash;
 using namespace mlir::flash::gpukernels;
 
 namespace {
+/// Whether the score_mod has an op the SFU computes (tanh, exp, log: a
+/// soft-cap), next to the softmax's exp2 per score.
+bool scoreModUsesSFU(const KernelSpec &s) {
+  if (!s.scoreMod)
+    return false;
+  return s.scoreMod
+      ->walk([](Operation *op) {
+        return isa<math::TanhOp, math::ExpOp, math::Exp2Op, math::LogOp,
+                   math::Log2Op>(op)
+                   ? WalkResult::interrupt()
+                   : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
 struct TensorCoreKind : KernelKind {
   bool applies(KernelSpec &s, const FlashMapToGPUOptions &o,
                bool backward) const override {
@@ -55,6 +70,10 @@ struct TensorCoreKind : KernelKind {
     s.mmaPersistentBlocks =
         s.mmaWarpSpecialized && persistent ? o.persistentBlocks : 0;
     s.mmaMaxRegisters = o.mmaMaxRegisters;
+    if (!backward)
+      s.mmaFmaExp2 = o.fmaExp2 >= 0       ? std::min<int64_t>(o.fmaExp2, 8)
+                     : scoreModUsesSFU(s) ? 3
+                                          : 0;
     chooseMmaTiles(s, o.mmaWarps, o.mmaTileKV, backward);
     // dQ by atomics (deterministic=false) on the wgmma backward, unless the
     // op is marked deterministic; a document mask's table would take the

@@ -5,6 +5,7 @@
 // bounds let the block see. So do the SIMT kernels (f32 here; the SPIR-V
 // path's kernels).
 // RUN: flash-opt %s --split-input-file --flash-map-to-gpu="tensor-cores=1 wgmma=1" --verify-diagnostics | FileCheck %s
+// RUN: flash-opt %s --split-input-file --flash-map-to-gpu="tensor-cores=1 wgmma=1 fma-exp2=0" --verify-diagnostics | FileCheck %s --check-prefix=NOFMA
 
 // CHECK-LABEL: func.func @window_softcap
 // CHECK: gpu.func @flash_attention_0
@@ -21,6 +22,20 @@
 // CHECK: arith.cmpi sle, %[[LO]], %c0
 // CHECK: arith.cmpi sgt, %[[HI]], %c0
 // CHECK: arith.andi
+// A soft-cap's tanh shares the SFU with the softmax's exp2: 3 of every 8
+// of P's exponentials are a polynomial on the FMA units (fma-exp2's
+// default): 2^round(x) by the exponent field, 2^frac by Horner's rule.
+// CHECK: math.exp2
+// CHECK: %[[X:.*]] = arith.maximumf %{{.*}}, %{{.*}} : f32
+// CHECK: %[[T:.*]] = arith.addf %[[X]], %{{.*}} : f32
+// CHECK: arith.subf %[[T]]
+// CHECK-COUNT-5: arith.addf %{{.*}}, %{{.*}} fastmath<contract> : f32
+// CHECK: %[[E:.*]] = arith.bitcast %[[T]] : f32 to i32
+// CHECK: arith.shli %[[E]]
+// NOFMA-LABEL: func.func @window_softcap
+// NOFMA: math.tanh
+// NOFMA-NOT: arith.shli
+// NOFMA-LABEL: func.func @alibi_captures
 func.func @window_softcap(%q: tensor<1x2x300x64xbf16>, %k: tensor<1x2x300x64xbf16>, %v: tensor<1x2x300x64xbf16>) -> tensor<1x2x300x64xbf16> {
   %o0 = tensor.empty() : tensor<1x2x300x64xbf16>
   %o = flash.attention ins(%q, %k, %v : tensor<1x2x300x64xbf16>, tensor<1x2x300x64xbf16>, tensor<1x2x300x64xbf16>)

@@ -83,6 +83,9 @@ struct KernelSpec {
   /// blocks (0: one block per query block): block x takes query blocks x,
   /// x + blocks, ... of all batch-heads (query block fastest).
   int64_t mmaPersistentBlocks = 0;
+  /// Of every 8 exponentials of P in the wgmma forward, how many it
+  /// computes on the FMA units (exp2OnFma) instead of the SFU.
+  int64_t mmaFmaExp2 = 0;
   /// The tensor-core forward as a split-KV partial kernel (grid (splits,
   /// BH), records to a scratch buffer after lse: see splitKVCount) for
   /// splits of at least splitKeysPerBlock keys; the problem is then the
@@ -204,6 +207,15 @@ inline Value fmac(OpBuilder &b, Location loc, Value a, Value x, Value c) {
 inline Value exp2(OpBuilder &b, Location loc, Value x) {
   return math::Exp2Op::create(b, loc, x, arith::FastMathFlags::afn);
 }
+/// exp2 of an f32 on the FMA units instead of the SFU (our own: upstream's
+/// math expansions are libm-accurate and longer): 2^x = 2^j 2^f with j =
+/// round(x) (the add of 1.5 2^23), f in [-1/2, 1/2], 2^f a degree-5
+/// polynomial (relative error <= 2e-7, ex2.approx's), j added to its
+/// exponent field. x is clamped below at -127, whose result is exactly 0
+/// (2^-inf = 0, as a masked score needs); NaN stays NaN; x < 128. Kernels
+/// whose SFU is their bottleneck (a soft-cap's tanh next to the softmax's
+/// exp2) take a share of their exponentials here.
+Value exp2OnFma(OpBuilder &b, Location loc, Value x);
 inline Value log2(OpBuilder &b, Location loc, Value x) {
   return math::Log2Op::create(b, loc, x, arith::FastMathFlags::afn);
 }

@@ -99,6 +99,11 @@ def FlashMapToGPU : Pass<"flash-map-to-gpu", "::mlir::ModuleOp"> {
            "batch-head in turn, its producer loading the next one's Q and "
            "K/V under the last one's epilogue (the GPU's SM count: the "
            "H200's 132; 0: one block per query block)">,
+    Option<"fmaExp2", "fma-exp2", "int64_t", /*default=*/"-1",
+           "Of every 8 exponentials of P in the wgmma forward, how many "
+           "are a polynomial on the FMA units instead of the SFU's ex2 "
+           "(0-8; -1: by the score_mod: 3 where it has a tanh, exp or log, "
+           "which share the SFU with the softmax's exp2, else 0)">,
     Option<"deterministic", "deterministic", "bool", /*default=*/"true",
            "The backward's dQ in a fixed order of additions (its own "
            "kernel, which recomputes S and dP). false: the wgmma backward "
