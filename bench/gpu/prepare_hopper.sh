@@ -70,8 +70,9 @@ exe ${P:-h}35 --batch 2 --hq 3 --nq 257 --nk 700 --d 256 --dtype f16 --tol 2e-3
 # blocks (persistent-blocks) give each many query blocks of different tile
 # counts: the Nk edge, windows whose first rows see fewer tiles, rows that
 # see no key (no tile at all), GQA, one query, odd sizes, d = 256 (one Q
-# buffer).
-exe ${P:-h}36 --batch 2 --hq 16 --nq 1100 --nk 1000 --d 128 --dtype bf16 --tol 8e-3
+# buffer). persistent-blocks is 0 by default: each program names it.
+FLASH_AOT_NVVM_OPTIONS=persistent-blocks=132 \
+  exe ${P:-h}36 --batch 2 --hq 16 --nq 1100 --nk 1000 --d 128 --dtype bf16 --tol 8e-3
 FLASH_AOT_NVVM_OPTIONS=persistent-blocks=5 \
   exe ${P:-h}37 --batch 2 --hq 4 --hkv 2 --nq 700 --nk 333 --d 128 --dtype bf16 --tol 8e-3
 FLASH_AOT_NVVM_OPTIONS=persistent-blocks=3 \
@@ -93,10 +94,12 @@ FLASH_AOT_NVVM_OPTIONS=persistent-blocks=1 \
 # soft-capping on the warp-specialized and the one-warpgroup kernels.
 FLASH_AOT_NVVM_OPTIONS=fma-exp2=8 \
   exe ${P:-h}45 --batch 2 --hq 3 --nq 37 --nk 700 --d 64 --mask bool --full-mask --dtype f16 --tol 2e-3
-FLASH_AOT_NVVM_OPTIONS=fma-exp2=8 \
+FLASH_AOT_NVVM_OPTIONS="fma-exp2=8 persistent-blocks=3" \
   exe ${P:-h}46 --hq 2 --nq 500 --nk 300 --d 128 --window=-1,-200 --dtype bf16 --tol 8e-3
-exe ${P:-h}47 --dynamic --batch 2 --hq 4 --hkv 2 --nq 700 --nk 1500 --d 128 --softcap 30 --dtype bf16 --tol 8e-3
-exe ${P:-h}48 --nq 300 --nk 1000 --d 64 --softcap 20 --causal --dtype f16 --tol 2e-3
+FLASH_AOT_NVVM_OPTIONS=fma-exp2=-1 \
+  exe ${P:-h}47 --dynamic --batch 2 --hq 4 --hkv 2 --nq 700 --nk 1500 --d 128 --softcap 30 --dtype bf16 --tol 8e-3
+FLASH_AOT_NVVM_OPTIONS=fma-exp2=-1 \
+  exe ${P:-h}48 --nq 300 --nk 1000 --d 64 --softcap 20 --causal --dtype f16 --tol 2e-3
 FLASH_AOT_NVVM_OPTIONS=fma-exp2=8 \
   exe ${P:-h}49 --n 1000 --d 256 --softcap 30 --hq 2 --dtype bf16 --tol 8e-3
 cp build/lib/libflash_cuda_runtime.so "$OUT/"

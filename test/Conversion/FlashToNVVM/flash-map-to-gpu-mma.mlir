@@ -14,7 +14,7 @@
 // REGS: gpu.func @flash_attention_0({{.*}} kernel attributes {{{.*}}nvvm.maxnreg = 96
 // RUN: flash-opt %s --split-input-file --flash-map-to-gpu=warp-specialize=0 | FileCheck %s --check-prefix=WGMMA
 // RUN: flash-opt %s --split-input-file --flash-map-to-gpu=persistent-blocks=0 | FileCheck %s --check-prefix=WS
-// RUN: flash-opt %s --split-input-file --flash-map-to-gpu | FileCheck %s --check-prefix=PERSIST
+// RUN: flash-opt %s --split-input-file --flash-map-to-gpu=persistent-blocks=132 | FileCheck %s --check-prefix=PERSIST
 // BAD: error: flash-map-to-gpu: mma-warps must be 4 or 8, mma-tile-kv 32, 64 or 128 (0: by head dim), mma-max-registers 64..255 (0: by block size)
 
 // Explicit tiles: 8 warps (128 rows) per block, 32-key tiles.
@@ -160,7 +160,7 @@ func.func @bf16_d256(%q: tensor<1x2x100x256xbf16>, %k: tensor<1x2x130x256xbf16>,
 // WS: nvvm.barrier id = %{{.*}} number_of_threads = %c128_i32
 // WS: vector.load {{.*}} {alignment = 16 : i64} : memref<82432xbf16, #gpu.address_space<workgroup>>, vector<8xbf16>
 // WS-NEXT: vector.store {{.*}} {alignment = 16 : i64} : memref<{{.*}}xbf16{{.*}}>, vector<8xbf16>
-// The default with static sizes and no causal limit: the same kernel,
+// With static sizes and no causal limit: the same kernel,
 // persistent (persistent-blocks = 132 blocks at most, one per SM): each
 // role loops over query blocks of every batch-head (LLVM's LICM kept out
 // of the loop), Q in two buffers (6 tiles), 12 mbarriers (Q landed and Q

@@ -4,7 +4,7 @@
 // from buffers, and start their loops at the first tile a mask_mod's affine
 // bounds let the block see. So do the SIMT kernels (f32 here; the SPIR-V
 // path's kernels).
-// RUN: flash-opt %s --split-input-file --flash-map-to-gpu="tensor-cores=1 wgmma=1" --verify-diagnostics | FileCheck %s
+// RUN: flash-opt %s --split-input-file --flash-map-to-gpu="tensor-cores=1 wgmma=1 persistent-blocks=132 fma-exp2=-1" --verify-diagnostics | FileCheck %s
 // RUN: flash-opt %s --split-input-file --flash-map-to-gpu="tensor-cores=1 wgmma=1 fma-exp2=0" --verify-diagnostics | FileCheck %s --check-prefix=NOFMA
 
 // CHECK-LABEL: func.func @window_softcap
@@ -24,7 +24,7 @@
 // CHECK: arith.andi
 // A soft-cap's tanh shares the SFU with the softmax's exp2: 3 of every 8
 // of P's exponentials are a polynomial on the FMA units (fma-exp2's
-// default): 2^round(x) by the exponent field, 2^frac by Horner's rule.
+// -1): 2^round(x) by the exponent field, 2^frac by Horner's rule.
 // CHECK: math.exp2
 // CHECK: %[[X:.*]] = arith.maximumf %{{.*}}, %{{.*}} : f32
 // CHECK: %[[T:.*]] = arith.addf %[[X]], %{{.*}} : f32

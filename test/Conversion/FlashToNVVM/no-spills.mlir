@@ -17,9 +17,11 @@
 // RUN: %gen --n 500 --d 128 --softcap 30 --dtype f16 | flash-opt --flash-to-nvvm=format=isa | %python %S/ptxas_spills.py | FileCheck %s --check-prefix=FWD
 // RUN: %gen --n 2048 --d 128 --window 256,0 --softcap 20 --dtype bf16 | flash-opt --flash-to-nvvm=format=isa | %python %S/ptxas_spills.py | FileCheck %s --check-prefix=FWD
 // The persistent warp-specialized forward (static sizes): plain, and a
-// causal window 1024 (bench/gpu/bench_mods.py's).
-// RUN: %gen --batch 4 --hq 16 --n 4096 --d 128 --dtype bf16 | flash-opt --flash-to-nvvm=format=isa | %python %S/ptxas_spills.py | FileCheck %s --check-prefix=FWD
-// RUN: %gen --hq 16 --n 16384 --d 128 --window 1024,0 --causal --dtype bf16 | flash-opt --flash-to-nvvm=format=isa | %python %S/ptxas_spills.py | FileCheck %s --check-prefix=FWD
+// causal window 1024; soft-capping with 3 of 8 exponentials on the FMA
+// units (bench/gpu/bench_mods.py's).
+// RUN: %gen --hq 16 --n 16384 --d 128 --softcap 50 --dtype bf16 | flash-opt --flash-to-nvvm="format=isa fma-exp2=-1" | %python %S/ptxas_spills.py | FileCheck %s --check-prefix=FWD
+// RUN: %gen --batch 4 --hq 16 --n 4096 --d 128 --dtype bf16 | flash-opt --flash-to-nvvm="format=isa persistent-blocks=132" | %python %S/ptxas_spills.py | FileCheck %s --check-prefix=FWD
+// RUN: %gen --hq 16 --n 16384 --d 128 --window 1024,0 --causal --dtype bf16 | flash-opt --flash-to-nvvm="format=isa persistent-blocks=132" | %python %S/ptxas_spills.py | FileCheck %s --check-prefix=FWD
 // Document masks (segment ids: a block mask, tiles seen in full unmasked)
 // on the one-warpgroup forward and the backward. (The warp-specialized
 // forward with one, over 1024 keys, spills 104 bytes at d = 128, and ran

@@ -92,18 +92,20 @@ def FlashMapToGPU : Pass<"flash-map-to-gpu", "::mlir::ModuleOp"> {
            "mma-tile-kv or mma-max-registers, which tune the one-warpgroup "
            "kernel)">,
     Option<"persistentBlocks", "persistent-blocks", "int64_t",
-           /*default=*/"132",
+           /*default=*/"0",
            "Blocks of the warp-specialized forward when it is persistent "
            "(no causal limit, or one with a window's lower bound; no "
            "document mask): each block takes query blocks of every "
            "batch-head in turn, its producer loading the next one's Q and "
            "K/V under the last one's epilogue (the GPU's SM count: the "
-           "H200's 132; 0: one block per query block)">,
-    Option<"fmaExp2", "fma-exp2", "int64_t", /*default=*/"-1",
+           "H200's 132; 0, the default until it has run on a GPU: one "
+           "block per query block)">,
+    Option<"fmaExp2", "fma-exp2", "int64_t", /*default=*/"0",
            "Of every 8 exponentials of P in the wgmma forward, how many "
            "are a polynomial on the FMA units instead of the SFU's ex2 "
            "(0-8; -1: by the score_mod: 3 where it has a tanh, exp or log, "
-           "which share the SFU with the softmax's exp2, else 0)">,
+           "which share the SFU with the softmax's exp2, else 0; the default, "
+           "0, until it has run on a GPU)">,
     Option<"deterministic", "deterministic", "bool", /*default=*/"true",
            "The backward's dQ in a fixed order of additions (its own "
            "kernel, which recomputes S and dP). false: the wgmma backward "
