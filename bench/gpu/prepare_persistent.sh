@@ -33,3 +33,9 @@ for o in 0 2 3 4 6; do
   FLASH_MLIR_NVVM_OPTIONS=fma-exp2=$o FLASH_MLIR_CACHE=$PWD/$G/sc$o /usr/bin/python3 bench/gpu/bench_fma_exp2.py --precompile
 done
 find $G -name '*pycache*' -prune -exec rm -rf {} +
+# The d = 256 backward on wgmma (K/V and Q/dO from shared memory, dK/dV in
+# column halves): self-checks, and bench.py's d = 256 rows (forward and
+# backward) next to cuDNN's.
+FLASH_AOT_NVVM_OPTIONS=grad-d256=1 OUT=$G/h P=gd bash bench/gpu/prepare_d256_grad.sh > $G/prep_gd.log 2>&1
+FLASH_MLIR_NVVM_OPTIONS=grad-d256=1 FLASH_BENCH_DIMS=256 FLASH_MLIR_CACHE=$PWD/$G/bwd256 /usr/bin/python3 bench/gpu/bench.py --precompile > $G/prep_b256.log 2>&1
+find $G -name '*pycache*' -prune -exec rm -rf {} +

@@ -42,6 +42,7 @@ void mlir::flash::buildFlashToNVVMPipeline(
   map.deterministic = options.deterministic;
   map.persistentBlocks = options.persistentBlocks;
   map.fmaExp2 = options.fmaExp2;
+  map.gradD256 = options.gradD256;
   pm.addPass(createFlashMapToGPU(map, tensorCoreKernelKinds()));
   if (options.mapOnly)
     return;

@@ -64,6 +64,11 @@ struct FlashToNVVMPipelineOptions
                      "how many on the FMA units (-1: by the score_mod; "
                      "flash-map-to-gpu)"),
       llvm::cl::init(FlashMapToGPUOptions().fmaExp2)};
+  PassOptions::Option<bool> gradD256{
+      *this, "grad-d256",
+      llvm::cl::desc("The d = 256 backward on wgmma (false: SIMT; "
+                     "flash-map-to-gpu)"),
+      llvm::cl::init(FlashMapToGPUOptions().gradD256)};
   PassOptions::Option<bool> deterministic{
       *this, "deterministic",
       llvm::cl::desc("The backward's dQ in a fixed order of additions "

@@ -451,6 +451,7 @@ struct FlashMapToGPUPass : flash::impl::FlashMapToGPUBase<FlashMapToGPUPass> {
     o.deterministic = deterministic;
     o.persistentBlocks = persistentBlocks;
     o.fmaExp2 = fmaExp2;
+    o.gradD256 = gradD256;
     o.rowLanes = rowLanes;
     o.gradRowLanes = gradRowLanes;
     o.maxWorkgroupMemory = maxWorkgroupMemory;
@@ -666,6 +667,9 @@ struct FlashMapToGPUPass : flash::impl::FlashMapToGPUBase<FlashMapToGPUPass> {
         if (k.persistentBlocks)
           launch.push_back({StringAttr::get(ctx, "persistent_blocks"),
                             i64(k.persistentBlocks)});
+        if (k.columnParts > 1)
+          launch.push_back(
+              {StringAttr::get(ctx, "column_parts"), i64(k.columnParts)});
         if (k.scratchPerBlock)
           launch.push_back({StringAttr::get(ctx, "scratch_per_block"),
                             i64(k.scratchPerBlock)});
@@ -694,6 +698,8 @@ struct FlashMapToGPUPass : flash::impl::FlashMapToGPUBase<FlashMapToGPUPass> {
                        : rt.bh;
         Value gx = b.createOrFold<arith::CeilDivUIOp>(l, rows,
                                                       host.c(k.rowsPerBlock));
+        if (k.columnParts > 1)
+          gx = b.createOrFold<arith::MulIOp>(l, gx, host.c(k.columnParts));
         if (k.targetBlocks)
           gx = b.createOrFold<arith::MinUIOp>(
               l, gx,

@@ -21,6 +21,13 @@
 // step, and ldmatrix (.trans) reads shared memory as either B or B^T.
 // No N x N tensor and no atomics.
 //
+// Past d = 128 (wgmma, d = 256): Q and dO, K and V as A fragments would take
+// 128 registers next to the accumulators' 128, so the fixed A operands are
+// read from shared memory (one [64, D] tile each, loaded once), and the
+// dK/dV kernel's blocks split dK and dV by columns: two blocks per key
+// block (the grid's column_parts), each accumulating a 128-column half from
+// the same S^T and dP^T (nine products instead of seven).
+//
 // dQ by reductions (wgmma, deterministic=false; KernelSpec::gradAtomicDQ):
 // the dK/dV kernel also computes, per query tile, dQ^T = K^T dS^T (K in
 // shared memory, read K-major for S^T and M-contiguous for dQ^T; dS
@@ -56,6 +63,10 @@ int64_t gpukernels::mmaGradTile(const KernelSpec &s, bool kv) {
   // (static shared memory: 48 KiB); the mask's indices would spill a 32-query
   // dK/dV tile.
   return kv ? (s.wgmma && !s.mask ? 32 : 16) : 32;
+}
+
+int64_t gpukernels::gradKVColumnParts(const KernelSpec &s) {
+  return s.wgmma && s.d > 128 ? 2 : 1;
 }
 
 namespace {
@@ -156,17 +167,20 @@ struct GradTiles {
   /// The step's two products with the tiles read as B^T: A0 tile0^T and
   /// A1 tile1^T (S and dP, or S^T and dP^T), nTiles C tiles each; for wgmma
   /// desc0 / desc1 are the tiles' K-major descriptors for this stage, and
-  /// A0 may come from shared memory instead (a0Tiles: its K-major tile 0).
+  /// A0 / A1 may come from shared memory instead (a0Desc / a1Desc: K-major
+  /// descriptors of tiles of aTiles).
   std::pair<SmallVector<Value>, SmallVector<Value>>
   products(MmaFragments &G, ArrayRef<Value> a0, ArrayRef<Value> a1, Value desc0,
-           Value desc1, int64_t nTiles, const SwizzledTiles *a0Tiles = nullptr,
-           Value a0Desc = {}) const {
-    if (sw)
-      return {a0Tiles
-                  ? G.wgmma({}, {}, desc0, sw->kMajorSteps(), false, nTiles,
-                            a0Desc, a0Tiles->kMajorSteps())
-                  : G.wgmma({}, a0, desc0, sw->kMajorSteps(), false, nTiles),
-              G.wgmma({}, a1, desc1, sw->kMajorSteps(), false, nTiles)};
+           Value desc1, int64_t nTiles, const SwizzledTiles *aTiles = nullptr,
+           Value a0Desc = {}, Value a1Desc = {}) const {
+    if (sw) {
+      auto product = [&](ArrayRef<Value> a, Value desc, Value aDesc) {
+        return aDesc ? G.wgmma({}, {}, desc, sw->kMajorSteps(), false, nTiles,
+                               aDesc, aTiles->kMajorSteps())
+                     : G.wgmma({}, a, desc, sw->kMajorSteps(), false, nTiles);
+      };
+      return {product(a0, desc0, a0Desc), product(a1, desc1, a1Desc)};
+    }
     SmallVector<Value> c0, c1;
     const int64_t kSteps = s.d / 16;
     for (int64_t nt = 0; nt < nTiles; ++nt) {
@@ -230,11 +244,38 @@ Value put(OpBuilder &b, Location l, Value x, Value c, int64_t r, int64_t j) {
   return vector::InsertOp::create(b, l, x, c, ArrayRef<int64_t>{r, j});
 }
 
+/// Past d = 128 (wgmma only) the kernels read their fixed A operands (Q and
+/// dO of the dQ kernel, K and V of the dK/dV kernel) from shared memory:
+/// as A fragments they would take 128 registers next to the accumulators'
+/// 128 (the dK/dV kernel's split by columns: see there).
+bool gradAShared(const KernelSpec &s) { return s.wgmma && s.d > 128; }
+
+/// Copies rows row0 .. row0 + rows - 1 (clamped to limit - 1) of
+/// srcs[i][bh] into tile i of `buf` ([rows, D] tiles in the 128-byte
+/// swizzle), waits for them and makes them visible to wgmma.
+SwizzledTiles sharedATiles(MmaFragments &F, const KernelSpec &s, Value buf,
+                           Value tid, int64_t threads, ArrayRef<Value> srcs,
+                           Value bh, Value row0, Value limit, int64_t rows) {
+  SwizzledTiles t = swizzledTiles(F, buf, rows, s.d);
+  Value last;
+  for (int64_t i = 0; i < int64_t(srcs.size()); ++i)
+    last = F.copyTile(tid, threads, srcs[i], bh, row0, limit, rows, s.d, t.buf,
+                      [&, i](OpBuilder &ib, Value r, Value col) {
+                        return t.at(ib, F.loc, i, r, col);
+                      });
+  F.waitAll(last);
+  F.fenceProxyAsync();
+  gpu::BarrierOp::create(F.b, F.loc);
+  return t;
+}
+
 /// Stores a 16-row block of C tiles (scaled by `mul`) as `elt` to
-/// mem[bh][rows[r]][dt*8 + 2t ..] for rows < limit.
+/// mem[bh][rows[r]][col0 + dt*8 + 2t ..] for rows < limit.
 void storeRows(OpBuilder &b, Location loc, Type elt, Value mem, Value bh,
                Value rows[2], Value limit, Value t2, ArrayRef<Value> acc,
-               float mul) {
+               float mul, Value col0 = {}) {
+  if (col0)
+    t2 = arith::AddIOp::create(b, loc, t2, col0);
   auto v2f = VectorType::get({2}, b.getF32Type());
   for (int r = 0; r < 2; ++r) {
     Value active =
@@ -267,8 +308,14 @@ gpu::GPUFuncOp gpukernels::buildGradQMmaKernel(OpBuilder &ob, Location loc,
   const int64_t warps = s.mmaWarps, threads = warps * 32, D = s.d;
   const int64_t kTile = mmaGradTile(s, /*kv=*/false);
   const int64_t kSteps = D / 16, dTiles = D / 8, nTiles = kTile / 8;
-  auto fn = newKernel(ob, loc, name, s, gradQArgTypes(ctx, s),
-                      mmaTileBuffers(ctx, s, kTile, /*stages=*/2), threads);
+  // Past d = 128 (wgmma) Q and dO as A fragments would take 128 registers
+  // next to dQ's 128: S and dP read them from shared memory instead (one
+  // [rows, D] tile each, loaded once).
+  const bool aShared = gradAShared(s);
+  SmallVector<Type> bufs = mmaTileBuffers(ctx, s, kTile, /*stages=*/2);
+  if (aShared)
+    bufs.push_back(swizzledBufferType(ctx, elt, 2, warps * 16, D));
+  auto fn = newKernel(ob, loc, name, s, gradQArgTypes(ctx, s), bufs, threads);
   limitRegisters(fn, s, /*backward=*/true);
   OpBuilder b = OpBuilder::atBlockBegin(&fn.front());
   KernelBuilder kb{b, loc};
@@ -279,7 +326,7 @@ gpu::GPUFuncOp gpukernels::buildGradQMmaKernel(OpBuilder &ob, Location loc,
         dO = byQ(5), dq = byQ(6), delta = byQ(7);
   Value mask = s.mask ? fn.getArgument(8) : Value();
   Value kS = fn.getWorkgroupAttributions()[0];
-  Value vS = fn.getWorkgroupAttributions().back();
+  Value vS = fn.getWorkgroupAttributions()[s.wgmma ? 0 : 1];
 
   Value bx = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
   Value bh = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
@@ -338,6 +385,14 @@ gpu::GPUFuncOp gpukernels::buildGradQMmaKernel(OpBuilder &ob, Location loc,
     vDesc = tiles.sw->descriptor(F, 1, false);
   }
   const std::optional<SwizzledTiles> &sw = tiles.sw;
+  std::optional<SwizzledTiles> aSw;
+  Value qADesc, doADesc;
+  if (aShared) {
+    aSw = sharedATiles(F, s, fn.getWorkgroupAttributions()[1], tid, threads,
+                       {q, dO}, bh, w.base, nq, warps * 16);
+    qADesc = aSw->descriptor(F, 0, /*mnMajor=*/false);
+    doADesc = aSw->descriptor(F, 1, /*mnMajor=*/false);
+  }
 
   Value maskBase = mask ? maskLeadBase(kb, s, bh) : Value();
   // Q and dO as A fragments; D = rowsum(dO * O) from the same positions,
@@ -345,12 +400,15 @@ gpu::GPUFuncOp gpukernels::buildGradQMmaKernel(OpBuilder &ob, Location loc,
   SmallVector<Value> qA, doA;
   Value dRow[2] = {kb.f(0.0f), kb.f(0.0f)}, lse2[2];
   for (int64_t ks = 0; ks < kSteps; ++ks) {
-    qA.push_back(F.aFromGlobal(q, bh, rowsc[0], rowsc[1], ks * 16));
-    doA.push_back(F.aFromGlobal(dO, bh, rowsc[0], rowsc[1], ks * 16));
+    Value doF = F.aFromGlobal(dO, bh, rowsc[0], rowsc[1], ks * 16);
+    if (!aShared) {
+      qA.push_back(F.aFromGlobal(q, bh, rowsc[0], rowsc[1], ks * 16));
+      doA.push_back(doF);
+    }
     Value oA = F.aFromGlobal(o, bh, rowsc[0], rowsc[1], ks * 16);
     for (int64_t i = 0; i < 4; ++i)
       for (int64_t j = 0; j < 2; ++j) {
-        Value x = kb.toF32(at(b, loc, doA.back(), i, j));
+        Value x = kb.toF32(at(b, loc, doF, i, j));
         Value y = kb.toF32(at(b, loc, oA, i, j));
         dRow[i % 2] = fmac(b, loc, x, y, dRow[i % 2]);
       }
@@ -401,7 +459,8 @@ gpu::GPUFuncOp gpukernels::buildGradQMmaKernel(OpBuilder &ob, Location loc,
         vD = sw->advance(G, vDesc, st.firstTile);
       }
       // S = Q K^T, dP = dO V^T.
-      auto [sAll, dpAll] = tiles.products(G, qA, doA, kD, vD, nTiles);
+      auto [sAll, dpAll] = tiles.products(
+          G, qA, doA, kD, vD, nTiles, aSw ? &*aSw : nullptr, qADesc, doADesc);
       // The rows' key ranges relative to this thread's keys jt + t2 + c
       // (c = nt 8 + j): two compares with an immediate per score.
       Value relLo[2], relHi[2];
@@ -483,15 +542,24 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
   const int64_t kTile = mmaGradTile(s, /*kv=*/true);
   const int64_t kSteps = D / 16, dTiles = D / 8, nTiles = kTile / 8;
   const int64_t group = s.hq / s.hkv;
+  const int64_t blockKeys = warps * 16;
+  // Past d = 128, K and V in shared memory (gradAShared) and dK, dV in
+  // column halves: a block accumulates half of each (128 registers), the
+  // grid has two blocks per key block (gradKVColumnParts), and S^T, dP^T
+  // are computed by both (nine products of seven in all).
+  const bool aShared = gradAShared(s);
+  const int64_t parts = gradKVColumnParts(s), outTiles = dTiles / parts;
   SmallVector<Type> bufs = mmaTileBuffers(ctx, s, kTile, /*stages=*/2);
   if (s.wgmma)
     bufs.push_back(MemRefType::get(
         {4 * kTile}, ob.getF32Type(), MemRefLayoutAttrInterface(),
         gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup)));
+  if (aShared)
+    bufs.push_back(swizzledBufferType(ctx, elt, 2, blockKeys, D));
   // dQ by atomics: the block's K tile and a step's dS ([queries, keys]),
   // the operands of dQ^T = K^T dS^T.
   const bool atomicDQ = s.gradAtomicDQ;
-  const int64_t blockKeys = warps * 16;
+  assert(!(atomicDQ && aShared) && "dQ by atomics up to d = 128");
   if (atomicDQ) {
     bufs.push_back(swizzledBufferType(ctx, elt, 1, blockKeys, D));
     bufs.push_back(swizzledBufferType(ctx, elt, 1, kTile, blockKeys));
@@ -517,6 +585,13 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
   Value bx = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
   Value kvbh = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
   Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  // Column parts: blocks 2 x and 2 x + 1 take key block x (neighbours:
+  // they read the same tiles, from L2 for the second).
+  Value part;
+  if (parts > 1) {
+    part = arith::RemUIOp::create(b, loc, bx, kb.c(parts));
+    bx = arith::DivUIOp::create(b, loc, bx, kb.c(parts));
+  }
   MmaFragments F = mmaFragments(b, loc, elt, tid);
   MmaFragments::WarpRows w = F.warpRows(bx, tid, warps, nk);
   Value keyBase = w.base, *keys = w.rows, *keysc = w.clamped;
@@ -558,11 +633,27 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
   const std::optional<SwizzledTiles> &sw = tiles.sw;
 
   SmallVector<Value> kA, vA;
-  for (int64_t ks = 0; ks < kSteps; ++ks) {
+  for (int64_t ks = 0; !aShared && ks < kSteps; ++ks) {
     if (!atomicDQ)
       kA.push_back(F.aFromGlobal(k, kvbh, keysc[0], keysc[1], ks * 16));
     vA.push_back(F.aFromGlobal(v, kvbh, keysc[0], keysc[1], ks * 16));
   }
+  // Past d = 128: K and V from shared memory; dK += dS^T Q and dV += P^T dO
+  // read the part's 64-column groups of Q and dO (MN-major: groups
+  // kTile * 128 bytes apart).
+  std::optional<SwizzledTiles> aSw;
+  Value kADesc, vADesc, partDesc;
+  if (aShared) {
+    aSw = sharedATiles(F, s, fn.getWorkgroupAttributions()[2], tid, threads,
+                       {k, v}, kvbh, keyBase, nk, blockKeys);
+    kADesc = aSw->descriptor(F, 0, /*mnMajor=*/false);
+    vADesc = aSw->descriptor(F, 1, /*mnMajor=*/false);
+  }
+  if (parts > 1)
+    partDesc = arith::MulIOp::create(
+        b, loc, arith::IndexCastUIOp::create(b, loc, b.getI64Type(), part),
+        arith::ConstantIntOp::create(b, loc, b.getI64Type(),
+                                     outTiles * 8 / 64 * kTile * 128 / 16));
   // dQ by atomics: K into shared memory (A of S^T, K-major, and of dQ^T,
   // M-contiguous: its 64-column halves by descriptor), dS's tile (B,
   // K-major); the f32 dQ.
@@ -604,7 +695,7 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid, kb.c(0));
   }
   SmallVector<Value> inits;
-  for (int64_t dt = 0; dt < 2 * dTiles; ++dt)
+  for (int64_t dt = 0; dt < 2 * outTiles; ++dt)
     inits.push_back(F.zeroC());
   // Over the query heads of the group, then the query tiles.
   auto heads = scf::ForOp::create(
@@ -668,7 +759,7 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
                            Value nextTile) -> SmallVector<Value> {
             KernelBuilder kl{lb, l};
             MmaFragments G{lb, l, elt, F.lrow, F.lmat, F.g, F.t2};
-            const int64_t nAcc = 2 * dTiles;
+            const int64_t nAcc = 2 * outTiles;
             GradTiles::Step st =
                 sw ? tiles.begin(G, qbh, it, args[nAcc], args[nAcc + 1],
                                  nextTile)
@@ -718,8 +809,11 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
                 cols.push_back(column(lb, nt, j));
             // S^T = K Q^T, dP^T = V dO^T.
             // (dQ by atomics: K from shared memory, its registers free.)
-            auto [sAll, dpAll] = tiles.products(
-                G, kA, vA, qD, doD, nTiles, atomicDQ ? &*kSw : nullptr, kDesc);
+            auto [sAll, dpAll] =
+                aShared ? tiles.products(G, kA, vA, qD, doD, nTiles, &*aSw,
+                                         kADesc, vADesc)
+                        : tiles.products(G, kA, vA, qD, doD, nTiles,
+                                         atomicDQ ? &*kSw : nullptr, kDesc);
             // The keys' query ranges relative to this thread's queries
             // it + t2 + c (c = nt 8 + j).
             Value relLo[2], relHi[2];
@@ -797,11 +891,15 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
               dsA.push_back(G.cToA(dsC[2 * kk], dsC[2 * kk + 1]));
             }
             if (sw) {
+              if (partDesc) {
+                qDT = arith::AddIOp::create(lb, l, qDT, partDesc);
+                doDT = arith::AddIOp::create(lb, l, doDT, partDesc);
+              }
               SmallVector<Value> dK =
-                  G.wgmma(ArrayRef<Value>(acc).take_front(dTiles), dsA, qDT,
+                  G.wgmma(ArrayRef<Value>(acc).take_front(outTiles), dsA, qDT,
                           sw->mnMajorSteps(), true);
               SmallVector<Value> dV =
-                  G.wgmma(ArrayRef<Value>(acc).drop_front(dTiles), pA, doDT,
+                  G.wgmma(ArrayRef<Value>(acc).drop_front(outTiles), pA, doDT,
                           sw->mnMajorSteps(), true);
               acc = dK;
               llvm::append_range(acc, dV);
@@ -885,10 +983,10 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
         // wgmma: the copies issued past the last step land before the
         // next head's first ones reuse the buffer.
         if (sw)
-          nvgpu::DeviceAsyncWaitOp::create(hb, hl, qLoop[2 * dTiles],
+          nvgpu::DeviceAsyncWaitOp::create(hb, hl, qLoop[2 * outTiles],
                                            hb.getI32IntegerAttr(0));
         scf::YieldOp::create(hb, hl,
-                             ArrayRef<Value>(qLoop).take_front(2 * dTiles));
+                             ArrayRef<Value>(qLoop).take_front(2 * outTiles));
       });
   SmallVector<Value> res(heads.getResults());
   // The bulk reductions complete before the block ends.
@@ -898,10 +996,12 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
       I.bulkWait(0, /*readOnly=*/false);
       scf::YieldOp::create(ib, il);
     });
+  Value col0 =
+      part ? arith::MulIOp::create(b, loc, part, kb.c(outTiles * 8)) : Value();
   storeRows(b, loc, elt, dk, kvbh, keys, nk, F.t2,
-            ArrayRef<Value>(res).take_front(dTiles), s.scale);
+            ArrayRef<Value>(res).take_front(outTiles), s.scale, col0);
   storeRows(b, loc, elt, dv, kvbh, keys, nk, F.t2,
-            ArrayRef<Value>(res).drop_front(dTiles), 1.0f);
+            ArrayRef<Value>(res).drop_front(outTiles), 1.0f, col0);
   gpu::ReturnOp::create(b, loc);
   return fn;
 }

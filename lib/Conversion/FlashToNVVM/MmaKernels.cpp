@@ -823,9 +823,12 @@ bool gpukernels::warpSpecializedApplies(const KernelSpec &s, bool persistent) {
          !s.splitKeys && !fewKeys;
 }
 
-bool gpukernels::mmaGradApplies(const KernelSpec &s) {
-  // At d = 256 the dK/dV accumulators alone would fill the registers.
-  return mmaForwardApplies(s) && s.d <= 128;
+bool gpukernels::mmaGradApplies(const KernelSpec &s, bool wgmma) {
+  // At d = 256 the dK/dV accumulators alone would fill the registers: there
+  // the wgmma kernels read their fixed operands from shared memory and
+  // split dK/dV by columns (MmaGradKernels.cpp); mma.sync has no such form.
+  return mmaForwardApplies(s) &&
+         (s.d <= 128 || (wgmma && s.d == 256 && wgmmaApplies(s)));
 }
 
 int64_t gpukernels::mmaRowsPerBlock(const KernelSpec &s) {

@@ -57,8 +57,8 @@ struct TensorCoreKind : KernelKind {
       s.mmaTileKV = 128;
       return true;
     }
-    if (!o.tensorCores ||
-        !(backward ? mmaGradApplies(s) : mmaForwardApplies(s)))
+    if (!o.tensorCores || !(backward ? mmaGradApplies(s, o.wgmma && o.gradD256)
+                                     : mmaForwardApplies(s)))
       return false;
     s.wgmma = o.wgmma && wgmmaApplies(s);
     // Explicit tiles or register limits tune the one-warpgroup kernel.
@@ -78,8 +78,10 @@ struct TensorCoreKind : KernelKind {
     // dQ by atomics (deterministic=false) on the wgmma backward, unless the
     // op is marked deterministic; a document mask's table would take the
     // scratch buffer it needs.
+    // (Up to d = 128: past it the dK/dV kernel's blocks split dK and dV by
+    // columns, and a dQ^T of all of D would not fit their registers.)
     s.gradAtomicDQ = backward && s.wgmma && !o.deterministic && !s.orderFixed &&
-                     !blockMaskApplies(s);
+                     !blockMaskApplies(s) && s.d <= 128;
     // A document mask's table, in entries whose multiples are the tiles
     // the kernels visit: the forward's (block rows x key tile); the
     // backward's the dQ kernel's (block rows x key tile) and the dK/dV
@@ -122,6 +124,7 @@ struct TensorCoreKind : KernelKind {
           {buildGradQMmaKernel(b, loc, names[0], s), threads, rows, kind});
       ks.push_back(
           {buildGradKVMmaKernel(b, loc, names[1], s), threads, rows, kind});
+      ks.back().columnParts = gradKVColumnParts(s);
     }
     // V^T first (fp8), with the forward's arguments.
     if (s.isFloat8())

@@ -17,11 +17,15 @@ namespace flash {
 namespace gpukernels {
 
 /// The tensor-core kernels: whether they apply (f16/bf16, D = Dv a multiple
-/// of 16; forward up to 256, backward up to 128), and their tiles: W warps
-/// of 16 rows (queries; keys for dK/dV) per block, mmaThreads(s) threads,
-/// grid (ceil(rows / mmaRowsPerBlock(s)), BH or BHkv).
+/// of 16; forward up to 256, backward up to 128, and 256 on `wgmma`), and
+/// their tiles: W warps of 16 rows (queries; keys for dK/dV) per block,
+/// mmaThreads(s) threads, grid (ceil(rows / mmaRowsPerBlock(s)), BH or
+/// BHkv; the dK/dV kernel's x times gradKVColumnParts(s)).
 bool mmaForwardApplies(const KernelSpec &s);
-bool mmaGradApplies(const KernelSpec &s);
+bool mmaGradApplies(const KernelSpec &s, bool wgmma);
+/// Blocks per key block of the dK/dV kernel, each accumulating that part
+/// of dK's and dV's columns: 2 past d = 128 (wgmma), else 1.
+int64_t gradKVColumnParts(const KernelSpec &s);
 /// The tensor-core kernels also run on wgmma (head dim a multiple of 64).
 bool wgmmaApplies(const KernelSpec &s);
 /// The wgmma forward also runs warp-specialized (head dim 128 and 256; no
