@@ -71,13 +71,14 @@ def precompile(skip_bwd=False):
         cfg = program.Config(batch=[b], hq=h, hkv=h, nq=n, nk=n, d=d, dv=d,
                              dtype="bf16", causal=causal,
                              causal_offset=0 if causal else None, lse=True)
+        # (The backward's timing calls the forward once.)
         cuda.compile_kernel(cuda.kernel_class(cfg))
         if not skip_bwd and d in BWD_DIMS:
             cuda.compile_kernel(cuda.kernel_class(cfg), grad=True)
         print(f"compiled d={d} N={n} causal={causal}", flush=True)
 
 
-def bench(skip_bwd=False, json_path=None):
+def bench(skip_bwd=False, json_path=None, skip_fwd=False):
     import torch
     from torch.nn.attention import SDPBackend, sdpa_kernel
     import torch.nn.functional as F
@@ -92,7 +93,7 @@ def bench(skip_bwd=False, json_path=None):
     print("| d | N | causal | ours TFLOP/s | flash | cuDNN | mem-eff | "
           "ours/flash | ours/cuDNN | err ours | err SDPA |")
     print("|---|---|---|---|---|---|---|---|---|---|---|")
-    for d, n, causal in configs():
+    for d, n, causal in [] if skip_fwd else configs():
         q, k, v, ref, flops = problem(d, n, causal)
         ours, _ = cuda.forward(q, k, v, causal=causal)
         with sdpa_kernel(SDPBackend.FLASH_ATTENTION):
@@ -188,5 +189,8 @@ if __name__ == "__main__":
     ap.add_argument("--skip-bwd", action="store_true",
                     help="forward only (FLASH_MLIR_NVVM_OPTIONS picks a "
                     "tuning variant, e.g. mma-warps=8)")
+    ap.add_argument("--skip-fwd", action="store_true",
+                    help="backward only")
     a = ap.parse_args()
-    precompile(a.skip_bwd) if a.precompile else bench(a.skip_bwd, a.json)
+    (precompile(a.skip_bwd) if a.precompile
+     else bench(a.skip_bwd, a.json, a.skip_fwd))
