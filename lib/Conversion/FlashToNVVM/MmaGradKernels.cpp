@@ -65,10 +65,6 @@ int64_t gpukernels::mmaGradTile(const KernelSpec &s, bool kv) {
   return kv ? (s.wgmma && !s.mask ? 32 : 16) : 32;
 }
 
-int64_t gpukernels::gradKVColumnParts(const KernelSpec &s) {
-  return s.wgmma && s.d > 128 ? 2 : 1;
-}
-
 namespace {
 /// The two input tiles of each step of a backward kernel (K and V of the dQ
 /// kernel, Q and dO of the dK/dV kernel), in mmaTileBuffers(.., 2 stages).
@@ -249,6 +245,13 @@ Value put(OpBuilder &b, Location l, Value x, Value c, int64_t r, int64_t j) {
 /// as A fragments they would take 128 registers next to the accumulators'
 /// 128 (the dK/dV kernel's split by columns: see there).
 bool gradAShared(const KernelSpec &s) { return s.wgmma && s.d > 128; }
+} // namespace
+
+int64_t gpukernels::gradKVColumnParts(const KernelSpec &s) {
+  return gradAShared(s) ? 2 : 1;
+}
+
+namespace {
 
 /// Copies rows row0 .. row0 + rows - 1 (clamped to limit - 1) of
 /// srcs[i][bh] into tile i of `buf` ([rows, D] tiles in the 128-byte
@@ -661,14 +664,9 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
   Value kDesc, kDescT, dsDesc, dqAcc, localKey[2], dqTile, dqTileAt, dqTileAddr,
       leader, dqAccAddr;
   if (atomicDQ) {
-    kSw = swizzledTiles(F, fn.getWorkgroupAttributions()[2], blockKeys, D);
+    kSw = sharedATiles(F, s, fn.getWorkgroupAttributions()[2], tid, threads,
+                       {k}, kvbh, keyBase, nk, blockKeys);
     dsSw = swizzledTiles(F, fn.getWorkgroupAttributions()[3], kTile, blockKeys);
-    F.waitAll(F.copyTile(tid, threads, k, kvbh, keyBase, nk, blockKeys, D,
-                         kSw->buf, [&](OpBuilder &ib, Value r, Value col) {
-                           return kSw->at(ib, loc, 0, r, col);
-                         }));
-    F.fenceProxyAsync();
-    gpu::BarrierOp::create(b, loc);
     kDesc = kSw->descriptor(F, 0, /*mnMajor=*/false);
     kDescT = kSw->descriptor(F, 0, /*mnMajor=*/true);
     dsDesc = dsSw->descriptor(F, 0, /*mnMajor=*/false);
@@ -810,10 +808,11 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
             // S^T = K Q^T, dP^T = V dO^T.
             // (dQ by atomics: K from shared memory, its registers free.)
             auto [sAll, dpAll] =
-                aShared ? tiles.products(G, kA, vA, qD, doD, nTiles, &*aSw,
-                                         kADesc, vADesc)
-                        : tiles.products(G, kA, vA, qD, doD, nTiles,
-                                         atomicDQ ? &*kSw : nullptr, kDesc);
+                tiles.products(G, kA, vA, qD, doD, nTiles,
+                               aShared    ? &*aSw
+                               : atomicDQ ? &*kSw
+                                          : nullptr,
+                               aShared ? kADesc : kDesc, vADesc);
             // The keys' query ranges relative to this thread's queries
             // it + t2 + c (c = nt 8 + j).
             Value relLo[2], relHi[2];
