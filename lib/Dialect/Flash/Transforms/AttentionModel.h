@@ -53,6 +53,8 @@ enum class Kind {
   Const,  // value
   NegInf, // -inf (and the lowest finite float, under masking)
   Read,   // tensor[index...]
+  Gather, // tensor[ops...]: a read at integer expressions that are not
+          // affine (a clamped or log-bucketed relative position)
   Index,  // an integer index value: index[0]
   IndexF, // an integer index value converted to float: index[0]
   Add,    // sum of ops[k] * coefs[k] (+ value)
@@ -119,6 +121,8 @@ public:
   const Expr *constant(double v);
   const Expr *negInf();
   const Expr *read(Value tensor, ArrayRef<AffineExpr> index);
+  /// `tensor` read at integer expressions (positions, integer opaque ops).
+  const Expr *gather(Value tensor, ArrayRef<const Expr *> index);
   const Expr *index(AffineExpr e);
   const Expr *indexToFloat(AffineExpr e);
   const Expr *add(const Expr *a, const Expr *b);
@@ -222,6 +226,12 @@ public:
   /// `x` itself when it is a Read; null when no value evaluated so far is.
   const Expr *asLeaf(const Expr *x);
 
+  /// Whether float arithmetic is read as written, op by op (opaque nodes),
+  /// instead of in normal form: under a conversion to an integer (fptosi,
+  /// floor), where reassociating or folding constants could move a value
+  /// across an integer boundary (T5's log buckets).
+  bool exact = false;
+
   /// Forgets what was evaluated (after stopAt changed).
   void resetMemo() {
     memo.clear();
@@ -267,6 +277,8 @@ bool knownNonNegative(AffineExpr e);
 
 /// Every distinct Read in `e`.
 void collectReads(const Expr *e, SmallVectorImpl<const Expr *> &out);
+/// Every tensor `e` reads, by a Read or a Gather.
+void collectTensors(const Expr *e, SmallVectorImpl<Value> &out);
 
 /// The static extent of every dim of a linear affine expression's range, as
 /// a helper for simplification: `extentOf(dim)` or nullopt.

@@ -219,6 +219,9 @@ struct Emitter {
   std::function<Value(unsigned)> symbolValue = [](unsigned) { return Value(); };
   /// Read -> its element.
   std::function<Value(const Expr *)> readValue;
+  /// A Gather's tensor -> the value to extract from (a captured operand's
+  /// region argument, or the tensor itself where it dominates).
+  std::function<Value(Value)> gatherTensor = [](Value t) { return t; };
   /// The score placeholder's value (a score_mod's argument).
   const Expr *score = nullptr;
   Value scoreValue;
@@ -301,6 +304,8 @@ struct Emitter {
       return index(e->index[0]);
     case Kind::Opaque:
       return opaque(e);
+    case Kind::Gather:
+      return gather(e);
     case Kind::IndexF: {
       Value i = index(e->index[0]);
       Value n = arith::IndexCastOp::create(b, loc, b.getI64Type(), i);
@@ -349,9 +354,19 @@ struct Emitter {
       return math::ExpOp::create(b, loc, x(0));
     case Kind::Log:
       return math::LogOp::create(b, loc, x(0));
-    case Kind::Select:
-      return arith::SelectOp::create(b, loc, x(0), emit(e->ops[1], true),
-                                     emit(e->ops[2], true));
+    case Kind::Select: {
+      Value t = emit(e->ops[1], true), f = emit(e->ops[2], true);
+      // Integers (a position, an integer op's i64) meet in i64.
+      if (t.getType() != f.getType()) {
+        t = toI64(t);
+        f = toI64(f);
+        if (!t || !f) {
+          failed = true;
+          return f32(0);
+        }
+      }
+      return arith::SelectOp::create(b, loc, x(0), t, f);
+    }
     case Kind::CmpF:
       return arith::CmpFOp::create(
           b, loc, static_cast<arith::CmpFPredicate>(e->aux), x(0), x(1));
@@ -371,6 +386,45 @@ struct Emitter {
     }
   }
 
+  /// An integer (index or iN, N > 1) as i64; null for anything else.
+  Value toI64(Value v) {
+    Type i64 = b.getI64Type();
+    if (v.getType().isInteger(1) || !v.getType().isIntOrIndex())
+      return Value();
+    if (v.getType().isIndex())
+      return arith::IndexCastOp::create(b, loc, i64, v);
+    if (v.getType().getIntOrFloatBitWidth() < 64)
+      return arith::ExtSIOp::create(b, loc, i64, v);
+    if (v.getType() != i64)
+      return arith::TruncIOp::create(b, loc, i64, v);
+    return v;
+  }
+
+  /// tensor[indices] at computed integer indices.
+  Value gather(const Expr *e) {
+    Value t = gatherTensor(e->tensor);
+    if (!t) {
+      failed = true;
+      return f32(0);
+    }
+    SmallVector<Value> idx;
+    for (const Expr *o : e->ops) {
+      Value v = emit(o);
+      if (!v.getType().isIndex()) {
+        if (!(v = toI64(v))) {
+          failed = true;
+          return f32(0);
+        }
+        v = arith::IndexCastOp::create(b, loc, b.getIndexType(), v);
+      }
+      idx.push_back(v);
+    }
+    Value r = tensor::ExtractOp::create(b, loc, t, idx);
+    if (isa<FloatType>(r.getType()) && !r.getType().isF32())
+      r = arith::ExtFOp::create(b, loc, b.getF32Type(), r);
+    return r;
+  }
+
   /// An arith/math op the model kept by name: integer operands (index
   /// expressions, integer tensor elements) computed in index, float ones
   /// in f32; "arith.cmpi:<pred>" compares.
@@ -385,20 +439,12 @@ struct Emitter {
       return v.getType().isIntOrIndex() && !v.getType().isInteger(1);
     });
     // Integers (index expressions, integer tensor elements) in i64.
-    Type i64 = b.getI64Type();
     if (isInt)
-      for (Value &v : ops) {
-        if (v.getType().isInteger(1) || !v.getType().isIntOrIndex()) {
+      for (Value &v : ops)
+        if (!(v = toI64(v))) {
           failed = true;
           return f32(0);
         }
-        if (v.getType().isIndex())
-          v = arith::IndexCastOp::create(b, loc, i64, v);
-        else if (v.getType().getIntOrFloatBitWidth() < 64)
-          v = arith::ExtSIOp::create(b, loc, i64, v);
-        else if (v.getType() != i64)
-          v = arith::TruncIOp::create(b, loc, i64, v);
-      }
     if (name.consume_front("arith.cmpi:")) {
       std::optional<arith::CmpIPredicate> p = arith::symbolizeCmpIPredicate(name);
       if (!p || ops.size() != 2 || !isInt) {
@@ -417,7 +463,10 @@ struct Emitter {
     // Integer-to-float conversions give f32; the rest keep their operands'
     // type.
     bool toFloat = name == "arith.sitofp" || name == "arith.uitofp";
-    st.addTypes(toFloat ? Type(b.getF32Type()) : ops[0].getType());
+    bool toInt = name == "arith.fptosi" || name == "arith.fptoui";
+    st.addTypes(toFloat ? Type(b.getF32Type())
+                : toInt ? Type(b.getI64Type())
+                        : ops[0].getType());
     Operation *op = b.create(st);
     bool invalid;
     {
@@ -481,6 +530,7 @@ LogicalResult raise::buildModifier(RewriterBase &rw, Location loc,
       idx.push_back(em.index(x));
     return tensor::ExtractOp::create(rw, loc, t, idx);
   };
+  em.gatherTensor = captureArg;
   em.score = score;
   if (score)
     em.scoreValue = block->getArgument(0);

@@ -58,7 +58,7 @@ const Expr *ExprContext::intern(Expr &&e) {
   n->hash = key;
   for (AffineExpr x : n->index)
     collectDims(x, n->freeDims);
-  if (n->kind == Kind::Read)
+  if (n->kind == Kind::Read || n->kind == Kind::Gather)
     n->reads.insert(n->tensor);
   n->hasNegInf = n->kind == Kind::NegInf;
   unsigned height = 0;
@@ -611,6 +611,13 @@ const Expr *ExprContext::lnot(const Expr *a) {
   return intern(std::move(e));
 }
 
+const Expr *ExprContext::gather(Value tensor, ArrayRef<const Expr *> index) {
+  Expr e{Kind::Gather};
+  e.tensor = tensor;
+  e.ops.assign(index.begin(), index.end());
+  return intern(std::move(e));
+}
+
 const Expr *ExprContext::opaque(StringRef name, ArrayRef<const Expr *> ops) {
   Expr e{Kind::Opaque};
   e.name = name.str();
@@ -813,11 +820,13 @@ const Expr *ExprContext::rebuild(const Expr *e,
   }
   case Kind::Not:
     return lnot(s(e->ops[0]));
-  case Kind::Opaque: {
+  case Kind::Opaque:
+  case Kind::Gather: {
     SmallVector<const Expr *> ops;
     for (const Expr *o : e->ops)
       ops.push_back(s(o));
-    return opaque(e->name, ops);
+    return e->kind == Kind::Gather ? gather(e->tensor, ops)
+                                   : opaque(e->name, ops);
   }
   default:
     return e;
@@ -882,11 +891,13 @@ const Expr *ExprContext::replaceTensor(const Expr *e, Value from, Value to) {
     return e;
   if (e->kind == Kind::Read)
     return read(e->tensor == from ? to : e->tensor, e->index);
-  // Rebuild through the constructors (a Read is never the only thing that
-  // changes the normal form, so the node kind stays).
   SmallVector<const Expr *> ops;
   for (const Expr *o : e->ops)
     ops.push_back(replaceTensor(o, from, to));
+  if (e->kind == Kind::Gather)
+    return gather(e->tensor == from ? to : e->tensor, ops);
+  // Rebuild through the constructors (a Read is never the only thing that
+  // changes the normal form, so the node kind stays).
   Expr x(e->kind);
   x.value = e->value;
   x.aux = e->aux;
@@ -991,6 +1002,16 @@ std::string ExprContext::str(const Expr *e) {
   case Kind::Index:
     os << "idx(" << e->index[0] << ")";
     break;
+  case Kind::Gather:
+    if (auto r = dyn_cast<OpResult>(e->tensor))
+      os << r.getOwner()->getName().getStringRef();
+    else
+      os << "arg" << cast<BlockArgument>(e->tensor).getArgNumber();
+    os << "[";
+    for (size_t k = 0; k < e->ops.size(); ++k)
+      os << (k ? ", " : "") << str(e->ops[k]);
+    os << "]";
+    break;
   case Kind::IndexF:
     os << "float(" << e->index[0] << ")";
     break;
@@ -1037,6 +1058,14 @@ std::string ExprContext::str(const Expr *e) {
   }
   }
   return s;
+}
+
+void model::collectTensors(const Expr *e, SmallVectorImpl<Value> &out) {
+  if ((e->kind == Kind::Read || e->kind == Kind::Gather) &&
+      !llvm::is_contained(out, e->tensor))
+    out.push_back(e->tensor);
+  for (const Expr *o : e->ops)
+    collectTensors(o, out);
 }
 
 void model::collectReads(const Expr *e, SmallVectorImpl<const Expr *> &out) {

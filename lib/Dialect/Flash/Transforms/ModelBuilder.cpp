@@ -48,6 +48,25 @@ static const Expr *applyScalarOp(ExprContext &ec, Operation *d,
                                  ArrayRef<const Expr *> xs);
 static bool isZero(const Expr *e) { return e->isConst(0); }
 
+/// In exact mode: float arithmetic as an opaque node of its own name, so
+/// that it is rebuilt op by op; null for anything else.
+static const Expr *exactOp(ExprContext &ec, Operation *d,
+                           ArrayRef<const Expr *> xs) {
+  if (d->getNumResults() != 1 ||
+      !isa<FloatType>(getElementTypeOrSelf(d->getResult(0).getType())) ||
+      isa<arith::ExtFOp, arith::TruncFOp, arith::SelectOp, arith::ConstantOp,
+          arith::SIToFPOp, arith::UIToFPOp>(d) ||
+      !isa<arith::ArithDialect, math::MathDialect>(d->getDialect()))
+    return nullptr;
+  return ec.opaque(d->getName().getStringRef(), xs);
+}
+
+/// Conversions whose result jumps at integer boundaries of their operand.
+static bool isRounding(Operation *d) {
+  return isa<arith::FPToSIOp, arith::FPToUIOp, math::FloorOp, math::CeilOp,
+             math::RoundOp, math::RoundEvenOp, math::TruncOp>(d);
+}
+
 //===----------------------------------------------------------------------===//
 // ModelBuilder
 //===----------------------------------------------------------------------===//
@@ -299,16 +318,19 @@ const Expr *ModelBuilder::eval(Value v, ArrayRef<AffineExpr> index) {
   for (AffineExpr e : index)
     idx.push_back(simplify(e));
   // Memo on (value, index): one bucket per value.
+  // (The mode is part of the key: a last entry 1 in exact mode.)
+  SmallVector<AffineExpr, 4> stored(idx);
+  stored.push_back(getAffineConstantExpr(exact, ec.getContext()));
   llvm::hash_code h = llvm::hash_value(v.getAsOpaquePointer());
-  for (AffineExpr e : idx)
+  for (AffineExpr e : stored)
     h = llvm::hash_combine(h, e.getAsOpaquePointer());
   auto key = std::make_pair(v, static_cast<unsigned>(h));
   auto it = memo.find(key);
-  if (it != memo.end() && memoKeys[key] == idx)
+  if (it != memo.end() && memoKeys[key] == stored)
     return it->second;
   const Expr *r = evalOp(v, idx);
   memo[key] = r;
-  memoKeys[key] = idx;
+  memoKeys[key] = stored;
   return r;
 }
 
@@ -374,6 +396,11 @@ const Expr *ModelBuilder::evalOp(Value v, ArrayRef<AffineExpr> idx) {
       if (tensorOp)
         record();
       return xs[0];
+    }
+    if (const Expr *r = exact ? exactOp(ec, op, xs) : nullptr) {
+      if (tensorOp)
+        record();
+      return r;
     }
     if (const Expr *r = applyScalarOp(ec, op, xs)) {
       if (tensorOp)
@@ -555,7 +582,7 @@ struct PayloadEval {
   /// The accumulator's block argument when it may not be read.
   Value forbidden;
   bool failedRead = false;
-  DenseMap<Value, const Expr *> local;
+  DenseMap<Value, const Expr *> local, localExact;
 
   SmallVector<AffineExpr> compose(AffineMap m) {
     SmallVector<AffineExpr> out;
@@ -576,11 +603,12 @@ struct PayloadEval {
   }
 
   const Expr *eval(Value v) {
-    auto it = local.find(v);
-    if (it != local.end())
+    auto &m = mb.exact ? localExact : local;
+    auto it = m.find(v);
+    if (it != m.end())
       return it->second;
     const Expr *r = compute(v);
-    local[v] = r;
+    (mb.exact ? localExact : local)[v] = r;
     return r;
   }
 
@@ -626,6 +654,14 @@ struct PayloadEval {
       return ec.index(loops[idx.getDim()]);
     if (isa<arith::ExtFOp, arith::TruncFOp>(d))
       return x(0);
+    if (isa<arith::ExtSIOp, arith::ExtUIOp>(d) &&
+        d->getOperand(0).getType().isInteger(1)) {
+      // A predicate as an integer: 1 (or -1, sign-extended) and 0.
+      int64_t one = isa<arith::ExtUIOp>(d) ? 1 : -1;
+      return ec.select(x(0),
+                       ec.index(getAffineConstantExpr(one, ec.getContext())),
+                       ec.index(getAffineConstantExpr(0, ec.getContext())));
+    }
     if (isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp,
             arith::ExtUIOp, arith::TruncIOp>(d) &&
         !d->getResult(0).getType().isInteger(1))
@@ -681,6 +717,15 @@ struct PayloadEval {
           idx.push_back(a);
       if (outside && idx.size() == ex.getIndices().size())
         return mb.eval(t, idx);
+      // At integer expressions that are not affine (a relative position
+      // clamped with minsi/maxsi, T5's log buckets): a gather of the tensor
+      // as it is, which a modifier can capture.
+      if (outside && !mb.isScratch(t)) {
+        SmallVector<const Expr *> xs;
+        for (Value i : ex.getIndices())
+          xs.push_back(eval(i));
+        return ec.gather(t, xs);
+      }
     }
     if (auto c = dyn_cast<arith::CmpIOp>(d)) {
       AffineExpr a = affineOf(c.getLhs()), b = affineOf(c.getRhs());
@@ -703,9 +748,19 @@ struct PayloadEval {
                            .str(),
                        {x(0), x(1)});
     }
+    if (isRounding(d)) {
+      // The operand as written (see ModelBuilder::exact).
+      bool saved = mb.exact;
+      mb.exact = true;
+      const Expr *a = eval(d->getOperand(0));
+      mb.exact = saved;
+      return ec.opaque(d->getName().getStringRef(), {a});
+    }
     SmallVector<const Expr *> xs;
     for (Value o : d->getOperands())
       xs.push_back(eval(o));
+    if (const Expr *r = mb.exact ? exactOp(ec, d, xs) : nullptr)
+      return r;
     if (const Expr *r = applyScalarOp(ec, d, xs))
       return r;
     SmallVector<const Expr *> ops;

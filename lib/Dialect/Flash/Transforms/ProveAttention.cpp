@@ -115,7 +115,8 @@ static Atom atomOf(AffineExpr e) {
 /// An expression a mask operand can be made from: tensors, positions,
 /// constants and arithmetic (no reduction, nothing opaque).
 static bool isMaskExpr(const Expr *e) {
-  if (e->kind == Kind::Reduce || e->kind == Kind::Opaque)
+  if (e->kind == Kind::Reduce || e->kind == Kind::Opaque ||
+      e->kind == Kind::Gather)
     return false;
   if (e->kind == Kind::Read && !isa<RankedTensorType>(e->tensor.getType()))
     return false;
@@ -158,11 +159,25 @@ static bool isModifierExpr(const Expr *e, ArrayRef<Value> forbidden) {
       !StringRef(e->name).starts_with("arith.") &&
       !StringRef(e->name).starts_with("math."))
     return false;
-  if (e->kind == Kind::Read && llvm::is_contained(forbidden, e->tensor))
+  if ((e->kind == Kind::Read || e->kind == Kind::Gather) &&
+      llvm::is_contained(forbidden, e->tensor))
     return false;
   return llvm::all_of(e->ops, [&](const Expr *o) {
     return isModifierExpr(o, forbidden);
   });
+}
+
+/// Whether `e` reads one of `tensors` elementwise (not inside a reduction
+/// such as a product): a bias read from Q or K.
+static bool readsOutsideProducts(const Expr *e, ArrayRef<Value> tensors) {
+  if (e->kind == Kind::Reduce ||
+      llvm::none_of(tensors, [&](Value t) { return e->reads.contains(t); }))
+    return false;
+  if ((e->kind == Kind::Read || e->kind == Kind::Gather) &&
+      llvm::is_contained(tensors, e->tensor))
+    return true;
+  return llvm::any_of(
+      e->ops, [&](const Expr *o) { return readsOutsideProducts(o, tensors); });
 }
 
 /// The q.k products of the form sum_d a * b (a and b leaves, exactly one
@@ -554,6 +569,10 @@ model::proveForward(ExprContext &ec, const Expr *root, ArrayRef<int64_t> shape,
     SmallVector<Value> qk{qRead->tensor, kRead->tensor};
     for (auto [t, c] : modTerms) {
       const Expr *r = ec.replace(t, dot, ec.scale(S, 1.0 / dotCoef));
+      if (readsOutsideProducts(r, qk))
+        return Reason("the scores add a value read from the query or key "
+                      "tensor outside their product, which a score_mod "
+                      "cannot read");
       if (!isModifierExpr(r, qk))
         return describeTerm(ec, t);
       sm = ec.add(sm, ec.scale(r, c));

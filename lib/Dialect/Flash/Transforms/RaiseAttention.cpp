@@ -292,11 +292,7 @@ Reason emit(RewriterBase &rw, Candidate &c) {
   for (const Expr *m : {f.scoreMod, f.maskMod}) {
     if (!m)
       continue;
-    SmallVector<const Expr *> reads;
-    collectReads(m, reads);
-    for (const Expr *r : reads)
-      if (!llvm::is_contained(captures, r->tensor))
-        captures.push_back(r->tensor);
+    collectTensors(m, captures);
     std::function<void(const Expr *)> symbolsOf = [&](const Expr *e) {
       for (AffineExpr x : e->index)
         x.walk([&](AffineExpr s) {

@@ -353,10 +353,15 @@ func.func @t5_bias_bucketed_floordiv_bnhd(%q: tensor<2x37x4x16xf32>, %k: tensor<
 // -----
 
 // Relative bias table[h, clamp(j - i, -8, 8) + 8] read with tensor.extract (clamped distance, as T5's max_distance does), [4, 17] table.
-// Not raised (the table index clamps j - i with minsi/maxsi, which the model cannot read as an affine index yet).
-// CHECK-LABEL: func.func @negative_t5_bias_extract_clamped
-// CHECK-NOT: flash.attention
-func.func @negative_t5_bias_extract_clamped(%q: tensor<4x37x16xf32>, %k: tensor<4x45x16xf32>, %v: tensor<4x45x16xf32>, %tab: tensor<4x17xf32>) -> tensor<4x37x16xf32> {
+// Raised since session 25 (a gather at computed positions; it was not when this program was written).
+// CHECK-LABEL: func.func @t5_bias_extract_clamped
+// CHECK: flash.attention
+// CHECK: score_mod {
+// CHECK: arith.maxsi
+// CHECK: arith.minsi
+// CHECK: tensor.extract
+// EXEC: t5_bias_extract_clamped: raised=yes
+func.func @t5_bias_extract_clamped(%q: tensor<4x37x16xf32>, %k: tensor<4x45x16xf32>, %v: tensor<4x45x16xf32>, %tab: tensor<4x17xf32>) -> tensor<4x37x16xf32> {
   %zero = arith.constant 0.0 : f32
   %e0 = tensor.empty() : tensor<4x37x45xf32>
   %z0 = linalg.fill ins(%zero : f32) outs(%e0 : tensor<4x37x45xf32>) -> tensor<4x37x45xf32>
