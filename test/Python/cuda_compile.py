@@ -54,18 +54,16 @@ print("wgmma=0 d=128", " ".join(
     *cuda.kernel_kinds(cfg(128, "bf16", causal=True)))
 del os.environ["FLASH_MLIR_NVVM_OPTIONS"]
 
-# The d = 256 backward on wgmma (grad-d256): the dK/dV kernel's blocks take
+# The d = 256 backward on wgmma (grad-d256, the default): the dK/dV kernel's blocks take
 # column halves of its key blocks, two per block of 64 keys (100 keys: 2
 # blocks of keys, 4 in x), batch 2 and GQA 4:2.
 # CHECK: grad-d256 flash_attention_grad_dq_0 grid=2x8x1 block=128 flash_attention_grad_dkdv_0 grid=4x4x1 block=128 wgmma,wgmma
-os.environ["FLASH_MLIR_NVVM_OPTIONS"] = "grad-d256=1"
 c = cfg(256, "bf16", causal=True)
 _, names, contracts = cuda.compile_kernel(c, grad=True)
 print("grad-d256", " ".join(
     f"{n} grid={'x'.join(map(str, g))} block={b[0]}"
     for n, (g, b) in zip(names, [cuda.geometry(k, c) for k in contracts])),
     ",".join(cuda.kernel_kinds(c, True)))
-del os.environ["FLASH_MLIR_NVVM_OPTIONS"]
 
 # One kernel per configuration class: 20 sequence lengths (Nq != Nk, odd)
 # compile once per pass, plus one forward per decode Nq (1 and 7: the GQA

@@ -7,11 +7,11 @@
 // half (m64n128 from Q's and dO's MN-major tiles), the dQ kernel all of dQ
 // (m64n256). dQ by atomics stops at d = 128 (deterministic=0 keeps the two
 // kernels here); mma.sync has no such form (wgmma=0: the SIMT kernels).
-// Off by default (grad-d256) until it has run on a GPU.
-// RUN: flash-opt %s --flash-map-to-gpu=grad-d256=1 | FileCheck %s
-// RUN: flash-opt %s --flash-map-to-gpu="grad-d256=1 deterministic=0" | FileCheck %s
-// RUN: flash-opt %s --flash-map-to-gpu="grad-d256=1 wgmma=0" | FileCheck %s --check-prefix=SIMT
-// RUN: flash-opt %s --flash-map-to-gpu | FileCheck %s --check-prefix=SIMT
+// On by default since it ran on the H200 (grad-d256=0: the SIMT kernels).
+// RUN: flash-opt %s --flash-map-to-gpu | FileCheck %s
+// RUN: flash-opt %s --flash-map-to-gpu="deterministic=0" | FileCheck %s
+// RUN: flash-opt %s --flash-map-to-gpu="wgmma=0" | FileCheck %s --check-prefix=SIMT
+// RUN: flash-opt %s --flash-map-to-gpu="grad-d256=0" | FileCheck %s --check-prefix=SIMT
 
 // CHECK-LABEL: module attributes {flash.kernels = [{args = ["q", "k", "v", "o", "lse", "do", "dq", "delta"], batch_heads = "bh", block = 128 : i64, kind = "wgmma", name = "flash_attention_grad_dq_0", rows = "nq", rows_per_block = 64 : i64
 // CHECK-SAME: {args = ["q", "k", "v", "lse", "do", "delta", "dk", "dv"], batch_heads = "bhkv", block = 128 : i64, column_parts = 2 : i64, kind = "wgmma", name = "flash_attention_grad_dkdv_0", rows = "nk", rows_per_block = 64 : i64

@@ -42,8 +42,8 @@
 // ATOMIC-DAG: flash_attention_grad_dq_0: {{[0-9]+}} registers, 0 bytes spilled
 // The d = 256 backward on wgmma (A operands from shared memory, dK/dV in
 // column halves).
-// RUN: %gen --grad --batch 4 --hq 8 --n 4096 --d 256 --dtype bf16 --causal | flash-opt --flash-to-nvvm="format=isa grad-d256=1" | %python %S/ptxas_spills.py | FileCheck %s --check-prefix=BWD
-// RUN: %gen --grad --batch 2 --hq 4 --hkv 2 --nq 300 --nk 200 --d 256 --dtype bf16 --causal --dynamic | flash-opt --flash-to-nvvm="format=isa grad-d256=1" | %python %S/ptxas_spills.py | FileCheck %s --check-prefix=BWD
+// RUN: %gen --grad --batch 4 --hq 8 --n 4096 --d 256 --dtype bf16 --causal | flash-opt --flash-to-nvvm="format=isa" | %python %S/ptxas_spills.py | FileCheck %s --check-prefix=BWD
+// RUN: %gen --grad --batch 2 --hq 4 --hkv 2 --nq 300 --nk 200 --d 256 --dtype bf16 --causal --dynamic | flash-opt --flash-to-nvvm="format=isa" | %python %S/ptxas_spills.py | FileCheck %s --check-prefix=BWD
 // FP8: flash_attention_0_v_transpose: {{[0-9]+}} registers, 0 bytes spilled
 // The warp-specialized forward (d = 128) overlaps its products with the
 // softmax only if ptxas keeps them asynchronous.
