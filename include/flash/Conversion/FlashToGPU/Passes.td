@@ -98,14 +98,16 @@ def FlashMapToGPU : Pass<"flash-map-to-gpu", "::mlir::ModuleOp"> {
            "document mask): each block takes query blocks of every "
            "batch-head in turn, its producer loading the next one's Q and "
            "K/V under the last one's epilogue (the GPU's SM count: the "
-           "H200's 132; 0, the default until it has run on a GPU: one "
+           "H200's 132; 0, the default, since some of its self-checks hang on "
+           "the H200 (session 25): one "
            "block per query block)">,
     Option<"fmaExp2", "fma-exp2", "int64_t", /*default=*/"0",
            "Of every 8 exponentials of P in the wgmma forward, how many "
            "are a polynomial on the FMA units instead of the SFU's ex2 "
            "(0-8; -1: by the score_mod: 3 where it has a tanh, exp or log, "
            "which share the SFU with the softmax's exp2, else 0; the default, "
-           "0, until it has run on a GPU)">,
+           "0: on the H200 every share slowed the plain forward more than it "
+           "sped up the soft-capped one)">,
     Option<"gradD256", "grad-d256", "bool", /*default=*/"true",
            "With wgmma: the backward at head dim 256 on tensor cores (Q/dO "
            "and K/V read from shared memory, dK/dV in two column halves per "
