@@ -198,7 +198,8 @@ def _mask_special_rows(b, m, cfg):
 
 
 def has_mods(cfg):
-    return bool(cfg.window or cfg.softcap or cfg.alibi or cfg.segments)
+    return bool(cfg.window or cfg.softcap or cfg.alibi or cfg.segments or
+                cfg.t5_buckets)
 
 
 def _emit_consts(b, items, prefix):
@@ -303,6 +304,8 @@ def _emit_ref_scores(e, cfg, q, k, m, cap_prefix="%"):
     # Captured operands, read elementwise: slopes[h], segq[i], segk[j].
     cap_val = {}
     for n, t, _ in _captures(cfg):
+        if n == "%t5tab":
+            continue  # read at computed positions: tensor.extract
         ins.append(f"{cap_prefix}{n[1:]}")
         ins_t.append(t)
         b0 = ([lead[0]] if cfg.seg_batched
@@ -325,8 +328,18 @@ def _emit_ref_scores(e, cfg, q, k, m, cap_prefix="%"):
     if has_mods(cfg):
         e(f"      %ri = linalg.index {L} : index")
         e(f"      %rj = linalg.index {L + 1} : index")
-        cur = _emit_score_mod(e, cfg, cur, None, "%ri", "%rj",
-                              lambda n, _: cap_val[n])
+        rh = None
+        if cfg.t5_buckets and cfg.hq is not None:
+            rh = "%rh"
+            e(f"      %rh = linalg.index {L - 1} : index")
+
+        def ref_cap(n, at):
+            if n != "%t5tab":
+                return cap_val[n]
+            t = dict((c[0], c[1]) for c in _captures(cfg))[n]
+            e(f"      %tbv = tensor.extract {cap_prefix}t5tab[{at}] : {t}")
+            return "%tbv"
+        cur = _emit_score_mod(e, cfg, cur, rh, "%ri", "%rj", ref_cap)
     if cfg.mask == "add":
         mk = "%mk"
         if cfg.mask_type() != "f32":
@@ -712,6 +725,8 @@ def parse_config(argv=None):
     p.add_argument("--window", help="left,right (-1: unbounded)")
     p.add_argument("--softcap", type=float)
     p.add_argument("--alibi", action="store_true")
+    p.add_argument("--t5-buckets", type=int, default=0,
+                   help="T5's relative-position bias with that many buckets")
     p.add_argument("--segments", type=int, default=0)
     p.add_argument("--segments-batched", action="store_true",
                    help="segment ids per sequence of the first batch dim")
@@ -735,6 +750,7 @@ def parse_config(argv=None):
                  window=(tuple(int(x) for x in a.window.split(","))
                          if a.window else None),
                  softcap=a.softcap, alibi=a.alibi, segments=a.segments,
+                 t5_buckets=a.t5_buckets,
                  seg_batched=a.segments_batched,
                  seg_heads=a.segments_per_head, seg_diff=a.segments_diff,
                  descale=a.descale)

@@ -38,6 +38,10 @@ class Config:
     window: Optional[tuple] = None
     softcap: Optional[float] = None
     alibi: bool = False
+    # T5's relative-position bias: a table [t5_buckets, Hq] (captured)
+    # read at the bidirectional log bucket of j - i (max_distance 128),
+    # as HF's T5Attention computes it (f32 log, fptosi, min, where).
+    t5_buckets: int = 0
     segments: int = 0
     # Segment ids per sequence of the first batch dim ([B, N]), not shared.
     seg_batched: bool = False
@@ -139,6 +143,12 @@ def _captures(cfg):
             out.append((name, t, init))
     if cfg.mod_offset:
         out.append(("%modoff", "tensor<1xi64>", f"dense<[{cfg.nk - cfg.nq}]>"))
+    if cfg.t5_buckets:
+        nb, h = cfg.t5_buckets, cfg.hq or 1
+        rows = ["[" + ", ".join(_fconst(((7 * b + 3 * t) % 11 - 5) * 0.3)
+                                for t in range(h)) + "]" for b in range(nb)]
+        out.append(("%t5tab", f"tensor<{nb}x{h}xf32>",
+                    "dense<[" + ", ".join(rows) + "]>"))
     return out
 
 
@@ -163,8 +173,41 @@ def _emit_mod_offset(e, cfg, cap, p):
     return f"%{p}o"
 
 
+def _emit_t5_bucket(e, cfg, i, j):
+    """Emits T5's bidirectional bucket of j - i as an index; returns it."""
+    nb = cfg.t5_buckets // 2
+    me = nb // 2
+    e(f"      %tbr = arith.subi {j}, {i} : index")
+    e("      %tbq = arith.index_cast %tbr : index to i64")
+    e("      %tbz = arith.constant 0 : i64")
+    e("      %tbp = arith.cmpi sgt, %tbq, %tbz : i64")
+    e("      %tbe = arith.extui %tbp : i1 to i64")
+    e(f"      %tbh = arith.constant {nb} : i64")
+    e("      %tbs = arith.muli %tbe, %tbh : i64")
+    e("      %tbn = math.absi %tbq : i64")
+    e(f"      %tbm = arith.constant {me} : i64")
+    e("      %tbsm = arith.cmpi slt, %tbn, %tbm : i64")
+    e("      %tbf = arith.sitofp %tbn : i64 to f32")
+    e(f"      %tbmf = arith.constant {_fconst(me)} : f32")
+    e("      %tbx = arith.divf %tbf, %tbmf : f32")
+    e("      %tbl = math.log %tbx : f32")
+    e(f"      %tbd = arith.constant {_fconst(math.log(128 / me))} : f32")
+    e("      %tby = arith.divf %tbl, %tbd : f32")
+    e(f"      %tbk = arith.constant {_fconst(nb - me)} : f32")
+    e("      %tbyk = arith.mulf %tby, %tbk : f32")
+    e("      %tbi = arith.fptosi %tbyk : f32 to i64")
+    e("      %tbla = arith.addi %tbi, %tbm : i64")
+    e(f"      %tbcap = arith.constant {nb - 1} : i64")
+    e("      %tblm = arith.minsi %tbla, %tbcap : i64")
+    e("      %tbw = arith.select %tbsm, %tbn, %tblm : i64")
+    e("      %tbb = arith.addi %tbs, %tbw : i64")
+    e("      %tbix = arith.index_cast %tbb : i64 to index")
+    return "%tbix"
+
+
 def _emit_score_mod(e, cfg, s, h, i, j, cap):
-    """Emits c * tanh(s / c) and the ALiBi bias; returns the value."""
+    """Emits c * tanh(s / c), the ALiBi bias and T5's relative-position
+    bias; returns the value."""
     cur = s
     if cfg.softcap:
         e(f"      %scc = arith.constant {_fconst(cfg.softcap)} : f32")
@@ -184,6 +227,13 @@ def _emit_score_mod(e, cfg, s, h, i, j, cap):
         e(f"      %alb = arith.mulf {cap('%slopes', h)}, %alf : f32")
         e(f"      %aly = arith.subf {cur}, %alb : f32")
         cur = "%aly"
+    if cfg.t5_buckets:
+        bk = _emit_t5_bucket(e, cfg, i, j)
+        if h is None:
+            e("      %tbh0 = arith.constant 0 : index")
+            h = "%tbh0"
+        e(f"      %tby2 = arith.addf {cur}, {cap('%t5tab', f'{bk}, {h}')} : f32")
+        cur = "%tby2"
     return cur
 
 
@@ -250,7 +300,7 @@ def _mod_regions(cfg):
 
     sig = ", ".join([f"{x}: index" for x in idx] +
                     [f"{a}: {t}" for a, t in cap_args])
-    if cfg.softcap or cfg.alibi:
+    if cfg.softcap or cfg.alibi or cfg.t5_buckets:
         e("    score_mod {")
         e(f"    ^bb0(%ms: f32, {sig}):")
         y = _emit_score_mod(e, cfg, "%ms", h, i, j, cap)

@@ -26,5 +26,10 @@
 // RUN: %gen --grad --batch 2 --hq 2 --nq 33 --nk 47 --d 16 --segments 3 --alibi --causal | flash-opt --flash-to-cpu="block-q=8 block-kv=16" | %run | FileCheck %s
 // RUN: %gen --grad --batch 2 --hq 2 --nq 47 --nk 33 --d 16 --segments 3 --window 3,5 --softcap 1.5 | flash-opt --flash-to-cpu="block-q=8 block-kv=16 loop-order=fa1" | %run | FileCheck %s
 // RUN: %gen --grad --nq 40 --nk 30 --d 16 --window=-1,-25 --softcap 3.0 | flash-opt --flash-to-cpu="block-q=16 block-kv=8" | %run | FileCheck %s
+// T5's relative-position bias: a [32, H] table read at the log bucket of
+// j - i (computed positions: tensor.extract at fptosi / minsi / select of
+// them), past max_distance 128 at these lengths.
+// RUN: %gen --hq 3 --nq 150 --nk 170 --d 16 --t5-buckets 32 | flash-opt --flash-to-cpu="block-q=16 block-kv=16" | %run | FileCheck %s
+// RUN: %gen --grad --batch 2 --hq 2 --nq 140 --nk 133 --d 16 --t5-buckets 32 --causal | flash-opt --flash-to-cpu="block-q=16 block-kv=8 loop-order=fa1" | %run | FileCheck %s
 
 // CHECK: ok: 1
