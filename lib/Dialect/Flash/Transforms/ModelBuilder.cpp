@@ -602,6 +602,144 @@ struct PayloadEval {
     return AffineExpr();
   }
 
+  /// |x| <= y (<, >, >=; either side) with x and y affine positions, as
+  /// the two comparisons of x it means (a symmetric window), which tiling
+  /// can take as bounds.
+  const Expr *absCompare(arith::CmpIOp c) {
+    using P = arith::CmpIPredicate;
+    auto absOf = [&](Value v) -> AffineExpr {
+      auto abs = v.getDefiningOp<math::AbsIOp>();
+      return abs ? affineOf(abs.getOperand()) : AffineExpr();
+    };
+    P p = c.getPredicate();
+    AffineExpr x = absOf(c.getLhs()), y = affineOf(c.getRhs());
+    if (!x) {
+      // y <pred> |x|: |x| <swapped pred> y.
+      x = absOf(c.getRhs());
+      y = affineOf(c.getLhs());
+      p = p == P::sle   ? P::sge
+          : p == P::slt ? P::sgt
+          : p == P::sge ? P::sle
+          : p == P::sgt ? P::slt
+                        : p;
+    }
+    if (!x || !y)
+      return nullptr;
+    auto cmp = [&](P q, AffineExpr a, AffineExpr b) {
+      return ec.cmpi(static_cast<int64_t>(q), a, b);
+    };
+    // |x| <= y  <=>  x <= y and -x <= y.
+    auto within = [&](bool orEqual) {
+      P q = orEqual ? P::sle : P::slt;
+      return ec.land(cmp(q, x, y), cmp(q, -x, y));
+    };
+    switch (p) {
+    case P::sle:
+      return within(true);
+    case P::slt:
+      return within(false);
+    case P::sgt:
+      return ec.lnot(within(true));
+    case P::sge:
+      return ec.lnot(within(false));
+    default:
+      return nullptr;
+    }
+  }
+
+  /// A float comparison of positions (sitofp(i) - sitofp(j) <= 5.0) as the
+  /// integer comparison it is: exact while every value the program computes
+  /// stays below 2^24 in magnitude (f32 holds those integers exactly), which
+  /// the dims' static extents must show.
+  const Expr *positionCompare(arith::CmpFOp c) {
+    using P = arith::CmpFPredicate;
+    using I = arith::CmpIPredicate;
+    if (!c.getLhs().getType().isF32())
+      return nullptr;
+    const Expr *e = ec.sub(eval(c.getLhs()), eval(c.getRhs()));
+    SmallVector<std::pair<const Expr *, double>> terms;
+    if (e->kind == Kind::Add) {
+      for (auto [o, k] : llvm::zip(e->ops, e->coefs))
+        terms.push_back({o, k});
+    } else if (e->kind == Kind::IndexF) {
+      terms.push_back({e, 1});
+    } else if (e->kind == Kind::Mul && e->ops.size() == 1) {
+      terms.push_back({e->ops[0], e->value});
+    } else {
+      return nullptr;
+    }
+    double c0 = e->kind == Kind::Add ? e->value : 0;
+    AffineExpr sum = getAffineConstantExpr(0, ec.getContext());
+    double bound = std::fabs(c0);
+    for (auto [o, k] : terms) {
+      if (o->kind != Kind::IndexF || k != std::floor(k) || std::fabs(k) > 1024)
+        return nullptr;
+      AffineExpr x = o->index[0];
+      // The largest |x|: a sum of dims (below their extents) and constants.
+      std::optional<int64_t> m = maxAbs(x);
+      if (!m)
+        return nullptr;
+      bound += std::fabs(k) * static_cast<double>(*m);
+      sum = sum + x * static_cast<int64_t>(k);
+    }
+    if (bound >= 16777216.0 || !std::isfinite(c0))
+      return nullptr;
+    // sum + c0 <pred> 0 with sum an integer.
+    auto lit = [&](double v) {
+      return getAffineConstantExpr(static_cast<int64_t>(v), ec.getContext());
+    };
+    auto cmp = [&](I q, double rhs) {
+      return ec.cmpi(static_cast<int64_t>(q), sum, lit(rhs));
+    };
+    double t = -c0;
+    switch (c.getPredicate()) {
+    case P::OLE:
+    case P::ULE:
+      return cmp(I::sle, std::floor(t));
+    case P::OLT:
+    case P::ULT:
+      return cmp(I::slt, std::ceil(t));
+    case P::OGE:
+    case P::UGE:
+      return cmp(I::sge, std::ceil(t));
+    case P::OGT:
+    case P::UGT:
+      return cmp(I::sgt, std::floor(t));
+    case P::OEQ:
+    case P::UEQ:
+      return t == std::floor(t) ? cmp(I::eq, t) : ec.constant(0);
+    case P::ONE:
+    case P::UNE:
+      return t == std::floor(t) ? cmp(I::ne, t) : ec.constant(1);
+    default:
+      return nullptr;
+    }
+  }
+
+  /// The largest magnitude of an affine sum of dims (below their static
+  /// extents) and constants; nullopt for anything else.
+  std::optional<int64_t> maxAbs(AffineExpr x) {
+    if (auto k = dyn_cast<AffineConstantExpr>(x))
+      return std::abs(k.getValue());
+    if (auto dd = dyn_cast<AffineDimExpr>(x)) {
+      auto it = mb.extents.find(dd.getPosition());
+      if (it == mb.extents.end() || ShapedType::isDynamic(it->second))
+        return std::nullopt;
+      return it->second;
+    }
+    auto bin = dyn_cast<AffineBinaryOpExpr>(x);
+    if (!bin)
+      return std::nullopt;
+    std::optional<int64_t> l = maxAbs(bin.getLHS()), r = maxAbs(bin.getRHS());
+    if (!l || !r)
+      return std::nullopt;
+    if (x.getKind() == AffineExprKind::Add)
+      return *l + *r;
+    if (x.getKind() == AffineExprKind::Mul)
+      return *l * *r;
+    return std::nullopt;
+  }
+
   const Expr *eval(Value v) {
     auto &m = mb.exact ? localExact : local;
     auto it = m.find(v);
@@ -727,6 +865,12 @@ struct PayloadEval {
         return ec.gather(t, xs);
       }
     }
+    if (auto c = dyn_cast<arith::CmpIOp>(d))
+      if (const Expr *r = absCompare(c))
+        return r;
+    if (auto c = dyn_cast<arith::CmpFOp>(d))
+      if (const Expr *r = positionCompare(c))
+        return r;
     if (auto c = dyn_cast<arith::CmpIOp>(d)) {
       AffineExpr a = affineOf(c.getLhs()), b = affineOf(c.getRhs());
       if (a && b) {
