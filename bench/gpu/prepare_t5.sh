@@ -20,3 +20,4 @@ exe ${P:-t5}6 --hq 2 --nq 70 --nk 200 --d 32 --t5-buckets 32 --dtype f32 --tol 1
 exe ${P:-t5}7 --grad --batch 2 --hq 4 --hkv 2 --nq 300 --nk 400 --d 128 --t5-buckets 32 --causal --dtype bf16 --tol 2e-2
 exe ${P:-t5}8 --grad --hq 2 --nq 200 --nk 170 --d 64 --t5-buckets 32 --dtype f16 --tol 4e-3
 exe ${P:-t5}9 --grad --hq 2 --n 300 --d 256 --t5-buckets 32 --dtype bf16 --tol 2e-2
+cp build/lib/libflash_cuda_runtime.so "$OUT/"
