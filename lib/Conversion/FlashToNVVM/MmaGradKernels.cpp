@@ -59,6 +59,11 @@ int64_t gpukernels::mmaGradTile(const KernelSpec &s, bool kv) {
     return s.mmaGradTile;
   if (s.d <= 64)
     return 64;
+  // At d = 256 on wgmma (A tiles from shared memory): 16-row tiles in both
+  // kernels, 98 KiB a block, two blocks per SM: 1-7 % faster on the H200
+  // than 32 keys / 16 queries (bench/RESULTS.md, session 25).
+  if (s.wgmma && s.d > 128)
+    return 16;
   // wgmma keeps no B fragments in registers, but double-buffers its tiles
   // (static shared memory: 48 KiB); the mask's indices would spill a 32-query
   // dK/dV tile.

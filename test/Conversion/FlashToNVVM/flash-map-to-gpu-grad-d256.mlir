@@ -19,21 +19,21 @@
 // CHECK-NOT: cp.reduce.async.bulk
 // CHECK: gpu.launch_func {{.*}} @flash_kernels::@flash_attention_grad_dq_0 blocks in (%c2{{[_0-9]*}}, %c8{{[_0-9]*}}, %c1{{[_0-9]*}})
 // CHECK: gpu.launch_func {{.*}} @flash_kernels::@flash_attention_grad_dkdv_0 blocks in (%c6{{[_0-9]*}}, %c4{{[_0-9]*}}, %c1{{[_0-9]*}})
-// Two stages of 32-key K/V tiles, then the Q and dO tiles (+1024 bytes
-// each, to align them).
-// CHECK: gpu.func @flash_attention_grad_dq_0({{.*}}workgroup(%{{.*}} : memref<33280xbf16, #gpu.address_space<workgroup>>, %{{.*}} : memref<33280xbf16, #gpu.address_space<workgroup>>)
-// CHECK: m64n32k16.f32.bf16.bf16 {{.*}} da, d, z, 1, 1, 0, 0;
+// Two stages of 16-key K/V tiles (16-row tiles in both kernels: two blocks
+// per SM), then the Q and dO tiles (+1024 bytes each, to align them).
+// CHECK: gpu.func @flash_attention_grad_dq_0({{.*}}workgroup(%{{.*}} : memref<16896xbf16, #gpu.address_space<workgroup>>, %{{.*}} : memref<33280xbf16, #gpu.address_space<workgroup>>)
+// CHECK: m64n16k16.f32.bf16.bf16 {{.*}} da, d, z, 1, 1, 0, 0;
 // CHECK: m64n256k16.f32.bf16.bf16 {{.*}} d, p, 1, 1, 1;
-// CHECK: gpu.func @flash_attention_grad_dkdv_0({{.*}}workgroup(%{{.*}} : memref<33280xbf16, #gpu.address_space<workgroup>>, %{{.*}} : memref<128xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<33280xbf16, #gpu.address_space<workgroup>>)
+// CHECK: gpu.func @flash_attention_grad_dkdv_0({{.*}}workgroup(%{{.*}} : memref<16896xbf16, #gpu.address_space<workgroup>>, %{{.*}} : memref<64xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<33280xbf16, #gpu.address_space<workgroup>>)
 // The block's part (x % 2) and key block (x / 2); the part's columns start
-// 2 groups of 32 rows x 128 bytes into Q's and dO's tiles (512 in the
+// 2 groups of 16 rows x 128 bytes into Q's and dO's tiles (256 in the
 // descriptor's 16-byte units).
 // CHECK: %[[BX:.*]] = gpu.block_id  x
 // CHECK: %[[PART:.*]] = arith.remui %[[BX]], %c2
 // CHECK: arith.divui %[[BX]], %c2
 // CHECK: %[[P64:.*]] = arith.index_castui %[[PART]] : index to i64
-// CHECK: arith.muli %[[P64]], %c512_i64
-// CHECK: m64n32k16.f32.bf16.bf16 {{.*}} da, d, z, 1, 1, 0, 0;
+// CHECK: arith.muli %[[P64]], %c256_i64
+// CHECK: m64n16k16.f32.bf16.bf16 {{.*}} da, d, z, 1, 1, 0, 0;
 // CHECK: m64n128k16.f32.bf16.bf16 {{.*}} d, p, 1, 1, 1;
 // CHECK: m64n128k16.f32.bf16.bf16 {{.*}} d, p, 1, 1, 1;
 // SIMT: kind = "simt", name = "flash_attention_grad_dq_0"
