@@ -36,10 +36,6 @@ find $G -name '*pycache*' -prune -exec rm -rf {} +
 # The d = 256 backward on wgmma (K/V and Q/dO from shared memory, dK/dV in
 # column halves): self-checks, and bench.py's d = 256 rows (forward and
 # backward) next to cuDNN's.
-FLASH_AOT_NVVM_OPTIONS=grad-d256=1 OUT=$G/h P=gd bash bench/gpu/prepare_d256_grad.sh > $G/prep_gd.log 2>&1
-FLASH_MLIR_NVVM_OPTIONS=grad-d256=1 FLASH_BENCH_DIMS=256 FLASH_MLIR_CACHE=$PWD/$G/bwd256 /usr/bin/python3 bench/gpu/bench.py --precompile > $G/prep_b256.log 2>&1
-find $G -name '*pycache*' -prune -exec rm -rf {} +
-# The same with 16-query / 16-key tiles (mma-tile-kv=32 halves to 16 in
-# the backward's shared-memory budget): 98 KiB a block, two blocks per SM.
-FLASH_MLIR_NVVM_OPTIONS="grad-d256=1 mma-tile-kv=32" FLASH_BENCH_DIMS=256 FLASH_MLIR_CACHE=$PWD/$G/bwd256t16 /usr/bin/python3 bench/gpu/bench.py --precompile > $G/prep_b256t16.log 2>&1
+OUT=$G/h P=gd bash bench/gpu/prepare_d256_grad.sh > $G/prep_gd.log 2>&1
+FLASH_BENCH_DIMS=256 FLASH_MLIR_CACHE=$PWD/$G/bwd256 /usr/bin/python3 bench/gpu/bench.py --precompile > $G/prep_b256.log 2>&1
 find $G -name '*pycache*' -prune -exec rm -rf {} +

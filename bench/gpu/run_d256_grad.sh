@@ -5,6 +5,4 @@ set -o pipefail
 export PYTHONUNBUFFERED=1 FLASH_MLIR_DYNAMIC=0
 G=$PWD/${PERS:-gpu_pers}
 (cd $G/h && for t in gd*[0-9]; do echo "== $t: $(timeout -s KILL 30 ./$t 2>&1 | tail -1)"; done)
-FLASH_MLIR_NVVM_OPTIONS=grad-d256=1 FLASH_BENCH_DIMS=256 FLASH_MLIR_CACHE=$G/bwd256 timeout -s KILL 300 python3 bench/gpu/bench.py 2>&1 | grep -v Warning
-echo "== 16-row tiles (two blocks per SM)"
-FLASH_MLIR_NVVM_OPTIONS="grad-d256=1 mma-tile-kv=32" FLASH_BENCH_DIMS=256 FLASH_MLIR_CACHE=$G/bwd256t16 timeout -s KILL 200 python3 bench/gpu/bench.py --skip-fwd 2>&1 | grep -v Warning
+FLASH_BENCH_DIMS=256 FLASH_MLIR_CACHE=$G/bwd256 timeout -s KILL 300 python3 bench/gpu/bench.py 2>&1 | grep -v Warning
