@@ -4,7 +4,10 @@
 // affine bounds (causal_offset plus an affine mask_mod, which tiling turns
 // into loop bounds); BLOOM's ALiBi (slopes[h] * j, through baddbmm's bias
 // init or added after the scale); a prefix-LM disjunction; a soft-cap
-// whose tanh is spelled with exp.
+// whose tanh is spelled with exp; HF T5's position_bias summed with its
+// padding mask before the scores (a score_mod and a [B, 1, 1, Nk] mask);
+// Gemma 2 (q pre-scaled, soft-cap, a window as an f32 0 / finfo.min
+// tensor); ALiBi slopes computed in the graph (exp2 of the head index).
 // RUN: flash-opt %s --split-input-file --flash-raise-attention="report=true" | FileCheck %s
 // RUN: %python %flash_src_root/utils/raisecheck.py %s --build %flash_obj_root | FileCheck %s --check-prefix=EXEC
 // EXEC-NOT: FAIL
@@ -327,4 +330,197 @@ func.func @softcap_tanh_via_exp(%q: tensor<4x37x16xf32>, %k: tensor<4x45x16xf32>
   %z3 = linalg.fill ins(%zero : f32) outs(%e3 : tensor<4x37x16xf32>) -> tensor<4x37x16xf32>
   %o32 = linalg.batch_matmul ins(%p, %v : tensor<4x37x45xf32>, tensor<4x45x16xf32>) outs(%z3 : tensor<4x37x16xf32>) -> tensor<4x37x16xf32>
   return %o32 : tensor<4x37x16xf32>
+}
+
+// -----
+
+// HF T5-style: position_bias [1, H, Nq, Nk] (table[clamp(j - i, -8, 8) + 8, h]) plus the padding mask (1 - m) * finfo.min [B, 1, 1, Nk], summed first, then added to the unscaled scores.
+// CHECK-LABEL: func.func @t5_position_bias_plus_padding
+// CHECK: flash.attention {{.*}} mask(%{{.*}} : tensor<2x1x1x45xf32>) captures(%{{.*}} : tensor<17x4xf32>)
+// CHECK: score_mod {
+// CHECK: tensor.extract
+// EXEC: t5_position_bias_plus_padding: raised=yes
+func.func @t5_position_bias_plus_padding(%q: tensor<2x4x37x16xf32>, %k: tensor<2x4x45x16xf32>, %v: tensor<2x4x45x16xf32>, %tab: tensor<17x4xf32>, %pad: tensor<2x45xf32>) -> tensor<2x4x37x16xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e0 = tensor.empty() : tensor<2x4x37x45xf32>
+  %z0 = linalg.fill ins(%zero : f32) outs(%e0 : tensor<2x4x37x45xf32>) -> tensor<2x4x37x45xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(b, h, i, j, d) -> (b, h, i, d)>, affine_map<(b, h, i, j, d) -> (b, h, j, d)>, affine_map<(b, h, i, j, d) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%q, %k : tensor<2x4x37x16xf32>, tensor<2x4x45x16xf32>) outs(%z0 : tensor<2x4x37x45xf32>) {
+  ^bb0(%a: f32, %bb: f32, %c: f32):
+    %m = arith.mulf %a, %bb : f32
+    %r = arith.addf %c, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x37x45xf32>
+  %ep = tensor.empty() : tensor<1x4x37x45xf32>
+  %pb = linalg.generic {indexing_maps = [affine_map<(u, h, i, j) -> (u, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} outs(%ep : tensor<1x4x37x45xf32>) {
+  ^bb0(%o: f32):
+    %h = linalg.index 1 : index
+    %i = linalg.index 2 : index
+    %j = linalg.index 3 : index
+    %d = arith.subi %j, %i : index
+    %lo = arith.constant -8 : index
+    %hi = arith.constant 8 : index
+    %d1 = arith.maxsi %d, %lo : index
+    %d2 = arith.minsi %d1, %hi : index
+    %ix = arith.addi %d2, %hi : index
+    %x = tensor.extract %tab[%ix, %h] : tensor<17x4xf32>
+    linalg.yield %x : f32
+  } -> tensor<1x4x37x45xf32>
+  %em = tensor.empty() : tensor<2x1x1x45xf32>
+  %ext = linalg.generic {indexing_maps = [affine_map<(b, u, w, j) -> (b, j)>, affine_map<(b, u, w, j) -> (b, u, w, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%pad : tensor<2x45xf32>) outs(%em : tensor<2x1x1x45xf32>) {
+  ^bb0(%m: f32, %o: f32):
+    %one = arith.constant 1.0 : f32
+    %inv = arith.subf %one, %m : f32
+    %fmin = arith.constant -3.40282347E+38 : f32
+    %r = arith.mulf %inv, %fmin : f32
+    linalg.yield %r : f32
+  } -> tensor<2x1x1x45xf32>
+  %eb = tensor.empty() : tensor<2x4x37x45xf32>
+  %bias = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (0, h, i, j)>, affine_map<(b, h, i, j) -> (b, 0, 0, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%pb, %ext : tensor<1x4x37x45xf32>, tensor<2x1x1x45xf32>) outs(%eb : tensor<2x4x37x45xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %r = arith.addf %x, %y : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x37x45xf32>
+  %sm = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%s, %bias : tensor<2x4x37x45xf32>, tensor<2x4x37x45xf32>) outs(%e0 : tensor<2x4x37x45xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %r = arith.addf %x, %y : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x37x45xf32>
+  %e1 = tensor.empty() : tensor<2x4x37x45xf32>
+  %p = linalg.softmax dimension(3) ins(%sm : tensor<2x4x37x45xf32>) outs(%e1 : tensor<2x4x37x45xf32>) -> tensor<2x4x37x45xf32>
+  %e3 = tensor.empty() : tensor<2x4x37x16xf32>
+  %z3 = linalg.fill ins(%zero : f32) outs(%e3 : tensor<2x4x37x16xf32>) -> tensor<2x4x37x16xf32>
+  %o = linalg.generic {indexing_maps = [affine_map<(b, h, i, e, j) -> (b, h, i, j)>, affine_map<(b, h, i, e, j) -> (b, h, j, e)>, affine_map<(b, h, i, e, j) -> (b, h, i, e)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%p, %v : tensor<2x4x37x45xf32>, tensor<2x4x45x16xf32>) outs(%z3 : tensor<2x4x37x16xf32>) {
+  ^bb0(%a: f32, %bb: f32, %c: f32):
+    %m = arith.mulf %a, %bb : f32
+    %r = arith.addf %c, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x37x16xf32>
+  return %o : tensor<2x4x37x16xf32>
+}
+
+// -----
+
+// Gemma-2-like: q scaled before the product (query_pre_attn_scalar), soft-cap 50 (s / 50, tanh, * 50), then a sliding-window causal mask (window 16) as an f32 [Nq, Nk] tensor of 0 / finfo.min built from index compares, added.
+// CHECK-LABEL: func.func @gemma2_prescaled_softcap_window_tensor
+// CHECK: flash.attention {{.*}}causal, causal_offset = 8
+// CHECK: score_mod {
+// CHECK: math.tanh
+// CHECK: mask_mod {
+// EXEC: gemma2_prescaled_softcap_window_tensor: raised=yes
+func.func @gemma2_prescaled_softcap_window_tensor(%q: tensor<2x4x37x16xf32>, %k: tensor<2x4x45x16xf32>, %v: tensor<2x4x45x16xf32>) -> tensor<2x4x37x16xf32> {
+  %eq = tensor.empty() : tensor<2x4x37x16xf32>
+  %qs = linalg.generic {indexing_maps = [affine_map<(b, h, i, d) -> (b, h, i, d)>, affine_map<(b, h, i, d) -> (b, h, i, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%q : tensor<2x4x37x16xf32>) outs(%eq : tensor<2x4x37x16xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %c = arith.constant 0.0625 : f32
+    %r = arith.mulf %x, %c : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x37x16xf32>
+  %zero = arith.constant 0.0 : f32
+  %e0 = tensor.empty() : tensor<2x4x37x45xf32>
+  %z0 = linalg.fill ins(%zero : f32) outs(%e0 : tensor<2x4x37x45xf32>) -> tensor<2x4x37x45xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(b, h, i, j, d) -> (b, h, i, d)>, affine_map<(b, h, i, j, d) -> (b, h, j, d)>, affine_map<(b, h, i, j, d) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%qs, %k : tensor<2x4x37x16xf32>, tensor<2x4x45x16xf32>) outs(%z0 : tensor<2x4x37x45xf32>) {
+  ^bb0(%a: f32, %bb: f32, %c: f32):
+    %m = arith.mulf %a, %bb : f32
+    %r = arith.addf %c, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x37x45xf32>
+  %emk = tensor.empty() : tensor<37x45xf32>
+  %mk = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} outs(%emk : tensor<37x45xf32>) {
+  ^bb0(%o: f32):
+    %i = linalg.index 0 : index
+    %j = linalg.index 1 : index
+    %c8 = arith.constant 8 : index
+    %ii = arith.addi %i, %c8 : index
+    %fut = arith.cmpi sgt, %j, %ii : index
+    %c16 = arith.constant 16 : index
+    %lo = arith.subi %ii, %c16 : index
+    %old = arith.cmpi sle, %j, %lo : index
+    %hide = arith.ori %fut, %old : i1
+    %fmin = arith.constant -3.40282347E+38 : f32
+    %z = arith.constant 0.0 : f32
+    %r = arith.select %hide, %fmin, %z : f32
+    linalg.yield %r : f32
+  } -> tensor<37x45xf32>
+  %sm = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%s, %mk : tensor<2x4x37x45xf32>, tensor<37x45xf32>) outs(%e0 : tensor<2x4x37x45xf32>) {
+  ^bb0(%x: f32, %m: f32, %o: f32):
+    %cap = arith.constant 50.0 : f32
+    %t = arith.divf %x, %cap : f32
+    %th = math.tanh %t : f32
+    %y = arith.mulf %th, %cap : f32
+    %r = arith.addf %y, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x37x45xf32>
+  %e1 = tensor.empty() : tensor<2x4x37x45xf32>
+  %p = linalg.softmax dimension(3) ins(%sm : tensor<2x4x37x45xf32>) outs(%e1 : tensor<2x4x37x45xf32>) -> tensor<2x4x37x45xf32>
+  %e3 = tensor.empty() : tensor<2x4x37x16xf32>
+  %z3 = linalg.fill ins(%zero : f32) outs(%e3 : tensor<2x4x37x16xf32>) -> tensor<2x4x37x16xf32>
+  %o = linalg.generic {indexing_maps = [affine_map<(b, h, i, e, j) -> (b, h, i, j)>, affine_map<(b, h, i, e, j) -> (b, h, j, e)>, affine_map<(b, h, i, e, j) -> (b, h, i, e)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%p, %v : tensor<2x4x37x45xf32>, tensor<2x4x45x16xf32>) outs(%z3 : tensor<2x4x37x16xf32>) {
+  ^bb0(%a: f32, %bb: f32, %c: f32):
+    %m = arith.mulf %a, %bb : f32
+    %r = arith.addf %c, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x37x16xf32>
+  return %o : tensor<2x4x37x16xf32>
+}
+
+// -----
+
+// ALiBi with slopes computed in the graph: slope_h = exp2(-8 (h + 1) / 4) from linalg.index, times -(i - j) clamped at 0 (causal-style distance), plus a causal mask via select.
+// CHECK-LABEL: func.func @alibi_slopes_in_graph
+// CHECK: flash.attention {{.*}}causal, causal_offset = 8
+// CHECK: score_mod {
+// EXEC: alibi_slopes_in_graph: raised=yes
+func.func @alibi_slopes_in_graph(%q: tensor<2x4x37x16xf32>, %k: tensor<2x4x45x16xf32>, %v: tensor<2x4x45x16xf32>) -> tensor<2x4x37x16xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e0 = tensor.empty() : tensor<2x4x37x45xf32>
+  %z0 = linalg.fill ins(%zero : f32) outs(%e0 : tensor<2x4x37x45xf32>) -> tensor<2x4x37x45xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(b, h, i, j, d) -> (b, h, i, d)>, affine_map<(b, h, i, j, d) -> (b, h, j, d)>, affine_map<(b, h, i, j, d) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%q, %k : tensor<2x4x37x16xf32>, tensor<2x4x45x16xf32>) outs(%z0 : tensor<2x4x37x45xf32>) {
+  ^bb0(%a: f32, %bb: f32, %c: f32):
+    %m = arith.mulf %a, %bb : f32
+    %r = arith.addf %c, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x37x45xf32>
+  %sm = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%s : tensor<2x4x37x45xf32>) outs(%e0 : tensor<2x4x37x45xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %h = linalg.index 1 : index
+    %i = linalg.index 2 : index
+    %j = linalg.index 3 : index
+    %c1 = arith.constant 1 : index
+    %h1 = arith.addi %h, %c1 : index
+    %h64 = arith.index_cast %h1 : index to i64
+    %hf = arith.sitofp %h64 : i64 to f32
+    %m8 = arith.constant -2.0 : f32
+    %ex = arith.mulf %hf, %m8 : f32
+    %sl = math.exp2 %ex : f32
+    %c8 = arith.constant 8 : index
+    %ii = arith.addi %i, %c8 : index
+    %d = arith.subi %j, %ii : index
+    %d64 = arith.index_cast %d : index to i64
+    %df = arith.sitofp %d64 : i64 to f32
+    %b = arith.mulf %sl, %df : f32
+    %sc = arith.constant 0.25 : f32
+    %y = arith.mulf %x, %sc : f32
+    %z = arith.addf %y, %b : f32
+    %vis = arith.cmpi sle, %j, %ii : index
+    %ninf = arith.constant 0xFF800000 : f32
+    %r = arith.select %vis, %z, %ninf : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x37x45xf32>
+  %e1 = tensor.empty() : tensor<2x4x37x45xf32>
+  %p = linalg.softmax dimension(3) ins(%sm : tensor<2x4x37x45xf32>) outs(%e1 : tensor<2x4x37x45xf32>) -> tensor<2x4x37x45xf32>
+  %e3 = tensor.empty() : tensor<2x4x37x16xf32>
+  %z3 = linalg.fill ins(%zero : f32) outs(%e3 : tensor<2x4x37x16xf32>) -> tensor<2x4x37x16xf32>
+  %o = linalg.generic {indexing_maps = [affine_map<(b, h, i, e, j) -> (b, h, i, j)>, affine_map<(b, h, i, e, j) -> (b, h, j, e)>, affine_map<(b, h, i, e, j) -> (b, h, i, e)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%p, %v : tensor<2x4x37x45xf32>, tensor<2x4x45x16xf32>) outs(%z3 : tensor<2x4x37x16xf32>) {
+  ^bb0(%a: f32, %bb: f32, %c: f32):
+    %m = arith.mulf %a, %bb : f32
+    %r = arith.addf %c, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x37x16xf32>
+  return %o : tensor<2x4x37x16xf32>
 }
