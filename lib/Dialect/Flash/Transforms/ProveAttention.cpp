@@ -271,8 +271,21 @@ static std::string describe(const Expr *e) {
   }
 }
 
+/// Whether `e` reads a tensor at an index computed from a reduction (a
+/// table looked up by the scores' value).
+static bool gathersByReduction(const Expr *e) {
+  if (e->kind == Kind::Gather &&
+      llvm::any_of(e->ops, [](const Expr *o) { return containsReduce(o); }))
+    return true;
+  return llvm::any_of(e->ops, gathersByReduction);
+}
+
 /// A reason naming what a score term is, for remarks.
 static Reason describeTerm(ExprContext &ec, const Expr *t) {
+  if (gathersByReduction(t))
+    return "the scores add a table read at positions computed from the "
+           "scores themselves, which the raise does not move into a "
+           "score_mod";
   std::string op = firstOpaque(t);
   if (!op.empty())
     return "the scores go through '" + op + "'";
