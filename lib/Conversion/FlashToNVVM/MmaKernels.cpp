@@ -1778,12 +1778,17 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
           auto [pstage, pphase] = ringSlot(ib, il, loopRes.back());
           bars->wait(ib, il, kVFull, pstage, pphase);
           G.fenceProxyAsync();
-          scf::YieldOp::create(
-              ib, il,
+          SmallVector<Value> oAcc =
               G.wgmma(ArrayRef<Value>(loopRes).slice(4, dTiles),
                       ArrayRef<Value>(loopRes).slice(4 + dTiles, pSteps),
                       kv->advance(G, vDesc, pstage), kv->mnMajorSteps(),
-                      /*transB=*/true));
+                      /*transB=*/true);
+          // A persistent block's ring goes on into its next query block:
+          // the last V's stage is free again (without this arrival the
+          // producer waited for it forever when the ring came round).
+          if (persistent)
+            bars->arrive(ib, il, kVEmpty, pstage);
+          scf::YieldOp::create(ib, il, oAcc);
         },
         [&](OpBuilder &ib, Location il) {
           scf::YieldOp::create(ib, il,

@@ -92,15 +92,15 @@ def FlashMapToGPU : Pass<"flash-map-to-gpu", "::mlir::ModuleOp"> {
            "mma-tile-kv or mma-max-registers, which tune the one-warpgroup "
            "kernel)">,
     Option<"persistentBlocks", "persistent-blocks", "int64_t",
-           /*default=*/"0",
+           /*default=*/"132",
            "Blocks of the warp-specialized forward when it is persistent "
            "(no causal limit, or one with a window's lower bound; no "
            "document mask): each block takes query blocks of every "
            "batch-head in turn, its producer loading the next one's Q and "
            "K/V under the last one's epilogue (the GPU's SM count: the "
-           "H200's 132; 0, the default, since some of its self-checks hang on "
-           "the H200 (session 25): one "
-           "block per query block)">,
+           "H100's and H200's 132, the default: 1.12-1.26x at d = 128 and "
+           "1k-4k keys on an H100, session 25; 0: one block per query "
+           "block)">,
     Option<"fmaExp2", "fma-exp2", "int64_t", /*default=*/"0",
            "Of every 8 exponentials of P in the wgmma forward, how many "
            "are a polynomial on the FMA units instead of the SFU's ex2 "
