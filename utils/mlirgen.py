@@ -304,7 +304,7 @@ def _emit_ref_scores(e, cfg, q, k, m, cap_prefix="%"):
     # Captured operands, read elementwise: slopes[h], segq[i], segk[j].
     cap_val = {}
     for n, t, _ in _captures(cfg):
-        if n == "%t5tab":
+        if n in ("%t5tab", "%modoff"):
             continue  # read at computed positions: tensor.extract
         ins.append(f"{cap_prefix}{n[1:]}")
         ins_t.append(t)
@@ -333,12 +333,16 @@ def _emit_ref_scores(e, cfg, q, k, m, cap_prefix="%"):
             rh = "%rh"
             e(f"      %rh = linalg.index {L - 1} : index")
 
+        reads = []
+
         def ref_cap(n, at):
-            if n != "%t5tab":
+            if n not in ("%t5tab", "%modoff"):
                 return cap_val[n]
             t = dict((c[0], c[1]) for c in _captures(cfg))[n]
-            e(f"      %tbv = tensor.extract {cap_prefix}t5tab[{at}] : {t}")
-            return "%tbv"
+            v = f"%{n[1:3]}v{len(reads)}"
+            reads.append(v)
+            e(f"      {v} = tensor.extract {cap_prefix}{n[1:]}[{at}] : {t}")
+            return v
         cur = _emit_score_mod(e, cfg, cur, rh, "%ri", "%rj", ref_cap)
     if cfg.mask == "add":
         mk = "%mk"
@@ -361,7 +365,7 @@ def _emit_ref_scores(e, cfg, q, k, m, cap_prefix="%"):
         e(f"      %t2 = arith.select %vis, {cur}, %ninf : f32")
         cur = "%t2"
     if has_mods(cfg):
-        keep = _emit_mask_mod(e, cfg, "%ri", "%rj", lambda n, _: cap_val[n])
+        keep = _emit_mask_mod(e, cfg, "%ri", "%rj", ref_cap)
         if keep:
             e(f"      %t3 = arith.select {keep}, {cur}, %ninf : f32")
             cur = "%t3"
@@ -725,6 +729,10 @@ def parse_config(argv=None):
     p.add_argument("--window", help="left,right (-1: unbounded)")
     p.add_argument("--softcap", type=float)
     p.add_argument("--alibi", action="store_true")
+    p.add_argument("--mod-offset", action="store_true",
+                   help="the window's / ALiBi's diagonal (Nk - Nq) as a "
+                        "captured run-time operand, as flash_mlir.cuda "
+                        "passes it")
     p.add_argument("--t5-buckets", type=int, default=0,
                    help="T5's relative-position bias with that many buckets")
     p.add_argument("--segments", type=int, default=0)
@@ -753,7 +761,7 @@ def parse_config(argv=None):
                  t5_buckets=a.t5_buckets,
                  seg_batched=a.segments_batched,
                  seg_heads=a.segments_per_head, seg_diff=a.segments_diff,
-                 descale=a.descale)
+                 descale=a.descale, mod_offset=a.mod_offset)
     if cfg.is_fp8() and a.grad:
         raise SystemExit("fp8 attention has no backward (--grad)")
     if a.descale != "none" and not cfg.is_fp8():

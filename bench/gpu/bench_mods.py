@@ -216,12 +216,20 @@ def bench(cases, kernels=False):
     if ("window", n) in times and ("causal", n) in times:
         w, c = times[("window", n)], times[("causal", n)]
         visited = (n * n / 2) / (n * WINDOW - WINDOW * WINDOW / 2)
+        # Blocks of 128 queries x 128 keys (the d = 128 kernels' forward
+        # tiles) that each visits: issue 15's measure.
+        t = 128
+        tiles = {"causal": sum(qb + 1 for qb in range(n // t)),
+                 "window": sum(qb - max(0, qb * t - (WINDOW - 1)) // t + 1
+                               for qb in range(n // t))}
+        blocks = tiles["causal"] / tiles["window"]
         for d in ("fwd", "bwd"):
             print(f"window vs causal {d} at N = {n}: "
                   f"{c['ours_' + d] / w['ours_' + d]:.2f}x faster; "
                   f"visited-element ratio {visited:.2f}x; time per visited "
                   f"element {w['ours_' + d] * visited / c['ours_' + d]:.2f}x "
-                  f"causal's")
+                  f"causal's; visited 128x128 blocks {blocks:.2f}x, time per "
+                  f"block {w['ours_' + d] * blocks / c['ours_' + d]:.2f}x")
     if ("softcap", n) in times and ("full", n) in times:
         for d in ("fwd", "bwd"):
             print(f"softcap / full {d} at N = {n}: "

@@ -62,6 +62,17 @@ exe gm7 --grad --hq 2 --n 300 --d 48 --dtype f16 --window 70,3 --softcap 3.0 --a
 exe sm1 --hq 2 --nq 300 --nk 280 --d 64 --window 20,3 --softcap 2.0
 exe sm2 --grad --batch 2 --hq 4 --hkv 2 --nq 200 --nk 230 --d 64 --segments 5 --alibi --causal
 exe sm3 --grad --hq 2 --nq 150 --nk 120 --d 256 --dtype bf16 --window 30,-1 --softcap 3.0 --tol 2e-2
+# The window's diagonal as a captured run-time operand (what
+# flash_mlir.cuda passes): the persistent warp-specialized forward reads it
+# in each query block's setup. Nq != Nk, GQA, Nq = 1, d = 256, a two-sided
+# window whose first rows see no key, ALiBi, the backward.
+exe mo1 --hq 2 --nq 300 --nk 700 --d 128 --dtype bf16 --window 200,0 --causal --mod-offset --tol 8e-3
+exe mo2 --batch 2 --hq 4 --hkv 2 --n 1000 --d 128 --dtype bf16 --window 255,0 --causal --mod-offset --tol 8e-3
+exe mo3 --hq 2 --nq 1 --nk 900 --d 128 --dtype bf16 --window 100,0 --causal --mod-offset --tol 8e-3
+exe mo4 --hq 2 --n 700 --d 256 --dtype bf16 --window 300,0 --causal --mod-offset --tol 8e-3
+exe mo5 --hq 3 --nq 500 --nk 333 --d 128 --dtype f16 --window 64,64 --mod-offset --tol 2e-3
+exe mo6 --batch 2 --hq 4 --hkv 2 --nq 200 --nk 260 --d 128 --dtype bf16 --alibi --causal --mod-offset --tol 8e-3
+exe gmo1 --grad --hq 2 --nq 300 --nk 500 --d 128 --dtype bf16 --window 100,0 --causal --mod-offset --tol 2e-2
 cp build/lib/libflash_cuda_runtime.so "$OUT/"
 [ -n "${CHECKS_ONLY:-}" ] && exit 0 # no kernel cache for the benchmark
 FLASH_MLIR_CACHE=$PWD/$OUT/cache /usr/bin/python3 bench/gpu/bench_mods.py --precompile --cases causal,window,full,softcap,alibi,document

@@ -41,6 +41,7 @@ void mlir::flash::buildFlashToNVVMPipeline(
   map.warpSpecialize = options.warpSpecialize;
   map.deterministic = options.deterministic;
   map.persistentBlocks = options.persistentBlocks;
+  map.persistentCaptures = options.persistentCaptures;
   map.fmaExp2 = options.fmaExp2;
   map.gradD256 = options.gradD256;
   pm.addPass(createFlashMapToGPU(map, tensorCoreKernelKinds()));

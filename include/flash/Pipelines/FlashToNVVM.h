@@ -58,6 +58,11 @@ struct FlashToNVVMPipelineOptions
       llvm::cl::desc("Blocks of the persistent warp-specialized forward "
                      "(the SM count; 0: not persistent; flash-map-to-gpu)"),
       llvm::cl::init(FlashMapToGPUOptions().persistentBlocks)};
+  PassOptions::Option<bool> persistentCaptures{
+      *this, "persistent-captures",
+      llvm::cl::desc("Persistent blocks also where the mask_mod reads "
+                     "captured operands (flash-map-to-gpu)"),
+      llvm::cl::init(FlashMapToGPUOptions().persistentCaptures)};
   PassOptions::Option<int64_t> fmaExp2{
       *this, "fma-exp2",
       llvm::cl::desc("Of every 8 exponentials of P in the wgmma forward, "

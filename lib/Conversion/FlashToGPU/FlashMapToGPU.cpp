@@ -450,6 +450,7 @@ struct FlashMapToGPUPass : flash::impl::FlashMapToGPUBase<FlashMapToGPUPass> {
     o.warpSpecialize = warpSpecialize;
     o.deterministic = deterministic;
     o.persistentBlocks = persistentBlocks;
+    o.persistentCaptures = persistentCaptures;
     o.fmaExp2 = fmaExp2;
     o.gradD256 = gradD256;
     o.rowLanes = rowLanes;

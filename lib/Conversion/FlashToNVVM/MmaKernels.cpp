@@ -790,7 +790,7 @@ bool gpukernels::wgmmaApplies(const KernelSpec &s) {
   return mmaForwardApplies(s) && s.d % 64 == 0;
 }
 
-bool gpukernels::persistentApplies(const KernelSpec &s) {
+bool gpukernels::persistentApplies(const KernelSpec &s, bool withCaptures) {
   // A causal limit without a window makes the query blocks' work grow with
   // their index: static round-robin blocks would be unbalanced (those keep
   // a grid of query blocks, heaviest first). A mask_mod under a causal
@@ -798,9 +798,13 @@ bool gpukernels::persistentApplies(const KernelSpec &s) {
   // masks).
   // With runtime sizes ptxas serializes the consumers' wgmmas (and spills
   // 16 bytes at d = 128), with a score_mod it spills (12 bytes at d = 128):
-  // static sizes and mask_mods only, for now.
+  // static sizes and mask_mods only, for now. withCaptures: also where
+  // the mask_mod reads captured operands (a window's run-time diagonal),
+  // which each query block's setup reads like its bounds (the
+  // `persistent-captures` option until it has run on a GPU).
   return (!s.causalOffset || s.maskMod) && !blockMaskApplies(s) &&
-         !s.splitKeys && !s.dynamic() && !s.scoreMod && s.captures.empty();
+         !s.splitKeys && !s.dynamic() && !s.scoreMod &&
+         (withCaptures || s.captures.empty());
 }
 
 bool gpukernels::warpSpecializedApplies(const KernelSpec &s, bool persistent) {

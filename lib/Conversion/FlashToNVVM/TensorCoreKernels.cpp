@@ -62,8 +62,8 @@ struct TensorCoreKind : KernelKind {
       return false;
     s.wgmma = o.wgmma && wgmmaApplies(s);
     // Explicit tiles or register limits tune the one-warpgroup kernel.
-    const bool persistent =
-        !backward && o.persistentBlocks > 0 && persistentApplies(s);
+    const bool persistent = !backward && o.persistentBlocks > 0 &&
+                            persistentApplies(s, o.persistentCaptures);
     s.mmaWarpSpecialized = !backward && s.wgmma && o.warpSpecialize &&
                            !o.mmaWarps && !o.mmaTileKV && !o.mmaMaxRegisters &&
                            warpSpecializedApplies(s, persistent);

@@ -33,8 +33,9 @@ bool wgmmaApplies(const KernelSpec &s);
 bool warpSpecializedApplies(const KernelSpec &s, bool persistent);
 /// Whether the warp-specialized forward may be persistent: its query blocks
 /// of about equal work (no causal limit, or one with a window's lower
-/// bound), none skipping tiles by a block mask.
-bool persistentApplies(const KernelSpec &s);
+/// bound), none skipping tiles by a block mask; `withCaptures`: also where
+/// the mask_mod reads captured operands.
+bool persistentApplies(const KernelSpec &s, bool withCaptures);
 /// Sets mmaWarps / mmaTileKV: the given ones, or (0) the per-head-dim
 /// defaults of the forward or the backward.
 void chooseMmaTiles(KernelSpec &s, int64_t warps, int64_t tileKV,

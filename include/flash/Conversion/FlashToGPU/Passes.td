@@ -101,6 +101,13 @@ def FlashMapToGPU : Pass<"flash-map-to-gpu", "::mlir::ModuleOp"> {
            "H100's and H200's 132, the default: 1.12-1.26x at d = 128 and "
            "1k-4k keys on an H100, session 25; 0: one block per query "
            "block)">,
+    Option<"persistentCaptures", "persistent-captures", "bool",
+           /*default=*/"false",
+           "Persistent blocks also where the mask_mod reads captured "
+           "operands (a window's diagonal as a run-time operand, as "
+           "flash_mlir.cuda passes it), read in each query block's setup "
+           "(not yet run on a GPU: bench/gpu/prepare_window.sh's self-checks "
+           "mo1-mo5 and benchmark)">,
     Option<"fmaExp2", "fma-exp2", "int64_t", /*default=*/"0",
            "Of every 8 exponentials of P in the wgmma forward, how many "
            "are a polynomial on the FMA units instead of the SFU's ex2 "
