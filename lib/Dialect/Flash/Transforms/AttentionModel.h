@@ -256,6 +256,9 @@ private:
   llvm::DenseMap<const Expr *, bool> complexCache;
   const Expr *evalLinalg(Operation *op, unsigned result,
                          ArrayRef<AffineExpr> index);
+  /// A tensor.generate's element at `index`: its body with the indices for
+  /// its arguments (a mask built by tensor.generate is an index predicate).
+  const Expr *evalGenerate(Operation *generate, ArrayRef<AffineExpr> index);
   AffineExpr simplify(AffineExpr e);
   bool isSimple(ArrayRef<AffineExpr> index);
 

@@ -318,10 +318,18 @@ const Expr *ExprContext::exp(const Expr *a) {
     return a->ops[0];
   if (a->kind == Kind::Select)
     return select(a->ops[0], exp(a->ops[1]), exp(a->ops[2]));
-  // exp(x + log y) = exp(x) * y, exp(x - log y) = exp(x) / y.
+  // exp(x + log y) = exp(x) * y, exp(x - log y) = exp(x) / y (a
+  // log-softmax's x - log sum exp). Not for a log of elementwise values
+  // (no reduction under it): x + log m, m a 0 / 1 tensor, is an additive
+  // mask, which a product exp(x) * m would hide.
+  auto reduces = [](const Expr *e, auto &self) -> bool {
+    return e->kind == Kind::Reduce ||
+           llvm::any_of(e->ops, [&](const Expr *o) { return self(o, self); });
+  };
   if (a->kind == Kind::Add) {
     for (auto [t, c] : llvm::zip(a->ops, a->coefs)) {
-      if (t->kind != Kind::Log || (c != 1 && c != -1))
+      if (t->kind != Kind::Log || (c != 1 && c != -1) ||
+          !reduces(t->ops[0], reduces))
         continue;
       const Expr *rest = sub(a, scale(t, c));
       return mul(exp(rest), c == 1 ? t->ops[0] : recip(t->ops[0]));
@@ -335,6 +343,12 @@ const Expr *ExprContext::exp(const Expr *a) {
 const Expr *ExprContext::log(const Expr *a) {
   if (a->kind == Kind::Const && a->value > 0)
     return constant(std::log(a->value));
+  // log(0) = -inf: Mistral's reference mask, log(tril(triu(ones))), is an
+  // additive 0 / -inf mask (the select below).
+  if (a->kind == Kind::Const && a->value == 0)
+    return negInf();
+  if (a->kind == Kind::Select)
+    return select(a->ops[0], log(a->ops[1]), log(a->ops[2]));
   if (a->kind == Kind::Exp)
     return a->ops[0];
   Expr e{Kind::Log};

@@ -519,6 +519,13 @@ const Expr *ModelBuilder::evalOp(Value v, ArrayRef<AffineExpr> idx) {
     record();
     return r;
   }
+  if (auto gen = dyn_cast<tensor::GenerateOp>(op)) {
+    const Expr *r = evalGenerate(gen, idx);
+    if (!r)
+      return leaf();
+    record();
+    return r;
+  }
   return leaf();
 }
 
@@ -572,12 +579,14 @@ static const Expr *applyScalarOp(ExprContext &ec, Operation *d,
 namespace {
 /// Evaluates the payload of one linalg op at given loop values.
 struct PayloadEval {
-  PayloadEval(ModelBuilder &mb, ExprContext &ec, linalg::LinalgOp op,
+  /// `op`: a linalg op (its loops), or a tensor.generate (`loops`: its
+  /// indices, which its body's arguments are).
+  PayloadEval(ModelBuilder &mb, ExprContext &ec, Operation *op,
               SmallVector<AffineExpr> loops)
       : mb(mb), ec(ec), op(op), loops(std::move(loops)) {}
   ModelBuilder &mb;
   ExprContext &ec;
-  linalg::LinalgOp op;
+  Operation *op;
   SmallVector<AffineExpr> loops;
   /// The accumulator's block argument when it may not be read.
   Value forbidden;
@@ -759,9 +768,12 @@ struct PayloadEval {
         failedRead = true;
         return ec.opaque("acc", {});
       }
-      OpOperand *operand = op.getMatchingOpOperand(arg);
+      if (isa<tensor::GenerateOp>(op))
+        return ec.index(loops[arg.getArgNumber()]);
+      auto linalgOp = cast<linalg::LinalgOp>(op);
+      OpOperand *operand = linalgOp.getMatchingOpOperand(arg);
       return mb.eval(operand->get(),
-                     compose(op.getMatchingIndexingMap(operand)));
+                     compose(linalgOp.getMatchingIndexingMap(operand)));
     }
     Operation *d = v.getDefiningOp();
     if (!op->isAncestor(d)) {
@@ -1008,6 +1020,18 @@ const Expr *ModelBuilder::evalLinalg(Operation *o, unsigned result,
   if (comb->first == ReduceKind::Sum)
     return isZero(start) ? x : ec.add(start, x);
   return ec.max(start, x);
+}
+
+const Expr *ModelBuilder::evalGenerate(Operation *generate,
+                                       ArrayRef<AffineExpr> index) {
+  PayloadEval pe(*this, ec, generate, SmallVector<AffineExpr>(index));
+  Value y = cast<tensor::GenerateOp>(generate)
+                .getBody()
+                .front()
+                .getTerminator()
+                ->getOperand(0);
+  const Expr *x = pe.eval(y);
+  return pe.failedRead ? nullptr : x;
 }
 
 /// The TOSA ops of `root`'s backward slice, cloned into a scratch function

@@ -786,10 +786,25 @@ model::proveForward(ExprContext &ec, const Expr *root, ArrayRef<int64_t> shape,
   }
   const Expr *keep = nullptr;
   SmallVector<const Expr *> keepMods;
+  // e == 0 is e <= 0 and -e <= 0 (chunked attention's i / c == j / c: two
+  // affine bounds); e != 0 (no self-attention, j != i) stays a mask_mod
+  // predicate.
+  using P = arith::CmpIPredicate;
+  for (size_t n = 0; n < atoms.size(); ++n) {
+    const Expr *a = atoms[n];
+    if (a->kind != Kind::CmpI || a->aux != static_cast<int64_t>(P::eq))
+      continue;
+    AffineExpr zero = getAffineConstantExpr(0, ec.getContext());
+    atoms[n] = ec.cmpi(static_cast<int64_t>(P::sle), a->index[0], zero);
+    atoms.push_back(ec.cmpi(static_cast<int64_t>(P::sge), a->index[0], zero));
+  }
   for (const Expr *a : atoms) {
+    if (a->kind == Kind::CmpI && a->aux == static_cast<int64_t>(P::ne)) {
+      keepMods.push_back(a);
+      continue;
+    }
     if (a->kind == Kind::CmpI) {
-      if (a->aux != static_cast<int64_t>(arith::CmpIPredicate::sle))
-        return Reason("the mask tests positions for (in)equality");
+      assert(a->aux == static_cast<int64_t>(P::sle) && "canonical compare");
       // e <= 0 with e = cj * j + ci * i + rest (rest: constants and
       // tensor sizes).
       AffineExpr e = a->index[0];

@@ -1,0 +1,569 @@
+// Modifier forms found by probing the raise with spellings it had not seen
+// (session 26): Mistral's log-of-0/1 mask, chunked attention by an
+// equality of chunk indices (split into two bounds), j != i, log of a bool
+// tensor as float, a window from tensor.generate, sinks, a sigmoid-spelled
+// soft-cap, mixed -inf / finfo.min additive masks, an i8 mask tensor.
+// RUN: flash-opt %s --split-input-file --flash-raise-attention="report=true" | FileCheck %s
+// RUN: %python %flash_src_root/utils/raisecheck.py %s --build %flash_obj_root | FileCheck %s --check-prefix=EXEC
+// EXEC-NOT: FAIL
+// Mistral's reference mask: log(triu(tril(ones), -w)) added to the scores (log 0 = -inf)
+// CHECK-LABEL: func.func @mistral_log_tril_triu
+// CHECK: flash.attention {{.*}}causal, causal_offset = 0
+// CHECK: mask_mod {
+// CHECK-NOT: math.log
+// CHECK: flash.yield
+// EXEC: mistral_log_tril_triu: raised=yes
+func.func @mistral_log_tril_triu(%q: tensor<37x16xf32>, %k: tensor<45x16xf32>, %v: tensor<45x16xf32>) -> tensor<37x16xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e0 = tensor.empty() : tensor<37x45xf32>
+  %z0 = linalg.fill ins(%zero : f32) outs(%e0 : tensor<37x45xf32>) -> tensor<37x45xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(i, j, d) -> (i, d)>, affine_map<(i, j, d) -> (j, d)>, affine_map<(i, j, d) -> (i, j)>], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%q, %k : tensor<37x16xf32>, tensor<45x16xf32>) outs(%z0 : tensor<37x45xf32>) {
+  ^bb0(%a: f32, %bb: f32, %c: f32):
+    %m = arith.mulf %a, %bb : f32
+    %r = arith.addf %c, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<37x45xf32>
+  %tr_e = tensor.empty() : tensor<37x45xf32>
+  %tr = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} outs(%tr_e : tensor<37x45xf32>) {
+  ^bb0(%out: f32):
+    %i = linalg.index 0 : index
+    %j = linalg.index 1 : index
+    %keep = arith.cmpi sle, %j, %i : index
+    %one = arith.constant 1.0 : f32
+    %z = arith.constant 0.0 : f32
+    %r = arith.select %keep, %one, %z : f32
+    linalg.yield %r : f32
+  } -> tensor<37x45xf32>
+  %tu_e = tensor.empty() : tensor<37x45xf32>
+  %tu = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%tr : tensor<37x45xf32>) outs(%tu_e : tensor<37x45xf32>) {
+  ^bb0(%in0: f32, %out: f32):
+    %i = linalg.index 0 : index
+    %j = linalg.index 1 : index
+    %c7 = arith.constant 7 : index
+    %lo = arith.subi %i, %c7 : index
+    %keep = arith.cmpi sge, %j, %lo : index
+    %z = arith.constant 0.0 : f32
+    %r = arith.select %keep, %in0, %z : f32
+    linalg.yield %r : f32
+  } -> tensor<37x45xf32>
+  %lg_e = tensor.empty() : tensor<37x45xf32>
+  %lg = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%tu : tensor<37x45xf32>) outs(%lg_e : tensor<37x45xf32>) {
+  ^bb0(%in0: f32, %out: f32):
+    %r = math.log %in0 : f32
+    linalg.yield %r : f32
+  } -> tensor<37x45xf32>
+  %sm_e = tensor.empty() : tensor<37x45xf32>
+  %sm = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%s, %lg : tensor<37x45xf32>, tensor<37x45xf32>) outs(%sm_e : tensor<37x45xf32>) {
+  ^bb0(%in0: f32, %in1: f32, %out: f32):
+    %sc = arith.constant 0.25 : f32
+    %y = arith.mulf %in0, %sc : f32
+    %r = arith.addf %y, %in1 : f32
+    linalg.yield %r : f32
+  } -> tensor<37x45xf32>
+  %e1 = tensor.empty() : tensor<37x45xf32>
+  %p = linalg.softmax dimension(1) ins(%sm : tensor<37x45xf32>) outs(%e1 : tensor<37x45xf32>) -> tensor<37x45xf32>
+  %e3 = tensor.empty() : tensor<37x16xf32>
+  %z3 = linalg.fill ins(%zero : f32) outs(%e3 : tensor<37x16xf32>) -> tensor<37x16xf32>
+  %o = linalg.matmul ins(%p, %v : tensor<37x45xf32>, tensor<45x16xf32>) outs(%z3 : tensor<37x16xf32>) -> tensor<37x16xf32>
+  return %o : tensor<37x16xf32>
+}
+
+// -----
+
+// Llama 4's chunked attention: i / c == j / c (unsigned), and causal; the equality is two bounds
+// CHECK-LABEL: func.func @chunked_local_divui
+// CHECK: flash.attention {{.*}}causal, causal_offset = 0
+// CHECK: mask_mod {
+// CHECK: arith.floordivsi
+// CHECK: arith.cmpi sle
+// CHECK: arith.andi
+// EXEC: chunked_local_divui: raised=yes
+func.func @chunked_local_divui(%q: tensor<37x16xf32>, %k: tensor<45x16xf32>, %v: tensor<45x16xf32>) -> tensor<37x16xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e0 = tensor.empty() : tensor<37x45xf32>
+  %z0 = linalg.fill ins(%zero : f32) outs(%e0 : tensor<37x45xf32>) -> tensor<37x45xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(i, j, d) -> (i, d)>, affine_map<(i, j, d) -> (j, d)>, affine_map<(i, j, d) -> (i, j)>], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%q, %k : tensor<37x16xf32>, tensor<45x16xf32>) outs(%z0 : tensor<37x45xf32>) {
+  ^bb0(%a: f32, %bb: f32, %c: f32):
+    %m = arith.mulf %a, %bb : f32
+    %r = arith.addf %c, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<37x45xf32>
+  %sm_e = tensor.empty() : tensor<37x45xf32>
+  %sm = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%s : tensor<37x45xf32>) outs(%sm_e : tensor<37x45xf32>) {
+  ^bb0(%in0: f32, %out: f32):
+    %sc = arith.constant 0.25 : f32
+    %ninf = arith.constant 0xFF800000 : f32
+    %i = linalg.index 0 : index
+    %j = linalg.index 1 : index
+    %c8 = arith.constant 8 : index
+    %ci = arith.divui %i, %c8 : index
+    %cj = arith.divui %j, %c8 : index
+    %same = arith.cmpi eq, %ci, %cj : index
+    %causal = arith.cmpi ule, %j, %i : index
+    %keep = arith.andi %same, %causal : i1
+    %y = arith.mulf %in0, %sc : f32
+    %r = arith.select %keep, %y, %ninf : f32
+    linalg.yield %r : f32
+  } -> tensor<37x45xf32>
+  %e1 = tensor.empty() : tensor<37x45xf32>
+  %p = linalg.softmax dimension(1) ins(%sm : tensor<37x45xf32>) outs(%e1 : tensor<37x45xf32>) -> tensor<37x45xf32>
+  %e3 = tensor.empty() : tensor<37x16xf32>
+  %z3 = linalg.fill ins(%zero : f32) outs(%e3 : tensor<37x16xf32>) -> tensor<37x16xf32>
+  %o = linalg.matmul ins(%p, %v : tensor<37x45xf32>, tensor<45x16xf32>) outs(%z3 : tensor<37x16xf32>) -> tensor<37x16xf32>
+  return %o : tensor<37x16xf32>
+}
+
+// -----
+
+// the same in i64 with floordivsi
+// CHECK-LABEL: func.func @chunked_floordivsi_i64_causal
+// CHECK: flash.attention {{.*}}causal, causal_offset = 0
+// CHECK: mask_mod {
+// CHECK: arith.floordivsi
+// EXEC: chunked_floordivsi_i64_causal: raised=yes
+func.func @chunked_floordivsi_i64_causal(%q: tensor<37x16xf32>, %k: tensor<45x16xf32>, %v: tensor<45x16xf32>) -> tensor<37x16xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e0 = tensor.empty() : tensor<37x45xf32>
+  %z0 = linalg.fill ins(%zero : f32) outs(%e0 : tensor<37x45xf32>) -> tensor<37x45xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(i, j, d) -> (i, d)>, affine_map<(i, j, d) -> (j, d)>, affine_map<(i, j, d) -> (i, j)>], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%q, %k : tensor<37x16xf32>, tensor<45x16xf32>) outs(%z0 : tensor<37x45xf32>) {
+  ^bb0(%a: f32, %bb: f32, %c: f32):
+    %m = arith.mulf %a, %bb : f32
+    %r = arith.addf %c, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<37x45xf32>
+  %sm_e = tensor.empty() : tensor<37x45xf32>
+  %sm = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%s : tensor<37x45xf32>) outs(%sm_e : tensor<37x45xf32>) {
+  ^bb0(%in0: f32, %out: f32):
+    %sc = arith.constant 0.25 : f32
+    %ninf = arith.constant 0xFF800000 : f32
+    %i = linalg.index 0 : index
+    %j = linalg.index 1 : index
+    %i64 = arith.index_cast %i : index to i64
+    %j64 = arith.index_cast %j : index to i64
+    %c8 = arith.constant 8 : i64
+    %ci = arith.floordivsi %i64, %c8 : i64
+    %cj = arith.floordivsi %j64, %c8 : i64
+    %same = arith.cmpi eq, %ci, %cj : i64
+    %causal = arith.cmpi sge, %i64, %j64 : i64
+    %keep = arith.andi %same, %causal : i1
+    %y = arith.mulf %in0, %sc : f32
+    %r = arith.select %keep, %y, %ninf : f32
+    linalg.yield %r : f32
+  } -> tensor<37x45xf32>
+  %e1 = tensor.empty() : tensor<37x45xf32>
+  %p = linalg.softmax dimension(1) ins(%sm : tensor<37x45xf32>) outs(%e1 : tensor<37x45xf32>) -> tensor<37x45xf32>
+  %e3 = tensor.empty() : tensor<37x16xf32>
+  %z3 = linalg.fill ins(%zero : f32) outs(%e3 : tensor<37x16xf32>) -> tensor<37x16xf32>
+  %o = linalg.matmul ins(%p, %v : tensor<37x45xf32>, tensor<45x16xf32>) outs(%z3 : tensor<37x16xf32>) -> tensor<37x16xf32>
+  return %o : tensor<37x16xf32>
+}
+
+// -----
+
+// no attention to the own position: j != i
+// CHECK-LABEL: func.func @no_self_attention_ne
+// CHECK: flash.attention
+// CHECK: mask_mod {
+// CHECK: arith.cmpi ne
+// EXEC: no_self_attention_ne: raised=yes
+func.func @no_self_attention_ne(%q: tensor<37x16xf32>, %k: tensor<45x16xf32>, %v: tensor<45x16xf32>) -> tensor<37x16xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e0 = tensor.empty() : tensor<37x45xf32>
+  %z0 = linalg.fill ins(%zero : f32) outs(%e0 : tensor<37x45xf32>) -> tensor<37x45xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(i, j, d) -> (i, d)>, affine_map<(i, j, d) -> (j, d)>, affine_map<(i, j, d) -> (i, j)>], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%q, %k : tensor<37x16xf32>, tensor<45x16xf32>) outs(%z0 : tensor<37x45xf32>) {
+  ^bb0(%a: f32, %bb: f32, %c: f32):
+    %m = arith.mulf %a, %bb : f32
+    %r = arith.addf %c, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<37x45xf32>
+  %sm_e = tensor.empty() : tensor<37x45xf32>
+  %sm = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%s : tensor<37x45xf32>) outs(%sm_e : tensor<37x45xf32>) {
+  ^bb0(%in0: f32, %out: f32):
+    %sc = arith.constant 0.25 : f32
+    %ninf = arith.constant 0xFF800000 : f32
+    %i = linalg.index 0 : index
+    %j = linalg.index 1 : index
+    %keep = arith.cmpi ne, %j, %i : index
+    %y = arith.mulf %in0, %sc : f32
+    %r = arith.select %keep, %y, %ninf : f32
+    linalg.yield %r : f32
+  } -> tensor<37x45xf32>
+  %e1 = tensor.empty() : tensor<37x45xf32>
+  %p = linalg.softmax dimension(1) ins(%sm : tensor<37x45xf32>) outs(%e1 : tensor<37x45xf32>) -> tensor<37x45xf32>
+  %e3 = tensor.empty() : tensor<37x16xf32>
+  %z3 = linalg.fill ins(%zero : f32) outs(%e3 : tensor<37x16xf32>) -> tensor<37x16xf32>
+  %o = linalg.matmul ins(%p, %v : tensor<37x45xf32>, tensor<45x16xf32>) outs(%z3 : tensor<37x16xf32>) -> tensor<37x16xf32>
+  return %o : tensor<37x16xf32>
+}
+
+// -----
+
+// log(mask.float()) of a bool tensor: the tensor as the mask operand
+// CHECK-LABEL: func.func @log_of_bool_mask_as_float
+// CHECK: flash.attention {{.*}}mask(%{{.*}} : tensor<37x45xi1>)
+// CHECK-NOT: math.log
+// EXEC: log_of_bool_mask_as_float: raised=yes
+func.func @log_of_bool_mask_as_float(%q: tensor<37x16xf32>, %k: tensor<45x16xf32>, %v: tensor<45x16xf32>, %mk: tensor<37x45xi1>) -> tensor<37x16xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e0 = tensor.empty() : tensor<37x45xf32>
+  %z0 = linalg.fill ins(%zero : f32) outs(%e0 : tensor<37x45xf32>) -> tensor<37x45xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(i, j, d) -> (i, d)>, affine_map<(i, j, d) -> (j, d)>, affine_map<(i, j, d) -> (i, j)>], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%q, %k : tensor<37x16xf32>, tensor<45x16xf32>) outs(%z0 : tensor<37x45xf32>) {
+  ^bb0(%a: f32, %bb: f32, %c: f32):
+    %m = arith.mulf %a, %bb : f32
+    %r = arith.addf %c, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<37x45xf32>
+  %mf_e = tensor.empty() : tensor<37x45xf32>
+  %mf = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%mk : tensor<37x45xi1>) outs(%mf_e : tensor<37x45xf32>) {
+  ^bb0(%in0: i1, %out: f32):
+    %f = arith.uitofp %in0 : i1 to f32
+    linalg.yield %f : f32
+  } -> tensor<37x45xf32>
+  %sm_e = tensor.empty() : tensor<37x45xf32>
+  %sm = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%s, %mf : tensor<37x45xf32>, tensor<37x45xf32>) outs(%sm_e : tensor<37x45xf32>) {
+  ^bb0(%in0: f32, %in1: f32, %out: f32):
+    %sc = arith.constant 0.25 : f32
+    %y = arith.mulf %in0, %sc : f32
+    %l = math.log %in1 : f32
+    %r = arith.addf %y, %l : f32
+    linalg.yield %r : f32
+  } -> tensor<37x45xf32>
+  %e1 = tensor.empty() : tensor<37x45xf32>
+  %p = linalg.softmax dimension(1) ins(%sm : tensor<37x45xf32>) outs(%e1 : tensor<37x45xf32>) -> tensor<37x45xf32>
+  %e3 = tensor.empty() : tensor<37x16xf32>
+  %z3 = linalg.fill ins(%zero : f32) outs(%e3 : tensor<37x16xf32>) -> tensor<37x16xf32>
+  %o = linalg.matmul ins(%p, %v : tensor<37x45xf32>, tensor<45x16xf32>) outs(%z3 : tensor<37x16xf32>) -> tensor<37x16xf32>
+  return %o : tensor<37x16xf32>
+}
+
+// -----
+
+// a window as j == clamp(j, i - w, i)
+// CHECK-LABEL: func.func @window_clamp_equality
+// CHECK: flash.attention
+// CHECK: mask_mod {
+// EXEC: window_clamp_equality: raised=yes
+func.func @window_clamp_equality(%q: tensor<37x16xf32>, %k: tensor<45x16xf32>, %v: tensor<45x16xf32>) -> tensor<37x16xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e0 = tensor.empty() : tensor<37x45xf32>
+  %z0 = linalg.fill ins(%zero : f32) outs(%e0 : tensor<37x45xf32>) -> tensor<37x45xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(i, j, d) -> (i, d)>, affine_map<(i, j, d) -> (j, d)>, affine_map<(i, j, d) -> (i, j)>], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%q, %k : tensor<37x16xf32>, tensor<45x16xf32>) outs(%z0 : tensor<37x45xf32>) {
+  ^bb0(%a: f32, %bb: f32, %c: f32):
+    %m = arith.mulf %a, %bb : f32
+    %r = arith.addf %c, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<37x45xf32>
+  %sm_e = tensor.empty() : tensor<37x45xf32>
+  %sm = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%s : tensor<37x45xf32>) outs(%sm_e : tensor<37x45xf32>) {
+  ^bb0(%in0: f32, %out: f32):
+    %sc = arith.constant 0.25 : f32
+    %ninf = arith.constant 0xFF800000 : f32
+    %i = linalg.index 0 : index
+    %j = linalg.index 1 : index
+    %c6 = arith.constant 6 : index
+    %lo = arith.subi %i, %c6 : index
+    %a = arith.maxsi %j, %lo : index
+    %cl = arith.minsi %a, %i : index
+    %keep = arith.cmpi eq, %cl, %j : index
+    %y = arith.mulf %in0, %sc : f32
+    %r = arith.select %keep, %y, %ninf : f32
+    linalg.yield %r : f32
+  } -> tensor<37x45xf32>
+  %e1 = tensor.empty() : tensor<37x45xf32>
+  %p = linalg.softmax dimension(1) ins(%sm : tensor<37x45xf32>) outs(%e1 : tensor<37x45xf32>) -> tensor<37x45xf32>
+  %e3 = tensor.empty() : tensor<37x16xf32>
+  %z3 = linalg.fill ins(%zero : f32) outs(%e3 : tensor<37x16xf32>) -> tensor<37x16xf32>
+  %o = linalg.matmul ins(%p, %v : tensor<37x45xf32>, tensor<45x16xf32>) outs(%z3 : tensor<37x16xf32>) -> tensor<37x16xf32>
+  return %o : tensor<37x16xf32>
+}
+
+// -----
+
+// attention sinks or a window, under causal
+// CHECK-LABEL: func.func @sinks_plus_window_or
+// CHECK: flash.attention {{.*}}causal, causal_offset = 0
+// CHECK: mask_mod {
+// EXEC: sinks_plus_window_or: raised=yes
+func.func @sinks_plus_window_or(%q: tensor<37x16xf32>, %k: tensor<45x16xf32>, %v: tensor<45x16xf32>) -> tensor<37x16xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e0 = tensor.empty() : tensor<37x45xf32>
+  %z0 = linalg.fill ins(%zero : f32) outs(%e0 : tensor<37x45xf32>) -> tensor<37x45xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(i, j, d) -> (i, d)>, affine_map<(i, j, d) -> (j, d)>, affine_map<(i, j, d) -> (i, j)>], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%q, %k : tensor<37x16xf32>, tensor<45x16xf32>) outs(%z0 : tensor<37x45xf32>) {
+  ^bb0(%a: f32, %bb: f32, %c: f32):
+    %m = arith.mulf %a, %bb : f32
+    %r = arith.addf %c, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<37x45xf32>
+  %sm_e = tensor.empty() : tensor<37x45xf32>
+  %sm = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%s : tensor<37x45xf32>) outs(%sm_e : tensor<37x45xf32>) {
+  ^bb0(%in0: f32, %out: f32):
+    %sc = arith.constant 0.25 : f32
+    %ninf = arith.constant 0xFF800000 : f32
+    %i = linalg.index 0 : index
+    %j = linalg.index 1 : index
+    %c2 = arith.constant 2 : index
+    %c5 = arith.constant 5 : index
+    %sink = arith.cmpi slt, %j, %c2 : index
+    %lo = arith.subi %i, %c5 : index
+    %inw = arith.cmpi sge, %j, %lo : index
+    %causal = arith.cmpi sle, %j, %i : index
+    %k1 = arith.ori %sink, %inw : i1
+    %keep = arith.andi %k1, %causal : i1
+    %y = arith.mulf %in0, %sc : f32
+    %r = arith.select %keep, %y, %ninf : f32
+    linalg.yield %r : f32
+  } -> tensor<37x45xf32>
+  %e1 = tensor.empty() : tensor<37x45xf32>
+  %p = linalg.softmax dimension(1) ins(%sm : tensor<37x45xf32>) outs(%e1 : tensor<37x45xf32>) -> tensor<37x45xf32>
+  %e3 = tensor.empty() : tensor<37x16xf32>
+  %z3 = linalg.fill ins(%zero : f32) outs(%e3 : tensor<37x16xf32>) -> tensor<37x16xf32>
+  %o = linalg.matmul ins(%p, %v : tensor<37x45xf32>, tensor<45x16xf32>) outs(%z3 : tensor<37x16xf32>) -> tensor<37x16xf32>
+  return %o : tensor<37x16xf32>
+}
+
+// -----
+
+// a soft-cap with tanh spelled as 2 sigmoid(2x) - 1
+// CHECK-LABEL: func.func @softcap_via_sigmoid
+// CHECK: flash.attention
+// CHECK: score_mod {
+// CHECK: math.exp
+// EXEC: softcap_via_sigmoid: raised=yes
+func.func @softcap_via_sigmoid(%q: tensor<37x16xf32>, %k: tensor<45x16xf32>, %v: tensor<45x16xf32>) -> tensor<37x16xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e0 = tensor.empty() : tensor<37x45xf32>
+  %z0 = linalg.fill ins(%zero : f32) outs(%e0 : tensor<37x45xf32>) -> tensor<37x45xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(i, j, d) -> (i, d)>, affine_map<(i, j, d) -> (j, d)>, affine_map<(i, j, d) -> (i, j)>], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%q, %k : tensor<37x16xf32>, tensor<45x16xf32>) outs(%z0 : tensor<37x45xf32>) {
+  ^bb0(%a: f32, %bb: f32, %c: f32):
+    %m = arith.mulf %a, %bb : f32
+    %r = arith.addf %c, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<37x45xf32>
+  %sm_e = tensor.empty() : tensor<37x45xf32>
+  %sm = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%s : tensor<37x45xf32>) outs(%sm_e : tensor<37x45xf32>) {
+  ^bb0(%in0: f32, %out: f32):
+    %sc = arith.constant 0.25 : f32
+    %c = arith.constant 5.0 : f32
+    %two = arith.constant 2.0 : f32
+    %one = arith.constant 1.0 : f32
+    %y = arith.mulf %in0, %sc : f32
+    %t = arith.divf %y, %c : f32
+    %t2 = arith.mulf %t, %two : f32
+    %nt = arith.negf %t2 : f32
+    %ex = math.exp %nt : f32
+    %den = arith.addf %ex, %one : f32
+    %sg = arith.divf %one, %den : f32
+    %s2 = arith.mulf %sg, %two : f32
+    %th = arith.subf %s2, %one : f32
+    %r = arith.mulf %th, %c : f32
+    linalg.yield %r : f32
+  } -> tensor<37x45xf32>
+  %e1 = tensor.empty() : tensor<37x45xf32>
+  %p = linalg.softmax dimension(1) ins(%sm : tensor<37x45xf32>) outs(%e1 : tensor<37x45xf32>) -> tensor<37x45xf32>
+  %e3 = tensor.empty() : tensor<37x16xf32>
+  %z3 = linalg.fill ins(%zero : f32) outs(%e3 : tensor<37x16xf32>) -> tensor<37x16xf32>
+  %o = linalg.matmul ins(%p, %v : tensor<37x45xf32>, tensor<45x16xf32>) outs(%z3 : tensor<37x16xf32>) -> tensor<37x16xf32>
+  return %o : tensor<37x16xf32>
+}
+
+// -----
+
+// a window built by tensor.generate
+// CHECK-LABEL: func.func @window_tensor_generate_i1
+// CHECK-NOT: tensor.generate
+// CHECK: flash.attention {{.*}}causal, causal_offset = 0
+// CHECK: mask_mod {
+// EXEC: window_tensor_generate_i1: raised=yes
+func.func @window_tensor_generate_i1(%q: tensor<37x16xf32>, %k: tensor<45x16xf32>, %v: tensor<45x16xf32>) -> tensor<37x16xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e0 = tensor.empty() : tensor<37x45xf32>
+  %z0 = linalg.fill ins(%zero : f32) outs(%e0 : tensor<37x45xf32>) -> tensor<37x45xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(i, j, d) -> (i, d)>, affine_map<(i, j, d) -> (j, d)>, affine_map<(i, j, d) -> (i, j)>], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%q, %k : tensor<37x16xf32>, tensor<45x16xf32>) outs(%z0 : tensor<37x45xf32>) {
+  ^bb0(%a: f32, %bb: f32, %c: f32):
+    %m = arith.mulf %a, %bb : f32
+    %r = arith.addf %c, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<37x45xf32>
+  %wm = tensor.generate {
+  ^bb0(%i: index, %j: index):
+    %c4 = arith.constant 4 : index
+    %lo = arith.subi %i, %c4 : index
+    %a = arith.cmpi sge, %j, %lo : index
+    %b = arith.cmpi sle, %j, %i : index
+    %keep = arith.andi %a, %b : i1
+    tensor.yield %keep : i1
+  } : tensor<37x45xi1>
+  %sm_e = tensor.empty() : tensor<37x45xf32>
+  %sm = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%s, %wm : tensor<37x45xf32>, tensor<37x45xi1>) outs(%sm_e : tensor<37x45xf32>) {
+  ^bb0(%in0: f32, %in1: i1, %out: f32):
+    %sc = arith.constant 0.25 : f32
+    %ninf = arith.constant 0xFF800000 : f32
+    %y = arith.mulf %in0, %sc : f32
+    %r = arith.select %in1, %y, %ninf : f32
+    linalg.yield %r : f32
+  } -> tensor<37x45xf32>
+  %e1 = tensor.empty() : tensor<37x45xf32>
+  %p = linalg.softmax dimension(1) ins(%sm : tensor<37x45xf32>) outs(%e1 : tensor<37x45xf32>) -> tensor<37x45xf32>
+  %e3 = tensor.empty() : tensor<37x16xf32>
+  %z3 = linalg.fill ins(%zero : f32) outs(%e3 : tensor<37x16xf32>) -> tensor<37x16xf32>
+  %o = linalg.matmul ins(%p, %v : tensor<37x45xf32>, tensor<45x16xf32>) outs(%z3 : tensor<37x16xf32>) -> tensor<37x16xf32>
+  return %o : tensor<37x16xf32>
+}
+
+// -----
+
+// two additive masks, one -inf (causal), one finfo.min (a window)
+// CHECK-LABEL: func.func @two_additive_masks_inf_and_finfo
+// CHECK: flash.attention {{.*}}causal, causal_offset = 0
+// CHECK: mask_mod {
+// EXEC: two_additive_masks_inf_and_finfo: raised=yes
+func.func @two_additive_masks_inf_and_finfo(%q: tensor<37x16xf32>, %k: tensor<45x16xf32>, %v: tensor<45x16xf32>) -> tensor<37x16xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e0 = tensor.empty() : tensor<37x45xf32>
+  %z0 = linalg.fill ins(%zero : f32) outs(%e0 : tensor<37x45xf32>) -> tensor<37x45xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(i, j, d) -> (i, d)>, affine_map<(i, j, d) -> (j, d)>, affine_map<(i, j, d) -> (i, j)>], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%q, %k : tensor<37x16xf32>, tensor<45x16xf32>) outs(%z0 : tensor<37x45xf32>) {
+  ^bb0(%a: f32, %bb: f32, %c: f32):
+    %m = arith.mulf %a, %bb : f32
+    %r = arith.addf %c, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<37x45xf32>
+  %m1_e = tensor.empty() : tensor<37x45xf32>
+  %m1 = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} outs(%m1_e : tensor<37x45xf32>) {
+  ^bb0(%out: f32):
+    %i = linalg.index 0 : index
+    %j = linalg.index 1 : index
+    %c = arith.cmpi sle, %j, %i : index
+    %z = arith.constant 0.0 : f32
+    %ninf = arith.constant 0xFF800000 : f32
+    %r = arith.select %c, %z, %ninf : f32
+    linalg.yield %r : f32
+  } -> tensor<37x45xf32>
+  %m2_e = tensor.empty() : tensor<37x45xf32>
+  %m2 = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} outs(%m2_e : tensor<37x45xf32>) {
+  ^bb0(%out: f32):
+    %i = linalg.index 0 : index
+    %j = linalg.index 1 : index
+    %c3 = arith.constant 3 : index
+    %d = arith.subi %i, %j : index
+    %c = arith.cmpi sle, %d, %c3 : index
+    %z = arith.constant 0.0 : f32
+    %fmin = arith.constant -3.40282347E+38 : f32
+    %r = arith.select %c, %z, %fmin : f32
+    linalg.yield %r : f32
+  } -> tensor<37x45xf32>
+  %sm_e = tensor.empty() : tensor<37x45xf32>
+  %sm = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%s, %m1, %m2 : tensor<37x45xf32>, tensor<37x45xf32>, tensor<37x45xf32>) outs(%sm_e : tensor<37x45xf32>) {
+  ^bb0(%in0: f32, %in1: f32, %in2: f32, %out: f32):
+    %sc = arith.constant 0.25 : f32
+    %y = arith.mulf %in0, %sc : f32
+    %a = arith.addf %y, %in1 : f32
+    %r = arith.addf %a, %in2 : f32
+    linalg.yield %r : f32
+  } -> tensor<37x45xf32>
+  %e1 = tensor.empty() : tensor<37x45xf32>
+  %p = linalg.softmax dimension(1) ins(%sm : tensor<37x45xf32>) outs(%e1 : tensor<37x45xf32>) -> tensor<37x45xf32>
+  %e3 = tensor.empty() : tensor<37x16xf32>
+  %z3 = linalg.fill ins(%zero : f32) outs(%e3 : tensor<37x16xf32>) -> tensor<37x16xf32>
+  %o = linalg.matmul ins(%p, %v : tensor<37x45xf32>, tensor<45x16xf32>) outs(%z3 : tensor<37x16xf32>) -> tensor<37x16xf32>
+  return %o : tensor<37x16xf32>
+}
+
+// -----
+
+// (1 - window) * -1e9: -1e9 is not -inf, kept exactly as a score_mod
+// CHECK-LABEL: func.func @window_float01_times_minus_1e9
+// CHECK: flash.attention
+// CHECK: score_mod {
+// CHECK: arith.select
+// EXEC: window_float01_times_minus_1e9: raised=yes
+func.func @window_float01_times_minus_1e9(%q: tensor<37x16xf32>, %k: tensor<45x16xf32>, %v: tensor<45x16xf32>) -> tensor<37x16xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e0 = tensor.empty() : tensor<37x45xf32>
+  %z0 = linalg.fill ins(%zero : f32) outs(%e0 : tensor<37x45xf32>) -> tensor<37x45xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(i, j, d) -> (i, d)>, affine_map<(i, j, d) -> (j, d)>, affine_map<(i, j, d) -> (i, j)>], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%q, %k : tensor<37x16xf32>, tensor<45x16xf32>) outs(%z0 : tensor<37x45xf32>) {
+  ^bb0(%a: f32, %bb: f32, %c: f32):
+    %m = arith.mulf %a, %bb : f32
+    %r = arith.addf %c, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<37x45xf32>
+  %wm_e = tensor.empty() : tensor<37x45xf32>
+  %wm = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} outs(%wm_e : tensor<37x45xf32>) {
+  ^bb0(%out: f32):
+    %i = linalg.index 0 : index
+    %j = linalg.index 1 : index
+    %c5 = arith.constant 5 : index
+    %lo = arith.subi %i, %c5 : index
+    %a = arith.cmpi sge, %j, %lo : index
+    %b = arith.cmpi sle, %j, %i : index
+    %keep = arith.andi %a, %b : i1
+    %f = arith.uitofp %keep : i1 to f32
+    linalg.yield %f : f32
+  } -> tensor<37x45xf32>
+  %sm_e = tensor.empty() : tensor<37x45xf32>
+  %sm = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%s, %wm : tensor<37x45xf32>, tensor<37x45xf32>) outs(%sm_e : tensor<37x45xf32>) {
+  ^bb0(%in0: f32, %in1: f32, %out: f32):
+    %sc = arith.constant 0.25 : f32
+    %one = arith.constant 1.0 : f32
+    %big = arith.constant -1.0e+09 : f32
+    %y = arith.mulf %in0, %sc : f32
+    %inv = arith.subf %one, %in1 : f32
+    %add = arith.mulf %inv, %big : f32
+    %r = arith.addf %y, %add : f32
+    linalg.yield %r : f32
+  } -> tensor<37x45xf32>
+  %e1 = tensor.empty() : tensor<37x45xf32>
+  %p = linalg.softmax dimension(1) ins(%sm : tensor<37x45xf32>) outs(%e1 : tensor<37x45xf32>) -> tensor<37x45xf32>
+  %e3 = tensor.empty() : tensor<37x16xf32>
+  %z3 = linalg.fill ins(%zero : f32) outs(%e3 : tensor<37x16xf32>) -> tensor<37x16xf32>
+  %o = linalg.matmul ins(%p, %v : tensor<37x45xf32>, tensor<45x16xf32>) outs(%z3 : tensor<37x16xf32>) -> tensor<37x16xf32>
+  return %o : tensor<37x16xf32>
+}
+
+// -----
+
+// an i8 mask tensor, nonzero = seen: read by the mask_mod
+// CHECK-LABEL: func.func @mask_i8_nonzero
+// CHECK: flash.attention {{.*}}captures(%{{.*}} : tensor<37x45xi8>)
+// CHECK: mask_mod {
+// CHECK: arith.cmpi ne
+// EXEC: mask_i8_nonzero: raised=yes
+func.func @mask_i8_nonzero(%q: tensor<37x16xf32>, %k: tensor<45x16xf32>, %v: tensor<45x16xf32>, %mk: tensor<37x45xi8>) -> tensor<37x16xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e0 = tensor.empty() : tensor<37x45xf32>
+  %z0 = linalg.fill ins(%zero : f32) outs(%e0 : tensor<37x45xf32>) -> tensor<37x45xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(i, j, d) -> (i, d)>, affine_map<(i, j, d) -> (j, d)>, affine_map<(i, j, d) -> (i, j)>], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%q, %k : tensor<37x16xf32>, tensor<45x16xf32>) outs(%z0 : tensor<37x45xf32>) {
+  ^bb0(%a: f32, %bb: f32, %c: f32):
+    %m = arith.mulf %a, %bb : f32
+    %r = arith.addf %c, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<37x45xf32>
+  %sm_e = tensor.empty() : tensor<37x45xf32>
+  %sm = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%s, %mk : tensor<37x45xf32>, tensor<37x45xi8>) outs(%sm_e : tensor<37x45xf32>) {
+  ^bb0(%in0: f32, %in1: i8, %out: f32):
+    %sc = arith.constant 0.25 : f32
+    %ninf = arith.constant 0xFF800000 : f32
+    %z = arith.constant 0 : i8
+    %keep = arith.cmpi ne, %in1, %z : i8
+    %y = arith.mulf %in0, %sc : f32
+    %r = arith.select %keep, %y, %ninf : f32
+    linalg.yield %r : f32
+  } -> tensor<37x45xf32>
+  %e1 = tensor.empty() : tensor<37x45xf32>
+  %p = linalg.softmax dimension(1) ins(%sm : tensor<37x45xf32>) outs(%e1 : tensor<37x45xf32>) -> tensor<37x45xf32>
+  %e3 = tensor.empty() : tensor<37x16xf32>
+  %z3 = linalg.fill ins(%zero : f32) outs(%e3 : tensor<37x16xf32>) -> tensor<37x16xf32>
+  %o = linalg.matmul ins(%p, %v : tensor<37x45xf32>, tensor<45x16xf32>) outs(%z3 : tensor<37x16xf32>) -> tensor<37x16xf32>
+  return %o : tensor<37x16xf32>
+}
