@@ -16,6 +16,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cmath>
+#include <limits>
 
 using namespace mlir;
 using namespace mlir::flash;
@@ -377,12 +378,52 @@ const Expr *ExprContext::select(const Expr *c, const Expr *t, const Expr *f) {
   // select(c1, select(c2, x, y), y) = select(c1 & c2, x, y).
   if (t->kind == Kind::Select && t->ops[2] == f)
     return select(land(c, t->ops[0]), t->ops[1], f);
+  // A branch's select on c (or !c) is decided there: select(c, x,
+  // select(!c, y, z)) = select(c, x, y) (masked_fill(m == 0, -inf) then
+  // masked_fill(m == 1, 0)).
+  const Expr *notC = lnot(c);
+  if (f->kind == Kind::Select && (f->ops[0] == c || f->ops[0] == notC))
+    return select(c, t, f->ops[0] == c ? f->ops[2] : f->ops[1]);
+  if (t->kind == Kind::Select && (t->ops[0] == c || t->ops[0] == notC))
+    return select(c, t->ops[0] == c ? t->ops[1] : t->ops[2], f);
   Expr e{Kind::Select};
   e.ops = {c, t, f};
   return intern(std::move(e));
 }
 
 const Expr *ExprContext::cmpf(int64_t pred, const Expr *a, const Expr *b) {
+  // Of constants: decided (NaN compares as IEEE does). Of a select between
+  // constants and a constant: a select of the decided compares, a predicate
+  // of the select's condition (torch's generate_square_subsequent_mask:
+  // masked_fill(m == 0, -inf) of a float 0 / 1 mask).
+  auto constantOrNegInf = [](const Expr *x) {
+    return x->kind == Kind::Const || x->kind == Kind::NegInf;
+  };
+  if (constantOrNegInf(a) && constantOrNegInf(b)) {
+    auto v = [](const Expr *x) {
+      return x->kind == Kind::NegInf ? -std::numeric_limits<double>::infinity()
+                                     : x->value;
+    };
+    APFloat x(v(a)), y(v(b));
+    return constant(
+        arith::applyCmpPredicate(static_cast<arith::CmpFPredicate>(pred), x, y)
+            ? 1
+            : 0);
+  }
+  // (As a predicate: the condition, its negation or a constant.)
+  auto ofCondition = [&](const Expr *c, const Expr *t, const Expr *f) {
+    if (t->value == f->value)
+      return t;
+    return t->value != 0 ? c : lnot(c);
+  };
+  if (a->kind == Kind::Select && constantOrNegInf(b) &&
+      constantOrNegInf(a->ops[1]) && constantOrNegInf(a->ops[2]))
+    return ofCondition(a->ops[0], cmpf(pred, a->ops[1], b),
+                       cmpf(pred, a->ops[2], b));
+  if (b->kind == Kind::Select && constantOrNegInf(a) &&
+      constantOrNegInf(b->ops[1]) && constantOrNegInf(b->ops[2]))
+    return ofCondition(b->ops[0], cmpf(pred, a, b->ops[1]),
+                       cmpf(pred, a, b->ops[2]));
   Expr e{Kind::CmpF};
   e.aux = pred;
   e.ops = {a, b};

@@ -281,6 +281,203 @@ static bool gathersByReduction(const Expr *e) {
 }
 
 /// A reason naming what a score term is, for remarks.
+/// The static number of keys (K's key dim), or kDynamic.
+static int64_t keyExtent(const ForwardFacts &f) {
+  for (auto [t, role] : llvm::zip(
+           cast<RankedTensorType>(f.k.tensor.getType()).getShape(), f.k.dims))
+    if (role.kind == DimRole::Key)
+      return t;
+  return ShapedType::kDynamic;
+}
+
+/// Whether `e`, a predicate of the query position `i` alone (the key
+/// substituted), holds for every row 0 <= i < nq: constants, conjunctions,
+/// and affine compares without floordiv or mod (linear in i: decided at the
+/// rows where they are largest; with a dynamic nq only where that is row 0),
+/// and equalities of a value with itself (seg[i] == seg[i]).
+static bool holdsForEveryRow(ExprContext &ec, const Expr *e, unsigned i,
+                             int64_t nq) {
+  using P = arith::CmpIPredicate;
+  MLIRContext *ctx = ec.getContext();
+  if (e->kind == Kind::Const)
+    return e->value != 0;
+  if (e->kind == Kind::And)
+    return llvm::all_of(
+        e->ops, [&](const Expr *o) { return holdsForEveryRow(ec, o, i, nq); });
+  if (e->kind == Kind::Opaque && e->ops.size() == 2 && e->ops[0] == e->ops[1] &&
+      llvm::is_contained({"arith.cmpi:eq", "arith.cmpi:sle", "arith.cmpi:sge",
+                          "arith.cmpi:ule", "arith.cmpi:uge"},
+                         e->name))
+    return true;
+  if (e->kind != Kind::CmpI || e->aux != static_cast<int64_t>(P::sle) ||
+      llvm::any_of(e->freeDims, [&](unsigned d) { return d != i; }))
+    return false;
+  AffineExpr x = e->index[0];
+  bool linear = true;
+  x.walk([&](AffineExpr t) {
+    if (isa<AffineBinaryOpExpr>(t) && t.getKind() != AffineExprKind::Add &&
+        t.getKind() != AffineExprKind::Mul)
+      linear = false;
+  });
+  if (!linear)
+    return false;
+  auto at = [&](int64_t row) -> std::optional<int64_t> {
+    AffineExpr v = simplifyAffineExpr(
+        x.replace(getAffineDimExpr(i, ctx), getAffineConstantExpr(row, ctx)),
+        kFirstFresh + 64, kMaxSymbols);
+    if (auto c = dyn_cast<AffineConstantExpr>(v))
+      return c.getValue();
+    return std::nullopt;
+  };
+  std::optional<int64_t> x0 = at(0), x1 = at(1);
+  if (!x0 || !x1)
+    return false;
+  // x(i) = x0 + (x1 - x0) i <= 0 for every row: at row 0 and, growing, at
+  // the last one.
+  if (*x0 > 0)
+    return false;
+  if (*x1 <= *x0)
+    return true;
+  if (ShapedType::isDynamic(nq))
+    return false;
+  std::optional<int64_t> last = at(nq - 1);
+  return last && *last <= 0;
+}
+
+/// Whether some key j(i) passes `maskMod` and the causal limit (j <= i +
+/// off) in every row: the diagonal j = i + off, j = i, the first key or the
+/// last one. With the lowest finite float for masked scores the program
+/// averages V over a row without keys, where flash.attention gives 0.
+static bool everyRowSeesAKey(ExprContext &ec, const Expr *maskMod, unsigned i,
+                             unsigned j, int64_t nq, int64_t nk,
+                             std::optional<int64_t> off) {
+  using P = arith::CmpIPredicate;
+  MLIRContext *ctx = ec.getContext();
+  AffineExpr iE = getAffineDimExpr(i, ctx),
+             zero = getAffineConstantExpr(0, ctx);
+  SmallVector<AffineExpr> candidates;
+  if (off)
+    candidates.push_back(iE + *off);
+  candidates.push_back(iE);
+  candidates.push_back(zero);
+  if (!ShapedType::isDynamic(nk))
+    candidates.push_back(getAffineConstantExpr(nk - 1, ctx));
+  for (AffineExpr key : candidates) {
+    // The key exists (0 <= key < nk) and the causal limit lets it be seen.
+    const Expr *all = ec.land(ec.substitute(maskMod, j, key),
+                              ec.cmpi(static_cast<int64_t>(P::sge), key, zero));
+    if (!ShapedType::isDynamic(nk))
+      all = ec.land(all, ec.cmpi(static_cast<int64_t>(P::slt), key,
+                                 getAffineConstantExpr(nk, ctx)));
+    if (off)
+      all = ec.land(all, ec.cmpi(static_cast<int64_t>(P::sle), key, iE + *off));
+    if (holdsForEveryRow(ec, all, i, nq))
+      return true;
+  }
+  return false;
+}
+
+/// `e` at concrete positions (`i` = iv, `j` = jv): an affine value, or
+/// nullopt where it reads anything else (a symbol, another dim).
+static std::optional<int64_t> evalAt(AffineExpr e, unsigned i, unsigned j,
+                                     int64_t iv, int64_t jv) {
+  if (auto c = dyn_cast<AffineConstantExpr>(e))
+    return c.getValue();
+  if (auto d = dyn_cast<AffineDimExpr>(e)) {
+    if (d.getPosition() == i)
+      return iv;
+    if (d.getPosition() == j)
+      return jv;
+    return std::nullopt;
+  }
+  auto bin = dyn_cast<AffineBinaryOpExpr>(e);
+  if (!bin)
+    return std::nullopt;
+  std::optional<int64_t> l = evalAt(bin.getLHS(), i, j, iv, jv),
+                         r = evalAt(bin.getRHS(), i, j, iv, jv);
+  if (!l || !r)
+    return std::nullopt;
+  switch (e.getKind()) {
+  case AffineExprKind::Add:
+    return *l + *r;
+  case AffineExprKind::Mul:
+    return *l * *r;
+  case AffineExprKind::FloorDiv:
+    return *r > 0 ? std::optional<int64_t>(llvm::divideFloorSigned(*l, *r))
+                  : std::nullopt;
+  case AffineExprKind::CeilDiv:
+    return *r > 0 ? std::optional<int64_t>(llvm::divideCeilSigned(*l, *r))
+                  : std::nullopt;
+  case AffineExprKind::Mod:
+    return *r > 0 ? std::optional<int64_t>(llvm::mod(*l, *r)) : std::nullopt;
+  default:
+    return std::nullopt;
+  }
+}
+
+/// A predicate of positions only at (iv, jv), or nullopt.
+static std::optional<bool> evalAt(const Expr *e, unsigned i, unsigned j,
+                                  int64_t iv, int64_t jv) {
+  using P = arith::CmpIPredicate;
+  switch (e->kind) {
+  case Kind::Const:
+    return e->value != 0;
+  case Kind::CmpI: {
+    std::optional<int64_t> x = evalAt(e->index[0], i, j, iv, jv);
+    if (!x)
+      return std::nullopt;
+    switch (static_cast<P>(e->aux)) {
+    case P::sle:
+      return *x <= 0;
+    case P::eq:
+      return *x == 0;
+    case P::ne:
+      return *x != 0;
+    default:
+      return std::nullopt;
+    }
+  }
+  case Kind::And:
+    for (const Expr *o : e->ops) {
+      std::optional<bool> b = evalAt(o, i, j, iv, jv);
+      if (!b || !*b)
+        return b;
+    }
+    return true;
+  case Kind::Not:
+    if (std::optional<bool> b = evalAt(e->ops[0], i, j, iv, jv))
+      return !*b;
+    return std::nullopt;
+  default:
+    return std::nullopt;
+  }
+}
+
+/// Whether a predicate of the positions alone leaves a row 0 <= i < nq
+/// without any key 0 <= j < nk (j <= i + off too), decided by evaluating it
+/// at every position of shapes up to 2^22 of them; nullopt where it cannot
+/// be (dynamic or larger shapes, or a predicate of anything else).
+static std::optional<bool> someRowSeesNoKey(const Expr *maskMod, unsigned i,
+                                            unsigned j, int64_t nq, int64_t nk,
+                                            std::optional<int64_t> off) {
+  if (ShapedType::isDynamic(nq) || ShapedType::isDynamic(nk) ||
+      !maskMod->reads.empty() || nq * nk > (int64_t(1) << 22))
+    return std::nullopt;
+  for (int64_t iv = 0; iv < nq; ++iv) {
+    bool seen = false;
+    int64_t last = off ? std::min(nk - 1, iv + *off) : nk - 1;
+    for (int64_t jv = 0; jv <= last && !seen; ++jv) {
+      std::optional<bool> b = evalAt(maskMod, i, j, iv, jv);
+      if (!b)
+        return std::nullopt;
+      seen = *b;
+    }
+    if (!seen)
+      return true;
+  }
+  return false;
+}
+
 static Reason describeTerm(ExprContext &ec, const Expr *t) {
   if (gathersByReduction(t))
     return "the scores add a table read at positions computed from the "
@@ -899,10 +1096,7 @@ model::proveForward(ExprContext &ec, const Expr *root, ArrayRef<int64_t> shape,
   if (ec.sawLowestFinite) {
     std::optional<int64_t> off = f.causalOffset;
     if (!off && f.causalDefaultOffset && !ShapedType::isDynamic(shape[*iDim])) {
-      int64_t nk = ShapedType::kDynamic;
-      for (auto [t, role] : llvm::zip(cast<RankedTensorType>(f.k.tensor.getType()).getShape(), f.k.dims))
-        if (role.kind == DimRole::Key)
-          nk = t;
+      int64_t nk = keyExtent(f);
       if (!ShapedType::isDynamic(nk))
         off = nk - shape[*iDim];
     }
@@ -910,6 +1104,24 @@ model::proveForward(ExprContext &ec, const Expr *root, ArrayRef<int64_t> shape,
       return Reason("the mask uses the lowest finite float (finfo.min) and "
                     "leaves the first rows without any key: the program "
                     "averages V uniformly there, flash.attention gives 0");
+    // A mask_mod too: refused where it leaves rows without keys, or where
+    // it reads only positions and no key every row sees could be found.
+    // (One that reads tensors, a document mask, is taken at its word, as
+    // mask operands are: -FLT_MAX is -inf.)
+    if (f.maskMod && !everyRowSeesAKey(ec, f.maskMod, *iDim, j, shape[*iDim],
+                                       keyExtent(f), off)) {
+      std::optional<bool> empty = someRowSeesNoKey(
+          f.maskMod, *iDim, j, shape[*iDim], keyExtent(f), off);
+      if (empty.value_or(f.maskMod->reads.empty()))
+        return Reason(
+            std::string("the mask uses the lowest finite float (finfo.min) "
+                        "and its predicate ") +
+            (empty ? "leaves rows without any key"
+                   : "may leave rows without any key (no key every row "
+                     "provably sees)") +
+            ": the program averages V uniformly there, flash.attention "
+            "gives 0");
+    }
   }
   // One mask operand: a tensor as it is, or an expression materialized.
   if (keep && maskAdd)

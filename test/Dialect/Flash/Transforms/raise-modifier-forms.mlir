@@ -567,3 +567,60 @@ func.func @mask_i8_nonzero(%q: tensor<37x16xf32>, %k: tensor<45x16xf32>, %v: ten
   %o = linalg.matmul ins(%p, %v : tensor<37x45xf32>, tensor<45x16xf32>) outs(%z3 : tensor<37x16xf32>) -> tensor<37x16xf32>
   return %o : tensor<37x16xf32>
 }
+
+// -----
+
+// torch's old generate_square_subsequent_mask: a float 0 / 1 lower triangle,
+// masked_fill(m == 0, -inf).masked_fill(m == 1, 0.0), added to the scores.
+// CHECK-LABEL: func.func @torch_square_subsequent_mask_float
+// CHECK: flash.attention {{.*}}causal, causal_offset = 0
+// EXEC: torch_square_subsequent_mask_float: raised=yes
+func.func @torch_square_subsequent_mask_float(%q: tensor<37x16xf32>, %k: tensor<45x16xf32>, %v: tensor<45x16xf32>) -> tensor<37x16xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e0 = tensor.empty() : tensor<37x45xf32>
+  %z0 = linalg.fill ins(%zero : f32) outs(%e0 : tensor<37x45xf32>) -> tensor<37x45xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(i, j, d) -> (i, d)>, affine_map<(i, j, d) -> (j, d)>, affine_map<(i, j, d) -> (i, j)>], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%q, %k : tensor<37x16xf32>, tensor<45x16xf32>) outs(%z0 : tensor<37x45xf32>) {
+  ^bb0(%a: f32, %bb: f32, %c: f32):
+    %m = arith.mulf %a, %bb : f32
+    %r = arith.addf %c, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<37x45xf32>
+  %tri_e = tensor.empty() : tensor<37x45xf32>
+  %tri = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} outs(%tri_e : tensor<37x45xf32>) {
+  ^bb0(%out: f32):
+    %i = linalg.index 0 : index
+    %j = linalg.index 1 : index
+    %c = arith.cmpi sle, %j, %i : index
+    %one = arith.constant 1.0 : f32
+    %z = arith.constant 0.0 : f32
+    %r = arith.select %c, %one, %z : f32
+    linalg.yield %r : f32
+  } -> tensor<37x45xf32>
+  %mk_e = tensor.empty() : tensor<37x45xf32>
+  %mk = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%tri : tensor<37x45xf32>) outs(%mk_e : tensor<37x45xf32>) {
+  ^bb0(%in0: f32, %out: f32):
+    %z = arith.constant 0.0 : f32
+    %one = arith.constant 1.0 : f32
+    %ninf = arith.constant 0xFF800000 : f32
+    %is0 = arith.cmpf oeq, %in0, %z : f32
+    %a = arith.select %is0, %ninf, %in0 : f32
+    %is1 = arith.cmpf oeq, %in0, %one : f32
+    %r = arith.select %is1, %z, %a : f32
+    linalg.yield %r : f32
+  } -> tensor<37x45xf32>
+  %sm_e = tensor.empty() : tensor<37x45xf32>
+  %sm = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%s, %mk : tensor<37x45xf32>, tensor<37x45xf32>) outs(%sm_e : tensor<37x45xf32>) {
+  ^bb0(%in0: f32, %in1: f32, %out: f32):
+    %sc = arith.constant 0.25 : f32
+    %y = arith.mulf %in0, %sc : f32
+    %r = arith.addf %y, %in1 : f32
+    linalg.yield %r : f32
+  } -> tensor<37x45xf32>
+  %e1 = tensor.empty() : tensor<37x45xf32>
+  %p = linalg.softmax dimension(1) ins(%sm : tensor<37x45xf32>) outs(%e1 : tensor<37x45xf32>) -> tensor<37x45xf32>
+  %e3 = tensor.empty() : tensor<37x16xf32>
+  %z3 = linalg.fill ins(%zero : f32) outs(%e3 : tensor<37x16xf32>) -> tensor<37x16xf32>
+  %o = linalg.matmul ins(%p, %v : tensor<37x45xf32>, tensor<45x16xf32>) outs(%z3 : tensor<37x16xf32>) -> tensor<37x16xf32>
+  return %o : tensor<37x16xf32>
+}
