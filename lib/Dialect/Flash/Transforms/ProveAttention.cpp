@@ -346,15 +346,23 @@ static bool holdsForEveryRow(ExprContext &ec, const Expr *e, unsigned i,
 
 /// Whether some key j(i) passes `maskMod` and the causal limit (j <= i +
 /// off) in every row: the diagonal j = i + off, j = i, the first key or the
-/// last one. With the lowest finite float for masked scores the program
-/// averages V over a row without keys, where flash.attention gives 0.
+/// last one (`sizesOffset`: the diagonal of dynamic sizes). With the lowest
+/// finite float for masked scores the program averages V over a row without
+/// keys, where flash.attention gives 0.
 static bool everyRowSeesAKey(ExprContext &ec, const Expr *maskMod, unsigned i,
                              unsigned j, int64_t nq, int64_t nk,
-                             std::optional<int64_t> off) {
+                             std::optional<int64_t> off,
+                             AffineExpr sizesOffset) {
   using P = arith::CmpIPredicate;
   MLIRContext *ctx = ec.getContext();
   AffineExpr iE = getAffineDimExpr(i, ctx),
              zero = getAffineConstantExpr(0, ctx);
+  // With dynamic sizes, the bottom-right diagonal i + Nk - Nq: that it is a
+  // key of every row is the causal limit's own question (above: refused
+  // where it provably is not).
+  if (sizesOffset &&
+      holdsForEveryRow(ec, ec.substitute(maskMod, j, iE + sizesOffset), i, nq))
+    return true;
   SmallVector<AffineExpr> candidates;
   if (off)
     candidates.push_back(iE + *off);
@@ -983,6 +991,8 @@ model::proveForward(ExprContext &ec, const Expr *root, ArrayRef<int64_t> shape,
   }
   const Expr *keep = nullptr;
   SmallVector<const Expr *> keepMods;
+  // The default causal offset, Nk - Nq, as an expression of the sizes.
+  AffineExpr defaultOffset;
   // e == 0 is e <= 0 and -e <= 0 (chunked attention's i / c == j / c: two
   // affine bounds); e != 0 (no self-attention, j != i) stays a mask_mod
   // predicate.
@@ -1059,6 +1069,7 @@ model::proveForward(ExprContext &ec, const Expr *root, ArrayRef<int64_t> shape,
           diff(rest, getAffineSymbolExpr(*nq, ctx) -
                          getAffineSymbolExpr(*nk, ctx)) == 0) {
         f.causalDefaultOffset = true;
+        defaultOffset = -rest;
         continue;
       }
       // Another offset (from other sizes): a mask_mod reading them.
@@ -1108,8 +1119,9 @@ model::proveForward(ExprContext &ec, const Expr *root, ArrayRef<int64_t> shape,
     // it reads only positions and no key every row sees could be found.
     // (One that reads tensors, a document mask, is taken at its word, as
     // mask operands are: -FLT_MAX is -inf.)
-    if (f.maskMod && !everyRowSeesAKey(ec, f.maskMod, *iDim, j, shape[*iDim],
-                                       keyExtent(f), off)) {
+    if (f.maskMod &&
+        !everyRowSeesAKey(ec, f.maskMod, *iDim, j, shape[*iDim], keyExtent(f),
+                          off, off ? AffineExpr() : defaultOffset)) {
       std::optional<bool> empty = someRowSeesNoKey(
           f.maskMod, *iDim, j, shape[*iDim], keyExtent(f), off);
       if (empty.value_or(f.maskMod->reads.empty()))

@@ -624,3 +624,230 @@ func.func @torch_square_subsequent_mask_float(%q: tensor<37x16xf32>, %k: tensor<
   %o = linalg.matmul ins(%p, %v : tensor<37x45xf32>, tensor<45x16xf32>) outs(%z3 : tensor<37x16xf32>) -> tensor<37x16xf32>
   return %o : tensor<37x16xf32>
 }
+
+// -----
+
+// Hugging Face's sliding window with dynamic sizes: bottom-right causal, finfo.min (the diagonal is every row's key)
+// CHECK-LABEL: func.func @dyn_window_bottom_right_finfo_min
+// CHECK: flash.attention {{.*}}causal
+// CHECK: mask_mod {
+// SIZES: 37, 45, 45
+// EXEC: dyn_window_bottom_right_finfo_min: raised=yes
+func.func @dyn_window_bottom_right_finfo_min(%q: tensor<4x?x16xf32>, %k: tensor<4x?x16xf32>, %v: tensor<4x?x16xf32>) -> tensor<4x?x16xf32> {
+  %zero = arith.constant 0.0 : f32
+  %cq = arith.constant 1 : index
+  %ck = arith.constant 1 : index
+  %nq = tensor.dim %q, %cq : tensor<4x?x16xf32>
+  %nk = tensor.dim %k, %ck : tensor<4x?x16xf32>
+  %e0 = tensor.empty(%nq, %nk) : tensor<4x?x?xf32>
+  %z0 = linalg.fill ins(%zero : f32) outs(%e0 : tensor<4x?x?xf32>) -> tensor<4x?x?xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(h, i, j, d) -> (h, i, d)>, affine_map<(h, i, j, d) -> (h, j, d)>, affine_map<(h, i, j, d) -> (h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%q, %k : tensor<4x?x16xf32>, tensor<4x?x16xf32>) outs(%z0 : tensor<4x?x?xf32>) {
+  ^bb0(%a: f32, %bb: f32, %c: f32):
+    %m = arith.mulf %a, %bb : f32
+    %r = arith.addf %c, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<4x?x?xf32>
+  %sm = linalg.generic {indexing_maps = [affine_map<(h, i, j) -> (h, i, j)>, affine_map<(h, i, j) -> (h, i, j)>], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%s : tensor<4x?x?xf32>) outs(%e0 : tensor<4x?x?xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %h = linalg.index 0 : index
+    %i = linalg.index 1 : index
+    %j = linalg.index 2 : index
+    
+    %sc = arith.constant 0.25 : f32
+    %ninf = arith.constant -3.40282347E+38 : f32
+    %y = arith.mulf %x, %sc : f32
+    %off = arith.subi %nk, %nq : index
+    %ia = arith.addi %i, %off : index
+    %i64 = arith.index_cast %ia : index to i64
+    %j64 = arith.index_cast %j : index to i64
+    %c10 = arith.constant 10 : i64
+    %c = arith.cmpi sle, %j64, %i64 : i64
+    %d = arith.subi %i64, %j64 : i64
+    %inw = arith.cmpi slt, %d, %c10 : i64
+    %keep = arith.andi %c, %inw : i1
+    %r = arith.select %keep, %y, %ninf : f32
+    linalg.yield %r : f32
+  } -> tensor<4x?x?xf32>
+  %e1 = tensor.empty(%nq, %nk) : tensor<4x?x?xf32>
+  %p = linalg.softmax dimension(2) ins(%sm : tensor<4x?x?xf32>) outs(%e1 : tensor<4x?x?xf32>) -> tensor<4x?x?xf32>
+  %e3 = tensor.empty(%nq) : tensor<4x?x16xf32>
+  %z3 = linalg.fill ins(%zero : f32) outs(%e3 : tensor<4x?x16xf32>) -> tensor<4x?x16xf32>
+  %o32 = linalg.generic {indexing_maps = [affine_map<(h, i, e, j) -> (h, i, j)>, affine_map<(h, i, e, j) -> (h, j, e)>, affine_map<(h, i, e, j) -> (h, i, e)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%p, %v : tensor<4x?x?xf32>, tensor<4x?x16xf32>) outs(%z3 : tensor<4x?x16xf32>) {
+  ^bb0(%a: f32, %bb: f32, %c: f32):
+    %m = arith.mulf %a, %bb : f32
+    %r = arith.addf %c, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<4x?x16xf32>
+  return %o32 : tensor<4x?x16xf32>
+}
+
+// -----
+
+// chunked attention with dynamic sizes
+// CHECK-LABEL: func.func @dyn_chunked_eq
+// CHECK: flash.attention {{.*}}causal, causal_offset = 0
+// CHECK: mask_mod {
+// SIZES: 37, 45, 45
+// EXEC: dyn_chunked_eq: raised=yes
+func.func @dyn_chunked_eq(%q: tensor<4x?x16xf32>, %k: tensor<4x?x16xf32>, %v: tensor<4x?x16xf32>) -> tensor<4x?x16xf32> {
+  %zero = arith.constant 0.0 : f32
+  %cq = arith.constant 1 : index
+  %ck = arith.constant 1 : index
+  %nq = tensor.dim %q, %cq : tensor<4x?x16xf32>
+  %nk = tensor.dim %k, %ck : tensor<4x?x16xf32>
+  %e0 = tensor.empty(%nq, %nk) : tensor<4x?x?xf32>
+  %z0 = linalg.fill ins(%zero : f32) outs(%e0 : tensor<4x?x?xf32>) -> tensor<4x?x?xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(h, i, j, d) -> (h, i, d)>, affine_map<(h, i, j, d) -> (h, j, d)>, affine_map<(h, i, j, d) -> (h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%q, %k : tensor<4x?x16xf32>, tensor<4x?x16xf32>) outs(%z0 : tensor<4x?x?xf32>) {
+  ^bb0(%a: f32, %bb: f32, %c: f32):
+    %m = arith.mulf %a, %bb : f32
+    %r = arith.addf %c, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<4x?x?xf32>
+  %sm = linalg.generic {indexing_maps = [affine_map<(h, i, j) -> (h, i, j)>, affine_map<(h, i, j) -> (h, i, j)>], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%s : tensor<4x?x?xf32>) outs(%e0 : tensor<4x?x?xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %h = linalg.index 0 : index
+    %i = linalg.index 1 : index
+    %j = linalg.index 2 : index
+    
+    %sc = arith.constant 0.25 : f32
+    %ninf = arith.constant 0xFF800000 : f32
+    %y = arith.mulf %x, %sc : f32
+    %c8 = arith.constant 8 : index
+    %ci = arith.divui %i, %c8 : index
+    %cj = arith.divui %j, %c8 : index
+    %same = arith.cmpi eq, %ci, %cj : index
+    %c = arith.cmpi sle, %j, %i : index
+    %keep = arith.andi %same, %c : i1
+    %r = arith.select %keep, %y, %ninf : f32
+    linalg.yield %r : f32
+  } -> tensor<4x?x?xf32>
+  %e1 = tensor.empty(%nq, %nk) : tensor<4x?x?xf32>
+  %p = linalg.softmax dimension(2) ins(%sm : tensor<4x?x?xf32>) outs(%e1 : tensor<4x?x?xf32>) -> tensor<4x?x?xf32>
+  %e3 = tensor.empty(%nq) : tensor<4x?x16xf32>
+  %z3 = linalg.fill ins(%zero : f32) outs(%e3 : tensor<4x?x16xf32>) -> tensor<4x?x16xf32>
+  %o32 = linalg.generic {indexing_maps = [affine_map<(h, i, e, j) -> (h, i, j)>, affine_map<(h, i, e, j) -> (h, j, e)>, affine_map<(h, i, e, j) -> (h, i, e)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%p, %v : tensor<4x?x?xf32>, tensor<4x?x16xf32>) outs(%z3 : tensor<4x?x16xf32>) {
+  ^bb0(%a: f32, %bb: f32, %c: f32):
+    %m = arith.mulf %a, %bb : f32
+    %r = arith.addf %c, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<4x?x16xf32>
+  return %o32 : tensor<4x?x16xf32>
+}
+
+// -----
+
+// the same with finfo.min (the diagonal is every row's key)
+// CHECK-LABEL: func.func @dyn_chunked_eq_finfo_min
+// CHECK: flash.attention {{.*}}causal, causal_offset = 0
+// CHECK: mask_mod {
+// SIZES: 37, 45, 45
+// EXEC: dyn_chunked_eq_finfo_min: raised=yes
+func.func @dyn_chunked_eq_finfo_min(%q: tensor<4x?x16xf32>, %k: tensor<4x?x16xf32>, %v: tensor<4x?x16xf32>) -> tensor<4x?x16xf32> {
+  %zero = arith.constant 0.0 : f32
+  %cq = arith.constant 1 : index
+  %ck = arith.constant 1 : index
+  %nq = tensor.dim %q, %cq : tensor<4x?x16xf32>
+  %nk = tensor.dim %k, %ck : tensor<4x?x16xf32>
+  %e0 = tensor.empty(%nq, %nk) : tensor<4x?x?xf32>
+  %z0 = linalg.fill ins(%zero : f32) outs(%e0 : tensor<4x?x?xf32>) -> tensor<4x?x?xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(h, i, j, d) -> (h, i, d)>, affine_map<(h, i, j, d) -> (h, j, d)>, affine_map<(h, i, j, d) -> (h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%q, %k : tensor<4x?x16xf32>, tensor<4x?x16xf32>) outs(%z0 : tensor<4x?x?xf32>) {
+  ^bb0(%a: f32, %bb: f32, %c: f32):
+    %m = arith.mulf %a, %bb : f32
+    %r = arith.addf %c, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<4x?x?xf32>
+  %sm = linalg.generic {indexing_maps = [affine_map<(h, i, j) -> (h, i, j)>, affine_map<(h, i, j) -> (h, i, j)>], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%s : tensor<4x?x?xf32>) outs(%e0 : tensor<4x?x?xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %h = linalg.index 0 : index
+    %i = linalg.index 1 : index
+    %j = linalg.index 2 : index
+    
+    %sc = arith.constant 0.25 : f32
+    %ninf = arith.constant -3.40282347E+38 : f32
+    %y = arith.mulf %x, %sc : f32
+    %c8 = arith.constant 8 : index
+    %ci = arith.divui %i, %c8 : index
+    %cj = arith.divui %j, %c8 : index
+    %same = arith.cmpi eq, %ci, %cj : index
+    %c = arith.cmpi sle, %j, %i : index
+    %keep = arith.andi %same, %c : i1
+    %r = arith.select %keep, %y, %ninf : f32
+    linalg.yield %r : f32
+  } -> tensor<4x?x?xf32>
+  %e1 = tensor.empty(%nq, %nk) : tensor<4x?x?xf32>
+  %p = linalg.softmax dimension(2) ins(%sm : tensor<4x?x?xf32>) outs(%e1 : tensor<4x?x?xf32>) -> tensor<4x?x?xf32>
+  %e3 = tensor.empty(%nq) : tensor<4x?x16xf32>
+  %z3 = linalg.fill ins(%zero : f32) outs(%e3 : tensor<4x?x16xf32>) -> tensor<4x?x16xf32>
+  %o32 = linalg.generic {indexing_maps = [affine_map<(h, i, e, j) -> (h, i, j)>, affine_map<(h, i, e, j) -> (h, j, e)>, affine_map<(h, i, e, j) -> (h, i, e)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%p, %v : tensor<4x?x?xf32>, tensor<4x?x16xf32>) outs(%z3 : tensor<4x?x16xf32>) {
+  ^bb0(%a: f32, %bb: f32, %c: f32):
+    %m = arith.mulf %a, %bb : f32
+    %r = arith.addf %c, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<4x?x16xf32>
+  return %o32 : tensor<4x?x16xf32>
+}
+
+// -----
+
+// |i - j| <= 3 with finfo.min and dynamic sizes
+// CHECK-LABEL: func.func @dyn_symmetric_window_finfo_min
+// CHECK: flash.attention
+// CHECK: mask_mod {
+// SIZES: 37, 45, 45
+// EXEC: dyn_symmetric_window_finfo_min: raised=yes
+func.func @dyn_symmetric_window_finfo_min(%q: tensor<4x?x16xf32>, %k: tensor<4x?x16xf32>, %v: tensor<4x?x16xf32>) -> tensor<4x?x16xf32> {
+  %zero = arith.constant 0.0 : f32
+  %cq = arith.constant 1 : index
+  %ck = arith.constant 1 : index
+  %nq = tensor.dim %q, %cq : tensor<4x?x16xf32>
+  %nk = tensor.dim %k, %ck : tensor<4x?x16xf32>
+  %e0 = tensor.empty(%nq, %nk) : tensor<4x?x?xf32>
+  %z0 = linalg.fill ins(%zero : f32) outs(%e0 : tensor<4x?x?xf32>) -> tensor<4x?x?xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(h, i, j, d) -> (h, i, d)>, affine_map<(h, i, j, d) -> (h, j, d)>, affine_map<(h, i, j, d) -> (h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%q, %k : tensor<4x?x16xf32>, tensor<4x?x16xf32>) outs(%z0 : tensor<4x?x?xf32>) {
+  ^bb0(%a: f32, %bb: f32, %c: f32):
+    %m = arith.mulf %a, %bb : f32
+    %r = arith.addf %c, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<4x?x?xf32>
+  %sm = linalg.generic {indexing_maps = [affine_map<(h, i, j) -> (h, i, j)>, affine_map<(h, i, j) -> (h, i, j)>], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%s : tensor<4x?x?xf32>) outs(%e0 : tensor<4x?x?xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %h = linalg.index 0 : index
+    %i = linalg.index 1 : index
+    %j = linalg.index 2 : index
+    
+    %sc = arith.constant 0.25 : f32
+    %ninf = arith.constant -3.40282347E+38 : f32
+    %y = arith.mulf %x, %sc : f32
+    %ii = arith.index_cast %i : index to i64
+    %jj = arith.index_cast %j : index to i64
+    %dd = arith.subi %ii, %jj : i64
+    %ab = math.absi %dd : i64
+    %c3 = arith.constant 3 : i64
+    %keep = arith.cmpi sle, %ab, %c3 : i64
+    %r = arith.select %keep, %y, %ninf : f32
+    linalg.yield %r : f32
+  } -> tensor<4x?x?xf32>
+  %e1 = tensor.empty(%nq, %nk) : tensor<4x?x?xf32>
+  %p = linalg.softmax dimension(2) ins(%sm : tensor<4x?x?xf32>) outs(%e1 : tensor<4x?x?xf32>) -> tensor<4x?x?xf32>
+  %e3 = tensor.empty(%nq) : tensor<4x?x16xf32>
+  %z3 = linalg.fill ins(%zero : f32) outs(%e3 : tensor<4x?x16xf32>) -> tensor<4x?x16xf32>
+  %o32 = linalg.generic {indexing_maps = [affine_map<(h, i, e, j) -> (h, i, j)>, affine_map<(h, i, e, j) -> (h, j, e)>, affine_map<(h, i, e, j) -> (h, i, e)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%p, %v : tensor<4x?x?xf32>, tensor<4x?x16xf32>) outs(%z3 : tensor<4x?x16xf32>) {
+  ^bb0(%a: f32, %bb: f32, %c: f32):
+    %m = arith.mulf %a, %bb : f32
+    %r = arith.addf %c, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<4x?x16xf32>
+  return %o32 : tensor<4x?x16xf32>
+}
