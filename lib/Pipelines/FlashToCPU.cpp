@@ -92,6 +92,10 @@ void mlir::flash::buildFlashToCPUPipeline(
   // The parallel loops on buffers: each iteration writes its own rows.
   pm.addNestedPass<func::FuncOp>(createForallToParallelLoopPass());
   bufferization::buildBufferDeallocationPipeline(pm);
+  // The clones deallocation inserts where a buffer's ownership is known only
+  // at run time (a tiled backward's accumulators through an scf.if): alloc
+  // and copy.
+  pm.addPass(createConvertBufferizationToMemRefPass());
   pm.addPass(createCSEPass());
   pm.addPass(createCanonicalizerPass());
   if (options.vectorize)

@@ -11,6 +11,7 @@
 #include "flash/Conversion/FlashToGPU/FlashToGPU.h"
 #include "flash/Dialect/Flash/Transforms/Passes.h"
 
+#include "mlir/Conversion/BufferizationToMemRef/BufferizationToMemRef.h"
 #include "mlir/Conversion/TosaToLinalg/TosaToLinalg.h"
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
@@ -46,6 +47,7 @@ void mlir::flash::buildGPUHostPreparation(OpPassManager &pm) {
   // their own staging buffers).
   pm.addPass(createFlashHostDeallocation());
   pm.addPass(bufferization::createLowerDeallocationsPass());
+  pm.addPass(createConvertBufferizationToMemRefPass());
   pm.addPass(createCSEPass());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   addHostFP8Lowering(pm);
