@@ -259,10 +259,22 @@ private:
   /// A tensor.generate's element at `index`: its body with the indices for
   /// its arguments (a mask built by tensor.generate is an index predicate).
   const Expr *evalGenerate(Operation *generate, ArrayRef<AffineExpr> index);
+  /// A dense constant whose elements are a band of its last two dims (a
+  /// causal or sliding-window mask stored as data: GPT-2's `bias` buffer,
+  /// TOSA's and ONNX's constant masks) at `index`: a select of its two
+  /// values by position compares. Null for any other constant.
+  const Expr *constantBand(Value v, ArrayRef<AffineExpr> index);
   AffineExpr simplify(AffineExpr e);
   bool isSimple(ArrayRef<AffineExpr> index);
 
   ExprContext &ec;
+  /// constantBand's analysis of each constant: {inside value's index,
+  /// upper offset k (j <= i + k), lower offset w (j >= i - w)}.
+  struct Band {
+    bool insideIsFirst;
+    std::optional<int64_t> upper, lower;
+  };
+  llvm::DenseMap<Attribute, std::optional<Band>> bands;
   llvm::DenseMap<std::pair<Value, unsigned>, const Expr *> memo;
   llvm::DenseMap<std::pair<Value, unsigned>, SmallVector<AffineExpr, 4>>
       memoKeys;

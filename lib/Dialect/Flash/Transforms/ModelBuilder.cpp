@@ -372,6 +372,8 @@ const Expr *ModelBuilder::evalOp(Value v, ArrayRef<AffineExpr> idx) {
       return negInfOf(ec, *c);
     return ec.constant(*c);
   }
+  if (const Expr *band = constantBand(v, idx))
+    return band;
   auto record = [&]() {
     visited.insert({v, SmallVector<AffineExpr, 4>(idx.begin(), idx.end())});
   };
@@ -412,6 +414,32 @@ const Expr *ModelBuilder::evalOp(Value v, ArrayRef<AffineExpr> idx) {
   if (auto cast = dyn_cast<tensor::CastOp>(op)) {
     record();
     return eval(cast.getSource(), idx);
+  }
+  // A slice of a tensor of constants and positions (GPT-2's causal mask:
+  // rows Nk - Nq .. Nk of a constant lower triangle) reads its source at
+  // offset + stride * index; a slice of anything that reads tensors (Q, K
+  // and V cut out of a fused projection, a query slice) stays a leaf.
+  if (auto slice = dyn_cast<tensor::ExtractSliceOp>(op)) {
+    llvm::SmallBitVector dropped = slice.getDroppedDims();
+    SmallVector<AffineExpr> src;
+    unsigned k = 0;
+    for (auto [d, off, stride] :
+         llvm::enumerate(slice.getMixedOffsets(), slice.getMixedStrides())) {
+      std::optional<int64_t> st = getConstantIntValue(stride);
+      AffineExpr o;
+      if (std::optional<int64_t> c = getConstantIntValue(off))
+        o = getAffineConstantExpr(*c, ctx);
+      else
+        o = indexExprOf(cast<Value>(off));
+      if (!st || !o)
+        return leaf();
+      src.push_back(dropped.test(d) ? o : simplify(o + idx[k++] * *st));
+    }
+    const Expr *inner = eval(slice.getSource(), src);
+    if (!inner->reads.empty())
+      return leaf();
+    record();
+    return inner;
   }
   if (auto c = dyn_cast<tensor::CollapseShapeOp>(op)) {
     auto srcTy = c.getSrcType();
@@ -1020,6 +1048,101 @@ const Expr *ModelBuilder::evalLinalg(Operation *o, unsigned result,
   if (comb->first == ReduceKind::Sum)
     return isZero(start) ? x : ec.add(start, x);
   return ec.max(start, x);
+}
+
+const Expr *ModelBuilder::constantBand(Value v, ArrayRef<AffineExpr> index) {
+  DenseElementsAttr d;
+  if (!matchPattern(v, m_Constant(&d)) || d.isSplat())
+    return nullptr;
+  auto type = cast<ShapedType>(d.getType());
+  int64_t rank = type.getRank();
+  Type elt = type.getElementType();
+  if (rank < 2 || !(elt.isInteger(1) || isa<FloatType>(elt)) ||
+      static_cast<int64_t>(index.size()) != rank ||
+      llvm::any_of(type.getShape().drop_back(2),
+                   [](int64_t n) { return n != 1; }))
+    return nullptr;
+  int64_t rows = type.getDimSize(rank - 2), cols = type.getDimSize(rank - 1);
+  // Elements as doubles (row-major), at most 2^24 of them.
+  if (rows * cols > (int64_t(1) << 24))
+    return nullptr;
+  SmallVector<double> values;
+  values.reserve(rows * cols);
+  if (elt.isInteger(1)) {
+    for (bool b : d.getValues<bool>())
+      values.push_back(b ? 1.0 : 0.0);
+  } else {
+    for (APFloat f : d.getValues<APFloat>())
+      values.push_back(f.convertToDouble());
+  }
+  double first = values[0], second = first;
+  for (double x : values)
+    if (x != first) {
+      second = x;
+      break;
+    }
+  auto it = bands.find(d);
+  if (it == bands.end()) {
+    // Some value x is a band: each row's x elements are the columns
+    // [max(0, r - w), min(cols - 1, r + k)] (w or k absent: unbounded).
+    std::optional<Band> found;
+    for (bool insideIsFirst : {true, false}) {
+      double x = insideIsFirst ? first : second;
+      std::optional<int64_t> upper, lower;
+      bool ok = true;
+      for (int64_t r = 0; r < rows && ok; ++r) {
+        const double *row = &values[r * cols];
+        int64_t lo = 0, hi = cols - 1;
+        while (lo < cols && row[lo] != x)
+          ++lo;
+        while (hi >= 0 && row[hi] != x)
+          --hi;
+        if (lo > hi)
+          continue; // decided by the offsets found in other rows
+        if (hi < cols - 1) {
+          if (upper && *upper != hi - r)
+            ok = false;
+          upper = hi - r;
+        }
+        if (lo > 0) {
+          if (lower && *lower != r - lo)
+            ok = false;
+          lower = r - lo;
+        }
+      }
+      if (!ok || (!upper && !lower))
+        continue;
+      // Every element agrees with the band.
+      for (int64_t r = 0; r < rows && ok; ++r)
+        for (int64_t c = 0; c < cols && ok; ++c) {
+          bool in = (!upper || c <= r + *upper) && (!lower || c >= r - *lower);
+          ok = in == (values[r * cols + c] == x);
+        }
+      if (ok) {
+        found = Band{insideIsFirst, upper, lower};
+        break;
+      }
+    }
+    it = bands.try_emplace(d, found).first;
+  }
+  if (!it->second)
+    return nullptr;
+  const Band &band = *it->second;
+  using P = arith::CmpIPredicate;
+  AffineExpr i = index[rank - 2], j = index[rank - 1];
+  const Expr *in = ec.constant(1);
+  if (band.upper)
+    in = ec.land(in, ec.cmpi(static_cast<int64_t>(P::sle), j, i + *band.upper));
+  if (band.lower)
+    in = ec.land(in, ec.cmpi(static_cast<int64_t>(P::sge), j, i - *band.lower));
+  auto valueOf = [&](double x) {
+    return isNegInfLike(x) ? negInfOf(ec, x) : ec.constant(x);
+  };
+  double inside = band.insideIsFirst ? first : second,
+         outside = band.insideIsFirst ? second : first;
+  if (elt.isInteger(1))
+    return inside != 0 ? in : ec.lnot(in);
+  return ec.select(in, valueOf(inside), valueOf(outside));
 }
 
 const Expr *ModelBuilder::evalGenerate(Operation *generate,

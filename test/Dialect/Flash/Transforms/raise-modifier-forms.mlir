@@ -2,7 +2,9 @@
 // (session 26): Mistral's log-of-0/1 mask, chunked attention by an
 // equality of chunk indices (split into two bounds), j != i, log of a bool
 // tensor as float, a window from tensor.generate, sinks, a sigmoid-spelled
-// soft-cap, mixed -inf / finfo.min additive masks, an i8 mask tensor.
+// soft-cap, mixed -inf / finfo.min additive masks, an i8 mask tensor;
+// masks stored as constants (a band of positions: TOSA's, GPT-2's buffer
+// sliced by extract_slice) read as positions.
 // RUN: flash-opt %s --split-input-file --flash-raise-attention="report=true" | FileCheck %s
 // RUN: %python %flash_src_root/utils/raisecheck.py %s --build %flash_obj_root | FileCheck %s --check-prefix=EXEC
 // EXEC-NOT: FAIL
@@ -850,4 +852,129 @@ func.func @dyn_symmetric_window_finfo_min(%q: tensor<4x?x16xf32>, %k: tensor<4x?
     linalg.yield %r : f32
   } -> tensor<4x?x16xf32>
   return %o32 : tensor<4x?x16xf32>
+}
+
+// -----
+
+// TOSA soft-cap: tosa.mul by 1 / c, tosa.tanh, tosa.mul by c
+// CHECK-LABEL: func.func @tosa_softcap_tanh
+// CHECK: flash.attention
+// CHECK: score_mod {
+// CHECK: math.tanh
+// EXEC: tosa_softcap_tanh: raised=yes
+func.func @tosa_softcap_tanh(%q: tensor<2x13x8xf32>, %kt: tensor<2x8x17xf32>, %v: tensor<2x17x8xf32>) -> tensor<2x13x8xf32> {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %shift = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %sc = "tosa.const"() <{values = dense<0.35355339> : tensor<1x1x1xf32>}> : () -> tensor<1x1x1xf32>
+  %rc = "tosa.const"() <{values = dense<0.2> : tensor<1x1x1xf32>}> : () -> tensor<1x1x1xf32>
+  %cap = "tosa.const"() <{values = dense<5.0> : tensor<1x1x1xf32>}> : () -> tensor<1x1x1xf32>
+  %s = tosa.matmul %q, %kt, %zp, %zp : (tensor<2x13x8xf32>, tensor<2x8x17xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<2x13x17xf32>
+  %s1 = tosa.mul %s, %sc, %shift : (tensor<2x13x17xf32>, tensor<1x1x1xf32>, tensor<1xi8>) -> tensor<2x13x17xf32>
+  %s2 = tosa.mul %s1, %rc, %shift : (tensor<2x13x17xf32>, tensor<1x1x1xf32>, tensor<1xi8>) -> tensor<2x13x17xf32>
+  %th = tosa.tanh %s2 : (tensor<2x13x17xf32>) -> tensor<2x13x17xf32>
+  %x = tosa.mul %th, %cap, %shift : (tensor<2x13x17xf32>, tensor<1x1x1xf32>, tensor<1xi8>) -> tensor<2x13x17xf32>
+  %m = tosa.reduce_max %x {axis = 2 : i32} : (tensor<2x13x17xf32>) -> tensor<2x13x1xf32>
+  %t = tosa.sub %x, %m : (tensor<2x13x17xf32>, tensor<2x13x1xf32>) -> tensor<2x13x17xf32>
+  %e = tosa.exp %t : (tensor<2x13x17xf32>) -> tensor<2x13x17xf32>
+  %sum = tosa.reduce_sum %e {axis = 2 : i32} : (tensor<2x13x17xf32>) -> tensor<2x13x1xf32>
+  %r = tosa.reciprocal %sum : (tensor<2x13x1xf32>) -> tensor<2x13x1xf32>
+  %p = tosa.mul %e, %r, %shift : (tensor<2x13x17xf32>, tensor<2x13x1xf32>, tensor<1xi8>) -> tensor<2x13x17xf32>
+  %o = tosa.matmul %p, %v, %zp, %zp : (tensor<2x13x17xf32>, tensor<2x17x8xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<2x13x8xf32>
+  return %o : tensor<2x13x8xf32>
+}
+
+// -----
+
+// TOSA: a sliding window as a constant i1 band (TOSA has no iota), recognized as positions
+// CHECK-LABEL: func.func @tosa_window_const_mask
+// CHECK-NOT: tosa.const
+// CHECK: flash.attention {{.*}}causal, causal_offset = 0
+// CHECK: mask_mod {
+// EXEC: tosa_window_const_mask: raised=yes
+func.func @tosa_window_const_mask(%q: tensor<2x6x8xf32>, %kt: tensor<2x8x6xf32>, %v: tensor<2x6x8xf32>) -> tensor<2x6x8xf32> {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %shift = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %sc = "tosa.const"() <{values = dense<0.35355339> : tensor<1x1x1xf32>}> : () -> tensor<1x1x1xf32>
+  %ninf = "tosa.const"() <{values = dense<0xFF800000> : tensor<1x1x1xf32>}> : () -> tensor<1x1x1xf32>
+  %mask = "tosa.const"() <{values = dense<[[[true, false, false, false, false, false], [true, true, false, false, false, false], [false, true, true, false, false, false], [false, false, true, true, false, false], [false, false, false, true, true, false], [false, false, false, false, true, true]]]> : tensor<1x6x6xi1>}> : () -> tensor<1x6x6xi1>
+  %s = tosa.matmul %q, %kt, %zp, %zp : (tensor<2x6x8xf32>, tensor<2x8x6xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<2x6x6xf32>
+  %s1 = tosa.mul %s, %sc, %shift : (tensor<2x6x6xf32>, tensor<1x1x1xf32>, tensor<1xi8>) -> tensor<2x6x6xf32>
+  %x = tosa.select %mask, %s1, %ninf : (tensor<1x6x6xi1>, tensor<2x6x6xf32>, tensor<1x1x1xf32>) -> tensor<2x6x6xf32>
+  %m = tosa.reduce_max %x {axis = 2 : i32} : (tensor<2x6x6xf32>) -> tensor<2x6x1xf32>
+  %t = tosa.sub %x, %m : (tensor<2x6x6xf32>, tensor<2x6x1xf32>) -> tensor<2x6x6xf32>
+  %e = tosa.exp %t : (tensor<2x6x6xf32>) -> tensor<2x6x6xf32>
+  %sum = tosa.reduce_sum %e {axis = 2 : i32} : (tensor<2x6x6xf32>) -> tensor<2x6x1xf32>
+  %r = tosa.reciprocal %sum : (tensor<2x6x1xf32>) -> tensor<2x6x1xf32>
+  %p = tosa.mul %e, %r, %shift : (tensor<2x6x6xf32>, tensor<2x6x1xf32>, tensor<1xi8>) -> tensor<2x6x6xf32>
+  %o = tosa.matmul %p, %v, %zp, %zp : (tensor<2x6x6xf32>, tensor<2x6x8xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<2x6x8xf32>
+  return %o : tensor<2x6x8xf32>
+}
+
+// -----
+
+// GPT-2's causal mask: a constant lower-triangular `bias` buffer [1, 1, 16, 16] sliced at rows Nk - Nq .. Nk, finfo.min
+// CHECK-LABEL: func.func @gpt2_bias_buffer_slice
+// CHECK: flash.attention {{.*}}causal, causal_offset = 7
+// EXEC: gpt2_bias_buffer_slice: raised=yes
+func.func @gpt2_bias_buffer_slice(%q: tensor<2x3x5x8xf32>, %k: tensor<2x3x12x8xf32>, %v: tensor<2x3x12x8xf32>) -> tensor<2x3x5x8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %bias = arith.constant dense<[[[[true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false], [true, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false], [true, true, true, false, false, false, false, false, false, false, false, false, false, false, false, false], [true, true, true, true, false, false, false, false, false, false, false, false, false, false, false, false], [true, true, true, true, true, false, false, false, false, false, false, false, false, false, false, false], [true, true, true, true, true, true, false, false, false, false, false, false, false, false, false, false], [true, true, true, true, true, true, true, false, false, false, false, false, false, false, false, false], [true, true, true, true, true, true, true, true, false, false, false, false, false, false, false, false], [true, true, true, true, true, true, true, true, true, false, false, false, false, false, false, false], [true, true, true, true, true, true, true, true, true, true, false, false, false, false, false, false], [true, true, true, true, true, true, true, true, true, true, true, false, false, false, false, false], [true, true, true, true, true, true, true, true, true, true, true, true, false, false, false, false], [true, true, true, true, true, true, true, true, true, true, true, true, true, false, false, false], [true, true, true, true, true, true, true, true, true, true, true, true, true, true, false, false], [true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, false], [true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true]]]]> : tensor<1x1x16x16xi1>
+  %cm = tensor.extract_slice %bias[0, 0, 7, 0] [1, 1, 5, 12] [1, 1, 1, 1] : tensor<1x1x16x16xi1> to tensor<1x1x5x12xi1>
+  %e0 = tensor.empty() : tensor<2x3x5x12xf32>
+  %z0 = linalg.fill ins(%zero : f32) outs(%e0 : tensor<2x3x5x12xf32>) -> tensor<2x3x5x12xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(b, h, i, j, d) -> (b, h, i, d)>, affine_map<(b, h, i, j, d) -> (b, h, j, d)>, affine_map<(b, h, i, j, d) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%q, %k : tensor<2x3x5x8xf32>, tensor<2x3x12x8xf32>) outs(%z0 : tensor<2x3x5x12xf32>) {
+  ^bb0(%a: f32, %bb: f32, %c: f32):
+    %m = arith.mulf %a, %bb : f32
+    %r = arith.addf %c, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x3x5x12xf32>
+  %sm = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (0, 0, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%s, %cm : tensor<2x3x5x12xf32>, tensor<1x1x5x12xi1>) outs(%e0 : tensor<2x3x5x12xf32>) {
+  ^bb0(%x: f32, %keep: i1, %o: f32):
+    %sc = arith.constant 0.35355339 : f32
+    %fmin = arith.constant -3.40282347E+38 : f32
+    %y = arith.mulf %x, %sc : f32
+    %r = arith.select %keep, %y, %fmin : f32
+    linalg.yield %r : f32
+  } -> tensor<2x3x5x12xf32>
+  %e1 = tensor.empty() : tensor<2x3x5x12xf32>
+  %p = linalg.softmax dimension(3) ins(%sm : tensor<2x3x5x12xf32>) outs(%e1 : tensor<2x3x5x12xf32>) -> tensor<2x3x5x12xf32>
+  %e3 = tensor.empty() : tensor<2x3x5x8xf32>
+  %z3 = linalg.fill ins(%zero : f32) outs(%e3 : tensor<2x3x5x8xf32>) -> tensor<2x3x5x8xf32>
+  %o = linalg.generic {indexing_maps = [affine_map<(b, h, i, e, j) -> (b, h, i, j)>, affine_map<(b, h, i, e, j) -> (b, h, j, e)>, affine_map<(b, h, i, e, j) -> (b, h, i, e)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%p, %v : tensor<2x3x5x12xf32>, tensor<2x3x12x8xf32>) outs(%z3 : tensor<2x3x5x8xf32>) {
+  ^bb0(%a: f32, %bb: f32, %c: f32):
+    %m = arith.mulf %a, %bb : f32
+    %r = arith.addf %c, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x3x5x8xf32>
+  return %o : tensor<2x3x5x8xf32>
+}
+
+// -----
+
+// an additive constant triu(-inf, 1)
+// CHECK-LABEL: func.func @additive_triu_neg_inf_constant
+// CHECK: flash.attention {{.*}}causal, causal_offset = 0
+// EXEC: additive_triu_neg_inf_constant: raised=yes
+func.func @additive_triu_neg_inf_constant(%q: tensor<12x8xf32>, %k: tensor<12x8xf32>, %v: tensor<12x8xf32>) -> tensor<12x8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %mask = arith.constant dense<[[0.000000e+00, 0xFF800000, 0xFF800000, 0xFF800000, 0xFF800000, 0xFF800000, 0xFF800000, 0xFF800000, 0xFF800000, 0xFF800000, 0xFF800000, 0xFF800000], [0.000000e+00, 0.000000e+00, 0xFF800000, 0xFF800000, 0xFF800000, 0xFF800000, 0xFF800000, 0xFF800000, 0xFF800000, 0xFF800000, 0xFF800000, 0xFF800000], [0.000000e+00, 0.000000e+00, 0.000000e+00, 0xFF800000, 0xFF800000, 0xFF800000, 0xFF800000, 0xFF800000, 0xFF800000, 0xFF800000, 0xFF800000, 0xFF800000], [0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0xFF800000, 0xFF800000, 0xFF800000, 0xFF800000, 0xFF800000, 0xFF800000, 0xFF800000, 0xFF800000], [0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0xFF800000, 0xFF800000, 0xFF800000, 0xFF800000, 0xFF800000, 0xFF800000, 0xFF800000], [0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0xFF800000, 0xFF800000, 0xFF800000, 0xFF800000, 0xFF800000, 0xFF800000], [0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0xFF800000, 0xFF800000, 0xFF800000, 0xFF800000, 0xFF800000], [0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0xFF800000, 0xFF800000, 0xFF800000, 0xFF800000], [0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0xFF800000, 0xFF800000, 0xFF800000], [0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0xFF800000, 0xFF800000], [0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0xFF800000], [0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00]]> : tensor<12x12xf32>
+  %e0 = tensor.empty() : tensor<12x12xf32>
+  %z0 = linalg.fill ins(%zero : f32) outs(%e0 : tensor<12x12xf32>) -> tensor<12x12xf32>
+  %s = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>] ins(%q, %k : tensor<12x8xf32>, tensor<12x8xf32>) outs(%z0 : tensor<12x12xf32>) -> tensor<12x12xf32>
+  %sm = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%s, %mask : tensor<12x12xf32>, tensor<12x12xf32>) outs(%e0 : tensor<12x12xf32>) {
+  ^bb0(%x: f32, %mk: f32, %o: f32):
+    %sc = arith.constant 0.35355339 : f32
+    %y = arith.mulf %x, %sc : f32
+    %r = arith.addf %y, %mk : f32
+    linalg.yield %r : f32
+  } -> tensor<12x12xf32>
+  %p = linalg.softmax dimension(1) ins(%sm : tensor<12x12xf32>) outs(%e0 : tensor<12x12xf32>) -> tensor<12x12xf32>
+  %e3 = tensor.empty() : tensor<12x8xf32>
+  %z3 = linalg.fill ins(%zero : f32) outs(%e3 : tensor<12x8xf32>) -> tensor<12x8xf32>
+  %o = linalg.matmul ins(%p, %v : tensor<12x12xf32>, tensor<12x8xf32>) outs(%z3 : tensor<12x8xf32>) -> tensor<12x8xf32>
+  return %o : tensor<12x8xf32>
 }
