@@ -84,6 +84,8 @@ def _modifiers(cfg, q, k, window, softcap, alibi_slopes, segment_ids,
     if window is not None:
         try:
             left, right = (int(w) for w in window)
+            if any(isinstance(w, bool) or w != int(w) for w in window):
+                raise ValueError
         except (TypeError, ValueError):
             raise ValueError(f"window must be (left, right) integers (-1: "
                              f"unbounded), got {window!r}") from None
@@ -174,11 +176,19 @@ def _is_cuda(x):
     return hasattr(x, "is_cuda") and x.is_cuda
 
 
-def _causal_offset(causal, causal_offset):
+def _causal_offset(causal, causal_offset, q=None, k=None, window=None,
+                   mod_offset=None):
     """One alignment on every device: causal=True keeps keys j <= i
-    (top-left, torch's is_causal) unless `causal_offset` says otherwise."""
+    (top-left, torch's is_causal) unless `causal_offset` says otherwise;
+    with a `window` (FlashAttention's keywords), on the window's diagonal
+    (bottom-right, or `mod_offset`), as FlashAttention aligns both."""
     if causal_offset is not None and not causal:
         raise ValueError("causal_offset needs causal=True")
+    if (causal and causal_offset is None and window is not None and
+            tuple(window) != (-1, -1)):
+        if mod_offset is not None:
+            return int(mod_offset)
+        return int(k.shape[-2]) - int(q.shape[-2])
     return 0 if causal and causal_offset is None else causal_offset
 
 
@@ -213,7 +223,8 @@ def attention(q, k, v, causal=False, scale=None, block_q=None, block_kv=None,
 
     Modifiers (CPU and CUDA; FlashAttention's names and alignment): `window=(left,
     right)` keeps keys i + off - left <= j <= i + off + right (-1:
-    unbounded), `softcap=c` replaces the scaled score s by c * tanh(s / c),
+    unbounded; with causal=True and no causal_offset the causal limit is on
+    the same diagonal, j <= i + off, as in FlashAttention), `softcap=c` replaces the scaled score s by c * tanh(s / c),
     `alibi_slopes` ([Hq]) adds -slope_h * |i + off - j|, `segment_ids`
     (one id per position, or a (query ids, key ids) pair) keeps only keys of
     the query's segment (packed documents). The window's and ALiBi's
@@ -237,7 +248,8 @@ def attention(q, k, v, causal=False, scale=None, block_q=None, block_kv=None,
         raise NotImplementedError("fp8 from Python runs on CUDA tensors only "
                                   "(flash-opt --flash-to-cpu computes fp8 "
                                   "ops on the CPU)")
-    causal_offset = _causal_offset(causal, causal_offset)
+    causal_offset = _causal_offset(causal, causal_offset, q, k, window,
+                                   mod_offset)
     tiles = _cpu_tiles(block_q, block_kv, loop_order, _is_cuda(q))
     if _is_cuda(q):
         from . import cuda
@@ -305,7 +317,8 @@ def attention_grad(q, k, v, o, lse, do, causal=False, scale=None,
     """(dq, dk, dv) of attention, recomputed from the forward's lse (the
     options and modifiers as for `attention`; the soft-cap is
     differentiated)."""
-    causal_offset = _causal_offset(causal, causal_offset)
+    causal_offset = _causal_offset(causal, causal_offset, q, k, window,
+                                   mod_offset)
     mods = (window, softcap, alibi_slopes, segment_ids)
     if _is_cuda(q):
         from . import cuda

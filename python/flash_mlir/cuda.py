@@ -876,7 +876,11 @@ def attention(q, k, v, causal=False, scale=None, mask=None, window=None,
     backward up to 128)."""
     global _FN
     import torch
+    from . import _causal_offset
 
+    if window is not None and causal_offset is None:
+        # (flash_mlir.attention's alignment: the window's diagonal.)
+        causal_offset = _causal_offset(causal, None, q, k, window, mod_offset)
     mods = (window, softcap, alibi_slopes, segment_ids)
     descales = dict(q_descale=q_descale, k_descale=k_descale,
                     v_descale=v_descale)

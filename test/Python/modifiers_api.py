@@ -33,7 +33,8 @@ def reference(q, k, v, do, scale, causal, window, softcap, slopes, seg,
         s = s - torch.tensor(slopes, dtype=torch.float64)[:, None, None] * \
             (i + diag - j).abs()
     if causal:
-        keep &= j <= i + off
+        # (With a window, on the window's diagonal, as FlashAttention.)
+        keep &= j <= i + (diag if window else off)
     if window:
         left, right = window
         if left >= 0:
@@ -85,6 +86,14 @@ def run(name, b, hq, hkv, nq, nk, d, causal=False, blocks=16, **mods):
 run("window", 1, 2, 2, 37, 45, 16, window=(6, 2))
 # CHECK: window_causal_gqa: err={{.*}} ok
 run("window_causal_gqa", 2, 4, 2, 45, 45, 16, causal=True, window=(9, -1))
+# causal with a window and Nq != Nk: both on the window's diagonal (Nk - Nq,
+# or the given mod_offset), as FlashAttention's causal + window_size.
+# CHECK: window_causal_bottom_right: err={{.*}} ok
+run("window_causal_bottom_right", 1, 2, 2, 29, 41, 16, causal=True,
+    window=(5, 0))
+# CHECK: window_causal_mod_offset: err={{.*}} ok
+run("window_causal_mod_offset", 1, 2, 1, 23, 31, 16, causal=True,
+    window=(4, 0), mod_offset=3)
 # CHECK: softcap: err={{.*}} ok
 run("softcap", 1, 2, 1, 33, 21, 16, softcap=1.5)
 # CHECK: alibi: err={{.*}} ok
@@ -130,11 +139,13 @@ print("mod_offset kernels:", len(fm.cpu._LOADED) - before)
 # CHECK: bad slopes: alibi_slopes must have shape (2,)
 # CHECK: bad segments: segment_ids must be one id per position
 # CHECK: bad mod_offset: mod_offset must be an integer
+# CHECK: fractional window: window must be (left, right) integers
 q = np.zeros((1, 2, 8, 16), np.float32)
 for what, kw in (("bad window", dict(window=5)),
                  ("bad slopes", dict(alibi_slopes=np.zeros(3, np.float32))),
                  ("bad segments", dict(segment_ids=np.zeros(7, np.int32))),
-                 ("bad mod_offset", dict(window=(2, 2), mod_offset=1.5))):
+                 ("bad mod_offset", dict(window=(2, 2), mod_offset=1.5)),
+                 ("fractional window", dict(window=(2.5, 1)))):
     try:
         fm.attention(q, q, q, **kw)
         print(what, ": accepted")
