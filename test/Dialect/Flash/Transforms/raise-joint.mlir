@@ -1949,3 +1949,245 @@ func.func @joint_square_subsequent_float(%q: tensor<16x8xf32>, %k: tensor<20x8xf
   %dk = linalg.matmul ins(%dst, %q : tensor<20x16xf32>, tensor<16x8xf32>) outs(%zk : tensor<20x8xf32>) -> tensor<20x8xf32>
   return %o, %dq, %dk, %dv : tensor<16x8xf32>, tensor<16x8xf32>, tensor<20x8xf32>, tensor<20x8xf32>
 }
+
+// -----
+
+// A soft-capped joint graph with the soft-cap's derivative from the capped score y: 1 - (y / c)^2.
+// CHECK-LABEL: func.func @joint_softcap_d_from_capped
+// CHECK: flash.attention
+// CHECK-SAME: score_mod
+// CHECK: flash.attention_grad
+// CHECK-SAME: score_mod
+// EXEC: joint_softcap_d_from_capped: raised=yes
+func.func @joint_softcap_d_from_capped(%q: tensor<16x8xf32>, %k: tensor<20x8xf32>, %v: tensor<20x8xf32>,
+                           %do: tensor<16x8xf32>)
+    -> (tensor<16x8xf32>, tensor<16x8xf32>, tensor<20x8xf32>, tensor<20x8xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %es = tensor.empty() : tensor<16x20xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<16x20xf32>) -> tensor<16x20xf32>
+  %eo = tensor.empty() : tensor<16x8xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<16x8xf32>) -> tensor<16x8xf32>
+  %ek = tensor.empty() : tensor<20x8xf32>
+  %zk = linalg.fill ins(%zero : f32) outs(%ek : tensor<20x8xf32>) -> tensor<20x8xf32>
+  %er = tensor.empty() : tensor<16xf32>
+  %zr = linalg.fill ins(%zero : f32) outs(%er : tensor<16xf32>) -> tensor<16xf32>
+  %scale = arith.constant 0.35355339 : f32
+  %s = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+      ins(%q, %k : tensor<16x8xf32>, tensor<20x8xf32>) outs(%zs : tensor<16x20xf32>) -> tensor<16x20xf32>
+  %th = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>],
+                        iterator_types = ["parallel", "parallel"]}
+      ins(%s : tensor<16x20xf32>) outs(%es : tensor<16x20xf32>) {
+  ^bb0(%x: f32, %out: f32):
+    %x2 = arith.mulf %x, %scale : f32
+    %cap = arith.constant 5.0 : f32
+    %x3 = arith.divf %x2, %cap : f32
+    %t = math.tanh %x3 : f32
+    linalg.yield %t : f32
+  } -> tensor<16x20xf32>
+  %sm = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>],
+                        iterator_types = ["parallel", "parallel"]}
+      ins(%th : tensor<16x20xf32>) outs(%es : tensor<16x20xf32>) {
+  ^bb0(%x: f32, %out: f32):
+    %cap = arith.constant 5.0 : f32
+    %y = arith.mulf %x, %cap : f32
+    linalg.yield %y : f32
+  } -> tensor<16x20xf32>
+  %p = linalg.softmax dimension(1) ins(%sm : tensor<16x20xf32>) outs(%es : tensor<16x20xf32>) -> tensor<16x20xf32>
+  %o = linalg.matmul ins(%p, %v : tensor<16x20xf32>, tensor<20x8xf32>) outs(%zo : tensor<16x8xf32>) -> tensor<16x8xf32>
+  // Backward.
+  %ept = tensor.empty() : tensor<20x16xf32>
+  %pt = linalg.transpose ins(%p : tensor<16x20xf32>) outs(%ept : tensor<20x16xf32>) permutation = [1, 0]
+  %dv = linalg.matmul ins(%pt, %do : tensor<20x16xf32>, tensor<16x8xf32>) outs(%zk : tensor<20x8xf32>) -> tensor<20x8xf32>
+  %evt = tensor.empty() : tensor<8x20xf32>
+  %vt = linalg.transpose ins(%v : tensor<20x8xf32>) outs(%evt : tensor<8x20xf32>) permutation = [1, 0]
+  %dp = linalg.matmul ins(%do, %vt : tensor<16x8xf32>, tensor<8x20xf32>) outs(%zs : tensor<16x20xf32>) -> tensor<16x20xf32>
+  %delta = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>],
+                        iterator_types = ["parallel", "reduction"]}
+      ins(%dp, %p : tensor<16x20xf32>, tensor<16x20xf32>) outs(%zr : tensor<16xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %y = arith.addf %acc, %m : f32
+    linalg.yield %y : f32
+  } -> tensor<16xf32>
+  %ds = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>],
+                        iterator_types = ["parallel", "parallel"]}
+      ins(%p, %dp, %delta, %th : tensor<16x20xf32>, tensor<16x20xf32>, tensor<16xf32>, tensor<16x20xf32>) outs(%es : tensor<16x20xf32>) {
+  ^bb0(%pp: f32, %g: f32, %r: f32, %tt: f32, %out: f32):
+    %d = arith.subf %g, %r : f32
+    %t = arith.mulf %pp, %d : f32
+    %one = arith.constant 1.0 : f32
+    %c5 = arith.constant 5.0 : f32
+    %yc = arith.mulf %tt, %c5 : f32
+    %yy = arith.divf %yc, %c5 : f32
+    %t2 = arith.mulf %yy, %yy : f32
+    %dt = arith.subf %one, %t2 : f32
+    %t3 = arith.mulf %t, %dt : f32
+    %y = arith.mulf %t3, %scale : f32
+    linalg.yield %y : f32
+  } -> tensor<16x20xf32>
+  %dq = linalg.matmul ins(%ds, %k : tensor<16x20xf32>, tensor<20x8xf32>) outs(%zo : tensor<16x8xf32>) -> tensor<16x8xf32>
+  %dst = linalg.transpose ins(%ds : tensor<16x20xf32>) outs(%ept : tensor<20x16xf32>) permutation = [1, 0]
+  %dk = linalg.matmul ins(%dst, %q : tensor<20x16xf32>, tensor<16x8xf32>) outs(%zk : tensor<20x8xf32>) -> tensor<20x8xf32>
+  return %o, %dq, %dk, %dv : tensor<16x8xf32>, tensor<16x8xf32>, tensor<20x8xf32>, tensor<20x8xf32>
+}
+
+// -----
+
+// A soft-capped joint graph with the soft-cap's derivative as (1 - t)(1 + t).
+// CHECK-LABEL: func.func @joint_softcap_d_one_minus_one_plus
+// CHECK: flash.attention
+// CHECK-SAME: score_mod
+// CHECK: flash.attention_grad
+// CHECK-SAME: score_mod
+// EXEC: joint_softcap_d_one_minus_one_plus: raised=yes
+func.func @joint_softcap_d_one_minus_one_plus(%q: tensor<16x8xf32>, %k: tensor<20x8xf32>, %v: tensor<20x8xf32>,
+                           %do: tensor<16x8xf32>)
+    -> (tensor<16x8xf32>, tensor<16x8xf32>, tensor<20x8xf32>, tensor<20x8xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %es = tensor.empty() : tensor<16x20xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<16x20xf32>) -> tensor<16x20xf32>
+  %eo = tensor.empty() : tensor<16x8xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<16x8xf32>) -> tensor<16x8xf32>
+  %ek = tensor.empty() : tensor<20x8xf32>
+  %zk = linalg.fill ins(%zero : f32) outs(%ek : tensor<20x8xf32>) -> tensor<20x8xf32>
+  %er = tensor.empty() : tensor<16xf32>
+  %zr = linalg.fill ins(%zero : f32) outs(%er : tensor<16xf32>) -> tensor<16xf32>
+  %scale = arith.constant 0.35355339 : f32
+  %s = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+      ins(%q, %k : tensor<16x8xf32>, tensor<20x8xf32>) outs(%zs : tensor<16x20xf32>) -> tensor<16x20xf32>
+  %th = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>],
+                        iterator_types = ["parallel", "parallel"]}
+      ins(%s : tensor<16x20xf32>) outs(%es : tensor<16x20xf32>) {
+  ^bb0(%x: f32, %out: f32):
+    %x2 = arith.mulf %x, %scale : f32
+    %cap = arith.constant 5.0 : f32
+    %x3 = arith.divf %x2, %cap : f32
+    %t = math.tanh %x3 : f32
+    linalg.yield %t : f32
+  } -> tensor<16x20xf32>
+  %sm = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>],
+                        iterator_types = ["parallel", "parallel"]}
+      ins(%th : tensor<16x20xf32>) outs(%es : tensor<16x20xf32>) {
+  ^bb0(%x: f32, %out: f32):
+    %cap = arith.constant 5.0 : f32
+    %y = arith.mulf %x, %cap : f32
+    linalg.yield %y : f32
+  } -> tensor<16x20xf32>
+  %p = linalg.softmax dimension(1) ins(%sm : tensor<16x20xf32>) outs(%es : tensor<16x20xf32>) -> tensor<16x20xf32>
+  %o = linalg.matmul ins(%p, %v : tensor<16x20xf32>, tensor<20x8xf32>) outs(%zo : tensor<16x8xf32>) -> tensor<16x8xf32>
+  // Backward.
+  %ept = tensor.empty() : tensor<20x16xf32>
+  %pt = linalg.transpose ins(%p : tensor<16x20xf32>) outs(%ept : tensor<20x16xf32>) permutation = [1, 0]
+  %dv = linalg.matmul ins(%pt, %do : tensor<20x16xf32>, tensor<16x8xf32>) outs(%zk : tensor<20x8xf32>) -> tensor<20x8xf32>
+  %evt = tensor.empty() : tensor<8x20xf32>
+  %vt = linalg.transpose ins(%v : tensor<20x8xf32>) outs(%evt : tensor<8x20xf32>) permutation = [1, 0]
+  %dp = linalg.matmul ins(%do, %vt : tensor<16x8xf32>, tensor<8x20xf32>) outs(%zs : tensor<16x20xf32>) -> tensor<16x20xf32>
+  %delta = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>],
+                        iterator_types = ["parallel", "reduction"]}
+      ins(%dp, %p : tensor<16x20xf32>, tensor<16x20xf32>) outs(%zr : tensor<16xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %y = arith.addf %acc, %m : f32
+    linalg.yield %y : f32
+  } -> tensor<16xf32>
+  %ds = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>],
+                        iterator_types = ["parallel", "parallel"]}
+      ins(%p, %dp, %delta, %th : tensor<16x20xf32>, tensor<16x20xf32>, tensor<16xf32>, tensor<16x20xf32>) outs(%es : tensor<16x20xf32>) {
+  ^bb0(%pp: f32, %g: f32, %r: f32, %tt: f32, %out: f32):
+    %d = arith.subf %g, %r : f32
+    %t = arith.mulf %pp, %d : f32
+    %one = arith.constant 1.0 : f32
+    %a1 = arith.subf %one, %tt : f32
+    %a2 = arith.addf %one, %tt : f32
+    %dt = arith.mulf %a1, %a2 : f32
+    %t3 = arith.mulf %t, %dt : f32
+    %y = arith.mulf %t3, %scale : f32
+    linalg.yield %y : f32
+  } -> tensor<16x20xf32>
+  %dq = linalg.matmul ins(%ds, %k : tensor<16x20xf32>, tensor<20x8xf32>) outs(%zo : tensor<16x8xf32>) -> tensor<16x8xf32>
+  %dst = linalg.transpose ins(%ds : tensor<16x20xf32>) outs(%ept : tensor<20x16xf32>) permutation = [1, 0]
+  %dk = linalg.matmul ins(%dst, %q : tensor<20x16xf32>, tensor<16x8xf32>) outs(%zk : tensor<20x8xf32>) -> tensor<20x8xf32>
+  return %o, %dq, %dk, %dv : tensor<16x8xf32>, tensor<16x8xf32>, tensor<20x8xf32>, tensor<20x8xf32>
+}
+
+// -----
+
+// A soft-capped joint graph with the soft-cap's derivative from tanh recomputed from the raw scores.
+// CHECK-LABEL: func.func @joint_softcap_d_recomputed
+// CHECK: flash.attention
+// CHECK-SAME: score_mod
+// CHECK: flash.attention_grad
+// CHECK-SAME: score_mod
+// EXEC: joint_softcap_d_recomputed: raised=yes
+func.func @joint_softcap_d_recomputed(%q: tensor<16x8xf32>, %k: tensor<20x8xf32>, %v: tensor<20x8xf32>,
+                           %do: tensor<16x8xf32>)
+    -> (tensor<16x8xf32>, tensor<16x8xf32>, tensor<20x8xf32>, tensor<20x8xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %es = tensor.empty() : tensor<16x20xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<16x20xf32>) -> tensor<16x20xf32>
+  %eo = tensor.empty() : tensor<16x8xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<16x8xf32>) -> tensor<16x8xf32>
+  %ek = tensor.empty() : tensor<20x8xf32>
+  %zk = linalg.fill ins(%zero : f32) outs(%ek : tensor<20x8xf32>) -> tensor<20x8xf32>
+  %er = tensor.empty() : tensor<16xf32>
+  %zr = linalg.fill ins(%zero : f32) outs(%er : tensor<16xf32>) -> tensor<16xf32>
+  %scale = arith.constant 0.35355339 : f32
+  %s = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+      ins(%q, %k : tensor<16x8xf32>, tensor<20x8xf32>) outs(%zs : tensor<16x20xf32>) -> tensor<16x20xf32>
+  %th = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>],
+                        iterator_types = ["parallel", "parallel"]}
+      ins(%s : tensor<16x20xf32>) outs(%es : tensor<16x20xf32>) {
+  ^bb0(%x: f32, %out: f32):
+    %x2 = arith.mulf %x, %scale : f32
+    %cap = arith.constant 5.0 : f32
+    %x3 = arith.divf %x2, %cap : f32
+    %t = math.tanh %x3 : f32
+    linalg.yield %t : f32
+  } -> tensor<16x20xf32>
+  %sm = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>],
+                        iterator_types = ["parallel", "parallel"]}
+      ins(%th : tensor<16x20xf32>) outs(%es : tensor<16x20xf32>) {
+  ^bb0(%x: f32, %out: f32):
+    %cap = arith.constant 5.0 : f32
+    %y = arith.mulf %x, %cap : f32
+    linalg.yield %y : f32
+  } -> tensor<16x20xf32>
+  %p = linalg.softmax dimension(1) ins(%sm : tensor<16x20xf32>) outs(%es : tensor<16x20xf32>) -> tensor<16x20xf32>
+  %o = linalg.matmul ins(%p, %v : tensor<16x20xf32>, tensor<20x8xf32>) outs(%zo : tensor<16x8xf32>) -> tensor<16x8xf32>
+  // Backward.
+  %ept = tensor.empty() : tensor<20x16xf32>
+  %pt = linalg.transpose ins(%p : tensor<16x20xf32>) outs(%ept : tensor<20x16xf32>) permutation = [1, 0]
+  %dv = linalg.matmul ins(%pt, %do : tensor<20x16xf32>, tensor<16x8xf32>) outs(%zk : tensor<20x8xf32>) -> tensor<20x8xf32>
+  %evt = tensor.empty() : tensor<8x20xf32>
+  %vt = linalg.transpose ins(%v : tensor<20x8xf32>) outs(%evt : tensor<8x20xf32>) permutation = [1, 0]
+  %dp = linalg.matmul ins(%do, %vt : tensor<16x8xf32>, tensor<8x20xf32>) outs(%zs : tensor<16x20xf32>) -> tensor<16x20xf32>
+  %delta = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>],
+                        iterator_types = ["parallel", "reduction"]}
+      ins(%dp, %p : tensor<16x20xf32>, tensor<16x20xf32>) outs(%zr : tensor<16xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %y = arith.addf %acc, %m : f32
+    linalg.yield %y : f32
+  } -> tensor<16xf32>
+  %ds = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>],
+                        iterator_types = ["parallel", "parallel"]}
+      ins(%p, %dp, %delta, %s : tensor<16x20xf32>, tensor<16x20xf32>, tensor<16xf32>, tensor<16x20xf32>) outs(%es : tensor<16x20xf32>) {
+  ^bb0(%pp: f32, %g: f32, %r: f32, %sraw: f32, %out: f32):
+    %d = arith.subf %g, %r : f32
+    %t = arith.mulf %pp, %d : f32
+    %one = arith.constant 1.0 : f32
+    %sx = arith.mulf %sraw, %scale : f32
+    %cc = arith.constant 5.0 : f32
+    %sx2 = arith.divf %sx, %cc : f32
+    %rt = math.tanh %sx2 : f32
+    %t2 = arith.mulf %rt, %rt : f32
+    %dt = arith.subf %one, %t2 : f32
+    %t3 = arith.mulf %t, %dt : f32
+    %y = arith.mulf %t3, %scale : f32
+    linalg.yield %y : f32
+  } -> tensor<16x20xf32>
+  %dq = linalg.matmul ins(%ds, %k : tensor<16x20xf32>, tensor<20x8xf32>) outs(%zo : tensor<16x8xf32>) -> tensor<16x8xf32>
+  %dst = linalg.transpose ins(%ds : tensor<16x20xf32>) outs(%ept : tensor<20x16xf32>) permutation = [1, 0]
+  %dk = linalg.matmul ins(%dst, %q : tensor<20x16xf32>, tensor<16x8xf32>) outs(%zk : tensor<20x8xf32>) -> tensor<20x8xf32>
+  return %o, %dq, %dk, %dv : tensor<16x8xf32>, tensor<16x8xf32>, tensor<20x8xf32>, tensor<20x8xf32>
+}
