@@ -978,3 +978,45 @@ func.func @additive_triu_neg_inf_constant(%q: tensor<12x8xf32>, %k: tensor<12x8x
   %o = linalg.matmul ins(%p, %v : tensor<12x12xf32>, tensor<12x8xf32>) outs(%z3 : tensor<12x8xf32>) -> tensor<12x8xf32>
   return %o : tensor<12x8xf32>
 }
+
+// -----
+
+// keep iff j == 44 - i with finfo.min: no key every row sees, but each row
+// has one (found by evaluating the predicate at every position), so the
+// program is raised.
+// CHECK-LABEL: func.func @anti_diagonal_finfo_min
+// CHECK: flash.attention
+// CHECK-SAME: mask_mod
+// EXEC: anti_diagonal_finfo_min: raised=yes
+func.func @anti_diagonal_finfo_min(%q: tensor<37x16xf32>, %k: tensor<45x16xf32>, %v: tensor<45x16xf32>) -> tensor<37x16xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e0 = tensor.empty() : tensor<37x45xf32>
+  %z0 = linalg.fill ins(%zero : f32) outs(%e0 : tensor<37x45xf32>) -> tensor<37x45xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(i, j, d) -> (i, d)>, affine_map<(i, j, d) -> (j, d)>, affine_map<(i, j, d) -> (i, j)>], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%q, %k : tensor<37x16xf32>, tensor<45x16xf32>) outs(%z0 : tensor<37x45xf32>) {
+  ^bb0(%a: f32, %bb: f32, %c: f32):
+    %m = arith.mulf %a, %bb : f32
+    %r = arith.addf %c, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<37x45xf32>
+  %sm_e = tensor.empty() : tensor<37x45xf32>
+  %sm = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%s : tensor<37x45xf32>) outs(%sm_e : tensor<37x45xf32>) {
+  ^bb0(%in0: f32, %out: f32):
+    %sc = arith.constant 0.25 : f32
+    %fmin = arith.constant -3.40282347E+38 : f32
+    %i = linalg.index 0 : index
+    %j = linalg.index 1 : index
+    %c = arith.constant 44 : index
+    %ai = arith.subi %c, %i : index
+    %keep = arith.cmpi eq, %j, %ai : index
+    %y = arith.mulf %in0, %sc : f32
+    %r = arith.select %keep, %y, %fmin : f32
+    linalg.yield %r : f32
+  } -> tensor<37x45xf32>
+  %e1 = tensor.empty() : tensor<37x45xf32>
+  %p = linalg.softmax dimension(1) ins(%sm : tensor<37x45xf32>) outs(%e1 : tensor<37x45xf32>) -> tensor<37x45xf32>
+  %e3 = tensor.empty() : tensor<37x16xf32>
+  %z3 = linalg.fill ins(%zero : f32) outs(%e3 : tensor<37x16xf32>) -> tensor<37x16xf32>
+  %o = linalg.matmul ins(%p, %v : tensor<37x45xf32>, tensor<45x16xf32>) outs(%z3 : tensor<37x16xf32>) -> tensor<37x16xf32>
+  return %o : tensor<37x16xf32>
+}
