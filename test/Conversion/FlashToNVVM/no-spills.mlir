@@ -22,6 +22,9 @@
 // RUN: %gen --hq 16 --n 16384 --d 128 --softcap 50 --dtype bf16 | flash-opt --flash-to-nvvm="format=isa fma-exp2=-1" | %python %S/ptxas_spills.py | FileCheck %s --check-prefix=FWD
 // RUN: %gen --batch 4 --hq 16 --n 4096 --d 128 --dtype bf16 | flash-opt --flash-to-nvvm="format=isa persistent-blocks=132" | %python %S/ptxas_spills.py | FileCheck %s --check-prefix=FWD
 // RUN: %gen --hq 16 --n 16384 --d 128 --window 1024,0 --causal --dtype bf16 | flash-opt --flash-to-nvvm="format=isa persistent-blocks=132" | %python %S/ptxas_spills.py | FileCheck %s --check-prefix=FWD
+// The same window with its diagonal a captured run-time operand, as
+// flash_mlir.cuda builds it (bench_mods.py's), persistent-captures.
+// RUN: %gen --hq 16 --n 16384 --d 128 --window 1024,0 --causal --dtype bf16 --mod-offset | flash-opt --flash-to-nvvm="format=isa persistent-captures=1" | %python %S/ptxas_spills.py | FileCheck %s --check-prefix=FWD
 // Document masks (segment ids: a block mask, tiles seen in full unmasked)
 // on the one-warpgroup forward and the backward. (The warp-specialized
 // forward with one, over 1024 keys, spills 104 bytes at d = 128, and ran
