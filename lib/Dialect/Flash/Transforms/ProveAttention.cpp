@@ -290,11 +290,12 @@ static int64_t keyExtent(const ForwardFacts &f) {
   return ShapedType::kDynamic;
 }
 
-/// Whether `e`, a predicate of the query position `i` alone (the key
+/// Whether `e`, a predicate of the query position `i` (the key
 /// substituted), holds for every row 0 <= i < nq: constants, conjunctions,
-/// and affine compares without floordiv or mod (linear in i: decided at the
-/// rows where they are largest; with a dynamic nq only where that is row 0),
-/// and equalities of a value with itself (seg[i] == seg[i]).
+/// affine compares true for all non-negative dims and sizes, those of i
+/// alone without floordiv or mod (linear in i: decided at the rows where
+/// they are largest; with a dynamic nq only where that is row 0), and
+/// equalities of a value with itself (seg[i] == seg[i]).
 static bool holdsForEveryRow(ExprContext &ec, const Expr *e, unsigned i,
                              int64_t nq) {
   using P = arith::CmpIPredicate;
@@ -309,10 +310,15 @@ static bool holdsForEveryRow(ExprContext &ec, const Expr *e, unsigned i,
                           "arith.cmpi:ule", "arith.cmpi:uge"},
                          e->name))
     return true;
-  if (e->kind != Kind::CmpI || e->aux != static_cast<int64_t>(P::sle) ||
-      llvm::any_of(e->freeDims, [&](unsigned d) { return d != i; }))
+  if (e->kind != Kind::CmpI || e->aux != static_cast<int64_t>(P::sle))
     return false;
   AffineExpr x = e->index[0];
+  // x <= 0 for every value of its dims and sizes (all >= 0): a per-head
+  // window's -(h + 1) <= 0.
+  if (knownNonNegative(simplifyAffineExpr(-x, kFirstFresh + 64, kMaxSymbols)))
+    return true;
+  if (llvm::any_of(e->freeDims, [&](unsigned d) { return d != i; }))
+    return false;
   bool linear = true;
   x.walk([&](AffineExpr t) {
     if (isa<AffineBinaryOpExpr>(t) && t.getKind() != AffineExprKind::Add &&
