@@ -268,12 +268,14 @@ private:
   bool isSimple(ArrayRef<AffineExpr> index);
 
   ExprContext &ec;
-  /// constantBand's analysis of each constant: {inside value's index,
-  /// upper offset k (j <= i + k), lower offset w (j >= i - w)}.
+  /// constantBand's analysis of each constant: the value inside the band
+  /// and the other one, its upper offset k (j <= i + k) and lower offset w
+  /// (j >= i - w).
   struct Band {
-    bool insideIsFirst;
+    double inside, outside;
     std::optional<int64_t> upper, lower;
   };
+  std::optional<Band> findBand(DenseElementsAttr d);
   llvm::DenseMap<Attribute, std::optional<Band>> bands;
   llvm::DenseMap<std::pair<Value, unsigned>, const Expr *> memo;
   llvm::DenseMap<std::pair<Value, unsigned>, SmallVector<AffineExpr, 4>>

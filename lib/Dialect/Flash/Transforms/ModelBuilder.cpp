@@ -1062,69 +1062,9 @@ const Expr *ModelBuilder::constantBand(Value v, ArrayRef<AffineExpr> index) {
       llvm::any_of(type.getShape().drop_back(2),
                    [](int64_t n) { return n != 1; }))
     return nullptr;
-  int64_t rows = type.getDimSize(rank - 2), cols = type.getDimSize(rank - 1);
-  // Elements as doubles (row-major), at most 2^24 of them.
-  if (rows * cols > (int64_t(1) << 24))
-    return nullptr;
-  SmallVector<double> values;
-  values.reserve(rows * cols);
-  if (elt.isInteger(1)) {
-    for (bool b : d.getValues<bool>())
-      values.push_back(b ? 1.0 : 0.0);
-  } else {
-    for (APFloat f : d.getValues<APFloat>())
-      values.push_back(f.convertToDouble());
-  }
-  double first = values[0], second = first;
-  for (double x : values)
-    if (x != first) {
-      second = x;
-      break;
-    }
   auto it = bands.find(d);
-  if (it == bands.end()) {
-    // Some value x is a band: each row's x elements are the columns
-    // [max(0, r - w), min(cols - 1, r + k)] (w or k absent: unbounded).
-    std::optional<Band> found;
-    for (bool insideIsFirst : {true, false}) {
-      double x = insideIsFirst ? first : second;
-      std::optional<int64_t> upper, lower;
-      bool ok = true;
-      for (int64_t r = 0; r < rows && ok; ++r) {
-        const double *row = &values[r * cols];
-        int64_t lo = 0, hi = cols - 1;
-        while (lo < cols && row[lo] != x)
-          ++lo;
-        while (hi >= 0 && row[hi] != x)
-          --hi;
-        if (lo > hi)
-          continue; // decided by the offsets found in other rows
-        if (hi < cols - 1) {
-          if (upper && *upper != hi - r)
-            ok = false;
-          upper = hi - r;
-        }
-        if (lo > 0) {
-          if (lower && *lower != r - lo)
-            ok = false;
-          lower = r - lo;
-        }
-      }
-      if (!ok || (!upper && !lower))
-        continue;
-      // Every element agrees with the band.
-      for (int64_t r = 0; r < rows && ok; ++r)
-        for (int64_t c = 0; c < cols && ok; ++c) {
-          bool in = (!upper || c <= r + *upper) && (!lower || c >= r - *lower);
-          ok = in == (values[r * cols + c] == x);
-        }
-      if (ok) {
-        found = Band{insideIsFirst, upper, lower};
-        break;
-      }
-    }
-    it = bands.try_emplace(d, found).first;
-  }
+  if (it == bands.end())
+    it = bands.try_emplace(d, findBand(d)).first;
   if (!it->second)
     return nullptr;
   const Band &band = *it->second;
@@ -1135,14 +1075,78 @@ const Expr *ModelBuilder::constantBand(Value v, ArrayRef<AffineExpr> index) {
     in = ec.land(in, ec.cmpi(static_cast<int64_t>(P::sle), j, i + *band.upper));
   if (band.lower)
     in = ec.land(in, ec.cmpi(static_cast<int64_t>(P::sge), j, i - *band.lower));
+  if (elt.isInteger(1))
+    return band.inside != 0 ? in : ec.lnot(in);
   auto valueOf = [&](double x) {
     return isNegInfLike(x) ? negInfOf(ec, x) : ec.constant(x);
   };
-  double inside = band.insideIsFirst ? first : second,
-         outside = band.insideIsFirst ? second : first;
-  if (elt.isInteger(1))
-    return inside != 0 ? in : ec.lnot(in);
-  return ec.select(in, valueOf(inside), valueOf(outside));
+  return ec.select(in, valueOf(band.inside), valueOf(band.outside));
+}
+
+std::optional<ModelBuilder::Band> ModelBuilder::findBand(DenseElementsAttr d) {
+  auto type = cast<ShapedType>(d.getType());
+  int64_t rows = type.getDimSize(type.getRank() - 2),
+          cols = type.getDimSize(type.getRank() - 1);
+  if (rows * cols > (int64_t(1) << 24))
+    return std::nullopt;
+  // Two values at most (a weight matrix stops at its third element value).
+  SmallVector<double> values;
+  values.reserve(rows * cols);
+  double first = 0, second = 0;
+  auto add = [&](double x) {
+    if (values.empty())
+      first = second = x;
+    else if (x != first && second == first)
+      second = x;
+    else if (x != first && x != second)
+      return false;
+    values.push_back(x);
+    return true;
+  };
+  if (type.getElementType().isInteger(1)) {
+    for (bool b : d.getValues<bool>())
+      add(b ? 1.0 : 0.0);
+  } else {
+    for (APFloat f : d.getValues<APFloat>())
+      if (!add(f.convertToDouble()))
+        return std::nullopt;
+  }
+  // Some value x is a band: each row's x elements are the columns
+  // [max(0, r - w), min(cols - 1, r + k)] (w or k absent: unbounded).
+  for (bool insideIsFirst : {true, false}) {
+    double x = insideIsFirst ? first : second;
+    std::optional<int64_t> upper, lower;
+    bool ok = true;
+    for (int64_t r = 0; r < rows && ok; ++r) {
+      const double *row = &values[r * cols];
+      int64_t lo = 0, hi = cols - 1;
+      while (lo < cols && row[lo] != x)
+        ++lo;
+      while (hi >= 0 && row[hi] != x)
+        --hi;
+      if (lo > hi)
+        continue; // decided by the offsets found in other rows
+      if (hi < cols - 1) {
+        ok &= !upper || *upper == hi - r;
+        upper = hi - r;
+      }
+      if (lo > 0) {
+        ok &= !lower || *lower == r - lo;
+        lower = r - lo;
+      }
+    }
+    if (!ok || (!upper && !lower))
+      continue;
+    // Every element agrees with the band.
+    for (int64_t r = 0; r < rows && ok; ++r)
+      for (int64_t c = 0; c < cols && ok; ++c) {
+        bool in = (!upper || c <= r + *upper) && (!lower || c >= r - *lower);
+        ok = in == (values[r * cols + c] == x);
+      }
+    if (ok)
+      return Band{x, insideIsFirst ? second : first, upper, lower};
+  }
+  return std::nullopt;
 }
 
 const Expr *ModelBuilder::evalGenerate(Operation *generate,
