@@ -199,7 +199,7 @@ def _mask_special_rows(b, m, cfg):
 
 def has_mods(cfg):
     return bool(cfg.window or cfg.softcap or cfg.alibi or cfg.segments or
-                cfg.t5_buckets)
+                cfg.t5_buckets or cfg.chunk)
 
 
 def _emit_consts(b, items, prefix):
@@ -727,6 +727,8 @@ def parse_config(argv=None):
                    help="also print a digest of the bits of every fused "
                         "output (<name>_bits:), to compare runs bitwise")
     p.add_argument("--window", help="left,right (-1: unbounded)")
+    p.add_argument("--chunk", type=int, default=0,
+                   help="chunked attention: (i + off) / C == j / C")
     p.add_argument("--softcap", type=float)
     p.add_argument("--alibi", action="store_true")
     p.add_argument("--mod-offset", action="store_true",
@@ -757,6 +759,7 @@ def parse_config(argv=None):
                  amp=a.amp, dynamic="keys" if a.dynamic_keys else a.dynamic, deterministic=a.deterministic,
                  window=(tuple(int(x) for x in a.window.split(","))
                          if a.window else None),
+                 chunk=a.chunk,
                  softcap=a.softcap, alibi=a.alibi, segments=a.segments,
                  t5_buckets=a.t5_buckets,
                  seg_batched=a.segments_batched,
@@ -1062,7 +1065,7 @@ if __name__ == "__main__":
         # One dynamic-length kernel checked at several (Nq, Nk); the
         # generated modifier regions bake in Nk - Nq (bottom-right windows,
         # ALiBi) or N (segment ids).
-        if cfg.window or cfg.alibi or cfg.segments:
+        if cfg.window or cfg.alibi or cfg.segments or cfg.chunk:
             raise SystemExit("--shapes takes no --window, --alibi, --segments")
         cfgs = []
         for pair in a.shapes.split(","):

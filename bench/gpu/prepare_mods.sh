@@ -73,6 +73,11 @@ exe mo4 --hq 2 --n 700 --d 256 --dtype bf16 --window 300,0 --causal --mod-offset
 exe mo5 --hq 3 --nq 500 --nk 333 --d 128 --dtype f16 --window 64,64 --mod-offset --tol 2e-3
 exe mo6 --batch 2 --hq 4 --hkv 2 --nq 200 --nk 260 --d 128 --dtype bf16 --alibi --causal --mod-offset --tol 8e-3
 exe gmo1 --grad --hq 2 --nq 300 --nk 500 --d 128 --dtype bf16 --window 100,0 --causal --mod-offset --tol 2e-2
+# Chunked attention ((i + off) / C == j / C: a block mask of split
+# compares on the tensor-core kernels), Nq != Nk, the backward.
+exe ch1 --hq 2 --nq 300 --nk 700 --d 128 --dtype bf16 --chunk 96 --causal --tol 8e-3
+exe ch2 --batch 2 --hq 4 --hkv 2 --n 500 --d 64 --dtype f16 --chunk 64 --tol 2e-3
+exe gch1 --grad --hq 2 --nq 300 --nk 500 --d 128 --dtype bf16 --chunk 100 --causal --tol 2e-2
 cp build/lib/libflash_cuda_runtime.so "$OUT/"
 [ -n "${CHECKS_ONLY:-}" ] && exit 0 # no kernel cache for the benchmark
 FLASH_MLIR_CACHE=$PWD/$OUT/cache /usr/bin/python3 bench/gpu/bench_mods.py --precompile --cases causal,window,full,softcap,alibi,document

@@ -36,6 +36,10 @@ class Config:
     # |i + off - j|, slopes captured), document masks (segment ids of
     # queries and keys captured, `segments` documents each).
     window: Optional[tuple] = None
+    # Chunked attention (Llama 4): keys of the query's chunk of `chunk`
+    # positions only, (i + off) / chunk == j / chunk (a mask_mod whose
+    # equality the raise and the kernels read as two bounds / a block mask).
+    chunk: int = 0
     softcap: Optional[float] = None
     alibi: bool = False
     # T5's relative-position bias: a table [t5_buckets, Hq] (captured)
@@ -240,6 +244,14 @@ def _emit_score_mod(e, cfg, s, h, i, j, cap):
 def _emit_mask_mod(e, cfg, i, j, cap, lead0=None, head=None):
     """Emits the window / document predicate; returns the i1 (or None)."""
     conds = []
+    if cfg.chunk:
+        off = _emit_mod_offset(e, cfg, cap, "ch")
+        e(f"      %chi = arith.addi {i}, {off} : index")
+        e(f"      %chc = arith.constant {cfg.chunk} : index")
+        e("      %chq = arith.floordivsi %chi, %chc : index")
+        e(f"      %chk = arith.floordivsi {j}, %chc : index")
+        e("      %chs = arith.cmpi eq, %chq, %chk : index")
+        conds.append("%chs")
     if cfg.window:
         left, right = cfg.window
         off = _emit_mod_offset(e, cfg, cap, "wd")
@@ -306,7 +318,7 @@ def _mod_regions(cfg):
         y = _emit_score_mod(e, cfg, "%ms", h, i, j, cap)
         e(f"      flash.yield {y} : f32")
         e("    }")
-    if cfg.window or cfg.segments:
+    if cfg.window or cfg.segments or cfg.chunk:
         e("    mask_mod {")
         e(f"    ^bb0({sig}):")
         y = _emit_mask_mod(e, cfg, i, j, cap, lead0=idx[0], head=h)

@@ -31,5 +31,10 @@
 // them), past max_distance 128 at these lengths.
 // RUN: %gen --hq 3 --nq 150 --nk 170 --d 16 --t5-buckets 32 | flash-opt --flash-to-cpu="block-q=16 block-kv=16" | %run | FileCheck %s
 // RUN: %gen --grad --batch 2 --hq 2 --nq 140 --nk 133 --d 16 --t5-buckets 32 --causal | flash-opt --flash-to-cpu="block-q=16 block-kv=8 loop-order=fa1" | %run | FileCheck %s
+// Chunked attention (Llama 4: (i + off) / C == j / C), its equality read as
+// two bounds: chunks smaller than the blocks and across them, Nq > Nk (the
+// first rows' chunk has no keys), with a window.
+// RUN: %gen --hq 2 --nq 37 --nk 45 --d 16 --chunk 8 --causal | flash-opt --flash-to-cpu="block-q=16 block-kv=8" | %run | FileCheck %s
+// RUN: %gen --grad --hq 2 --nq 45 --nk 37 --d 16 --chunk 20 --window 6,0 | flash-opt --flash-to-cpu="block-q=8 block-kv=16" | %run | FileCheck %s
 
 // CHECK: ok: 1
