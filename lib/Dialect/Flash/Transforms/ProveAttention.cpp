@@ -527,12 +527,54 @@ static Reason describeTerm(ExprContext &ec, const Expr *t) {
          describe(t) + ")";
 }
 
+/// `root` without a guard for rows that see no key: select(l == 0, 0, x)
+/// with l a row sum of exponentials that x divides by, or select(m == -inf,
+/// 0, x) with m a row max (a "safe" softmax, as flash-mlir's own reference
+/// and JAX's guarded normalization write it). flash.attention gives such
+/// rows 0 itself.
+static const Expr *withoutEmptyRowGuard(const Expr *root) {
+  if (root->kind != Kind::Select)
+    return root;
+  const Expr *c = root->ops[0], *zero = root->ops[1], *x = root->ops[2];
+  bool negated = false;
+  if (c->kind == Kind::Not) {
+    c = c->ops[0];
+    negated = true;
+  }
+  if (negated)
+    std::swap(zero, x);
+  auto isConst = [](const Expr *e, double v) {
+    return e->kind == Kind::Const && e->value == v;
+  };
+  using P = arith::CmpFPredicate;
+  if (!isConst(zero, 0) || c->kind != Kind::CmpF ||
+      (c->aux != static_cast<int64_t>(P::OEQ) &&
+       c->aux != static_cast<int64_t>(P::UEQ)))
+    return root;
+  const Expr *a = c->ops[0], *b = c->ops[1];
+  if (isConst(a, 0) || a->kind == Kind::NegInf)
+    std::swap(a, b);
+  bool rowSum = isConst(b, 0) && isSum(a) && containsExp(a->ops[0]);
+  if (rowSum) {
+    // x divides by that sum.
+    double coef;
+    SmallVector<const Expr *> fs = factorsOf(x, coef);
+    rowSum = llvm::any_of(fs, [&](const Expr *y) {
+      return y->kind == Kind::Recip && y->ops[0] == a;
+    });
+  }
+  bool rowMax = b->kind == Kind::NegInf && a->kind == Kind::Reduce &&
+                a->aux == static_cast<int64_t>(ReduceKind::Max);
+  return rowSum || rowMax ? x : root;
+}
+
 std::optional<Reason>
 model::proveForward(ExprContext &ec, const Expr *root, ArrayRef<int64_t> shape,
                     ArrayRef<std::pair<Value, int64_t>> symbols,
                     function_ref<const Expr *(const Expr *)> asLeaf,
                     ForwardFacts &f) {
   unsigned rank = shape.size();
+  root = withoutEmptyRowGuard(root);
   // 1. recip(D) * sum_j N(j) * V.
   double coef;
   SmallVector<const Expr *> outer = factorsOf(root, coef);
