@@ -56,8 +56,48 @@ static SmallVector<const Expr *> factorsOf(const Expr *e, double &coef) {
 static bool isNumerator(const Expr *e) {
   if (e->kind == Kind::Exp)
     return true;
-  return e->kind == Kind::Select && e->ops[1]->kind == Kind::Exp &&
+  if (e->kind != Kind::Select)
+    return false;
+  const Expr *t = e->ops[1];
+  // (A mask around a shift guarded for rows without keys, below.)
+  if (t->kind == Kind::Select && e->ops[2]->isConst(0))
+    t = isNumerator(t) && t->ops[1]->kind == Kind::Exp &&
+                t->ops[2]->kind == Kind::Exp
+            ? t->ops[1]
+            : t;
+  return t->kind == Kind::Exp &&
          (e->ops[2]->isConst(0) || e->ops[2]->kind == Kind::Exp);
+}
+
+/// exp(E - shift) with the shift guarded for rows without keys, as a safe
+/// softmax writes it, exp(s - where(m == -inf, 0, m)): the model's
+/// select(m == -inf, exp(A), exp(B)) with m a row max and A - B the same
+/// for every key. Where the guard holds every exponential is 0 either way
+/// (all scores are -inf), so it is exp(B); `e` itself otherwise.
+static const Expr *unguardedShift(ExprContext &ec, const Expr *e, unsigned j) {
+  if (e->kind != Kind::Select || e->ops[1]->kind != Kind::Exp ||
+      e->ops[2]->kind != Kind::Exp)
+    return e;
+  const Expr *c = e->ops[0];
+  bool negated = c->kind == Kind::Not;
+  if (negated)
+    c = c->ops[0];
+  using P = arith::CmpFPredicate;
+  if (c->kind != Kind::CmpF || c->dependsOn(j) ||
+      (c->aux != static_cast<int64_t>(P::OEQ) &&
+       c->aux != static_cast<int64_t>(P::UEQ)))
+    return e;
+  const Expr *a = c->ops[0], *b = c->ops[1];
+  if (a->kind == Kind::NegInf)
+    std::swap(a, b);
+  if (b->kind != Kind::NegInf || a->kind != Kind::Reduce ||
+      a->aux != static_cast<int64_t>(ReduceKind::Max))
+    return e;
+  const Expr *taken = negated ? e->ops[1] : e->ops[2];
+  const Expr *guard = negated ? e->ops[2] : e->ops[1];
+  if (ec.sub(guard->ops[0], taken->ops[0])->dependsOn(j))
+    return e;
+  return taken;
 }
 
 static bool approx(double a, double b) {
@@ -716,7 +756,17 @@ model::proveForward(ExprContext &ec, const Expr *root, ArrayRef<int64_t> shape,
   // mask with finite values ((1 - keep) * -10000 over a compare) when
   // E' - E has no product of Q and K, a finite fill otherwise.
   const Expr *selectBias = nullptr;
-  if (num->kind == Kind::Select && num->ops[2]->kind == Kind::Exp) {
+  const Expr *unguarded = unguardedShift(ec, num, j);
+  if (unguarded != num) {
+    ex = unguarded;
+  } else if (num->kind == Kind::Select && num->ops[1]->kind == Kind::Select) {
+    // A mask around a guarded shift.
+    cond = num->ops[0];
+    ex = unguardedShift(ec, num->ops[1], j);
+    if (ex->kind != Kind::Exp)
+      return Reason("the probabilities' numerator selects between "
+                    "exponentials in a way the raise does not prove");
+  } else if (num->kind == Kind::Select && num->ops[2]->kind == Kind::Exp) {
     ex = num->ops[1];
     const Expr *d = ec.sub(num->ops[2]->ops[0], ex->ops[0]);
     selectBias = ec.select(num->ops[0], ec.constant(0), d);
