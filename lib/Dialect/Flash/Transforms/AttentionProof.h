@@ -89,6 +89,11 @@ std::optional<Reason> proveForward(ExprContext &ec, const Expr *root,
 /// The row log-sum-exp of the proven forward, at root dims.
 const Expr *logSumExp(ExprContext &ec, const ForwardFacts &facts);
 
+/// A row log-sum-exp `e` without a guard for rows that see no key,
+/// where(l == 0, -inf, m + log l) with l a row sum of exponentials:
+/// flash.attention's lse is -inf there itself.
+const Expr *withoutEmptyRowLseGuard(const Expr *e);
+
 /// For an expression over some other index space that reads `leaf` (one of
 /// the forward's leaves) at `index`: the map from root dims to the
 /// expressions of that space, by aligning it with the forward's read.

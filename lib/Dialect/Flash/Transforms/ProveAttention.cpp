@@ -1261,6 +1261,24 @@ const Expr *model::logSumExp(ExprContext &ec, const ForwardFacts &f) {
   return ec.sub(ec.log(f.denominator), f.rowShift);
 }
 
+const Expr *model::withoutEmptyRowLseGuard(const Expr *e) {
+  // select(!(l == 0), x, -inf), the masked value normalized to the right.
+  if (e->kind != Kind::Select || e->ops[2]->kind != Kind::NegInf ||
+      e->ops[0]->kind != Kind::Not)
+    return e;
+  const Expr *c = e->ops[0]->ops[0];
+  using P = arith::CmpFPredicate;
+  if (c->kind != Kind::CmpF || (c->aux != static_cast<int64_t>(P::OEQ) &&
+                                c->aux != static_cast<int64_t>(P::UEQ)))
+    return e;
+  const Expr *a = c->ops[0], *b = c->ops[1];
+  if (a->isConst(0))
+    std::swap(a, b);
+  if (!b->isConst(0) || !isSum(a) || !containsExp(a->ops[0]))
+    return e;
+  return e->ops[1];
+}
+
 std::optional<DenseMap<unsigned, AffineExpr>>
 model::alignRoots(const Expr *forwardRead, ArrayRef<AffineExpr> index) {
   if (forwardRead->index.size() != index.size())

@@ -174,7 +174,7 @@ Reason checkUses(Candidate &c) {
         if (!rt.isDynamicDim(d))
           mb.extents[kSecondDims + d] = rt.getDimSize(d);
       }
-      const Expr *m = mb.eval(r, idx);
+      const Expr *m = withoutEmptyRowLseGuard(mb.eval(r, idx));
       const Expr *qr = findRead(m, f.q.tensor);
       const Expr *fq = findRead(c.rootExpr, f.q.tensor);
       if (qr && fq) {

@@ -1237,3 +1237,191 @@ func.func @safe_softmax_rows_without_keys(%q: tensor<2x2x45x16xf32>, %k: tensor<
   } -> tensor<2x2x45x16xf32>
   return %o2 : tensor<2x2x45x16xf32>
 }
+
+// -----
+
+// The safe softmax returning its row log-sum-exp guarded too, where(l == 0, -inf, m + log l): served by the op's lse.
+// CHECK-LABEL: func.func @safe_softmax_with_lse
+// CHECK: %{{.*}}, %[[LSE:.*]] = flash.attention {{.*}}lse({{.*}}causal, causal_offset = 8
+// CHECK-NOT: math.log
+// CHECK: return %{{.*}}, %[[LSE]]
+// EXEC: safe_softmax_with_lse: raised=yes
+func.func @safe_softmax_with_lse(%q: tensor<2x2x37x16xf32>, %k: tensor<2x2x45x16xf32>, %v: tensor<2x2x45x16xf32>) -> (tensor<2x2x37x16xf32>, tensor<2x2x37xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %se = tensor.empty() : tensor<2x2x37x45xf32>
+  %s0 = linalg.fill ins(%zero : f32) outs(%se : tensor<2x2x37x45xf32>) -> tensor<2x2x37x45xf32>
+  %s1 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d3, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%q, %k : tensor<2x2x37x16xf32>, tensor<2x2x45x16xf32>) outs(%s0 : tensor<2x2x37x45xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %p = arith.mulf %a, %b : f32
+    %y = arith.addf %acc, %p : f32
+    linalg.yield %y : f32
+  } -> tensor<2x2x37x45xf32>
+  %s2 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} outs(%s1 : tensor<2x2x37x45xf32>) {
+  ^bb0(%x: f32):
+    %sc = arith.constant 2.500000000e-01 : f32
+    %t0 = arith.mulf %x, %sc : f32
+    %ri = linalg.index 2 : index
+    %rj = linalg.index 3 : index
+    %ii = linalg.index 2 : index
+    %jj = linalg.index 3 : index
+    %iic = arith.index_cast %ii : index to i64
+    %jjc = arith.index_cast %jj : index to i64
+    %off = arith.constant 8 : i64
+    %lim = arith.addi %iic, %off : i64
+    %vis = arith.cmpi sle, %jjc, %lim : i64
+    %t2 = arith.select %vis, %t0, %ninf : f32
+    %wdo = arith.constant 8 : index
+    %wi = arith.addi %ri, %wdo : index
+    %wlo = arith.constant 5 : index
+    %wl = arith.subi %wi, %wlo : index
+    %wkl = arith.cmpi sge, %rj, %wl : index
+    %whi = arith.constant 0 : index
+    %wh = arith.addi %wi, %whi : index
+    %wkh = arith.cmpi sle, %rj, %wh : index
+    %mka0 = arith.andi %wkl, %wkh : i1
+    %t3 = arith.select %mka0, %t2, %ninf : f32
+    linalg.yield %t3 : f32
+  } -> tensor<2x2x37x45xf32>
+  %me = tensor.empty() : tensor<2x2x37xf32>
+  %m0 = linalg.fill ins(%ninf : f32) outs(%me : tensor<2x2x37xf32>) -> tensor<2x2x37xf32>
+  %m1 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%s2 : tensor<2x2x37x45xf32>) outs(%m0 : tensor<2x2x37xf32>) {
+  ^bb0(%x: f32, %y: f32):
+    %z = arith.maximumf %x, %y : f32
+    linalg.yield %z : f32
+  } -> tensor<2x2x37xf32>
+  %pe = tensor.empty() : tensor<2x2x37x45xf32>
+  %p = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%s2, %m1 : tensor<2x2x37x45xf32>, tensor<2x2x37xf32>) outs(%pe : tensor<2x2x37x45xf32>) {
+  ^bb0(%x: f32, %mx: f32, %o: f32):
+    %isinf = arith.cmpf oeq, %mx, %ninf : f32
+    %ms = arith.select %isinf, %zero, %mx : f32
+    %d = arith.subf %x, %ms : f32
+    %ex = math.exp %d : f32
+    linalg.yield %ex : f32
+  } -> tensor<2x2x37x45xf32>
+  %l0 = linalg.fill ins(%zero : f32) outs(%me : tensor<2x2x37xf32>) -> tensor<2x2x37xf32>
+  %l1 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%p : tensor<2x2x37x45xf32>) outs(%l0 : tensor<2x2x37xf32>) {
+  ^bb0(%x: f32, %y: f32):
+    %z = arith.addf %x, %y : f32
+    linalg.yield %z : f32
+  } -> tensor<2x2x37xf32>
+  %oe = tensor.empty() : tensor<2x2x37x16xf32>
+  %o0 = linalg.fill ins(%zero : f32) outs(%oe : tensor<2x2x37x16xf32>) -> tensor<2x2x37x16xf32>
+  %o1 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d3, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d4)>], iterator_types = ["parallel", "parallel", "parallel", "reduction", "parallel"]} ins(%p, %v : tensor<2x2x37x45xf32>, tensor<2x2x45x16xf32>) outs(%o0 : tensor<2x2x37x16xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %pr = arith.mulf %a, %b : f32
+    %y = arith.addf %acc, %pr : f32
+    linalg.yield %y : f32
+  } -> tensor<2x2x37x16xf32>
+  %ore = tensor.empty() : tensor<2x2x37x16xf32>
+  %o2 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%o1, %l1 : tensor<2x2x37x16xf32>, tensor<2x2x37xf32>) outs(%ore : tensor<2x2x37x16xf32>) {
+  ^bb0(%a: f32, %l: f32, %o: f32):
+    %emp = arith.cmpf oeq, %l, %zero : f32
+    %dv = arith.divf %a, %l : f32
+    %y = arith.select %emp, %zero, %dv : f32
+    linalg.yield %y : f32
+  } -> tensor<2x2x37x16xf32>
+  %lse = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%m1, %l1 : tensor<2x2x37xf32>, tensor<2x2x37xf32>) outs(%me : tensor<2x2x37xf32>) {
+  ^bb0(%mx: f32, %l: f32, %o: f32):
+    %emp = arith.cmpf oeq, %l, %zero : f32
+    %lg = math.log %l : f32
+    %y0 = arith.addf %mx, %lg : f32
+    %y = arith.select %emp, %ninf, %y0 : f32
+    linalg.yield %y : f32
+  } -> tensor<2x2x37xf32>
+  return %o2, %lse : tensor<2x2x37x16xf32>, tensor<2x2x37xf32>
+}
+
+// -----
+
+// The same with rows without keys (Nq > Nk, bottom-right): o = 0 and lse = -inf on both sides.
+// CHECK-LABEL: func.func @safe_softmax_with_lse_rows_without_keys
+// CHECK: %{{.*}}, %[[LSE:.*]] = flash.attention {{.*}}lse({{.*}}causal, causal_offset = -8
+// CHECK-NOT: math.log
+// CHECK: return %{{.*}}, %[[LSE]]
+// EXEC: safe_softmax_with_lse_rows_without_keys: raised=yes
+func.func @safe_softmax_with_lse_rows_without_keys(%q: tensor<2x2x45x16xf32>, %k: tensor<2x2x37x16xf32>, %v: tensor<2x2x37x16xf32>) -> (tensor<2x2x45x16xf32>, tensor<2x2x45xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %se = tensor.empty() : tensor<2x2x45x37xf32>
+  %s0 = linalg.fill ins(%zero : f32) outs(%se : tensor<2x2x45x37xf32>) -> tensor<2x2x45x37xf32>
+  %s1 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d3, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%q, %k : tensor<2x2x45x16xf32>, tensor<2x2x37x16xf32>) outs(%s0 : tensor<2x2x45x37xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %p = arith.mulf %a, %b : f32
+    %y = arith.addf %acc, %p : f32
+    linalg.yield %y : f32
+  } -> tensor<2x2x45x37xf32>
+  %s2 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} outs(%s1 : tensor<2x2x45x37xf32>) {
+  ^bb0(%x: f32):
+    %sc = arith.constant 2.500000000e-01 : f32
+    %t0 = arith.mulf %x, %sc : f32
+    %ri = linalg.index 2 : index
+    %rj = linalg.index 3 : index
+    %ii = linalg.index 2 : index
+    %jj = linalg.index 3 : index
+    %iic = arith.index_cast %ii : index to i64
+    %jjc = arith.index_cast %jj : index to i64
+    %off = arith.constant -8 : i64
+    %lim = arith.addi %iic, %off : i64
+    %vis = arith.cmpi sle, %jjc, %lim : i64
+    %t2 = arith.select %vis, %t0, %ninf : f32
+    %wdo = arith.constant -8 : index
+    %wi = arith.addi %ri, %wdo : index
+    %wlo = arith.constant 5 : index
+    %wl = arith.subi %wi, %wlo : index
+    %wkl = arith.cmpi sge, %rj, %wl : index
+    %whi = arith.constant 0 : index
+    %wh = arith.addi %wi, %whi : index
+    %wkh = arith.cmpi sle, %rj, %wh : index
+    %mka0 = arith.andi %wkl, %wkh : i1
+    %t3 = arith.select %mka0, %t2, %ninf : f32
+    linalg.yield %t3 : f32
+  } -> tensor<2x2x45x37xf32>
+  %me = tensor.empty() : tensor<2x2x45xf32>
+  %m0 = linalg.fill ins(%ninf : f32) outs(%me : tensor<2x2x45xf32>) -> tensor<2x2x45xf32>
+  %m1 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%s2 : tensor<2x2x45x37xf32>) outs(%m0 : tensor<2x2x45xf32>) {
+  ^bb0(%x: f32, %y: f32):
+    %z = arith.maximumf %x, %y : f32
+    linalg.yield %z : f32
+  } -> tensor<2x2x45xf32>
+  %pe = tensor.empty() : tensor<2x2x45x37xf32>
+  %p = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%s2, %m1 : tensor<2x2x45x37xf32>, tensor<2x2x45xf32>) outs(%pe : tensor<2x2x45x37xf32>) {
+  ^bb0(%x: f32, %mx: f32, %o: f32):
+    %isinf = arith.cmpf oeq, %mx, %ninf : f32
+    %ms = arith.select %isinf, %zero, %mx : f32
+    %d = arith.subf %x, %ms : f32
+    %ex = math.exp %d : f32
+    linalg.yield %ex : f32
+  } -> tensor<2x2x45x37xf32>
+  %l0 = linalg.fill ins(%zero : f32) outs(%me : tensor<2x2x45xf32>) -> tensor<2x2x45xf32>
+  %l1 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%p : tensor<2x2x45x37xf32>) outs(%l0 : tensor<2x2x45xf32>) {
+  ^bb0(%x: f32, %y: f32):
+    %z = arith.addf %x, %y : f32
+    linalg.yield %z : f32
+  } -> tensor<2x2x45xf32>
+  %oe = tensor.empty() : tensor<2x2x45x16xf32>
+  %o0 = linalg.fill ins(%zero : f32) outs(%oe : tensor<2x2x45x16xf32>) -> tensor<2x2x45x16xf32>
+  %o1 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d3, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d4)>], iterator_types = ["parallel", "parallel", "parallel", "reduction", "parallel"]} ins(%p, %v : tensor<2x2x45x37xf32>, tensor<2x2x37x16xf32>) outs(%o0 : tensor<2x2x45x16xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %pr = arith.mulf %a, %b : f32
+    %y = arith.addf %acc, %pr : f32
+    linalg.yield %y : f32
+  } -> tensor<2x2x45x16xf32>
+  %ore = tensor.empty() : tensor<2x2x45x16xf32>
+  %o2 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%o1, %l1 : tensor<2x2x45x16xf32>, tensor<2x2x45xf32>) outs(%ore : tensor<2x2x45x16xf32>) {
+  ^bb0(%a: f32, %l: f32, %o: f32):
+    %emp = arith.cmpf oeq, %l, %zero : f32
+    %dv = arith.divf %a, %l : f32
+    %y = arith.select %emp, %zero, %dv : f32
+    linalg.yield %y : f32
+  } -> tensor<2x2x45x16xf32>
+  %lse = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%m1, %l1 : tensor<2x2x45xf32>, tensor<2x2x45xf32>) outs(%me : tensor<2x2x45xf32>) {
+  ^bb0(%mx: f32, %l: f32, %o: f32):
+    %emp = arith.cmpf oeq, %l, %zero : f32
+    %lg = math.log %l : f32
+    %y0 = arith.addf %mx, %lg : f32
+    %y = arith.select %emp, %ninf, %y0 : f32
+    linalg.yield %y : f32
+  } -> tensor<2x2x45xf32>
+  return %o2, %lse : tensor<2x2x45x16xf32>, tensor<2x2x45xf32>
+}
