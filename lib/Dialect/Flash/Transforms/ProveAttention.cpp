@@ -59,14 +59,34 @@ static bool isNumerator(const Expr *e) {
   if (e->kind != Kind::Select)
     return false;
   const Expr *t = e->ops[1];
-  // (A mask around a shift guarded for rows without keys, below.)
-  if (t->kind == Kind::Select && e->ops[2]->isConst(0))
-    t = isNumerator(t) && t->ops[1]->kind == Kind::Exp &&
-                t->ops[2]->kind == Kind::Exp
-            ? t->ops[1]
-            : t;
+  // A mask around a shift guarded for rows without keys (unguardedShift).
+  if (t->kind == Kind::Select && t->ops[1]->kind == Kind::Exp &&
+      t->ops[2]->kind == Kind::Exp && e->ops[2]->isConst(0))
+    t = t->ops[1];
   return t->kind == Kind::Exp &&
          (e->ops[2]->isConst(0) || e->ops[2]->kind == Kind::Exp);
+}
+
+/// The guards of a safe softmax for rows without keys: `x` where `c` is
+/// x == 0 (`negInf`: x == -inf), ordered or not, either side; else null.
+static const Expr *comparedWith(const Expr *c, bool negInf) {
+  using P = arith::CmpFPredicate;
+  if (c->kind != Kind::CmpF || (c->aux != static_cast<int64_t>(P::OEQ) &&
+                                c->aux != static_cast<int64_t>(P::UEQ)))
+    return nullptr;
+  auto isK = [&](const Expr *x) {
+    return negInf ? x->kind == Kind::NegInf : x->isConst(0);
+  };
+  return isK(c->ops[1]) ? c->ops[0] : isK(c->ops[0]) ? c->ops[1] : nullptr;
+}
+/// A row max, and a row sum of exponentials.
+static bool isRowMax(const Expr *e) {
+  return e && e->kind == Kind::Reduce &&
+         e->aux == static_cast<int64_t>(ReduceKind::Max);
+}
+static bool containsExp(const Expr *e);
+static bool isExpRowSum(const Expr *e) {
+  return e && isSum(e) && containsExp(e->ops[0]);
 }
 
 /// exp(E - shift) with the shift guarded for rows without keys, as a safe
@@ -82,16 +102,7 @@ static const Expr *unguardedShift(ExprContext &ec, const Expr *e, unsigned j) {
   bool negated = c->kind == Kind::Not;
   if (negated)
     c = c->ops[0];
-  using P = arith::CmpFPredicate;
-  if (c->kind != Kind::CmpF || c->dependsOn(j) ||
-      (c->aux != static_cast<int64_t>(P::OEQ) &&
-       c->aux != static_cast<int64_t>(P::UEQ)))
-    return e;
-  const Expr *a = c->ops[0], *b = c->ops[1];
-  if (a->kind == Kind::NegInf)
-    std::swap(a, b);
-  if (b->kind != Kind::NegInf || a->kind != Kind::Reduce ||
-      a->aux != static_cast<int64_t>(ReduceKind::Max))
+  if (c->dependsOn(j) || !isRowMax(comparedWith(c, /*negInf=*/true)))
     return e;
   const Expr *taken = negated ? e->ops[1] : e->ops[2];
   const Expr *guard = negated ? e->ops[2] : e->ops[1];
@@ -320,7 +331,6 @@ static bool gathersByReduction(const Expr *e) {
   return llvm::any_of(e->ops, gathersByReduction);
 }
 
-/// A reason naming what a score term is, for remarks.
 /// The static number of keys (K's key dim), or kDynamic.
 static int64_t keyExtent(const ForwardFacts &f) {
   for (auto [t, role] : llvm::zip(
@@ -532,6 +542,7 @@ static std::optional<bool> someRowSeesNoKey(const Expr *maskMod, unsigned i,
   return false;
 }
 
+/// A reason naming what a score term is, for remarks.
 static Reason describeTerm(ExprContext &ec, const Expr *t) {
   if (gathersByReduction(t))
     return "the scores add a table read at positions computed from the "
@@ -583,29 +594,22 @@ static const Expr *withoutEmptyRowGuard(const Expr *root) {
   }
   if (negated)
     std::swap(zero, x);
-  auto isConst = [](const Expr *e, double v) {
-    return e->kind == Kind::Const && e->value == v;
-  };
-  using P = arith::CmpFPredicate;
-  if (!isConst(zero, 0) || c->kind != Kind::CmpF ||
-      (c->aux != static_cast<int64_t>(P::OEQ) &&
-       c->aux != static_cast<int64_t>(P::UEQ)))
+  if (!zero->isConst(0))
     return root;
-  const Expr *a = c->ops[0], *b = c->ops[1];
-  if (isConst(a, 0) || a->kind == Kind::NegInf)
-    std::swap(a, b);
-  bool rowSum = isConst(b, 0) && isSum(a) && containsExp(a->ops[0]);
-  if (rowSum) {
-    // x divides by that sum.
-    double coef;
-    SmallVector<const Expr *> fs = factorsOf(x, coef);
-    rowSum = llvm::any_of(fs, [&](const Expr *y) {
-      return y->kind == Kind::Recip && y->ops[0] == a;
-    });
-  }
-  bool rowMax = b->kind == Kind::NegInf && a->kind == Kind::Reduce &&
-                a->aux == static_cast<int64_t>(ReduceKind::Max);
-  return rowSum || rowMax ? x : root;
+  if (isRowMax(comparedWith(c, /*negInf=*/true)))
+    return x;
+  const Expr *l = comparedWith(c, /*negInf=*/false);
+  if (!isExpRowSum(l))
+    return root;
+  // x divides by that sum.
+  double coef;
+  SmallVector<const Expr *> fs = factorsOf(x, coef);
+  return llvm::any_of(fs,
+                      [&](const Expr *y) {
+                        return y->kind == Kind::Recip && y->ops[0] == l;
+                      })
+             ? x
+             : root;
 }
 
 std::optional<Reason>
@@ -1266,15 +1270,7 @@ const Expr *model::withoutEmptyRowLseGuard(const Expr *e) {
   if (e->kind != Kind::Select || e->ops[2]->kind != Kind::NegInf ||
       e->ops[0]->kind != Kind::Not)
     return e;
-  const Expr *c = e->ops[0]->ops[0];
-  using P = arith::CmpFPredicate;
-  if (c->kind != Kind::CmpF || (c->aux != static_cast<int64_t>(P::OEQ) &&
-                                c->aux != static_cast<int64_t>(P::UEQ)))
-    return e;
-  const Expr *a = c->ops[0], *b = c->ops[1];
-  if (a->isConst(0))
-    std::swap(a, b);
-  if (!b->isConst(0) || !isSum(a) || !containsExp(a->ops[0]))
+  if (!isExpRowSum(comparedWith(e->ops[0]->ops[0], /*negInf=*/false)))
     return e;
   return e->ops[1];
 }

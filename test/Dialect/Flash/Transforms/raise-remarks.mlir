@@ -1478,3 +1478,55 @@ func.func @negative_finfo_min_rows_without_keys(%q: tensor<37x16xf32>, %k: tenso
   %o = linalg.matmul ins(%p, %v : tensor<37x45xf32>, tensor<45x16xf32>) outs(%z3 : tensor<37x16xf32>) -> tensor<37x16xf32>
   return %o : tensor<37x16xf32>
 }
+
+// -----
+
+// keep iff j == 40 - i with finfo.min and dynamic sizes: no key every row
+// provably sees, and the rows cannot be enumerated.
+// CHECK-LABEL: func.func @negative_finfo_min_unprovable_rows
+// CHECK-NOT: flash.attention
+func.func @negative_finfo_min_unprovable_rows(%q: tensor<4x?x16xf32>, %k: tensor<4x?x16xf32>, %v: tensor<4x?x16xf32>) -> tensor<4x?x16xf32> {
+  %zero = arith.constant 0.0 : f32
+  %cq = arith.constant 1 : index
+  %ck = arith.constant 1 : index
+  %nq = tensor.dim %q, %cq : tensor<4x?x16xf32>
+  %nk = tensor.dim %k, %ck : tensor<4x?x16xf32>
+  %e0 = tensor.empty(%nq, %nk) : tensor<4x?x?xf32>
+  %z0 = linalg.fill ins(%zero : f32) outs(%e0 : tensor<4x?x?xf32>) -> tensor<4x?x?xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(h, i, j, d) -> (h, i, d)>, affine_map<(h, i, j, d) -> (h, j, d)>, affine_map<(h, i, j, d) -> (h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%q, %k : tensor<4x?x16xf32>, tensor<4x?x16xf32>) outs(%z0 : tensor<4x?x?xf32>) {
+  ^bb0(%a: f32, %bb: f32, %c: f32):
+    %m = arith.mulf %a, %bb : f32
+    %r = arith.addf %c, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<4x?x?xf32>
+  %sm = linalg.generic {indexing_maps = [affine_map<(h, i, j) -> (h, i, j)>, affine_map<(h, i, j) -> (h, i, j)>], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%s : tensor<4x?x?xf32>) outs(%e0 : tensor<4x?x?xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %h = linalg.index 0 : index
+    %i = linalg.index 1 : index
+    %j = linalg.index 2 : index
+    
+    %sc = arith.constant 0.25 : f32
+    %ninf = arith.constant -3.40282347E+38 : f32
+    %y = arith.mulf %x, %sc : f32
+    %c40 = arith.constant 40 : index
+    %anti = arith.subi %c40, %i : index
+    %keep = arith.cmpi eq, %j, %anti : index
+    %r = arith.select %keep, %y, %ninf : f32
+    linalg.yield %r : f32
+  } -> tensor<4x?x?xf32>
+  %e1 = tensor.empty(%nq, %nk) : tensor<4x?x?xf32>
+  %p = linalg.softmax dimension(2) ins(%sm : tensor<4x?x?xf32>) outs(%e1 : tensor<4x?x?xf32>) -> tensor<4x?x?xf32>
+  %e3 = tensor.empty(%nq) : tensor<4x?x16xf32>
+  %z3 = linalg.fill ins(%zero : f32) outs(%e3 : tensor<4x?x16xf32>) -> tensor<4x?x16xf32>
+  // expected-remark @+1 {{attention not raised: the mask uses the lowest finite float (finfo.min) and its predicate may leave rows without any key (no key every row provably sees): the program averages V uniformly there, flash.attention gives 0}}
+  %o32 = linalg.generic {indexing_maps = [affine_map<(h, i, e, j) -> (h, i, j)>, affine_map<(h, i, e, j) -> (h, j, e)>, affine_map<(h, i, e, j) -> (h, i, e)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%p, %v : tensor<4x?x?xf32>, tensor<4x?x16xf32>) outs(%z3 : tensor<4x?x16xf32>) {
+  ^bb0(%a: f32, %bb: f32, %c: f32):
+    %m = arith.mulf %a, %bb : f32
+    %r = arith.addf %c, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<4x?x16xf32>
+  return %o32 : tensor<4x?x16xf32>
+}
