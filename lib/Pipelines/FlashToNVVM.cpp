@@ -44,6 +44,7 @@ void mlir::flash::buildFlashToNVVMPipeline(
   map.persistentCaptures = options.persistentCaptures;
   map.fmaExp2 = options.fmaExp2;
   map.gradD256 = options.gradD256;
+  map.gradAShared = options.gradAShared;
   pm.addPass(createFlashMapToGPU(map, tensorCoreKernelKinds()));
   if (options.mapOnly)
     return;

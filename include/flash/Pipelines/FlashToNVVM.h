@@ -74,6 +74,11 @@ struct FlashToNVVMPipelineOptions
       llvm::cl::desc("The d = 256 backward on wgmma (false: SIMT; "
                      "flash-map-to-gpu)"),
       llvm::cl::init(FlashMapToGPUOptions().gradD256)};
+  PassOptions::Option<bool> gradAShared{
+      *this, "grad-a-shared",
+      llvm::cl::desc("The wgmma backward's fixed A operands from shared "
+                     "memory at d <= 128 too (flash-map-to-gpu)"),
+      llvm::cl::init(FlashMapToGPUOptions().gradAShared)};
   PassOptions::Option<bool> deterministic{
       *this, "deterministic",
       llvm::cl::desc("The backward's dQ in a fixed order of additions "

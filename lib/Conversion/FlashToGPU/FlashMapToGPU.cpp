@@ -453,6 +453,7 @@ struct FlashMapToGPUPass : flash::impl::FlashMapToGPUBase<FlashMapToGPUPass> {
     o.persistentCaptures = persistentCaptures;
     o.fmaExp2 = fmaExp2;
     o.gradD256 = gradD256;
+    o.gradAShared = gradAShared;
     o.rowLanes = rowLanes;
     o.gradRowLanes = gradRowLanes;
     o.maxWorkgroupMemory = maxWorkgroupMemory;

@@ -248,12 +248,13 @@ Value put(OpBuilder &b, Location l, Value x, Value c, int64_t r, int64_t j) {
 /// Past d = 128 (wgmma only) the kernels read their fixed A operands (Q and
 /// dO of the dQ kernel, K and V of the dK/dV kernel) from shared memory:
 /// as A fragments they would take 128 registers next to the accumulators'
-/// 128 (the dK/dV kernel's split by columns: see there).
-bool gradAShared(const KernelSpec &s) { return s.wgmma && s.d > 128; }
+/// 128 (the dK/dV kernel's split by columns: see there). Below, with
+/// `grad-a-shared`, to free their registers for larger tiles.
+bool gradAShared(const KernelSpec &s) { return s.wgmma && s.gradAShared; }
 } // namespace
 
 int64_t gpukernels::gradKVColumnParts(const KernelSpec &s) {
-  return gradAShared(s) ? 2 : 1;
+  return s.wgmma && s.d > 128 ? 2 : 1;
 }
 
 namespace {
@@ -275,6 +276,26 @@ SwizzledTiles sharedATiles(MmaFragments &F, const KernelSpec &s, Value buf,
   F.fenceProxyAsync();
   gpu::BarrierOp::create(F.b, F.loc);
   return t;
+}
+
+/// Tile i of sharedATiles' buffer as this warpgroup's A operand (K-major):
+/// its 64 rows of the block's (64 rows of 128 bytes per 64-column group, in
+/// the descriptor's 16-byte units).
+Value sharedADescriptor(MmaFragments &F, const SwizzledTiles &t, int64_t i,
+                        Value tid, int64_t warps) {
+  Value desc = t.descriptor(F, i, /*mnMajor=*/false);
+  if (warps <= 4)
+    return desc;
+  OpBuilder &b = F.b;
+  Value wg = arith::IndexCastUIOp::create(
+      b, F.loc, b.getI64Type(),
+      arith::DivUIOp::create(b, F.loc, tid,
+                             arith::ConstantIndexOp::create(b, F.loc, 128)));
+  return arith::AddIOp::create(
+      b, F.loc, desc,
+      arith::MulIOp::create(b, F.loc, wg,
+                            arith::ConstantIntOp::create(
+                                b, F.loc, b.getI64Type(), 64 * 128 / 16)));
 }
 
 /// Stores a 16-row block of C tiles (scaled by `mul`) as `elt` to
@@ -398,8 +419,8 @@ gpu::GPUFuncOp gpukernels::buildGradQMmaKernel(OpBuilder &ob, Location loc,
   if (aShared) {
     aSw = sharedATiles(F, s, fn.getWorkgroupAttributions()[1], tid, threads,
                        {q, dO}, bh, w.base, nq, warps * 16);
-    qADesc = aSw->descriptor(F, 0, /*mnMajor=*/false);
-    doADesc = aSw->descriptor(F, 1, /*mnMajor=*/false);
+    qADesc = sharedADescriptor(F, *aSw, 0, tid, warps);
+    doADesc = sharedADescriptor(F, *aSw, 1, tid, warps);
   }
 
   Value maskBase = mask ? maskLeadBase(kb, s, bh) : Value();
@@ -654,8 +675,8 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
   if (aShared) {
     aSw = sharedATiles(F, s, fn.getWorkgroupAttributions()[2], tid, threads,
                        {k, v}, kvbh, keyBase, nk, blockKeys);
-    kADesc = aSw->descriptor(F, 0, /*mnMajor=*/false);
-    vADesc = aSw->descriptor(F, 1, /*mnMajor=*/false);
+    kADesc = sharedADescriptor(F, *aSw, 0, tid, warps);
+    vADesc = sharedADescriptor(F, *aSw, 1, tid, warps);
   }
   if (parts > 1)
     partDesc = arith::MulIOp::create(

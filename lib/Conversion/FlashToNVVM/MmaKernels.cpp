@@ -768,7 +768,8 @@ void gpukernels::chooseMmaTiles(KernelSpec &s, int64_t warps, int64_t tileKV,
   const bool ring = s.wgmma && !backward && wgmmaForwardStages(s) == 2;
   const bool qShared = s.wgmma && !backward && s.d == 128;
   const int64_t tiles = (backward && s.wgmma) || ring ? 4 : 2;
-  const int64_t limit = ring || qShared ? 100 * 1024 : 48 * 1024;
+  const int64_t limit =
+      ring || qShared || (backward && s.gradAShared) ? 100 * 1024 : 48 * 1024;
   while (s.mmaTileKV > 16 &&
          tiles * s.mmaTileKV * rowBytes + (s.wgmma ? 1024 : 0) > limit)
     s.mmaTileKV /= 2;

@@ -74,14 +74,16 @@ struct TensorCoreKind : KernelKind {
       s.mmaFmaExp2 = o.fmaExp2 >= 0       ? std::min<int64_t>(o.fmaExp2, 8)
                      : scoreModUsesSFU(s) ? 3
                                           : 0;
+    s.gradAShared = backward && s.wgmma && (s.d > 128 || o.gradAShared);
     chooseMmaTiles(s, o.mmaWarps, o.mmaTileKV, backward);
     // dQ by atomics (deterministic=false) on the wgmma backward, unless the
     // op is marked deterministic; a document mask's table would take the
     // scratch buffer it needs.
-    // (Up to d = 128: past it the dK/dV kernel's blocks split dK and dV by
-    // columns, and a dQ^T of all of D would not fit their registers.)
+    // (Not with A operands from shared memory: past d = 128 the dK/dV
+    // kernel's blocks split dK and dV by columns, and a dQ^T of all of D
+    // would not fit their registers.)
     s.gradAtomicDQ = backward && s.wgmma && !o.deterministic && !s.orderFixed &&
-                     !blockMaskApplies(s) && s.d <= 128;
+                     !blockMaskApplies(s) && !s.gradAShared;
     // A document mask's table, in entries whose multiples are the tiles
     // the kernels visit: the forward's (block rows x key tile); the
     // backward's the dQ kernel's (block rows x key tile) and the dK/dV

@@ -102,6 +102,10 @@ struct KernelSpec {
   /// The backward's tile (keys of the dQ kernel, queries of the dK/dV
   /// kernel) when given by mma-tile-kv; 0: by head dim.
   int64_t mmaGradTile = 0;
+  /// The wgmma backward reads its fixed A operands (K, V of the dK/dV
+  /// kernel; Q, dO of the dQ kernel) from shared memory: past d = 128
+  /// always, below with `grad-a-shared`.
+  bool gradAShared = false;
   /// ptxas' register limit for the tensor-core kernels (mma-max-registers;
   /// 0: see limitRegisters).
   int64_t mmaMaxRegisters = 0;

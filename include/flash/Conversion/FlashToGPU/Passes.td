@@ -120,6 +120,13 @@ def FlashMapToGPU : Pass<"flash-map-to-gpu", "::mlir::ModuleOp"> {
            "and K/V read from shared memory, dK/dV in two column halves per "
            "key block; 0.82-1.04x FlashAttention-2 on the H200, where the "
            "SIMT kernels that false selects ran 0.02x)">,
+    Option<"gradAShared", "grad-a-shared", "bool", /*default=*/"false",
+           "With wgmma: the backward at head dim 64 and 128 reads its fixed "
+           "A operands (K and V of the dK/dV kernel, Q and dO of the dQ "
+           "kernel) from shared memory, as at d = 256, instead of holding "
+           "them as register fragments: registers for larger tiles "
+           "(mma-tile-kv) and two warpgroups per block (mma-warps=8); not "
+           "with dQ by atomics (being measured: bench/gpu/run_bwd_tiles.sh)">,
     Option<"deterministic", "deterministic", "bool", /*default=*/"true",
            "The backward's dQ in a fixed order of additions (its own "
            "kernel, which recomputes S and dP). false: the wgmma backward "

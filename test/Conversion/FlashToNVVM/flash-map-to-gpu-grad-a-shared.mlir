@@ -1,0 +1,41 @@
+// The wgmma backward at d <= 128 with `grad-a-shared` (MmaGradKernels.cpp):
+// S / dP (dQ kernel) and S^T / dP^T (dK/dV kernel) read their fixed A
+// operands from a shared [rows, 128] tile (`da`) instead of register
+// fragments, as at d = 256, but without the split by columns (no
+// column_parts: dK and dV of all of D in one block). With two warpgroups
+// (mma-warps=8: 128 rows a block) each reads its own 64 rows of the tile:
+// 64 rows x 128 bytes = 512 in the descriptor's 16-byte units. dQ by
+// atomics stays off with it (deterministic=0: no bulk reductions). Off by
+// default until it is measured (bench/gpu/prepare_bwd_tiles.sh).
+// RUN: flash-opt %s --flash-map-to-gpu="grad-a-shared=1 mma-warps=8 mma-tile-kv=64" | FileCheck %s
+// RUN: flash-opt %s --flash-map-to-gpu="grad-a-shared=1 deterministic=0" | FileCheck %s --check-prefix=ONE
+// RUN: flash-opt %s --flash-map-to-gpu | FileCheck %s --check-prefix=DEFAULT
+
+// CHECK-LABEL: module attributes {flash.kernels = [{args = ["q", "k", "v", "o", "lse", "do", "dq", "delta"], batch_heads = "bh", block = 256 : i64, kind = "wgmma", name = "flash_attention_grad_dq_0", rows = "nq", rows_per_block = 128 : i64
+// CHECK-SAME: {args = ["q", "k", "v", "lse", "do", "delta", "dk", "dv"], batch_heads = "bhkv", block = 256 : i64, kind = "wgmma", name = "flash_attention_grad_dkdv_0", rows = "nk", rows_per_block = 128 : i64
+// CHECK-NOT: column_parts
+// CHECK-LABEL: gpu.func @flash_attention_grad_dq_0
+// CHECK: %[[TID:.*]] = gpu.thread_id  x
+// CHECK: %[[WG:.*]] = arith.divui %[[TID]], %c128
+// CHECK: %[[WG64:.*]] = arith.index_castui %[[WG]] : index to i64
+// CHECK: arith.muli %[[WG64]], %c512_i64
+// CHECK: m64n64k16.f32.bf16.bf16 {{.*}} da, d, z, 1, 1, 0, 0;
+// CHECK: m64n128k16.f32.bf16.bf16 {{.*}} d, p, 1, 1, 1;
+// CHECK-LABEL: gpu.func @flash_attention_grad_dkdv_0
+// CHECK: arith.muli %{{.*}}, %c512_i64
+// CHECK: m64n64k16.f32.bf16.bf16 {{.*}} da, d, z, 1, 1, 0, 0;
+// CHECK: m64n128k16.f32.bf16.bf16 {{.*}} d, p, 1, 1, 1;
+// ONE: rows_per_block = 64 : i64
+// ONE-NOT: column_parts
+// ONE-NOT: cp.reduce.async.bulk
+// ONE: m64n32k16.f32.bf16.bf16 {{.*}} da, d, z, 1, 1, 0, 0;
+// DEFAULT-NOT: , da, d, z,
+func.func @grad_d128(%q: tensor<2x4x100x128xbf16>, %k: tensor<2x2x130x128xbf16>,
+                     %l: tensor<2x4x100xf32>) -> (tensor<2x4x100x128xbf16>, tensor<2x2x130x128xbf16>) {
+  %r:3 = flash.attention_grad ins(%q, %k, %k, %q, %l, %q : tensor<2x4x100x128xbf16>,
+             tensor<2x2x130x128xbf16>, tensor<2x2x130x128xbf16>, tensor<2x4x100x128xbf16>,
+             tensor<2x4x100xf32>, tensor<2x4x100x128xbf16>)
+         outs(%q, %k, %k : tensor<2x4x100x128xbf16>, tensor<2x2x130x128xbf16>, tensor<2x2x130x128xbf16>)
+         {causal} -> tensor<2x4x100x128xbf16>, tensor<2x2x130x128xbf16>, tensor<2x2x130x128xbf16>
+  return %r#0, %r#1 : tensor<2x4x100x128xbf16>, tensor<2x2x130x128xbf16>
+}
