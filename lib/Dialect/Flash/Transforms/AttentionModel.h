@@ -292,6 +292,10 @@ private:
 /// (positions and sizes, all >= 0).
 bool knownNonNegative(AffineExpr e);
 
+/// Whether `op` is a constant with nothing to read (arith.constant): a leaf
+/// the raise may clone wherever it needs it.
+bool isConstantLeafOp(Operation *op);
+
 /// Every distinct Read in `e`.
 void collectReads(const Expr *e, SmallVectorImpl<const Expr *> &out);
 /// Every tensor `e` reads, by a Read or a Gather.

@@ -83,6 +83,11 @@ void ModelBuilder::releaseScratch() {
   scratch = nullptr;
 }
 
+bool mlir::flash::model::isConstantLeafOp(Operation *op) {
+  return op && op->hasTrait<OpTrait::ConstantLike>() &&
+         op->getNumOperands() == 0 && op->getNumRegions() == 0;
+}
+
 bool ModelBuilder::isScratch(Value v) {
   Operation *op = v.getDefiningOp();
   if (!op)
@@ -642,17 +647,37 @@ struct PayloadEval {
   /// |x| <= y (<, >, >=; either side) with x and y affine positions, as
   /// the two comparisons of x it means (a symmetric window), which tiling
   /// can take as bounds.
+  /// A signed comparison of |x|, max(a, b) or min(a, b) of affine
+  /// positions with an affine bound, as the comparisons of the two operands
+  /// it is (|x| = max(x, -x)): |i - j| <= w and max(i - j, j - i) <= w are
+  /// the window's two affine bounds.
   const Expr *absCompare(arith::CmpIOp c) {
     using P = arith::CmpIPredicate;
-    auto absOf = [&](Value v) -> AffineExpr {
-      auto abs = v.getDefiningOp<math::AbsIOp>();
-      return abs ? affineOf(abs.getOperand()) : AffineExpr();
+    // v as max (or min) of two affine operands.
+    struct Extremum {
+      AffineExpr a, b;
+      bool isMax = true;
+    };
+    auto extremumOf = [&](Value v) -> std::optional<Extremum> {
+      if (auto abs = v.getDefiningOp<math::AbsIOp>()) {
+        if (AffineExpr x = affineOf(abs.getOperand()))
+          return Extremum{x, -x, true};
+        return std::nullopt;
+      }
+      Operation *d = v.getDefiningOp();
+      if (!isa_and_nonnull<arith::MaxSIOp, arith::MinSIOp>(d))
+        return std::nullopt;
+      AffineExpr a = affineOf(d->getOperand(0)), b = affineOf(d->getOperand(1));
+      if (!a || !b)
+        return std::nullopt;
+      return Extremum{a, b, isa<arith::MaxSIOp>(d)};
     };
     P p = c.getPredicate();
-    AffineExpr x = absOf(c.getLhs()), y = affineOf(c.getRhs());
+    std::optional<Extremum> x = extremumOf(c.getLhs());
+    AffineExpr y = affineOf(c.getRhs());
     if (!x) {
-      // y <pred> |x|: |x| <swapped pred> y.
-      x = absOf(c.getRhs());
+      // y <pred> m: m <swapped pred> y.
+      x = extremumOf(c.getRhs());
       y = affineOf(c.getLhs());
       p = p == P::sle   ? P::sge
           : p == P::slt ? P::sgt
@@ -665,23 +690,18 @@ struct PayloadEval {
     auto cmp = [&](P q, AffineExpr a, AffineExpr b) {
       return ec.cmpi(static_cast<int64_t>(q), a, b);
     };
-    // |x| <= y  <=>  x <= y and -x <= y.
-    auto within = [&](bool orEqual) {
-      P q = orEqual ? P::sle : P::slt;
-      return ec.land(cmp(q, x, y), cmp(q, -x, y));
-    };
-    switch (p) {
-    case P::sle:
-      return within(true);
-    case P::slt:
-      return within(false);
-    case P::sgt:
-      return ec.lnot(within(true));
-    case P::sge:
-      return ec.lnot(within(false));
-    default:
+    // max(a, b) <= y  <=>  a <= y and b <= y; min(a, b) > y  <=>  a > y
+    // and b > y; the other predicates are their negations.
+    auto both = [&](P q) { return ec.land(cmp(q, x->a, y), cmp(q, x->b, y)); };
+    const bool below = p == P::sle || p == P::slt;
+    if (!below && p != P::sgt && p != P::sge)
       return nullptr;
-    }
+    const bool strict = p == P::slt || p == P::sgt;
+    if (x->isMax)
+      return below ? both(strict ? P::slt : P::sle)
+                   : ec.lnot(both(strict ? P::sle : P::slt));
+    return below ? ec.lnot(both(strict ? P::sge : P::sgt))
+                 : both(strict ? P::sgt : P::sge);
   }
 
   /// A float comparison of positions (sitofp(i) - sitofp(j) <= 5.0) as the
@@ -889,6 +909,11 @@ struct PayloadEval {
       auto arg = dyn_cast<BlockArgument>(t);
       bool outside = arg ? arg.getOwner() != body
                          : !op->isAncestor(t.getDefiningOp());
+      // A constant tensor defined in the payload (ALiBi's slopes as a
+      // dense literal next to their use) reads nothing of it: the raise
+      // clones it where the op is built (adoptForeignLeaves).
+      if (!outside && !arg)
+        outside = isConstantLeafOp(t.getDefiningOp());
       SmallVector<AffineExpr> idx;
       for (Value i : ex.getIndices())
         if (AffineExpr a = affineOf(i))

@@ -567,16 +567,25 @@ Reason emit(RewriterBase &rw, Candidate &c) {
   return "";
 }
 
-/// Leaves of the facts that live on the model's scratch copy: constants are
-/// cloned into the program (at the start of the root's block), anything
-/// else is a reason not to raise.
-Reason adoptScratchLeaves(RewriterBase &rw, Candidate &c) {
+/// Leaves of the facts that the op cannot read where they are: those on the
+/// model's scratch copy, and constants defined inside a payload (a dense
+/// table next to its tensor.extract). Constants are cloned into the program
+/// (at the start of the root's block), anything else is a reason not to
+/// raise.
+Reason adoptForeignLeaves(RewriterBase &rw, Candidate &c) {
   ForwardFacts &f = c.facts;
   ModelBuilder &mb = *c.mb;
-  Block *block = c.root.getDefiningOp()->getBlock();
+  Operation *rootOp = c.root.getDefiningOp();
+  Block *block = rootOp->getBlock();
+  auto foreign = [&](Value v) {
+    if (mb.isScratch(v))
+      return true;
+    Operation *d = v.getDefiningOp();
+    return d && !d->getBlock()->findAncestorOpInBlock(*rootOp);
+  };
   DenseMap<Value, Value> cloned;
   auto adopt = [&](Value v) -> Value {
-    if (!v || !mb.isScratch(v))
+    if (!v || !foreign(v))
       return v;
     auto it = cloned.find(v);
     if (it != cloned.end())
@@ -605,6 +614,20 @@ Reason adoptScratchLeaves(RewriterBase &rw, Candidate &c) {
         return "the mask is computed in a way the raise cannot rebuild";
       if (n != r->tensor)
         f.maskExpr = c.ec.replaceTensor(f.maskExpr, r->tensor, n);
+    }
+  }
+  for (const Expr **m : {&f.scoreMod, &f.maskMod}) {
+    if (!*m)
+      continue;
+    SmallVector<Value> tensors;
+    collectTensors(*m, tensors);
+    for (Value t : tensors) {
+      Value n = adopt(t);
+      if (!n)
+        return "a score or mask modifier reads a tensor computed in a way "
+               "the raise cannot rebuild";
+      if (n != t)
+        *m = c.ec.replaceTensor(*m, t, n);
     }
   }
   if (c.backward &&
@@ -667,10 +690,11 @@ raiseOne(RewriterBase &rewriter, Operation *op, std::string *reason,
   };
   if (!r)
     return failure();
-  // Leaves made on the scratch copy (a TOSA constant mask) are cloned into
-  // the program; the scratch copies go before the program changes.
+  // Leaves made on the scratch copy (a TOSA constant mask) or inside a
+  // payload are cloned into the program; the scratch copies go before the
+  // program changes.
   if (r->empty())
-    r = adoptScratchLeaves(rewriter, *c);
+    r = adoptForeignLeaves(rewriter, *c);
   c->mb->releaseScratch();
   if (r->empty()) {
     // A backward that was proven but not emitted: its products are covered.

@@ -4,7 +4,9 @@
 // tensor as float, a window from tensor.generate, sinks, a sigmoid-spelled
 // soft-cap, mixed -inf / finfo.min additive masks, an i8 mask tensor;
 // masks stored as constants (a band of positions: TOSA's, GPT-2's buffer
-// sliced by extract_slice) read as positions.
+// sliced by extract_slice) read as positions. Session 27: constants defined
+// inside the payload (ALiBi's slopes as a dense literal), windows through
+// maxsi (max(i - j, j - i), a lower bound clamped at 0), j >u i.
 // RUN: flash-opt %s --split-input-file --flash-raise-attention="report=true" | FileCheck %s
 // RUN: %python %flash_src_root/utils/raisecheck.py %s --build %flash_obj_root | FileCheck %s --check-prefix=EXEC
 // EXEC-NOT: FAIL
@@ -1019,4 +1021,286 @@ func.func @anti_diagonal_finfo_min(%q: tensor<37x16xf32>, %k: tensor<45x16xf32>,
   %z3 = linalg.fill ins(%zero : f32) outs(%e3 : tensor<37x16xf32>) -> tensor<37x16xf32>
   %o = linalg.matmul ins(%p, %v : tensor<37x45xf32>, tensor<45x16xf32>) outs(%z3 : tensor<37x16xf32>) -> tensor<37x16xf32>
   return %o : tensor<37x16xf32>
+}
+
+// -----
+
+// a symmetric ALiBi, scale * s - slopes[h] * |i - j|, its slopes a dense literal inside the payload (cloned out as a capture)
+// CHECK-LABEL: func.func @sym_alibi_abs
+// CHECK: %[[SL:.*]] = arith.constant dense<[5.000000e-01, 2.500000e-01, 1.250000e-01, 6.250000e-02]> : tensor<4xf32>
+// CHECK: flash.attention {{.*}}captures(%[[SL]] : tensor<4xf32>)
+// CHECK: score_mod {
+// CHECK: tensor.extract
+// EXEC: sym_alibi_abs: raised=yes
+func.func @sym_alibi_abs(%q: tensor<4x37x16xf32>, %k: tensor<4x45x16xf32>, %v: tensor<4x45x16xf32>) -> tensor<4x37x16xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e0 = tensor.empty() : tensor<4x37x45xf32>
+  %z0 = linalg.fill ins(%zero : f32) outs(%e0 : tensor<4x37x45xf32>) -> tensor<4x37x45xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(h, i, j, d) -> (h, i, d)>, affine_map<(h, i, j, d) -> (h, j, d)>, affine_map<(h, i, j, d) -> (h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%q, %k : tensor<4x37x16xf32>, tensor<4x45x16xf32>) outs(%z0 : tensor<4x37x45xf32>) {
+  ^bb0(%a: f32, %bb: f32, %c: f32):
+    %m = arith.mulf %a, %bb : f32
+    %r = arith.addf %c, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<4x37x45xf32>
+  %sm = linalg.generic {indexing_maps = [affine_map<(h, i, j) -> (h, i, j)>, affine_map<(h, i, j) -> (h, i, j)>], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%s : tensor<4x37x45xf32>) outs(%e0 : tensor<4x37x45xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %h = linalg.index 0 : index
+    %i = linalg.index 1 : index
+    %j = linalg.index 2 : index
+    %slopes = arith.constant dense<[0.5, 0.25, 0.125, 0.0625]> : tensor<4xf32>
+    %sl = tensor.extract %slopes[%h] : tensor<4xf32>
+    %i64 = arith.index_cast %i : index to i64
+    %j64 = arith.index_cast %j : index to i64
+    %d = arith.subi %i64, %j64 : i64
+    %ad = math.absi %d : i64
+    %adf = arith.sitofp %ad : i64 to f32
+    %b = arith.mulf %sl, %adf : f32
+    %sc = arith.constant 0.25 : f32
+    %y = arith.mulf %x, %sc : f32
+    %r = arith.subf %y, %b : f32
+    linalg.yield %r : f32
+  } -> tensor<4x37x45xf32>
+  %e1 = tensor.empty() : tensor<4x37x45xf32>
+  %p = linalg.softmax dimension(2) ins(%sm : tensor<4x37x45xf32>) outs(%e1 : tensor<4x37x45xf32>) -> tensor<4x37x45xf32>
+  %e3 = tensor.empty() : tensor<4x37x16xf32>
+  %z3 = linalg.fill ins(%zero : f32) outs(%e3 : tensor<4x37x16xf32>) -> tensor<4x37x16xf32>
+  %o32 = linalg.batch_matmul ins(%p, %v : tensor<4x37x45xf32>, tensor<4x45x16xf32>) outs(%z3 : tensor<4x37x16xf32>) -> tensor<4x37x16xf32>
+  return %o32 : tensor<4x37x16xf32>
+}
+
+// -----
+
+// a symmetric window spelled max(i - j, j - i) > 6 -> masked: the window's two affine bounds
+// CHECK-LABEL: func.func @window_maxsi
+// CHECK: flash.attention {{.*}}causal, causal_offset = 6
+// CHECK: mask_mod {
+// CHECK-NOT: arith.maxsi
+// CHECK: flash.yield
+// EXEC: window_maxsi: raised=yes
+func.func @window_maxsi(%q: tensor<4x37x16xf32>, %k: tensor<4x45x16xf32>, %v: tensor<4x45x16xf32>) -> tensor<4x37x16xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e0 = tensor.empty() : tensor<4x37x45xf32>
+  %z0 = linalg.fill ins(%zero : f32) outs(%e0 : tensor<4x37x45xf32>) -> tensor<4x37x45xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(h, i, j, d) -> (h, i, d)>, affine_map<(h, i, j, d) -> (h, j, d)>, affine_map<(h, i, j, d) -> (h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%q, %k : tensor<4x37x16xf32>, tensor<4x45x16xf32>) outs(%z0 : tensor<4x37x45xf32>) {
+  ^bb0(%a: f32, %bb: f32, %c: f32):
+    %m = arith.mulf %a, %bb : f32
+    %r = arith.addf %c, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<4x37x45xf32>
+  %sm = linalg.generic {indexing_maps = [affine_map<(h, i, j) -> (h, i, j)>, affine_map<(h, i, j) -> (h, i, j)>], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%s : tensor<4x37x45xf32>) outs(%e0 : tensor<4x37x45xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %h = linalg.index 0 : index
+    %i = linalg.index 1 : index
+    %j = linalg.index 2 : index
+    %a1 = arith.subi %i, %j : index
+    %a2 = arith.subi %j, %i : index
+    %ad = arith.maxsi %a1, %a2 : index
+    %w = arith.constant 6 : index
+    %far = arith.cmpi sgt, %ad, %w : index
+    %sc = arith.constant 0.25 : f32
+    %y = arith.mulf %x, %sc : f32
+    %ninf = arith.constant 0xFF800000 : f32
+    %r = arith.select %far, %ninf, %y : f32
+    linalg.yield %r : f32
+  } -> tensor<4x37x45xf32>
+  %e1 = tensor.empty() : tensor<4x37x45xf32>
+  %p = linalg.softmax dimension(2) ins(%sm : tensor<4x37x45xf32>) outs(%e1 : tensor<4x37x45xf32>) -> tensor<4x37x45xf32>
+  %e3 = tensor.empty() : tensor<4x37x16xf32>
+  %z3 = linalg.fill ins(%zero : f32) outs(%e3 : tensor<4x37x16xf32>) -> tensor<4x37x16xf32>
+  %o32 = linalg.batch_matmul ins(%p, %v : tensor<4x37x45xf32>, tensor<4x45x16xf32>) outs(%z3 : tensor<4x37x16xf32>) -> tensor<4x37x16xf32>
+  return %o32 : tensor<4x37x16xf32>
+}
+
+// -----
+
+// causal as j >u i -> masked
+// CHECK-LABEL: func.func @causal_ugt_masked
+// CHECK: flash.attention {{.*}}causal, causal_offset = 0
+// CHECK-NOT: mask_mod
+// EXEC: causal_ugt_masked: raised=yes
+func.func @causal_ugt_masked(%q: tensor<4x37x16xf32>, %k: tensor<4x45x16xf32>, %v: tensor<4x45x16xf32>) -> tensor<4x37x16xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e0 = tensor.empty() : tensor<4x37x45xf32>
+  %z0 = linalg.fill ins(%zero : f32) outs(%e0 : tensor<4x37x45xf32>) -> tensor<4x37x45xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(h, i, j, d) -> (h, i, d)>, affine_map<(h, i, j, d) -> (h, j, d)>, affine_map<(h, i, j, d) -> (h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%q, %k : tensor<4x37x16xf32>, tensor<4x45x16xf32>) outs(%z0 : tensor<4x37x45xf32>) {
+  ^bb0(%a: f32, %bb: f32, %c: f32):
+    %m = arith.mulf %a, %bb : f32
+    %r = arith.addf %c, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<4x37x45xf32>
+  %sm = linalg.generic {indexing_maps = [affine_map<(h, i, j) -> (h, i, j)>, affine_map<(h, i, j) -> (h, i, j)>], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%s : tensor<4x37x45xf32>) outs(%e0 : tensor<4x37x45xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %h = linalg.index 0 : index
+    %i = linalg.index 1 : index
+    %j = linalg.index 2 : index
+    %fut = arith.cmpi ugt, %j, %i : index
+    %sc = arith.constant 0.25 : f32
+    %y = arith.mulf %x, %sc : f32
+    %ninf = arith.constant 0xFF800000 : f32
+    %r = arith.select %fut, %ninf, %y : f32
+    linalg.yield %r : f32
+  } -> tensor<4x37x45xf32>
+  %e1 = tensor.empty() : tensor<4x37x45xf32>
+  %p = linalg.softmax dimension(2) ins(%sm : tensor<4x37x45xf32>) outs(%e1 : tensor<4x37x45xf32>) -> tensor<4x37x45xf32>
+  %e3 = tensor.empty() : tensor<4x37x16xf32>
+  %z3 = linalg.fill ins(%zero : f32) outs(%e3 : tensor<4x37x16xf32>) -> tensor<4x37x16xf32>
+  %o32 = linalg.batch_matmul ins(%p, %v : tensor<4x37x45xf32>, tensor<4x45x16xf32>) outs(%z3 : tensor<4x37x16xf32>) -> tensor<4x37x16xf32>
+  return %o32 : tensor<4x37x16xf32>
+}
+
+// -----
+
+// a window whose lower bound is clamped at 0: j >= max(i - 5, 0)
+// CHECK-LABEL: func.func @window_clamped_lo
+// CHECK: flash.attention {{.*}}causal, causal_offset = 0
+// CHECK: mask_mod {
+// CHECK-NOT: arith.maxsi
+// CHECK: flash.yield
+// EXEC: window_clamped_lo: raised=yes
+func.func @window_clamped_lo(%q: tensor<4x37x16xf32>, %k: tensor<4x45x16xf32>, %v: tensor<4x45x16xf32>) -> tensor<4x37x16xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e0 = tensor.empty() : tensor<4x37x45xf32>
+  %z0 = linalg.fill ins(%zero : f32) outs(%e0 : tensor<4x37x45xf32>) -> tensor<4x37x45xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(h, i, j, d) -> (h, i, d)>, affine_map<(h, i, j, d) -> (h, j, d)>, affine_map<(h, i, j, d) -> (h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%q, %k : tensor<4x37x16xf32>, tensor<4x45x16xf32>) outs(%z0 : tensor<4x37x45xf32>) {
+  ^bb0(%a: f32, %bb: f32, %c: f32):
+    %m = arith.mulf %a, %bb : f32
+    %r = arith.addf %c, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<4x37x45xf32>
+  %sm = linalg.generic {indexing_maps = [affine_map<(h, i, j) -> (h, i, j)>, affine_map<(h, i, j) -> (h, i, j)>], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%s : tensor<4x37x45xf32>) outs(%e0 : tensor<4x37x45xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %h = linalg.index 0 : index
+    %i = linalg.index 1 : index
+    %j = linalg.index 2 : index
+    %w = arith.constant 5 : index
+    %c0 = arith.constant 0 : index
+    %lo0 = arith.subi %i, %w : index
+    %lo = arith.maxsi %lo0, %c0 : index
+    %ge = arith.cmpi sge, %j, %lo : index
+    %le = arith.cmpi sle, %j, %i : index
+    %keep = arith.andi %ge, %le : i1
+    %sc = arith.constant 0.25 : f32
+    %y = arith.mulf %x, %sc : f32
+    %ninf = arith.constant 0xFF800000 : f32
+    %r = arith.select %keep, %y, %ninf : f32
+    linalg.yield %r : f32
+  } -> tensor<4x37x45xf32>
+  %e1 = tensor.empty() : tensor<4x37x45xf32>
+  %p = linalg.softmax dimension(2) ins(%sm : tensor<4x37x45xf32>) outs(%e1 : tensor<4x37x45xf32>) -> tensor<4x37x45xf32>
+  %e3 = tensor.empty() : tensor<4x37x16xf32>
+  %z3 = linalg.fill ins(%zero : f32) outs(%e3 : tensor<4x37x16xf32>) -> tensor<4x37x16xf32>
+  %o32 = linalg.batch_matmul ins(%p, %v : tensor<4x37x45xf32>, tensor<4x45x16xf32>) outs(%z3 : tensor<4x37x16xf32>) -> tensor<4x37x16xf32>
+  return %o32 : tensor<4x37x16xf32>
+}
+
+// -----
+
+// a dilated causal mask, (i - j) mod 2 == 0 (a predicate: a block mask on the GPU)
+// CHECK-LABEL: func.func @dilated_mod2
+// CHECK: flash.attention {{.*}}causal, causal_offset = 0
+// CHECK: mask_mod {
+// CHECK: flash.yield
+// EXEC: dilated_mod2: raised=yes
+func.func @dilated_mod2(%q: tensor<4x37x16xf32>, %k: tensor<4x45x16xf32>, %v: tensor<4x45x16xf32>) -> tensor<4x37x16xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e0 = tensor.empty() : tensor<4x37x45xf32>
+  %z0 = linalg.fill ins(%zero : f32) outs(%e0 : tensor<4x37x45xf32>) -> tensor<4x37x45xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(h, i, j, d) -> (h, i, d)>, affine_map<(h, i, j, d) -> (h, j, d)>, affine_map<(h, i, j, d) -> (h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%q, %k : tensor<4x37x16xf32>, tensor<4x45x16xf32>) outs(%z0 : tensor<4x37x45xf32>) {
+  ^bb0(%a: f32, %bb: f32, %c: f32):
+    %m = arith.mulf %a, %bb : f32
+    %r = arith.addf %c, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<4x37x45xf32>
+  %sm = linalg.generic {indexing_maps = [affine_map<(h, i, j) -> (h, i, j)>, affine_map<(h, i, j) -> (h, i, j)>], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%s : tensor<4x37x45xf32>) outs(%e0 : tensor<4x37x45xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %h = linalg.index 0 : index
+    %i = linalg.index 1 : index
+    %j = linalg.index 2 : index
+    %d = arith.subi %i, %j : index
+    %c2 = arith.constant 2 : index
+    %m2 = arith.remsi %d, %c2 : index
+    %c0 = arith.constant 0 : index
+    %even = arith.cmpi eq, %m2, %c0 : index
+    %le = arith.cmpi sle, %j, %i : index
+    %keep = arith.andi %even, %le : i1
+    %sc = arith.constant 0.25 : f32
+    %y = arith.mulf %x, %sc : f32
+    %ninf = arith.constant 0xFF800000 : f32
+    %r = arith.select %keep, %y, %ninf : f32
+    linalg.yield %r : f32
+  } -> tensor<4x37x45xf32>
+  %e1 = tensor.empty() : tensor<4x37x45xf32>
+  %p = linalg.softmax dimension(2) ins(%sm : tensor<4x37x45xf32>) outs(%e1 : tensor<4x37x45xf32>) -> tensor<4x37x45xf32>
+  %e3 = tensor.empty() : tensor<4x37x16xf32>
+  %z3 = linalg.fill ins(%zero : f32) outs(%e3 : tensor<4x37x16xf32>) -> tensor<4x37x16xf32>
+  %o32 = linalg.batch_matmul ins(%p, %v : tensor<4x37x45xf32>, tensor<4x45x16xf32>) outs(%z3 : tensor<4x37x16xf32>) -> tensor<4x37x16xf32>
+  return %o32 : tensor<4x37x16xf32>
+}
+
+// -----
+
+// Gemma-like: soft-cap, then ALiBi from an in-payload slope literal, then a window with finfo.min
+// CHECK-LABEL: func.func @softcap_then_alibi_window
+// CHECK: flash.attention {{.*}}captures(%{{.*}} : tensor<4xf32>){{.*}}causal, causal_offset = 0
+// CHECK: score_mod {
+// CHECK: math.tanh
+// CHECK: mask_mod {
+// EXEC: softcap_then_alibi_window: raised=yes
+func.func @softcap_then_alibi_window(%q: tensor<4x37x16xf32>, %k: tensor<4x45x16xf32>, %v: tensor<4x45x16xf32>) -> tensor<4x37x16xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e0 = tensor.empty() : tensor<4x37x45xf32>
+  %z0 = linalg.fill ins(%zero : f32) outs(%e0 : tensor<4x37x45xf32>) -> tensor<4x37x45xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(h, i, j, d) -> (h, i, d)>, affine_map<(h, i, j, d) -> (h, j, d)>, affine_map<(h, i, j, d) -> (h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%q, %k : tensor<4x37x16xf32>, tensor<4x45x16xf32>) outs(%z0 : tensor<4x37x45xf32>) {
+  ^bb0(%a: f32, %bb: f32, %c: f32):
+    %m = arith.mulf %a, %bb : f32
+    %r = arith.addf %c, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<4x37x45xf32>
+  %sm = linalg.generic {indexing_maps = [affine_map<(h, i, j) -> (h, i, j)>, affine_map<(h, i, j) -> (h, i, j)>], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%s : tensor<4x37x45xf32>) outs(%e0 : tensor<4x37x45xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %h = linalg.index 0 : index
+    %i = linalg.index 1 : index
+    %j = linalg.index 2 : index
+    %slopes = arith.constant dense<[0.5, 0.25, 0.125, 0.0625]> : tensor<4xf32>
+    %sl = tensor.extract %slopes[%h] : tensor<4xf32>
+    %sc = arith.constant 0.25 : f32
+    %y = arith.mulf %x, %sc : f32
+    %cap = arith.constant 3.0 : f32
+    %rc = arith.constant 0.33333334 : f32
+    %y1 = arith.mulf %y, %rc : f32
+    %t = math.tanh %y1 : f32
+    %y2 = arith.mulf %t, %cap : f32
+    %i32 = arith.index_cast %i : index to i32
+    %j32 = arith.index_cast %j : index to i32
+    %dj = arith.subi %j32, %i32 : i32
+    %df = arith.sitofp %dj : i32 to f32
+    %b = arith.mulf %sl, %df : f32
+    %y3 = arith.addf %y2, %b : f32
+    %w = arith.constant -8 : i32
+    %ge = arith.cmpi sge, %dj, %w : i32
+    %c0 = arith.constant 0 : i32
+    %le = arith.cmpi sle, %dj, %c0 : i32
+    %keep = arith.andi %ge, %le : i1
+    %ninf = arith.constant -3.40282347E+38 : f32
+    %r = arith.select %keep, %y3, %ninf : f32
+    linalg.yield %r : f32
+  } -> tensor<4x37x45xf32>
+  %e1 = tensor.empty() : tensor<4x37x45xf32>
+  %p = linalg.softmax dimension(2) ins(%sm : tensor<4x37x45xf32>) outs(%e1 : tensor<4x37x45xf32>) -> tensor<4x37x45xf32>
+  %e3 = tensor.empty() : tensor<4x37x16xf32>
+  %z3 = linalg.fill ins(%zero : f32) outs(%e3 : tensor<4x37x16xf32>) -> tensor<4x37x16xf32>
+  %o32 = linalg.batch_matmul ins(%p, %v : tensor<4x37x45xf32>, tensor<4x45x16xf32>) outs(%z3 : tensor<4x37x16xf32>) -> tensor<4x37x16xf32>
+  return %o32 : tensor<4x37x16xf32>
 }
