@@ -10,10 +10,11 @@
 set -euo pipefail
 OUT=${OUT:-gpu_bwd}
 export FLASH_MLIR_DYNAMIC=0
-VARIANTS=(def: w8:mma-warps=8 gas:grad-a-shared=1
-          gast64:"grad-a-shared=1 mma-tile-kv=64"
-          gasw8:"grad-a-shared=1 mma-warps=8"
-          gasw8t64:"grad-a-shared=1 mma-warps=8 mma-tile-kv=64")
+# (Session 27's first run compared, with grad-a-shared off by default:
+# def: w8:mma-warps=8 gas:grad-a-shared=1 gast64:"grad-a-shared=1
+# mma-tile-kv=64" gasw8:"grad-a-shared=1 mma-warps=8" gasw8t64:...; the
+# second the defaults that came of it with the registers form and 64 / 64.)
+VARIANTS=(def: regs:grad-a-shared=0 t64:mma-tile-kv=64)
 source bench/aot.sh
 checks() { # prefix
   local p=$1
@@ -27,7 +28,7 @@ checks() { # prefix
   exe ${p}8 --grad --batch 2 --hq 4 --hkv 2 --n 300 --d 128 --dtype f16 --window 30,5 --softcap 1.5 --tol 4e-3
   exe ${p}9 --grad --hq 2 --n 200 --d 128 --dtype bf16 --segments 3 --tol 2e-2
 }
-FLASH_AOT_NVVM_OPTIONS="grad-a-shared=1" checks bs > "$OUT/prep_bs.log" 2>&1 &
+FLASH_AOT_NVVM_OPTIONS="" checks bs > "$OUT/prep_bs.log" 2>&1 &
 FLASH_AOT_NVVM_OPTIONS="grad-a-shared=1 mma-warps=8 mma-tile-kv=64" checks bw > "$OUT/prep_bw.log" 2>&1
 wait
 for c in "${VARIANTS[@]}"; do

@@ -9,7 +9,7 @@
 // them before the block ends), then the conversion into dq. The
 // backward's kernels over keys take the dK/dV buffers, the others the dQ
 // kernel's. An op marked `deterministic` keeps the dQ kernel.
-// RUN: flash-opt %s --split-input-file --flash-map-to-gpu=deterministic=0 | FileCheck %s
+// RUN: flash-opt %s --split-input-file --flash-map-to-gpu="deterministic=0 grad-a-shared=0" | FileCheck %s
 // RUN: flash-opt %s --split-input-file --flash-map-to-gpu | FileCheck %s --check-prefix=DEFAULT
 
 // CHECK-LABEL: module attributes {flash.kernels = [{args = ["q", "k", "v", "o", "lse", "do", "dq", "delta", "scratch"], batch_heads = "bh", block = 128 : i64, kind = "simt", name = "flash_attention_grad_dq_0_prep", rows = "nq", rows_per_block = 64 : i64, scratch_per_block = 4096 : i64

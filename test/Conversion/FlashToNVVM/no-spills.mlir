@@ -23,8 +23,8 @@
 // RUN: %gen --batch 4 --hq 16 --n 4096 --d 128 --dtype bf16 | flash-opt --flash-to-nvvm="format=isa persistent-blocks=132" | %python %S/ptxas_spills.py | FileCheck %s --check-prefix=FWD
 // RUN: %gen --hq 16 --n 16384 --d 128 --window 1024,0 --causal --dtype bf16 | flash-opt --flash-to-nvvm="format=isa persistent-blocks=132" | %python %S/ptxas_spills.py | FileCheck %s --check-prefix=FWD
 // The same window with its diagonal a captured run-time operand, as
-// flash_mlir.cuda builds it (bench_mods.py's), persistent-captures.
-// RUN: %gen --hq 16 --n 16384 --d 128 --window 1024,0 --causal --dtype bf16 --mod-offset | flash-opt --flash-to-nvvm="format=isa persistent-captures=1" | %python %S/ptxas_spills.py | FileCheck %s --check-prefix=FWD
+// flash_mlir.cuda builds it (bench_mods.py's), persistent by default.
+// RUN: %gen --hq 16 --n 16384 --d 128 --window 1024,0 --causal --dtype bf16 --mod-offset | flash-opt --flash-to-nvvm="format=isa" | %python %S/ptxas_spills.py | FileCheck %s --check-prefix=FWD
 // Document masks (segment ids: a block mask, tiles seen in full unmasked)
 // on the one-warpgroup forward and the backward. (The warp-specialized
 // forward with one, over 1024 keys, spills 104 bytes at d = 128, and ran
@@ -38,8 +38,8 @@
 // RUN: %gen --batch 2 --hq 3 --nq 37 --nk 700 --d 128 --mask bool --full-mask --dtype f8E4M3FN --descale head | flash-opt --flash-to-nvvm=format=isa | %python %S/ptxas_spills.py | FileCheck %s --check-prefixes=FWD,FP8
 // The backward with dQ by atomics (deterministic=0): K from shared memory
 // in the dK/dV kernel leaves room for dQ^T's accumulators.
-// RUN: %gen --grad --batch 4 --hq 16 --n 4096 --d 128 --dtype bf16 | flash-opt --flash-to-nvvm="format=isa deterministic=0" | %python %S/ptxas_spills.py | FileCheck %s --check-prefix=ATOMIC
-// RUN: %gen --grad --batch 4 --hq 32 --n 4096 --d 64 --dtype bf16 --causal | flash-opt --flash-to-nvvm="format=isa deterministic=0" | %python %S/ptxas_spills.py | FileCheck %s --check-prefix=ATOMIC
+// RUN: %gen --grad --batch 4 --hq 16 --n 4096 --d 128 --dtype bf16 | flash-opt --flash-to-nvvm="format=isa deterministic=0 grad-a-shared=0" | %python %S/ptxas_spills.py | FileCheck %s --check-prefix=ATOMIC
+// RUN: %gen --grad --batch 4 --hq 32 --n 4096 --d 64 --dtype bf16 --causal | flash-opt --flash-to-nvvm="format=isa deterministic=0 grad-a-shared=0" | %python %S/ptxas_spills.py | FileCheck %s --check-prefix=ATOMIC
 // ATOMIC-DAG: flash_attention_grad_dq_0_prep: {{[0-9]+}} registers, 0 bytes spilled
 // ATOMIC-DAG: flash_attention_grad_dkdv_0: {{[0-9]+}} registers, 0 bytes spilled
 // ATOMIC-DAG: flash_attention_grad_dq_0: {{[0-9]+}} registers, 0 bytes spilled

@@ -102,12 +102,12 @@ def FlashMapToGPU : Pass<"flash-map-to-gpu", "::mlir::ModuleOp"> {
            "1k-4k keys on an H100, session 25; 0: one block per query "
            "block)">,
     Option<"persistentCaptures", "persistent-captures", "bool",
-           /*default=*/"false",
+           /*default=*/"true",
            "Persistent blocks also where the mask_mod reads captured "
            "operands (a window's diagonal as a run-time operand, as "
            "flash_mlir.cuda passes it), read in each query block's setup "
-           "(not yet run on a GPU: bench/gpu/prepare_window.sh's self-checks "
-           "mo1-mo5 and benchmark)">,
+           "(the window forward at 16k keys: 1.18x one block per query "
+           "block on the H200, session 27)">,
     Option<"fmaExp2", "fma-exp2", "int64_t", /*default=*/"0",
            "Of every 8 exponentials of P in the wgmma forward, how many "
            "are a polynomial on the FMA units instead of the SFU's ex2 "
@@ -120,13 +120,14 @@ def FlashMapToGPU : Pass<"flash-map-to-gpu", "::mlir::ModuleOp"> {
            "and K/V read from shared memory, dK/dV in two column halves per "
            "key block; 0.82-1.04x FlashAttention-2 on the H200, where the "
            "SIMT kernels that false selects ran 0.02x)">,
-    Option<"gradAShared", "grad-a-shared", "bool", /*default=*/"false",
+    Option<"gradAShared", "grad-a-shared", "bool", /*default=*/"true",
            "With wgmma: the backward at head dim 64 and 128 reads its fixed "
            "A operands (K and V of the dK/dV kernel, Q and dO of the dQ "
            "kernel) from shared memory, as at d = 256, instead of holding "
-           "them as register fragments: registers for larger tiles "
-           "(mma-tile-kv) and two warpgroups per block (mma-warps=8); not "
-           "with dQ by atomics (being measured: bench/gpu/run_bwd_tiles.sh)">,
+           "them as register fragments: registers for larger tiles (the d = "
+           "128 dQ kernel's 64 keys; 1.06-1.11x on the H200, session 27). "
+           "false: register fragments, and dQ by atomics where "
+           "deterministic=false">,
     Option<"deterministic", "deterministic", "bool", /*default=*/"true",
            "The backward's dQ in a fixed order of additions (its own "
            "kernel, which recomputes S and dP). false: the wgmma backward "
