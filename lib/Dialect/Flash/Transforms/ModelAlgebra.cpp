@@ -230,6 +230,28 @@ const Expr *ExprContext::makeMul(double c, SmallVector<const Expr *> factors) {
   if (flat.size() == 1 && flat[0]->kind == Kind::Select && c != 1)
     return select(flat[0]->ops[0], scale(flat[0]->ops[1], c),
                   scale(flat[0]->ops[2], c));
+  // A product with an indicator, select(cond, k1, k2) of constants (a mask
+  // as float: s * m + (1 - m) * -1e9), is a select of the products: exact
+  // for finite other factors (without -inf inside), and for the fill alone
+  // (-1e9 or finfo.min, read as -inf: times 0 it is 0; a real -inf there
+  // would have made the program's every unmasked score NaN).
+  if (flat.size() > 1)
+    for (size_t k = 0; k < flat.size(); ++k) {
+      const Expr *f = flat[k];
+      if (f->kind != Kind::Select || f->ops[1]->kind != Kind::Const ||
+          f->ops[2]->kind != Kind::Const)
+        continue;
+      SmallVector<const Expr *> rest;
+      for (size_t l = 0; l < flat.size(); ++l)
+        if (l != k)
+          rest.push_back(flat[l]);
+      const bool fill = rest.size() == 1 && rest[0]->kind == Kind::NegInf;
+      if (!fill &&
+          llvm::any_of(rest, [](const Expr *x) { return x->hasNegInf; }))
+        break;
+      return select(f->ops[0], makeMul(c * f->ops[1]->value, rest),
+                    makeMul(c * f->ops[2]->value, rest));
+    }
   if (flat.empty())
     return constant(c);
   if (flat.size() == 1 && c == 1)

@@ -6,7 +6,8 @@
 // masks stored as constants (a band of positions: TOSA's, GPT-2's buffer
 // sliced by extract_slice) read as positions. Session 27: constants defined
 // inside the payload (ALiBi's slopes as a dense literal), windows through
-// maxsi (max(i - j, j - i), a lower bound clamped at 0), j >u i.
+// maxsi (max(i - j, j - i), a lower bound clamped at 0), j >u i, a float
+// mask blended in (s * m + (1 - m) * -1e9), BERT's -10000 key mask.
 // RUN: flash-opt %s --split-input-file --flash-raise-attention="report=true" | FileCheck %s
 // RUN: %python %flash_src_root/utils/raisecheck.py %s --build %flash_obj_root | FileCheck %s --check-prefix=EXEC
 // EXEC-NOT: FAIL
@@ -484,11 +485,12 @@ func.func @two_additive_masks_inf_and_finfo(%q: tensor<37x16xf32>, %k: tensor<45
 
 // -----
 
-// (1 - window) * -1e9: -1e9 is not -inf, kept exactly as a score_mod
+// (1 - window) * -1e9 added: -1e9 reads as -inf, exact here since every row
+// sees its diagonal (a row without keys is refused: raise-remarks.mlir)
 // CHECK-LABEL: func.func @window_float01_times_minus_1e9
-// CHECK: flash.attention
-// CHECK: score_mod {
-// CHECK: arith.select
+// CHECK: flash.attention {{.*}}causal, causal_offset = 0
+// CHECK-NOT: score_mod
+// CHECK: mask_mod {
 // EXEC: window_float01_times_minus_1e9: raised=yes
 func.func @window_float01_times_minus_1e9(%q: tensor<37x16xf32>, %k: tensor<45x16xf32>, %v: tensor<45x16xf32>) -> tensor<37x16xf32> {
   %zero = arith.constant 0.0 : f32
@@ -1295,6 +1297,91 @@ func.func @softcap_then_alibi_window(%q: tensor<4x37x16xf32>, %k: tensor<4x45x16
     %keep = arith.andi %ge, %le : i1
     %ninf = arith.constant -3.40282347E+38 : f32
     %r = arith.select %keep, %y3, %ninf : f32
+    linalg.yield %r : f32
+  } -> tensor<4x37x45xf32>
+  %e1 = tensor.empty() : tensor<4x37x45xf32>
+  %p = linalg.softmax dimension(2) ins(%sm : tensor<4x37x45xf32>) outs(%e1 : tensor<4x37x45xf32>) -> tensor<4x37x45xf32>
+  %e3 = tensor.empty() : tensor<4x37x16xf32>
+  %z3 = linalg.fill ins(%zero : f32) outs(%e3 : tensor<4x37x16xf32>) -> tensor<4x37x16xf32>
+  %o32 = linalg.batch_matmul ins(%p, %v : tensor<4x37x45xf32>, tensor<4x45x16xf32>) outs(%z3 : tensor<4x37x16xf32>) -> tensor<4x37x16xf32>
+  return %o32 : tensor<4x37x16xf32>
+}
+
+// -----
+
+// BERT's extended key mask, (1 - m) * -10000 added: an additive mask operand (finite: kept exact)
+// CHECK-LABEL: func.func @bert_keymask_10000
+// CHECK: flash.attention {{.*}}mask(%{{.*}} : tensor<1x1x45xf32>)
+// EXEC: bert_keymask_10000: raised=yes
+func.func @bert_keymask_10000(%q: tensor<4x37x16xf32>, %k: tensor<4x45x16xf32>, %v: tensor<4x45x16xf32>, %kmask: tensor<45xf32>) -> tensor<4x37x16xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e0 = tensor.empty() : tensor<4x37x45xf32>
+  %z0 = linalg.fill ins(%zero : f32) outs(%e0 : tensor<4x37x45xf32>) -> tensor<4x37x45xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(h, i, j, d) -> (h, i, d)>, affine_map<(h, i, j, d) -> (h, j, d)>, affine_map<(h, i, j, d) -> (h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%q, %k : tensor<4x37x16xf32>, tensor<4x45x16xf32>) outs(%z0 : tensor<4x37x45xf32>) {
+  ^bb0(%a: f32, %bb: f32, %c: f32):
+    %m = arith.mulf %a, %bb : f32
+    %r = arith.addf %c, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<4x37x45xf32>
+  %sm = linalg.generic {indexing_maps = [affine_map<(h, i, j) -> (h, i, j)>, affine_map<(h, i, j) -> (j)>, affine_map<(h, i, j) -> (h, i, j)>], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%s, %kmask : tensor<4x37x45xf32>, tensor<45xf32>) outs(%e0 : tensor<4x37x45xf32>) {
+  ^bb0(%x: f32, %km: f32, %o: f32):
+    %h = linalg.index 0 : index
+    %i = linalg.index 1 : index
+    %j = linalg.index 2 : index
+    %one = arith.constant 1.0 : f32
+    %inv = arith.subf %one, %km : f32
+    %neg = arith.constant -10000.0 : f32
+    %add = arith.mulf %inv, %neg : f32
+    %sc = arith.constant 0.25 : f32
+    %y = arith.mulf %x, %sc : f32
+    %r = arith.addf %y, %add : f32
+    linalg.yield %r : f32
+  } -> tensor<4x37x45xf32>
+  %e1 = tensor.empty() : tensor<4x37x45xf32>
+  %p = linalg.softmax dimension(2) ins(%sm : tensor<4x37x45xf32>) outs(%e1 : tensor<4x37x45xf32>) -> tensor<4x37x45xf32>
+  %e3 = tensor.empty() : tensor<4x37x16xf32>
+  %z3 = linalg.fill ins(%zero : f32) outs(%e3 : tensor<4x37x16xf32>) -> tensor<4x37x16xf32>
+  %o32 = linalg.batch_matmul ins(%p, %v : tensor<4x37x45xf32>, tensor<4x45x16xf32>) outs(%z3 : tensor<4x37x16xf32>) -> tensor<4x37x16xf32>
+  return %o32 : tensor<4x37x16xf32>
+}
+
+// -----
+
+// a mask as float blended in: s * m + (1 - m) * -1e9 (TF style): the indicator's products are a select, so causal
+// CHECK-LABEL: func.func @mul_mask_blend
+// CHECK: flash.attention {{.*}}causal, causal_offset = 0
+// CHECK-NOT: score_mod
+// CHECK-NOT: mask_mod
+// EXEC: mul_mask_blend: raised=yes
+func.func @mul_mask_blend(%q: tensor<4x37x16xf32>, %k: tensor<4x45x16xf32>, %v: tensor<4x45x16xf32>) -> tensor<4x37x16xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e0 = tensor.empty() : tensor<4x37x45xf32>
+  %z0 = linalg.fill ins(%zero : f32) outs(%e0 : tensor<4x37x45xf32>) -> tensor<4x37x45xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(h, i, j, d) -> (h, i, d)>, affine_map<(h, i, j, d) -> (h, j, d)>, affine_map<(h, i, j, d) -> (h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%q, %k : tensor<4x37x16xf32>, tensor<4x45x16xf32>) outs(%z0 : tensor<4x37x45xf32>) {
+  ^bb0(%a: f32, %bb: f32, %c: f32):
+    %m = arith.mulf %a, %bb : f32
+    %r = arith.addf %c, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<4x37x45xf32>
+  %sm = linalg.generic {indexing_maps = [affine_map<(h, i, j) -> (h, i, j)>, affine_map<(h, i, j) -> (h, i, j)>], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%s : tensor<4x37x45xf32>) outs(%e0 : tensor<4x37x45xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %h = linalg.index 0 : index
+    %i = linalg.index 1 : index
+    %j = linalg.index 2 : index
+    %le = arith.cmpi ule, %j, %i : index
+    %mf = arith.uitofp %le : i1 to f32
+    %one = arith.constant 1.0 : f32
+    %inv = arith.subf %one, %mf : f32
+    %neg = arith.constant -1.0e9 : f32
+    %pen = arith.mulf %inv, %neg : f32
+    %sc = arith.constant 0.25 : f32
+    %y = arith.mulf %x, %sc : f32
+    %ym = arith.mulf %y, %mf : f32
+    %r = arith.addf %ym, %pen : f32
     linalg.yield %r : f32
   } -> tensor<4x37x45xf32>
   %e1 = tensor.empty() : tensor<4x37x45xf32>
