@@ -3,7 +3,7 @@
 # bench.py's d = 64 / 128 backward rows with each variant's kernels (the
 # peers, cuDNN and FlashAttention-2, timed with the first).
 set -o pipefail
-export PYTHONUNBUFFERED=1 FLASH_MLIR_DYNAMIC=0 FLASH_BENCH_DIMS=64,128
+export PYTHONUNBUFFERED=1 FLASH_MLIR_DYNAMIC=0 FLASH_BENCH_DIMS=${FLASH_BENCH_DIMS:-64,128}
 G=$PWD/${BWD:-gpu_bwd}
 (cd $G && for t in bs[0-9]* bw[0-9]*; do echo "== $t: $(timeout -s KILL 20 ./$t 2>&1 | tail -1)"; done)
 first=1
