@@ -150,6 +150,25 @@ LogicalResult vectorizeOne(RewriterBase &rewriter, Operation *op) {
   return success();
 }
 
+/// math.absi on an n-D vector (a score_mod's |i - j| vectorized) as
+/// maxsi(x, 0 - x): upstream's math-to-llvm lowers it only on scalars and
+/// 1-D vectors (and wraps INT_MIN alike).
+struct AbsIOnVectors : OpRewritePattern<math::AbsIOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(math::AbsIOp op,
+                                PatternRewriter &rewriter) const override {
+    auto type = dyn_cast<VectorType>(op.getType());
+    if (!type || type.getRank() < 2)
+      return failure();
+    Location loc = op.getLoc();
+    Value zero = arith::ConstantOp::create(rewriter, loc, type,
+                                           rewriter.getZeroAttr(type));
+    Value neg = arith::SubIOp::create(rewriter, loc, zero, op.getOperand());
+    rewriter.replaceOpWithNewOp<arith::MaxSIOp>(op, op.getOperand(), neg);
+    return success();
+  }
+};
+
 /// A row reduction (every dim but the reduced innermost one of size 1: one
 /// output element) as one vector.reduction of the row. LLVM lowers that to
 /// a log-depth tree of whole-vector ops (for add: reassociated, the
@@ -250,7 +269,7 @@ struct FlashVectorizeCPUPass
     // exp on vectors: upstream's polynomial approximation (vectorized, ~1
     // ulp in f32) instead of one libm call per lane.
     RewritePatternSet approx(&getContext());
-    approx.add<RowReductionToReduction>(&getContext());
+    approx.add<RowReductionToReduction, AbsIOnVectors>(&getContext());
     populateMathPolynomialApproximationPatterns(
         approx, [](StringRef name) {
           return name == "exp" || name == "math.exp";

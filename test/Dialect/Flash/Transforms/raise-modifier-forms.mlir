@@ -1391,3 +1391,53 @@ func.func @mul_mask_blend(%q: tensor<4x37x16xf32>, %k: tensor<4x45x16xf32>, %v: 
   %o32 = linalg.batch_matmul ins(%p, %v : tensor<4x37x45xf32>, tensor<4x45x16xf32>) outs(%z3 : tensor<4x37x16xf32>) -> tensor<4x37x16xf32>
   return %o32 : tensor<4x37x16xf32>
 }
+
+// -----
+
+// the symmetric ALiBi with runtime lengths: its |i - j| vectorized on the CPU
+// (math.absi on vector<1x32xi64>, which upstream's math-to-llvm does not
+// lower: flash-vectorize-cpu rewrites it as maxsi(x, -x))
+// CHECK-LABEL: func.func @dyn_sym_alibi_abs
+// CHECK: flash.attention {{.*}}captures(%{{.*}} : tensor<4xf32>)
+// CHECK: score_mod {
+// EXEC: dyn_sym_alibi_abs: raised=yes
+func.func @dyn_sym_alibi_abs(%q: tensor<4x?x16xf32>, %k: tensor<4x?x16xf32>, %v: tensor<4x?x16xf32>) -> tensor<4x?x16xf32> {
+  %zero = arith.constant 0.0 : f32
+  %c1 = arith.constant 1 : index
+  %nq = tensor.dim %q, %c1 : tensor<4x?x16xf32>
+  %nk = tensor.dim %k, %c1 : tensor<4x?x16xf32>
+  %e0 = tensor.empty(%nq, %nk) : tensor<4x?x?xf32>
+  %z0 = linalg.fill ins(%zero : f32) outs(%e0 : tensor<4x?x?xf32>) -> tensor<4x?x?xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(h, i, j, d) -> (h, i, d)>, affine_map<(h, i, j, d) -> (h, j, d)>, affine_map<(h, i, j, d) -> (h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%q, %k : tensor<4x?x16xf32>, tensor<4x?x16xf32>) outs(%z0 : tensor<4x?x?xf32>) {
+  ^bb0(%a: f32, %bb: f32, %c: f32):
+    %m = arith.mulf %a, %bb : f32
+    %r = arith.addf %c, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<4x?x?xf32>
+  %sm = linalg.generic {indexing_maps = [affine_map<(h, i, j) -> (h, i, j)>, affine_map<(h, i, j) -> (h, i, j)>], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%s : tensor<4x?x?xf32>) outs(%e0 : tensor<4x?x?xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %h = linalg.index 0 : index
+    %i = linalg.index 1 : index
+    %j = linalg.index 2 : index
+    %slopes = arith.constant dense<[0.5, 0.25, 0.125, 0.0625]> : tensor<4xf32>
+    %sl = tensor.extract %slopes[%h] : tensor<4xf32>
+    %i64 = arith.index_cast %i : index to i64
+    %j64 = arith.index_cast %j : index to i64
+    %d = arith.subi %i64, %j64 : i64
+    %ad = math.absi %d : i64
+    %adf = arith.sitofp %ad : i64 to f32
+    %b = arith.mulf %sl, %adf : f32
+    %sc = arith.constant 0.25 : f32
+    %y = arith.mulf %x, %sc : f32
+    %r = arith.subf %y, %b : f32
+    linalg.yield %r : f32
+  } -> tensor<4x?x?xf32>
+  %e1 = tensor.empty(%nq, %nk) : tensor<4x?x?xf32>
+  %p = linalg.softmax dimension(2) ins(%sm : tensor<4x?x?xf32>) outs(%e1 : tensor<4x?x?xf32>) -> tensor<4x?x?xf32>
+  %e3 = tensor.empty(%nq) : tensor<4x?x16xf32>
+  %z3 = linalg.fill ins(%zero : f32) outs(%e3 : tensor<4x?x16xf32>) -> tensor<4x?x16xf32>
+  %o32 = linalg.batch_matmul ins(%p, %v : tensor<4x?x?xf32>, tensor<4x?x16xf32>) outs(%z3 : tensor<4x?x16xf32>) -> tensor<4x?x16xf32>
+  return %o32 : tensor<4x?x16xf32>
+}
