@@ -2191,3 +2191,88 @@ func.func @joint_softcap_d_recomputed(%q: tensor<16x8xf32>, %k: tensor<20x8xf32>
   %dk = linalg.matmul ins(%dst, %q : tensor<20x16xf32>, tensor<16x8xf32>) outs(%zk : tensor<20x8xf32>) -> tensor<20x8xf32>
   return %o, %dq, %dk, %dv : tensor<16x8xf32>, tensor<16x8xf32>, tensor<20x8xf32>, tensor<20x8xf32>
 }
+
+// -----
+
+// A symmetric window through maxsi with a symmetric ALiBi whose slope is a
+// literal inside the payload (session 27's forms) in a joint graph: both
+// ops take the window's affine bounds and the bias as a score_mod (the
+// literal's element read at a constant index folds: -0.125 |i - j|).
+// CHECK-LABEL: func.func @joint_maxsi_window_literal_alibi
+// CHECK: flash.attention {{.*}}causal, causal_offset = 5 : i64
+// CHECK: score_mod {
+// CHECK: arith.constant -1.250000e-01 : f32
+// CHECK: mask_mod {
+// CHECK: flash.attention_grad {{.*}}causal, causal_offset = 5 : i64
+// CHECK: score_mod {
+// CHECK: mask_mod {
+// EXEC: joint_maxsi_window_literal_alibi: raised=yes
+func.func @joint_maxsi_window_literal_alibi(%q: tensor<16x8xf32>, %k: tensor<20x8xf32>, %v: tensor<20x8xf32>,
+                           %do: tensor<16x8xf32>)
+    -> (tensor<16x8xf32>, tensor<16x8xf32>, tensor<20x8xf32>, tensor<20x8xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %es = tensor.empty() : tensor<16x20xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<16x20xf32>) -> tensor<16x20xf32>
+  %eo = tensor.empty() : tensor<16x8xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<16x8xf32>) -> tensor<16x8xf32>
+  %ek = tensor.empty() : tensor<20x8xf32>
+  %zk = linalg.fill ins(%zero : f32) outs(%ek : tensor<20x8xf32>) -> tensor<20x8xf32>
+  %er = tensor.empty() : tensor<16xf32>
+  %zr = linalg.fill ins(%zero : f32) outs(%er : tensor<16xf32>) -> tensor<16xf32>
+  %ninf = arith.constant 0xFF800000 : f32
+  %scale = arith.constant 0.35355339 : f32
+  %s = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+      ins(%q, %k : tensor<16x8xf32>, tensor<20x8xf32>) outs(%zs : tensor<16x20xf32>) -> tensor<16x20xf32>
+  %sm = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>],
+                        iterator_types = ["parallel", "parallel"]}
+      ins(%s : tensor<16x20xf32>) outs(%es : tensor<16x20xf32>) {
+  ^bb0(%x: f32, %out: f32):
+    %i = linalg.index 0 : index
+    %j = linalg.index 1 : index
+    %x1 = arith.mulf %x, %scale : f32
+    %slopes = arith.constant dense<[0.125]> : tensor<1xf32>
+    %c0 = arith.constant 0 : index
+    %sl = tensor.extract %slopes[%c0] : tensor<1xf32>
+    %dij = arith.subi %i, %j : index
+    %dji = arith.subi %j, %i : index
+    %ad = arith.maxsi %dij, %dji : index
+    %adi = arith.index_cast %ad : index to i64
+    %adf = arith.sitofp %adi : i64 to f32
+    %b = arith.mulf %sl, %adf : f32
+    %x2 = arith.subf %x1, %b : f32
+    %c5w = arith.constant 5 : index
+    %vis = arith.cmpi sle, %ad, %c5w : index
+    %y = arith.select %vis, %x2, %ninf : f32
+    linalg.yield %y : f32
+  } -> tensor<16x20xf32>
+  %p = linalg.softmax dimension(1) ins(%sm : tensor<16x20xf32>) outs(%es : tensor<16x20xf32>) -> tensor<16x20xf32>
+  %o = linalg.matmul ins(%p, %v : tensor<16x20xf32>, tensor<20x8xf32>) outs(%zo : tensor<16x8xf32>) -> tensor<16x8xf32>
+  // Backward.
+  %ept = tensor.empty() : tensor<20x16xf32>
+  %pt = linalg.transpose ins(%p : tensor<16x20xf32>) outs(%ept : tensor<20x16xf32>) permutation = [1, 0]
+  %dv = linalg.matmul ins(%pt, %do : tensor<20x16xf32>, tensor<16x8xf32>) outs(%zk : tensor<20x8xf32>) -> tensor<20x8xf32>
+  %evt = tensor.empty() : tensor<8x20xf32>
+  %vt = linalg.transpose ins(%v : tensor<20x8xf32>) outs(%evt : tensor<8x20xf32>) permutation = [1, 0]
+  %dp = linalg.matmul ins(%do, %vt : tensor<16x8xf32>, tensor<8x20xf32>) outs(%zs : tensor<16x20xf32>) -> tensor<16x20xf32>
+  %delta = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>],
+                        iterator_types = ["parallel", "reduction"]}
+      ins(%dp, %p : tensor<16x20xf32>, tensor<16x20xf32>) outs(%zr : tensor<16xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %y = arith.addf %acc, %m : f32
+    linalg.yield %y : f32
+  } -> tensor<16xf32>
+  %ds = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i, j)>],
+                        iterator_types = ["parallel", "parallel"]}
+      ins(%p, %dp, %delta : tensor<16x20xf32>, tensor<16x20xf32>, tensor<16xf32>) outs(%es : tensor<16x20xf32>) {
+  ^bb0(%pp: f32, %g: f32, %r: f32, %out: f32):
+    %d = arith.subf %g, %r : f32
+    %t = arith.mulf %pp, %d : f32
+    %y = arith.mulf %t, %scale : f32
+    linalg.yield %y : f32
+  } -> tensor<16x20xf32>
+  %dq = linalg.matmul ins(%ds, %k : tensor<16x20xf32>, tensor<20x8xf32>) outs(%zo : tensor<16x8xf32>) -> tensor<16x8xf32>
+  %dst = linalg.transpose ins(%ds : tensor<16x20xf32>) outs(%ept : tensor<20x16xf32>) permutation = [1, 0]
+  %dk = linalg.matmul ins(%dst, %q : tensor<20x16xf32>, tensor<16x8xf32>) outs(%zk : tensor<20x8xf32>) -> tensor<20x8xf32>
+  return %o, %dq, %dk, %dv : tensor<16x8xf32>, tensor<16x8xf32>, tensor<20x8xf32>, tensor<20x8xf32>
+}
