@@ -67,9 +67,11 @@ int64_t gpukernels::mmaGradTile(const KernelSpec &s, bool kv) {
   // At d = 128 with A tiles from shared memory (grad-a-shared): the dQ
   // kernel's registers (156-252) take 64-key tiles; 64-query tiles would
   // spill the dK/dV kernel's (8-52 bytes, causal or masked), 32 do not.
-  // (64 / 64 ran 1.06-1.11x 32 / 32 on the H200, session 27.)
+  // (64 / 64 ran 1.06-1.11x 32 / 32 on the H200, session 27.) A document
+  // mask's table keeps one granularity for both kernels (32 / 32, the
+  // form its self-checks ran) until the mixed one has run on a GPU.
   if (s.wgmma && s.gradAShared)
-    return kv ? 32 : 64;
+    return kv || blockMaskApplies(s) ? 32 : 64;
   // wgmma keeps no B fragments in registers, but double-buffers its tiles
   // (static shared memory: 48 KiB); the mask's indices would spill a 32-query
   // dK/dV tile.
