@@ -136,10 +136,11 @@ print("recompiled:", "another build" in after and
 # Document masks (segment ids; not affine in the positions): a block mask
 # kernel first, per batch (the mask_mod does not read the head: grid
 # ceil(Nq / R) x B), its table in the scratch buffer (ceil(Nk / K) words a
-# block); the backward's table (32 x 32 entries at d = 128) serves the dQ
-# and the dK/dV kernels, which take their own buffers.
+# block); the backward's table (entries of 32 queries x 64 keys at d =
+# 128: the dK/dV kernel's query tiles, the dQ kernel's key tiles) serves
+# both kernels, which take their own buffers.
 # CHECK: documents fwd kinds=block-mask,wgmma flash_attention_0_block_mask grid=2x2x1 block=512 flash_attention_0 grid=2x8x1 block=128 scratch=8
-# CHECK: documents bwd kinds=block-mask,wgmma,wgmma flash_attention_grad_dq_0_block_mask grid=4x2x1 block=512 flash_attention_grad_dq_0 grid=2x8x1 block=128 flash_attention_grad_dkdv_0 grid=2x4x1 block=128 scratch=32
+# CHECK: documents bwd kinds=block-mask,wgmma,wgmma flash_attention_grad_dq_0_block_mask grid=4x2x1 block=512 flash_attention_grad_dq_0 grid=2x8x1 block=128 flash_attention_grad_dkdv_0 grid=2x4x1 block=128 scratch=16
 for grad in (False, True):
     c = cfg(128 if grad else 64, "bf16", causal=True, n=100)
     c.segments = 3

@@ -64,14 +64,16 @@ int64_t gpukernels::mmaGradTile(const KernelSpec &s, bool kv) {
   // than 32 keys / 16 queries (bench/RESULTS.md, session 25).
   if (s.wgmma && s.d > 128)
     return 16;
-  // At d = 128 with A tiles from shared memory (grad-a-shared): the dQ
-  // kernel's registers (156-252) take 64-key tiles; 64-query tiles would
-  // spill the dK/dV kernel's (8-52 bytes, causal or masked), 32 do not.
-  // (64 / 64 ran 1.06-1.11x 32 / 32 on the H200, session 27.) A document
-  // mask's table keeps one granularity for both kernels (32 / 32, the
-  // form its self-checks ran) until the mixed one has run on a GPU.
+  // At d = 128 with A tiles from shared memory (grad-a-shared): 64-key
+  // tiles in the dQ kernel (156-252 registers); 64-query tiles in the dK/dV
+  // kernel where its scores are not masked (245 registers), 32 where they
+  // are (64 spill 8-52 bytes there). On the H200 64 / 64 ran 1.06-1.11x
+  // 32 / 32; on an H100 the unmasked rows ran 1.04-1.06x the register
+  // form with 64 / 64 (0.94 with 32 / 64), the causal ones 1.01-1.12x with
+  // 32 / 64 (session 27).
   if (s.wgmma && s.gradAShared)
-    return kv || blockMaskApplies(s) ? 32 : 64;
+    return kv && (s.causalOffset || s.mask || s.maskMod || s.scoreMod) ? 32
+                                                                       : 64;
   // wgmma keeps no B fragments in registers, but double-buffers its tiles
   // (static shared memory: 48 KiB); the mask's indices would spill a 32-query
   // dK/dV tile.

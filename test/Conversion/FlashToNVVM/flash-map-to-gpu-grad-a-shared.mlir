@@ -6,8 +6,8 @@
 // (mma-warps=8: 128 rows a block) each reads its own 64 rows of the tile:
 // 64 rows x 128 bytes = 512 in the descriptor's 16-byte units. dQ by
 // atomics stays off with it (deterministic=0: no bulk reductions). On by
-// default (1.06-1.11x on the H200 at d = 128 with the dQ kernel's 64-key
-// tiles); grad-a-shared=0 keeps K/V (Q/dO) in register fragments.
+// default (1.04-1.12x at d = 128); grad-a-shared=0 keeps K/V (Q/dO) in
+// register fragments.
 // RUN: flash-opt %s --flash-map-to-gpu="grad-a-shared=1 mma-warps=8 mma-tile-kv=64" | FileCheck %s
 // RUN: flash-opt %s --flash-map-to-gpu="grad-a-shared=1 deterministic=0" | FileCheck %s --check-prefix=ONE
 // RUN: flash-opt %s --flash-map-to-gpu=grad-a-shared=0 | FileCheck %s --check-prefix=REGS
@@ -33,7 +33,7 @@
 // ONE: m64n32k16.f32.bf16.bf16 {{.*}} da, d, z, 1, 1, 0, 0;
 // REGS-NOT: , da, d, z,
 // The default: 64-key tiles of the dQ kernel (m64n64), 32-query tiles of
-// the dK/dV kernel (m64n32).
+// the dK/dV kernel (m64n32) since its scores are masked (causal).
 // DEFAULT-LABEL: gpu.func @flash_attention_grad_dq_0
 // DEFAULT: m64n64k16.f32.bf16.bf16 {{.*}} da, d, z, 1, 1, 0, 0;
 // DEFAULT-LABEL: gpu.func @flash_attention_grad_dkdv_0

@@ -124,8 +124,9 @@ def FlashMapToGPU : Pass<"flash-map-to-gpu", "::mlir::ModuleOp"> {
            "With wgmma: the backward at head dim 64 and 128 reads its fixed "
            "A operands (K and V of the dK/dV kernel, Q and dO of the dQ "
            "kernel) from shared memory, as at d = 256, instead of holding "
-           "them as register fragments: registers for larger tiles (the d = "
-           "128 dQ kernel's 64 keys; 1.06-1.11x on the H200, session 27). "
+           "them as register fragments: registers for 64-row tiles at d = "
+           "128 (32 queries in the dK/dV kernel where its scores are masked; "
+           "1.04-1.12x on the H200 and an H100, session 27). "
            "false: register fragments, and dQ by atomics where "
            "deterministic=false">,
     Option<"deterministic", "deterministic", "bool", /*default=*/"true",
