@@ -619,6 +619,13 @@ model::proveForward(ExprContext &ec, const Expr *root, ArrayRef<int64_t> shape,
                     ForwardFacts &f) {
   unsigned rank = shape.size();
   root = withoutEmptyRowGuard(root);
+  // A product whose operand the model found identically 0: the weights of a
+  // softmax whose every score is masked (the program's rows are NaN, or,
+  // with a finite fill added, the unmasked softmax), said rather than
+  // passed over as no candidate.
+  if (isSum(root) && root->ops[0]->isConst(0))
+    return Reason("the contraction's operand is identically zero (a softmax "
+                  "whose every score is masked, for every row?)");
   // 1. recip(D) * sum_j N(j) * V.
   double coef;
   SmallVector<const Expr *> outer = factorsOf(root, coef);

@@ -1530,3 +1530,54 @@ func.func @negative_finfo_min_unprovable_rows(%q: tensor<4x?x16xf32>, %k: tensor
   } -> tensor<4x?x16xf32>
   return %o32 : tensor<4x?x16xf32>
 }
+
+// -----
+
+// A window that leaves every row without a key (j == i - 40 with Nq = 37):
+// the model finds P identically 0; said, not passed over.
+// CHECK-LABEL: func.func @negative_every_score_masked
+// CHECK-NOT: flash.attention
+func.func @negative_every_score_masked(%q: tensor<37x16xf32>, %k: tensor<45x16xf32>, %v: tensor<45x16xf32>) -> tensor<37x16xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e0 = tensor.empty() : tensor<37x45xf32>
+  %z0 = linalg.fill ins(%zero : f32) outs(%e0 : tensor<37x45xf32>) -> tensor<37x45xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(i, j, d) -> (i, d)>, affine_map<(i, j, d) -> (j, d)>, affine_map<(i, j, d) -> (i, j)>], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%q, %k : tensor<37x16xf32>, tensor<45x16xf32>) outs(%z0 : tensor<37x45xf32>) {
+  ^bb0(%a: f32, %bb: f32, %c: f32):
+    %m = arith.mulf %a, %bb : f32
+    %r = arith.addf %c, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<37x45xf32>
+  %wm_e = tensor.empty() : tensor<37x45xf32>
+  %wm = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} outs(%wm_e : tensor<37x45xf32>) {
+  ^bb0(%out: f32):
+    %i = linalg.index 0 : index
+    %j = linalg.index 1 : index
+    %c5 = arith.constant 40 : index
+    %lo = arith.subi %i, %c5 : index
+    %a = arith.cmpi sge, %j, %lo : index
+    %b = arith.cmpi sle, %j, %lo : index
+    %keep = arith.andi %a, %b : i1
+    %f = arith.uitofp %keep : i1 to f32
+    linalg.yield %f : f32
+  } -> tensor<37x45xf32>
+  %sm_e = tensor.empty() : tensor<37x45xf32>
+  %sm = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%s, %wm : tensor<37x45xf32>, tensor<37x45xf32>) outs(%sm_e : tensor<37x45xf32>) {
+  ^bb0(%in0: f32, %in1: f32, %out: f32):
+    %sc = arith.constant 0.25 : f32
+    %one = arith.constant 1.0 : f32
+    %big = arith.constant -1.0e+09 : f32
+    %y = arith.mulf %in0, %sc : f32
+    %inv = arith.subf %one, %in1 : f32
+    %add = arith.mulf %inv, %big : f32
+    %r = arith.addf %y, %add : f32
+    linalg.yield %r : f32
+  } -> tensor<37x45xf32>
+  %e1 = tensor.empty() : tensor<37x45xf32>
+  %p = linalg.softmax dimension(1) ins(%sm : tensor<37x45xf32>) outs(%e1 : tensor<37x45xf32>) -> tensor<37x45xf32>
+  %e3 = tensor.empty() : tensor<37x16xf32>
+  %z3 = linalg.fill ins(%zero : f32) outs(%e3 : tensor<37x16xf32>) -> tensor<37x16xf32>
+  // expected-remark @+1 {{attention not raised: the contraction's operand is identically zero}}
+  %o = linalg.matmul ins(%p, %v : tensor<37x45xf32>, tensor<45x16xf32>) outs(%z3 : tensor<37x16xf32>) -> tensor<37x16xf32>
+  return %o : tensor<37x16xf32>
+}
