@@ -644,13 +644,11 @@ struct PayloadEval {
     return AffineExpr();
   }
 
-  /// |x| <= y (<, >, >=; either side) with x and y affine positions, as
-  /// the two comparisons of x it means (a symmetric window), which tiling
-  /// can take as bounds.
-  /// A signed comparison of |x|, max(a, b) or min(a, b) of affine
-  /// positions with an affine bound, as the comparisons of the two operands
-  /// it is (|x| = max(x, -x)): |i - j| <= w and max(i - j, j - i) <= w are
-  /// the window's two affine bounds.
+  /// A signed comparison (<=, <, >, >=; either side) of |x|, max(a, b) or
+  /// min(a, b) of affine positions with an affine bound, as the comparisons
+  /// of the two operands it means (|x| = max(x, -x)): |i - j| <= w and
+  /// max(i - j, j - i) <= w are a symmetric window's two affine bounds,
+  /// which tiling can take as loop bounds.
   const Expr *absCompare(arith::CmpIOp c) {
     using P = arith::CmpIPredicate;
     // v as max (or min) of two affine operands.

@@ -605,31 +605,27 @@ Reason adoptForeignLeaves(RewriterBase &rw, Candidate &c) {
              "the raise cannot rebuild";
   if (f.mask && !(f.mask->tensor = adopt(f.mask->tensor)))
     return "the mask is computed in a way the raise cannot rebuild";
-  if (f.maskExpr) {
-    SmallVector<const Expr *> reads;
-    collectReads(f.maskExpr, reads);
-    for (const Expr *r : reads) {
-      Value n = adopt(r->tensor);
-      if (!n)
-        return "the mask is computed in a way the raise cannot rebuild";
-      if (n != r->tensor)
-        f.maskExpr = c.ec.replaceTensor(f.maskExpr, r->tensor, n);
-    }
-  }
-  for (const Expr **m : {&f.scoreMod, &f.maskMod}) {
-    if (!*m)
-      continue;
+  // Every tensor an expression reads, adopted in it; false where one cannot
+  // be.
+  auto adoptReads = [&](const Expr *&e) {
+    if (!e)
+      return true;
     SmallVector<Value> tensors;
-    collectTensors(*m, tensors);
+    collectTensors(e, tensors);
     for (Value t : tensors) {
       Value n = adopt(t);
       if (!n)
-        return "a score or mask modifier reads a tensor computed in a way "
-               "the raise cannot rebuild";
+        return false;
       if (n != t)
-        *m = c.ec.replaceTensor(*m, t, n);
+        e = c.ec.replaceTensor(e, t, n);
     }
-  }
+    return true;
+  };
+  if (!adoptReads(f.maskExpr))
+    return "the mask is computed in a way the raise cannot rebuild";
+  if (!adoptReads(f.scoreMod) || !adoptReads(f.maskMod))
+    return "a score or mask modifier reads a tensor computed in a way the "
+           "raise cannot rebuild";
   if (c.backward &&
       !(c.backward->dO.tensor = adopt(c.backward->dO.tensor)))
     return "dO is computed in a way the raise cannot rebuild";
