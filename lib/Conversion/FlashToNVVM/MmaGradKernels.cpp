@@ -71,6 +71,10 @@ int64_t gpukernels::mmaGradTile(const KernelSpec &s, bool kv) {
   // 32 / 32; on an H100 the unmasked rows ran 1.04-1.06x the register
   // form with 64 / 64 (0.94 with 32 / 64), the causal ones 1.01-1.12x with
   // 32 / 64 (session 27).
+  // So too with dQ by reductions (the dK/dV kernel only; its dQ^T's 32
+  // registers a thread with two warpgroups replace the dead S^T's).
+  if (s.wgmma && s.gradAShared && s.gradAtomicDQ && s.mask)
+    return 16; // (32 spilled a few bytes with a mask tensor's indices.)
   if (s.wgmma && s.gradAShared)
     return kv && (s.causalOffset || s.mask || s.maskMod || s.scoreMod) ? 32
                                                                        : 64;
@@ -595,12 +599,12 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
         gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup)));
   if (aShared)
     bufs.push_back(swizzledBufferType(ctx, elt, 2, blockKeys, D));
-  // dQ by atomics: the block's K tile and a step's dS ([queries, keys]),
-  // the operands of dQ^T = K^T dS^T.
+  // dQ by reductions: a step's dS ([queries, keys]), with the K tile the
+  // operands of dQ^T = K^T dS^T.
   const bool atomicDQ = s.gradAtomicDQ;
-  assert(!(atomicDQ && aShared) && "dQ by atomics up to d = 128");
+  assert((!atomicDQ || (aShared && parts == 1)) &&
+         "dQ by reductions: K in shared memory, up to d = 128");
   if (atomicDQ) {
-    bufs.push_back(swizzledBufferType(ctx, elt, 1, blockKeys, D));
     bufs.push_back(swizzledBufferType(ctx, elt, 1, kTile, blockKeys));
     // dQ's tile [queries, D] f32 for the bulk reduction (+16 bytes to
     // align it).
@@ -673,8 +677,7 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
 
   SmallVector<Value> kA, vA;
   for (int64_t ks = 0; !aShared && ks < kSteps; ++ks) {
-    if (!atomicDQ)
-      kA.push_back(F.aFromGlobal(k, kvbh, keysc[0], keysc[1], ks * 16));
+    kA.push_back(F.aFromGlobal(k, kvbh, keysc[0], keysc[1], ks * 16));
     vA.push_back(F.aFromGlobal(v, kvbh, keysc[0], keysc[1], ks * 16));
   }
   // Past d = 128: K and V from shared memory; dK += dS^T Q and dV += P^T dO
@@ -693,22 +696,36 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
         b, loc, arith::IndexCastUIOp::create(b, loc, b.getI64Type(), part),
         arith::ConstantIntOp::create(b, loc, b.getI64Type(),
                                      outTiles * 8 / 64 * kTile * 128 / 16));
-  // dQ by atomics: K into shared memory (A of S^T, K-major, and of dQ^T,
-  // M-contiguous: its 64-column halves by descriptor), dS's tile (B,
-  // K-major); the f32 dQ.
-  std::optional<SwizzledTiles> kSw, dsSw;
-  Value kDesc, kDescT, dsDesc, dqAcc, localKey[2], dqTile, dqTileAt, dqTileAddr,
-      leader, dqAccAddr;
+  // dQ by reductions: dS's tile (B, K-major), K's (A of dQ^T, M-contiguous:
+  // its 64-column groups by descriptor); the f32 dQ. dQ^T of a query tile
+  // is D x kTile; with two warpgroups each takes its 64-row groups of D
+  // (d = 128), or half of the queries (d = 64).
+  const int64_t wgs = warps / 4;
+  const bool dqByRows = (D / 64) % wgs == 0;
+  const int64_t dqGroups = dqByRows ? D / 64 / wgs : 1,
+                dqTiles = dqByRows ? nTiles : nTiles / wgs;
+  std::optional<SwizzledTiles> dsSw;
+  Value kDescT, dsDesc, dqAcc, localKey[2], dqRow[2], dqTile, dqTileAt,
+      dqTileAddr, leader, dqAccAddr, wg;
   if (atomicDQ) {
-    kSw = sharedATiles(F, s, fn.getWorkgroupAttributions()[2], tid, threads,
-                       {k}, kvbh, keyBase, nk, blockKeys);
     dsSw = swizzledTiles(F, fn.getWorkgroupAttributions()[3], kTile, blockKeys);
-    kDesc = kSw->descriptor(F, 0, /*mnMajor=*/false);
-    kDescT = kSw->descriptor(F, 0, /*mnMajor=*/true);
+    kDescT = aSw->descriptor(F, 0, /*mnMajor=*/true);
     dsDesc = dsSw->descriptor(F, 0, /*mnMajor=*/false);
+    wg = arith::DivUIOp::create(b, loc, tid, kb.c(128));
+    if (!dqByRows)
+      dsDesc = arith::AddIOp::create(
+          b, loc, dsDesc,
+          arith::MulIOp::create(
+              b, loc, arith::IndexCastUIOp::create(b, loc, b.getI64Type(), wg),
+              arith::ConstantIntOp::create(b, loc, b.getI64Type(),
+                                           dqTiles * 8 * 128 / 16)));
     dqAcc = scratchBuffer(fn, s);
-    for (int r = 0; r < 2; ++r)
+    // The lane's key in the block (dS's column), its row in its
+    // warpgroup's 64 (dQ^T's row in a group of D).
+    for (int r = 0; r < 2; ++r) {
       localKey[r] = arith::SubIOp::create(b, loc, keys[r], keyBase);
+      dqRow[r] = arith::RemUIOp::create(b, loc, localKey[r], kb.c(64));
+    }
     // The tile's first element at a 16-byte boundary.
     dqTile = fn.getWorkgroupAttributions()[4];
     Value addr = F.sharedAddress(dqTile);
@@ -845,10 +862,7 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
             // (dQ by atomics: K from shared memory, its registers free.)
             auto [sAll, dpAll] =
                 tiles.products(G, kA, vA, qD, doD, nTiles,
-                               aShared    ? &*aSw
-                               : atomicDQ ? &*kSw
-                                          : nullptr,
-                               aShared ? kADesc : kDesc, vADesc);
+                               aShared ? &*aSw : nullptr, kADesc, vADesc);
             // The keys' query ranges relative to this thread's queries
             // it + t2 + c (c = nt 8 + j).
             Value relLo[2], relHi[2];
@@ -930,16 +944,16 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
                 qDT = arith::AddIOp::create(lb, l, qDT, partDesc);
                 doDT = arith::AddIOp::create(lb, l, doDT, partDesc);
               }
-              SmallVector<Value> dK =
-                  G.wgmma(ArrayRef<Value>(acc).take_front(outTiles), dsA, qDT,
-                          sw->mnMajorSteps(), true);
-              SmallVector<Value> dV =
-                  G.wgmma(ArrayRef<Value>(acc).drop_front(outTiles), pA, doDT,
-                          sw->mnMajorSteps(), true);
+              // (dQ by reductions: waited for with dQ^T's products, which
+              // follow them on the tensor cores.)
+              SmallVector<Value> dK = G.wgmma(
+                  ArrayRef<Value>(acc).take_front(outTiles), dsA, qDT,
+                  sw->mnMajorSteps(), true, 0, Value(), {}, !atomicDQ);
+              SmallVector<Value> dV = G.wgmma(
+                  ArrayRef<Value>(acc).drop_front(outTiles), pA, doDT,
+                  sw->mnMajorSteps(), true, 0, Value(), {}, !atomicDQ);
               acc = dK;
               llvm::append_range(acc, dV);
-              acc.push_back(st.next);
-              acc.push_back(st.nextStage);
             } else {
               for (int64_t kk = 0; kk < nTiles / 2; ++kk) {
                 SmallVector<Value> dB =
@@ -953,9 +967,10 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
               }
             }
             if (atomicDQ) {
-              // dQ^T (D x queries) = K^T dS^T, a 64-row half of D at a
-              // time, into dQ's tile [queries, D] once the previous
-              // tile's bulk reduction has read it; then one bulk
+              // dQ^T (D x queries) = K^T dS^T, this warpgroup's 64-row
+              // groups of D (or its queries), once every warpgroup's dS is
+              // in its tile; then into dQ's tile [queries, D], once the
+              // previous tile's bulk reduction has read it, and one bulk
               // reduction adds the tile into the accumulator's rows
               // (consecutive: [it, it + kTile) of query batch-head qbh).
               scf::IfOp::create(lb, l, leader, [&](OpBuilder &ib, Location il) {
@@ -965,28 +980,50 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
               });
               G.fenceProxyAsync();
               gpu::BarrierOp::create(lb, l);
-              for (int64_t h = 0; h < D / 64; ++h) {
+              SmallVector<Value> dqT, group(dqGroups);
+              for (int64_t h = 0; h < dqGroups; ++h) {
+                group[h] = dqByRows ? G.add(arith::MulIOp::create(
+                                                lb, l, kl.c(h), kl.c(wgs)),
+                                            wg)
+                                    : kl.c(h);
                 Value aDesc = arith::AddIOp::create(
                     lb, l, kDescT,
-                    arith::ConstantIntOp::create(lb, l, lb.getI64Type(),
-                                                 h * blockKeys * 128 / 16));
-                SmallVector<Value> dqT =
-                    G.wgmma({}, {}, dsDesc, dsSw->kMajorSteps(), false, nTiles,
-                            aDesc, kSw->mnMajorSteps(), /*wait=*/true,
-                            /*transA=*/true);
-                for (int64_t nt = 0; nt < nTiles; ++nt)
+                    arith::MulIOp::create(
+                        lb, l,
+                        arith::IndexCastUIOp::create(lb, l, lb.getI64Type(),
+                                                     group[h]),
+                        arith::ConstantIntOp::create(lb, l, lb.getI64Type(),
+                                                     blockKeys * 128 / 16)));
+                llvm::append_range(
+                    dqT, G.wgmma({}, {}, dsDesc, dsSw->kMajorSteps(), false,
+                                 dqTiles, aDesc, aSw->mnMajorSteps(),
+                                 /*wait=*/false, /*transA=*/true));
+              }
+              SmallVector<Value> done(acc);
+              llvm::append_range(done, dqT);
+              SmallVector<Value> live(pA);
+              llvm::append_range(live, dsA);
+              done = G.wgmmaWait(0, done, live);
+              acc.assign(done.begin(), done.begin() + nAcc);
+              Value q0 = dqByRows ? kl.c(0)
+                                  : arith::MulIOp::create(
+                                        lb, l, wg, kl.c(dqTiles * 8));
+              for (int64_t h = 0; h < dqGroups; ++h)
+                for (int64_t nt = 0; nt < dqTiles; ++nt)
                   for (int64_t r = 0; r < 2; ++r) {
-                    Value d = G.add(localKey[r], kl.c(h * 64));
+                    Value d = G.add(
+                        dqRow[r],
+                        arith::MulIOp::create(lb, l, group[h], kl.c(64)));
                     for (int64_t j = 0; j < 2; ++j) {
-                      Value q = G.add(G.t2, kl.c(nt * 8 + j));
+                      Value q = G.add(q0, G.add(G.t2, kl.c(nt * 8 + j)));
                       Value pos = G.add(
                           dqTileAt,
                           G.add(arith::MulIOp::create(lb, l, q, kl.c(D)), d));
-                      memref::StoreOp::create(lb, l, at(lb, l, dqT[nt], r, j),
-                                              dqTile, ValueRange{pos});
+                      memref::StoreOp::create(
+                          lb, l, at(lb, l, done[nAcc + h * dqTiles + nt], r, j),
+                          dqTile, ValueRange{pos});
                     }
                   }
-              }
               G.fenceProxyAsync();
               gpu::BarrierOp::create(lb, l);
               scf::IfOp::create(lb, l, leader, [&](OpBuilder &ib, Location il) {
@@ -1004,7 +1041,14 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
                 scf::YieldOp::create(ib, il);
               });
             }
-            gpu::BarrierOp::create(lb, l);
+            if (sw) {
+              acc.push_back(st.next);
+              acc.push_back(st.nextStage);
+            }
+            // (dQ by reductions: the barrier before the reduction ends the
+            // step's reads of its tiles.)
+            if (!atomicDQ)
+              gpu::BarrierOp::create(lb, l);
             return acc;
           };
         };

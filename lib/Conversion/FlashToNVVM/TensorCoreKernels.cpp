@@ -74,16 +74,20 @@ struct TensorCoreKind : KernelKind {
       s.mmaFmaExp2 = o.fmaExp2 >= 0       ? std::min<int64_t>(o.fmaExp2, 8)
                      : scoreModUsesSFU(s) ? 3
                                           : 0;
-    s.gradAShared = backward && s.wgmma && (s.d > 128 || o.gradAShared);
-    chooseMmaTiles(s, o.mmaWarps, o.mmaTileKV, backward);
-    // dQ by atomics (deterministic=false) on the wgmma backward, unless the
-    // op is marked deterministic; a document mask's table would take the
-    // scratch buffer it needs.
-    // (Not with A operands from shared memory: past d = 128 the dK/dV
-    // kernel's blocks split dK and dV by columns, and a dQ^T of all of D
-    // would not fit their registers.)
-    s.gradAtomicDQ = backward && s.wgmma && !o.deterministic && !s.orderFixed &&
-                     !blockMaskApplies(s) && !s.gradAShared;
+    // dQ by reductions (deterministic=false) on the wgmma backward up to
+    // d = 128, unless the op is marked deterministic; a document mask's
+    // table would take the scratch buffer it needs. (Past d = 128 the dK/dV
+    // blocks split dK and dV by columns: a dQ^T of all of D would not fit
+    // their registers.) Its dK/dV kernel reads K and V from shared memory
+    // (K is also dQ^T's A operand) and takes two warpgroups, 128 keys a
+    // block, by default: each query tile's reduction then covers twice the
+    // keys (half the reduction traffic of one warpgroup's 64).
+    s.gradAtomicDQ = backward && s.wgmma && !o.deterministic &&
+                     !s.orderFixed && !blockMaskApplies(s) && s.d <= 128;
+    s.gradAShared =
+        backward && s.wgmma && (s.d > 128 || o.gradAShared || s.gradAtomicDQ);
+    chooseMmaTiles(s, o.mmaWarps ? o.mmaWarps : s.gradAtomicDQ ? 8 : 0,
+                   o.mmaTileKV, backward);
     // A document mask's table, in entries whose multiples are the tiles
     // the kernels visit: the forward's (block rows x key tile); the
     // backward's the dQ kernel's (block rows x key tile) and the dK/dV

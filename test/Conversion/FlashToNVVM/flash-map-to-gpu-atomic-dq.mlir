@@ -1,30 +1,39 @@
-// The wgmma backward with dQ by atomics (flash-map-to-gpu deterministic=0):
-// a prep kernel over query blocks of 64 (D = rowsum(dO * O), the f32 dQ
-// accumulator zeroed: it owns the scratch, 64 x D words a block), the
-// dK/dV kernel with K in shared memory (A of S^T = K Q^T, K-major, and of
-// dQ^T = K^T dS^T, M-contiguous: imm-trans-a 1) and dS's tile, staging
-// each query tile's dQ in shared memory [queries, D] f32 (16 bytes aligned)
-// and adding it into the accumulator by one bulk reduction a tile (the
-// previous one waited for with .read before the tile is rewritten, all of
-// them before the block ends), then the conversion into dq. The
-// backward's kernels over keys take the dK/dV buffers, the others the dQ
-// kernel's. An op marked `deterministic` keeps the dQ kernel.
-// RUN: flash-opt %s --split-input-file --flash-map-to-gpu="deterministic=0 grad-a-shared=0" | FileCheck %s
+// The wgmma backward with dQ by reductions (flash-map-to-gpu
+// deterministic=0): a prep kernel over query blocks of 64 (D = rowsum(dO *
+// O), the f32 dQ accumulator zeroed: it owns the scratch, 64 x D words a
+// block), the dK/dV kernel of two warpgroups (128 keys a block) with K and
+// V in shared memory (A of S^T = K Q^T and dP^T = V dO^T, K-major; K also
+// of dQ^T = K^T dS^T, M-contiguous: imm-trans-a 1, over all 128 keys: eight
+// k16 steps) and dS's tile [64 queries, 128 keys]; at d = 64 each
+// warpgroup takes 32 of the tile's queries (m64n32). dK and dV are waited
+// for with dQ^T's products; each query tile's dQ is staged in shared
+// memory [queries, D] f32 (16 bytes aligned) and added into the
+// accumulator by one bulk reduction a tile (the previous one waited for
+// with .read before the tile is rewritten, all of them before the block
+// ends), then the conversion into dq. The backward's kernels over keys
+// take the dK/dV buffers, the others the dQ kernel's. An op marked
+// `deterministic` keeps the dQ kernel.
+// RUN: flash-opt %s --split-input-file --flash-map-to-gpu="deterministic=0" | FileCheck %s
 // RUN: flash-opt %s --split-input-file --flash-map-to-gpu | FileCheck %s --check-prefix=DEFAULT
 
 // CHECK-LABEL: module attributes {flash.kernels = [{args = ["q", "k", "v", "o", "lse", "do", "dq", "delta", "scratch"], batch_heads = "bh", block = 128 : i64, kind = "simt", name = "flash_attention_grad_dq_0_prep", rows = "nq", rows_per_block = 64 : i64, scratch_per_block = 4096 : i64
-// CHECK-SAME: {args = ["q", "k", "v", "lse", "do", "delta", "dk", "dv", "scratch"], batch_heads = "bhkv", block = 128 : i64, kind = "wgmma", name = "flash_attention_grad_dkdv_0", rows = "nk", rows_per_block = 64 : i64
+// CHECK-SAME: {args = ["q", "k", "v", "lse", "do", "delta", "dk", "dv", "scratch"], batch_heads = "bhkv", block = 256 : i64, kind = "wgmma", name = "flash_attention_grad_dkdv_0", rows = "nk", rows_per_block = 128 : i64
 // CHECK-SAME: {args = ["q", "k", "v", "o", "lse", "do", "dq", "delta", "scratch"], batch_heads = "bh", block = 128 : i64, kind = "simt", name = "flash_attention_grad_dq_0", rows = "nq", rows_per_block = 64 : i64
 // The scratch: ceil(100 / 64) blocks x 8 batch-heads x 64 x 64 words.
 // CHECK-LABEL: func.func private @flash_gpu_0
 // CHECK: gpu.alloc {{.*}}(%c65536{{[_0-9]*}}) : memref<?xf32>
 // CHECK: gpu.launch_func {{.*}} @flash_kernels::@flash_attention_grad_dq_0_prep blocks in (%c2{{[_0-9]*}}, %c8{{[_0-9]*}}, %c1{{[_0-9]*}})
-// CHECK: gpu.launch_func {{.*}} @flash_kernels::@flash_attention_grad_dkdv_0 blocks in (%c2{{[_0-9]*}}, %c4{{[_0-9]*}}, %c1{{[_0-9]*}})
+// CHECK: gpu.launch_func {{.*}} @flash_kernels::@flash_attention_grad_dkdv_0 blocks in (%c1{{[_0-9]*}}, %c4{{[_0-9]*}}, %c1{{[_0-9]*}})
 // CHECK: gpu.launch_func {{.*}} @flash_kernels::@flash_attention_grad_dq_0 blocks in (%c2{{[_0-9]*}}, %c8{{[_0-9]*}}, %c1{{[_0-9]*}})
-// CHECK: gpu.func @flash_attention_grad_dkdv_0({{.*}}workgroup(%{{.*}} : memref<16896xbf16, #gpu.address_space<workgroup>>, %{{.*}} : memref<256xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<4608xbf16, #gpu.address_space<workgroup>>, %{{.*}} : memref<4608xbf16, #gpu.address_space<workgroup>>, %{{.*}} : memref<4100xf32, #gpu.address_space<workgroup>>)
+// CHECK: gpu.func @flash_attention_grad_dkdv_0({{.*}}workgroup(%{{.*}} : memref<16896xbf16, #gpu.address_space<workgroup>>, %{{.*}} : memref<256xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<16896xbf16, #gpu.address_space<workgroup>>, %{{.*}} : memref<8704xbf16, #gpu.address_space<workgroup>>, %{{.*}} : memref<4100xf32, #gpu.address_space<workgroup>>)
+// CHECK-SAME: known_block_size = array<i32: 256, 1, 1>
 // CHECK: m64n64k16.f32.bf16.bf16 {{.*}} da, d, z, 1, 1, 0, 0;
+// CHECK: m64n64k16.f32.bf16.bf16 {{.*}}, {{.*}}, d, p, 1, 1, 1;
+// CHECK-NOT: wgmma.wait_group
 // CHECK: cp.async.bulk.wait_group.read 0;
-// CHECK: m64n64k16.f32.bf16.bf16 {{.*}} da, d, z, 1, 1, 1, 0;
+// CHECK: m64n32k16.f32.bf16.bf16 {{.*}} da, d, z, 1, 1, 1, 0;
+// CHECK-SAME: add.s64 da, ${{[0-9]+}}, 896;{{.*}}m64n32k16.f32.bf16.bf16 {{.*}} da, d, p, 1, 1, 1, 0;
+// CHECK: wgmma.wait_group.sync.aligned 0;
 // CHECK: cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f32 [g], [$1], 16384;
 // CHECK: cp.async.bulk.commit_group;
 // CHECK: cp.async.bulk.wait_group 0;

@@ -5,7 +5,9 @@
 // column_parts: dK and dV of all of D in one block). With two warpgroups
 // (mma-warps=8: 128 rows a block) each reads its own 64 rows of the tile:
 // 64 rows x 128 bytes = 512 in the descriptor's 16-byte units. dQ by
-// atomics stays off with it (deterministic=0: no bulk reductions). On by
+// reductions (deterministic=0) takes it and two warpgroups: no dQ kernel,
+// each warpgroup's dQ^T one 64-row group of D (K^T's by the descriptor:
+// 128 rows x 128 bytes apart), over the block's 128 keys. On by
 // default (1.04-1.12x at d = 128); grad-a-shared=0 keeps K/V (Q/dO) in
 // register fragments.
 // RUN: flash-opt %s --flash-map-to-gpu="grad-a-shared=1 mma-warps=8 mma-tile-kv=64" | FileCheck %s
@@ -27,10 +29,12 @@
 // CHECK: arith.muli %{{.*}}, %c512_i64
 // CHECK: m64n64k16.f32.bf16.bf16 {{.*}} da, d, z, 1, 1, 0, 0;
 // CHECK: m64n128k16.f32.bf16.bf16 {{.*}} d, p, 1, 1, 1;
-// ONE: rows_per_block = 64 : i64
+// ONE: name = "flash_attention_grad_dkdv_0", rows = "nk", rows_per_block = 128 : i64
 // ONE-NOT: column_parts
-// ONE-NOT: cp.reduce.async.bulk
 // ONE: m64n32k16.f32.bf16.bf16 {{.*}} da, d, z, 1, 1, 0, 0;
+// ONE: arith.muli %{{.*}}, %c1024_i64
+// ONE: m64n32k16.f32.bf16.bf16 {{.*}} da, d, z, 1, 1, 1, 0;
+// ONE: cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f32 [g], [$1], 16384;
 // REGS-NOT: , da, d, z,
 // The default: 64-key tiles of the dQ kernel (m64n64), 32-query tiles of
 // the dK/dV kernel (m64n32) since its scores are masked (causal).

@@ -36,10 +36,12 @@
 // RUN: %gen --batch 2 --hq 8 --hkv 2 --n 4096 --d 128 --dtype f8E4M3FN --descale head --causal | flash-opt --flash-to-nvvm=format=isa | %python %S/ptxas_spills.py | FileCheck %s --check-prefixes=FWD,FP8
 // RUN: %gen --hq 4 --nq 300 --nk 1000 --d 128 --dtype f8E4M3FN --descale tensor --dynamic | flash-opt --flash-to-nvvm=format=isa | %python %S/ptxas_spills.py | FileCheck %s --check-prefixes=FWD,FP8
 // RUN: %gen --batch 2 --hq 3 --nq 37 --nk 700 --d 128 --mask bool --full-mask --dtype f8E4M3FN --descale head | flash-opt --flash-to-nvvm=format=isa | %python %S/ptxas_spills.py | FileCheck %s --check-prefixes=FWD,FP8
-// The backward with dQ by atomics (deterministic=0): K from shared memory
-// in the dK/dV kernel leaves room for dQ^T's accumulators.
-// RUN: %gen --grad --batch 4 --hq 16 --n 4096 --d 128 --dtype bf16 | flash-opt --flash-to-nvvm="format=isa deterministic=0 grad-a-shared=0" | %python %S/ptxas_spills.py | FileCheck %s --check-prefix=ATOMIC
-// RUN: %gen --grad --batch 4 --hq 32 --n 4096 --d 64 --dtype bf16 --causal | flash-opt --flash-to-nvvm="format=isa deterministic=0 grad-a-shared=0" | %python %S/ptxas_spills.py | FileCheck %s --check-prefix=ATOMIC
+// The backward with dQ by reductions (deterministic=0): K and V from shared
+// memory in the dK/dV kernel leave room for dQ^T's accumulators (two
+// warpgroups; 64-query tiles, 32 where the scores are masked at d = 128).
+// RUN: %gen --grad --batch 4 --hq 16 --n 4096 --d 128 --dtype bf16 | flash-opt --flash-to-nvvm="format=isa deterministic=0" | %python %S/ptxas_spills.py | FileCheck %s --check-prefix=ATOMIC
+// RUN: %gen --grad --batch 4 --hq 32 --n 4096 --d 64 --dtype bf16 --causal | flash-opt --flash-to-nvvm="format=isa deterministic=0" | %python %S/ptxas_spills.py | FileCheck %s --check-prefix=ATOMIC
+// RUN: %gen --grad --batch 2 --hq 4 --hkv 2 --nq 300 --nk 260 --d 128 --dtype bf16 --causal --causal-offset -20 --mask add | flash-opt --flash-to-nvvm="format=isa deterministic=0" | %python %S/ptxas_spills.py | FileCheck %s --check-prefix=ATOMIC
 // ATOMIC-DAG: flash_attention_grad_dq_0_prep: {{[0-9]+}} registers, 0 bytes spilled
 // ATOMIC-DAG: flash_attention_grad_dkdv_0: {{[0-9]+}} registers, 0 bytes spilled
 // ATOMIC-DAG: flash_attention_grad_dq_0: {{[0-9]+}} registers, 0 bytes spilled
