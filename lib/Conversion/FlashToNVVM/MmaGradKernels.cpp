@@ -946,12 +946,12 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
               }
               // (dQ by reductions: waited for with dQ^T's products, which
               // follow them on the tensor cores.)
-              SmallVector<Value> dK = G.wgmma(
-                  ArrayRef<Value>(acc).take_front(outTiles), dsA, qDT,
-                  sw->mnMajorSteps(), true, 0, Value(), {}, !atomicDQ);
-              SmallVector<Value> dV = G.wgmma(
-                  ArrayRef<Value>(acc).drop_front(outTiles), pA, doDT,
-                  sw->mnMajorSteps(), true, 0, Value(), {}, !atomicDQ);
+              SmallVector<Value> dK =
+                  G.wgmma(ArrayRef<Value>(acc).take_front(outTiles), dsA, qDT,
+                          sw->mnMajorSteps(), true, 0, Value(), {}, !atomicDQ);
+              SmallVector<Value> dV =
+                  G.wgmma(ArrayRef<Value>(acc).drop_front(outTiles), pA, doDT,
+                          sw->mnMajorSteps(), true, 0, Value(), {}, !atomicDQ);
               acc = dK;
               llvm::append_range(acc, dV);
             } else {
@@ -1006,14 +1006,14 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
               done = G.wgmmaWait(0, done, live);
               acc.assign(done.begin(), done.begin() + nAcc);
               Value q0 = dqByRows ? kl.c(0)
-                                  : arith::MulIOp::create(
-                                        lb, l, wg, kl.c(dqTiles * 8));
+                                  : arith::MulIOp::create(lb, l, wg,
+                                                          kl.c(dqTiles * 8));
               for (int64_t h = 0; h < dqGroups; ++h)
                 for (int64_t nt = 0; nt < dqTiles; ++nt)
                   for (int64_t r = 0; r < 2; ++r) {
-                    Value d = G.add(
-                        dqRow[r],
-                        arith::MulIOp::create(lb, l, group[h], kl.c(64)));
+                    Value d =
+                        G.add(dqRow[r],
+                              arith::MulIOp::create(lb, l, group[h], kl.c(64)));
                     for (int64_t j = 0; j < 2; ++j) {
                       Value q = G.add(q0, G.add(G.t2, kl.c(nt * 8 + j)));
                       Value pos = G.add(

@@ -82,11 +82,14 @@ struct TensorCoreKind : KernelKind {
     // (K is also dQ^T's A operand) and takes two warpgroups, 128 keys a
     // block, by default: each query tile's reduction then covers twice the
     // keys (half the reduction traffic of one warpgroup's 64).
-    s.gradAtomicDQ = backward && s.wgmma && !o.deterministic &&
-                     !s.orderFixed && !blockMaskApplies(s) && s.d <= 128;
+    s.gradAtomicDQ = backward && s.wgmma && !o.deterministic && !s.orderFixed &&
+                     !blockMaskApplies(s) && s.d <= 128;
     s.gradAShared =
         backward && s.wgmma && (s.d > 128 || o.gradAShared || s.gradAtomicDQ);
-    chooseMmaTiles(s, o.mmaWarps ? o.mmaWarps : s.gradAtomicDQ ? 8 : 0,
+    chooseMmaTiles(s,
+                   o.mmaWarps       ? o.mmaWarps
+                   : s.gradAtomicDQ ? 8
+                                    : 0,
                    o.mmaTileKV, backward);
     // A document mask's table, in entries whose multiples are the tiles
     // the kernels visit: the forward's (block rows x key tile); the
