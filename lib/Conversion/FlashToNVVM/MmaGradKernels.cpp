@@ -29,12 +29,14 @@
 // the same S^T and dP^T (nine products instead of seven).
 //
 // dQ by reductions (wgmma, deterministic=false; KernelSpec::gradAtomicDQ):
-// the dK/dV kernel also computes, per query tile, dQ^T = K^T dS^T (K in
-// shared memory, read K-major for S^T and M-contiguous for dQ^T; dS
-// through a shared tile) and adds the tile into an f32 accumulator with
-// one asynchronous bulk reduction (cp.reduce.async.bulk .add.f32, as
-// FlashAttention-3 does); GradDQAccumulator.cpp's kernels zero it before
-// and convert it after. No dQ kernel: five products instead of seven.
+// the dK/dV kernel, two warpgroups of 64 keys, also computes per query tile
+// dQ^T = K^T dS^T over the block's 128 keys (K and V in shared memory, K
+// read K-major for S^T and M-contiguous for dQ^T; dS through a shared
+// tile; each warpgroup one 64-row group of D) and adds the tile into an
+// f32 accumulator by asynchronous bulk reductions, one per query row
+// (cp.reduce.async.bulk .add.f32, as FlashAttention-3 does);
+// GradDQAccumulator.cpp's kernels zero it before and convert it after. No
+// dQ kernel: five products instead of seven.
 //
 //===----------------------------------------------------------------------===//
 
@@ -73,8 +75,6 @@ int64_t gpukernels::mmaGradTile(const KernelSpec &s, bool kv) {
   // 32 / 64 (session 27).
   // So too with dQ by reductions (the dK/dV kernel only; its dQ^T's 32
   // registers a thread with two warpgroups replace the dead S^T's).
-  if (s.wgmma && s.gradAShared && s.gradAtomicDQ && s.mask)
-    return 16; // (32 spilled a few bytes with a mask tensor's indices.)
   if (s.wgmma && s.gradAShared)
     return kv && (s.causalOffset || s.mask || s.maskMod || s.scoreMod) ? 32
                                                                        : 64;
@@ -602,14 +602,16 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
   // dQ by reductions: a step's dS ([queries, keys]), with the K tile the
   // operands of dQ^T = K^T dS^T.
   const bool atomicDQ = s.gradAtomicDQ;
+  const int64_t dqStride = D + 4;
   assert((!atomicDQ || (aShared && parts == 1)) &&
          "dQ by reductions: K in shared memory, up to d = 128");
   if (atomicDQ) {
     bufs.push_back(swizzledBufferType(ctx, elt, 1, kTile, blockKeys));
-    // dQ's tile [queries, D] f32 for the bulk reduction (+16 bytes to
-    // align it).
+    // dQ's tile [queries, D + 4] f32 for the bulk reductions, a row each
+    // (+16 bytes to align it): with rows D words apart the lanes of a
+    // warp's store would hit 8 banks four times each, with D + 4 all 32.
     bufs.push_back(MemRefType::get(
-        {kTile * D + 4}, ob.getF32Type(), MemRefLayoutAttrInterface(),
+        {kTile * dqStride + 4}, ob.getF32Type(), MemRefLayoutAttrInterface(),
         gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup)));
   }
   auto fn = newKernel(ob, loc, name, s, gradKVArgTypes(ctx, s), bufs, threads);
@@ -706,7 +708,7 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
                 dqTiles = dqByRows ? nTiles : nTiles / wgs;
   std::optional<SwizzledTiles> dsSw;
   Value kDescT, dsDesc, dqAcc, localKey[2], dqRow[2], dqTile, dqTileAt,
-      dqTileAddr, leader, dqAccAddr, wg;
+      dqTileAddr, dqRowAddr, leader, dqAccAddr, wg;
   if (atomicDQ) {
     dsSw = swizzledTiles(F, fn.getWorkgroupAttributions()[3], kTile, blockKeys);
     kDescT = aSw->descriptor(F, 0, /*mnMajor=*/true);
@@ -739,11 +741,23 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
         b, loc, b.getIndexType(),
         arith::DivUIOp::create(
             b, loc, arith::SubIOp::create(b, loc, dqTileAddr, addr), i64c(4)));
-    dqAccAddr = arith::IndexCastUIOp::create(
-        b, loc, b.getI64Type(),
-        memref::ExtractAlignedPointerAsIndexOp::create(b, loc, dqAcc));
-    leader =
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid, kb.c(0));
+    // (Thread q's row of the accumulator, from a tile's first.)
+    dqAccAddr = arith::AddIOp::create(
+        b, loc,
+        arith::IndexCastUIOp::create(
+            b, loc, b.getI64Type(),
+            memref::ExtractAlignedPointerAsIndexOp::create(b, loc, dqAcc)),
+        arith::MulIOp::create(
+            b, loc, arith::IndexCastUIOp::create(b, loc, b.getI64Type(), tid),
+            i64c(D * 4)));
+    // Thread q < kTile adds row q of the tile.
+    leader = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, tid,
+                                   kb.c(kTile));
+    dqRowAddr = arith::AddIOp::create(
+        b, loc, dqTileAddr,
+        arith::MulIOp::create(
+            b, loc, arith::IndexCastUIOp::create(b, loc, b.getI64Type(), tid),
+            i64c(dqStride * 4)));
   }
   SmallVector<Value> inits;
   for (int64_t dt = 0; dt < 2 * outTiles; ++dt)
@@ -854,15 +868,21 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
                                            c.qi, s.nqValue(kc));
               return c;
             };
+            // (dQ by reductions, short of registers: after them.)
             SmallVector<Column> cols;
-            for (int64_t nt = 0; nt < nTiles; ++nt)
-              for (int64_t j = 0; j < 2; ++j)
-                cols.push_back(column(lb, nt, j));
+            auto loadColumns = [&] {
+              for (int64_t nt = 0; nt < nTiles; ++nt)
+                for (int64_t j = 0; j < 2; ++j)
+                  cols.push_back(column(lb, nt, j));
+            };
+            if (!atomicDQ)
+              loadColumns();
             // S^T = K Q^T, dP^T = V dO^T.
-            // (dQ by atomics: K from shared memory, its registers free.)
             auto [sAll, dpAll] =
                 tiles.products(G, kA, vA, qD, doD, nTiles,
                                aShared ? &*aSw : nullptr, kADesc, vADesc);
+            if (atomicDQ)
+              loadColumns();
             // The keys' query ranges relative to this thread's queries
             // it + t2 + c (c = nt 8 + j).
             Value relLo[2], relHi[2];
@@ -944,8 +964,8 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
                 qDT = arith::AddIOp::create(lb, l, qDT, partDesc);
                 doDT = arith::AddIOp::create(lb, l, doDT, partDesc);
               }
-              // (dQ by reductions: waited for with dQ^T's products, which
-              // follow them on the tensor cores.)
+              // (dQ by reductions: waited for after the barrier before
+              // dQ^T's products.)
               SmallVector<Value> dK =
                   G.wgmma(ArrayRef<Value>(acc).take_front(outTiles), dsA, qDT,
                           sw->mnMajorSteps(), true, 0, Value(), {}, !atomicDQ);
@@ -970,9 +990,9 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
               // dQ^T (D x queries) = K^T dS^T, this warpgroup's 64-row
               // groups of D (or its queries), once every warpgroup's dS is
               // in its tile; then into dQ's tile [queries, D], once the
-              // previous tile's bulk reduction has read it, and one bulk
-              // reduction adds the tile into the accumulator's rows
-              // (consecutive: [it, it + kTile) of query batch-head qbh).
+              // previous tile's bulk reductions have read it, and one bulk
+              // reduction per row adds it into the accumulator's row (it +
+              // q of query batch-head qbh), issued by thread q.
               scf::IfOp::create(lb, l, leader, [&](OpBuilder &ib, Location il) {
                 MmaFragments I{ib, il, elt, F.lrow, F.lmat, F.g, F.t2};
                 I.bulkWait(0, /*readOnly=*/true);
@@ -980,6 +1000,11 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
               });
               G.fenceProxyAsync();
               gpu::BarrierOp::create(lb, l);
+              // dK and dV (issued before the barrier) complete before dQ^T
+              // is issued: P^T's and dS^T's registers are free for it.
+              SmallVector<Value> live(pA);
+              llvm::append_range(live, dsA);
+              acc = G.wgmmaWait(0, acc, live);
               SmallVector<Value> dqT, group(dqGroups);
               for (int64_t h = 0; h < dqGroups; ++h) {
                 group[h] = dqByRows ? G.add(arith::MulIOp::create(
@@ -997,14 +1022,9 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
                 llvm::append_range(
                     dqT, G.wgmma({}, {}, dsDesc, dsSw->kMajorSteps(), false,
                                  dqTiles, aDesc, aSw->mnMajorSteps(),
-                                 /*wait=*/false, /*transA=*/true));
+                                 /*wait=*/h + 1 == dqGroups,
+                                 /*transA=*/true));
               }
-              SmallVector<Value> done(acc);
-              llvm::append_range(done, dqT);
-              SmallVector<Value> live(pA);
-              llvm::append_range(live, dsA);
-              done = G.wgmmaWait(0, done, live);
-              acc.assign(done.begin(), done.begin() + nAcc);
               Value q0 = dqByRows ? kl.c(0)
                                   : arith::MulIOp::create(lb, l, wg,
                                                           kl.c(dqTiles * 8));
@@ -1018,10 +1038,11 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
                       Value q = G.add(q0, G.add(G.t2, kl.c(nt * 8 + j)));
                       Value pos = G.add(
                           dqTileAt,
-                          G.add(arith::MulIOp::create(lb, l, q, kl.c(D)), d));
+                          G.add(arith::MulIOp::create(lb, l, q, kl.c(dqStride)),
+                                d));
                       memref::StoreOp::create(
-                          lb, l, at(lb, l, done[nAcc + h * dqTiles + nt], r, j),
-                          dqTile, ValueRange{pos});
+                          lb, l, at(lb, l, dqT[h * dqTiles + nt], r, j), dqTile,
+                          ValueRange{pos});
                     }
                   }
               G.fenceProxyAsync();
@@ -1029,15 +1050,17 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
               scf::IfOp::create(lb, l, leader, [&](OpBuilder &ib, Location il) {
                 KernelBuilder ki{ib, il};
                 MmaFragments I{ib, il, elt, F.lrow, F.lmat, F.g, F.t2};
+                auto bytes = [&](Value words) {
+                  return arith::MulIOp::create(
+                      ib, il,
+                      arith::IndexCastUIOp::create(ib, il, ib.getI64Type(),
+                                                   words),
+                      arith::ConstantIntOp::create(ib, il, ib.getI64Type(), 4));
+                };
                 Value first = gradDQIndex(ki, s, qbh, it, ki.c(0));
-                Value global = arith::AddIOp::create(
-                    ib, il, dqAccAddr,
-                    arith::MulIOp::create(ib, il,
-                                          arith::IndexCastUIOp::create(
-                                              ib, il, ib.getI64Type(), first),
-                                          arith::ConstantIntOp::create(
-                                              ib, il, ib.getI64Type(), 4)));
-                I.bulkReduceAddF32(global, dqTileAddr, kTile * D * 4);
+                Value global =
+                    arith::AddIOp::create(ib, il, dqAccAddr, bytes(first));
+                I.bulkReduceAddF32(global, dqRowAddr, D * 4);
                 scf::YieldOp::create(ib, il);
               });
             }

@@ -7,10 +7,10 @@
 // k16 steps) and dS's tile [64 queries, 128 keys]; at d = 64 each
 // warpgroup takes 32 of the tile's queries (m64n32). dK and dV are waited
 // for with dQ^T's products; each query tile's dQ is staged in shared
-// memory [queries, D] f32 (16 bytes aligned) and added into the
-// accumulator by one bulk reduction a tile (the previous one waited for
-// with .read before the tile is rewritten, all of them before the block
-// ends), then the conversion into dq. The backward's kernels over keys
+// memory [queries, D + 4] f32 (16 bytes aligned; rows 4 words apart
+// from D's for the banks) and added into the accumulator by one bulk
+// reduction per row (the previous ones waited for with .read before the
+// tile is rewritten, all of them before the block ends), then the conversion into dq. The backward's kernels over keys
 // take the dK/dV buffers, the others the dQ kernel's. An op marked
 // `deterministic` keeps the dQ kernel.
 // RUN: flash-opt %s --split-input-file --flash-map-to-gpu="deterministic=0" | FileCheck %s
@@ -25,7 +25,7 @@
 // CHECK: gpu.launch_func {{.*}} @flash_kernels::@flash_attention_grad_dq_0_prep blocks in (%c2{{[_0-9]*}}, %c8{{[_0-9]*}}, %c1{{[_0-9]*}})
 // CHECK: gpu.launch_func {{.*}} @flash_kernels::@flash_attention_grad_dkdv_0 blocks in (%c1{{[_0-9]*}}, %c4{{[_0-9]*}}, %c1{{[_0-9]*}})
 // CHECK: gpu.launch_func {{.*}} @flash_kernels::@flash_attention_grad_dq_0 blocks in (%c2{{[_0-9]*}}, %c8{{[_0-9]*}}, %c1{{[_0-9]*}})
-// CHECK: gpu.func @flash_attention_grad_dkdv_0({{.*}}workgroup(%{{.*}} : memref<16896xbf16, #gpu.address_space<workgroup>>, %{{.*}} : memref<256xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<16896xbf16, #gpu.address_space<workgroup>>, %{{.*}} : memref<8704xbf16, #gpu.address_space<workgroup>>, %{{.*}} : memref<4100xf32, #gpu.address_space<workgroup>>)
+// CHECK: gpu.func @flash_attention_grad_dkdv_0({{.*}}workgroup(%{{.*}} : memref<16896xbf16, #gpu.address_space<workgroup>>, %{{.*}} : memref<256xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<16896xbf16, #gpu.address_space<workgroup>>, %{{.*}} : memref<8704xbf16, #gpu.address_space<workgroup>>, %{{.*}} : memref<4356xf32, #gpu.address_space<workgroup>>)
 // CHECK-SAME: known_block_size = array<i32: 256, 1, 1>
 // CHECK: m64n64k16.f32.bf16.bf16 {{.*}} da, d, z, 1, 1, 0, 0;
 // CHECK: m64n64k16.f32.bf16.bf16 {{.*}}, {{.*}}, d, p, 1, 1, 1;
@@ -34,7 +34,7 @@
 // CHECK: m64n32k16.f32.bf16.bf16 {{.*}} da, d, z, 1, 1, 1, 0;
 // CHECK-SAME: add.s64 da, ${{[0-9]+}}, 896;{{.*}}m64n32k16.f32.bf16.bf16 {{.*}} da, d, p, 1, 1, 1, 0;
 // CHECK: wgmma.wait_group.sync.aligned 0;
-// CHECK: cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f32 [g], [$1], 16384;
+// CHECK: cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f32 [g], [$1], 256;
 // CHECK: cp.async.bulk.commit_group;
 // CHECK: cp.async.bulk.wait_group 0;
 // CHECK: gpu.func @flash_attention_grad_dq_0_prep

@@ -34,7 +34,7 @@
 // ONE: m64n32k16.f32.bf16.bf16 {{.*}} da, d, z, 1, 1, 0, 0;
 // ONE: arith.muli %{{.*}}, %c1024_i64
 // ONE: m64n32k16.f32.bf16.bf16 {{.*}} da, d, z, 1, 1, 1, 0;
-// ONE: cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f32 [g], [$1], 16384;
+// ONE: cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f32 [g], [$1], 512;
 // REGS-NOT: , da, d, z,
 // The default: 64-key tiles of the dQ kernel (m64n64), 32-query tiles of
 // the dK/dV kernel (m64n32) since its scores are masked (causal).
