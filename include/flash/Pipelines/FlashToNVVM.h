@@ -63,6 +63,11 @@ struct FlashToNVVMPipelineOptions
       llvm::cl::desc("Persistent blocks also where the mask_mod reads "
                      "captured operands (flash-map-to-gpu)"),
       llvm::cl::init(FlashMapToGPUOptions().persistentCaptures)};
+  PassOptions::Option<bool> mergeMaskedTiles{
+      *this, "merge-masked-tiles",
+      llvm::cl::desc("The warp-specialized causal forward's masked and "
+                     "unmasked key tiles in one loop (flash-map-to-gpu)"),
+      llvm::cl::init(FlashMapToGPUOptions().mergeMaskedTiles)};
   PassOptions::Option<int64_t> fmaExp2{
       *this, "fma-exp2",
       llvm::cl::desc("Of every 8 exponentials of P in the wgmma forward, "

@@ -1406,60 +1406,101 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
     Value alpha[2];
     SmallVector<Value> pC;
   };
+  // `maskedAt` (merge-masked-tiles, with `masked`): a tile-uniform i1, the
+  // mask applied under a branch on it.
   auto softmax = [&](OpBuilder &lb, Location l, MmaFragments &G, Value jt,
-                     ValueRange args, ArrayRef<Value> sRaw,
-                     bool masked) -> TileSoftmax {
+                     ValueRange args, ArrayRef<Value> sRaw, bool masked,
+                     Value maskedAt = Value()) -> TileSoftmax {
     KernelBuilder kl{lb, l};
-    // Invisible keys at -inf.
     SmallVector<Value> sAcc;
     Value tileMax[2] = {kl.f(ninf), kl.f(ninf)};
-    // A key range per row (relativeBound): two compares per score where
-    // the general check is a dozen 64-bit integer operations.
-    const bool ranges = masked && keyLo[0];
-    Value relLo[2], relHi[2];
-    for (int r = 0; ranges && r < 2; ++r) {
-      relLo[r] = relativeBound(kl, keyLo[r], G.add(jt, G.t2), tileKV);
-      relHi[r] = relativeBound(kl, keyHi[r], G.add(jt, G.t2), tileKV);
+    // The tile's scores in log2 units, invisible keys at -inf, in the
+    // order (nt, r, j); without `collect`, into sAcc and the rows' maxima.
+    auto scores = [&](OpBuilder &lb, Location l, bool masked,
+                      bool collect) -> SmallVector<Value> {
+      KernelBuilder kl{lb, l};
+      MmaFragments G{lb, l, elt, F.lrow, F.lmat, F.g, F.t2};
+      SmallVector<Value> xs;
+      // A key range per row (relativeBound): two compares per score where
+      // the general check is a dozen 64-bit integer operations.
+      const bool ranges = masked && keyLo[0];
+      Value relLo[2], relHi[2];
+      for (int r = 0; ranges && r < 2; ++r) {
+        relLo[r] = relativeBound(kl, keyLo[r], G.add(jt, G.t2), tileKV);
+        relHi[r] = relativeBound(kl, keyHi[r], G.add(jt, G.t2), tileKV);
+      }
+      for (int64_t nt = 0; nt < nTiles; ++nt) {
+        Value acc = sRaw[nt];
+        for (int64_t r = 0; r < 2; ++r)
+          for (int64_t j = 0; j < 2; ++j) {
+            Value x =
+                vector::ExtractOp::create(lb, l, acc, ArrayRef<int64_t>{r, j});
+            // (With a score_mod, scaled below: score_mod(scale x) log2 e.)
+            if (!s.scoreMod)
+              x = arith::MulFOp::create(lb, l, x, sl2V);
+            Value key, keyc;
+            if ((masked && !ranges) || s.scoreMod) {
+              key = G.add(jt, G.add(G.t2, kl.c(nt * 8 + j)));
+              // The regions see keys and rows in range (the tail's, past
+              // Nk, are masked: a captured table is not read past its end).
+              keyc = masked
+                         ? arith::MinUIOp::create(lb, l, key, s.nkValue(kl, -1))
+                               .getResult()
+                         : key;
+            }
+            if (s.scoreMod) {
+              // score_mod on scale * q.k, then in log2 units.
+              Value t = arith::MulFOp::create(lb, l, x, scaleV);
+              Value y = mods->score(kl, r, t, rowsc[r], keyc);
+              x = arith::MulFOp::create(lb, l, y, kl.f(kLog2e));
+            }
+            if (ranges) {
+              Value vis = inRange(kl, relLo[r], relHi[r], nt * 8 + j);
+              x = arith::SelectOp::create(lb, l, vis, x, kl.f(ninf));
+            } else if (masked) {
+              Value vis = mods->visible(
+                  kl, r, keyVisible(kl, s, rowLimit[r], key), rowsc[r], keyc);
+              x = arith::SelectOp::create(lb, l, vis, x, kl.f(ninf));
+              if (mask) {
+                // mask(row, key) log2 e: the scores' units.
+                x = addMask(
+                    kl, s, x, mask, maskBase, rowsc[r],
+                    arith::MinUIOp::create(lb, l, key, s.nkValue(kl, -1)));
+              }
+            }
+            if (collect) {
+              xs.push_back(x);
+              continue;
+            }
+            tileMax[r] = arith::MaxNumFOp::create(lb, l, tileMax[r], x);
+            acc = vector::InsertOp::create(lb, l, x, acc,
+                                           ArrayRef<int64_t>{r, j});
+          }
+        if (!collect)
+          sAcc.push_back(acc);
+      }
+      return xs;
+    };
+    if (!maskedAt)
+      scores(lb, l, masked, /*collect=*/false);
+    SmallVector<Value> xs;
+    if (maskedAt) {
+      SmallVector<Type> types(nTiles * 4, lb.getF32Type());
+      auto branch = ifElse(
+          lb, l, types, maskedAt,
+          [&](OpBuilder &ib, Location il) {
+            scf::YieldOp::create(ib, il, scores(ib, il, true, true));
+          },
+          [&](OpBuilder &ib, Location il) {
+            scf::YieldOp::create(ib, il, scores(ib, il, false, true));
+          });
+      xs.assign(branch.getResults().begin(), branch.getResults().end());
     }
-    for (int64_t nt = 0; nt < nTiles; ++nt) {
+    for (int64_t nt = 0; maskedAt && nt < nTiles; ++nt) {
       Value acc = sRaw[nt];
       for (int64_t r = 0; r < 2; ++r)
         for (int64_t j = 0; j < 2; ++j) {
-          Value x =
-              vector::ExtractOp::create(lb, l, acc, ArrayRef<int64_t>{r, j});
-          // (With a score_mod, scaled below: score_mod(scale x) log2 e.)
-          if (!s.scoreMod)
-            x = arith::MulFOp::create(lb, l, x, sl2V);
-          Value key, keyc;
-          if ((masked && !ranges) || s.scoreMod) {
-            key = G.add(jt, G.add(G.t2, kl.c(nt * 8 + j)));
-            // The regions see keys and rows in range (the tail's, past
-            // Nk, are masked: a captured table is not read past its end).
-            keyc = masked ? arith::MinUIOp::create(lb, l, key,
-                                                   s.nkValue(kl, -1))
-                                .getResult()
-                          : key;
-          }
-          if (s.scoreMod) {
-            // score_mod on scale * q.k, then in log2 units.
-            Value t = arith::MulFOp::create(lb, l, x, scaleV);
-            Value y = mods->score(kl, r, t, rowsc[r], keyc);
-            x = arith::MulFOp::create(lb, l, y, kl.f(kLog2e));
-          }
-          if (ranges) {
-            Value vis = inRange(kl, relLo[r], relHi[r], nt * 8 + j);
-            x = arith::SelectOp::create(lb, l, vis, x, kl.f(ninf));
-          } else if (masked) {
-            Value vis = mods->visible(
-                kl, r, keyVisible(kl, s, rowLimit[r], key), rowsc[r], keyc);
-            x = arith::SelectOp::create(lb, l, vis, x, kl.f(ninf));
-            if (mask) {
-              // mask(row, key) log2 e: the scores' units.
-              x = addMask(
-                  kl, s, x, mask, maskBase, rowsc[r],
-                  arith::MinUIOp::create(lb, l, key, s.nkValue(kl, -1)));
-            }
-          }
+          Value x = xs[nt * 4 + r * 2 + j];
           tileMax[r] = arith::MaxNumFOp::create(lb, l, tileMax[r], x);
           acc = vector::InsertOp::create(lb, l, x, acc,
                                          ArrayRef<int64_t>{r, j});
@@ -1647,6 +1688,16 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
   auto passTurn = [&](OpBuilder &lb, Location l) {
     NVVM::BarrierArriveOp::create(lb, l, otherId, pairThreads);
   };
+  // merge-masked-tiles: the tiles from maskFrom (the causal diagonal's, the
+  // Nk edge's) masked by a branch in one loop's step.
+  const bool merged = s.mmaMergeMaskedTiles;
+  Value maskFrom = fullEnd;
+  auto maskedAt = [&](OpBuilder &lb, Location l, Value jt) -> Value {
+    if (!merged)
+      return Value();
+    return arith::CmpIOp::create(lb, l, arith::CmpIPredicate::sge, jt,
+                                 maskFrom);
+  };
   auto wsStep = [&](bool masked) {
     return [&, masked](OpBuilder &lb, Location l, Value jt, ValueRange args,
                        Value) -> SmallVector<Value> {
@@ -1672,7 +1723,8 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
       passTurn(lb, l);
       sAcc = G.wgmmaWait(1, sAcc);
       bars->arrive(lb, l, kKEmpty, stage);
-      TileSoftmax sm = softmax(lb, l, G, jt, args, sAcc, masked);
+      TileSoftmax sm = softmax(lb, l, G, jt, args, sAcc, masked || merged,
+                               maskedAt(lb, l, jt));
       SmallVector<Value> pA = toA(G, sm.pC);
       oAcc = G.wgmmaWait(0, oAcc,
                          SmallVector<Value>(args.slice(4 + dTiles, pSteps)));
@@ -1721,7 +1773,8 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
           SmallVector<Value> sAcc = G.wgmmaWait(0, qkAsync(G, stage));
           bars->arrive(ib, il, kKEmpty, stage);
           TileSoftmax sm =
-              softmax(ib, il, G, firstSeen, start, sAcc, /*masked=*/true);
+              softmax(ib, il, G, firstSeen, start, sAcc, /*masked=*/true,
+                      maskedAt(ib, il, firstSeen));
           SmallVector<Value> out = sm.next;
           llvm::append_range(out, ArrayRef<Value>(inits).slice(4, dTiles));
           llvm::append_range(out, toA(G, sm.pC));
@@ -1760,17 +1813,21 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
         scf::ForOp::create(b, loc, headStart, innerStart, kb.c(tileKV), inits,
                            body(/*masked=*/true))
             .getResults());
-  auto full = scf::ForOp::create(b, loc, innerStart, fullEnd, kb.c(tileKV),
-                                 headOut, body(/*masked=*/false));
+  auto full = scf::ForOp::create(b, loc, innerStart, merged ? kvEnd : fullEnd,
+                                 kb.c(tileKV), headOut, body(/*masked=*/false));
   // The tail; with skipping, over the tiles the block sees only, those it
   // sees in full without the mask.
-  SmallVector<Value> loopRes = blockMaskTileLoop(
-      b, loc, tailStart, kvEnd, tileKV, full.getResults(),
-      cursor ? &*cursor : nullptr, cursorState, /*partialOnly=*/bool(mask),
-      [&](OpBuilder &lb, Location l, Value jt, ValueRange args, Value nextTile,
-          bool seenInFull) {
-        return step(/*masked=*/!seenInFull)(lb, l, jt, args, nextTile);
-      });
+  SmallVector<Value> loopRes =
+      merged ? SmallVector<Value>(full.getResults())
+             : blockMaskTileLoop(
+                   b, loc, tailStart, kvEnd, tileKV, full.getResults(),
+                   cursor ? &*cursor : nullptr, cursorState,
+                   /*partialOnly=*/bool(mask),
+                   [&](OpBuilder &lb, Location l, Value jt, ValueRange args,
+                       Value nextTile, bool seenInFull) {
+                     return step(/*masked=*/!seenInFull)(lb, l, jt, args,
+                                                         nextTile);
+                   });
 
   if (!ws)
     F.waitAll(loopRes.back());

@@ -70,6 +70,9 @@ struct TensorCoreKind : KernelKind {
     s.mmaPersistentBlocks =
         s.mmaWarpSpecialized && persistent ? o.persistentBlocks : 0;
     s.mmaMaxRegisters = o.mmaMaxRegisters;
+    s.mmaMergeMaskedTiles = !backward && s.mmaWarpSpecialized &&
+                            o.mergeMaskedTiles && s.causalOffset && !s.mask &&
+                            !s.maskMod && !s.scoreMod;
     if (!backward)
       s.mmaFmaExp2 = o.fmaExp2 >= 0       ? std::min<int64_t>(o.fmaExp2, 8)
                      : scoreModUsesSFU(s) ? 3

@@ -86,6 +86,9 @@ struct KernelSpec {
   /// Of every 8 exponentials of P in the wgmma forward, how many it
   /// computes on the FMA units (exp2OnFma) instead of the SFU.
   int64_t mmaFmaExp2 = 0;
+  /// The warp-specialized causal forward's key tiles in one loop, masked
+  /// where a tile-uniform branch says so (merge-masked-tiles).
+  bool mmaMergeMaskedTiles = false;
   /// The tensor-core forward as a split-KV partial kernel (grid (splits,
   /// BH), records to a scratch buffer after lse: see splitKVCount) for
   /// splits of at least splitKeysPerBlock keys; the problem is then the

@@ -108,6 +108,14 @@ def FlashMapToGPU : Pass<"flash-map-to-gpu", "::mlir::ModuleOp"> {
            "flash_mlir.cuda passes it), read in each query block's setup "
            "(the window forward at 16k keys: 1.18x one block per query "
            "block on the H200, session 27)">,
+    Option<"mergeMaskedTiles", "merge-masked-tiles", "bool",
+           /*default=*/"false",
+           "The warp-specialized causal forward (no mask or modifiers) in one "
+           "loop over its key tiles, the causal mask applied where a "
+           "tile-uniform branch says the tile needs it, instead of a loop of "
+           "unmasked tiles and one of masked ones (and a masked peeled first "
+           "tile): one copy of the consumer's step instead of three, for "
+           "ptxas' time">,
     Option<"fmaExp2", "fma-exp2", "int64_t", /*default=*/"0",
            "Of every 8 exponentials of P in the wgmma forward, how many "
            "are a polynomial on the FMA units instead of the SFU's ex2 "

@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# A/B runs of kernel variants on the GPU machine (issue 17): self-checking
+# programs of the variants (the fused kernels on the GPU against the
+# unfused program on the host) and bench.py's kernel caches, one per
+# variant. From the repository root after the build; on the GPU machine,
+# with $OUT (gpu_ab) carried: bash bench/gpu/run_ab.sh
+#
+# A variant is NAME|PASS|DIMS|OPTIONS: bench.py's rows of head dims DIMS,
+# the forward (PASS fwd) or the backward (bwd), with FLASH_MLIR_NVVM_OPTIONS
+# = OPTIONS; run_ab.sh times the backward's peers (cuDNN,
+# FlashAttention-2) with the first backward variant only (the forward's
+# with each).
+#
+# Session 28: dQ by reductions (deterministic=false) with two warpgroups of
+# 64 keys (the new form), one, and 32-query tiles, against the
+# deterministic default; the warp-specialized causal forward with its
+# masked tiles merged into one loop (merge-masked-tiles, for compile time)
+# against the default. (Session 27 compared the backward's A operands and
+# tiles: grad-a-shared=0, mma-warps=8, mma-tile-kv=64; its self-checks are
+# `checks bs` and `checks bw` below.)
+set -euo pipefail
+OUT=${OUT:-gpu_ab}
+export FLASH_MLIR_DYNAMIC=0
+VARIANTS=(
+  "def|bwd|64,128|"
+  "red|bwd|64,128|deterministic=false"
+  "redw4|bwd|64,128|deterministic=false mma-warps=4"
+  "redt32|bwd|64,128|deterministic=false mma-tile-kv=32"
+  "fdef|fwd|128,256|"
+  "merge|fwd|128,256|merge-masked-tiles=1"
+)
+CHECKS=${CHECKS:-ga mm}
+source bench/aot.sh
+checks() { # prefix: the backward's
+  local p=$1
+  exe ${p}1 --grad --n 130 --d 64 --dtype bf16 --tol 2e-2
+  exe ${p}2 --grad --batch 2 --hq 4 --hkv 2 --nq 100 --nk 70 --d 64 --causal --dtype f16 --tol 4e-3
+  exe ${p}3 --grad --batch 2 --hq 4 --hkv 2 --nq 100 --nk 170 --d 128 --causal --dtype bf16 --tol 2e-2
+  exe ${p}4 --grad --nq 300 --nk 260 --d 128 --hq 4 --hkv 2 --causal --causal-offset -20 --dtype bf16 --tol 2e-2
+  exe ${p}5 --grad --nq 1 --nk 33 --d 128 --dtype f16 --tol 4e-3
+  exe ${p}6 --grad --hq 2 --nq 65 --nk 90 --d 128 --mask bool --full-mask --dtype f16 --tol 4e-3
+  exe ${p}7 --grad --hq 2 --nq 37 --nk 300 --d 128 --dtype bf16 --causal --tol 2e-2 --dynamic
+  exe ${p}8 --grad --batch 2 --hq 4 --hkv 2 --n 300 --d 128 --dtype f16 --window 30,5 --softcap 1.5 --tol 4e-3
+  exe ${p}9 --grad --hq 2 --n 200 --d 128 --dtype bf16 --segments 3 --tol 2e-2
+}
+merged() { # prefix: the causal forward (odd sizes, offsets, GQA, one
+  # query, runtime sizes, d = 64 / 128 / 256)
+  local p=$1
+  exe ${p}1 --batch 2 --hq 4 --hkv 2 --nq 1000 --nk 777 --d 128 --causal --dtype bf16 --tol 8e-3
+  exe ${p}2 --nq 130 --nk 200 --d 128 --causal --causal-offset -70 --hq 2 --dtype bf16 --tol 8e-3
+  exe ${p}3 --dynamic --n 333 --d 128 --causal --hq 2 --dtype bf16 --tol 8e-3
+  exe ${p}4 --batch 2 --hq 4 --hkv 2 --nq 100 --nk 530 --d 256 --causal --dtype bf16 --tol 8e-3
+  exe ${p}5 --dynamic --batch 2 --hq 4 --hkv 2 --nq 300 --nk 777 --d 256 --causal --dtype bf16 --tol 8e-3
+  exe ${p}6 --nq 37 --nk 300 --d 128 --hq 3 --hkv 1 --causal --dtype f16 --tol 2e-3
+  exe ${p}7 --nq 1 --nk 1000 --d 128 --hq 2 --causal --dtype bf16 --tol 8e-3
+  exe ${p}8 --nq 300 --nk 1000 --d 64 --hq 2 --causal --dtype f16 --tol 2e-3
+  exe ${p}9 --nq 1100 --nk 1000 --d 128 --batch 2 --hq 4 --causal --causal-offset 300 --dtype bf16 --tol 8e-3
+}
+for c in $CHECKS; do
+  case $c in
+    bs) FLASH_AOT_NVVM_OPTIONS="" checks bs ;;
+    bw) FLASH_AOT_NVVM_OPTIONS="grad-a-shared=1 mma-warps=8 mma-tile-kv=64" checks bw ;;
+    ga) SKIP_CACHE=1 OUT=$OUT bash bench/gpu/prepare_atomic.sh ;;
+    mm) FLASH_AOT_NVVM_OPTIONS="merge-masked-tiles=1" merged mm ;;
+  esac > "$OUT/prep_$c.log" 2>&1
+done
+for v in "${VARIANTS[@]}"; do
+  IFS='|' read -r n pass dims opts <<< "$v"
+  skip=--skip-fwd
+  [ "$pass" = fwd ] && skip=--skip-bwd
+  FLASH_BENCH_DIMS=$dims FLASH_MLIR_NVVM_OPTIONS="$opts" \
+    FLASH_MLIR_CACHE=$PWD/$OUT/c_$n /usr/bin/python3 bench/gpu/bench.py \
+    --precompile $skip > "$OUT/prep_$n.log" 2>&1
+done
+cp build/lib/libflash_cuda_runtime.so "$OUT/"
+printf '%s\n' "${VARIANTS[@]}" > "$OUT/variants.txt"
+du -sh "$OUT"

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# On the GPU machine: bench/gpu/prepare_ab.sh's self-checks, then bench.py's
+# rows with each variant's kernels (the peers, cuDNN and FlashAttention-2,
+# timed with the first variant of each pass).
+set -o pipefail
+export PYTHONUNBUFFERED=1 FLASH_MLIR_DYNAMIC=0
+G=$PWD/${AB:-gpu_ab}
+(cd $G && for t in $(ls | grep -E '^[a-z]+[0-9]+$' | sort -V); do
+  echo "== $t: $(timeout -s KILL 20 ./$t 2>&1 | tail -1)"; done)
+declare -A seen
+while IFS='|' read -r n pass dims opts; do
+  peers=1
+  [ -n "${seen[$pass]:-}" ] && peers=0
+  seen[$pass]=1
+  skip=--skip-fwd
+  [ "$pass" = fwd ] && skip=--skip-bwd
+  echo "== $n $pass [$opts]"
+  FLASH_BENCH_DIMS=$dims FLASH_BENCH_PEERS=$peers FLASH_MLIR_NVVM_OPTIONS="$opts" \
+    FLASH_MLIR_CACHE=$G/c_$n timeout -s KILL 150 python3 bench/gpu/bench.py \
+    $skip 2>&1 | grep "^| [0-9]"
+done < $G/variants.txt
