@@ -6,16 +6,17 @@
 # with $OUT (gpu_ab) carried: bash bench/gpu/run_ab.sh
 #
 # A variant is NAME|PASS|DIMS|OPTIONS: bench.py's rows of head dims DIMS,
-# the forward (PASS fwd) or the backward (bwd), with FLASH_MLIR_NVVM_OPTIONS
-# = OPTIONS; run_ab.sh times the backward's peers (cuDNN,
-# FlashAttention-2) with the first backward variant only (the forward's
-# with each).
+# the forward (PASS fwd) or the backward (bwd), or bench_mods.py's cases
+# DIMS (PASS mods), with FLASH_MLIR_NVVM_OPTIONS = OPTIONS; run_ab.sh
+# times the backward's peers (cuDNN, FlashAttention-2) with the first
+# backward variant only (the forward's with each).
 #
 # Session 28: dQ by reductions (deterministic=false) with two warpgroups of
 # 64 keys (the new form), one, and 32-query tiles, against the
 # deterministic default; the warp-specialized causal forward with its
 # masked tiles merged into one loop (merge-masked-tiles, for compile time)
-# against the default. (Session 27 compared the backward's A operands and
+# against the default; the forward's exponentials in f16x2 pairs
+# (exp2-f16x2) at d = 64 / 128 and soft-capped. (Session 27 compared the backward's A operands and
 # tiles: grad-a-shared=0, mma-warps=8, mma-tile-kv=64; its self-checks are
 # `checks bs` and `checks bw` below.)
 set -euo pipefail
@@ -28,8 +29,11 @@ VARIANTS=(
   "redt32|bwd|64,128|deterministic=false mma-tile-kv=32"
   "fdef|fwd|128,256|"
   "merge|fwd|128,256|merge-masked-tiles=1"
+  "fx|fwd|64,128|exp2-f16x2=1"
+  "mdef|mods|full,softcap|"
+  "mfx|mods|full,softcap|exp2-f16x2=1"
 )
-CHECKS=${CHECKS:-ga mm}
+CHECKS=${CHECKS:-ga mm fx}
 source bench/aot.sh
 checks() { # prefix: the backward's
   local p=$1
@@ -56,21 +60,36 @@ merged() { # prefix: the causal forward (odd sizes, offsets, GQA, one
   exe ${p}8 --nq 300 --nk 1000 --d 64 --hq 2 --causal --dtype f16 --tol 2e-3
   exe ${p}9 --nq 1100 --nk 1000 --d 128 --batch 2 --hq 4 --causal --causal-offset 300 --dtype bf16 --tol 8e-3
 }
+pairs() { # prefix: the forward with exp2-f16x2
+  local p=$1
+  exe ${p}1 --n 1000 --d 64 --hq 2 --dtype bf16 --tol 8e-3
+  exe ${p}2 --batch 2 --hq 4 --hkv 2 --nq 1000 --nk 777 --d 128 --causal --dtype bf16 --tol 8e-3
+  exe ${p}3 --batch 2 --hq 3 --nq 37 --nk 700 --d 64 --mask bool --full-mask --dtype f16 --tol 2e-3
+  exe ${p}4 --n 500 --d 128 --softcap 30 --dtype bf16 --tol 8e-3
+  exe ${p}5 --nq 1 --nk 1000 --d 128 --hq 2 --dtype bf16 --tol 8e-3
+  exe ${p}6 --batch 2 --hq 4 --hkv 2 --nq 100 --nk 530 --d 256 --causal --dtype bf16 --tol 8e-3
+  exe ${p}7 --dynamic --n 700 --d 128 --window 100,0 --hq 2 --dtype bf16 --tol 8e-3
+  exe ${p}8 --n 900 --d 128 --hq 2 --dtype f16 --tol 2e-3
+}
 for c in $CHECKS; do
   case $c in
     bs) FLASH_AOT_NVVM_OPTIONS="" checks bs ;;
     bw) FLASH_AOT_NVVM_OPTIONS="grad-a-shared=1 mma-warps=8 mma-tile-kv=64" checks bw ;;
     ga) SKIP_CACHE=1 OUT=$OUT bash bench/gpu/prepare_atomic.sh ;;
     mm) FLASH_AOT_NVVM_OPTIONS="merge-masked-tiles=1" merged mm ;;
+    fx) FLASH_AOT_NVVM_OPTIONS="exp2-f16x2=1" pairs fx ;;
   esac > "$OUT/prep_$c.log" 2>&1
 done
 for v in "${VARIANTS[@]}"; do
   IFS='|' read -r n pass dims opts <<< "$v"
-  skip=--skip-fwd
-  [ "$pass" = fwd ] && skip=--skip-bwd
+  case $pass in
+    mods) cmd=(bench/gpu/bench_mods.py --cases "$dims") ;;
+    fwd) cmd=(bench/gpu/bench.py --skip-bwd) ;;
+    *) cmd=(bench/gpu/bench.py --skip-fwd) ;;
+  esac
   FLASH_BENCH_DIMS=$dims FLASH_MLIR_NVVM_OPTIONS="$opts" \
-    FLASH_MLIR_CACHE=$PWD/$OUT/c_$n /usr/bin/python3 bench/gpu/bench.py \
-    --precompile $skip > "$OUT/prep_$n.log" 2>&1
+    FLASH_MLIR_CACHE=$PWD/$OUT/c_$n /usr/bin/python3 "${cmd[@]}" \
+    --precompile > "$OUT/prep_$n.log" 2>&1
 done
 cp build/lib/libflash_cuda_runtime.so "$OUT/"
 printf '%s\n' "${VARIANTS[@]}" > "$OUT/variants.txt"

@@ -12,10 +12,13 @@ while IFS='|' read -r n pass dims opts; do
   peers=1
   [ -n "${seen[$pass]:-}" ] && peers=0
   seen[$pass]=1
-  skip=--skip-fwd
-  [ "$pass" = fwd ] && skip=--skip-bwd
+  case $pass in
+    mods) cmd=(bench/gpu/bench_mods.py --cases "$dims"); keep='^[|a-z]' ;;
+    fwd) cmd=(bench/gpu/bench.py --skip-bwd); keep='^\| [0-9]' ;;
+    *) cmd=(bench/gpu/bench.py --skip-fwd); keep='^\| [0-9]' ;;
+  esac
   echo "== $n $pass [$opts]"
   FLASH_BENCH_DIMS=$dims FLASH_BENCH_PEERS=$peers FLASH_MLIR_NVVM_OPTIONS="$opts" \
-    FLASH_MLIR_CACHE=$G/c_$n timeout -s KILL 150 python3 bench/gpu/bench.py \
-    $skip 2>&1 | grep "^| [0-9]"
+    FLASH_MLIR_CACHE=$G/c_$n timeout -s KILL 150 python3 "${cmd[@]}" 2>&1 |
+    grep -E "$keep"
 done < $G/variants.txt

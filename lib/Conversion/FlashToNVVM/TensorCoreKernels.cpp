@@ -73,6 +73,7 @@ struct TensorCoreKind : KernelKind {
     s.mmaMergeMaskedTiles = !backward && s.mmaWarpSpecialized &&
                             o.mergeMaskedTiles && s.causalOffset && !s.mask &&
                             !s.maskMod && !s.scoreMod;
+    s.mmaExp2F16x2 = !backward && o.exp2F16x2;
     if (!backward)
       s.mmaFmaExp2 = o.fmaExp2 >= 0       ? std::min<int64_t>(o.fmaExp2, 8)
                      : scoreModUsesSFU(s) ? 3

@@ -116,6 +116,12 @@ def FlashMapToGPU : Pass<"flash-map-to-gpu", "::mlir::ModuleOp"> {
            "unmasked tiles and one of masked ones (and a masked peeled first "
            "tile): one copy of the consumer's step instead of three, for "
            "ptxas' time">,
+    Option<"exp2F16x2", "exp2-f16x2", "bool", /*default=*/"false",
+           "The tensor-core forward's exponentials of P two at a time, by "
+           "one ex2.approx.f16x2 (the arguments rounded to f16; relative "
+           "error 2^-9.9, under a bf16 P's rounding): half the SFU "
+           "operations of the softmax, which at d = 64, or next to a "
+           "soft-cap's tanh, take as long as the products">,
     Option<"fmaExp2", "fma-exp2", "int64_t", /*default=*/"0",
            "Of every 8 exponentials of P in the wgmma forward, how many "
            "are a polynomial on the FMA units instead of the SFU's ex2 "
