@@ -11,29 +11,27 @@
 # times the backward's peers (cuDNN, FlashAttention-2) with the first
 # backward variant only (the forward's with each).
 #
-# Session 28: dQ by reductions (deterministic=false) with two warpgroups of
-# 64 keys (the new form), one, and 32-query tiles, against the
-# deterministic default; the warp-specialized causal forward with its
-# masked tiles merged into one loop (merge-masked-tiles, for compile time)
-# against the default; the forward's exponentials in f16x2 pairs
-# (exp2-f16x2) at d = 64 / 128 and soft-capped. (Session 27 compared the backward's A operands and
-# tiles: grad-a-shared=0, mma-warps=8, mma-tile-kv=64; its self-checks are
-# `checks bs` and `checks bw` below.)
+# Session 28, first run: dQ by reductions (deterministic=false) with two
+# warpgroups of 64 keys (the new form), one (mma-warps=4), 32-query tiles
+# (mma-tile-kv=32), against the deterministic default ("def|bwd|64,128|",
+# "red|bwd|64,128|deterministic=false", ...); the causal forward with its
+# masked tiles merged ("merge|fwd|128,256|merge-masked-tiles=1" against
+# the default then); exp2-f16x2 (the forward's exponentials in f16x2
+# pairs, since removed: slower) on bench.py and on bench_mods.py's
+# "full,softcap" cases; self-checks ga (prepare_atomic.sh), mm, fx. Second
+# run: the merged forward (now the default up to d = 128) against
+# merge-masked-tiles=0, self-checks mm of shapes that take the
+# warp-specialized kernel. (Session 27 compared the backward's A operands
+# and tiles: grad-a-shared=0, mma-warps=8, mma-tile-kv=64; its
+# self-checks are `checks bs` and `checks bw` below.)
 set -euo pipefail
 OUT=${OUT:-gpu_ab}
 export FLASH_MLIR_DYNAMIC=0
 VARIANTS=(
-  "def|bwd|64,128|"
-  "red|bwd|64,128|deterministic=false"
-  "redw4|bwd|64,128|deterministic=false mma-warps=4"
-  "redt32|bwd|64,128|deterministic=false mma-tile-kv=32"
-  "fdef|fwd|128,256|"
-  "merge|fwd|128,256|merge-masked-tiles=1"
-  "fx|fwd|64,128|exp2-f16x2=1"
-  "mdef|mods|full,softcap|"
-  "mfx|mods|full,softcap|exp2-f16x2=1"
+  "three|fwd|128|merge-masked-tiles=0"
+  "merged|fwd|128|"
 )
-CHECKS=${CHECKS:-ga mm fx}
+CHECKS=${CHECKS:-mm}
 source bench/aot.sh
 checks() { # prefix: the backward's
   local p=$1
@@ -47,37 +45,26 @@ checks() { # prefix: the backward's
   exe ${p}8 --grad --batch 2 --hq 4 --hkv 2 --n 300 --d 128 --dtype f16 --window 30,5 --softcap 1.5 --tol 4e-3
   exe ${p}9 --grad --hq 2 --n 200 --d 128 --dtype bf16 --segments 3 --tol 2e-2
 }
-merged() { # prefix: the causal forward (odd sizes, offsets, GQA, one
-  # query, runtime sizes, d = 64 / 128 / 256)
+merged() { # prefix: the warp-specialized causal forward (d = 128 past
+  # 1024 keys or with runtime sizes; odd sizes, offsets, GQA, one query)
   local p=$1
-  exe ${p}1 --batch 2 --hq 4 --hkv 2 --nq 1000 --nk 777 --d 128 --causal --dtype bf16 --tol 8e-3
-  exe ${p}2 --nq 130 --nk 200 --d 128 --causal --causal-offset -70 --hq 2 --dtype bf16 --tol 8e-3
+  exe ${p}1 --batch 2 --hq 4 --hkv 2 --nq 1000 --nk 1777 --d 128 --causal --dtype bf16 --tol 8e-3
+  exe ${p}2 --nq 1300 --nk 1200 --d 128 --causal --causal-offset -70 --hq 2 --dtype bf16 --tol 8e-3
   exe ${p}3 --dynamic --n 333 --d 128 --causal --hq 2 --dtype bf16 --tol 8e-3
   exe ${p}4 --batch 2 --hq 4 --hkv 2 --nq 100 --nk 530 --d 256 --causal --dtype bf16 --tol 8e-3
-  exe ${p}5 --dynamic --batch 2 --hq 4 --hkv 2 --nq 300 --nk 777 --d 256 --causal --dtype bf16 --tol 8e-3
-  exe ${p}6 --nq 37 --nk 300 --d 128 --hq 3 --hkv 1 --causal --dtype f16 --tol 2e-3
-  exe ${p}7 --nq 1 --nk 1000 --d 128 --hq 2 --causal --dtype bf16 --tol 8e-3
-  exe ${p}8 --nq 300 --nk 1000 --d 64 --hq 2 --causal --dtype f16 --tol 2e-3
-  exe ${p}9 --nq 1100 --nk 1000 --d 128 --batch 2 --hq 4 --causal --causal-offset 300 --dtype bf16 --tol 8e-3
-}
-pairs() { # prefix: the forward with exp2-f16x2
-  local p=$1
-  exe ${p}1 --n 1000 --d 64 --hq 2 --dtype bf16 --tol 8e-3
-  exe ${p}2 --batch 2 --hq 4 --hkv 2 --nq 1000 --nk 777 --d 128 --causal --dtype bf16 --tol 8e-3
-  exe ${p}3 --batch 2 --hq 3 --nq 37 --nk 700 --d 64 --mask bool --full-mask --dtype f16 --tol 2e-3
-  exe ${p}4 --n 500 --d 128 --softcap 30 --dtype bf16 --tol 8e-3
-  exe ${p}5 --nq 1 --nk 1000 --d 128 --hq 2 --dtype bf16 --tol 8e-3
-  exe ${p}6 --batch 2 --hq 4 --hkv 2 --nq 100 --nk 530 --d 256 --causal --dtype bf16 --tol 8e-3
-  exe ${p}7 --dynamic --n 700 --d 128 --window 100,0 --hq 2 --dtype bf16 --tol 8e-3
-  exe ${p}8 --n 900 --d 128 --hq 2 --dtype f16 --tol 2e-3
+  exe ${p}5 --dynamic --batch 2 --hq 4 --hkv 2 --nq 300 --nk 777 --d 128 --causal --dtype bf16 --tol 8e-3
+  exe ${p}6 --nq 37 --nk 3000 --d 128 --hq 3 --hkv 1 --causal --dtype f16 --tol 2e-3
+  exe ${p}7 --nq 1 --nk 2000 --d 128 --hq 2 --causal --dtype bf16 --tol 8e-3
+  exe ${p}8 --nq 2100 --nk 1500 --d 128 --hq 2 --causal --causal-offset 300 --dtype f16 --tol 2e-3
+  exe ${p}9 --nq 1100 --nk 1100 --d 128 --batch 2 --hq 4 --causal --dtype bf16 --tol 8e-3
+  exe ${p}10 --dynamic --nq 1 --nk 1 --d 128 --hq 2 --causal --dtype bf16 --tol 8e-3
 }
 for c in $CHECKS; do
   case $c in
     bs) FLASH_AOT_NVVM_OPTIONS="" checks bs ;;
     bw) FLASH_AOT_NVVM_OPTIONS="grad-a-shared=1 mma-warps=8 mma-tile-kv=64" checks bw ;;
     ga) SKIP_CACHE=1 OUT=$OUT bash bench/gpu/prepare_atomic.sh ;;
-    mm) FLASH_AOT_NVVM_OPTIONS="merge-masked-tiles=1" merged mm ;;
-    fx) FLASH_AOT_NVVM_OPTIONS="exp2-f16x2=1" pairs fx ;;
+    mm) FLASH_AOT_NVVM_OPTIONS="" merged mm ;;
   esac > "$OUT/prep_$c.log" 2>&1
 done
 for v in "${VARIANTS[@]}"; do

@@ -43,7 +43,6 @@ void mlir::flash::buildFlashToNVVMPipeline(
   map.persistentBlocks = options.persistentBlocks;
   map.persistentCaptures = options.persistentCaptures;
   map.fmaExp2 = options.fmaExp2;
-  map.exp2F16x2 = options.exp2F16x2;
   map.mergeMaskedTiles = options.mergeMaskedTiles;
   map.gradD256 = options.gradD256;
   map.gradAShared = options.gradAShared;

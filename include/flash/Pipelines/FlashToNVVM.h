@@ -66,13 +66,9 @@ struct FlashToNVVMPipelineOptions
   PassOptions::Option<bool> mergeMaskedTiles{
       *this, "merge-masked-tiles",
       llvm::cl::desc("The warp-specialized causal forward's masked and "
-                     "unmasked key tiles in one loop (flash-map-to-gpu)"),
+                     "unmasked key tiles in one loop, up to d = 128 "
+                     "(flash-map-to-gpu)"),
       llvm::cl::init(FlashMapToGPUOptions().mergeMaskedTiles)};
-  PassOptions::Option<bool> exp2F16x2{
-      *this, "exp2-f16x2",
-      llvm::cl::desc("The forward's exponentials of P two at a time by "
-                     "ex2.approx.f16x2 (flash-map-to-gpu)"),
-      llvm::cl::init(FlashMapToGPUOptions().exp2F16x2)};
   PassOptions::Option<int64_t> fmaExp2{
       *this, "fma-exp2",
       llvm::cl::desc("Of every 8 exponentials of P in the wgmma forward, "

@@ -452,7 +452,6 @@ struct FlashMapToGPUPass : flash::impl::FlashMapToGPUBase<FlashMapToGPUPass> {
     o.persistentBlocks = persistentBlocks;
     o.persistentCaptures = persistentCaptures;
     o.fmaExp2 = fmaExp2;
-    o.exp2F16x2 = exp2F16x2;
     o.mergeMaskedTiles = mergeMaskedTiles;
     o.gradD256 = gradD256;
     o.gradAShared = gradAShared;

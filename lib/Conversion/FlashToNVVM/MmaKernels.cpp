@@ -140,28 +140,6 @@ LLVM::InlineAsmOp inlinePtx(OpBuilder &b, Location loc, int64_t results,
       ArrayAttr());
 }
 
-/// 2^x0, 2^x1 by one ex2.approx.f16x2 (the SFU's rate for two; exp2-f16x2):
-/// the arguments rounded to f16, the results (relative error 2^-9.9) back
-/// in f32. Inline PTX: MLIR's NVVM dialect has no f16x2 exponential.
-std::pair<Value, Value> exp2F16x2(OpBuilder &b, Location loc, Value x0,
-                                  Value x1) {
-  Type f32 = b.getF32Type();
-  auto ty = LLVM::LLVMStructType::getLiteral(b.getContext(), {f32, f32});
-  // cvt.rn.f16x2.f32 d, a, b puts a in the upper half; mov.b32 {lo, hi}
-  // takes the lower half first.
-  auto op = LLVM::InlineAsmOp::create(
-      b, loc, TypeRange{ty}, ValueRange{x0, x1},
-      "{\n.reg .b32 h;\n.reg .f16 lo, hi;\ncvt.rn.f16x2.f32 h, $3, $2;\n"
-      "ex2.approx.f16x2 h, h;\nmov.b32 {lo, hi}, h;\ncvt.f32.f16 $0, lo;\n"
-      "cvt.f32.f16 $1, hi;\n}",
-      "=f,=f,f,f", /*has_side_effects=*/false, /*is_align_stack=*/false,
-      LLVM::tailcallkind::TailCallKind::None,
-      LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
-      ArrayAttr());
-  return {LLVM::ExtractValueOp::create(b, loc, op.getResult(0), 0),
-          LLVM::ExtractValueOp::create(b, loc, op.getResult(0), 1)};
-}
-
 /// The C tiles of an inline PTX result struct (4 f32 each), inserted into
 /// `into` (one tile per element).
 SmallVector<Value> resultTiles(OpBuilder &b, Location loc, LLVM::InlineAsmOp op,
@@ -1555,28 +1533,20 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
     // n-tiles per 16 keys) in registers. mmaFmaExp2 of every 8 of a
     // thread's exponentials on the FMA units: with a soft-cap's tanh, two
     // SFU operations per score take as long as the warpgroup's products.
-    // exp2-f16x2: a row's two adjacent scores by one SFU operation.
     SmallVector<Value> pC;
     int64_t element = 0;
     for (Value acc : sAcc) {
-      for (int64_t r = 0; r < 2; ++r) {
-        Value arg[2], p[2];
-        for (int64_t j = 0; j < 2; ++j)
-          arg[j] = arith::AddFOp::create(
-              lb, l,
-              vector::ExtractOp::create(lb, l, acc, ArrayRef<int64_t>{r, j}),
-              negMs[r]);
-        if (!fp8 && s.mmaExp2F16x2)
-          std::tie(p[0], p[1]) = exp2F16x2(lb, l, arg[0], arg[1]);
+      for (int64_t r = 0; r < 2; ++r)
         for (int64_t j = 0; j < 2; ++j, ++element) {
-          if (!p[j])
-            p[j] = !fp8 && element % 8 < s.mmaFmaExp2 ? exp2OnFma(lb, l, arg[j])
-                                                      : exp2(lb, l, arg[j]);
-          next[2 + r] = arith::AddFOp::create(lb, l, next[2 + r], p[j]);
-          acc = vector::InsertOp::create(lb, l, p[j], acc,
-                                         ArrayRef<int64_t>{r, j});
+          Value x =
+              vector::ExtractOp::create(lb, l, acc, ArrayRef<int64_t>{r, j});
+          Value arg = arith::AddFOp::create(lb, l, x, negMs[r]);
+          Value p = !fp8 && element % 8 < s.mmaFmaExp2 ? exp2OnFma(lb, l, arg)
+                                                       : exp2(lb, l, arg);
+          next[2 + r] = arith::AddFOp::create(lb, l, next[2 + r], p);
+          acc =
+              vector::InsertOp::create(lb, l, p, acc, ArrayRef<int64_t>{r, j});
         }
-      }
       pC.push_back(acc);
     }
     TileSoftmax out{next, {alpha[0], alpha[1]}, pC};

@@ -71,9 +71,8 @@ struct TensorCoreKind : KernelKind {
         s.mmaWarpSpecialized && persistent ? o.persistentBlocks : 0;
     s.mmaMaxRegisters = o.mmaMaxRegisters;
     s.mmaMergeMaskedTiles = !backward && s.mmaWarpSpecialized &&
-                            o.mergeMaskedTiles && s.causalOffset && !s.mask &&
-                            !s.maskMod && !s.scoreMod;
-    s.mmaExp2F16x2 = !backward && o.exp2F16x2;
+                            o.mergeMaskedTiles && s.causalOffset &&
+                            s.d <= 128 && !s.mask && !s.maskMod && !s.scoreMod;
     if (!backward)
       s.mmaFmaExp2 = o.fmaExp2 >= 0       ? std::min<int64_t>(o.fmaExp2, 8)
                      : scoreModUsesSFU(s) ? 3

@@ -86,9 +86,6 @@ struct KernelSpec {
   /// Of every 8 exponentials of P in the wgmma forward, how many it
   /// computes on the FMA units (exp2OnFma) instead of the SFU.
   int64_t mmaFmaExp2 = 0;
-  /// The wgmma forward's exponentials of P in pairs by ex2.approx.f16x2
-  /// (exp2-f16x2).
-  bool mmaExp2F16x2 = false;
   /// The warp-specialized causal forward's key tiles in one loop, masked
   /// where a tile-uniform branch says so (merge-masked-tiles).
   bool mmaMergeMaskedTiles = false;

@@ -109,19 +109,15 @@ def FlashMapToGPU : Pass<"flash-map-to-gpu", "::mlir::ModuleOp"> {
            "(the window forward at 16k keys: 1.18x one block per query "
            "block on the H200, session 27)">,
     Option<"mergeMaskedTiles", "merge-masked-tiles", "bool",
-           /*default=*/"false",
-           "The warp-specialized causal forward (no mask or modifiers) in one "
-           "loop over its key tiles, the causal mask applied where a "
-           "tile-uniform branch says the tile needs it, instead of a loop of "
-           "unmasked tiles and one of masked ones (and a masked peeled first "
-           "tile): one copy of the consumer's step instead of three, for "
-           "ptxas' time">,
-    Option<"exp2F16x2", "exp2-f16x2", "bool", /*default=*/"false",
-           "The tensor-core forward's exponentials of P two at a time, by "
-           "one ex2.approx.f16x2 (the arguments rounded to f16; relative "
-           "error 2^-9.9, under a bf16 P's rounding): half the SFU "
-           "operations of the softmax, which at d = 64, or next to a "
-           "soft-cap's tanh, take as long as the products">,
+           /*default=*/"true",
+           "The warp-specialized causal forward up to d = 128 (no mask or "
+           "modifiers) in one loop over its key tiles, the causal mask "
+           "applied where a tile-uniform branch says the tile needs it, "
+           "instead of a loop of unmasked tiles and one of masked ones (and a "
+           "masked peeled first tile): one copy of the consumer's step "
+           "instead of three (ptxas 0.52 -> 0.30 s at d = 128; on the H200 "
+           "0.99-1.05x the three-copy kernel, session 28; at d = 256 it ran "
+           "0.88-0.93x and is not taken)">,
     Option<"fmaExp2", "fma-exp2", "int64_t", /*default=*/"0",
            "Of every 8 exponentials of P in the wgmma forward, how many "
            "are a polynomial on the FMA units instead of the SFU's ex2 "
