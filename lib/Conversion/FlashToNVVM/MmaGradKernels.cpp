@@ -1050,16 +1050,14 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
               scf::IfOp::create(lb, l, leader, [&](OpBuilder &ib, Location il) {
                 KernelBuilder ki{ib, il};
                 MmaFragments I{ib, il, elt, F.lrow, F.lmat, F.g, F.t2};
-                auto bytes = [&](Value words) {
-                  return arith::MulIOp::create(
-                      ib, il,
-                      arith::IndexCastUIOp::create(ib, il, ib.getI64Type(),
-                                                   words),
-                      arith::ConstantIntOp::create(ib, il, ib.getI64Type(), 4));
-                };
                 Value first = gradDQIndex(ki, s, qbh, it, ki.c(0));
-                Value global =
-                    arith::AddIOp::create(ib, il, dqAccAddr, bytes(first));
+                Value global = arith::AddIOp::create(
+                    ib, il, dqAccAddr,
+                    arith::MulIOp::create(ib, il,
+                                          arith::IndexCastUIOp::create(
+                                              ib, il, ib.getI64Type(), first),
+                                          arith::ConstantIntOp::create(
+                                              ib, il, ib.getI64Type(), 4)));
                 I.bulkReduceAddF32(global, dqRowAddr, D * 4);
                 scf::YieldOp::create(ib, il);
               });

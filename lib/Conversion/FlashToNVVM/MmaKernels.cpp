@@ -1412,15 +1412,22 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
                      ValueRange args, ArrayRef<Value> sRaw, bool masked,
                      Value maskedAt = Value()) -> TileSoftmax {
     KernelBuilder kl{lb, l};
-    SmallVector<Value> sAcc;
+    // The scores into sAcc's C tiles and the rows' maxima.
+    SmallVector<Value> sAcc(sRaw);
     Value tileMax[2] = {kl.f(ninf), kl.f(ninf)};
-    // The tile's scores in log2 units, invisible keys at -inf, in the
-    // order (nt, r, j); without `collect`, into sAcc and the rows' maxima.
+    auto take = [&](OpBuilder &lb, Location l, int64_t nt, int64_t r, int64_t j,
+                    Value x) {
+      tileMax[r] = arith::MaxNumFOp::create(lb, l, tileMax[r], x);
+      sAcc[nt] =
+          vector::InsertOp::create(lb, l, x, sAcc[nt], ArrayRef<int64_t>{r, j});
+    };
+    // The tile's scores in log2 units, invisible keys at -inf, to `emit`
+    // in the order (nt, r, j).
     auto scores = [&](OpBuilder &lb, Location l, bool masked,
-                      bool collect) -> SmallVector<Value> {
+                      function_ref<void(int64_t, int64_t, int64_t, Value)>
+                          emit) {
       KernelBuilder kl{lb, l};
       MmaFragments G{lb, l, elt, F.lrow, F.lmat, F.g, F.t2};
-      SmallVector<Value> xs;
       // A key range per row (relativeBound): two compares per score where
       // the general check is a dozen 64-bit integer operations.
       const bool ranges = masked && keyLo[0];
@@ -1430,11 +1437,10 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
         relHi[r] = relativeBound(kl, keyHi[r], G.add(jt, G.t2), tileKV);
       }
       for (int64_t nt = 0; nt < nTiles; ++nt) {
-        Value acc = sRaw[nt];
         for (int64_t r = 0; r < 2; ++r)
           for (int64_t j = 0; j < 2; ++j) {
-            Value x =
-                vector::ExtractOp::create(lb, l, acc, ArrayRef<int64_t>{r, j});
+            Value x = vector::ExtractOp::create(lb, l, sRaw[nt],
+                                                ArrayRef<int64_t>{r, j});
             // (With a score_mod, scaled below: score_mod(scale x) log2 e.)
             if (!s.scoreMod)
               x = arith::MulFOp::create(lb, l, x, sl2V);
@@ -1468,44 +1474,29 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
                     arith::MinUIOp::create(lb, l, key, s.nkValue(kl, -1)));
               }
             }
-            if (collect) {
-              xs.push_back(x);
-              continue;
-            }
-            tileMax[r] = arith::MaxNumFOp::create(lb, l, tileMax[r], x);
-            acc = vector::InsertOp::create(lb, l, x, acc,
-                                           ArrayRef<int64_t>{r, j});
+            emit(nt, r, j, x);
           }
-        if (!collect)
-          sAcc.push_back(acc);
       }
-      return xs;
     };
-    if (!maskedAt)
-      scores(lb, l, masked, /*collect=*/false);
-    SmallVector<Value> xs;
-    if (maskedAt) {
-      SmallVector<Type> types(nTiles * 4, lb.getF32Type());
-      auto branch = ifElse(
-          lb, l, types, maskedAt,
-          [&](OpBuilder &ib, Location il) {
-            scf::YieldOp::create(ib, il, scores(ib, il, true, true));
-          },
-          [&](OpBuilder &ib, Location il) {
-            scf::YieldOp::create(ib, il, scores(ib, il, false, true));
-          });
-      xs.assign(branch.getResults().begin(), branch.getResults().end());
-    }
-    for (int64_t nt = 0; maskedAt && nt < nTiles; ++nt) {
-      Value acc = sRaw[nt];
-      for (int64_t r = 0; r < 2; ++r)
-        for (int64_t j = 0; j < 2; ++j) {
-          Value x = xs[nt * 4 + r * 2 + j];
-          tileMax[r] = arith::MaxNumFOp::create(lb, l, tileMax[r], x);
-          acc = vector::InsertOp::create(lb, l, x, acc,
-                                         ArrayRef<int64_t>{r, j});
-        }
-      sAcc.push_back(acc);
+    if (!maskedAt) {
+      scores(lb, l, masked, [&](int64_t nt, int64_t r, int64_t j, Value x) {
+        take(lb, l, nt, r, j, x);
+      });
+    } else {
+      // Both branches yield the scores; the maxima follow the branch.
+      auto branch = [&](bool masked) {
+        return [&, masked](OpBuilder &ib, Location il) {
+          SmallVector<Value> xs;
+          scores(ib, il, masked,
+                 [&](int64_t, int64_t, int64_t, Value x) { xs.push_back(x); });
+          scf::YieldOp::create(ib, il, xs);
+        };
+      };
+      auto scored =
+          ifElse(lb, l, SmallVector<Type>(nTiles * 4, lb.getF32Type()),
+                 maskedAt, branch(true), branch(false));
+      for (int64_t i = 0; i < nTiles * 4; ++i)
+        take(lb, l, i / 4, i / 2 % 2, i % 2, scored.getResult(i));
     }
     // Online softmax per row; the 4 lanes of a row agree on its max.
     SmallVector<Value> next(4);
