@@ -28,10 +28,10 @@ set -euo pipefail
 OUT=${OUT:-gpu_ab}
 export FLASH_MLIR_DYNAMIC=0
 VARIANTS=(
-  "three|fwd|128|merge-masked-tiles=0"
-  "merged|fwd|128|"
+  "red2|bwd|64,128|deterministic=false"
+  "det2|bwd|64,128,256|"
 )
-CHECKS=${CHECKS:-mm}
+CHECKS=${CHECKS:-gs b2}
 source bench/aot.sh
 checks() { # prefix: the backward's
   local p=$1
@@ -62,19 +62,23 @@ merged() { # prefix: the warp-specialized causal forward (d = 128 past
 for c in $CHECKS; do
   case $c in
     bs) FLASH_AOT_NVVM_OPTIONS="" checks bs ;;
+    b6) FLASH_AOT_NVVM_OPTIONS="mma-tile-kv=64" checks bx ;;
+    b2) FLASH_AOT_NVVM_OPTIONS="" checks bt ;;
+    gs) SKIP_CACHE=1 OUT=$OUT/gs bash bench/gpu/prepare_atomic.sh &&
+          for f in $OUT/gs/ga*; do mv "$f" "$OUT/gs${f##*/ga}"; done ;;
     bw) FLASH_AOT_NVVM_OPTIONS="grad-a-shared=1 mma-warps=8 mma-tile-kv=64" checks bw ;;
     ga) SKIP_CACHE=1 OUT=$OUT bash bench/gpu/prepare_atomic.sh ;;
     mm) FLASH_AOT_NVVM_OPTIONS="" merged mm ;;
   esac > "$OUT/prep_$c.log" 2>&1
 done
 for v in "${VARIANTS[@]}"; do
-  IFS='|' read -r n pass dims opts <<< "$v"
+  IFS='|' read -r n pass dims opts envs <<< "$v"
   case $pass in
     mods) cmd=(bench/gpu/bench_mods.py --cases "$dims") ;;
     fwd) cmd=(bench/gpu/bench.py --skip-bwd) ;;
     *) cmd=(bench/gpu/bench.py --skip-fwd) ;;
   esac
-  FLASH_BENCH_DIMS=$dims FLASH_MLIR_NVVM_OPTIONS="$opts" \
+  env $envs FLASH_BENCH_DIMS=$dims FLASH_MLIR_NVVM_OPTIONS="$opts" \
     FLASH_MLIR_CACHE=$PWD/$OUT/c_$n /usr/bin/python3 "${cmd[@]}" \
     --precompile > "$OUT/prep_$n.log" 2>&1
 done

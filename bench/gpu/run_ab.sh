@@ -8,7 +8,7 @@ G=$PWD/${AB:-gpu_ab}
 (cd $G && for t in $(ls | grep -E '^[a-z]+[0-9]+$' | sort -V); do
   echo "== $t: $(timeout -s KILL 20 ./$t 2>&1 | tail -1)"; done)
 declare -A seen
-while IFS='|' read -r n pass dims opts; do
+while IFS='|' read -r n pass dims opts envs; do
   peers=1
   [ -n "${seen[$pass]:-}" ] && peers=0
   seen[$pass]=1

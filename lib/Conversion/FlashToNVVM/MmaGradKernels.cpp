@@ -74,10 +74,14 @@ int64_t gpukernels::mmaGradTile(const KernelSpec &s, bool kv) {
   // form with 64 / 64 (0.94 with 32 / 64), the causal ones 1.01-1.12x with
   // 32 / 64 (session 27).
   // So too with dQ by reductions (the dK/dV kernel only; its dQ^T's 32
-  // registers a thread with two warpgroups replace the dead S^T's).
+  // registers a thread with two warpgroups replace the dead S^T's), except
+  // that a causal limit alone keeps 64 queries: it spills 48-60 bytes, and
+  // ran 1.14-1.32x the 32-query tiles on an H100 (session 29).
   if (s.wgmma && s.gradAShared)
-    return kv && (s.causalOffset || s.mask || s.maskMod || s.scoreMod) ? 32
-                                                                       : 64;
+    return kv && (s.mask || s.maskMod || s.scoreMod ||
+                  (s.causalOffset && !s.gradAtomicDQ))
+               ? 32
+               : 64;
   // wgmma keeps no B fragments in registers, but double-buffers its tiles
   // (static shared memory: 48 KiB); the mask's indices would spill a 32-query
   // dK/dV tile.
@@ -157,16 +161,15 @@ struct GradTiles {
   }
 
   /// The top of the step at rows row0. mma.sync: loads the tiles and waits
-  /// for them. wgmma (`pending`, `stage` loop-carried): issues the next
-  /// step's copies (rows nextRow..) into the other stage and waits for this
-  /// one's. Returns
-  /// the next step's loop-carried values and this stage's first tile (for
-  /// SwizzledTiles::advance).
+  /// for them. wgmma (`stage` loop-carried; this stage's tiles have landed,
+  /// by `settle`): issues the next step's copies (rows nextRow..) into the
+  /// other stage. Returns the next step's loop-carried values and this
+  /// stage's first tile (for SwizzledTiles::advance).
   struct Step {
     Value next, nextStage, firstTile;
   };
-  Step begin(MmaFragments &G, Value bh, Value row0, Value pending,
-             Value stage, Value nextRow) const {
+  Step begin(MmaFragments &G, Value bh, Value row0, Value stage,
+             Value nextRow) const {
     if (!sw) {
       landed(G, issue(G, bh, row0, Value()));
       return {};
@@ -174,7 +177,6 @@ struct GradTiles {
     Step st;
     st.nextStage = arith::SubIOp::create(G.b, G.loc, G.c(1), stage);
     st.next = issue(G, bh, nextRow, st.nextStage);
-    landed(G, pending);
     st.firstTile = arith::MulIOp::create(G.b, G.loc, stage, G.c(2));
     return st;
   }
@@ -183,18 +185,27 @@ struct GradTiles {
   /// A1 tile1^T (S and dP, or S^T and dP^T), nTiles C tiles each; for wgmma
   /// desc0 / desc1 are the tiles' K-major descriptors for this stage, and
   /// A0 / A1 may come from shared memory instead (a0Desc / a1Desc: K-major
-  /// descriptors of tiles of aTiles).
+  /// descriptors of tiles of aTiles). wgmma: the first is complete, the
+  /// second still in flight (see `second`).
   std::pair<SmallVector<Value>, SmallVector<Value>>
   products(MmaFragments &G, ArrayRef<Value> a0, ArrayRef<Value> a1, Value desc0,
            Value desc1, int64_t nTiles, const SwizzledTiles *aTiles = nullptr,
            Value a0Desc = {}, Value a1Desc = {}) const {
     if (sw) {
-      auto product = [&](ArrayRef<Value> a, Value desc, Value aDesc) {
+      // The second product runs under the elementwise work on the first's
+      // result (1.00-1.07x waiting for both on an H100: bench/RESULTS.md,
+      // session 29); `second` waits for it.
+      auto async = [&](ArrayRef<Value> a, Value desc, Value aDesc) {
         return aDesc ? G.wgmma({}, {}, desc, sw->kMajorSteps(), false, nTiles,
-                               aDesc, aTiles->kMajorSteps())
-                     : G.wgmma({}, a, desc, sw->kMajorSteps(), false, nTiles);
+                               aDesc, aTiles->kMajorSteps(), false)
+                     : G.wgmma({}, a, desc, sw->kMajorSteps(), false, nTiles,
+                               Value(), {}, false);
       };
-      return {product(a0, desc0, a0Desc), product(a1, desc1, a1Desc)};
+      SmallVector<Value> c0 = async(a0, desc0, a0Desc);
+      SmallVector<Value> c1 = async(a1, desc1, a1Desc);
+      SmallVector<Value> live(a0);
+      llvm::append_range(live, a1);
+      return {G.wgmmaWait(1, c0, live), c1};
     }
     SmallVector<Value> c0, c1;
     const int64_t kSteps = s.d / 16;
@@ -212,16 +223,33 @@ struct GradTiles {
     return {c0, c1};
   }
 
-  /// Waits for the tiles of the current step: all groups, or (wgmma) all but
-  /// the two of the next step; then makes the tiles visible to the block
-  /// (and, for wgmma, to the async proxy).
+  /// The second product of `products`, complete (wgmma: its group waited
+  /// for; a1: its A fragments, read by the wait).
+  SmallVector<Value> second(MmaFragments &G, ArrayRef<Value> c1,
+                            ArrayRef<Value> a1) const {
+    if (!sw)
+      return SmallVector<Value>(c1);
+    return G.wgmmaWait(0, c1, a1);
+  }
+
+  /// The end of a step (and of the prologue): the barrier after which its
+  /// tiles may be overwritten; wgmma: also the one after which the next
+  /// step's (copies `next`, issued at this step's top) are visible: each
+  /// thread waits for its copies first (one barrier a step, not two).
+  void settle(MmaFragments &G, Value next) const {
+    if (sw) {
+      nvgpu::DeviceAsyncWaitOp::create(G.b, G.loc, next,
+                                       G.b.getI32IntegerAttr(0));
+      G.fenceProxyAsync();
+    }
+    gpu::BarrierOp::create(G.b, G.loc);
+  }
+
+  /// mma.sync: waits for the tiles of the current step and makes them
+  /// visible to the block.
   void landed(MmaFragments &G, Value group) const {
     nvgpu::DeviceAsyncWaitOp::create(G.b, G.loc, group,
-                                     G.b.getI32IntegerAttr(!sw      ? 0
-                                                           : colBuf ? 3
-                                                                    : 2));
-    if (sw)
-      G.fenceProxyAsync();
+                                     G.b.getI32IntegerAttr(0));
     gpu::BarrierOp::create(G.b, G.loc);
   }
 };
@@ -482,6 +510,7 @@ gpu::GPUFuncOp gpukernels::buildGradQMmaKernel(OpBuilder &ob, Location loc,
     inits.push_back(F.zeroC());
   if (sw) {
     inits.push_back(tiles.issue(F, kvbh, kvStart, kb.c(0)));
+    tiles.settle(F, inits.back());
     inits.push_back(kb.c(0));
   }
   // One key tile; `full`: one the block sees in full (by the block mask),
@@ -492,9 +521,8 @@ gpu::GPUFuncOp gpukernels::buildGradQMmaKernel(OpBuilder &ob, Location loc,
       KernelBuilder kl{lb, l};
       MmaFragments G{lb, l, elt, F.lrow, F.lmat, F.g, F.t2};
       GradTiles::Step st =
-          sw ? tiles.begin(G, kvbh, jt, args[dTiles], args[dTiles + 1],
-                           nextTile)
-             : tiles.begin(G, kvbh, jt, Value(), Value(), Value());
+          sw ? tiles.begin(G, kvbh, jt, args[dTiles + 1], nextTile)
+             : tiles.begin(G, kvbh, jt, Value(), Value());
       Value kD, kDT, vD;
       if (sw) {
         kD = sw->advance(G, kDesc, st.firstTile);
@@ -511,10 +539,13 @@ gpu::GPUFuncOp gpukernels::buildGradQMmaKernel(OpBuilder &ob, Location loc,
         relLo[r] = relativeBound(kl, keyLo[r], G.add(jt, G.t2), kTile);
         relHi[r] = relativeBound(kl, keyHi[r], G.add(jt, G.t2), kTile);
       }
-      SmallVector<Value> dsC;
+      // P (with dP's product in flight), then dS.
+      struct Term {
+        Value p, dMod, vis;
+      };
+      SmallVector<Term> terms;
       for (int64_t nt = 0; nt < nTiles; ++nt) {
-        Value sC = sAll[nt], dpC = dpAll[nt];
-        Value ds = G.zeroC();
+        Value sC = sAll[nt];
         for (int64_t r = 0; r < 2; ++r)
           for (int64_t j = 0; j < 2; ++j) {
             Value x = at(lb, l, sC, r, j), dMod, vis, arg, keyc;
@@ -536,11 +567,20 @@ gpu::GPUFuncOp gpukernels::buildGradQMmaKernel(OpBuilder &ob, Location loc,
               arg = mods.gradExponent(kl, r, x, rowsc[r], keyc, lse2[r], dMod,
                                       vis);
             }
-            Value p = exp2(lb, l, arg);
-            Value d =
-                arith::SubFOp::create(lb, l, at(lb, l, dpC, r, j), dRow[r]);
-            ds = put(lb, l, KernelModifiers::dScore(kl, p, d, dMod, vis), ds, r,
-                     j);
+            terms.push_back({exp2(lb, l, arg), dMod, vis});
+          }
+      }
+      dpAll = tiles.second(G, dpAll, doA);
+      SmallVector<Value> dsC;
+      for (int64_t nt = 0; nt < nTiles; ++nt) {
+        Value ds = G.zeroC();
+        for (int64_t r = 0; r < 2; ++r)
+          for (int64_t j = 0; j < 2; ++j) {
+            const Term &t = terms[4 * nt + 2 * r + j];
+            Value d = arith::SubFOp::create(lb, l, at(lb, l, dpAll[nt], r, j),
+                                            dRow[r]);
+            ds = put(lb, l, KernelModifiers::dScore(kl, t.p, d, t.dMod, t.vis),
+                     ds, r, j);
           }
         dsC.push_back(ds);
       }
@@ -559,7 +599,7 @@ gpu::GPUFuncOp gpukernels::buildGradQMmaKernel(OpBuilder &ob, Location loc,
             acc[dt] = G.mma(dsA[kk], kB[dt], acc[dt]);
         }
       }
-      gpu::BarrierOp::create(lb, l);
+      tiles.settle(G, st.next);
       return acc;
     };
   };
@@ -569,8 +609,6 @@ gpu::GPUFuncOp gpukernels::buildGradQMmaKernel(OpBuilder &ob, Location loc,
       [&](OpBuilder &lb, Location l, Value jt, ValueRange args, Value nextTile,
           bool full) { return tileStep(full)(lb, l, jt, args, nextTile); });
   SmallVector<Value> res(ArrayRef<Value>(loop).take_front(dTiles));
-  if (sw)
-    F.waitAll(loop[dTiles]);
   storeRows(b, loc, elt, dq, bh, rows, nq, F.t2, res, s.scale);
   gpu::ReturnOp::create(b, loc);
   return fn;
@@ -742,6 +780,7 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
         arith::DivUIOp::create(
             b, loc, arith::SubIOp::create(b, loc, dqTileAddr, addr), i64c(4)));
     // (Thread q's row of the accumulator, from a tile's first.)
+    // (Thread q's row of the accumulator, from a tile's first.)
     dqAccAddr = arith::AddIOp::create(
         b, loc,
         arith::IndexCastUIOp::create(
@@ -815,6 +854,7 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
         if (sw) {
           MmaFragments H{hb, hl, elt, F.lrow, F.lmat, F.g, F.t2};
           tInits.push_back(tiles.issue(H, qbh, qFrom, khb.c(0)));
+          tiles.settle(H, tInits.back());
           tInits.push_back(khb.c(0));
         }
         // One query tile; `full`: one the block's keys are all seen by (by
@@ -826,9 +866,8 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
             MmaFragments G{lb, l, elt, F.lrow, F.lmat, F.g, F.t2};
             const int64_t nAcc = 2 * outTiles;
             GradTiles::Step st =
-                sw ? tiles.begin(G, qbh, it, args[nAcc], args[nAcc + 1],
-                                 nextTile)
-                   : tiles.begin(G, qbh, it, Value(), Value(), Value());
+                sw ? tiles.begin(G, qbh, it, args[nAcc + 1], nextTile)
+                   : tiles.begin(G, qbh, it, Value(), Value());
             Value qD, qDT, doD, doDT;
             if (sw) {
               qD = sw->advance(G, qDesc, st.firstTile);
@@ -840,7 +879,7 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
             // before the products so that their latency overlaps them
             // (the wgmma asm blocks keep loads from moving above them).
             struct Column {
-              Value qi, qc, l2, d, ok;
+              Value qi, qc, l2, d, dAt, ok;
             };
             auto column = [&](OpBuilder &cb, int64_t nt, int64_t j) {
               KernelBuilder kc{cb, l};
@@ -856,8 +895,8 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
                                  G.add(G.t2, kc.c(nt * 8 + j)));
                 c.l2 = lseLog2(kc, memref::LoadOp::create(cb, l, tiles.colBuf,
                                                           ValueRange{at}));
-                c.d = memref::LoadOp::create(
-                    cb, l, tiles.colBuf, ValueRange{G.add(at, kc.c(kTile))});
+                // (D is read where dS^T is computed.)
+                c.dAt = G.add(at, kc.c(kTile));
               } else {
                 c.l2 = lseLog2(kc, memref::LoadOp::create(
                                        cb, l, lse, ValueRange{qbh, c.qc}));
@@ -890,10 +929,15 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
               relLo[r] = relativeBound(kl, qLo[r], G.add(it, G.t2), kTile);
               relHi[r] = relativeBound(kl, qHi[r], G.add(it, G.t2), kTile);
             }
+            // P^T (with dP^T's product in flight), then dS^T.
+            struct Term {
+              Value p, dMod, vis, dq, dAt;
+            };
+            SmallVector<Term> terms;
             SmallVector<Value> pC, dsC;
             for (int64_t nt = 0; nt < nTiles; ++nt) {
-              Value sC = sAll[nt], dpC = dpAll[nt];
-              Value pt = G.zeroC(), ds = G.zeroC();
+              Value sC = sAll[nt];
+              Value pt = G.zeroC();
               for (int64_t j = 0; j < 2; ++j) {
                 // Column j of this n-tile: query qi.
                 const Column &c = cols[2 * nt + j];
@@ -921,16 +965,30 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
                               : mods.gradExponent(kl, r, at(lb, l, sC, r, j),
                                                   qc, keysc[r], l2, dMod, vis);
                   }
-                  Value p = exp2(lb, l, arg);
-                  Value d =
-                      arith::SubFOp::create(lb, l, at(lb, l, dpC, r, j), dq);
-                  ds = put(lb, l, KernelModifiers::dScore(kl, p, d, dMod, vis),
-                           ds, r, j);
-                  p = arith::SelectOp::create(lb, l, vis, p, kl.f(0.0f));
+                  // (dS^T is 0 where P^T is not seen: the masked P^T.)
+                  Value p = arith::SelectOp::create(
+                      lb, l, vis, exp2(lb, l, arg), kl.f(0.0f));
+                  terms.push_back({p, dMod, vis, dq, c.dAt});
                   pt = put(lb, l, p, pt, r, j);
                 }
               }
               pC.push_back(pt);
+            }
+            dpAll = tiles.second(G, dpAll, vA);
+            for (int64_t nt = 0; nt < nTiles; ++nt) {
+              Value ds = G.zeroC();
+              for (int64_t j = 0; j < 2; ++j)
+                for (int64_t r = 0; r < 2; ++r) {
+                  const Term &t = terms[4 * nt + 2 * j + r];
+                  Value dq = t.dq ? t.dq
+                                  : memref::LoadOp::create(lb, l, tiles.colBuf,
+                                                           ValueRange{t.dAt});
+                  Value d = arith::SubFOp::create(
+                      lb, l, at(lb, l, dpAll[nt], r, j), dq);
+                  ds = put(lb, l,
+                           KernelModifiers::dScore(kl, t.p, d, t.dMod, t.vis),
+                           ds, r, j);
+                }
               dsC.push_back(ds);
             }
             // dQ by atomics: dS (keys past Nk as 0) into its tile,
@@ -964,14 +1022,14 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
                 qDT = arith::AddIOp::create(lb, l, qDT, partDesc);
                 doDT = arith::AddIOp::create(lb, l, doDT, partDesc);
               }
-              // (dQ by reductions: waited for after the barrier before
-              // dQ^T's products.)
+              // (dQ by reductions: dK runs under the barrier that publishes
+              // dS, dV under dQ^T's staging, below.)
               SmallVector<Value> dK =
                   G.wgmma(ArrayRef<Value>(acc).take_front(outTiles), dsA, qDT,
                           sw->mnMajorSteps(), true, 0, Value(), {}, !atomicDQ);
-              SmallVector<Value> dV =
-                  G.wgmma(ArrayRef<Value>(acc).drop_front(outTiles), pA, doDT,
-                          sw->mnMajorSteps(), true, 0, Value(), {}, !atomicDQ);
+              SmallVector<Value> dV(acc.begin() + outTiles, acc.end());
+              if (!atomicDQ)
+                dV = G.wgmma(dV, pA, doDT, sw->mnMajorSteps(), true);
               acc = dK;
               llvm::append_range(acc, dV);
             } else {
@@ -1000,11 +1058,11 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
               });
               G.fenceProxyAsync();
               gpu::BarrierOp::create(lb, l);
-              // dK and dV (issued before the barrier) complete before dQ^T
-              // is issued: P^T's and dS^T's registers are free for it.
+              // dQ^T, then dV; dK and dQ^T complete while dV runs under
+              // dQ^T's staging (1.01-1.06x waiting for dK and dV before
+              // dQ^T on an H100, bench/RESULTS.md, session 29).
               SmallVector<Value> live(pA);
               llvm::append_range(live, dsA);
-              acc = G.wgmmaWait(0, acc, live);
               SmallVector<Value> dqT, group(dqGroups);
               for (int64_t h = 0; h < dqGroups; ++h) {
                 group[h] = dqByRows ? G.add(arith::MulIOp::create(
@@ -1022,9 +1080,16 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
                 llvm::append_range(
                     dqT, G.wgmma({}, {}, dsDesc, dsSw->kMajorSteps(), false,
                                  dqTiles, aDesc, aSw->mnMajorSteps(),
-                                 /*wait=*/h + 1 == dqGroups,
-                                 /*transA=*/true));
+                                 /*wait=*/false, /*transA=*/true));
               }
+              SmallVector<Value> dV =
+                  G.wgmma(ArrayRef<Value>(acc).drop_front(outTiles), pA, doDT,
+                          sw->mnMajorSteps(), true, 0, Value(), {}, false);
+              SmallVector<Value> done(acc.begin(), acc.begin() + outTiles);
+              llvm::append_range(done, dqT);
+              done = G.wgmmaWait(1, done, live);
+              acc.assign(done.begin(), done.begin() + outTiles);
+              dqT.assign(done.begin() + outTiles, done.end());
               Value q0 = dqByRows ? kl.c(0)
                                   : arith::MulIOp::create(lb, l, wg,
                                                           kl.c(dqTiles * 8));
@@ -1045,8 +1110,10 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
                           ValueRange{pos});
                     }
                   }
-              G.fenceProxyAsync();
-              gpu::BarrierOp::create(lb, l);
+              // dV read its tile: complete before the barrier after which
+              // the next step's copies overwrite it.
+              llvm::append_range(acc, G.wgmmaWait(0, dV, pA));
+              tiles.settle(G, st.next);
               scf::IfOp::create(lb, l, leader, [&](OpBuilder &ib, Location il) {
                 KernelBuilder ki{ib, il};
                 MmaFragments I{ib, il, elt, F.lrow, F.lmat, F.g, F.t2};
@@ -1066,10 +1133,9 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
               acc.push_back(st.next);
               acc.push_back(st.nextStage);
             }
-            // (dQ by reductions: the barrier before the reduction ends the
-            // step's reads of its tiles.)
+            // (dQ by reductions: settled before the reductions.)
             if (!atomicDQ)
-              gpu::BarrierOp::create(lb, l);
+              tiles.settle(G, st.next);
             return acc;
           };
         };
@@ -1080,11 +1146,6 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
                 Value nextTile, bool full) {
               return tileStep(full)(lb, l, it, args, nextTile);
             });
-        // wgmma: the copies issued past the last step land before the
-        // next head's first ones reuse the buffer.
-        if (sw)
-          nvgpu::DeviceAsyncWaitOp::create(hb, hl, qLoop[2 * outTiles],
-                                           hb.getI32IntegerAttr(0));
         scf::YieldOp::create(hb, hl,
                              ArrayRef<Value>(qLoop).take_front(2 * outTiles));
       });

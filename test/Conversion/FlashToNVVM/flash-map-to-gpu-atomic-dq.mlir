@@ -5,8 +5,11 @@
 // V in shared memory (A of S^T = K Q^T and dP^T = V dO^T, K-major; K also
 // of dQ^T = K^T dS^T, M-contiguous: imm-trans-a 1, over all 128 keys: eight
 // k16 steps) and dS's tile [64 queries, 128 keys]; at d = 64 each
-// warpgroup takes 32 of the tile's queries (m64n32). dK and dV are waited
-// for with dQ^T's products; each query tile's dQ is staged in shared
+// warpgroup takes 32 of the tile's queries (m64n32). S^T and dP^T are
+// issued together (P^T is computed while dP^T runs); dK is issued before
+// the barrier that publishes dS, dQ^T and dV after it, and dV runs while
+// dQ^T is staged (complete before the step's last barrier, after which the
+// next step's copies overwrite its tiles); each query tile's dQ is staged in shared
 // memory [queries, D + 4] f32 (16 bytes aligned; rows 4 words apart
 // from D's for the banks) and added into the accumulator by one bulk
 // reduction per row (the previous ones waited for with .read before the
@@ -28,12 +31,18 @@
 // CHECK: gpu.func @flash_attention_grad_dkdv_0({{.*}}workgroup(%{{.*}} : memref<16896xbf16, #gpu.address_space<workgroup>>, %{{.*}} : memref<256xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<16896xbf16, #gpu.address_space<workgroup>>, %{{.*}} : memref<8704xbf16, #gpu.address_space<workgroup>>, %{{.*}} : memref<4356xf32, #gpu.address_space<workgroup>>)
 // CHECK-SAME: known_block_size = array<i32: 256, 1, 1>
 // CHECK: m64n64k16.f32.bf16.bf16 {{.*}} da, d, z, 1, 1, 0, 0;
+// CHECK: wgmma.wait_group.sync.aligned 1;
+// CHECK: wgmma.wait_group.sync.aligned 0;
 // CHECK: m64n64k16.f32.bf16.bf16 {{.*}}, {{.*}}, d, p, 1, 1, 1;
 // CHECK-NOT: wgmma.wait_group
 // CHECK: cp.async.bulk.wait_group.read 0;
 // CHECK: m64n32k16.f32.bf16.bf16 {{.*}} da, d, z, 1, 1, 1, 0;
 // CHECK-SAME: add.s64 da, ${{[0-9]+}}, 896;{{.*}}m64n32k16.f32.bf16.bf16 {{.*}} da, d, p, 1, 1, 1, 0;
+// CHECK-NOT: wgmma.wait_group
+// CHECK: m64n64k16.f32.bf16.bf16 {{.*}}, {{.*}}, d, p, 1, 1, 1;
+// CHECK: wgmma.wait_group.sync.aligned 1;
 // CHECK: wgmma.wait_group.sync.aligned 0;
+// CHECK: gpu.barrier
 // CHECK: cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f32 [g], [$1], 256;
 // CHECK: cp.async.bulk.commit_group;
 // CHECK: cp.async.bulk.wait_group 0;

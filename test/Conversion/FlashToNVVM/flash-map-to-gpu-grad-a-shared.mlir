@@ -7,7 +7,9 @@
 // 64 rows x 128 bytes = 512 in the descriptor's 16-byte units. dQ by
 // reductions (deterministic=0) takes it and two warpgroups: no dQ kernel,
 // each warpgroup's dQ^T one 64-row group of D (K^T's by the descriptor:
-// 128 rows x 128 bytes apart), over the block's 128 keys. On by
+// 128 rows x 128 bytes apart), over the block's 128 keys, on 64-query
+// tiles also under the causal limit (m64n64; the deterministic dK/dV
+// kernel takes 32 there: DEFAULT below). On by
 // default (1.04-1.12x at d = 128); grad-a-shared=0 keeps K/V (Q/dO) in
 // register fragments.
 // RUN: flash-opt %s --flash-map-to-gpu="grad-a-shared=1 mma-warps=8 mma-tile-kv=64" | FileCheck %s
@@ -31,9 +33,9 @@
 // CHECK: m64n128k16.f32.bf16.bf16 {{.*}} d, p, 1, 1, 1;
 // ONE: name = "flash_attention_grad_dkdv_0", rows = "nk", rows_per_block = 128 : i64
 // ONE-NOT: column_parts
-// ONE: m64n32k16.f32.bf16.bf16 {{.*}} da, d, z, 1, 1, 0, 0;
+// ONE: m64n64k16.f32.bf16.bf16 {{.*}} da, d, z, 1, 1, 0, 0;
 // ONE: arith.muli %{{.*}}, %c1024_i64
-// ONE: m64n32k16.f32.bf16.bf16 {{.*}} da, d, z, 1, 1, 1, 0;
+// ONE: m64n64k16.f32.bf16.bf16 {{.*}} da, d, z, 1, 1, 1, 0;
 // ONE: cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f32 [g], [$1], 512;
 // REGS-NOT: , da, d, z,
 // The default: 64-key tiles of the dQ kernel (m64n64), 32-query tiles of

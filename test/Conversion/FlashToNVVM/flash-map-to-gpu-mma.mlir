@@ -268,23 +268,23 @@ func.func @masked_f16(%h: tensor<2x40x64xf16>, %m: tensor<40x40xi1>) -> tensor<2
 // dK/dV kernel (16 key rows per warp), 4 warps each; P^T, dS^T come from
 // the accumulators, the transposed operands from ldmatrix.trans.
 // The wgmma backward: each kernel's two input tiles double-buffered in one
-// swizzled buffer (4 tiles of 64 rows), waiting for all but the next step's
-// two copy groups; the fixed A operands (Q and dO, K and V) read from one
+// swizzled buffer (4 tiles of 64 rows); a step's copies, issued at the top
+// of the step before, are waited for at its end, before the one barrier a
+// step (after which its own tiles may be overwritten); the fixed A operands (Q and dO, K and V) read from one
 // more shared tile (grad-a-shared: `da`); the products with the tiles as
 // B^T (K-major), then as B (MN-major, transposed: dQ += dS K, dK += dS^T Q,
 // dV += P^T dO).
 // WGMMA-LABEL: func.func @grad_bf16_gqa
 // WGMMA: gpu.func @flash_attention_grad_dq_0({{.*}}workgroup(%{{.*}} : memref<16896xbf16, #gpu.address_space<workgroup>>, %{{.*}} : memref<8704xbf16, #gpu.address_space<workgroup>>)
-// WGMMA: nvgpu.device_async_wait %{{.*}} {numGroups = 2 : i32}
+// WGMMA: nvgpu.device_async_wait %{{.*}} {numGroups = 0 : i32}
 // WGMMA: fence.proxy.async.shared::cta;
 // WGMMA: m64n64k16.f32.bf16.bf16 {{.*}} da, d, z, 1, 1, 0, 0;
 // WGMMA: m64n64k16.f32.bf16.bf16 {{.*}} d, p, 1, 1, 1;
 // The dK/dV kernel copies each query tile's lse and D (4-byte cp.async,
-// a group before the tile's) into [stage][lse, D][64] f32 and waits for
-// all but the next tile's three groups.
+// a group before the tile's) into [stage][lse, D][64] f32.
 // WGMMA: gpu.func @flash_attention_grad_dkdv_0({{.*}}workgroup(%{{.*}} : memref<16896xbf16, #gpu.address_space<workgroup>>, %{{.*}} : memref<256xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<8704xbf16, #gpu.address_space<workgroup>>)
 // WGMMA: nvgpu.device_async_copy {{.*}}, 1, %{{.*}} : memref<8x100xf32> to memref<256xf32, #gpu.address_space<workgroup>>
-// WGMMA: nvgpu.device_async_wait %{{.*}} {numGroups = 3 : i32}
+// WGMMA: nvgpu.device_async_wait %{{.*}} {numGroups = 0 : i32}
 // WGMMA-COUNT-2: m64n64k16.f32.bf16.bf16 {{.*}} da, d, z, 1, 1, 0, 0;
 // WGMMA-COUNT-2: m64n64k16.f32.bf16.bf16 {{.*}} d, p, 1, 1, 1;
 // CHECK-LABEL: func.func @grad_bf16_gqa
