@@ -765,6 +765,8 @@ def parse_config(argv=None):
                  seg_batched=a.segments_batched,
                  seg_heads=a.segments_per_head, seg_diff=a.segments_diff,
                  descale=a.descale, mod_offset=a.mod_offset)
+    if cfg.alibi and cfg.hq is None:
+        raise SystemExit("--alibi needs a head dim (--hq): a slope per head")
     if cfg.is_fp8() and a.grad:
         raise SystemExit("fp8 attention has no backward (--grad)")
     if a.descale != "none" and not cfg.is_fp8():

@@ -5,11 +5,13 @@
 # variant. From the repository root after the build; on the GPU machine,
 # with $OUT (gpu_ab) carried: bash bench/gpu/run_ab.sh
 #
-# A variant is NAME|PASS|DIMS|OPTIONS: bench.py's rows of head dims DIMS,
-# the forward (PASS fwd) or the backward (bwd), or bench_mods.py's cases
-# DIMS (PASS mods), with FLASH_MLIR_NVVM_OPTIONS = OPTIONS; run_ab.sh
-# times the backward's peers (cuDNN, FlashAttention-2) with the first
-# backward variant only (the forward's with each).
+# A variant is NAME|PASS|DIMS|OPTIONS[|ENV]: bench.py's rows of head dims
+# DIMS, the forward (PASS fwd) or the backward (bwd), or bench_mods.py's
+# cases DIMS (PASS mods), with FLASH_MLIR_NVVM_OPTIONS = OPTIONS and the
+# compiler run under ENV (VAR=value ..., for a variant behind an
+# environment variable while it is measured); run_ab.sh times the
+# backward's peers (cuDNN, FlashAttention-2) with the first backward
+# variant only (the forward's with each).
 #
 # Session 28, first run: dQ by reductions (deterministic=false) with two
 # warpgroups of 64 keys (the new form), one (mma-warps=4), 32-query tiles
@@ -21,7 +23,12 @@
 # "full,softcap" cases; self-checks ga (prepare_atomic.sh), mm, fx. Second
 # run: the merged forward (now the default up to d = 128) against
 # merge-masked-tiles=0, self-checks mm of shapes that take the
-# warp-specialized kernel. (Session 27 compared the backward's A operands
+# warp-specialized kernel. Session 29 (each behind a FLASH_EXP_*
+# variable while measured): the reduction backward's dV after dQ^T, the
+# products of a step issued together, each warpgroup's own reductions
+# (dropped), 64-query causal tiles (mma-tile-kv=64); then one barrier a
+# step ("red2", "det2" against the caches before it, checks gs, bt).
+# (Session 27 compared the backward's A operands
 # and tiles: grad-a-shared=0, mma-warps=8, mma-tile-kv=64; its
 # self-checks are `checks bs` and `checks bw` below.)
 set -euo pipefail

@@ -68,20 +68,15 @@ int64_t gpukernels::mmaGradTile(const KernelSpec &s, bool kv) {
     return 16;
   // At d = 128 with A tiles from shared memory (grad-a-shared): 64-key
   // tiles in the dQ kernel (156-252 registers); 64-query tiles in the dK/dV
-  // kernel where its scores are not masked (245 registers), 32 where they
-  // are (64 spill 8-52 bytes there). On the H200 64 / 64 ran 1.06-1.11x
-  // 32 / 32; on an H100 the unmasked rows ran 1.04-1.06x the register
-  // form with 64 / 64 (0.94 with 32 / 64), the causal ones 1.01-1.12x with
-  // 32 / 64 (session 27).
-  // So too with dQ by reductions (the dK/dV kernel only; its dQ^T's 32
-  // registers a thread with two warpgroups replace the dead S^T's), except
-  // that a causal limit alone keeps 64 queries: it spills 48-60 bytes, and
-  // ran 1.14-1.32x the 32-query tiles on an H100 (session 29).
+  // kernel, 32 where its scores are masked by more than a causal limit (64
+  // spill 96-224 bytes there). On the H200 64 / 64 ran 1.06-1.11x 32 / 32;
+  // on an H100 the unmasked rows ran 1.04-1.06x the register form with
+  // 64 / 64 (session 27). Under a causal limit alone 64 queries spill
+  // nothing (deterministic) or 48-60 bytes (dQ by reductions, whose dQ^T's
+  // 32 registers a thread replace the dead S^T's) and ran 1.06-1.13x and
+  // 1.14-1.32x 32 on an H100 (session 29).
   if (s.wgmma && s.gradAShared)
-    return kv && (s.mask || s.maskMod || s.scoreMod ||
-                  (s.causalOffset && !s.gradAtomicDQ))
-               ? 32
-               : 64;
+    return kv && (s.mask || s.maskMod || s.scoreMod) ? 32 : 64;
   // wgmma keeps no B fragments in registers, but double-buffers its tiles
   // (static shared memory: 48 KiB); the mask's indices would spill a 32-query
   // dK/dV tile.

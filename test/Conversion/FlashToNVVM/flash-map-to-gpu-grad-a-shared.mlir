@@ -7,15 +7,14 @@
 // 64 rows x 128 bytes = 512 in the descriptor's 16-byte units. dQ by
 // reductions (deterministic=0) takes it and two warpgroups: no dQ kernel,
 // each warpgroup's dQ^T one 64-row group of D (K^T's by the descriptor:
-// 128 rows x 128 bytes apart), over the block's 128 keys, on 64-query
-// tiles also under the causal limit (m64n64; the deterministic dK/dV
-// kernel takes 32 there: DEFAULT below). On by
+// 128 rows x 128 bytes apart), over the block's 128 keys. On by
 // default (1.04-1.12x at d = 128); grad-a-shared=0 keeps K/V (Q/dO) in
 // register fragments.
 // RUN: flash-opt %s --flash-map-to-gpu="grad-a-shared=1 mma-warps=8 mma-tile-kv=64" | FileCheck %s
 // RUN: flash-opt %s --flash-map-to-gpu="grad-a-shared=1 deterministic=0" | FileCheck %s --check-prefix=ONE
 // RUN: flash-opt %s --flash-map-to-gpu=grad-a-shared=0 | FileCheck %s --check-prefix=REGS
 // RUN: flash-opt %s --flash-map-to-gpu | FileCheck %s --check-prefix=DEFAULT
+// RUN: flash-opt %s --flash-map-to-gpu | FileCheck %s --check-prefix=MASKED
 
 // CHECK-LABEL: module attributes {flash.kernels = [{args = ["q", "k", "v", "o", "lse", "do", "dq", "delta"], batch_heads = "bh", block = 256 : i64, kind = "wgmma", name = "flash_attention_grad_dq_0", rows = "nq", rows_per_block = 128 : i64
 // CHECK-SAME: {args = ["q", "k", "v", "lse", "do", "delta", "dk", "dv"], batch_heads = "bhkv", block = 256 : i64, kind = "wgmma", name = "flash_attention_grad_dkdv_0", rows = "nk", rows_per_block = 128 : i64
@@ -38,12 +37,13 @@
 // ONE: m64n64k16.f32.bf16.bf16 {{.*}} da, d, z, 1, 1, 1, 0;
 // ONE: cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f32 [g], [$1], 512;
 // REGS-NOT: , da, d, z,
-// The default: 64-key tiles of the dQ kernel (m64n64), 32-query tiles of
-// the dK/dV kernel (m64n32) since its scores are masked (causal).
+// The default: 64-key tiles of the dQ kernel (m64n64), 64-query tiles of
+// the dK/dV kernel (m64n64) also under the causal limit (32 with a mask:
+// MASKED below).
 // DEFAULT-LABEL: gpu.func @flash_attention_grad_dq_0
 // DEFAULT: m64n64k16.f32.bf16.bf16 {{.*}} da, d, z, 1, 1, 0, 0;
 // DEFAULT-LABEL: gpu.func @flash_attention_grad_dkdv_0
-// DEFAULT: m64n32k16.f32.bf16.bf16 {{.*}} da, d, z, 1, 1, 0, 0;
+// DEFAULT: m64n64k16.f32.bf16.bf16 {{.*}} da, d, z, 1, 1, 0, 0;
 func.func @grad_d128(%q: tensor<2x4x100x128xbf16>, %k: tensor<2x2x130x128xbf16>,
                      %l: tensor<2x4x100xf32>) -> (tensor<2x4x100x128xbf16>, tensor<2x2x130x128xbf16>) {
   %r:3 = flash.attention_grad ins(%q, %k, %k, %q, %l, %q : tensor<2x4x100x128xbf16>,
@@ -52,4 +52,18 @@ func.func @grad_d128(%q: tensor<2x4x100x128xbf16>, %k: tensor<2x2x130x128xbf16>,
          outs(%q, %k, %k : tensor<2x4x100x128xbf16>, tensor<2x2x130x128xbf16>, tensor<2x2x130x128xbf16>)
          {causal} -> tensor<2x4x100x128xbf16>, tensor<2x2x130x128xbf16>, tensor<2x2x130x128xbf16>
   return %r#0, %r#1 : tensor<2x4x100x128xbf16>, tensor<2x2x130x128xbf16>
+}
+
+// With an additive mask the dK/dV kernel takes 32-query tiles (m64n32).
+// MASKED-LABEL: gpu.func @flash_attention_grad_dkdv_1
+// MASKED: m64n32k16.f32.bf16.bf16 {{.*}} da, d, z, 1, 1, 0, 0;
+func.func @grad_d128_masked(%q: tensor<2x4x100x128xbf16>, %k: tensor<2x2x130x128xbf16>,
+                            %l: tensor<2x4x100xf32>, %m: tensor<100x130xbf16>)
+    -> tensor<2x2x130x128xbf16> {
+  %r:3 = flash.attention_grad ins(%q, %k, %k, %q, %l, %q : tensor<2x4x100x128xbf16>,
+             tensor<2x2x130x128xbf16>, tensor<2x2x130x128xbf16>, tensor<2x4x100x128xbf16>,
+             tensor<2x4x100xf32>, tensor<2x4x100x128xbf16>) mask(%m : tensor<100x130xbf16>)
+         outs(%q, %k, %k : tensor<2x4x100x128xbf16>, tensor<2x2x130x128xbf16>, tensor<2x2x130x128xbf16>)
+         -> tensor<2x4x100x128xbf16>, tensor<2x2x130x128xbf16>, tensor<2x2x130x128xbf16>
+  return %r#1 : tensor<2x2x130x128xbf16>
 }
