@@ -27,7 +27,8 @@
 # variable while measured): the reduction backward's dV after dQ^T, the
 # products of a step issued together, each warpgroup's own reductions
 # (dropped), 64-query causal tiles (mma-tile-kv=64); then one barrier a
-# step ("red2", "det2" against the caches before it, checks gs, bt).
+# step ("red2", "det2" against the caches before it). Next: the defaults
+# (64-query causal dK/dV tiles in both backward forms) with checks ga, bs.
 # (Session 27 compared the backward's A operands
 # and tiles: grad-a-shared=0, mma-warps=8, mma-tile-kv=64; its
 # self-checks are `checks bs` and `checks bw` below.)
@@ -35,10 +36,10 @@ set -euo pipefail
 OUT=${OUT:-gpu_ab}
 export FLASH_MLIR_DYNAMIC=0
 VARIANTS=(
-  "red2|bwd|64,128|deterministic=false"
-  "det2|bwd|64,128,256|"
+  "det|bwd|64,128,256|"
+  "red|bwd|64,128|deterministic=false"
 )
-CHECKS=${CHECKS:-gs b2}
+CHECKS=${CHECKS:-ga bs}
 source bench/aot.sh
 checks() { # prefix: the backward's
   local p=$1
@@ -69,10 +70,6 @@ merged() { # prefix: the warp-specialized causal forward (d = 128 past
 for c in $CHECKS; do
   case $c in
     bs) FLASH_AOT_NVVM_OPTIONS="" checks bs ;;
-    b6) FLASH_AOT_NVVM_OPTIONS="mma-tile-kv=64" checks bx ;;
-    b2) FLASH_AOT_NVVM_OPTIONS="" checks bt ;;
-    gs) SKIP_CACHE=1 OUT=$OUT/gs bash bench/gpu/prepare_atomic.sh &&
-          for f in $OUT/gs/ga*; do mv "$f" "$OUT/gs${f##*/ga}"; done ;;
     bw) FLASH_AOT_NVVM_OPTIONS="grad-a-shared=1 mma-warps=8 mma-tile-kv=64" checks bw ;;
     ga) SKIP_CACHE=1 OUT=$OUT bash bench/gpu/prepare_atomic.sh ;;
     mm) FLASH_AOT_NVVM_OPTIONS="" merged mm ;;
