@@ -775,7 +775,6 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
         arith::DivUIOp::create(
             b, loc, arith::SubIOp::create(b, loc, dqTileAddr, addr), i64c(4)));
     // (Thread q's row of the accumulator, from a tile's first.)
-    // (Thread q's row of the accumulator, from a tile's first.)
     dqAccAddr = arith::AddIOp::create(
         b, loc,
         arith::IndexCastUIOp::create(
