@@ -925,7 +925,7 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
             }
             // P^T (with dP^T's product in flight), then dS^T.
             struct Term {
-              Value p, dMod, vis, dq, dAt;
+              Value p, dMod, vis;
             };
             SmallVector<Term> terms;
             SmallVector<Value> pC, dsC;
@@ -935,7 +935,7 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
               for (int64_t j = 0; j < 2; ++j) {
                 // Column j of this n-tile: query qi.
                 const Column &c = cols[2 * nt + j];
-                Value qi = c.qi, qc = c.qc, l2 = c.l2, dq = c.d, qOk = c.ok;
+                Value qi = c.qi, qc = c.qc, l2 = c.l2, qOk = c.ok;
                 for (int64_t r = 0; r < 2; ++r) {
                   Value vis, dMod, arg;
                   if (ranges) {
@@ -962,7 +962,7 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
                   // (dS^T is 0 where P^T is not seen: the masked P^T.)
                   Value p = arith::SelectOp::create(
                       lb, l, vis, exp2(lb, l, arg), kl.f(0.0f));
-                  terms.push_back({p, dMod, vis, dq, c.dAt});
+                  terms.push_back({p, dMod, vis});
                   pt = put(lb, l, p, pt, r, j);
                 }
               }
@@ -971,18 +971,20 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
             dpAll = tiles.second(G, dpAll, vA);
             for (int64_t nt = 0; nt < nTiles; ++nt) {
               Value ds = G.zeroC();
-              for (int64_t j = 0; j < 2; ++j)
+              for (int64_t j = 0; j < 2; ++j) {
+                const Column &c = cols[2 * nt + j];
+                Value dq = c.d ? c.d
+                               : memref::LoadOp::create(lb, l, tiles.colBuf,
+                                                        ValueRange{c.dAt});
                 for (int64_t r = 0; r < 2; ++r) {
                   const Term &t = terms[4 * nt + 2 * j + r];
-                  Value dq = t.dq ? t.dq
-                                  : memref::LoadOp::create(lb, l, tiles.colBuf,
-                                                           ValueRange{t.dAt});
                   Value d = arith::SubFOp::create(
                       lb, l, at(lb, l, dpAll[nt], r, j), dq);
                   ds = put(lb, l,
                            KernelModifiers::dScore(kl, t.p, d, t.dMod, t.vis),
                            ds, r, j);
                 }
+              }
               dsC.push_back(ds);
             }
             // dQ by atomics: dS (keys past Nk as 0) into its tile,
