@@ -36,10 +36,13 @@ set -euo pipefail
 OUT=${OUT:-gpu_ab}
 export FLASH_MLIR_DYNAMIC=0
 VARIANTS=(
-  "det|bwd|64,128,256|"
+  "det|bwd|64,128|"
   "red|bwd|64,128|deterministic=false"
+  "detp|bwd|64,128|grad-producer=1"
+  "redp|bwd|64,128|deterministic=false grad-producer=1"
+  "detp8|bwd|128|grad-producer=1 mma-warps=8"
 )
-CHECKS=${CHECKS:-ga bs}
+CHECKS=${CHECKS:-ga bs gp gr}
 source bench/aot.sh
 checks() { # prefix: the backward's
   local p=$1
@@ -72,6 +75,9 @@ for c in $CHECKS; do
     bs) FLASH_AOT_NVVM_OPTIONS="" checks bs ;;
     bw) FLASH_AOT_NVVM_OPTIONS="grad-a-shared=1 mma-warps=8 mma-tile-kv=64" checks bw ;;
     ga) SKIP_CACHE=1 OUT=$OUT bash bench/gpu/prepare_atomic.sh ;;
+    gp) FLASH_AOT_NVVM_OPTIONS="grad-producer=1" checks gp ;;
+    gr) GA_OPTIONS=grad-producer=1 GA_PREFIX=gr SKIP_CACHE=1 OUT=$OUT \
+          bash bench/gpu/prepare_atomic.sh ;;
     mm) FLASH_AOT_NVVM_OPTIONS="" merged mm ;;
   esac > "$OUT/prep_$c.log" 2>&1
 done

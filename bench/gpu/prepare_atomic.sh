@@ -14,22 +14,23 @@
 # mask_mods and score_mods, runtime sizes; d = 64 and 128.
 set -euo pipefail
 OUT=${OUT:-gpu_atomic}
-export FLASH_AOT_NVVM_OPTIONS="deterministic=false"
+export FLASH_AOT_NVVM_OPTIONS="deterministic=false ${GA_OPTIONS:-}"
+P=${GA_PREFIX:-ga}
 source bench/aot.sh
-exe ga1 --grad --n 130 --d 64 --dtype bf16 --tol 2e-2
-exe ga2 --grad --batch 2 --hq 4 --hkv 2 --nq 100 --nk 70 --d 64 --causal --dtype f16 --tol 4e-3
-exe ga3 --grad --batch 2 --hq 4 --hkv 2 --nq 100 --nk 70 --d 128 --causal --dtype bf16 --tol 2e-2
-exe ga4 --grad --nq 300 --nk 260 --d 128 --hq 4 --hkv 2 --causal --causal-offset -20 --dtype bf16 --tol 2e-2
-exe ga5 --grad --nq 1 --nk 33 --d 64 --dtype f16 --tol 4e-3
-exe ga6 --grad --nq 37 --nk 300 --d 128 --hq 3 --hkv 1 --dtype f16 --tol 4e-3
-exe ga7 --grad --batch 2 --hq 4 --hkv 2 --nq 100 --nk 70 --d 64 --causal --mask add --dtype bf16 --tol 2e-2
-exe ga8 --grad --hq 2 --nq 65 --nk 90 --d 128 --mask bool --full-mask --dtype f16 --tol 4e-3
-exe ga9 --grad --batch 2 --hq 4 --hkv 2 --nq 300 --nk 260 --d 128 --causal --causal-offset -20 --mask add --dtype bf16 --tol 2e-2
-exe ga10 --grad --nq 700 --nk 1000 --d 128 --hq 2 --dtype bf16 --tol 2e-2
-exe ga11 --grad --hq 2 --nq 37 --nk 300 --d 128 --dtype bf16 --causal --tol 2e-2 --dynamic
-exe ga12 --grad --batch 2 --hq 4 --hkv 2 --n 300 --d 64 --dtype f16 --window 30,5 --softcap 1.5 --tol 4e-3
-exe ga13 --grad --batch 2 --hq 4 --hkv 2 --nq 100 --nk 130 --d 128 --dtype bf16 --alibi --causal --tol 2e-2
-exe ga14 --grad --n 600 --d 128 --hq 2 --window 200,0 --causal --dtype bf16 --tol 2e-2
+exe ${P}1 --grad --n 130 --d 64 --dtype bf16 --tol 2e-2
+exe ${P}2 --grad --batch 2 --hq 4 --hkv 2 --nq 100 --nk 70 --d 64 --causal --dtype f16 --tol 4e-3
+exe ${P}3 --grad --batch 2 --hq 4 --hkv 2 --nq 100 --nk 70 --d 128 --causal --dtype bf16 --tol 2e-2
+exe ${P}4 --grad --nq 300 --nk 260 --d 128 --hq 4 --hkv 2 --causal --causal-offset -20 --dtype bf16 --tol 2e-2
+exe ${P}5 --grad --nq 1 --nk 33 --d 64 --dtype f16 --tol 4e-3
+exe ${P}6 --grad --nq 37 --nk 300 --d 128 --hq 3 --hkv 1 --dtype f16 --tol 4e-3
+exe ${P}7 --grad --batch 2 --hq 4 --hkv 2 --nq 100 --nk 70 --d 64 --causal --mask add --dtype bf16 --tol 2e-2
+exe ${P}8 --grad --hq 2 --nq 65 --nk 90 --d 128 --mask bool --full-mask --dtype f16 --tol 4e-3
+exe ${P}9 --grad --batch 2 --hq 4 --hkv 2 --nq 300 --nk 260 --d 128 --causal --causal-offset -20 --mask add --dtype bf16 --tol 2e-2
+exe ${P}10 --grad --nq 700 --nk 1000 --d 128 --hq 2 --dtype bf16 --tol 2e-2
+exe ${P}11 --grad --hq 2 --nq 37 --nk 300 --d 128 --dtype bf16 --causal --tol 2e-2 --dynamic
+exe ${P}12 --grad --batch 2 --hq 4 --hkv 2 --n 300 --d 64 --dtype f16 --window 30,5 --softcap 1.5 --tol 4e-3
+exe ${P}13 --grad --batch 2 --hq 4 --hkv 2 --nq 100 --nk 130 --d 128 --dtype bf16 --alibi --causal --tol 2e-2
+exe ${P}14 --grad --n 600 --d 128 --hq 2 --window 200,0 --causal --dtype bf16 --tol 2e-2
 cp build/lib/libflash_cuda_runtime.so "$OUT/"
 [ -n "${SKIP_CACHE:-}" ] ||
   FLASH_MLIR_NVVM_OPTIONS="deterministic=false" FLASH_BENCH_DIMS=64,128 \

@@ -46,6 +46,7 @@ void mlir::flash::buildFlashToNVVMPipeline(
   map.mergeMaskedTiles = options.mergeMaskedTiles;
   map.gradD256 = options.gradD256;
   map.gradAShared = options.gradAShared;
+  map.gradProducer = options.gradProducer;
   pm.addPass(createFlashMapToGPU(map, tensorCoreKernelKinds()));
   if (options.mapOnly)
     return;

@@ -85,6 +85,11 @@ struct FlashToNVVMPipelineOptions
       llvm::cl::desc("The wgmma backward's fixed A operands from shared "
                      "memory at d <= 128 too (flash-map-to-gpu)"),
       llvm::cl::init(FlashMapToGPUOptions().gradAShared)};
+  PassOptions::Option<bool> gradProducer{
+      *this, "grad-producer",
+      llvm::cl::desc("The wgmma backward's dK/dV kernel with a producer "
+                     "warpgroup and an mbarrier ring (flash-map-to-gpu)"),
+      llvm::cl::init(FlashMapToGPUOptions().gradProducer)};
   PassOptions::Option<bool> deterministic{
       *this, "deterministic",
       llvm::cl::desc("The backward's dQ in a fixed order of additions "

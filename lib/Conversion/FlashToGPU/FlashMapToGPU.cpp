@@ -455,6 +455,7 @@ struct FlashMapToGPUPass : flash::impl::FlashMapToGPUBase<FlashMapToGPUPass> {
     o.mergeMaskedTiles = mergeMaskedTiles;
     o.gradD256 = gradD256;
     o.gradAShared = gradAShared;
+    o.gradProducer = gradProducer;
     o.rowLanes = rowLanes;
     o.gradRowLanes = gradRowLanes;
     o.maxWorkgroupMemory = maxWorkgroupMemory;

@@ -41,12 +41,14 @@
 //===----------------------------------------------------------------------===//
 
 #include "MmaFragments.h"
+#include "StageRing.h"
 #include "flash/Dialect/Flash/IR/Modifiers.h"
 
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
-#include "mlir/IR/IRMapping.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/IRMapping.h"
 
 #include <functional>
 #include <limits>
@@ -104,39 +106,44 @@ struct GradTiles {
   /// the kernel's stall samples on the H200 (bench/RESULTS.md).
   Value colLse, colD, colBuf;
 
+  /// Copies the columns lse, D of rows row0.. of bh into colBuf's `stage`
+  /// by threads `ctid` of `cthreads` (one cp.async group).
+  void issueColumns(MmaFragments &G, Value ctid, int64_t cthreads, Value bh,
+                    Value row0, Value stage) const {
+    auto tokTy = nvgpu::DeviceAsyncTokenType::get(G.b.getContext());
+    SmallVector<Value> colToks;
+    // Element (tid + k threads) % rows of each: threads beyond the rows
+    // repeat another's copy (the same bytes to the same place).
+    for (int64_t i = 0; i < 2; ++i)
+      for (int64_t k = 0; k * cthreads < rows; ++k) {
+        Value idx = arith::RemUIOp::create(
+            G.b, G.loc, G.add(ctid, G.c(k * cthreads)), G.c(rows));
+        Value row = G.add(row0, idx);
+        Value n = arith::SelectOp::create(
+            G.b, G.loc,
+            arith::CmpIOp::create(G.b, G.loc, arith::CmpIPredicate::ult, row,
+                                  limit),
+            G.c(1), G.c(0));
+        Value dst =
+            G.add(arith::MulIOp::create(G.b, G.loc, stage, G.c(2 * rows)),
+                  G.add(G.c(i * rows), idx));
+        Value srcRow = arith::MinUIOp::create(
+            G.b, G.loc, row, arith::SubIOp::create(G.b, G.loc, limit, G.c(1)));
+        colToks.push_back(nvgpu::DeviceAsyncCopyOp::create(
+                              G.b, G.loc, tokTy, colBuf, ValueRange{dst},
+                              i ? colD : colLse, ValueRange{bh, srcRow},
+                              G.b.getIndexAttr(1), n, UnitAttr())
+                              .getResult());
+      }
+    nvgpu::DeviceAsyncCreateGroupOp::create(G.b, G.loc, tokTy, colToks);
+  }
+
   /// Issues the copies of rows row0.. of a[bh], b[bh] (into `stage` for
   /// wgmma), one cp.async group per tile; returns the last.
   Value issue(MmaFragments &G, Value bh, Value row0, Value stage) const {
     SmallVector<Value> toks;
-    if (colBuf) {
-      auto tokTy = nvgpu::DeviceAsyncTokenType::get(G.b.getContext());
-      SmallVector<Value> colToks;
-      // Element (tid + k threads) % rows of each: threads beyond the rows
-      // repeat another's copy (the same bytes to the same place).
-      for (int64_t i = 0; i < 2; ++i)
-        for (int64_t k = 0; k * threads < rows; ++k) {
-          Value idx = arith::RemUIOp::create(
-              G.b, G.loc, G.add(tid, G.c(k * threads)), G.c(rows));
-          Value row = G.add(row0, idx);
-          Value n = arith::SelectOp::create(
-              G.b, G.loc,
-              arith::CmpIOp::create(G.b, G.loc, arith::CmpIPredicate::ult, row,
-                                    limit),
-              G.c(1), G.c(0));
-          Value dst =
-              G.add(arith::MulIOp::create(G.b, G.loc, stage, G.c(2 * rows)),
-                    G.add(G.c(i * rows), idx));
-          Value srcRow = arith::MinUIOp::create(
-              G.b, G.loc, row,
-              arith::SubIOp::create(G.b, G.loc, limit, G.c(1)));
-          colToks.push_back(nvgpu::DeviceAsyncCopyOp::create(
-                                G.b, G.loc, tokTy, colBuf, ValueRange{dst},
-                                i ? colD : colLse, ValueRange{bh, srcRow},
-                                G.b.getIndexAttr(1), n, UnitAttr())
-                                .getResult());
-        }
-      nvgpu::DeviceAsyncCreateGroupOp::create(G.b, G.loc, tokTy, colToks);
-    }
+    if (colBuf)
+      issueColumns(G, tid, threads, bh, row0, stage);
     for (int64_t i = 0; i < 2; ++i) {
       Value src = i ? b : a;
       if (sw) {
@@ -288,10 +295,31 @@ Value put(OpBuilder &b, Location l, Value x, Value c, int64_t r, int64_t j) {
 /// 128 (the dK/dV kernel's split by columns: see there). Below, with
 /// `grad-a-shared`, to free their registers for larger tiles.
 bool gradAShared(const KernelSpec &s) { return s.wgmma && s.gradAShared; }
+
+/// grad-producer: the dK/dV kernel's ring mbarriers, i64 words: stage 0, 1
+/// landed (the producer's copies arrive), stage 0, 1 read (every consumer
+/// thread arrives).
+enum GradStageBarrier : int64_t { kGradFull = 0, kGradEmpty = 2 };
+
+/// grad-producer: registers per thread at launch and after setmaxnreg. One
+/// consumer warpgroup: two blocks an SM (32K registers each; 128 x 24 +
+/// 128 x 232); two: one block (128 x 24 + 256 x 240 of 384 x 168).
+struct GradRegisters {
+  int32_t launch, producer, consumer;
+};
+GradRegisters gradRegisters(const KernelSpec &s) {
+  if (s.mmaWarps <= 4)
+    return {128, 24, 232};
+  return {168, 24, 240};
+}
 } // namespace
 
 int64_t gpukernels::gradKVColumnParts(const KernelSpec &s) {
   return s.wgmma && s.d > 128 ? 2 : 1;
+}
+
+int64_t gpukernels::gradKVThreads(const KernelSpec &s) {
+  return s.mmaWarps * 32 + (s.gradProducer ? kProducerThreads : 0);
 }
 
 namespace {
@@ -618,6 +646,9 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
   const int64_t kTile = mmaGradTile(s, /*kv=*/true);
   const int64_t kSteps = D / 16, dTiles = D / 8, nTiles = kTile / 8;
   const int64_t group = s.hq / s.hkv;
+  // grad-producer: a producer warpgroup after the consumer warps.
+  const bool producer = s.gradProducer;
+  const int64_t consumerThreads = threads;
   const int64_t blockKeys = warps * 16;
   // Past d = 128, K and V in shared memory (gradAShared) and dK, dV in
   // column halves: a block accumulates half of each (128 registers), the
@@ -647,8 +678,19 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
         {kTile * dqStride + 4}, ob.getF32Type(), MemRefLayoutAttrInterface(),
         gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup)));
   }
-  auto fn = newKernel(ob, loc, name, s, gradKVArgTypes(ctx, s), bufs, threads);
+  // grad-producer: the ring's mbarriers (full 0, 1; empty 0, 1).
+  const int64_t barBuf = bufs.size();
+  if (producer)
+    bufs.push_back(MemRefType::get(
+        {4}, ob.getI64Type(), MemRefLayoutAttrInterface(),
+        gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup)));
+  auto fn = newKernel(ob, loc, name, s, gradKVArgTypes(ctx, s), bufs,
+                      gradKVThreads(s));
   limitRegisters(fn, s, /*backward=*/true);
+  if (producer)
+    fn->setAttr(
+        NVVM::NVVMDialect::getMaxnregAttrName(),
+        IntegerAttr::get(IntegerType::get(ctx, 32), gradRegisters(s).launch));
   OpBuilder b = OpBuilder::atBlockBegin(&fn.front());
   KernelBuilder kb{b, loc};
   // The operands by batch-head: [BH, Nq, D], [BHkv, Nk, D], [BH, Nq].
@@ -720,9 +762,24 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
   // kTile * 128 bytes apart).
   std::optional<SwizzledTiles> aSw;
   Value kADesc, vADesc, partDesc;
+  std::optional<StageBarriers> bars;
+  if (producer) {
+    // (Published by sharedATiles' barrier.)
+    bars =
+        StageBarriers{F.sharedAddress(fn.getWorkgroupAttributions()[barBuf])};
+    Value first =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid, kb.c(0));
+    scf::IfOp::create(b, loc, first, [&](OpBuilder &ib, Location il) {
+      for (int64_t i = 0; i < 2; ++i) {
+        bars->init(ib, il, kGradFull + i, kProducerThreads);
+        bars->init(ib, il, kGradEmpty + i, consumerThreads);
+      }
+      scf::YieldOp::create(ib, il);
+    });
+  }
   if (aShared) {
-    aSw = sharedATiles(F, s, fn.getWorkgroupAttributions()[2], tid, threads,
-                       {k, v}, kvbh, keyBase, nk, blockKeys);
+    aSw = sharedATiles(F, s, fn.getWorkgroupAttributions()[2], tid,
+                       gradKVThreads(s), {k, v}, kvbh, keyBase, nk, blockKeys);
     kADesc = sharedADescriptor(F, *aSw, 0, tid, warps);
     vADesc = sharedADescriptor(F, *aSw, 1, tid, warps);
   }
@@ -792,9 +849,116 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
             b, loc, arith::IndexCastUIOp::create(b, loc, b.getI64Type(), tid),
             i64c(dqStride * 4)));
   }
+  // The query tiles of head qbh the block visits (the producer and the
+  // consumers each walk the same): a mask_mod's affine bounds narrow the
+  // queries that see the block's keys; beyond them, query tiles that see
+  // none of the block's keys are skipped, by the block mask.
+  struct HeadTiles {
+    Value from, end;
+    std::optional<TileCursor> cursor;
+    SmallVector<Value> state;
+  };
+  auto headTiles = [&](KernelBuilder &khb, Value qbh, KernelModifiers &mods) {
+    HeadTiles h{qStart, nq, std::nullopt, {}};
+    bool exact = true;
+    if (s.maskMod) {
+      MaskTiles mt = mods.tiles(
+          khb, /*swap=*/true, keyBase,
+          arith::AddIOp::create(khb.b, khb.loc, keyBase, khb.c(blockKeys - 1)),
+          h.end, kTile);
+      h.from = arith::MaxSIOp::create(khb.b, khb.loc, mt.start, qStart);
+      h.end = mt.end;
+      exact = mt.exact;
+    }
+    if (!exact) {
+      h.cursor = blockMaskCursor(
+          h.end, kTile, [&, qbh](OpBuilder &cb, Location cl, Value t) {
+            KernelBuilder kc{cb, cl};
+            return blockMaskBits(kc, s, fn, qbh, t, kTile, keyBase, blockKeys);
+          });
+      h.state = h.cursor->seek(khb.b, khb.loc, h.from);
+      h.from = h.state.front();
+      h.state.erase(h.state.begin());
+    }
+    return h;
+  };
+  // grad-producer: the producer warpgroup (the last) copies each query
+  // tile's Q and dO, and their lse and D columns, in the consumers' order
+  // into a two-stage ring (the tile's place in that order, counted over the
+  // heads, is its slot); a consumer thread waits for its stage to land and
+  // arrives once its products have read it. The consumers pass no
+  // block-wide barrier (dQ by reductions: named barriers of theirs).
+  // The consumers' barrier: the block's, or with a producer named barrier 1
+  // of the consumer threads.
+  auto consumerBarrier = [&](OpBuilder &lb, Location l) {
+    if (!producer) {
+      gpu::BarrierOp::create(lb, l);
+      return;
+    }
+    auto i32c = [&](int64_t v) {
+      return arith::ConstantIntOp::create(lb, l, lb.getI32Type(), v)
+          .getResult();
+    };
+    NVVM::BarrierOp::create(lb, l, TypeRange(), i32c(1), i32c(consumerThreads),
+                            NVVM::BarrierReductionAttr(), Value());
+  };
+  scf::IfOp roles;
+  if (producer) {
+    Value isProducer = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge,
+                                             tid, kb.c(consumerThreads));
+    roles = scf::IfOp::create(b, loc, TypeRange(), isProducer,
+                              /*withElseRegion=*/true);
+    OpBuilder pb = roles.getThenBodyBuilder();
+    KernelBuilder kp{pb, loc};
+    NVVM::SetMaxRegisterOp::create(pb, loc, gradRegisters(s).producer,
+                                   NVVM::SetMaxRegisterAction::decrease);
+    Value ptid = arith::SubIOp::create(pb, loc, tid, kp.c(consumerThreads));
+    scf::ForOp::create(
+        pb, loc, kp.c(0), kp.c(group), kp.c(1), ValueRange{kp.c(0)},
+        [&](OpBuilder &hb, Location hl, Value gh, ValueRange n0) {
+          KernelBuilder khb{hb, hl};
+          Value qbh = arith::AddIOp::create(hb, hl, firstQHead, gh);
+          KernelModifiers mods(khb, s, fn, qbh, {keysc[0], keysc[1]},
+                               /*fixedIsKey=*/true);
+          HeadTiles h = headTiles(khb, qbh, mods);
+          SmallVector<Value> n = tileLoop(
+              hb, hl, h.from, h.end, kTile, n0, h.cursor ? &*h.cursor : nullptr,
+              h.state,
+              [&](OpBuilder &lb, Location l, Value it, ValueRange args, Value,
+                  ValueRange) -> SmallVector<Value> {
+                MmaFragments G{lb, l, elt, F.lrow, F.lmat, F.g, F.t2};
+                auto [stage, phase] = ringSlot(lb, l, args[0]);
+                // A stage is free once the consumers read its previous
+                // tiles (the first round's wait, for parity 1, passes).
+                bars->wait(
+                    lb, l, kGradEmpty, stage,
+                    arith::XOrIOp::create(lb, l, phase,
+                                          arith::ConstantIntOp::create(
+                                              lb, l, lb.getI32Type(), 1)));
+                // (streamTile: few registers; zero past Nq, where the
+                // consumers' P^T and dS^T are 0.)
+                tiles.issueColumns(G, ptid, kProducerThreads, qbh, it, stage);
+                Value tile = arith::MulIOp::create(lb, l, stage, G.c(2));
+                streamTile(lb, l, *sw, tile, ptid, q, qbh, it, nq, kTile, D);
+                streamTile(lb, l, *sw, G.add(tile, G.c(1)), ptid, dO, qbh, it,
+                           nq, kTile, D);
+                bars->arriveOnCopies(lb, l, kGradFull, stage);
+                return {G.add(args[0], G.c(1))};
+              });
+          scf::YieldOp::create(hb, hl, n);
+        });
+    NVVM::CpAsyncWaitGroupOp::create(pb, loc, 0);
+    // The consumers: everything below.
+    b.setInsertionPoint(roles.elseBlock()->getTerminator());
+    NVVM::SetMaxRegisterOp::create(b, loc, gradRegisters(s).consumer,
+                                   NVVM::SetMaxRegisterAction::increase);
+  }
+  const int64_t nAcc = 2 * outTiles;
   SmallVector<Value> inits;
-  for (int64_t dt = 0; dt < 2 * outTiles; ++dt)
+  for (int64_t dt = 0; dt < nAcc; ++dt)
     inits.push_back(F.zeroC());
+  if (producer)
+    inits.push_back(kb.c(0));
   // Over the query heads of the group, then the query tiles.
   auto heads = scf::ForOp::create(
       b, loc, kb.c(0), kb.c(group), kb.c(1), inits,
@@ -802,36 +966,13 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
         Value qbh = arith::AddIOp::create(hb, hl, firstQHead, gh);
         KernelBuilder khb{hb, hl};
         Value maskBase = mask ? maskLeadBase(khb, s, qbh) : Value();
-        // This query head's modifier positions; a mask_mod's affine bounds
-        // narrow the queries that see the block's keys.
+        // This query head's modifier positions and tiles.
         KernelModifiers mods(khb, s, fn, qbh, {keysc[0], keysc[1]},
                              /*fixedIsKey=*/true);
-        Value qFrom = qStart, qEnd = nq;
-        bool exact = true;
-        if (s.maskMod) {
-          MaskTiles mt = mods.tiles(
-              khb, /*swap=*/true, keyBase,
-              F.add(keyBase, khb.c(warps * 16 - 1)), qEnd, kTile);
-          qFrom = arith::MaxSIOp::create(hb, hl, mt.start, qStart);
-          qEnd = mt.end;
-          exact = mt.exact;
-        }
-        // Beyond affine bounds: query tiles that see none of the block's
-        // keys are skipped, by the block mask.
-        const bool skip = !exact;
-        std::optional<TileCursor> cursor;
-        SmallVector<Value> cursorState;
-        if (skip) {
-          cursor = blockMaskCursor(
-              qEnd, kTile, [&](OpBuilder &cb, Location cl, Value t) {
-                KernelBuilder kc{cb, cl};
-                return blockMaskBits(kc, s, fn, qbh, t, kTile, keyBase,
-                                     warps * 16);
-              });
-          cursorState = cursor->seek(hb, hl, qFrom);
-          qFrom = cursorState.front();
-          cursorState.erase(cursorState.begin());
-        }
+        HeadTiles h = headTiles(khb, qbh, mods);
+        Value qFrom = h.from, qEnd = h.end;
+        std::optional<TileCursor> &cursor = h.cursor;
+        SmallVector<Value> &cursorState = h.state;
         // Visibility by query ranges (visibilityIsRanges): the queries
         // [lo, hi) that see each of the thread's keys.
         const bool ranges = mods.visibilityIsRanges();
@@ -845,7 +986,7 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
           mods.narrowToVisible(khb, /*swap=*/true, keysc[r], qLo[r], qHi[r]);
         }
         SmallVector<Value> tInits(hargs);
-        if (sw) {
+        if (sw && !producer) {
           MmaFragments H{hb, hl, elt, F.lrow, F.lmat, F.g, F.t2};
           tInits.push_back(tiles.issue(H, qbh, qFrom, khb.c(0)));
           tiles.settle(H, tInits.back());
@@ -858,10 +999,19 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
                            Value nextTile) -> SmallVector<Value> {
             KernelBuilder kl{lb, l};
             MmaFragments G{lb, l, elt, F.lrow, F.lmat, F.g, F.t2};
-            const int64_t nAcc = 2 * outTiles;
-            GradTiles::Step st =
-                sw ? tiles.begin(G, qbh, it, args[nAcc + 1], nextTile)
-                   : tiles.begin(G, qbh, it, Value(), Value());
+            // This step's stage; grad-producer: once its tiles landed.
+            Value stage = sw && !producer ? args[nAcc + 1] : Value();
+            GradTiles::Step st;
+            if (producer) {
+              auto [slot, phase] = ringSlot(lb, l, args[nAcc]);
+              stage = slot;
+              bars->wait(lb, l, kGradFull, stage, phase);
+              G.fenceProxyAsync();
+              st.firstTile = arith::MulIOp::create(lb, l, stage, G.c(2));
+            } else {
+              st = sw ? tiles.begin(G, qbh, it, stage, nextTile)
+                      : tiles.begin(G, qbh, it, Value(), Value());
+            }
             Value qD, qDT, doD, doDT;
             if (sw) {
               qD = sw->advance(G, qDesc, st.firstTile);
@@ -884,9 +1034,9 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
               c.qc = arith::MinUIOp::create(cb, l, c.qi, s.nqValue(kc, -1));
               if (sw) {
                 // (From the tile's copy: colBuf.)
-                Value at = G.add(arith::MulIOp::create(cb, l, args[nAcc + 1],
-                                                       kc.c(2 * kTile)),
-                                 G.add(G.t2, kc.c(nt * 8 + j)));
+                Value at =
+                    G.add(arith::MulIOp::create(cb, l, stage, kc.c(2 * kTile)),
+                          G.add(G.t2, kc.c(nt * 8 + j)));
                 c.l2 = lseLog2(kc, memref::LoadOp::create(cb, l, tiles.colBuf,
                                                           ValueRange{at}));
                 // (D is read where dS^T is computed.)
@@ -1019,15 +1169,25 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
                 doDT = arith::AddIOp::create(lb, l, doDT, partDesc);
               }
               // (dQ by reductions: dK runs under the barrier that publishes
-              // dS, dV under dQ^T's staging, below.)
+              // dS, dV under dQ^T's staging, below. grad-producer: dK and
+              // dV in flight together, then the stage is released.)
+              const bool together = producer && !atomicDQ;
               SmallVector<Value> dK =
                   G.wgmma(ArrayRef<Value>(acc).take_front(outTiles), dsA, qDT,
-                          sw->mnMajorSteps(), true, 0, Value(), {}, !atomicDQ);
+                          sw->mnMajorSteps(), true, 0, Value(), {},
+                          !atomicDQ && !together);
               SmallVector<Value> dV(acc.begin() + outTiles, acc.end());
               if (!atomicDQ)
-                dV = G.wgmma(dV, pA, doDT, sw->mnMajorSteps(), true);
+                dV = G.wgmma(dV, pA, doDT, sw->mnMajorSteps(), true, 0, Value(),
+                             {}, !together);
               acc = dK;
               llvm::append_range(acc, dV);
+              if (together) {
+                SmallVector<Value> live(pA);
+                llvm::append_range(live, dsA);
+                acc = G.wgmmaWait(0, acc, live);
+                bars->arrive(lb, l, kGradEmpty, stage);
+              }
             } else {
               for (int64_t kk = 0; kk < nTiles / 2; ++kk) {
                 SmallVector<Value> dB =
@@ -1053,7 +1213,7 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
                 scf::YieldOp::create(ib, il);
               });
               G.fenceProxyAsync();
-              gpu::BarrierOp::create(lb, l);
+              consumerBarrier(lb, l);
               // dQ^T, then dV; dK and dQ^T complete while dV runs under
               // dQ^T's staging (1.01-1.06x waiting for dK and dV before
               // dQ^T on an H100, bench/RESULTS.md, session 29).
@@ -1109,7 +1269,13 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
               // dV read its tile: complete before the barrier after which
               // the next step's copies overwrite it.
               llvm::append_range(acc, G.wgmmaWait(0, dV, pA));
-              tiles.settle(G, st.next);
+              if (producer) {
+                bars->arrive(lb, l, kGradEmpty, stage);
+                G.fenceProxyAsync();
+                consumerBarrier(lb, l);
+              } else {
+                tiles.settle(G, st.next);
+              }
               scf::IfOp::create(lb, l, leader, [&](OpBuilder &ib, Location il) {
                 KernelBuilder ki{ib, il};
                 MmaFragments I{ib, il, elt, F.lrow, F.lmat, F.g, F.t2};
@@ -1125,12 +1291,14 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
                 scf::YieldOp::create(ib, il);
               });
             }
-            if (sw) {
+            if (producer) {
+              acc.push_back(G.add(args[nAcc], G.c(1)));
+            } else if (sw) {
               acc.push_back(st.next);
               acc.push_back(st.nextStage);
             }
             // (dQ by reductions: settled before the reductions.)
-            if (!atomicDQ)
+            if (!atomicDQ && !producer)
               tiles.settle(G, st.next);
             return acc;
           };
@@ -1142,10 +1310,11 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
                 Value nextTile, bool full) {
               return tileStep(full)(lb, l, it, args, nextTile);
             });
-        scf::YieldOp::create(hb, hl,
-                             ArrayRef<Value>(qLoop).take_front(2 * outTiles));
+        scf::YieldOp::create(
+            hb, hl,
+            ArrayRef<Value>(qLoop).take_front(nAcc + (producer ? 1 : 0)));
       });
-  SmallVector<Value> res(heads.getResults());
+  SmallVector<Value> res(heads.getResults().take_front(nAcc));
   // The bulk reductions complete before the block ends.
   if (atomicDQ)
     scf::IfOp::create(b, loc, leader, [&](OpBuilder &ib, Location il) {
@@ -1159,6 +1328,8 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
             ArrayRef<Value>(res).take_front(outTiles), s.scale, col0);
   storeRows(b, loc, elt, dv, kvbh, keys, nk, F.t2,
             ArrayRef<Value>(res).drop_front(outTiles), 1.0f, col0);
+  if (roles)
+    b.setInsertionPointAfter(roles);
   gpu::ReturnOp::create(b, loc);
   return fn;
 }

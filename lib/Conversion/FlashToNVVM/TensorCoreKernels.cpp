@@ -89,6 +89,12 @@ struct TensorCoreKind : KernelKind {
                      !blockMaskApplies(s) && s.d <= 128;
     s.gradAShared =
         backward && s.wgmma && (s.d > 128 || o.gradAShared || s.gradAtomicDQ);
+    // A producer warpgroup in the deterministic dK/dV kernel
+    // (grad-producer): up to d = 128, where it holds all of dK and dV (no
+    // column parts). With dQ by reductions its consumers' 240 registers
+    // spill 28-76 bytes, and it ran 0.95-1.06x (an H100, session 30).
+    s.gradProducer = backward && o.gradProducer && s.gradAShared &&
+                     s.d <= 128 && !s.gradAtomicDQ;
     chooseMmaTiles(s,
                    o.mmaWarps       ? o.mmaWarps
                    : s.gradAtomicDQ ? 8
@@ -123,8 +129,8 @@ struct TensorCoreKind : KernelKind {
       ks.back().persistentBlocks = s.mmaPersistentBlocks;
     } else if (s.gradAtomicDQ) {
       // D and dQ's zeroed accumulator, dK/dV with dQ's atomics, dQ.
-      MappedKernel kv{buildGradKVMmaKernel(b, loc, names[1], s), threads, rows,
-                      kind};
+      MappedKernel kv{buildGradKVMmaKernel(b, loc, names[1], s),
+                      gradKVThreads(s), rows, kind};
       kv.rows = "nk";
       kv.batchHeads = "bhkv";
       SmallVector<Type> qArgs = gradQArgTypes(b.getContext(), s);
@@ -134,8 +140,8 @@ struct TensorCoreKind : KernelKind {
     } else {
       ks.push_back(
           {buildGradQMmaKernel(b, loc, names[0], s), threads, rows, kind});
-      ks.push_back(
-          {buildGradKVMmaKernel(b, loc, names[1], s), threads, rows, kind});
+      ks.push_back({buildGradKVMmaKernel(b, loc, names[1], s), gradKVThreads(s),
+                    rows, kind});
       ks.back().columnParts = gradKVColumnParts(s);
     }
     // V^T first (fp8), with the forward's arguments.

@@ -45,6 +45,9 @@ int64_t mmaRowsPerBlock(const KernelSpec &s);
 /// dK/dV kernel (true).
 int64_t mmaGradTile(const KernelSpec &s, bool kv);
 int64_t mmaThreads(const KernelSpec &s);
+/// The backward dK/dV kernel's threads: mmaThreads, and its producer
+/// warpgroup (gradProducer).
+int64_t gradKVThreads(const KernelSpec &s);
 /// The forward (MmaKernels.cpp): args (q, k, v, o, lse[, mask]).
 gpu::GPUFuncOp buildForwardMmaKernel(OpBuilder &b, Location loc, StringRef name,
                                      const KernelSpec &s);

@@ -12,7 +12,7 @@
 // RUN: flash-opt %s --split-input-file --flash-map-to-gpu="wgmma=0 mma-max-registers=96" | FileCheck %s --check-prefix=REGS
 // REGS-LABEL: func.func @f16_gqa_causal
 // REGS: gpu.func @flash_attention_0({{.*}} kernel attributes {{{.*}}nvvm.maxnreg = 96
-// RUN: flash-opt %s --split-input-file --flash-map-to-gpu=warp-specialize=0 | FileCheck %s --check-prefix=WGMMA
+// RUN: flash-opt %s --split-input-file --flash-map-to-gpu="warp-specialize=0 grad-producer=0" | FileCheck %s --check-prefix=WGMMA
 // RUN: flash-opt %s --split-input-file --flash-map-to-gpu=persistent-blocks=0 | FileCheck %s --check-prefix=WS
 // RUN: flash-opt %s --split-input-file --flash-map-to-gpu=persistent-blocks=132 | FileCheck %s --check-prefix=PERSIST
 // BAD: error: flash-map-to-gpu: mma-warps must be 4 or 8, mma-tile-kv 32, 64 or 128 (0: by head dim), mma-max-registers 64..255 (0: by block size)

@@ -109,6 +109,9 @@ struct KernelSpec {
   /// kernel; Q, dO of the dQ kernel) from shared memory: past d = 128
   /// always, below with `grad-a-shared`.
   bool gradAShared = false;
+  /// The wgmma dK/dV kernel's Q / dO tiles copied by a producer warpgroup
+  /// after the consumer warps, through an mbarrier ring (grad-producer).
+  bool gradProducer = false;
   /// ptxas' register limit for the tensor-core kernels (mma-max-registers;
   /// 0: see limitRegisters).
   int64_t mmaMaxRegisters = 0;
