@@ -37,12 +37,10 @@ OUT=${OUT:-gpu_ab}
 export FLASH_MLIR_DYNAMIC=0
 VARIANTS=(
   "det|bwd|64,128|"
-  "red|bwd|64,128|deterministic=false"
-  "detp|bwd|64,128|grad-producer=1"
-  "redp|bwd|64,128|deterministic=false grad-producer=1"
-  "detp8|bwd|128|grad-producer=1 mma-warps=8"
+  "detkv|bwd|64,128||FLASH_EXP_NOQPROD=1"
+  "det0|bwd|64,128|grad-producer=0"
 )
-CHECKS=${CHECKS:-ga bs gp gr}
+CHECKS=${CHECKS:-bs}
 source bench/aot.sh
 checks() { # prefix: the backward's
   local p=$1

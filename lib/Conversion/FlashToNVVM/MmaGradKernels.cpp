@@ -303,14 +303,76 @@ enum GradStageBarrier : int64_t { kGradFull = 0, kGradEmpty = 2 };
 
 /// grad-producer: registers per thread at launch and after setmaxnreg. One
 /// consumer warpgroup: two blocks an SM (32K registers each; 128 x 24 +
-/// 128 x 232); two: one block (128 x 24 + 256 x 240 of 384 x 168).
+/// 128 x 232); two: one block (128 x 24 + 256 x 240 of 384 x 168). The dQ
+/// kernel's consumers need fewer (160), its producer more (a block mask's
+/// cursor spilled at 24): 40 + 216.
 struct GradRegisters {
   int32_t launch, producer, consumer;
 };
-GradRegisters gradRegisters(const KernelSpec &s) {
-  if (s.mmaWarps <= 4)
-    return {128, 24, 232};
-  return {168, 24, 240};
+GradRegisters gradRegisters(const KernelSpec &s, bool kv) {
+  if (s.mmaWarps > 4)
+    return {168, 24, 240};
+  return kv ? GradRegisters{128, 24, 232} : GradRegisters{128, 40, 216};
+}
+
+/// grad-producer: thread 0 initializes the ring's mbarriers in `buf` (the
+/// barrier of sharedATiles, which follows, publishes them).
+StageBarriers initGradRing(MmaFragments &F, Value buf, Value tid,
+                           int64_t consumerThreads) {
+  StageBarriers bars{F.sharedAddress(buf)};
+  Value first =
+      arith::CmpIOp::create(F.b, F.loc, arith::CmpIPredicate::eq, tid, F.c(0));
+  scf::IfOp::create(F.b, F.loc, first, [&](OpBuilder &ib, Location il) {
+    for (int64_t i = 0; i < 2; ++i) {
+      bars.init(ib, il, kGradFull + i, kProducerThreads);
+      bars.init(ib, il, kGradEmpty + i, consumerThreads);
+    }
+    scf::YieldOp::create(ib, il);
+  });
+  return bars;
+}
+
+/// grad-producer: the block's roles, at b: the producer warpgroup (threads
+/// from consumerThreads) in the then-block, its registers lowered; b is
+/// left in the else-block, the consumers', their registers raised.
+scf::IfOp splitRoles(OpBuilder &b, Location loc, const KernelSpec &s, bool kv,
+                     Value tid, int64_t consumerThreads) {
+  Value isProducer = arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::uge, tid,
+      arith::ConstantIndexOp::create(b, loc, consumerThreads));
+  auto roles = scf::IfOp::create(b, loc, TypeRange(), isProducer,
+                                 /*withElseRegion=*/true);
+  OpBuilder pb = roles.getThenBodyBuilder();
+  NVVM::SetMaxRegisterOp::create(pb, loc, gradRegisters(s, kv).producer,
+                                 NVVM::SetMaxRegisterAction::decrease);
+  b.setInsertionPoint(roles.elseBlock()->getTerminator());
+  NVVM::SetMaxRegisterOp::create(b, loc, gradRegisters(s, kv).consumer,
+                                 NVVM::SetMaxRegisterAction::increase);
+  return roles;
+}
+
+/// The producer's n-th tile: waits until its stage is free (the consumers
+/// read the stage's previous tiles; the first round's wait, for parity 1,
+/// passes at once), issues the copies into it (`copy(stage)`) and arrives
+/// on the stage's landed barrier once they land.
+void produceStage(MmaFragments &G, const StageBarriers &bars, Value n,
+                  function_ref<void(Value)> copy) {
+  auto [stage, phase] = ringSlot(G.b, G.loc, n);
+  bars.wait(G.b, G.loc, kGradEmpty, stage,
+            arith::XOrIOp::create(
+                G.b, G.loc, phase,
+                arith::ConstantIntOp::create(G.b, G.loc, G.b.getI32Type(), 1)));
+  copy(stage);
+  bars.arriveOnCopies(G.b, G.loc, kGradFull, stage);
+}
+
+/// The consumers' n-th tile: waits until its stage landed and orders the
+/// copies before the products' reads; returns the stage.
+Value consumeStage(MmaFragments &G, const StageBarriers &bars, Value n) {
+  auto [stage, phase] = ringSlot(G.b, G.loc, n);
+  bars.wait(G.b, G.loc, kGradFull, stage, phase);
+  G.fenceProxyAsync();
+  return stage;
 }
 } // namespace
 
@@ -318,8 +380,17 @@ int64_t gpukernels::gradKVColumnParts(const KernelSpec &s) {
   return s.wgmma && s.d > 128 ? 2 : 1;
 }
 
-int64_t gpukernels::gradKVThreads(const KernelSpec &s) {
+int64_t gpukernels::gradKernelThreads(const KernelSpec &s) {
   return s.mmaWarps * 32 + (s.gradProducer ? kProducerThreads : 0);
+}
+// The dQ kernel's producer at d = 128: 1.11-1.24x the dK/dV kernel's alone
+// on the non-causal rows, 0.97-1.10x causal; at d = 64 0.90-1.04x (an H100,
+// session 30).
+bool gpukernels::gradQProducer(const KernelSpec &s) {
+  return s.gradProducer && s.d > 64;
+}
+int64_t gpukernels::gradQThreads(const KernelSpec &s) {
+  return s.mmaWarps * 32 + (gradQProducer(s) ? kProducerThreads : 0);
 }
 
 namespace {
@@ -406,11 +477,24 @@ gpu::GPUFuncOp gpukernels::buildGradQMmaKernel(OpBuilder &ob, Location loc,
   // next to dQ's 128: S and dP read them from shared memory instead (one
   // [rows, D] tile each, loaded once).
   const bool aShared = gradAShared(s);
+  // grad-producer: a producer warpgroup after the consumer warps copies
+  // the K and V tiles (as in the dK/dV kernel, below).
+  const bool producer = gradQProducer(s);
   SmallVector<Type> bufs = mmaTileBuffers(ctx, s, kTile, /*stages=*/2);
   if (aShared)
     bufs.push_back(swizzledBufferType(ctx, elt, 2, warps * 16, D));
-  auto fn = newKernel(ob, loc, name, s, gradQArgTypes(ctx, s), bufs, threads);
+  const int64_t barBuf = bufs.size();
+  if (producer)
+    bufs.push_back(MemRefType::get(
+        {4}, ob.getI64Type(), MemRefLayoutAttrInterface(),
+        gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup)));
+  auto fn =
+      newKernel(ob, loc, name, s, gradQArgTypes(ctx, s), bufs, gradQThreads(s));
   limitRegisters(fn, s, /*backward=*/true);
+  if (producer)
+    fn->setAttr(NVVM::NVVMDialect::getMaxnregAttrName(),
+                IntegerAttr::get(IntegerType::get(ctx, 32),
+                                 gradRegisters(s, /*kv=*/false).launch));
   OpBuilder b = OpBuilder::atBlockBegin(&fn.front());
   KernelBuilder kb{b, loc};
   // The operands by batch-head: [BH, Nq, D], [BHkv, Nk, D], [BH, Nq].
@@ -479,13 +563,42 @@ gpu::GPUFuncOp gpukernels::buildGradQMmaKernel(OpBuilder &ob, Location loc,
     vDesc = tiles.sw->descriptor(F, 1, false);
   }
   const std::optional<SwizzledTiles> &sw = tiles.sw;
+  std::optional<StageBarriers> bars;
+  if (producer)
+    bars = initGradRing(F, fn.getWorkgroupAttributions()[barBuf], tid, threads);
   std::optional<SwizzledTiles> aSw;
   Value qADesc, doADesc;
   if (aShared) {
-    aSw = sharedATiles(F, s, fn.getWorkgroupAttributions()[1], tid, threads,
-                       {q, dO}, bh, w.base, nq, warps * 16);
+    aSw = sharedATiles(F, s, fn.getWorkgroupAttributions()[1], tid,
+                       gradQThreads(s), {q, dO}, bh, w.base, nq, warps * 16);
     qADesc = sharedADescriptor(F, *aSw, 0, tid, warps);
     doADesc = sharedADescriptor(F, *aSw, 1, tid, warps);
+  }
+  // grad-producer: the producer copies the K and V tiles of the block's
+  // keys in the consumers' order into the two-stage ring.
+  scf::IfOp roles;
+  if (producer) {
+    roles = splitRoles(b, loc, s, /*kv=*/false, tid, threads);
+    OpBuilder pb = roles.getThenBodyBuilder();
+    Value ptid = arith::SubIOp::create(
+        pb, loc, tid, arith::ConstantIndexOp::create(pb, loc, threads));
+    tileLoop(pb, loc, kvStart, kvEnd, kTile,
+             ValueRange{arith::ConstantIndexOp::create(pb, loc, 0)},
+             cursor ? &*cursor : nullptr, cursorState,
+             [&](OpBuilder &lb, Location l, Value jt, ValueRange args, Value,
+                 ValueRange) -> SmallVector<Value> {
+               MmaFragments G{lb, l, elt, F.lrow, F.lmat, F.g, F.t2};
+               // (streamTile: few registers; zero past Nk, where the
+               // consumers' P and dS are 0.)
+               produceStage(G, *bars, args[0], [&](Value stage) {
+                 Value tile = arith::MulIOp::create(lb, l, stage, G.c(2));
+                 streamTile(lb, l, *sw, tile, ptid, k, kvbh, jt, nk, kTile, D);
+                 streamTile(lb, l, *sw, G.add(tile, G.c(1)), ptid, v, kvbh, jt,
+                            nk, kTile, D);
+               });
+               return {G.add(args[0], G.c(1))};
+             });
+    NVVM::CpAsyncWaitGroupOp::create(pb, loc, 0);
   }
 
   Value maskBase = mask ? maskLeadBase(kb, s, bh) : Value();
@@ -531,7 +644,9 @@ gpu::GPUFuncOp gpukernels::buildGradQMmaKernel(OpBuilder &ob, Location loc,
   SmallVector<Value> inits;
   for (int64_t dt = 0; dt < dTiles; ++dt)
     inits.push_back(F.zeroC());
-  if (sw) {
+  if (producer) {
+    inits.push_back(kb.c(0));
+  } else if (sw) {
     inits.push_back(tiles.issue(F, kvbh, kvStart, kb.c(0)));
     tiles.settle(F, inits.back());
     inits.push_back(kb.c(0));
@@ -543,9 +658,15 @@ gpu::GPUFuncOp gpukernels::buildGradQMmaKernel(OpBuilder &ob, Location loc,
                      Value nextTile) -> SmallVector<Value> {
       KernelBuilder kl{lb, l};
       MmaFragments G{lb, l, elt, F.lrow, F.lmat, F.g, F.t2};
-      GradTiles::Step st =
-          sw ? tiles.begin(G, kvbh, jt, args[dTiles + 1], nextTile)
-             : tiles.begin(G, kvbh, jt, Value(), Value());
+      GradTiles::Step st;
+      Value stage;
+      if (producer) {
+        stage = consumeStage(G, *bars, args[dTiles]);
+        st.firstTile = arith::MulIOp::create(lb, l, stage, G.c(2));
+      } else {
+        st = sw ? tiles.begin(G, kvbh, jt, args[dTiles + 1], nextTile)
+                : tiles.begin(G, kvbh, jt, Value(), Value());
+      }
       Value kD, kDT, vD;
       if (sw) {
         kD = sw->advance(G, kDesc, st.firstTile);
@@ -611,6 +732,12 @@ gpu::GPUFuncOp gpukernels::buildGradQMmaKernel(OpBuilder &ob, Location loc,
       SmallVector<Value> acc(args.take_front(dTiles)), dsA;
       for (int64_t kk = 0; kk < nTiles / 2; ++kk)
         dsA.push_back(G.cToA(dsC[2 * kk], dsC[2 * kk + 1]));
+      if (producer) {
+        acc = G.wgmma(acc, dsA, kDT, sw->mnMajorSteps(), true);
+        bars->arrive(lb, l, kGradEmpty, stage);
+        acc.push_back(G.add(args[dTiles], G.c(1)));
+        return acc;
+      }
       if (sw) {
         acc = G.wgmma(acc, dsA, kDT, sw->mnMajorSteps(), true);
         acc.push_back(st.next);
@@ -633,6 +760,8 @@ gpu::GPUFuncOp gpukernels::buildGradQMmaKernel(OpBuilder &ob, Location loc,
           bool full) { return tileStep(full)(lb, l, jt, args, nextTile); });
   SmallVector<Value> res(ArrayRef<Value>(loop).take_front(dTiles));
   storeRows(b, loc, elt, dq, bh, rows, nq, F.t2, res, s.scale);
+  if (roles)
+    b.setInsertionPointAfter(roles);
   gpu::ReturnOp::create(b, loc);
   return fn;
 }
@@ -685,12 +814,12 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
         {4}, ob.getI64Type(), MemRefLayoutAttrInterface(),
         gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup)));
   auto fn = newKernel(ob, loc, name, s, gradKVArgTypes(ctx, s), bufs,
-                      gradKVThreads(s));
+                      gradKernelThreads(s));
   limitRegisters(fn, s, /*backward=*/true);
   if (producer)
-    fn->setAttr(
-        NVVM::NVVMDialect::getMaxnregAttrName(),
-        IntegerAttr::get(IntegerType::get(ctx, 32), gradRegisters(s).launch));
+    fn->setAttr(NVVM::NVVMDialect::getMaxnregAttrName(),
+                IntegerAttr::get(IntegerType::get(ctx, 32),
+                                 gradRegisters(s, /*kv=*/true).launch));
   OpBuilder b = OpBuilder::atBlockBegin(&fn.front());
   KernelBuilder kb{b, loc};
   // The operands by batch-head: [BH, Nq, D], [BHkv, Nk, D], [BH, Nq].
@@ -763,23 +892,13 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
   std::optional<SwizzledTiles> aSw;
   Value kADesc, vADesc, partDesc;
   std::optional<StageBarriers> bars;
-  if (producer) {
-    // (Published by sharedATiles' barrier.)
-    bars =
-        StageBarriers{F.sharedAddress(fn.getWorkgroupAttributions()[barBuf])};
-    Value first =
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid, kb.c(0));
-    scf::IfOp::create(b, loc, first, [&](OpBuilder &ib, Location il) {
-      for (int64_t i = 0; i < 2; ++i) {
-        bars->init(ib, il, kGradFull + i, kProducerThreads);
-        bars->init(ib, il, kGradEmpty + i, consumerThreads);
-      }
-      scf::YieldOp::create(ib, il);
-    });
-  }
+  if (producer)
+    bars = initGradRing(F, fn.getWorkgroupAttributions()[barBuf], tid,
+                        consumerThreads);
   if (aShared) {
     aSw = sharedATiles(F, s, fn.getWorkgroupAttributions()[2], tid,
-                       gradKVThreads(s), {k, v}, kvbh, keyBase, nk, blockKeys);
+                       gradKernelThreads(s), {k, v}, kvbh, keyBase, nk,
+                       blockKeys);
     kADesc = sharedADescriptor(F, *aSw, 0, tid, warps);
     vADesc = sharedADescriptor(F, *aSw, 1, tid, warps);
   }
@@ -904,14 +1023,9 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
   };
   scf::IfOp roles;
   if (producer) {
-    Value isProducer = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge,
-                                             tid, kb.c(consumerThreads));
-    roles = scf::IfOp::create(b, loc, TypeRange(), isProducer,
-                              /*withElseRegion=*/true);
+    roles = splitRoles(b, loc, s, /*kv=*/true, tid, consumerThreads);
     OpBuilder pb = roles.getThenBodyBuilder();
     KernelBuilder kp{pb, loc};
-    NVVM::SetMaxRegisterOp::create(pb, loc, gradRegisters(s).producer,
-                                   NVVM::SetMaxRegisterAction::decrease);
     Value ptid = arith::SubIOp::create(pb, loc, tid, kp.c(consumerThreads));
     scf::ForOp::create(
         pb, loc, kp.c(0), kp.c(group), kp.c(1), ValueRange{kp.c(0)},
@@ -927,31 +1041,21 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
               [&](OpBuilder &lb, Location l, Value it, ValueRange args, Value,
                   ValueRange) -> SmallVector<Value> {
                 MmaFragments G{lb, l, elt, F.lrow, F.lmat, F.g, F.t2};
-                auto [stage, phase] = ringSlot(lb, l, args[0]);
-                // A stage is free once the consumers read its previous
-                // tiles (the first round's wait, for parity 1, passes).
-                bars->wait(
-                    lb, l, kGradEmpty, stage,
-                    arith::XOrIOp::create(lb, l, phase,
-                                          arith::ConstantIntOp::create(
-                                              lb, l, lb.getI32Type(), 1)));
                 // (streamTile: few registers; zero past Nq, where the
                 // consumers' P^T and dS^T are 0.)
-                tiles.issueColumns(G, ptid, kProducerThreads, qbh, it, stage);
-                Value tile = arith::MulIOp::create(lb, l, stage, G.c(2));
-                streamTile(lb, l, *sw, tile, ptid, q, qbh, it, nq, kTile, D);
-                streamTile(lb, l, *sw, G.add(tile, G.c(1)), ptid, dO, qbh, it,
-                           nq, kTile, D);
-                bars->arriveOnCopies(lb, l, kGradFull, stage);
+                produceStage(G, *bars, args[0], [&](Value stage) {
+                  tiles.issueColumns(G, ptid, kProducerThreads, qbh, it, stage);
+                  Value tile = arith::MulIOp::create(lb, l, stage, G.c(2));
+                  streamTile(lb, l, *sw, tile, ptid, q, qbh, it, nq, kTile, D);
+                  streamTile(lb, l, *sw, G.add(tile, G.c(1)), ptid, dO, qbh, it,
+                             nq, kTile, D);
+                });
                 return {G.add(args[0], G.c(1))};
               });
           scf::YieldOp::create(hb, hl, n);
         });
     NVVM::CpAsyncWaitGroupOp::create(pb, loc, 0);
-    // The consumers: everything below.
-    b.setInsertionPoint(roles.elseBlock()->getTerminator());
-    NVVM::SetMaxRegisterOp::create(b, loc, gradRegisters(s).consumer,
-                                   NVVM::SetMaxRegisterAction::increase);
+    // (The consumers: everything below.)
   }
   const int64_t nAcc = 2 * outTiles;
   SmallVector<Value> inits;
@@ -1003,10 +1107,7 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
             Value stage = sw && !producer ? args[nAcc + 1] : Value();
             GradTiles::Step st;
             if (producer) {
-              auto [slot, phase] = ringSlot(lb, l, args[nAcc]);
-              stage = slot;
-              bars->wait(lb, l, kGradFull, stage, phase);
-              G.fenceProxyAsync();
+              stage = consumeStage(G, *bars, args[nAcc]);
               st.firstTile = arith::MulIOp::create(lb, l, stage, G.c(2));
             } else {
               st = sw ? tiles.begin(G, qbh, it, stage, nextTile)

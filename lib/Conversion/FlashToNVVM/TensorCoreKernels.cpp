@@ -130,7 +130,7 @@ struct TensorCoreKind : KernelKind {
     } else if (s.gradAtomicDQ) {
       // D and dQ's zeroed accumulator, dK/dV with dQ's atomics, dQ.
       MappedKernel kv{buildGradKVMmaKernel(b, loc, names[1], s),
-                      gradKVThreads(s), rows, kind};
+                      gradKernelThreads(s), rows, kind};
       kv.rows = "nk";
       kv.batchHeads = "bhkv";
       SmallVector<Type> qArgs = gradQArgTypes(b.getContext(), s);
@@ -138,10 +138,10 @@ struct TensorCoreKind : KernelKind {
       ks.push_back(kv);
       ks.push_back(buildGradDQConvertKernel(b, loc, names[0], s, qArgs));
     } else {
-      ks.push_back(
-          {buildGradQMmaKernel(b, loc, names[0], s), threads, rows, kind});
-      ks.push_back({buildGradKVMmaKernel(b, loc, names[1], s), gradKVThreads(s),
+      ks.push_back({buildGradQMmaKernel(b, loc, names[0], s), gradQThreads(s),
                     rows, kind});
+      ks.push_back({buildGradKVMmaKernel(b, loc, names[1], s),
+                    gradKernelThreads(s), rows, kind});
       ks.back().columnParts = gradKVColumnParts(s);
     }
     // V^T first (fp8), with the forward's arguments.

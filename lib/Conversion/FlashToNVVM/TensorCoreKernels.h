@@ -45,9 +45,12 @@ int64_t mmaRowsPerBlock(const KernelSpec &s);
 /// dK/dV kernel (true).
 int64_t mmaGradTile(const KernelSpec &s, bool kv);
 int64_t mmaThreads(const KernelSpec &s);
-/// The backward dK/dV kernel's threads: mmaThreads, and its producer
-/// warpgroup (gradProducer).
-int64_t gradKVThreads(const KernelSpec &s);
+/// The wgmma backward's threads: mmaThreads, and the producer warpgroup of
+/// the dK/dV kernel (gradProducer) and of the dQ kernel (gradQProducer:
+/// from d = 128).
+int64_t gradKernelThreads(const KernelSpec &s);
+bool gradQProducer(const KernelSpec &s);
+int64_t gradQThreads(const KernelSpec &s);
 /// The forward (MmaKernels.cpp): args (q, k, v, o, lse[, mask]).
 gpu::GPUFuncOp buildForwardMmaKernel(OpBuilder &b, Location loc, StringRef name,
                                      const KernelSpec &s);

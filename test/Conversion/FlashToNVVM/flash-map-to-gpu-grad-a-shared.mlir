@@ -3,7 +3,7 @@
 // operands from a shared [rows, 128] tile (`da`) instead of register
 // fragments, as at d = 256, but without the split by columns (no
 // column_parts: dK and dV of all of D in one block). With two warpgroups
-// (mma-warps=8: 128 rows a block, and the dK/dV kernel's producer
+// (mma-warps=8: 128 rows a block, and the kernels' producer
 // warpgroup: 384 threads) each reads its own 64 rows of the tile:
 // 64 rows x 128 bytes = 512 in the descriptor's 16-byte units. dQ by
 // reductions (deterministic=0) takes it and two warpgroups: no dQ kernel,
@@ -17,7 +17,7 @@
 // RUN: flash-opt %s --flash-map-to-gpu | FileCheck %s --check-prefix=DEFAULT
 // RUN: flash-opt %s --flash-map-to-gpu | FileCheck %s --check-prefix=MASKED
 
-// CHECK-LABEL: module attributes {flash.kernels = [{args = ["q", "k", "v", "o", "lse", "do", "dq", "delta"], batch_heads = "bh", block = 256 : i64, kind = "wgmma", name = "flash_attention_grad_dq_0", rows = "nq", rows_per_block = 128 : i64
+// CHECK-LABEL: module attributes {flash.kernels = [{args = ["q", "k", "v", "o", "lse", "do", "dq", "delta"], batch_heads = "bh", block = 384 : i64, kind = "wgmma", name = "flash_attention_grad_dq_0", rows = "nq", rows_per_block = 128 : i64
 // CHECK-SAME: {args = ["q", "k", "v", "lse", "do", "delta", "dk", "dv"], batch_heads = "bhkv", block = 384 : i64, kind = "wgmma", name = "flash_attention_grad_dkdv_0", rows = "nk", rows_per_block = 128 : i64
 // CHECK-NOT: column_parts
 // CHECK-LABEL: gpu.func @flash_attention_grad_dq_0

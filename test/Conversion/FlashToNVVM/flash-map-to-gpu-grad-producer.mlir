@@ -1,25 +1,50 @@
-// The deterministic wgmma backward's dK/dV kernel with a producer
-// warpgroup (grad-producer, the default up to d = 128): 128 threads after
-// the consumer warps (256 a block). Every thread copies the block's K and
-// V once (sharedATiles, the one block-wide barrier, which also publishes
-// the ring's four mbarriers: stage 0, 1 landed, count 128 producer
-// threads; stage 0, 1 read, count 128 consumer threads). Then the roles
-// split: the producer (setmaxnreg down to 24 of the launch's 128) walks
-// the query heads of the group and their query tiles in the consumers'
-// order; per tile it waits for the stage to be free (parity ^ 1), copies
-// the tile's lse and D columns and its Q and dO tiles by cp.async and
-// arrives on the stage's landed barrier once they land (noinc). The
-// consumers (setmaxnreg up to 232: two blocks an SM) wait for the stage,
-// fence the async proxy, issue their products, wait for dK and dV
-// together and arrive on the stage's read barrier: no block-wide barrier
+// The deterministic wgmma backward's kernels with a producer warpgroup
+// (grad-producer, the default: the dK/dV kernel up to d = 128, the dQ
+// kernel at d = 128): 128 threads after the consumer warps (256 a block).
+// Every thread copies the block's fixed A tiles once (K and V; Q and dO:
+// sharedATiles, the one block-wide barrier, which also publishes the
+// ring's four mbarriers: stage 0, 1 landed, count 128 producer threads;
+// stage 0, 1 read, count 128 consumer threads). Then the roles split: the
+// producer (setmaxnreg down to 24 of the launch's 128, 40 in the dQ
+// kernel) walks the tiles in
+// the consumers' order (the dK/dV kernel's over the query heads of the
+// group); per tile it waits for the stage to be free (parity ^ 1), copies
+// the tiles by cp.async (K and V; the dK/dV kernel's lse and D columns,
+// then Q and dO) and arrives on the stage's landed barrier once they land
+// (noinc). The consumers (setmaxnreg up to 232, 216 in the dQ kernel: two
+// blocks an SM; the dQ kernel's compute D = rowsum(dO * O) first) wait for the stage, fence
+// the async proxy, issue their products, wait for the last ones (dK and dV
+// together) and arrive on the stage's read barrier: no block-wide barrier
 // after the split. grad-producer=0 keeps every thread copying its tiles
-// (flash-map-to-gpu-mma.mlir).
+// (flash-map-to-gpu-mma.mlir); dQ by reductions keeps it too.
 // RUN: flash-opt %s --flash-map-to-gpu | FileCheck %s
 // RUN: flash-opt %s --flash-map-to-gpu=grad-producer=0 | FileCheck %s --check-prefix=OFF
 // RUN: flash-opt %s --flash-map-to-gpu=deterministic=0 | FileCheck %s --check-prefix=RED
 
-// CHECK: block = 128 : i64, kind = "wgmma", name = "flash_attention_grad_dq_0"
+// CHECK: block = 256 : i64, kind = "wgmma", name = "flash_attention_grad_dq_0"
 // CHECK: block = 256 : i64, kind = "wgmma", name = "flash_attention_grad_dkdv_0"
+// CHECK-LABEL: gpu.func @flash_attention_grad_dq_0
+// CHECK-SAME: %{{.*}} : memref<4xi64, #gpu.address_space<workgroup>>)
+// CHECK-SAME: nvvm.maxnreg = 128
+// CHECK-COUNT-4: nvvm.mbarrier.init %{{.*}}, %c128_i32
+// CHECK: gpu.barrier
+// CHECK-NOT: gpu.barrier
+// CHECK: %[[QPRODUCER:.*]] = arith.cmpi uge, %{{.*}}, %c128
+// CHECK: scf.if %[[QPRODUCER]] {
+// CHECK: nvvm.setmaxregister  decrease 40
+// CHECK: scf.for
+// CHECK: nvvm.mbarrier.try_wait.parity
+// CHECK: nvgpu.device_async_copy {{.*}} : memref<4x130x128xbf16> to memref<33280xbf16, #gpu.address_space<workgroup>>
+// CHECK: nvvm.cp.async.mbarrier.arrive %{{.*}} {noinc = true}
+// CHECK: } else {
+// CHECK: nvvm.setmaxregister  increase 216
+// CHECK: gpu.shuffle  xor
+// CHECK: scf.for
+// CHECK: nvvm.mbarrier.try_wait.parity
+// CHECK-NEXT: fence.proxy.async.shared::cta;
+// CHECK: wgmma.wait_group.sync.aligned 0;
+// CHECK: nvvm.mbarrier.arrive
+// CHECK: gpu.return
 // CHECK-LABEL: gpu.func @flash_attention_grad_dkdv_0
 // CHECK-SAME: %{{.*}} : memref<4xi64, #gpu.address_space<workgroup>>)
 // CHECK-SAME: nvvm.maxnreg = 128
@@ -49,6 +74,7 @@
 // CHECK-NEXT: arith.addi
 // CHECK-NEXT: scf.yield
 // CHECK: gpu.return
+// OFF: block = 128 : i64, kind = "wgmma", name = "flash_attention_grad_dq_0"
 // OFF: block = 128 : i64, kind = "wgmma", name = "flash_attention_grad_dkdv_0"
 // OFF-NOT: nvvm.setmaxregister
 // RED: block = 256 : i64, kind = "wgmma", name = "flash_attention_grad_dkdv_0"
