@@ -36,11 +36,10 @@ set -euo pipefail
 OUT=${OUT:-gpu_ab}
 export FLASH_MLIR_DYNAMIC=0
 VARIANTS=(
-  "det|bwd|64,128|"
-  "detkv|bwd|64,128||FLASH_EXP_NOQPROD=1"
-  "det0|bwd|64,128|grad-producer=0"
+  "red|bwd|64,128|deterministic=false"
+  "redp|bwd|64,128|deterministic=false|FLASH_EXP_REDP=1"
 )
-CHECKS=${CHECKS:-bs}
+CHECKS=${CHECKS:-gr}
 source bench/aot.sh
 checks() { # prefix: the backward's
   local p=$1
@@ -74,7 +73,8 @@ for c in $CHECKS; do
     bw) FLASH_AOT_NVVM_OPTIONS="grad-a-shared=1 mma-warps=8 mma-tile-kv=64" checks bw ;;
     ga) SKIP_CACHE=1 OUT=$OUT bash bench/gpu/prepare_atomic.sh ;;
     gp) FLASH_AOT_NVVM_OPTIONS="grad-producer=1" checks gp ;;
-    gr) GA_OPTIONS=grad-producer=1 GA_PREFIX=gr SKIP_CACHE=1 OUT=$OUT \
+    qr) FLASH_EXP_QREV=1 FLASH_EXP_QPROD64=1 checks qr ;;
+    gr) FLASH_EXP_REDP=1 GA_PREFIX=gr SKIP_CACHE=1 OUT=$OUT \
           bash bench/gpu/prepare_atomic.sh ;;
     mm) FLASH_AOT_NVVM_OPTIONS="" merged mm ;;
   esac > "$OUT/prep_$c.log" 2>&1

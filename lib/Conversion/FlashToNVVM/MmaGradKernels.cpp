@@ -38,6 +38,15 @@
 // GradDQAccumulator.cpp's kernels zero it before and convert it after. No
 // dQ kernel: five products instead of seven.
 //
+// With a producer warpgroup (wgmma up to d = 128, KernelSpec::gradProducer;
+// the dQ kernel's from d = 128): the block's threads past the consumer warps
+// copy each step's tiles into the two-stage ring (StageRing.cpp's pieces:
+// mbarriers that the copies arrive on and that the consumers release),
+// with few registers (setmaxnreg moves the rest to the consumers); the
+// consumers wait for a stage instead of a block-wide barrier. dQ by
+// reductions: the producer is also FlashAttention-3's dQ writer, adding
+// the dQ the consumers staged two steps before.
+//
 //===----------------------------------------------------------------------===//
 
 #include "MmaFragments.h"
@@ -299,26 +308,39 @@ bool gradAShared(const KernelSpec &s) { return s.wgmma && s.gradAShared; }
 /// grad-producer: the dK/dV kernel's ring mbarriers, i64 words: stage 0, 1
 /// landed (the producer's copies arrive), stage 0, 1 read (every consumer
 /// thread arrives).
-enum GradStageBarrier : int64_t { kGradFull = 0, kGradEmpty = 2 };
+enum GradStageBarrier : int64_t {
+  kGradFull = 0,
+  kGradEmpty = 2,
+  /// dQ by reductions: dQ's staging tile 0, 1 read by the producer's bulk
+  /// reductions (every producer thread arrives).
+  kGradDQEmpty = 4
+};
 
 /// grad-producer: registers per thread at launch and after setmaxnreg. One
 /// consumer warpgroup: two blocks an SM (32K registers each; 128 x 24 +
-/// 128 x 232); two: one block (128 x 24 + 256 x 240 of 384 x 168). The dQ
+/// 128 x 232); two: one block (128 x 40 + 256 x 232 of 384 x 168: the dQ
+/// writer's producer spilled at 24). The dQ
 /// kernel's consumers need fewer (160), its producer more (a block mask's
 /// cursor spilled at 24): 40 + 216.
 struct GradRegisters {
   int32_t launch, producer, consumer;
 };
 GradRegisters gradRegisters(const KernelSpec &s, bool kv) {
-  if (s.mmaWarps > 4)
-    return {168, 24, 240};
-  return kv ? GradRegisters{128, 24, 232} : GradRegisters{128, 40, 216};
+  GradRegisters r = s.mmaWarps > 4 ? GradRegisters{168, 40, 232}
+                    : kv           ? GradRegisters{128, 24, 232}
+                                   : GradRegisters{128, 40, 216};
+  // (setmaxnreg moves registers within the block's launch allocation: a
+  // warpgroup that asks for more than the others gave back waits forever.)
+  assert(r.producer * kProducerThreads + r.consumer * s.mmaWarps * 32 <=
+             r.launch * (kProducerThreads + s.mmaWarps * 32) &&
+         "setmaxnreg beyond the block's registers");
+  return r;
 }
 
 /// grad-producer: thread 0 initializes the ring's mbarriers in `buf` (the
 /// barrier of sharedATiles, which follows, publishes them).
 StageBarriers initGradRing(MmaFragments &F, Value buf, Value tid,
-                           int64_t consumerThreads) {
+                           int64_t consumerThreads, bool dqTiles = false) {
   StageBarriers bars{F.sharedAddress(buf)};
   Value first =
       arith::CmpIOp::create(F.b, F.loc, arith::CmpIPredicate::eq, tid, F.c(0));
@@ -326,6 +348,8 @@ StageBarriers initGradRing(MmaFragments &F, Value buf, Value tid,
     for (int64_t i = 0; i < 2; ++i) {
       bars.init(ib, il, kGradFull + i, kProducerThreads);
       bars.init(ib, il, kGradEmpty + i, consumerThreads);
+      if (dqTiles)
+        bars.init(ib, il, kGradDQEmpty + i, kProducerThreads);
     }
     scf::YieldOp::create(ib, il);
   });
@@ -803,15 +827,17 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
     // dQ's tile [queries, D + 4] f32 for the bulk reductions, a row each
     // (+16 bytes to align it): with rows D words apart the lanes of a
     // warp's store would hit 8 banks four times each, with D + 4 all 32.
+    // With a producer, one per stage (see dqWriter).
     bufs.push_back(MemRefType::get(
-        {kTile * dqStride + 4}, ob.getF32Type(), MemRefLayoutAttrInterface(),
+        {(producer ? 2 : 1) * kTile * dqStride + 4}, ob.getF32Type(),
+        MemRefLayoutAttrInterface(),
         gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup)));
   }
   // grad-producer: the ring's mbarriers (full 0, 1; empty 0, 1).
   const int64_t barBuf = bufs.size();
   if (producer)
     bufs.push_back(MemRefType::get(
-        {4}, ob.getI64Type(), MemRefLayoutAttrInterface(),
+        {atomicDQ ? 6 : 4}, ob.getI64Type(), MemRefLayoutAttrInterface(),
         gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup)));
   auto fn = newKernel(ob, loc, name, s, gradKVArgTypes(ctx, s), bufs,
                       gradKernelThreads(s));
@@ -894,7 +920,7 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
   std::optional<StageBarriers> bars;
   if (producer)
     bars = initGradRing(F, fn.getWorkgroupAttributions()[barBuf], tid,
-                        consumerThreads);
+                        consumerThreads, atomicDQ);
   if (aShared) {
     aSw = sharedATiles(F, s, fn.getWorkgroupAttributions()[2], tid,
                        gradKernelThreads(s), {k, v}, kvbh, keyBase, nk,
@@ -968,6 +994,26 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
             b, loc, arith::IndexCastUIOp::create(b, loc, b.getI64Type(), tid),
             i64c(dqStride * 4)));
   }
+  // Row `row` (< kTile) of dQ's staging tile `tileAddr` added into the
+  // accumulator's row it + row of query batch-head qbh by one bulk
+  // reduction (accRow: the accumulator's address plus row's D * 4 bytes).
+  // (first: the accumulator's index of the tile's first element.)
+  auto reduceRowAt = [&](OpBuilder &ib, Location il, Value accRow,
+                         Value tileRow, Value first) {
+    MmaFragments I{ib, il, elt, F.lrow, F.lmat, F.g, F.t2};
+    Value global = arith::AddIOp::create(
+        ib, il, accRow,
+        arith::MulIOp::create(
+            ib, il,
+            arith::IndexCastUIOp::create(ib, il, ib.getI64Type(), first),
+            arith::ConstantIntOp::create(ib, il, ib.getI64Type(), 4)));
+    I.bulkReduceAddF32(global, tileRow, D * 4);
+  };
+  auto reduceRow = [&](OpBuilder &ib, Location il, Value accRow, Value tileRow,
+                       Value qbh, Value it) {
+    KernelBuilder ki{ib, il};
+    reduceRowAt(ib, il, accRow, tileRow, gradDQIndex(ki, s, qbh, it, ki.c(0)));
+  };
   // The query tiles of head qbh the block visits (the producer and the
   // consumers each walk the same): a mask_mod's affine bounds narrow the
   // queries that see the block's keys; beyond them, query tiles that see
@@ -1027,8 +1073,57 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
     OpBuilder pb = roles.getThenBodyBuilder();
     KernelBuilder kp{pb, loc};
     Value ptid = arith::SubIOp::create(pb, loc, tid, kp.c(consumerThreads));
-    scf::ForOp::create(
-        pb, loc, kp.c(0), kp.c(group), kp.c(1), ValueRange{kp.c(0)},
+    // dQ by reductions (FlashAttention-3's dQ writer): the consumers stage
+    // tile n's dQ into dQ tile n % 2 before they release stage n % 2; the
+    // producer, once it has issued tile n's copies into that stage, adds
+    // tile n - 2's dQ into the accumulator (producer thread q < kTile its
+    // row q: one bulk reduction), waits until they have read it and
+    // releases the dQ tile; after the last tile, the last two. Carried:
+    // the tiles done, and the accumulator's index of the last two's first
+    // elements.
+    // Writes tile m's dQ (in dQ tile m % 2; the accumulator's index of its
+    // first element: first). (The addresses from ptid here, not kept in
+    // the producer's 24 registers.)
+    auto isWriter = [&](OpBuilder &ib, Location il) {
+      return arith::CmpIOp::create(
+          ib, il, arith::CmpIPredicate::ult, ptid,
+          arith::ConstantIndexOp::create(ib, il, kTile));
+    };
+    auto writeDQ = [&](OpBuilder &ib, Location il, Value m, Value first) {
+      scf::IfOp::create(
+          ib, il, isWriter(ib, il), [&](OpBuilder &wb, Location wl) {
+            auto i64 = [&](Value x) {
+              return arith::IndexCastUIOp::create(wb, wl, wb.getI64Type(), x)
+                  .getResult();
+            };
+            auto i64c = [&](int64_t v) {
+              return arith::ConstantIntOp::create(wb, wl, wb.getI64Type(), v)
+                  .getResult();
+            };
+            Value stage = arith::RemUIOp::create(
+                wb, wl, m, arith::ConstantIndexOp::create(wb, wl, 2));
+            Value tileRow = arith::AddIOp::create(
+                wb, wl, dqTileAddr,
+                arith::AddIOp::create(
+                    wb, wl,
+                    arith::MulIOp::create(wb, wl, i64(stage),
+                                          i64c(kTile * dqStride * 4)),
+                    arith::MulIOp::create(wb, wl, i64(ptid),
+                                          i64c(dqStride * 4))));
+            Value accRow = arith::AddIOp::create(
+                wb, wl,
+                i64(memref::ExtractAlignedPointerAsIndexOp::create(wb, wl,
+                                                                   dqAcc)),
+                arith::MulIOp::create(wb, wl, i64(ptid), i64c(D * 4)));
+            reduceRowAt(wb, wl, accRow, tileRow, first);
+            scf::YieldOp::create(wb, wl);
+          });
+    };
+    SmallVector<Value> pInits{kp.c(0)};
+    if (atomicDQ)
+      pInits.append({kp.c(0), kp.c(0)});
+    auto pHeads = scf::ForOp::create(
+        pb, loc, kp.c(0), kp.c(group), kp.c(1), pInits,
         [&](OpBuilder &hb, Location hl, Value gh, ValueRange n0) {
           KernelBuilder khb{hb, hl};
           Value qbh = arith::AddIOp::create(hb, hl, firstQHead, gh);
@@ -1043,17 +1138,61 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
                 MmaFragments G{lb, l, elt, F.lrow, F.lmat, F.g, F.t2};
                 // (streamTile: few registers; zero past Nq, where the
                 // consumers' P^T and dS^T are 0.)
-                produceStage(G, *bars, args[0], [&](Value stage) {
-                  tiles.issueColumns(G, ptid, kProducerThreads, qbh, it, stage);
-                  Value tile = arith::MulIOp::create(lb, l, stage, G.c(2));
+                Value stage;
+                produceStage(G, *bars, args[0], [&](Value st) {
+                  stage = st;
+                  tiles.issueColumns(G, ptid, kProducerThreads, qbh, it, st);
+                  Value tile = arith::MulIOp::create(lb, l, st, G.c(2));
                   streamTile(lb, l, *sw, tile, ptid, q, qbh, it, nq, kTile, D);
                   streamTile(lb, l, *sw, G.add(tile, G.c(1)), ptid, dO, qbh, it,
                              nq, kTile, D);
                 });
-                return {G.add(args[0], G.c(1))};
+                SmallVector<Value> next{G.add(args[0], G.c(1))};
+                if (!atomicDQ)
+                  return next;
+                // (Stage n % 2 released: tile n - 2's dQ is staged.)
+                Value has2 = arith::CmpIOp::create(
+                    lb, l, arith::CmpIPredicate::uge, args[0], G.c(2));
+                scf::IfOp::create(lb, l, has2, [&](OpBuilder &ib, Location il) {
+                  writeDQ(ib, il, args[0], args[2]);
+                  scf::IfOp::create(ib, il, isWriter(ib, il),
+                                    [&](OpBuilder &wb, Location wl) {
+                                      MmaFragments W{wb,     wl,  elt, F.lrow,
+                                                     F.lmat, F.g, F.t2};
+                                      W.bulkWait(0, /*readOnly=*/true);
+                                      scf::YieldOp::create(wb, wl);
+                                    });
+                  bars->arrive(ib, il, kGradDQEmpty, stage);
+                  scf::YieldOp::create(ib, il);
+                });
+                KernelBuilder kl{lb, l};
+                next.append({gradDQIndex(kl, s, qbh, it, kl.c(0)), args[1]});
+                return next;
               });
           scf::YieldOp::create(hb, hl, n);
         });
+    if (atomicDQ) {
+      // The last two tiles' dQ, once the consumers staged it.
+      Value done = pHeads.getResult(0);
+      for (int64_t back = 2; back >= 1; --back) {
+        Value has = arith::CmpIOp::create(pb, loc, arith::CmpIPredicate::uge,
+                                          done, kp.c(back));
+        scf::IfOp::create(pb, loc, has, [&](OpBuilder &ib, Location il) {
+          MmaFragments I{ib, il, elt, F.lrow, F.lmat, F.g, F.t2};
+          Value m = arith::SubIOp::create(ib, il, done, I.c(back));
+          auto [stage, phase] = ringSlot(ib, il, m);
+          bars->wait(ib, il, kGradEmpty, stage, phase);
+          writeDQ(ib, il, m, pHeads.getResult(back == 2 ? 2 : 1));
+          scf::YieldOp::create(ib, il);
+        });
+      }
+      scf::IfOp::create(
+          pb, loc, isWriter(pb, loc), [&](OpBuilder &wb, Location wl) {
+            MmaFragments W{wb, wl, elt, F.lrow, F.lmat, F.g, F.t2};
+            W.bulkWait(0, /*readOnly=*/false);
+            scf::YieldOp::create(wb, wl);
+          });
+    }
     NVVM::CpAsyncWaitGroupOp::create(pb, loc, 0);
     // (The consumers: everything below.)
   }
@@ -1239,7 +1378,18 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
               dsC.push_back(ds);
             }
             // dQ by atomics: dS (keys past Nk as 0) into its tile,
-            // [query][key].
+            // [query][key]; with a producer, once every consumer's dQ^T
+            // of the previous tile has read it (its stage released).
+            if (atomicDQ && producer) {
+              Value prev = arith::SubIOp::create(lb, l, args[nAcc], G.c(1));
+              Value has = arith::CmpIOp::create(
+                  lb, l, arith::CmpIPredicate::uge, args[nAcc], G.c(1));
+              scf::IfOp::create(lb, l, has, [&](OpBuilder &ib, Location il) {
+                auto [pstage, pphase] = ringSlot(ib, il, prev);
+                bars->wait(ib, il, kGradEmpty, pstage, pphase);
+                scf::YieldOp::create(ib, il);
+              });
+            }
             if (atomicDQ) {
               for (int64_t nt = 0; nt < nTiles; ++nt)
                 for (int64_t r = 0; r < 2; ++r) {
@@ -1308,11 +1458,13 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
               // previous tile's bulk reductions have read it, and one bulk
               // reduction per row adds it into the accumulator's row (it +
               // q of query batch-head qbh), issued by thread q.
-              scf::IfOp::create(lb, l, leader, [&](OpBuilder &ib, Location il) {
-                MmaFragments I{ib, il, elt, F.lrow, F.lmat, F.g, F.t2};
-                I.bulkWait(0, /*readOnly=*/true);
-                scf::YieldOp::create(ib, il);
-              });
+              if (!producer)
+                scf::IfOp::create(
+                    lb, l, leader, [&](OpBuilder &ib, Location il) {
+                      MmaFragments I{ib, il, elt, F.lrow, F.lmat, F.g, F.t2};
+                      I.bulkWait(0, /*readOnly=*/true);
+                      scf::YieldOp::create(ib, il);
+                    });
               G.fenceProxyAsync();
               consumerBarrier(lb, l);
               // dQ^T, then dV; dK and dQ^T complete while dV runs under
@@ -1350,6 +1502,20 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
               Value q0 = dqByRows ? kl.c(0)
                                   : arith::MulIOp::create(lb, l, wg,
                                                           kl.c(dqTiles * 8));
+              // (With a producer: dQ tile n % 2, once the producer's
+              // reductions of tile n - 2 have read it.)
+              Value tileAt = dqTileAt;
+              if (producer) {
+                auto [dstage, dphase] = ringSlot(lb, l, args[nAcc]);
+                bars->wait(
+                    lb, l, kGradDQEmpty, dstage,
+                    arith::XOrIOp::create(lb, l, dphase,
+                                          arith::ConstantIntOp::create(
+                                              lb, l, lb.getI32Type(), 1)));
+                tileAt =
+                    G.add(tileAt, arith::MulIOp::create(
+                                      lb, l, dstage, kl.c(kTile * dqStride)));
+              }
               for (int64_t h = 0; h < dqGroups; ++h)
                 for (int64_t nt = 0; nt < dqTiles; ++nt)
                   for (int64_t r = 0; r < 2; ++r) {
@@ -1359,7 +1525,7 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
                     for (int64_t j = 0; j < 2; ++j) {
                       Value q = G.add(q0, G.add(G.t2, kl.c(nt * 8 + j)));
                       Value pos = G.add(
-                          dqTileAt,
+                          tileAt,
                           G.add(arith::MulIOp::create(lb, l, q, kl.c(dqStride)),
                                 d));
                       memref::StoreOp::create(
@@ -1371,26 +1537,17 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
               // the next step's copies overwrite it.
               llvm::append_range(acc, G.wgmmaWait(0, dV, pA));
               if (producer) {
-                bars->arrive(lb, l, kGradEmpty, stage);
+                // (The producer adds the staged dQ into the accumulator.)
                 G.fenceProxyAsync();
-                consumerBarrier(lb, l);
+                bars->arrive(lb, l, kGradEmpty, stage);
               } else {
                 tiles.settle(G, st.next);
+                scf::IfOp::create(
+                    lb, l, leader, [&](OpBuilder &ib, Location il) {
+                      reduceRow(ib, il, dqAccAddr, dqRowAddr, qbh, it);
+                      scf::YieldOp::create(ib, il);
+                    });
               }
-              scf::IfOp::create(lb, l, leader, [&](OpBuilder &ib, Location il) {
-                KernelBuilder ki{ib, il};
-                MmaFragments I{ib, il, elt, F.lrow, F.lmat, F.g, F.t2};
-                Value first = gradDQIndex(ki, s, qbh, it, ki.c(0));
-                Value global = arith::AddIOp::create(
-                    ib, il, dqAccAddr,
-                    arith::MulIOp::create(ib, il,
-                                          arith::IndexCastUIOp::create(
-                                              ib, il, ib.getI64Type(), first),
-                                          arith::ConstantIntOp::create(
-                                              ib, il, ib.getI64Type(), 4)));
-                I.bulkReduceAddF32(global, dqRowAddr, D * 4);
-                scf::YieldOp::create(ib, il);
-              });
             }
             if (producer) {
               acc.push_back(G.add(args[nAcc], G.c(1)));
@@ -1416,8 +1573,9 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
             ArrayRef<Value>(qLoop).take_front(nAcc + (producer ? 1 : 0)));
       });
   SmallVector<Value> res(heads.getResults().take_front(nAcc));
-  // The bulk reductions complete before the block ends.
-  if (atomicDQ)
+  // The bulk reductions complete before the block ends (with a producer,
+  // its own).
+  if (atomicDQ && !producer)
     scf::IfOp::create(b, loc, leader, [&](OpBuilder &ib, Location il) {
       MmaFragments I{ib, il, elt, F.lrow, F.lmat, F.g, F.t2};
       I.bulkWait(0, /*readOnly=*/false);

@@ -89,12 +89,9 @@ struct TensorCoreKind : KernelKind {
                      !blockMaskApplies(s) && s.d <= 128;
     s.gradAShared =
         backward && s.wgmma && (s.d > 128 || o.gradAShared || s.gradAtomicDQ);
-    // A producer warpgroup in the deterministic dK/dV kernel
-    // (grad-producer): up to d = 128, where it holds all of dK and dV (no
-    // column parts). With dQ by reductions its consumers' 240 registers
-    // spill 28-76 bytes, and it ran 0.95-1.06x (an H100, session 30).
-    s.gradProducer = backward && o.gradProducer && s.gradAShared &&
-                     s.d <= 128 && !s.gradAtomicDQ;
+    // A producer warpgroup in the dK/dV kernel (grad-producer): up to
+    // d = 128, where it holds all of dK and dV (no column parts).
+    s.gradProducer = backward && o.gradProducer && s.gradAShared && s.d <= 128;
     chooseMmaTiles(s,
                    o.mmaWarps       ? o.mmaWarps
                    : s.gradAtomicDQ ? 8

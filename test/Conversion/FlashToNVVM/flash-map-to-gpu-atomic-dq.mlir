@@ -16,7 +16,18 @@
 // tile is rewritten, all of them before the block ends), then the conversion into dq. The backward's kernels over keys
 // take the dK/dV buffers, the others the dQ kernel's. An op marked
 // `deterministic` keeps the dQ kernel.
-// RUN: flash-opt %s --split-input-file --flash-map-to-gpu="deterministic=0" | FileCheck %s
+// With a producer warpgroup (grad-producer, the default; PROD), the
+// producer copies the Q/dO tiles and their lse/D columns into the
+// two-stage ring and is the dQ writer (FlashAttention-3's): the consumers
+// stage tile n's dQ into dQ tile n % 2 (once the producer's reductions of
+// tile n - 2 read it: its own mbarrier) before they release stage n % 2,
+// and write dS once every consumer released the previous tile's stage (its
+// dQ^T read dS); the producer, after issuing tile n's copies, adds tile
+// n - 2's dQ by one bulk reduction per row, waits for their reads and
+// releases the dQ tile, and after its loop the last two tiles'. The
+// consumers pass one named barrier a step (dS published).
+// RUN: flash-opt %s --split-input-file --flash-map-to-gpu="deterministic=0 grad-producer=0" | FileCheck %s
+// RUN: flash-opt %s --split-input-file --flash-map-to-gpu="deterministic=0" | FileCheck %s --check-prefix=PROD
 // RUN: flash-opt %s --split-input-file --flash-map-to-gpu | FileCheck %s --check-prefix=DEFAULT
 
 // CHECK-LABEL: module attributes {flash.kernels = [{args = ["q", "k", "v", "o", "lse", "do", "dq", "delta", "scratch"], batch_heads = "bh", block = 128 : i64, kind = "simt", name = "flash_attention_grad_dq_0_prep", rows = "nq", rows_per_block = 64 : i64, scratch_per_block = 4096 : i64
@@ -52,6 +63,38 @@
 // CHECK: gpu.func @flash_attention_grad_dq_0(
 // CHECK: vector.load %{{.*}} : memref<?xf32>, vector<4xf32>
 // CHECK: arith.truncf %{{.*}} : vector<4xf32> to vector<4xbf16>
+// PROD: name = "flash_attention_grad_dq_0_prep"
+// PROD-SAME: block = 384 : i64, kind = "wgmma", name = "flash_attention_grad_dkdv_0"
+// PROD-LABEL: gpu.func @flash_attention_grad_dkdv_0
+// PROD-SAME: %{{.*}} : memref<8708xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<6xi64, #gpu.address_space<workgroup>>)
+// PROD-COUNT-6: nvvm.mbarrier.init
+// PROD: gpu.barrier
+// PROD-NOT: gpu.barrier
+// PROD: nvvm.setmaxregister  decrease 40
+// PROD: nvvm.cp.async.mbarrier.arrive %{{.*}} {noinc = true}
+// PROD: cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f32 [g], [$1], 256;
+// PROD: cp.async.bulk.wait_group.read 0;
+// PROD: nvvm.mbarrier.arrive
+// PROD: nvvm.mbarrier.try_wait.parity
+// PROD: cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f32 [g], [$1], 256;
+// PROD: nvvm.mbarrier.try_wait.parity
+// PROD: cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f32 [g], [$1], 256;
+// PROD: cp.async.bulk.wait_group 0;
+// PROD: nvvm.setmaxregister  increase 232
+// PROD: nvvm.mbarrier.try_wait.parity
+// PROD-NEXT: fence.proxy.async.shared::cta;
+// PROD: wgmma.wait_group.sync.aligned 1;
+// PROD: wgmma.wait_group.sync.aligned 0;
+// PROD: nvvm.mbarrier.try_wait.parity
+// PROD: fence.proxy.async.shared::cta;
+// PROD: nvvm.barrier id = %{{.*}} number_of_threads = %c256_i32
+// PROD: wgmma.wait_group.sync.aligned 1;
+// PROD: nvvm.mbarrier.try_wait.parity
+// PROD: wgmma.wait_group.sync.aligned 0;
+// PROD: fence.proxy.async.shared::cta;
+// PROD: nvvm.mbarrier.arrive
+// PROD-NOT: cp.reduce.async.bulk
+// PROD: gpu.return
 // DEFAULT-LABEL: func.func private @flash_gpu_0
 // DEFAULT: @flash_attention_grad_dq_0 blocks
 // DEFAULT: @flash_attention_grad_dkdv_0 blocks

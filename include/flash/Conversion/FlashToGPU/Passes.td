@@ -140,13 +140,17 @@ def FlashMapToGPU : Pass<"flash-map-to-gpu", "::mlir::ModuleOp"> {
            "false: register fragments, and dQ by atomics where "
            "deterministic=false">,
     Option<"gradProducer", "grad-producer", "bool", /*default=*/"true",
-           "With wgmma up to d = 128: the backward's dK/dV kernel takes a "
-           "producer warpgroup after its consumer warps, which copies the "
-           "Q / dO tiles and their lse / D columns into a two-stage ring "
-           "with mbarriers (as the warp-specialized forward's K/V ring); "
-           "the consumers (setmaxnreg) pass no block-wide barrier. On an "
-           "H100 0.98-1.13x the deterministic backward without it, "
-           "0.95-1.06x the one by reductions (session 30)">,
+           "With wgmma up to d = 128: the backward's dK/dV kernel (and the "
+           "dQ kernel at d = 128) take a producer warpgroup after their "
+           "consumer warps, which copies the tiles of each step (Q / dO and "
+           "their lse / D columns; K / V) into a two-stage ring with "
+           "mbarriers, as the warp-specialized forward's K/V ring; the "
+           "consumers (setmaxnreg) pass no block-wide barrier. With dQ by "
+           "reductions the producer is also the dQ writer (the bulk "
+           "reductions of each tile's staged dQ). On an H100, the "
+           "deterministic backward 0.97-1.24x without it at d = 128, the "
+           "one by reductions 1.03-1.12x at d = 128 and 1.18-1.28x at "
+           "d = 64 (session 30)">,
     Option<"deterministic", "deterministic", "bool", /*default=*/"true",
            "The backward's dQ in a fixed order of additions (its own "
            "kernel, which recomputes S and dP). false: the wgmma backward "
