@@ -27,8 +27,11 @@
 # variable while measured): the reduction backward's dV after dQ^T, the
 # products of a step issued together, each warpgroup's own reductions
 # (dropped), 64-query causal tiles (mma-tile-kv=64); then one barrier a
-# step ("red2", "det2" against the caches before it). Next: the defaults
-# (64-query causal dK/dV tiles in both backward forms) with checks ga, bs.
+# step ("red2", "det2" against the caches before it). Session 30: the
+# producer warpgroups (grad-producer=0 against the default; the dQ
+# kernel's and the dQ writer's behind FLASH_EXP_* variables while
+# measured, since removed), then the defaults with checks bs, ga, bw (set
+# below).
 # (Session 27 compared the backward's A operands
 # and tiles: grad-a-shared=0, mma-warps=8, mma-tile-kv=64; its
 # self-checks are `checks bs` and `checks bw` below.)
@@ -36,10 +39,10 @@ set -euo pipefail
 OUT=${OUT:-gpu_ab}
 export FLASH_MLIR_DYNAMIC=0
 VARIANTS=(
+  "det|bwd|64,128,256|"
   "red|bwd|64,128|deterministic=false"
-  "redp|bwd|64,128|deterministic=false|FLASH_EXP_REDP=1"
 )
-CHECKS=${CHECKS:-gr}
+CHECKS=${CHECKS:-bs ga bw}
 source bench/aot.sh
 checks() { # prefix: the backward's
   local p=$1
@@ -72,10 +75,6 @@ for c in $CHECKS; do
     bs) FLASH_AOT_NVVM_OPTIONS="" checks bs ;;
     bw) FLASH_AOT_NVVM_OPTIONS="grad-a-shared=1 mma-warps=8 mma-tile-kv=64" checks bw ;;
     ga) SKIP_CACHE=1 OUT=$OUT bash bench/gpu/prepare_atomic.sh ;;
-    gp) FLASH_AOT_NVVM_OPTIONS="grad-producer=1" checks gp ;;
-    qr) FLASH_EXP_QREV=1 FLASH_EXP_QPROD64=1 checks qr ;;
-    gr) FLASH_EXP_REDP=1 GA_PREFIX=gr SKIP_CACHE=1 OUT=$OUT \
-          bash bench/gpu/prepare_atomic.sh ;;
     mm) FLASH_AOT_NVVM_OPTIONS="" merged mm ;;
   esac > "$OUT/prep_$c.log" 2>&1
 done

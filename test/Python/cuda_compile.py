@@ -25,7 +25,7 @@ def cfg(d, dtype, causal=False, hq=4, hkv=2, n=100):
 # CHECK: bf16 d=128 fwd ELF flash_attention_0 grid=2x8x1 block=128 kinds=wgmma
 # CHECK: bf16 d=128 fwd ELF flash_attention_0 grid=16x8x1 block=384 kinds=wgmma
 # The backward: dQ over query rows (B*Hq), dK/dV over key rows (B*Hkv).
-# CHECK: f16 d=64 bwd ELF flash_attention_grad_dq_0 grid=2x8x1 block=128 flash_attention_grad_dkdv_0 grid=2x4x1 block=128 kinds=wgmma,wgmma
+# CHECK: f16 d=64 bwd ELF flash_attention_grad_dq_0 grid=2x8x1 block=128 flash_attention_grad_dkdv_0 grid=2x4x1 block=256 kinds=wgmma,wgmma
 # SIMT (f32): the forward one row per thread; the backward four threads
 # per row at d = 64 (grad-row-lanes), 32 rows per block of 128.
 # CHECK: f32 d=64 fwd ELF flash_attention_0 grid=1x8x1 block=128 kinds=simt
@@ -140,7 +140,7 @@ print("recompiled:", "another build" in after and
 # 128: the dK/dV kernel's query tiles, the dQ kernel's key tiles) serves
 # both kernels, which take their own buffers.
 # CHECK: documents fwd kinds=block-mask,wgmma flash_attention_0_block_mask grid=2x2x1 block=512 flash_attention_0 grid=2x8x1 block=128 scratch=8
-# CHECK: documents bwd kinds=block-mask,wgmma,wgmma flash_attention_grad_dq_0_block_mask grid=4x2x1 block=512 flash_attention_grad_dq_0 grid=2x8x1 block=128 flash_attention_grad_dkdv_0 grid=2x4x1 block=128 scratch=16
+# CHECK: documents bwd kinds=block-mask,wgmma,wgmma flash_attention_grad_dq_0_block_mask grid=4x2x1 block=512 flash_attention_grad_dq_0 grid=2x8x1 block=256 flash_attention_grad_dkdv_0 grid=2x4x1 block=256 scratch=16
 for grad in (False, True):
     c = cfg(128 if grad else 64, "bf16", causal=True, n=100)
     c.segments = 3
