@@ -318,15 +318,18 @@ enum GradStageBarrier : int64_t {
 
 /// grad-producer: registers per thread at launch and after setmaxnreg. One
 /// consumer warpgroup: two blocks an SM (32K registers each; 128 x 24 +
-/// 128 x 232); two: one block (128 x 40 + 256 x 232 of 384 x 168: the dQ
-/// writer's producer spilled at 24). The dQ
+/// 128 x 232); two: one block of 384 x 168, 128 x 24 + 256 x 240 at d = 128
+/// (the dQ writer's producer spills a few words, the consumers fewer than
+/// at 232: 1.03-1.19x 40 + 232 at 4k-16k keys on an H100, session 30),
+/// 40 + 232 at d = 64 (no spills; 24 + 240 ran 0.89-1.09x). The dQ
 /// kernel's consumers need fewer (160), its producer more (a block mask's
 /// cursor spilled at 24): 40 + 216.
 struct GradRegisters {
   int32_t launch, producer, consumer;
 };
 GradRegisters gradRegisters(const KernelSpec &s, bool kv) {
-  GradRegisters r = s.mmaWarps > 4 ? GradRegisters{168, 40, 232}
+  GradRegisters r = s.mmaWarps > 4 ? (s.d > 64 ? GradRegisters{168, 24, 240}
+                                               : GradRegisters{168, 40, 232})
                     : kv           ? GradRegisters{128, 24, 232}
                                    : GradRegisters{128, 40, 216};
   // (setmaxnreg moves registers within the block's launch allocation: a
