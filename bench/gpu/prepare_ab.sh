@@ -39,8 +39,8 @@ set -euo pipefail
 OUT=${OUT:-gpu_ab}
 export FLASH_MLIR_DYNAMIC=0
 VARIANTS=(
+  "det|bwd|64,128,256|"
   "red|bwd|64,128|deterministic=false"
-  "red240|bwd|64,128|deterministic=false|FLASH_EXP_R240=1"
 )
 CHECKS=${CHECKS:-bs ga bw}
 source bench/aot.sh

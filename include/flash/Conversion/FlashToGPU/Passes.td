@@ -149,7 +149,7 @@ def FlashMapToGPU : Pass<"flash-map-to-gpu", "::mlir::ModuleOp"> {
            "reductions the producer is also the dQ writer (the bulk "
            "reductions of each tile's staged dQ). On an H100, the "
            "deterministic backward 0.97-1.24x without it at d = 128, the "
-           "one by reductions 1.03-1.12x at d = 128 and 1.18-1.28x at "
+           "one by reductions 1.03-1.22x at d = 128 and 1.18-1.28x at "
            "d = 64 (session 30)">,
     Option<"deterministic", "deterministic", "bool", /*default=*/"true",
            "The backward's dQ in a fixed order of additions (its own "
