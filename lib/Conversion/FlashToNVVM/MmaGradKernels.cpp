@@ -830,7 +830,7 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
     // dQ's tile [queries, D + 4] f32 for the bulk reductions, a row each
     // (+16 bytes to align it): with rows D words apart the lanes of a
     // warp's store would hit 8 banks four times each, with D + 4 all 32.
-    // With a producer, one per stage (see dqWriter).
+    // With a producer, one per stage (its dQ writer, below).
     bufs.push_back(MemRefType::get(
         {(producer ? 2 : 1) * kTile * dqStride + 4}, ob.getF32Type(),
         MemRefLayoutAttrInterface(),
@@ -979,23 +979,41 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
         b, loc, b.getIndexType(),
         arith::DivUIOp::create(
             b, loc, arith::SubIOp::create(b, loc, dqTileAddr, addr), i64c(4)));
-    // (Thread q's row of the accumulator, from a tile's first.)
-    dqAccAddr = arith::AddIOp::create(
-        b, loc,
-        arith::IndexCastUIOp::create(
-            b, loc, b.getI64Type(),
-            memref::ExtractAlignedPointerAsIndexOp::create(b, loc, dqAcc)),
-        arith::MulIOp::create(
-            b, loc, arith::IndexCastUIOp::create(b, loc, b.getI64Type(), tid),
-            i64c(D * 4)));
-    // Thread q < kTile adds row q of the tile.
-    leader = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, tid,
-                                   kb.c(kTile));
-    dqRowAddr = arith::AddIOp::create(
-        b, loc, dqTileAddr,
-        arith::MulIOp::create(
-            b, loc, arith::IndexCastUIOp::create(b, loc, b.getI64Type(), tid),
-            i64c(dqStride * 4)));
+  }
+  // Row q's addresses for the bulk reductions: the accumulator's (from a
+  // tile's first) and the staging tile's (dQ tile `stage` with a producer).
+  auto dqRowAddresses = [&](OpBuilder &ib, Location il, Value q,
+                            Value stage) -> std::pair<Value, Value> {
+    auto i64 = [&](Value x) {
+      return arith::IndexCastUIOp::create(ib, il, ib.getI64Type(), x)
+          .getResult();
+    };
+    auto i64c = [&](int64_t v) {
+      return arith::ConstantIntOp::create(ib, il, ib.getI64Type(), v)
+          .getResult();
+    };
+    Value acc = arith::AddIOp::create(
+        ib, il,
+        i64(memref::ExtractAlignedPointerAsIndexOp::create(ib, il, dqAcc)),
+        arith::MulIOp::create(ib, il, i64(q), i64c(D * 4)));
+    Value tile = arith::AddIOp::create(
+        ib, il, dqTileAddr,
+        arith::MulIOp::create(ib, il, i64(q), i64c(dqStride * 4)));
+    if (stage)
+      tile = arith::AddIOp::create(
+          ib, il, tile,
+          arith::MulIOp::create(ib, il, i64(stage),
+                                i64c(kTile * dqStride * 4)));
+    return {acc, tile};
+  };
+  // (Producer thread or) thread q < kTile adds row q of the tile.
+  auto isRowThread = [&](OpBuilder &ib, Location il, Value q) -> Value {
+    return arith::CmpIOp::create(ib, il, arith::CmpIPredicate::ult, q,
+                                 arith::ConstantIndexOp::create(ib, il, kTile));
+  };
+  if (atomicDQ) {
+    std::tie(dqAccAddr, dqRowAddr) = dqRowAddresses(b, loc, tid, Value());
+    leader = isRowThread(b, loc, tid);
   }
   // Row `row` (< kTile) of dQ's staging tile `tileAddr` added into the
   // accumulator's row it + row of query batch-head qbh by one bulk
@@ -1011,11 +1029,6 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
             arith::IndexCastUIOp::create(ib, il, ib.getI64Type(), first),
             arith::ConstantIntOp::create(ib, il, ib.getI64Type(), 4)));
     I.bulkReduceAddF32(global, tileRow, D * 4);
-  };
-  auto reduceRow = [&](OpBuilder &ib, Location il, Value accRow, Value tileRow,
-                       Value qbh, Value it) {
-    KernelBuilder ki{ib, il};
-    reduceRowAt(ib, il, accRow, tileRow, gradDQIndex(ki, s, qbh, it, ki.c(0)));
   };
   // The query tiles of head qbh the block visits (the producer and the
   // consumers each walk the same): a mask_mod's affine bounds narrow the
@@ -1055,7 +1068,8 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
   // into a two-stage ring (the tile's place in that order, counted over the
   // heads, is its slot); a consumer thread waits for its stage to land and
   // arrives once its products have read it. The consumers pass no
-  // block-wide barrier (dQ by reductions: named barriers of theirs).
+  // block-wide barrier (dQ by reductions: one named barrier of theirs a
+  // step).
   // The consumers' barrier: the block's, or with a producer named barrier 1
   // of the consumer threads.
   auto consumerBarrier = [&](OpBuilder &lb, Location l) {
@@ -1088,36 +1102,14 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
     // first element: first). (The addresses from ptid here, not kept in
     // the producer's 24 registers.)
     auto isWriter = [&](OpBuilder &ib, Location il) {
-      return arith::CmpIOp::create(
-          ib, il, arith::CmpIPredicate::ult, ptid,
-          arith::ConstantIndexOp::create(ib, il, kTile));
+      return isRowThread(ib, il, ptid);
     };
     auto writeDQ = [&](OpBuilder &ib, Location il, Value m, Value first) {
       scf::IfOp::create(
           ib, il, isWriter(ib, il), [&](OpBuilder &wb, Location wl) {
-            auto i64 = [&](Value x) {
-              return arith::IndexCastUIOp::create(wb, wl, wb.getI64Type(), x)
-                  .getResult();
-            };
-            auto i64c = [&](int64_t v) {
-              return arith::ConstantIntOp::create(wb, wl, wb.getI64Type(), v)
-                  .getResult();
-            };
             Value stage = arith::RemUIOp::create(
                 wb, wl, m, arith::ConstantIndexOp::create(wb, wl, 2));
-            Value tileRow = arith::AddIOp::create(
-                wb, wl, dqTileAddr,
-                arith::AddIOp::create(
-                    wb, wl,
-                    arith::MulIOp::create(wb, wl, i64(stage),
-                                          i64c(kTile * dqStride * 4)),
-                    arith::MulIOp::create(wb, wl, i64(ptid),
-                                          i64c(dqStride * 4))));
-            Value accRow = arith::AddIOp::create(
-                wb, wl,
-                i64(memref::ExtractAlignedPointerAsIndexOp::create(wb, wl,
-                                                                   dqAcc)),
-                arith::MulIOp::create(wb, wl, i64(ptid), i64c(D * 4)));
+            auto [accRow, tileRow] = dqRowAddresses(wb, wl, ptid, stage);
             reduceRowAt(wb, wl, accRow, tileRow, first);
             scf::YieldOp::create(wb, wl);
           });
@@ -1547,7 +1539,9 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
                 tiles.settle(G, st.next);
                 scf::IfOp::create(
                     lb, l, leader, [&](OpBuilder &ib, Location il) {
-                      reduceRow(ib, il, dqAccAddr, dqRowAddr, qbh, it);
+                      KernelBuilder ki{ib, il};
+                      reduceRowAt(ib, il, dqAccAddr, dqRowAddr,
+                                  gradDQIndex(ki, s, qbh, it, ki.c(0)));
                       scf::YieldOp::create(ib, il);
                     });
               }
