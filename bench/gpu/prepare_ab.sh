@@ -32,6 +32,12 @@
 # kernel's and the dQ writer's behind FLASH_EXP_* variables while
 # measured, since removed), then the defaults with checks bs, ga, bw (set
 # below).
+# Session 31: the d = 256 backward with producers, 32-row tiles and two
+# warpgroups (behind FLASH_EXP_* variables while measured, now the
+# default: self-checks b2), a persistent soft-capped forward (dropped: one
+# self-check of a window with a soft-cap, sm3, hung or crashed), the
+# modifiers' bench_mods.py cases ("mcw|mods|causal,window|",
+# "mfs|mods|full,softcap|").
 # (Session 27 compared the backward's A operands
 # and tiles: grad-a-shared=0, mma-warps=8, mma-tile-kv=64; its
 # self-checks are `checks bs` and `checks bw` below.)
@@ -39,10 +45,9 @@ set -euo pipefail
 OUT=${OUT:-gpu_ab}
 export FLASH_MLIR_DYNAMIC=0
 VARIANTS=(
-  "det|bwd|64,128,256|"
-  "red|bwd|64,128|deterministic=false"
+  "def|bwd|64,128,256|"
 )
-CHECKS=${CHECKS:-bs ga bw}
+CHECKS=${CHECKS:-bs b2 sm}
 source bench/aot.sh
 checks() { # prefix: the backward's
   local p=$1
@@ -55,6 +60,27 @@ checks() { # prefix: the backward's
   exe ${p}7 --grad --hq 2 --nq 37 --nk 300 --d 128 --dtype bf16 --causal --tol 2e-2 --dynamic
   exe ${p}8 --grad --batch 2 --hq 4 --hkv 2 --n 300 --d 128 --dtype f16 --window 30,5 --softcap 1.5 --tol 4e-3
   exe ${p}9 --grad --hq 2 --n 200 --d 128 --dtype bf16 --segments 3 --tol 2e-2
+}
+checks256() { # prefix: the backward at d = 256
+  local p=$1
+  exe ${p}1 --grad --n 130 --d 256 --dtype bf16 --tol 2e-2
+  exe ${p}2 --grad --batch 2 --hq 4 --hkv 2 --nq 100 --nk 170 --d 256 --causal --dtype bf16 --tol 2e-2
+  exe ${p}3 --grad --nq 300 --nk 260 --d 256 --hq 4 --hkv 2 --causal --causal-offset -20 --dtype f16 --tol 4e-3
+  exe ${p}4 --grad --nq 1 --nk 33 --d 256 --dtype f16 --tol 4e-3
+  exe ${p}5 --grad --hq 2 --nq 65 --nk 90 --d 256 --mask bool --full-mask --dtype f16 --tol 4e-3
+  exe ${p}6 --grad --hq 2 --nq 37 --nk 300 --d 256 --dtype bf16 --causal --tol 2e-2 --dynamic
+  exe ${p}7 --grad --batch 2 --hq 4 --hkv 2 --n 300 --d 256 --dtype f16 --window 30,5 --softcap 1.5 --tol 4e-3
+  exe ${p}8 --grad --hq 2 --n 200 --d 256 --dtype bf16 --segments 3 --tol 2e-2
+}
+scoremods() { # prefix: the forward with score_mods (soft-cap, ALiBi)
+  local p=$1
+  exe ${p}1 --n 1000 --d 128 --hq 2 --softcap 30 --dtype bf16 --tol 8e-3
+  exe ${p}2 --batch 2 --hq 4 --hkv 2 --nq 1300 --nk 1777 --d 128 --softcap 5 --dtype bf16 --tol 8e-3
+  exe ${p}3 --batch 2 --hq 4 --hkv 2 --nq 700 --nk 1500 --d 128 --window 200,0 --softcap 3 --dtype f16 --tol 2e-3
+  exe ${p}4 --nq 300 --nk 777 --d 256 --hq 3 --hkv 1 --softcap 20 --dtype bf16 --tol 8e-3
+  exe ${p}5 --nq 1 --nk 1500 --d 128 --hq 2 --softcap 2 --dtype f16 --tol 2e-3
+  exe ${p}6 --n 1200 --d 128 --hq 4 --alibi --causal --dtype bf16 --tol 8e-3
+  exe ${p}7 --nq 1500 --nk 1300 --d 128 --hq 2 --window 100,30 --alibi --dtype bf16 --tol 8e-3
 }
 merged() { # prefix: the warp-specialized causal forward (d = 128 past
   # 1024 keys or with runtime sizes; odd sizes, offsets, GQA, one query)
@@ -76,6 +102,8 @@ for c in $CHECKS; do
     bw) FLASH_AOT_NVVM_OPTIONS="grad-a-shared=1 mma-warps=8 mma-tile-kv=64" checks bw ;;
     ga) SKIP_CACHE=1 OUT=$OUT bash bench/gpu/prepare_atomic.sh ;;
     mm) FLASH_AOT_NVVM_OPTIONS="" merged mm ;;
+    b2) FLASH_AOT_NVVM_OPTIONS="" checks256 b2 ;;
+    sm) FLASH_AOT_NVVM_OPTIONS="" scoremods sm ;;
   esac > "$OUT/prep_$c.log" 2>&1
 done
 for v in "${VARIANTS[@]}"; do

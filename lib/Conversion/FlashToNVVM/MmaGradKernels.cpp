@@ -38,8 +38,8 @@
 // GradDQAccumulator.cpp's kernels zero it before and convert it after. No
 // dQ kernel: five products instead of seven.
 //
-// With a producer warpgroup (wgmma up to d = 128, KernelSpec::gradProducer;
-// the dQ kernel's from d = 128): the block's threads past the consumer warps
+// With a producer warpgroup (wgmma, KernelSpec::gradProducer; the dQ
+// kernel's from d = 128): the block's threads past the consumer warps
 // copy each step's tiles into the two-stage ring (StageRing.cpp's pieces:
 // mbarriers that the copies arrive on and that the consumers release),
 // with few registers (setmaxnreg moves the rest to the consumers); the
@@ -72,11 +72,13 @@ int64_t gpukernels::mmaGradTile(const KernelSpec &s, bool kv) {
     return s.mmaGradTile;
   if (s.d <= 64)
     return 64;
-  // At d = 256 on wgmma (A tiles from shared memory): 16-row tiles in both
-  // kernels, 98 KiB a block, two blocks per SM: 1-7 % faster on the H200
-  // than 32 keys / 16 queries (bench/RESULTS.md, session 25).
+  // At d = 256 on wgmma (A tiles from shared memory; two warpgroups and
+  // producers): 32-row tiles in both kernels, 192 KiB a dK/dV block (K and
+  // V of 128 keys, the ring's two stages of Q and dO). Each product of a
+  // warpgroup reads its 64 keys' A tiles for 32 queries, not 16 (on an
+  // H100 1.37-1.48x one warpgroup with 16-row tiles, session 31).
   if (s.wgmma && s.d > 128)
-    return 16;
+    return 32;
   // At d = 128 with A tiles from shared memory (grad-a-shared): 64-key
   // tiles in the dQ kernel (156-252 registers); 64-query tiles in the dK/dV
   // kernel, 32 where its scores are masked by more than a causal limit (64
@@ -321,15 +323,20 @@ enum GradStageBarrier : int64_t {
 /// 128 x 232); two: one block of 384 x 168, 128 x 24 + 256 x 240 at d = 128
 /// (the dQ writer's producer spills a few words, the consumers fewer than
 /// at 232: 1.03-1.19x 40 + 232 at 4k-16k keys on an H100, session 30),
-/// 40 + 232 at d = 64 (no spills; 24 + 240 ran 0.89-1.09x). The dQ
-/// kernel's consumers need fewer (160), its producer more (a block mask's
-/// cursor spilled at 24): 40 + 216.
+/// 40 + 232 at d = 64 (no spills; 24 + 240 ran 0.89-1.09x) and in the
+/// dK/dV kernel at d = 256 (its producer's addresses of the column parts
+/// spill 12-16 bytes at 24) and its dQ kernel with a block mask (whose
+/// cursor spills a word at 24). The one-warpgroup dQ kernel's consumers need
+/// fewer (160), its producer more (a block mask's cursor spilled at 24):
+/// 40 + 216.
 struct GradRegisters {
   int32_t launch, producer, consumer;
 };
 GradRegisters gradRegisters(const KernelSpec &s, bool kv) {
-  GradRegisters r = s.mmaWarps > 4 ? (s.d > 64 ? GradRegisters{168, 24, 240}
-                                               : GradRegisters{168, 40, 232})
+  const bool fewProducer =
+      s.d == 128 || (s.d > 128 && !kv && !blockMaskApplies(s));
+  GradRegisters r = s.mmaWarps > 4 ? (fewProducer ? GradRegisters{168, 24, 240}
+                                                  : GradRegisters{168, 40, 232})
                     : kv           ? GradRegisters{128, 24, 232}
                                    : GradRegisters{128, 40, 216};
   // (setmaxnreg moves registers within the block's launch allocation: a
@@ -412,9 +419,13 @@ int64_t gpukernels::gradKernelThreads(const KernelSpec &s) {
 }
 // The dQ kernel's producer at d = 128: 1.11-1.24x the dK/dV kernel's alone
 // on the non-causal rows, 0.97-1.10x causal; at d = 64 0.90-1.04x (an H100,
-// session 30).
+// session 30). At d = 256 with two warpgroups (launched at 168 registers):
+// 0.97-1.12x the dK/dV kernel's alone (session 31). With one, no: its
+// dQ products (m64n256, 128 accumulators) need 158 registers, and ptxas
+// fits every instruction within the launch's limit (128 there), not the
+// one setmaxnreg raises.
 bool gpukernels::gradQProducer(const KernelSpec &s) {
-  return s.gradProducer && s.d > 64;
+  return s.gradProducer && s.d > 64 && (s.d <= 128 || s.mmaWarps > 4);
 }
 int64_t gpukernels::gradQThreads(const KernelSpec &s) {
   return s.mmaWarps * 32 + (gradQProducer(s) ? kProducerThreads : 0);

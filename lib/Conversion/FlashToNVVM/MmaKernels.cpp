@@ -725,7 +725,7 @@ void gpukernels::chooseMmaTiles(KernelSpec &s, int64_t warps, int64_t tileKV,
   // at D = 256 two warpgroups (128 rows) sharing each 32-key K/V tile of a
   // two-stage ring (1.01-1.26x one warpgroup with one stage; at D <= 128
   // two warpgroups ran 0.8-1.05x one).
-  // The backward (4 warps) chooses its tiles itself (MmaGradKernels.cpp).
+  // The backward chooses its tiles itself (MmaGradKernels.cpp).
   // Warp-specialized: two consumer warpgroups (128 query rows) and 128-key
   // tiles, so Q is one more K/V-shaped tile: 5 tiles of 128 rows in the
   // ring's buffer (161 KiB at d = 128); at d = 256 64-key tiles (the

@@ -89,13 +89,16 @@ struct TensorCoreKind : KernelKind {
                      !blockMaskApplies(s) && s.d <= 128;
     s.gradAShared =
         backward && s.wgmma && (s.d > 128 || o.gradAShared || s.gradAtomicDQ);
-    // A producer warpgroup in the dK/dV kernel (grad-producer): up to
-    // d = 128, where it holds all of dK and dV (no column parts).
-    s.gradProducer = backward && o.gradProducer && s.gradAShared && s.d <= 128;
+    // A producer warpgroup in the backward kernels (grad-producer).
+    s.gradProducer = backward && o.gradProducer && s.gradAShared;
+    // Two consumer warpgroups in the backward by reductions, and at
+    // d = 256: there the 64-key halves of a 128-key block share each
+    // 32-query tile of Q and dO (1.37-1.48x one warpgroup with 16-query
+    // tiles on an H100, session 31).
     chooseMmaTiles(s,
-                   o.mmaWarps       ? o.mmaWarps
-                   : s.gradAtomicDQ ? 8
-                                    : 0,
+                   o.mmaWarps                                  ? o.mmaWarps
+                   : s.gradAtomicDQ || (backward && s.d > 128) ? 8
+                                                               : 0,
                    o.mmaTileKV, backward);
     // A document mask's table, in entries whose multiples are the tiles
     // the kernels visit: the forward's (block rows x key tile); the

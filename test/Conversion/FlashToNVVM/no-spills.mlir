@@ -53,7 +53,10 @@
 // ATOMIC-DAG: flash_attention_grad_dkdv_0: {{[0-9]+}} registers, 0 bytes spilled
 // ATOMIC128-DAG: flash_attention_grad_dq_0: {{[0-9]+}} registers, 0 bytes spilled
 // The d = 256 backward on wgmma (A operands from shared memory, dK/dV in
-// column halves).
+// column halves; two consumer warpgroups and producers, 40 registers for
+// the dK/dV kernel's producer and a block mask's cursor).
+// RUN: %gen --grad --batch 4 --hq 8 --n 4096 --d 256 --dtype bf16 | flash-opt --flash-to-nvvm="format=isa" | %python %S/ptxas_spills.py | FileCheck %s --check-prefix=BWD
+// RUN: %gen --grad --hq 4 --n 1000 --d 256 --dtype bf16 --causal --segments 3 | flash-opt --flash-to-nvvm="format=isa" | %python %S/ptxas_spills.py | FileCheck %s --check-prefix=BWD
 // RUN: %gen --grad --batch 4 --hq 8 --n 4096 --d 256 --dtype bf16 --causal | flash-opt --flash-to-nvvm="format=isa" | %python %S/ptxas_spills.py | FileCheck %s --check-prefix=BWD
 // RUN: %gen --grad --batch 2 --hq 4 --hkv 2 --nq 300 --nk 200 --d 256 --dtype bf16 --causal --dynamic | flash-opt --flash-to-nvvm="format=isa" | %python %S/ptxas_spills.py | FileCheck %s --check-prefix=BWD
 // FP8: flash_attention_0_v_transpose: {{[0-9]+}} registers, 0 bytes spilled

@@ -109,8 +109,9 @@ struct KernelSpec {
   /// kernel; Q, dO of the dQ kernel) from shared memory: past d = 128
   /// always, below with `grad-a-shared`.
   bool gradAShared = false;
-  /// The wgmma dK/dV kernel's Q / dO tiles copied by a producer warpgroup
-  /// after the consumer warps, through an mbarrier ring (grad-producer).
+  /// The wgmma backward's step tiles (Q / dO of the dK/dV kernel, K / V of
+  /// the dQ kernel's from d = 128) copied by a producer warpgroup after the
+  /// consumer warps, through an mbarrier ring (grad-producer).
   bool gradProducer = false;
   /// ptxas' register limit for the tensor-core kernels (mma-max-registers;
   /// 0: see limitRegisters).
