@@ -45,9 +45,9 @@ set -euo pipefail
 OUT=${OUT:-gpu_ab}
 export FLASH_MLIR_DYNAMIC=0
 VARIANTS=(
-  "def|bwd|64,128,256|"
+  "split|bwd|256|"
 )
-CHECKS=${CHECKS:-bs b2 sm}
+CHECKS=${CHECKS:-b2}
 source bench/aot.sh
 checks() { # prefix: the backward's
   local p=$1

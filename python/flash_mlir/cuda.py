@@ -249,7 +249,7 @@ def geometry(contract, cfg):
         bh *= ((cfg.hq or 1) if contract["batch_heads"] == "bh"
                else (cfg.hkv or 1))
     rpb = contract["rows_per_block"]
-    gx = (rows + rpb - 1) // rpb * contract.get("column_parts", 1)
+    gx = (rows + rpb - 1) // rpb
     if "target_blocks" in contract:
         # About target_blocks blocks in all (split-KV: splits of the keys).
         gx = min(gx, max(-(-contract["target_blocks"] // bh),

@@ -55,9 +55,9 @@ print("wgmma=0 d=128", " ".join(
 del os.environ["FLASH_MLIR_NVVM_OPTIONS"]
 
 # The d = 256 backward on wgmma (grad-d256, the default): two consumer
-# warpgroups and a producer (384 threads, 128 rows a block); the dK/dV
-# kernel's blocks take column halves of its key blocks, two per block of
-# 128 keys (100 keys: 1 block of keys, 2 in x), batch 2 and GQA 4:2.
+# warpgroups and a producer (384 threads); the dQ kernel's blocks take 128
+# queries, the dK/dV kernel's 64 keys (its warpgroups split by roles; 100
+# keys: 2 blocks), batch 2 and GQA 4:2.
 # CHECK: grad-d256 flash_attention_grad_dq_0 grid=1x8x1 block=384 flash_attention_grad_dkdv_0 grid=2x4x1 block=384 wgmma,wgmma
 c = cfg(256, "bf16", causal=True)
 _, names, contracts = cuda.compile_kernel(c, grad=True)

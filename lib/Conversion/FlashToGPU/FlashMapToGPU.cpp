@@ -671,9 +671,6 @@ struct FlashMapToGPUPass : flash::impl::FlashMapToGPUBase<FlashMapToGPUPass> {
         if (k.persistentBlocks)
           launch.push_back({StringAttr::get(ctx, "persistent_blocks"),
                             i64(k.persistentBlocks)});
-        if (k.columnParts > 1)
-          launch.push_back(
-              {StringAttr::get(ctx, "column_parts"), i64(k.columnParts)});
         if (k.scratchPerBlock)
           launch.push_back({StringAttr::get(ctx, "scratch_per_block"),
                             i64(k.scratchPerBlock)});
@@ -700,10 +697,8 @@ struct FlashMapToGPUPass : flash::impl::FlashMapToGPUBase<FlashMapToGPUPass> {
                    : k.batchHeads == "b"
                        ? b.createOrFold<arith::DivUIOp>(l, rt.bh, host.c(s->hq))
                        : rt.bh;
-        Value gx = b.createOrFold<arith::CeilDivUIOp>(l, rows,
-                                                      host.c(k.rowsPerBlock));
-        if (k.columnParts > 1)
-          gx = b.createOrFold<arith::MulIOp>(l, gx, host.c(k.columnParts));
+        Value gx =
+            b.createOrFold<arith::CeilDivUIOp>(l, rows, host.c(k.rowsPerBlock));
         if (k.targetBlocks)
           gx = b.createOrFold<arith::MinUIOp>(
               l, gx,

@@ -23,10 +23,13 @@
 //
 // Past d = 128 (wgmma, d = 256): Q and dO, K and V as A fragments would take
 // 128 registers next to the accumulators' 128, so the fixed A operands are
-// read from shared memory (one [64, D] tile each, loaded once), and the
-// dK/dV kernel's blocks split dK and dV by columns: two blocks per key
-// block (the grid's column_parts), each accumulating a 128-column half from
-// the same S^T and dP^T (nine products instead of seven).
+// read from shared memory (tiles of the block's rows, loaded once), and
+// the dK/dV kernel's two warpgroups split each step by roles on the
+// block's 64 keys (gradKVSplit): the first computes S^T and P^T, the
+// second dP^T and, from P^T's factors the first publishes in shared
+// memory, dS^T; P^T and dS^T go through shared A tiles, and each
+// warpgroup accumulates a 128-column half of dK and dV (seven products, as
+// below; named barriers 2 and 3 order the trades).
 //
 // dQ by reductions (wgmma, deterministic=false; KernelSpec::gradAtomicDQ):
 // the dK/dV kernel, two warpgroups of 64 keys, also computes per query tile
@@ -324,11 +327,10 @@ enum GradStageBarrier : int64_t {
 /// (the dQ writer's producer spills a few words, the consumers fewer than
 /// at 232: 1.03-1.19x 40 + 232 at 4k-16k keys on an H100, session 30),
 /// 40 + 232 at d = 64 (no spills; 24 + 240 ran 0.89-1.09x) and in the
-/// dK/dV kernel at d = 256 (its producer's addresses of the column parts
-/// spill 12-16 bytes at 24) and its dQ kernel with a block mask (whose
-/// cursor spills a word at 24). The one-warpgroup dQ kernel's consumers need
-/// fewer (160), its producer more (a block mask's cursor spilled at 24):
-/// 40 + 216.
+/// dK/dV kernel at d = 256 (its producer spilled 12-16 bytes at 24) and its dQ
+/// kernel with a block mask (whose cursor spills a word at 24). The
+/// one-warpgroup dQ kernel's consumers need fewer (160), its producer more (a
+/// block mask's cursor spilled at 24): 40 + 216.
 struct GradRegisters {
   int32_t launch, producer, consumer;
 };
@@ -410,8 +412,11 @@ Value consumeStage(MmaFragments &G, const StageBarriers &bars, Value n) {
 }
 } // namespace
 
-int64_t gpukernels::gradKVColumnParts(const KernelSpec &s) {
-  return s.wgmma && s.d > 128 ? 2 : 1;
+bool gpukernels::gradKVSplit(const KernelSpec &s) {
+  return s.wgmma && s.d > 128;
+}
+int64_t gpukernels::gradKVRowsPerBlock(const KernelSpec &s) {
+  return gradKVSplit(s) ? 64 : mmaRowsPerBlock(s);
 }
 
 int64_t gpukernels::gradKernelThreads(const KernelSpec &s) {
@@ -816,13 +821,16 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
   // grad-producer: a producer warpgroup after the consumer warps.
   const bool producer = s.gradProducer;
   const int64_t consumerThreads = threads;
-  const int64_t blockKeys = warps * 16;
-  // Past d = 128, K and V in shared memory (gradAShared) and dK, dV in
-  // column halves: a block accumulates half of each (128 registers), the
-  // grid has two blocks per key block (gradKVColumnParts), and S^T, dP^T
-  // are computed by both (nine products of seven in all).
+  // Past d = 128, K and V in shared memory (gradAShared), and the block's
+  // two warpgroups split each step by roles (gradKVSplit): both take the
+  // block's 64 keys; the first computes S^T and P^T, the second dP^T and
+  // dS^T, and they trade P^T and dS^T through shared memory; each
+  // accumulates a 128-column half of dK and dV (128 registers).
+  const bool split = gradKVSplit(s);
+  assert((!split || warps == 8) && "split by roles: two warpgroups");
+  const int64_t blockKeys = split ? 64 : warps * 16;
   const bool aShared = gradAShared(s);
-  const int64_t parts = gradKVColumnParts(s), outTiles = dTiles / parts;
+  const int64_t outTiles = split ? dTiles / 2 : dTiles;
   SmallVector<Type> bufs = mmaTileBuffers(ctx, s, kTile, /*stages=*/2);
   if (s.wgmma)
     bufs.push_back(MemRefType::get(
@@ -834,7 +842,7 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
   // operands of dQ^T = K^T dS^T.
   const bool atomicDQ = s.gradAtomicDQ;
   const int64_t dqStride = D + 4;
-  assert((!atomicDQ || (aShared && parts == 1)) &&
+  assert((!atomicDQ || (aShared && !split)) &&
          "dQ by reductions: K in shared memory, up to d = 128");
   if (atomicDQ) {
     bufs.push_back(swizzledBufferType(ctx, elt, 1, kTile, blockKeys));
@@ -845,6 +853,18 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
     bufs.push_back(MemRefType::get(
         {(producer ? 2 : 1) * kTile * dqStride + 4}, ob.getF32Type(),
         MemRefLayoutAttrInterface(),
+        gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup)));
+  }
+  // Split by roles: P^T and dS^T as A tiles ([64 keys, 64] in the 128-byte
+  // swizzle, the step's kTile queries in the first columns), two of each
+  // (by the step's stage: the other warpgroup's products may still read
+  // the previous step's); P^T's f32 factor of dS^T (P^T and a score_mod's
+  // derivative, 0 where masked) in the fragments' order.
+  const int64_t exBuf = bufs.size();
+  if (split) {
+    bufs.push_back(swizzledBufferType(ctx, elt, 4, blockKeys, 64));
+    bufs.push_back(MemRefType::get(
+        {4 * nTiles * 128}, ob.getF32Type(), MemRefLayoutAttrInterface(),
         gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup)));
   }
   // grad-producer: the ring's mbarriers (full 0, 1; empty 0, 1).
@@ -874,15 +894,14 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
   Value bx = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
   Value kvbh = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
   Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
-  // Column parts: blocks 2 x and 2 x + 1 take key block x (neighbours:
-  // they read the same tiles, from L2 for the second).
-  Value part;
-  if (parts > 1) {
-    part = arith::RemUIOp::create(b, loc, bx, kb.c(parts));
-    bx = arith::DivUIOp::create(b, loc, bx, kb.c(parts));
-  }
   MmaFragments F = mmaFragments(b, loc, elt, tid);
-  MmaFragments::WarpRows w = F.warpRows(bx, tid, warps, nk);
+  // Split by roles: both warpgroups take the block's 64 keys; `role` is
+  // the warpgroup's.
+  Value role = split ? arith::DivUIOp::create(b, loc, tid, kb.c(128)) : Value();
+  MmaFragments::WarpRows w =
+      split ? F.warpRows(bx, arith::RemUIOp::create(b, loc, tid, kb.c(128)), 4,
+                         nk)
+            : F.warpRows(bx, tid, warps, nk);
   Value keyBase = w.base, *keys = w.rows, *keysc = w.clamped;
   Value bIdx = arith::DivUIOp::create(b, loc, kvbh, kb.c(s.hkv));
   Value hkv = arith::RemUIOp::create(b, loc, kvbh, kb.c(s.hkv));
@@ -927,7 +946,7 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
     vA.push_back(F.aFromGlobal(v, kvbh, keysc[0], keysc[1], ks * 16));
   }
   // Past d = 128: K and V from shared memory; dK += dS^T Q and dV += P^T dO
-  // read the part's 64-column groups of Q and dO (MN-major: groups
+  // read the role's 64-column groups of Q and dO (MN-major: groups
   // kTile * 128 bytes apart).
   std::optional<SwizzledTiles> aSw;
   Value kADesc, vADesc, partDesc;
@@ -939,14 +958,20 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
     aSw = sharedATiles(F, s, fn.getWorkgroupAttributions()[2], tid,
                        gradKernelThreads(s), {k, v}, kvbh, keyBase, nk,
                        blockKeys);
-    kADesc = sharedADescriptor(F, *aSw, 0, tid, warps);
-    vADesc = sharedADescriptor(F, *aSw, 1, tid, warps);
+    kADesc = sharedADescriptor(F, *aSw, 0, tid, split ? 4 : warps);
+    vADesc = sharedADescriptor(F, *aSw, 1, tid, split ? 4 : warps);
   }
-  if (parts > 1)
+  std::optional<SwizzledTiles> exSw;
+  Value exW;
+  if (split) {
     partDesc = arith::MulIOp::create(
-        b, loc, arith::IndexCastUIOp::create(b, loc, b.getI64Type(), part),
+        b, loc, arith::IndexCastUIOp::create(b, loc, b.getI64Type(), role),
         arith::ConstantIntOp::create(b, loc, b.getI64Type(),
                                      outTiles * 8 / 64 * kTile * 128 / 16));
+    exSw =
+        swizzledTiles(F, fn.getWorkgroupAttributions()[exBuf], blockKeys, 64);
+    exW = fn.getWorkgroupAttributions()[exBuf + 1];
+  }
   // dQ by reductions: dS's tile (B, K-major), K's (A of dQ^T, M-contiguous:
   // its 64-column groups by descriptor); the f32 dQ. dQ^T of a query tile
   // is D x kTile; with two warpgroups each takes its 64-row groups of D
@@ -1304,6 +1329,192 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
                 for (int64_t j = 0; j < 2; ++j)
                   cols.push_back(column(lb, nt, j));
             };
+            // P^T from S^T (sAll): each element's term (P^T, the
+            // score_mod's derivative, whether it is seen) and P^T's C
+            // tiles.
+            struct Term {
+              Value p, dMod, vis;
+            };
+            SmallVector<Term> terms;
+            SmallVector<Value> pC, dsC;
+            auto pTerms = [&](ArrayRef<Value> sAll) {
+              // The keys' query ranges relative to this thread's queries
+              // it + t2 + c (c = nt 8 + j).
+              Value relLo[2], relHi[2];
+              for (int r = 0; ranges && r < 2; ++r) {
+                relLo[r] = relativeBound(kl, qLo[r], G.add(it, G.t2), kTile);
+                relHi[r] = relativeBound(kl, qHi[r], G.add(it, G.t2), kTile);
+              }
+              for (int64_t nt = 0; nt < nTiles; ++nt) {
+                Value sC = sAll[nt];
+                Value pt = G.zeroC();
+                for (int64_t j = 0; j < 2; ++j) {
+                  // Column j of this n-tile: query qi.
+                  const Column &c = cols[2 * nt + j];
+                  Value qi = c.qi, qc = c.qc, l2 = c.l2, qOk = c.ok;
+                  for (int64_t r = 0; r < 2; ++r) {
+                    Value vis, dMod, arg;
+                    if (ranges) {
+                      vis = inRange(kl, relLo[r], relHi[r], nt * 8 + j);
+                      arg = mods.gradExponent(kl, r, at(lb, l, sC, r, j), qc,
+                                              keysc[r], l2, dMod);
+                    } else {
+                      vis = qOk;
+                      if (s.causalOffset)
+                        vis = arith::AndIOp::create(
+                            lb, l, vis,
+                            arith::CmpIOp::create(
+                                lb, l, arith::CmpIPredicate::sle, keys[r],
+                                G.add(qi, s.causalOffsetValue(kl))));
+                      arg =
+                          mask ? mods.gradExponentMasked(
+                                     kl, r, at(lb, l, sC, r, j), qc, keysc[r],
+                                     l2, mask, maskBase, dMod, vis)
+                          : full
+                              ? mods.gradExponent(kl, r, at(lb, l, sC, r, j),
+                                                  qc, keysc[r], l2, dMod)
+                              : mods.gradExponent(kl, r, at(lb, l, sC, r, j),
+                                                  qc, keysc[r], l2, dMod, vis);
+                    }
+                    // (dS^T is 0 where P^T is not seen: the masked P^T.)
+                    Value p = arith::SelectOp::create(
+                        lb, l, vis, exp2(lb, l, arg), kl.f(0.0f));
+                    terms.push_back({p, dMod, vis});
+                    pt = put(lb, l, p, pt, r, j);
+                  }
+                }
+                pC.push_back(pt);
+              }
+            };
+            if (split) {
+              // Split by roles: S^T = K Q^T in the first warpgroup, dP^T =
+              // V dO^T in the second (one wgmma, the role's descriptors).
+              loadColumns();
+              auto i32c = [&](int64_t v) {
+                return arith::ConstantIntOp::create(lb, l, lb.getI32Type(), v)
+                    .getResult();
+              };
+              Value second = arith::CmpIOp::create(
+                  lb, l, arith::CmpIPredicate::ne, role, kl.c(0));
+              SmallVector<Value> x = G.wgmma(
+                  {}, {}, arith::SelectOp::create(lb, l, second, doD, qD),
+                  sw->kMajorSteps(), false, nTiles,
+                  arith::SelectOp::create(lb, l, second, vADesc, kADesc),
+                  aSw->kMajorSteps(), /*wait=*/true);
+              // The step's P^T and dS^T tiles (by its stage); the thread's
+              // f32 factors (one per element of its fragments).
+              Value pTile = arith::MulIOp::create(lb, l, stage, kl.c(2));
+              Value dsTile = G.add(pTile, kl.c(1));
+              Value lane = arith::RemUIOp::create(lb, l, tid, kl.c(128));
+              auto factorAt = [&](int64_t i) {
+                return G.add(lane, kl.c(i * 128));
+              };
+              // Element (r, j) of n-tile nt into an A tile: key row r of
+              // the thread, query column nt 8 + t2 + j.
+              auto storeA = [&](Value x, Value tile, int64_t nt, int64_t r,
+                                int64_t j) {
+                Value key = arith::SubIOp::create(lb, l, keys[r], keyBase);
+                Value idx =
+                    G.add(exSw->at(lb, l, tile, key, kl.c(nt * 8)).front(),
+                          G.add(G.t2, kl.c(j)));
+                memref::StoreOp::create(lb, l,
+                                        arith::TruncFOp::create(lb, l, elt, x),
+                                        exSw->buf, ValueRange{idx});
+              };
+              auto roles = scf::IfOp::create(lb, l, TypeRange(), second,
+                                             /*withElseRegion=*/true);
+              {
+                // The second: dS^T = (P^T's factor) (dP^T - D), once the
+                // first has published the factors.
+                OpBuilder::InsertionGuard guard(lb);
+                lb.setInsertionPoint(roles.thenBlock()->getTerminator());
+                NVVM::BarrierOp::create(lb, l, TypeRange(), i32c(2), i32c(256),
+                                        NVVM::BarrierReductionAttr(), Value());
+                for (int64_t nt = 0; nt < nTiles; ++nt)
+                  for (int64_t j = 0; j < 2; ++j) {
+                    Value dq = memref::LoadOp::create(
+                        lb, l, tiles.colBuf, ValueRange{cols[2 * nt + j].dAt});
+                    for (int64_t r = 0; r < 2; ++r) {
+                      Value f = memref::LoadOp::create(
+                          lb, l, exW, ValueRange{factorAt(4 * nt + 2 * j + r)});
+                      Value d = arith::SubFOp::create(
+                          lb, l, at(lb, l, x[nt], r, j), dq);
+                      storeA(arith::MulFOp::create(lb, l, f, d), dsTile, nt, r,
+                             j);
+                    }
+                  }
+                G.fenceProxyAsync();
+                NVVM::BarrierArriveOp::create(lb, l, i32c(3), i32c(256));
+              }
+              {
+                // The first: P^T, and its factor of dS^T (P^T times the
+                // score_mod's derivative; 0 where not seen).
+                OpBuilder::InsertionGuard guard(lb);
+                lb.setInsertionPoint(roles.elseBlock()->getTerminator());
+                pTerms(x);
+                for (int64_t nt = 0; nt < nTiles; ++nt)
+                  for (int64_t j = 0; j < 2; ++j)
+                    for (int64_t r = 0; r < 2; ++r) {
+                      const Term &tm = terms[4 * nt + 2 * j + r];
+                      Value f = tm.p;
+                      if (tm.dMod)
+                        f = arith::SelectOp::create(
+                            lb, l, tm.vis,
+                            arith::MulFOp::create(lb, l, tm.p, tm.dMod),
+                            kl.f(0.0f));
+                      memref::StoreOp::create(
+                          lb, l, f, exW,
+                          ValueRange{factorAt(4 * nt + 2 * j + r)});
+                      storeA(tm.p, pTile, nt, r, j);
+                    }
+                G.fenceProxyAsync();
+                NVVM::BarrierArriveOp::create(lb, l, i32c(2), i32c(256));
+              }
+              // Each warpgroup's halves: dV += P^T dO, then (the first once
+              // the second has published dS^T) dK += dS^T Q, A from the
+              // shared tiles (K-major, the step's kTile queries deep).
+              SmallVector<int64_t> aSteps(ArrayRef<int64_t>(exSw->kMajorSteps())
+                                              .take_front(kTile / 16));
+              Value pDesc =
+                  exSw->advance(G, exSw->descriptor(G, 0, false), pTile);
+              Value dsDesc =
+                  exSw->advance(G, exSw->descriptor(G, 0, false), dsTile);
+              SmallVector<Value> acc(args.take_front(nAcc));
+              SmallVector<Value> dV =
+                  G.wgmma(ArrayRef<Value>(acc).drop_front(outTiles), {},
+                          arith::AddIOp::create(lb, l, doDT, partDesc),
+                          sw->mnMajorSteps(), true, 0, pDesc, aSteps, false);
+              scf::IfOp::create(
+                  lb, l,
+                  arith::XOrIOp::create(
+                      lb, l, second,
+                      arith::ConstantIntOp::create(lb, l, lb.getI1Type(), 1)),
+                  [&](OpBuilder &ib, Location il) {
+                    NVVM::BarrierOp::create(
+                        ib, il, TypeRange(),
+                        arith::ConstantIntOp::create(ib, il, ib.getI32Type(),
+                                                     3),
+                        arith::ConstantIntOp::create(ib, il, ib.getI32Type(),
+                                                     256),
+                        NVVM::BarrierReductionAttr(), Value());
+                    scf::YieldOp::create(ib, il);
+                  });
+              SmallVector<Value> dK =
+                  G.wgmma(ArrayRef<Value>(acc).take_front(outTiles), {},
+                          arith::AddIOp::create(lb, l, qDT, partDesc),
+                          sw->mnMajorSteps(), true, 0, dsDesc, aSteps, false);
+              llvm::append_range(dK, dV);
+              acc = G.wgmmaWait(0, dK, {});
+              if (producer) {
+                bars->arrive(lb, l, kGradEmpty, stage);
+                acc.push_back(G.add(args[nAcc], G.c(1)));
+              } else {
+                acc.push_back(st.next);
+                acc.push_back(st.nextStage);
+                tiles.settle(G, st.next);
+              }
+              return acc;
+            }
             if (!atomicDQ)
               loadColumns();
             // S^T = K Q^T, dP^T = V dO^T.
@@ -1312,58 +1523,8 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
                                aShared ? &*aSw : nullptr, kADesc, vADesc);
             if (atomicDQ)
               loadColumns();
-            // The keys' query ranges relative to this thread's queries
-            // it + t2 + c (c = nt 8 + j).
-            Value relLo[2], relHi[2];
-            for (int r = 0; ranges && r < 2; ++r) {
-              relLo[r] = relativeBound(kl, qLo[r], G.add(it, G.t2), kTile);
-              relHi[r] = relativeBound(kl, qHi[r], G.add(it, G.t2), kTile);
-            }
             // P^T (with dP^T's product in flight), then dS^T.
-            struct Term {
-              Value p, dMod, vis;
-            };
-            SmallVector<Term> terms;
-            SmallVector<Value> pC, dsC;
-            for (int64_t nt = 0; nt < nTiles; ++nt) {
-              Value sC = sAll[nt];
-              Value pt = G.zeroC();
-              for (int64_t j = 0; j < 2; ++j) {
-                // Column j of this n-tile: query qi.
-                const Column &c = cols[2 * nt + j];
-                Value qi = c.qi, qc = c.qc, l2 = c.l2, qOk = c.ok;
-                for (int64_t r = 0; r < 2; ++r) {
-                  Value vis, dMod, arg;
-                  if (ranges) {
-                    vis = inRange(kl, relLo[r], relHi[r], nt * 8 + j);
-                    arg = mods.gradExponent(kl, r, at(lb, l, sC, r, j), qc,
-                                            keysc[r], l2, dMod);
-                  } else {
-                    vis = qOk;
-                    if (s.causalOffset)
-                      vis = arith::AndIOp::create(
-                          lb, l, vis,
-                          arith::CmpIOp::create(
-                              lb, l, arith::CmpIPredicate::sle, keys[r],
-                              G.add(qi, s.causalOffsetValue(kl))));
-                    arg = mask ? mods.gradExponentMasked(
-                                     kl, r, at(lb, l, sC, r, j), qc, keysc[r],
-                                     l2, mask, maskBase, dMod, vis)
-                          : full
-                              ? mods.gradExponent(kl, r, at(lb, l, sC, r, j),
-                                                  qc, keysc[r], l2, dMod)
-                              : mods.gradExponent(kl, r, at(lb, l, sC, r, j),
-                                                  qc, keysc[r], l2, dMod, vis);
-                  }
-                  // (dS^T is 0 where P^T is not seen: the masked P^T.)
-                  Value p = arith::SelectOp::create(
-                      lb, l, vis, exp2(lb, l, arg), kl.f(0.0f));
-                  terms.push_back({p, dMod, vis});
-                  pt = put(lb, l, p, pt, r, j);
-                }
-              }
-              pC.push_back(pt);
-            }
+            pTerms(sAll);
             dpAll = tiles.second(G, dpAll, vA);
             for (int64_t nt = 0; nt < nTiles; ++nt) {
               Value ds = G.zeroC();
@@ -1590,7 +1751,7 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
       scf::YieldOp::create(ib, il);
     });
   Value col0 =
-      part ? arith::MulIOp::create(b, loc, part, kb.c(outTiles * 8)) : Value();
+      split ? arith::MulIOp::create(b, loc, role, kb.c(outTiles * 8)) : Value();
   storeRows(b, loc, elt, dk, kvbh, keys, nk, F.t2,
             ArrayRef<Value>(res).take_front(outTiles), s.scale, col0);
   storeRows(b, loc, elt, dv, kvbh, keys, nk, F.t2,

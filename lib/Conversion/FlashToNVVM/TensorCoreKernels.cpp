@@ -91,14 +91,14 @@ struct TensorCoreKind : KernelKind {
         backward && s.wgmma && (s.d > 128 || o.gradAShared || s.gradAtomicDQ);
     // A producer warpgroup in the backward kernels (grad-producer).
     s.gradProducer = backward && o.gradProducer && s.gradAShared;
-    // Two consumer warpgroups in the backward by reductions, and at
-    // d = 256: there the 64-key halves of a 128-key block share each
-    // 32-query tile of Q and dO (1.37-1.48x one warpgroup with 16-query
-    // tiles on an H100, session 31).
+    // Two consumer warpgroups in the backward by reductions, and always at
+    // d = 256, where the dK/dV kernel's split them by roles and the dQ
+    // kernel's share each 32-key tile of K and V (session 31).
     chooseMmaTiles(s,
-                   o.mmaWarps                                  ? o.mmaWarps
-                   : s.gradAtomicDQ || (backward && s.d > 128) ? 8
-                                                               : 0,
+                   backward && s.d > 128 ? 8
+                   : o.mmaWarps          ? o.mmaWarps
+                   : s.gradAtomicDQ      ? 8
+                                         : 0,
                    o.mmaTileKV, backward);
     // A document mask's table, in entries whose multiples are the tiles
     // the kernels visit: the forward's (block rows x key tile); the
@@ -141,8 +141,7 @@ struct TensorCoreKind : KernelKind {
       ks.push_back({buildGradQMmaKernel(b, loc, names[0], s), gradQThreads(s),
                     rows, kind});
       ks.push_back({buildGradKVMmaKernel(b, loc, names[1], s),
-                    gradKernelThreads(s), rows, kind});
-      ks.back().columnParts = gradKVColumnParts(s);
+                    gradKernelThreads(s), gradKVRowsPerBlock(s), kind});
     }
     // V^T first (fp8), with the forward's arguments.
     if (s.isFloat8())

@@ -20,12 +20,14 @@ namespace gpukernels {
 /// of 16; forward up to 256, backward up to 128, and 256 on `wgmma`), and
 /// their tiles: W warps of 16 rows (queries; keys for dK/dV) per block,
 /// mmaThreads(s) threads, grid (ceil(rows / mmaRowsPerBlock(s)), BH or
-/// BHkv; the dK/dV kernel's x times gradKVColumnParts(s)).
+/// BHkv; the dK/dV kernel's rows gradKVRowsPerBlock(s)).
 bool mmaForwardApplies(const KernelSpec &s);
 bool mmaGradApplies(const KernelSpec &s, bool wgmma);
-/// Blocks per key block of the dK/dV kernel, each accumulating that part
-/// of dK's and dV's columns: 2 past d = 128 (wgmma), else 1.
-int64_t gradKVColumnParts(const KernelSpec &s);
+/// Whether the dK/dV kernel's two warpgroups split each step by roles on
+/// the block's 64 keys (past d = 128, wgmma: see MmaGradKernels.cpp).
+bool gradKVSplit(const KernelSpec &s);
+/// Keys per block of the dK/dV kernel.
+int64_t gradKVRowsPerBlock(const KernelSpec &s);
 /// The tensor-core kernels also run on wgmma (head dim a multiple of 64).
 bool wgmmaApplies(const KernelSpec &s);
 /// The wgmma forward also runs warp-specialized (head dim 128 and 256; no

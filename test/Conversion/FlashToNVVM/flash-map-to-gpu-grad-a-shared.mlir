@@ -1,8 +1,8 @@
 // The wgmma backward at d <= 128 with `grad-a-shared` (MmaGradKernels.cpp):
 // S / dP (dQ kernel) and S^T / dP^T (dK/dV kernel) read their fixed A
 // operands from a shared [rows, 128] tile (`da`) instead of register
-// fragments, as at d = 256, but without the split by columns (no
-// column_parts: dK and dV of all of D in one block). With two warpgroups
+// fragments, as at d = 256, but without the split by roles (each
+// warpgroup its own 64 keys, all of dK and dV). With two warpgroups
 // (mma-warps=8: 128 rows a block, and the kernels' producer
 // warpgroup: 384 threads) each reads its own 64 rows of the tile:
 // 64 rows x 128 bytes = 512 in the descriptor's 16-byte units. dQ by
@@ -19,7 +19,6 @@
 
 // CHECK-LABEL: module attributes {flash.kernels = [{args = ["q", "k", "v", "o", "lse", "do", "dq", "delta"], batch_heads = "bh", block = 384 : i64, kind = "wgmma", name = "flash_attention_grad_dq_0", rows = "nq", rows_per_block = 128 : i64
 // CHECK-SAME: {args = ["q", "k", "v", "lse", "do", "delta", "dk", "dv"], batch_heads = "bhkv", block = 384 : i64, kind = "wgmma", name = "flash_attention_grad_dkdv_0", rows = "nk", rows_per_block = 128 : i64
-// CHECK-NOT: column_parts
 // CHECK-LABEL: gpu.func @flash_attention_grad_dq_0
 // CHECK: %[[TID:.*]] = gpu.thread_id  x
 // CHECK: %[[WG:.*]] = arith.divui %[[TID]], %c128
@@ -32,7 +31,6 @@
 // CHECK: m64n64k16.f32.bf16.bf16 {{.*}} da, d, z, 1, 1, 0, 0;
 // CHECK: m64n128k16.f32.bf16.bf16 {{.*}} d, p, 1, 1, 1;
 // ONE: name = "flash_attention_grad_dkdv_0", rows = "nk", rows_per_block = 128 : i64
-// ONE-NOT: column_parts
 // ONE: m64n64k16.f32.bf16.bf16 {{.*}} da, d, z, 1, 1, 0, 0;
 // ONE: arith.muli %{{.*}}, %c1024_i64
 // ONE: m64n64k16.f32.bf16.bf16 {{.*}} da, d, z, 1, 1, 1, 0;

@@ -1,54 +1,62 @@
 // The backward at head dim 256 on wgmma (MmaGradKernels.cpp): Q and dO
 // (dQ kernel), K and V (dK/dV kernel) as A fragments would take 128
 // registers next to the accumulators' 128, so S / dP and S^T / dP^T read
-// them from shared memory (one [128, 256] tile each, K-major: `da`), and the
-// dK/dV kernel's blocks split dK and dV by columns: two blocks per key block
-// (`column_parts`, gx = ceil(130 / 128) * 2), each accumulating a 128-column
-// half (m64n128 from Q's and dO's MN-major tiles), the dQ kernel all of dQ
-// (m64n256). Both kernels take two consumer warpgroups (128 rows a block)
-// and a producer warpgroup (384 threads; setmaxnreg: 24 / 40 registers for
-// the producers) that streams 32-row tiles into a two-stage ring. dQ by
-// atomics stops at d = 128 (deterministic=0 keeps the two kernels here);
-// mma.sync has no such form (wgmma=0: the SIMT kernels). On by default since
-// it ran on the H200 (grad-d256=0: the SIMT kernels).
+// them from shared memory (K-major: `da`). Both kernels take two consumer
+// warpgroups and a producer warpgroup (384 threads; setmaxnreg: 24 / 40
+// registers for the producers) that streams 32-row tiles into a two-stage
+// ring. The dQ kernel's warpgroups take 64 queries each (128 a block) and
+// all of dQ (m64n256); the dK/dV kernel's split each step by roles on the
+// block's 64 keys (gx = ceil(130 / 64)): the first computes S^T (and P^T),
+// the second dP^T (and dS^T), one m64n32 product each, and they trade P^T
+// and dS^T through shared A tiles (named barriers 2 and 3); each
+// accumulates a 128-column half of dK and dV (m64n128, A from shared
+// memory, Q's and dO's MN-major). dQ by atomics stops at d = 128
+// (deterministic=0 keeps the two kernels here); mma.sync has no such form
+// (wgmma=0: the SIMT kernels). On by default since it ran on the H200
+// (grad-d256=0: the SIMT kernels).
 // RUN: flash-opt %s --flash-map-to-gpu | FileCheck %s
 // RUN: flash-opt %s --flash-map-to-gpu="deterministic=0" | FileCheck %s
 // RUN: flash-opt %s --flash-map-to-gpu="wgmma=0" | FileCheck %s --check-prefix=SIMT
 // RUN: flash-opt %s --flash-map-to-gpu="grad-d256=0" | FileCheck %s --check-prefix=SIMT
-// One warpgroup without producers (mma-warps=4 grad-producer=0): 64-row
-// blocks of 128 threads.
-// RUN: flash-opt %s --flash-map-to-gpu="mma-warps=4 grad-producer=0" | FileCheck %s --check-prefix=ONE
+// Without producers (grad-producer=0): 256 threads, no setmaxnreg; two
+// warpgroups even with mma-warps=4.
+// RUN: flash-opt %s --flash-map-to-gpu="mma-warps=4 grad-producer=0" | FileCheck %s --check-prefix=NOPROD
 
 // CHECK-LABEL: module attributes {flash.kernels = [{args = ["q", "k", "v", "o", "lse", "do", "dq", "delta"], batch_heads = "bh", block = 384 : i64, kind = "wgmma", name = "flash_attention_grad_dq_0", rows = "nq", rows_per_block = 128 : i64
-// CHECK-SAME: {args = ["q", "k", "v", "lse", "do", "delta", "dk", "dv"], batch_heads = "bhkv", block = 384 : i64, column_parts = 2 : i64, kind = "wgmma", name = "flash_attention_grad_dkdv_0", rows = "nk", rows_per_block = 128 : i64
+// CHECK-SAME: {args = ["q", "k", "v", "lse", "do", "delta", "dk", "dv"], batch_heads = "bhkv", block = 384 : i64, kind = "wgmma", name = "flash_attention_grad_dkdv_0", rows = "nk", rows_per_block = 64 : i64
 // CHECK-LABEL: func.func private @flash_gpu_0
 // CHECK-NOT: cp.reduce.async.bulk
 // CHECK: gpu.launch_func {{.*}} @flash_kernels::@flash_attention_grad_dq_0 blocks in (%c1{{[_0-9]*}}, %c8{{[_0-9]*}}, %c1{{[_0-9]*}}) threads in (%c384
-// CHECK: gpu.launch_func {{.*}} @flash_kernels::@flash_attention_grad_dkdv_0 blocks in (%c4{{[_0-9]*}}, %c4{{[_0-9]*}}, %c1{{[_0-9]*}}) threads in (%c384
+// CHECK: gpu.launch_func {{.*}} @flash_kernels::@flash_attention_grad_dkdv_0 blocks in (%c3{{[_0-9]*}}, %c4{{[_0-9]*}}, %c1{{[_0-9]*}}) threads in (%c384
 // The ring: two stages of two 32-row tiles (+1024 bytes to align them),
-// then the fixed A tiles of 128 rows and the ring's four mbarriers.
+// then the fixed A tiles and the ring's four mbarriers.
 // CHECK: gpu.func @flash_attention_grad_dq_0({{.*}}workgroup(%{{.*}} : memref<33280xbf16, #gpu.address_space<workgroup>>, %{{.*}} : memref<66048xbf16, #gpu.address_space<workgroup>>, %{{.*}} : memref<4xi64, #gpu.address_space<workgroup>>)
 // CHECK: nvvm.setmaxregister  decrease 24
 // CHECK: nvvm.setmaxregister  increase 240
 // CHECK: m64n32k16.f32.bf16.bf16 {{.*}} da, d, z, 1, 1, 0, 0;
 // CHECK: m64n256k16.f32.bf16.bf16 {{.*}} d, p, 1, 1, 1;
-// CHECK: gpu.func @flash_attention_grad_dkdv_0({{.*}}workgroup(%{{.*}} : memref<33280xbf16, #gpu.address_space<workgroup>>, %{{.*}} : memref<128xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<66048xbf16, #gpu.address_space<workgroup>>, %{{.*}} : memref<4xi64, #gpu.address_space<workgroup>>)
-// The block's part (x % 2) and key block (x / 2); the part's columns start
-// 2 groups of 32 rows x 128 bytes into Q's and dO's tiles (512 in the
-// descriptor's 16-byte units).
-// CHECK: %[[BX:.*]] = gpu.block_id  x
-// CHECK: %[[PART:.*]] = arith.remui %[[BX]], %c2
-// CHECK: arith.divui %[[BX]], %c2
-// CHECK: %[[P64:.*]] = arith.index_castui %[[PART]] : index to i64
-// CHECK: arith.muli %[[P64]], %c512_i64
+// The dK/dV kernel: the ring, its lse / D columns, K and V of 64 keys, two
+// P^T and dS^T tiles (64 x 64), P^T's f32 factors (16 a thread).
+// CHECK: gpu.func @flash_attention_grad_dkdv_0({{.*}}workgroup(%{{.*}} : memref<33280xbf16, #gpu.address_space<workgroup>>, %{{.*}} : memref<128xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<33280xbf16, #gpu.address_space<workgroup>>, %{{.*}} : memref<16896xbf16, #gpu.address_space<workgroup>>, %{{.*}} : memref<2048xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<4xi64, #gpu.address_space<workgroup>>)
+// The role (tid / 128); the role's columns start 2 groups of 32 rows x 128
+// bytes into Q's and dO's tiles (512 in the descriptor's 16-byte units).
+// CHECK: %[[ROLE:.*]] = arith.divui %{{.*}}, %c128
+// CHECK: %[[R64:.*]] = arith.index_castui %[[ROLE]] : index to i64
+// CHECK: arith.muli %[[R64]], %c512_i64
 // CHECK: nvvm.setmaxregister  decrease 40
 // CHECK: nvvm.setmaxregister  increase 232
 // CHECK: m64n32k16.f32.bf16.bf16 {{.*}} da, d, z, 1, 1, 0, 0;
-// CHECK: m64n128k16.f32.bf16.bf16 {{.*}} d, p, 1, 1, 1;
-// CHECK: m64n128k16.f32.bf16.bf16 {{.*}} d, p, 1, 1, 1;
-// ONE: block = 128 : i64, kind = "wgmma", name = "flash_attention_grad_dq_0", rows = "nq", rows_per_block = 64 : i64
-// ONE-SAME: block = 128 : i64, column_parts = 2 : i64, kind = "wgmma", name = "flash_attention_grad_dkdv_0", rows = "nk", rows_per_block = 64 : i64
-// ONE-NOT: nvvm.setmaxregister
+// CHECK: scf.if
+// CHECK: nvvm.barrier id = %c2_i32
+// CHECK: nvvm.barrier.arrive id = %c3_i32
+// CHECK: } else {
+// CHECK: nvvm.barrier.arrive id = %c2_i32
+// CHECK: m64n128k16.f32.bf16.bf16 {{.*}} da, d, p, 1, 1, 0, 1;
+// CHECK: nvvm.barrier id = %c3_i32
+// CHECK: m64n128k16.f32.bf16.bf16 {{.*}} da, d, p, 1, 1, 0, 1;
+// NOPROD: block = 256 : i64, kind = "wgmma", name = "flash_attention_grad_dq_0", rows = "nq", rows_per_block = 128 : i64
+// NOPROD-SAME: block = 256 : i64, kind = "wgmma", name = "flash_attention_grad_dkdv_0", rows = "nk", rows_per_block = 64 : i64
+// NOPROD-NOT: nvvm.setmaxregister
 // SIMT: kind = "simt", name = "flash_attention_grad_dq_0"
 // SIMT-NOT: kind = "wgmma"
 func.func @grad_d256(%q: tensor<2x4x100x256xbf16>, %k: tensor<2x2x130x256xbf16>,

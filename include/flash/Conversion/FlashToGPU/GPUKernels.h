@@ -523,10 +523,6 @@ struct MappedKernel {
   /// A persistent kernel: grid (min(ceil(rows / rowsPerBlock) * gy,
   /// persistentBlocks), 1) instead, its blocks looping over the work.
   int64_t persistentBlocks = 0;
-  /// Blocks per block of rows: gx = ceil(rows / rowsPerBlock) * columnParts,
-  /// block x taking rows of block x / columnParts and part x % columnParts
-  /// of the head dim's columns.
-  int64_t columnParts = 1;
   /// f32 words of scratch each block of this kernel owns: the op's kernels
   /// then all take one scratch buffer of gx * gy * scratchPerBlock words
   /// (its grid) as their last buffer argument, which this kernel writes and

@@ -48,8 +48,7 @@ static LogicalResult verifyContract(Operation *op, DictionaryAttr d,
       failed(positive("target_blocks", true)) ||
       failed(positive("min_blocks_x", true)) ||
       failed(positive("max_blocks_x", true)) ||
-      failed(positive("persistent_blocks", true)) ||
-      failed(positive("column_parts", true)))
+      failed(positive("persistent_blocks", true)))
     return failure();
   if (Attribute w = d.get("waits_for_previous"); w && !isa<BoolAttr>(w))
     return fail("'waits_for_previous' must be a bool");
@@ -59,10 +58,6 @@ static LogicalResult verifyContract(Operation *op, DictionaryAttr d,
                 "together");
   if (d.contains("persistent_blocks") && d.contains("target_blocks"))
     return fail("'persistent_blocks' and 'target_blocks' exclude each other");
-  if (d.contains("column_parts") &&
-      (d.contains("persistent_blocks") || d.contains("target_blocks")))
-    return fail("'column_parts' excludes 'persistent_blocks' and "
-                "'target_blocks'");
   if (named && (failed(str("name", {})) || failed(str("kind", {}))))
     return failure();
   return success();

@@ -69,17 +69,3 @@ func.func @f() attributes {flash.launch = {block = 512 : i64, rows = "nq", rows_
   return
 }
 
-// -----
-
-// Column parts: blocks per block of rows.
-// expected-error @below {{'column_parts' must be a positive integer}}
-func.func @f() attributes {flash.launch = {block = 128 : i64, rows = "nk", rows_per_block = 64 : i64, batch_heads = "bhkv", args = ["q"], sizes = [], column_parts = 0 : i64}} {
-  return
-}
-
-// -----
-
-// expected-error @below {{'column_parts' excludes 'persistent_blocks' and 'target_blocks'}}
-func.func @f() attributes {flash.launch = {block = 128 : i64, rows = "nk", rows_per_block = 64 : i64, batch_heads = "bhkv", args = ["q"], sizes = [], column_parts = 2 : i64, persistent_blocks = 132 : i64}} {
-  return
-}

@@ -29,9 +29,7 @@ def Flash_Dialect : Dialect {
     "split-kv", "cooperative-matrix", "simt", "block-mask") and `flash.launch` on each `gpu.func`,
     a dictionary with `block` (threads), `rows` ("nq" or "nk") and
     `rows_per_block`, `batch_heads` ("bh", "bhkv", or "b": bh / Hq) for the grid
-    (ceil(rows / rows_per_block) * column_parts, batch_heads) (`column_parts`
-    1 where absent: blocks per row block, x / column_parts taking that block
-    and x % column_parts that part of the head dim's columns) — or, with `target_blocks`,
+    (ceil(rows / rows_per_block), batch_heads) — or, with `target_blocks`,
     `min_blocks_x` and `max_blocks_x`, min(that x, max(ceil(target_blocks /
     batch_heads), min_blocks_x), max_blocks_x); with `persistent_blocks`
     (a persistent kernel, whose blocks loop over the work), (min(x *
