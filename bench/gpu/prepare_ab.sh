@@ -45,7 +45,8 @@ set -euo pipefail
 OUT=${OUT:-gpu_ab}
 export FLASH_MLIR_DYNAMIC=0
 VARIANTS=(
-  "split|bwd|256|"
+  "rol|bwd|256|"
+  "rnp|bwd|256|grad-producer=0"
 )
 CHECKS=${CHECKS:-b2}
 source bench/aot.sh

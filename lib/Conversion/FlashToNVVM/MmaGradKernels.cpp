@@ -25,11 +25,15 @@
 // 128 registers next to the accumulators' 128, so the fixed A operands are
 // read from shared memory (tiles of the block's rows, loaded once), and
 // the dK/dV kernel's two warpgroups split each step by roles on the
-// block's 64 keys (gradKVSplit): the first computes S^T and P^T, the
-// second dP^T and, from P^T's factors the first publishes in shared
-// memory, dS^T; P^T and dS^T go through shared A tiles, and each
-// warpgroup accumulates a 128-column half of dK and dV (seven products, as
-// below; named barriers 2 and 3 order the trades).
+// block's 64 keys (gradKVSplit): the first computes S^T, P^T and dV +=
+// P^T dO, the second dP^T, dS^T (from P^T's f32 factors, which the first
+// publishes in shared memory) and dK += dS^T Q, each with its A operand
+// in registers and its 128 accumulator registers (seven products, as
+// below; named barriers 2 and 3 order the trade). On an H100 1.17-1.21x
+// splitting dK and dV by columns instead (each warpgroup half of both
+// from P^T and dS^T traded through shared A tiles), which ran as fast as
+// two blocks per key block each computing S^T and dP^T for its half
+// (nine products; session 31).
 //
 // dQ by reductions (wgmma, deterministic=false; KernelSpec::gradAtomicDQ):
 // the dK/dV kernel, two warpgroups of 64 keys, also computes per query tile
@@ -823,14 +827,15 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
   const int64_t consumerThreads = threads;
   // Past d = 128, K and V in shared memory (gradAShared), and the block's
   // two warpgroups split each step by roles (gradKVSplit): both take the
-  // block's 64 keys; the first computes S^T and P^T, the second dP^T and
-  // dS^T, and they trade P^T and dS^T through shared memory; each
-  // accumulates a 128-column half of dK and dV (128 registers).
+  // block's 64 keys; the first computes S^T, P^T and dV, the second dP^T,
+  // dS^T and dK (128 accumulator registers each).
   const bool split = gradKVSplit(s);
   assert((!split || warps == 8) && "split by roles: two warpgroups");
   const int64_t blockKeys = split ? 64 : warps * 16;
   const bool aShared = gradAShared(s);
-  const int64_t outTiles = split ? dTiles / 2 : dTiles;
+  // The accumulators: dK's tiles, then dV's (split by roles: the
+  // warpgroup's one of them).
+  const int64_t outTiles = dTiles;
   SmallVector<Type> bufs = mmaTileBuffers(ctx, s, kTile, /*stages=*/2);
   if (s.wgmma)
     bufs.push_back(MemRefType::get(
@@ -855,14 +860,10 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
         MemRefLayoutAttrInterface(),
         gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup)));
   }
-  // Split by roles: P^T and dS^T as A tiles ([64 keys, 64] in the 128-byte
-  // swizzle, the step's kTile queries in the first columns), two of each
-  // (by the step's stage: the other warpgroup's products may still read
-  // the previous step's); P^T's f32 factor of dS^T (P^T and a score_mod's
+  // Split by roles: P^T's f32 factors of dS^T (P^T times a score_mod's
   // derivative, 0 where masked) in the fragments' order.
   const int64_t exBuf = bufs.size();
   if (split) {
-    bufs.push_back(swizzledBufferType(ctx, elt, 4, blockKeys, 64));
     bufs.push_back(MemRefType::get(
         {4 * nTiles * 128}, ob.getF32Type(), MemRefLayoutAttrInterface(),
         gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup)));
@@ -945,11 +946,9 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
     kA.push_back(F.aFromGlobal(k, kvbh, keysc[0], keysc[1], ks * 16));
     vA.push_back(F.aFromGlobal(v, kvbh, keysc[0], keysc[1], ks * 16));
   }
-  // Past d = 128: K and V from shared memory; dK += dS^T Q and dV += P^T dO
-  // read the role's 64-column groups of Q and dO (MN-major: groups
-  // kTile * 128 bytes apart).
+  // Past d = 128: K and V from shared memory.
   std::optional<SwizzledTiles> aSw;
-  Value kADesc, vADesc, partDesc;
+  Value kADesc, vADesc;
   std::optional<StageBarriers> bars;
   if (producer)
     bars = initGradRing(F, fn.getWorkgroupAttributions()[barBuf], tid,
@@ -961,17 +960,7 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
     kADesc = sharedADescriptor(F, *aSw, 0, tid, split ? 4 : warps);
     vADesc = sharedADescriptor(F, *aSw, 1, tid, split ? 4 : warps);
   }
-  std::optional<SwizzledTiles> exSw;
-  Value exW;
-  if (split) {
-    partDesc = arith::MulIOp::create(
-        b, loc, arith::IndexCastUIOp::create(b, loc, b.getI64Type(), role),
-        arith::ConstantIntOp::create(b, loc, b.getI64Type(),
-                                     outTiles * 8 / 64 * kTile * 128 / 16));
-    exSw =
-        swizzledTiles(F, fn.getWorkgroupAttributions()[exBuf], blockKeys, 64);
-    exW = fn.getWorkgroupAttributions()[exBuf + 1];
-  }
+  Value exW = split ? Value(fn.getWorkgroupAttributions()[exBuf]) : Value();
   // dQ by reductions: dS's tile (B, K-major), K's (A of dQ^T, M-contiguous:
   // its 64-column groups by descriptor); the f32 dQ. dQ^T of a query tile
   // is D x kTile; with two warpgroups each takes its 64-row groups of D
@@ -1227,7 +1216,7 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
     NVVM::CpAsyncWaitGroupOp::create(pb, loc, 0);
     // (The consumers: everything below.)
   }
-  const int64_t nAcc = 2 * outTiles;
+  const int64_t nAcc = split ? outTiles : 2 * outTiles;
   SmallVector<Value> inits;
   for (int64_t dt = 0; dt < nAcc; ++dt)
     inits.push_back(F.zeroC());
@@ -1390,8 +1379,8 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
               // Split by roles: S^T = K Q^T in the first warpgroup, dP^T =
               // V dO^T in the second (one wgmma, the role's descriptors).
               loadColumns();
-              auto i32c = [&](int64_t v) {
-                return arith::ConstantIntOp::create(lb, l, lb.getI32Type(), v)
+              auto i32c = [&](OpBuilder &ib, int64_t v) {
+                return arith::ConstantIntOp::create(ib, l, ib.getI32Type(), v)
                     .getResult();
               };
               Value second = arith::CmpIOp::create(
@@ -1401,36 +1390,28 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
                   sw->kMajorSteps(), false, nTiles,
                   arith::SelectOp::create(lb, l, second, vADesc, kADesc),
                   aSw->kMajorSteps(), /*wait=*/true);
-              // The step's P^T and dS^T tiles (by its stage); the thread's
-              // f32 factors (one per element of its fragments).
-              Value pTile = arith::MulIOp::create(lb, l, stage, kl.c(2));
-              Value dsTile = G.add(pTile, kl.c(1));
+              // The thread's f32 factors of dS^T, one per element of its
+              // fragments (the same thread of each warpgroup).
               Value lane = arith::RemUIOp::create(lb, l, tid, kl.c(128));
               auto factorAt = [&](int64_t i) {
                 return G.add(lane, kl.c(i * 128));
               };
-              // Element (r, j) of n-tile nt into an A tile: key row r of
-              // the thread, query column nt 8 + t2 + j.
-              auto storeA = [&](Value x, Value tile, int64_t nt, int64_t r,
-                                int64_t j) {
-                Value key = arith::SubIOp::create(lb, l, keys[r], keyBase);
-                Value idx =
-                    G.add(exSw->at(lb, l, tile, key, kl.c(nt * 8)).front(),
-                          G.add(G.t2, kl.c(j)));
-                memref::StoreOp::create(lb, l,
-                                        arith::TruncFOp::create(lb, l, elt, x),
-                                        exSw->buf, ValueRange{idx});
-              };
-              auto roles = scf::IfOp::create(lb, l, TypeRange(), second,
-                                             /*withElseRegion=*/true);
+              // (cToA's A fragments: vector<4x2xelt>.)
+              SmallVector<Type> aTypes(nTiles / 2,
+                                       VectorType::get({4, 2}, elt));
+              auto roles =
+                  scf::IfOp::create(lb, l, aTypes, second, /*withElse=*/true);
               {
-                // The second: dS^T = (P^T's factor) (dP^T - D), once the
-                // first has published the factors.
+                // The second: dS^T = (P^T's factor) (dP^T - D) once the
+                // first published the factors; with a producer it tells
+                // the first when it has read them (barrier 3).
                 OpBuilder::InsertionGuard guard(lb);
-                lb.setInsertionPoint(roles.thenBlock()->getTerminator());
-                NVVM::BarrierOp::create(lb, l, TypeRange(), i32c(2), i32c(256),
+                lb.setInsertionPointToStart(roles.thenBlock());
+                NVVM::BarrierOp::create(lb, l, TypeRange(), i32c(lb, 2),
+                                        i32c(lb, 256),
                                         NVVM::BarrierReductionAttr(), Value());
-                for (int64_t nt = 0; nt < nTiles; ++nt)
+                for (int64_t nt = 0; nt < nTiles; ++nt) {
+                  Value ds = G.zeroC();
                   for (int64_t j = 0; j < 2; ++j) {
                     Value dq = memref::LoadOp::create(
                         lb, l, tiles.colBuf, ValueRange{cols[2 * nt + j].dAt});
@@ -1439,18 +1420,38 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
                           lb, l, exW, ValueRange{factorAt(4 * nt + 2 * j + r)});
                       Value d = arith::SubFOp::create(
                           lb, l, at(lb, l, x[nt], r, j), dq);
-                      storeA(arith::MulFOp::create(lb, l, f, d), dsTile, nt, r,
-                             j);
+                      ds = put(lb, l, arith::MulFOp::create(lb, l, f, d), ds, r,
+                               j);
                     }
                   }
-                G.fenceProxyAsync();
-                NVVM::BarrierArriveOp::create(lb, l, i32c(3), i32c(256));
+                  dsC.push_back(ds);
+                }
+                if (producer)
+                  NVVM::BarrierArriveOp::create(lb, l, i32c(lb, 3),
+                                                i32c(lb, 256));
+                SmallVector<Value> dsA;
+                for (int64_t kk = 0; kk < nTiles / 2; ++kk)
+                  dsA.push_back(G.cToA(dsC[2 * kk], dsC[2 * kk + 1]));
+                scf::YieldOp::create(lb, l, dsA);
               }
               {
-                // The first: P^T, and its factor of dS^T (P^T times the
-                // score_mod's derivative; 0 where not seen).
+                // The first: P^T, and its factors of dS^T (P^T times the
+                // score_mod's derivative; 0 where not seen), once the
+                // second has read the last step's (with a producer: barrier
+                // 3; else the block's barrier at the end of each step).
                 OpBuilder::InsertionGuard guard(lb);
-                lb.setInsertionPoint(roles.elseBlock()->getTerminator());
+                lb.setInsertionPointToStart(roles.elseBlock());
+                if (producer)
+                  scf::IfOp::create(
+                      lb, l,
+                      arith::CmpIOp::create(lb, l, arith::CmpIPredicate::ugt,
+                                            args[nAcc], kl.c(0)),
+                      [&](OpBuilder &ib, Location il) {
+                        NVVM::BarrierOp::create(
+                            ib, il, TypeRange(), i32c(ib, 3), i32c(ib, 256),
+                            NVVM::BarrierReductionAttr(), Value());
+                        scf::YieldOp::create(ib, il);
+                      });
                 pTerms(x);
                 for (int64_t nt = 0; nt < nTiles; ++nt)
                   for (int64_t j = 0; j < 2; ++j)
@@ -1465,46 +1466,22 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
                       memref::StoreOp::create(
                           lb, l, f, exW,
                           ValueRange{factorAt(4 * nt + 2 * j + r)});
-                      storeA(tm.p, pTile, nt, r, j);
                     }
-                G.fenceProxyAsync();
-                NVVM::BarrierArriveOp::create(lb, l, i32c(2), i32c(256));
+                NVVM::BarrierArriveOp::create(lb, l, i32c(lb, 2),
+                                              i32c(lb, 256));
+                SmallVector<Value> pA;
+                for (int64_t kk = 0; kk < nTiles / 2; ++kk)
+                  pA.push_back(G.cToA(pC[2 * kk], pC[2 * kk + 1]));
+                scf::YieldOp::create(lb, l, pA);
               }
-              // Each warpgroup's halves: dV += P^T dO, then (the first once
-              // the second has published dS^T) dK += dS^T Q, A from the
-              // shared tiles (K-major, the step's kTile queries deep).
-              SmallVector<int64_t> aSteps(ArrayRef<int64_t>(exSw->kMajorSteps())
-                                              .take_front(kTile / 16));
-              Value pDesc =
-                  exSw->advance(G, exSw->descriptor(G, 0, false), pTile);
-              Value dsDesc =
-                  exSw->advance(G, exSw->descriptor(G, 0, false), dsTile);
-              SmallVector<Value> acc(args.take_front(nAcc));
-              SmallVector<Value> dV =
-                  G.wgmma(ArrayRef<Value>(acc).drop_front(outTiles), {},
-                          arith::AddIOp::create(lb, l, doDT, partDesc),
-                          sw->mnMajorSteps(), true, 0, pDesc, aSteps, false);
-              scf::IfOp::create(
-                  lb, l,
-                  arith::XOrIOp::create(
-                      lb, l, second,
-                      arith::ConstantIntOp::create(lb, l, lb.getI1Type(), 1)),
-                  [&](OpBuilder &ib, Location il) {
-                    NVVM::BarrierOp::create(
-                        ib, il, TypeRange(),
-                        arith::ConstantIntOp::create(ib, il, ib.getI32Type(),
-                                                     3),
-                        arith::ConstantIntOp::create(ib, il, ib.getI32Type(),
-                                                     256),
-                        NVVM::BarrierReductionAttr(), Value());
-                    scf::YieldOp::create(ib, il);
-                  });
-              SmallVector<Value> dK =
-                  G.wgmma(ArrayRef<Value>(acc).take_front(outTiles), {},
-                          arith::AddIOp::create(lb, l, qDT, partDesc),
-                          sw->mnMajorSteps(), true, 0, dsDesc, aSteps, false);
-              llvm::append_range(dK, dV);
-              acc = G.wgmmaWait(0, dK, {});
+              // The first accumulates dV += P^T dO, the second dK += dS^T
+              // Q (all of D: m64n256, A from registers).
+              SmallVector<Value> aFrags(roles.getResults());
+              SmallVector<Value> acc =
+                  G.wgmma(SmallVector<Value>(args.take_front(nAcc)), aFrags,
+                          arith::SelectOp::create(lb, l, second, qDT, doDT),
+                          sw->mnMajorSteps(), true, 0, Value(), {}, false);
+              acc = G.wgmmaWait(0, acc, aFrags);
               if (producer) {
                 bars->arrive(lb, l, kGradEmpty, stage);
                 acc.push_back(G.add(args[nAcc], G.c(1)));
@@ -1582,10 +1559,6 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
               dsA.push_back(G.cToA(dsC[2 * kk], dsC[2 * kk + 1]));
             }
             if (sw) {
-              if (partDesc) {
-                qDT = arith::AddIOp::create(lb, l, qDT, partDesc);
-                doDT = arith::AddIOp::create(lb, l, doDT, partDesc);
-              }
               // (dQ by reductions: dK runs under the barrier that publishes
               // dS, dV under dQ^T's staging, below. grad-producer: dK and
               // dV in flight together, then the stage is released.)
@@ -1750,12 +1723,37 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
       I.bulkWait(0, /*readOnly=*/false);
       scf::YieldOp::create(ib, il);
     });
-  Value col0 =
-      split ? arith::MulIOp::create(b, loc, role, kb.c(outTiles * 8)) : Value();
-  storeRows(b, loc, elt, dk, kvbh, keys, nk, F.t2,
-            ArrayRef<Value>(res).take_front(outTiles), s.scale, col0);
-  storeRows(b, loc, elt, dv, kvbh, keys, nk, F.t2,
-            ArrayRef<Value>(res).drop_front(outTiles), 1.0f, col0);
+  if (split) {
+    // The first warpgroup's dV, the second's dK; with a producer the first
+    // passes barrier 3 once more, for the second's last arrival.
+    Value second =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, role, kb.c(0));
+    auto stores = scf::IfOp::create(b, loc, TypeRange(), second,
+                                    /*withElseRegion=*/true);
+    OpBuilder tb = stores.getThenBodyBuilder();
+    storeRows(tb, loc, elt, dk, kvbh, keys, nk, F.t2, res, s.scale);
+    OpBuilder eb = stores.getElseBodyBuilder();
+    storeRows(eb, loc, elt, dv, kvbh, keys, nk, F.t2, res, 1.0f);
+    if (producer) {
+      Value any = arith::CmpIOp::create(
+          eb, loc, arith::CmpIPredicate::ugt, heads.getResult(nAcc),
+          arith::ConstantIndexOp::create(eb, loc, 0));
+      scf::IfOp::create(eb, loc, any, [&](OpBuilder &ib, Location il) {
+        auto i32c = [&](int64_t v) {
+          return arith::ConstantIntOp::create(ib, il, ib.getI32Type(), v)
+              .getResult();
+        };
+        NVVM::BarrierOp::create(ib, il, TypeRange(), i32c(3), i32c(256),
+                                NVVM::BarrierReductionAttr(), Value());
+        scf::YieldOp::create(ib, il);
+      });
+    }
+  } else {
+    storeRows(b, loc, elt, dk, kvbh, keys, nk, F.t2,
+              ArrayRef<Value>(res).take_front(outTiles), s.scale);
+    storeRows(b, loc, elt, dv, kvbh, keys, nk, F.t2,
+              ArrayRef<Value>(res).drop_front(outTiles), 1.0f);
+  }
   if (roles)
     b.setInsertionPointAfter(roles);
   gpu::ReturnOp::create(b, loc);

@@ -6,11 +6,11 @@
 // registers for the producers) that streams 32-row tiles into a two-stage
 // ring. The dQ kernel's warpgroups take 64 queries each (128 a block) and
 // all of dQ (m64n256); the dK/dV kernel's split each step by roles on the
-// block's 64 keys (gx = ceil(130 / 64)): the first computes S^T (and P^T),
-// the second dP^T (and dS^T), one m64n32 product each, and they trade P^T
-// and dS^T through shared A tiles (named barriers 2 and 3); each
-// accumulates a 128-column half of dK and dV (m64n128, A from shared
-// memory, Q's and dO's MN-major). dQ by atomics stops at d = 128
+// block's 64 keys (gx = ceil(130 / 64)): the first computes S^T, P^T and
+// dV += P^T dO, the second dP^T, dS^T and dK += dS^T Q (one m64n32
+// product and one m64n256 with A from registers each); the first hands
+// the second P^T's f32 factors of dS^T through shared memory (named
+// barrier 2: published; 3: read, with a producer). dQ by atomics stops at d = 128
 // (deterministic=0 keeps the two kernels here); mma.sync has no such form
 // (wgmma=0: the SIMT kernels). On by default since it ran on the H200
 // (grad-d256=0: the SIMT kernels).
@@ -35,28 +35,30 @@
 // CHECK: nvvm.setmaxregister  increase 240
 // CHECK: m64n32k16.f32.bf16.bf16 {{.*}} da, d, z, 1, 1, 0, 0;
 // CHECK: m64n256k16.f32.bf16.bf16 {{.*}} d, p, 1, 1, 1;
-// The dK/dV kernel: the ring, its lse / D columns, K and V of 64 keys, two
-// P^T and dS^T tiles (64 x 64), P^T's f32 factors (16 a thread).
-// CHECK: gpu.func @flash_attention_grad_dkdv_0({{.*}}workgroup(%{{.*}} : memref<33280xbf16, #gpu.address_space<workgroup>>, %{{.*}} : memref<128xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<33280xbf16, #gpu.address_space<workgroup>>, %{{.*}} : memref<16896xbf16, #gpu.address_space<workgroup>>, %{{.*}} : memref<2048xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<4xi64, #gpu.address_space<workgroup>>)
-// The role (tid / 128); the role's columns start 2 groups of 32 rows x 128
-// bytes into Q's and dO's tiles (512 in the descriptor's 16-byte units).
+// The dK/dV kernel: the ring, its lse / D columns, K and V of 64 keys,
+// P^T's f32 factors (16 a thread).
+// CHECK: gpu.func @flash_attention_grad_dkdv_0({{.*}}workgroup(%{{.*}} : memref<33280xbf16, #gpu.address_space<workgroup>>, %{{.*}} : memref<128xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<33280xbf16, #gpu.address_space<workgroup>>, %{{.*}} : memref<2048xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<4xi64, #gpu.address_space<workgroup>>)
+// The role (tid / 128).
 // CHECK: %[[ROLE:.*]] = arith.divui %{{.*}}, %c128
-// CHECK: %[[R64:.*]] = arith.index_castui %[[ROLE]] : index to i64
-// CHECK: arith.muli %[[R64]], %c512_i64
 // CHECK: nvvm.setmaxregister  decrease 40
 // CHECK: nvvm.setmaxregister  increase 232
 // CHECK: m64n32k16.f32.bf16.bf16 {{.*}} da, d, z, 1, 1, 0, 0;
+// The second: waits for the factors, reports them read; the first: waits
+// for the last step's to be read (past the first step), publishes.
 // CHECK: scf.if
 // CHECK: nvvm.barrier id = %c2_i32
 // CHECK: nvvm.barrier.arrive id = %c3_i32
 // CHECK: } else {
-// CHECK: nvvm.barrier.arrive id = %c2_i32
-// CHECK: m64n128k16.f32.bf16.bf16 {{.*}} da, d, p, 1, 1, 0, 1;
+// CHECK: scf.if
 // CHECK: nvvm.barrier id = %c3_i32
-// CHECK: m64n128k16.f32.bf16.bf16 {{.*}} da, d, p, 1, 1, 0, 1;
+// CHECK: nvvm.barrier.arrive id = %c2_i32
+// CHECK: m64n256k16.f32.bf16.bf16 {{.*}} d, p, 1, 1, 1;
+// After the loop the first passes barrier 3 once more.
+// CHECK: nvvm.barrier id = %c3_i32
 // NOPROD: block = 256 : i64, kind = "wgmma", name = "flash_attention_grad_dq_0", rows = "nq", rows_per_block = 128 : i64
 // NOPROD-SAME: block = 256 : i64, kind = "wgmma", name = "flash_attention_grad_dkdv_0", rows = "nk", rows_per_block = 64 : i64
 // NOPROD-NOT: nvvm.setmaxregister
+// NOPROD-NOT: id = %c3_i32
 // SIMT: kind = "simt", name = "flash_attention_grad_dq_0"
 // SIMT-NOT: kind = "wgmma"
 func.func @grad_d256(%q: tensor<2x4x100x256xbf16>, %k: tensor<2x2x130x256xbf16>,
