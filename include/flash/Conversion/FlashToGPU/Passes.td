@@ -127,9 +127,11 @@ def FlashMapToGPU : Pass<"flash-map-to-gpu", "::mlir::ModuleOp"> {
            "sped up the soft-capped one)">,
     Option<"gradD256", "grad-d256", "bool", /*default=*/"true",
            "With wgmma: the backward at head dim 256 on tensor cores (Q/dO "
-           "and K/V read from shared memory, dK/dV in two column halves per "
-           "key block; 0.82-1.04x FlashAttention-2 on the H200, where the "
-           "SIMT kernels that false selects ran 0.02x)">,
+           "and K/V read from shared memory, two consumer warpgroups a "
+           "block, the dK/dV kernel's splitting each step by roles: one "
+           "computes dV, the other dK; 0.92-1.12x cuDNN on an H100, session "
+           "31, where the SIMT kernels that false selects ran 0.02x "
+           "FlashAttention-2)">,
     Option<"gradAShared", "grad-a-shared", "bool", /*default=*/"true",
            "With wgmma: the backward at head dim 64 and 128 reads its fixed "
            "A operands (K and V of the dK/dV kernel, Q and dO of the dQ "
