@@ -77,7 +77,7 @@ scoremods() { # prefix: the forward with score_mods (soft-cap, ALiBi)
   local p=$1
   exe ${p}1 --n 1000 --d 128 --hq 2 --softcap 30 --dtype bf16 --tol 8e-3
   exe ${p}2 --batch 2 --hq 4 --hkv 2 --nq 1300 --nk 1777 --d 128 --softcap 5 --dtype bf16 --tol 8e-3
-  exe ${p}3 --batch 2 --hq 4 --hkv 2 --nq 700 --nk 1500 --d 128 --window 200,0 --softcap 3 --dtype f16 --tol 2e-3
+  exe ${p}3 --hq 4 --hkv 2 --nq 500 --nk 1100 --d 128 --window 200,0 --softcap 3 --dtype f16 --tol 2e-3
   exe ${p}4 --nq 300 --nk 777 --d 256 --hq 3 --hkv 1 --softcap 20 --dtype bf16 --tol 8e-3
   exe ${p}5 --nq 1 --nk 1500 --d 128 --hq 2 --softcap 2 --dtype f16 --tol 2e-3
   exe ${p}6 --n 1200 --d 128 --hq 4 --alibi --causal --dtype bf16 --tol 8e-3
