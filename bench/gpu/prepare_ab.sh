@@ -33,8 +33,9 @@
 # measured, since removed), then the defaults with checks bs, ga, bw (set
 # below).
 # Session 31: the d = 256 backward with producers, 32-row tiles and two
-# warpgroups (behind FLASH_EXP_* variables while measured, now the
-# default: self-checks b2), a persistent soft-capped forward (dropped: one
+# warpgroups, then its dK/dV kernel split by roles and 64-query tiles
+# (behind FLASH_EXP_* variables while measured, now the default:
+# self-checks b2), a persistent soft-capped forward (dropped: one
 # self-check of a window with a soft-cap, sm3, hung or crashed), the
 # modifiers' bench_mods.py cases ("mcw|mods|causal,window|",
 # "mfs|mods|full,softcap|").
@@ -45,10 +46,9 @@ set -euo pipefail
 OUT=${OUT:-gpu_ab}
 export FLASH_MLIR_DYNAMIC=0
 VARIANTS=(
-  "rol|bwd|256|"
-  "rnp|bwd|256|grad-producer=0"
+  "bwd|bwd|64,128,256|"
 )
-CHECKS=${CHECKS:-b2}
+CHECKS=${CHECKS:-b2 bs}
 source bench/aot.sh
 checks() { # prefix: the backward's
   local p=$1

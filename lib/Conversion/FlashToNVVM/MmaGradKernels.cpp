@@ -80,12 +80,16 @@ int64_t gpukernels::mmaGradTile(const KernelSpec &s, bool kv) {
   if (s.d <= 64)
     return 64;
   // At d = 256 on wgmma (A tiles from shared memory; two warpgroups and
-  // producers): 32-row tiles in both kernels, 192 KiB a dK/dV block (K and
-  // V of 128 keys, the ring's two stages of Q and dO). Each product of a
-  // warpgroup reads its 64 keys' A tiles for 32 queries, not 16 (on an
-  // H100 1.37-1.48x one warpgroup with 16-row tiles, session 31).
+  // producers): 32-key tiles in the dQ kernel (its Q and dO of 128 queries
+  // and the ring's two stages of K and V: 193 KiB), 64-query tiles in the
+  // dK/dV kernel (K and V of its 64 keys, the ring's two stages of Q and
+  // dO: 212 KiB). Each S^T / dP^T product then reads the keys' A tiles for
+  // 64 queries, not 32: on an H100 1.06-1.23x 32 (session 31), where 32
+  // had run 1.37-1.48x one warpgroup with 16-row tiles. With a mask
+  // operand, a block mask or GQA (a loop over the group's heads): 32 (at
+  // 64 those spill 16-500 bytes).
   if (s.wgmma && s.d > 128)
-    return 32;
+    return kv && !s.mask && !blockMaskApplies(s) && s.hq == s.hkv ? 64 : 32;
   // At d = 128 with A tiles from shared memory (grad-a-shared): 64-key
   // tiles in the dQ kernel (156-252 registers); 64-query tiles in the dK/dV
   // kernel, 32 where its scores are masked by more than a causal limit (64
