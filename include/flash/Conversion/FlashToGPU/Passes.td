@@ -129,7 +129,7 @@ def FlashMapToGPU : Pass<"flash-map-to-gpu", "::mlir::ModuleOp"> {
            "With wgmma: the backward at head dim 256 on tensor cores (Q/dO "
            "and K/V read from shared memory, two consumer warpgroups a "
            "block, the dK/dV kernel's splitting each step by roles: one "
-           "computes dV, the other dK; 0.92-1.12x cuDNN on an H100, session "
+           "computes dV, the other dK; 1.10-1.53x cuDNN on an H100, session "
            "31, where the SIMT kernels that false selects ran 0.02x "
            "FlashAttention-2)">,
     Option<"gradAShared", "grad-a-shared", "bool", /*default=*/"true",
