@@ -35,7 +35,8 @@
 # Session 31: the d = 256 backward with producers, 32-row tiles and two
 # warpgroups, then its dK/dV kernel split by roles and 64-query tiles
 # (behind FLASH_EXP_* variables while measured, now the default:
-# self-checks b2), a persistent soft-capped forward (dropped: one
+# self-checks b2), two warpgroups at d = 64 ("w8|bwd|64|mma-warps=8",
+# dropped: 0.92-1.04x), a persistent soft-capped forward (dropped: one
 # self-check of a window with a soft-cap, sm3, hung or crashed), the
 # modifiers' bench_mods.py cases ("mcw|mods|causal,window|",
 # "mfs|mods|full,softcap|").
@@ -46,9 +47,10 @@ set -euo pipefail
 OUT=${OUT:-gpu_ab}
 export FLASH_MLIR_DYNAMIC=0
 VARIANTS=(
+  "fwd|fwd|64,128,256|"
   "bwd|bwd|64,128,256|"
 )
-CHECKS=${CHECKS:-b2 bs}
+CHECKS=${CHECKS:-bs b2 sm}
 source bench/aot.sh
 checks() { # prefix: the backward's
   local p=$1
