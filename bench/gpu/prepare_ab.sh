@@ -36,8 +36,8 @@
 # warpgroups, then its dK/dV kernel split by roles and 64-query tiles
 # (behind FLASH_EXP_* variables while measured, now the default:
 # self-checks b2), two warpgroups at d = 64 ("w8|bwd|64|mma-warps=8",
-# dropped: 0.92-1.04x), a persistent soft-capped forward (dropped: one
-# self-check of a window with a soft-cap, sm3, hung or crashed), the
+# dropped: 0.92-1.04x), a persistent soft-capped forward (dropped:
+# 0.99-1.01x; its self-check sm3 only outlasted run_ab.sh's 20 s), the
 # modifiers' bench_mods.py cases ("mcw|mods|causal,window|",
 # "mfs|mods|full,softcap|").
 # (Session 27 compared the backward's A operands
