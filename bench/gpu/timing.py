@@ -1,29 +1,9 @@
 """GPU timing for the bench scripts: CUDA events around calls, medians."""
 
 
-def timeit(fn, iters=10, warmup=3):
-    """Median seconds per call of fn (CUDA events), after `warmup` calls."""
-    import torch
-    for _ in range(warmup):
-        fn()
-    torch.cuda.synchronize()
-    ts = []
-    for _ in range(iters):
-        start = torch.cuda.Event(enable_timing=True)
-        end = torch.cuda.Event(enable_timing=True)
-        start.record()
-        fn()
-        end.record()
-        torch.cuda.synchronize()
-        ts.append(start.elapsed_time(end) / 1e3)
-    return sorted(ts)[len(ts) // 2]
-
-
-def stream_time(fn, calls=10, iters=5, warmup=2):
-    """Median seconds per call of `calls` back-to-back calls of fn between
-    two CUDA events: the host's per-call work overlaps the GPU's (a
-    training loop's view: the GPU time wherever a call's kernels take
-    longer than its Python)."""
+def timeit(fn, iters=10, warmup=3, calls=1):
+    """Median seconds per call of fn (CUDA events around `calls` calls),
+    after `warmup` calls."""
     import torch
     for _ in range(warmup):
         fn()
@@ -39,6 +19,14 @@ def stream_time(fn, calls=10, iters=5, warmup=2):
         torch.cuda.synchronize()
         ts.append(start.elapsed_time(end) / 1e3 / calls)
     return sorted(ts)[len(ts) // 2]
+
+
+def stream_time(fn, calls=10, iters=5, warmup=2):
+    """Median seconds per call of `calls` back-to-back calls of fn between
+    two CUDA events: the host's per-call work overlaps the GPU's (a
+    training loop's view: the GPU time wherever a call's kernels take
+    longer than its Python)."""
+    return timeit(fn, iters, warmup, calls)
 
 
 def graph_time(fn, calls=20, reps=10):

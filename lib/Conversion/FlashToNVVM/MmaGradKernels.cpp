@@ -1383,9 +1383,26 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
               // Split by roles: S^T = K Q^T in the first warpgroup, dP^T =
               // V dO^T in the second (one wgmma, the role's descriptors).
               loadColumns();
-              auto i32c = [&](OpBuilder &ib, int64_t v) {
-                return arith::ConstantIntOp::create(ib, l, ib.getI32Type(), v)
-                    .getResult();
+              // Named barrier `id` of the 256 consumer threads: wait on it
+              // (sync) or arrive.
+              auto named = [&](OpBuilder &ib, int64_t id, bool sync) {
+                auto i32c = [&](int64_t v) {
+                  return arith::ConstantIntOp::create(ib, l, ib.getI32Type(), v)
+                      .getResult();
+                };
+                if (sync)
+                  NVVM::BarrierOp::create(
+                      ib, l, TypeRange(), i32c(id), i32c(256),
+                      NVVM::BarrierReductionAttr(), Value());
+                else
+                  NVVM::BarrierArriveOp::create(ib, l, i32c(id), i32c(256));
+              };
+              // Yields the A fragments of C tiles c.
+              auto yieldA = [&](ArrayRef<Value> c) {
+                SmallVector<Value> a;
+                for (int64_t kk = 0; kk < nTiles / 2; ++kk)
+                  a.push_back(G.cToA(c[2 * kk], c[2 * kk + 1]));
+                scf::YieldOp::create(lb, l, a);
               };
               Value second = arith::CmpIOp::create(
                   lb, l, arith::CmpIPredicate::ne, role, kl.c(0));
@@ -1411,9 +1428,7 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
                 // the first when it has read them (barrier 3).
                 OpBuilder::InsertionGuard guard(lb);
                 lb.setInsertionPointToStart(roles.thenBlock());
-                NVVM::BarrierOp::create(lb, l, TypeRange(), i32c(lb, 2),
-                                        i32c(lb, 256),
-                                        NVVM::BarrierReductionAttr(), Value());
+                named(lb, 2, /*sync=*/true);
                 for (int64_t nt = 0; nt < nTiles; ++nt) {
                   Value ds = G.zeroC();
                   for (int64_t j = 0; j < 2; ++j) {
@@ -1431,12 +1446,8 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
                   dsC.push_back(ds);
                 }
                 if (producer)
-                  NVVM::BarrierArriveOp::create(lb, l, i32c(lb, 3),
-                                                i32c(lb, 256));
-                SmallVector<Value> dsA;
-                for (int64_t kk = 0; kk < nTiles / 2; ++kk)
-                  dsA.push_back(G.cToA(dsC[2 * kk], dsC[2 * kk + 1]));
-                scf::YieldOp::create(lb, l, dsA);
+                  named(lb, 3, /*sync=*/false);
+                yieldA(dsC);
               }
               {
                 // The first: P^T, and its factors of dS^T (P^T times the
@@ -1451,9 +1462,7 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
                       arith::CmpIOp::create(lb, l, arith::CmpIPredicate::ugt,
                                             args[nAcc], kl.c(0)),
                       [&](OpBuilder &ib, Location il) {
-                        NVVM::BarrierOp::create(
-                            ib, il, TypeRange(), i32c(ib, 3), i32c(ib, 256),
-                            NVVM::BarrierReductionAttr(), Value());
+                        named(ib, 3, /*sync=*/true);
                         scf::YieldOp::create(ib, il);
                       });
                 pTerms(x);
@@ -1471,12 +1480,8 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
                           lb, l, f, exW,
                           ValueRange{factorAt(4 * nt + 2 * j + r)});
                     }
-                NVVM::BarrierArriveOp::create(lb, l, i32c(lb, 2),
-                                              i32c(lb, 256));
-                SmallVector<Value> pA;
-                for (int64_t kk = 0; kk < nTiles / 2; ++kk)
-                  pA.push_back(G.cToA(pC[2 * kk], pC[2 * kk + 1]));
-                scf::YieldOp::create(lb, l, pA);
+                named(lb, 2, /*sync=*/false);
+                yieldA(pC);
               }
               // The first accumulates dV += P^T dO, the second dK += dS^T
               // Q (all of D: m64n256, A from registers).
