@@ -72,6 +72,7 @@ void mlir::flash::buildFlashToNVVMPipeline(
     break;
   }
   nvvm.optLevel = options.optLevel;
+  nvvm.cmdOptions = options.ptxasOptions;
   nvvm.kernelUseBarePtrCallConv = true;
   gpu::buildLowerToNVVMPassPipeline(pm, nvvm);
 }

@@ -7,6 +7,11 @@
 // RUN: flash-opt %s --flash-to-nvvm="chip=sm_90a features=+ptx80 format=isa wgmma=0" | FileCheck %s --check-prefix=PTX90MMA
 // RUN: flash-opt %s --flash-to-nvvm="chip=sm_80 features=+ptx70 format=bin" | FileCheck %s --check-prefix=BIN
 // RUN: flash-opt %s --flash-to-nvvm="chip=sm_90a features=+ptx80 format=bin" | FileCheck %s --check-prefix=BIN
+// ptxas-options reach ptxas (default: -split-compile 0, the module's kernels
+// on every core); none at all works too.
+// RUN: flash-opt %s --flash-to-nvvm="chip=sm_90a features=+ptx80 format=bin ptxas-options=" | FileCheck %s --check-prefix=BIN
+// RUN: not flash-opt %s --flash-to-nvvm="chip=sm_90a features=+ptx80 format=bin ptxas-options=-bogus" 2>&1 | FileCheck %s --check-prefix=PTXAS
+// PTXAS: Unknown option 'bogus'
 // bf16 with head dim 64 and no mask: the tensor-core forward.
 // PTX80: gpu.binary @flash_kernels
 // PTX80-SAME: .target sm_80
