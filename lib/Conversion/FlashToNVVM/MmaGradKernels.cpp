@@ -395,6 +395,20 @@ scf::IfOp splitRoles(OpBuilder &b, Location loc, const KernelSpec &s, bool kv,
   return roles;
 }
 
+/// Named barrier `id` of `threads` threads at b: wait on it (sync) or
+/// arrive.
+void namedBarrier(OpBuilder &b, Location loc, int64_t id, int64_t threads,
+                  bool sync) {
+  auto i32c = [&](int64_t v) {
+    return arith::ConstantIntOp::create(b, loc, b.getI32Type(), v).getResult();
+  };
+  if (sync)
+    NVVM::BarrierOp::create(b, loc, TypeRange(), i32c(id), i32c(threads),
+                            NVVM::BarrierReductionAttr(), Value());
+  else
+    NVVM::BarrierArriveOp::create(b, loc, i32c(id), i32c(threads));
+}
+
 /// The producer's n-th tile: waits until its stage is free (the consumers
 /// read the stage's previous tiles; the first round's wait, for parity 1,
 /// passes at once), issues the copies into it (`copy(stage)`) and arrives
@@ -1106,12 +1120,7 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
       gpu::BarrierOp::create(lb, l);
       return;
     }
-    auto i32c = [&](int64_t v) {
-      return arith::ConstantIntOp::create(lb, l, lb.getI32Type(), v)
-          .getResult();
-    };
-    NVVM::BarrierOp::create(lb, l, TypeRange(), i32c(1), i32c(consumerThreads),
-                            NVVM::BarrierReductionAttr(), Value());
+    namedBarrier(lb, l, 1, consumerThreads, /*sync=*/true);
   };
   scf::IfOp roles;
   if (producer) {
@@ -1383,19 +1392,9 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
               // Split by roles: S^T = K Q^T in the first warpgroup, dP^T =
               // V dO^T in the second (one wgmma, the role's descriptors).
               loadColumns();
-              // Named barrier `id` of the 256 consumer threads: wait on it
-              // (sync) or arrive.
+              // Named barrier `id` of the 256 consumer threads.
               auto named = [&](OpBuilder &ib, int64_t id, bool sync) {
-                auto i32c = [&](int64_t v) {
-                  return arith::ConstantIntOp::create(ib, l, ib.getI32Type(), v)
-                      .getResult();
-                };
-                if (sync)
-                  NVVM::BarrierOp::create(
-                      ib, l, TypeRange(), i32c(id), i32c(256),
-                      NVVM::BarrierReductionAttr(), Value());
-                else
-                  NVVM::BarrierArriveOp::create(ib, l, i32c(id), i32c(256));
+                namedBarrier(ib, l, id, 256, sync);
               };
               // Yields the A fragments of C tiles c.
               auto yieldA = [&](ArrayRef<Value> c) {
@@ -1748,12 +1747,7 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
           eb, loc, arith::CmpIPredicate::ugt, heads.getResult(nAcc),
           arith::ConstantIndexOp::create(eb, loc, 0));
       scf::IfOp::create(eb, loc, any, [&](OpBuilder &ib, Location il) {
-        auto i32c = [&](int64_t v) {
-          return arith::ConstantIntOp::create(ib, il, ib.getI32Type(), v)
-              .getResult();
-        };
-        NVVM::BarrierOp::create(ib, il, TypeRange(), i32c(3), i32c(256),
-                                NVVM::BarrierReductionAttr(), Value());
+        namedBarrier(ib, il, 3, 256, /*sync=*/true);
         scf::YieldOp::create(ib, il);
       });
     }
