@@ -105,8 +105,8 @@ struct FlashToNVVMPipelineOptions
       llvm::cl::init(FlashMapToGPUOptions().deterministic)};
   PassOptions::Option<int64_t> mmaWarps{
       *this, "mma-warps",
-      llvm::cl::desc("Warps per block of the tensor-core forward "
-                     "(flash-map-to-gpu)"),
+      llvm::cl::desc("Warps per block of the tensor-core kernels; the "
+                     "d = 256 backward always takes 8 (flash-map-to-gpu)"),
       llvm::cl::init(FlashMapToGPUOptions().mmaWarps)};
   PassOptions::Option<int64_t> mmaMaxRegisters{
       *this, "mma-max-registers",

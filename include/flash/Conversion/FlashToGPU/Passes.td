@@ -71,8 +71,9 @@ def FlashMapToGPU : Pass<"flash-map-to-gpu", "::mlir::ModuleOp"> {
            "ops (multiples of 16, masked or not) on NVIDIA tensor cores "
            "(mma.sync, sm_80+), 16 rows per warp">,
     Option<"mmaWarps", "mma-warps", "int64_t", /*default=*/"0",
-           "Warps per block of the tensor-core forward (4 or 8; 0: by head "
-           "dim)">,
+           "Warps per block of the tensor-core kernels (4 or 8; 0: by head "
+           "dim; the d = 256 backward always takes 8, its dK/dV kernel's "
+           "two warpgroups splitting each step by roles)">,
     Option<"mmaTileKV", "mma-tile-kv", "int64_t", /*default=*/"0",
            "Keys per K/V tile of the tensor-core forward, keys / queries per "
            "tile of its backward (32, 64 or 128, lowered to fit shared "
