@@ -5,7 +5,10 @@ fixed grid of query blocks) and Nk from 128 to 8192, kernel times from
 CUDA-graph replays (no host time). A least-squares line t = a + b * Nk
 gives the per-key cost (b) and the fixed cost (a: the blocks' prologue
 and epilogue, the launch, the last wave's tail); a / waves is the fixed
-cost per block when one block runs per SM at a time.
+cost per block when one block runs per SM at a time. Static shapes (a
+kernel per Nk, as bench.py's rows: the forward's blocks are persistent
+there), so the fixed cost is per query block (a persistent block's unit of
+work), not per launched block.
 
   FLASH_MLIR_CACHE=gpu_out/cache python3 bench/gpu/bench_block_cost.py --precompile
   FLASH_MLIR_CACHE=gpu_out/cache python3 bench/gpu/bench_block_cost.py   # GPU
@@ -22,6 +25,8 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(HERE)),
 from flash_mlir import cuda, program  # noqa: E402
 sys.path.append(HERE)
 from timing import graph_time  # noqa: E402
+
+os.environ.setdefault("FLASH_MLIR_DYNAMIC", "0")
 
 B, H, NQ = 8, 16, 1024
 KEYS = (128, 256, 512, 1024, 2048, 4096, 8192)
@@ -65,10 +70,10 @@ def run(dims):
             print(f"d={d} Nk={nk}: ours {t_ours * 1e6:.1f} us, cuDNN "
                   f"{t_peer * 1e6:.1f} us ({t_peer / t_ours:.2f}x), "
                   f"|o - cuDNN| {err:.1e}", flush=True)
-        cfg = config(d, KEYS[0])
-        c = cuda.compile_kernel(cuda.kernel_class(cfg))[2][0]
-        grid, _ = cuda.geometry(c, cfg)
-        blocks = grid[0] * grid[1]
+        # Query blocks (a persistent block's unit of work) of the Nk = 128
+        # kernel.
+        c = cuda.compile_kernel(cuda.kernel_class(config(d, KEYS[0])))[2][0]
+        blocks = -(-NQ // c["rows_per_block"]) * B * H
         for name, ts in (("ours", ours), ("cuDNN", peer)):
             a, b = fit(KEYS, ts)
             waves = blocks / sms
@@ -85,7 +90,8 @@ def main():
     dims = [int(x) for x in a.dims.split(",")]
     if a.precompile:
         for d in dims:
-            cuda.compile_kernel(cuda.kernel_class(config(d, KEYS[0])))
+            for nk in KEYS:
+                cuda.compile_kernel(cuda.kernel_class(config(d, nk)))
         print("ok")
     else:
         run(dims)
