@@ -47,10 +47,15 @@ set -euo pipefail
 OUT=${OUT:-gpu_ab}
 export FLASH_MLIR_DYNAMIC=0
 VARIANTS=(
-  "fwd|fwd|64,128,256|"
-  "bwd|bwd|64,128,256|"
+  "f0|fwd|64|"
+  "f2|fwd|64|fma-exp2=2"
+  "f3|fwd|64|fma-exp2=3"
+  "f4|fwd|64|fma-exp2=4"
+  "d128|fwd|128|"
+  "np|fwd|128|persistent-blocks=0"
+  "mw|mods|causal,window|"
 )
-CHECKS=${CHECKS:-bs b2 sm}
+CHECKS=${CHECKS:-sm}
 source bench/aot.sh
 checks() { # prefix: the backward's
   local p=$1

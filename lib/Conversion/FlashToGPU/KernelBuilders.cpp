@@ -380,15 +380,21 @@ Value gpukernels::visibleKeyEnd(KernelBuilder &kb, const KernelSpec &s,
 
 Value gpukernels::relativeBound(KernelBuilder &kb, Value bound, Value base,
                                 int64_t tile) {
-  Value x = arith::SubIOp::create(kb.b, kb.loc, bound, base);
+  // In i32, truncated before the clamp: clamped in index, LLVM proved the
+  // range and widened the compares back to i64 (two instructions each).
+  OpBuilder &b = kb.b;
+  Type i32 = b.getI32Type();
+  Value x = arith::IndexCastOp::create(
+      b, kb.loc, i32, arith::SubIOp::create(b, kb.loc, bound, base));
+  auto c = [&](int64_t v) {
+    return arith::ConstantIntOp::create(b, kb.loc, i32, v).getResult();
+  };
   return arith::MinSIOp::create(
-      kb.b, kb.loc, arith::MaxSIOp::create(kb.b, kb.loc, x, kb.c(0)),
-      kb.c(tile));
+      b, kb.loc, arith::MaxSIOp::create(b, kb.loc, x, c(0)), c(tile));
 }
 
 Value gpukernels::inRange(KernelBuilder &kb, Value lo, Value hi, int64_t c) {
-  // (As i32, LLVM widens the compares back to i64 through the clamp.)
-  Value k = kb.c(c);
+  Value k = arith::ConstantIntOp::create(kb.b, kb.loc, lo.getType(), c);
   return arith::AndIOp::create(
       kb.b, kb.loc,
       arith::CmpIOp::create(kb.b, kb.loc, arith::CmpIPredicate::sle, lo, k),
