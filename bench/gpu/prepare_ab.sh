@@ -47,15 +47,11 @@ set -euo pipefail
 OUT=${OUT:-gpu_ab}
 export FLASH_MLIR_DYNAMIC=0
 VARIANTS=(
-  "f0|fwd|64|"
-  "f2|fwd|64|fma-exp2=2"
-  "f3|fwd|64|fma-exp2=3"
-  "f4|fwd|64|fma-exp2=4"
-  "d128|fwd|128|"
-  "np|fwd|128|persistent-blocks=0"
-  "mw|mods|causal,window|"
+  "nf|fwd|128,256|"
+  "nb|bwd|64,128,256|"
+  "nr|bwd|64,128|deterministic=false"
 )
-CHECKS=${CHECKS:-sm}
+CHECKS=${CHECKS:-bs b2 mm sm ga}
 source bench/aot.sh
 checks() { # prefix: the backward's
   local p=$1

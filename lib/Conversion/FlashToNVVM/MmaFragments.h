@@ -120,6 +120,13 @@ struct MmaFragments {
   struct WarpRows {
     Value base, rows[2], clamped[2];
   };
+  /// tid / 128, the thread's warpgroup, as a value ptxas knows is
+  /// warp-uniform (lane 0's, by a shuffle: CUTLASS's
+  /// canonical_warp_group_idx). Branches on it (the warp-specialized
+  /// roles) are then uniform, and what the roles compute from uniform
+  /// values (the wgmma descriptors, the ring's slots) can stay in uniform
+  /// registers.
+  Value warpGroup(Value tid);
   WarpRows warpRows(Value blockIdx, Value tid, int64_t warps, Value limit);
   /// The K/V batch-head of query batch-head bh (GQA: b * Hkv + h / G).
   Value kvHead(const KernelSpec &s, Value bh);

@@ -675,6 +675,18 @@ SmallVector<int64_t> SwizzledTiles::mnMajorSteps() const {
   return offs;
 }
 
+Value MmaFragments::warpGroup(Value tid) {
+  Type i32 = b.getI32Type();
+  Value wg = arith::IndexCastUIOp::create(
+      b, loc, i32, arith::DivUIOp::create(b, loc, tid, c(128)));
+  Value lane0 = gpu::ShuffleOp::create(
+                    b, loc, wg, arith::ConstantIntOp::create(b, loc, i32, 0),
+                    arith::ConstantIntOp::create(b, loc, i32, 32),
+                    gpu::ShuffleMode::IDX)
+                    .getShuffleResult();
+  return arith::IndexCastUIOp::create(b, loc, b.getIndexType(), lane0);
+}
+
 MmaFragments::WarpRows MmaFragments::warpRows(Value blockIdx, Value tid,
                                               int64_t warps, Value limit) {
   WarpRows w;
@@ -1263,6 +1275,8 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
   // The consumers' turns (below): the second warpgroup lets the first go
   // first.
   Value wgId, otherId, pairThreads;
+  // The thread's warpgroup, warp-uniform (warpGroup).
+  Value wgU;
   auto i32c = [&](OpBuilder &ob2, Location l2, int64_t v) {
     return arith::ConstantIntOp::create(ob2, l2, ob2.getI32Type(), v)
         .getResult();
@@ -1278,8 +1292,11 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
       scf::YieldOp::create(ib, il);
     });
     gpu::BarrierOp::create(b, loc);
+    // The roles by warpgroup (warp-uniform: MmaFragments::warpGroup).
+    assert(consumerThreads % 128 == 0 && "whole consumer warpgroups");
+    wgU = F.warpGroup(tid);
     Value producer = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge,
-                                           tid, kb.c(consumerThreads));
+                                           wgU, kb.c(consumerThreads / 128));
     roles = scf::IfOp::create(b, loc, TypeRange(), producer,
                               /*withElseRegion=*/true);
     OpBuilder pb = roles.getThenBodyBuilder();
@@ -1340,6 +1357,8 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
     // barriers 1 and 2, one per warpgroup: a warpgroup waits on its own,
     // which the other one's arrival completes). Warpgroup 1 lets warpgroup
     // 0 go first.
+    // (From tid: the barriers' ids as the uniform wgU made ptxas spill 20
+    // bytes at d = 256.)
     Value wg1 = arith::IndexCastUIOp::create(
         b, loc, b.getI32Type(), arith::DivUIOp::create(b, loc, tid, kb.c(128)));
     wgId = arith::AddIOp::create(b, loc, wg1, i32c(b, loc, 1));
@@ -1361,7 +1380,7 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
     // This warpgroup's 64 rows of Q: a whole 64-key tile, or the second
     // half of a 128-key one (64 rows of 128 bytes per 64-column group, in
     // the descriptor's 16-byte units).
-    Value wgIdx = arith::DivUIOp::create(b, loc, tid, kb.c(128));
+    Value wgIdx = wgU;
     qDesc = kv->descriptor(F, 2 * stages, /*mnMajor=*/false);
     if (qSlot)
       qDesc = kv->advance(F, qDesc,
@@ -1875,7 +1894,7 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
         NVVM::BarrierReductionAttr(), Value());
   };
   if (stageO) {
-    Value wgIdx = arith::DivUIOp::create(b, loc, tid, kb.c(128));
+    Value wgIdx = wgU ? wgU : arith::DivUIOp::create(b, loc, tid, kb.c(128));
     Value wgRows = arith::MulIOp::create(b, loc, wgIdx, kb.c(64));
     wgRowBase = arith::AddIOp::create(b, loc, rowBase, wgRows);
     qTile = qShared ? arith::AddIOp::create(

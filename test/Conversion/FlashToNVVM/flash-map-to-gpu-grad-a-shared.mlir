@@ -21,8 +21,12 @@
 // CHECK-SAME: {args = ["q", "k", "v", "lse", "do", "delta", "dk", "dv"], batch_heads = "bhkv", block = 384 : i64, kind = "wgmma", name = "flash_attention_grad_dkdv_0", rows = "nk", rows_per_block = 128 : i64
 // CHECK-LABEL: gpu.func @flash_attention_grad_dq_0
 // CHECK: %[[TID:.*]] = gpu.thread_id  x
+// The warpgroup's A tiles, by a warp-uniform warpgroup index (lane 0's).
 // CHECK: %[[WG:.*]] = arith.divui %[[TID]], %c128
-// CHECK: %[[WG64:.*]] = arith.index_castui %[[WG]] : index to i64
+// CHECK: %[[WG32:.*]] = arith.index_castui %[[WG]] : index to i32
+// CHECK: %[[WGU:.*]], %{{.*}} = gpu.shuffle  idx %[[WG32]]
+// CHECK: %[[WGI:.*]] = arith.index_castui %[[WGU]] : i32 to index
+// CHECK: %[[WG64:.*]] = arith.index_castui %[[WGI]] : index to i64
 // CHECK: arith.muli %[[WG64]], %c512_i64
 // CHECK: m64n64k16.f32.bf16.bf16 {{.*}} da, d, z, 1, 1, 0, 0;
 // CHECK: m64n128k16.f32.bf16.bf16 {{.*}} d, p, 1, 1, 1;

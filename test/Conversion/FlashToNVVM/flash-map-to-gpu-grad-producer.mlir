@@ -31,7 +31,9 @@
 // CHECK-COUNT-4: nvvm.mbarrier.init %{{.*}}, %c128_i32
 // CHECK: gpu.barrier
 // CHECK-NOT: gpu.barrier
-// CHECK: %[[QPRODUCER:.*]] = arith.cmpi uge, %{{.*}}, %c128
+// The roles by warpgroup, a warp-uniform value (lane 0's).
+// CHECK: %[[WGQ:.*]], %{{.*}} = gpu.shuffle  idx
+// CHECK: %[[QPRODUCER:.*]] = arith.cmpi uge, %{{.*}}, %c1
 // CHECK: scf.if %[[QPRODUCER]] {
 // CHECK: nvvm.setmaxregister  decrease 40
 // CHECK: scf.for
@@ -53,7 +55,9 @@
 // CHECK-COUNT-4: nvvm.mbarrier.init %{{.*}}, %c128_i32
 // CHECK: gpu.barrier
 // CHECK-NOT: gpu.barrier
-// CHECK: %[[PRODUCER:.*]] = arith.cmpi uge, %{{.*}}, %c128
+// The roles by warpgroup, a warp-uniform value (lane 0's).
+// CHECK: %[[WGP:.*]], %{{.*}} = gpu.shuffle  idx
+// CHECK: %[[PRODUCER:.*]] = arith.cmpi uge, %{{.*}}, %c1
 // CHECK: scf.if %[[PRODUCER]] {
 // CHECK: nvvm.setmaxregister  decrease 24
 // CHECK: scf.for
