@@ -26,6 +26,8 @@
 // The same window with its diagonal a captured run-time operand, as
 // flash_mlir.cuda builds it (bench_mods.py's), persistent by default.
 // RUN: %gen --hq 16 --n 16384 --d 128 --window 1024,0 --causal --dtype bf16 --mod-offset | flash-opt --flash-to-nvvm="format=isa" | %python %S/ptxas_spills.py | FileCheck %s --check-prefix=FWD
+// Its backward (bench_mods.py's).
+// RUN: %gen --grad --hq 16 --n 16384 --d 128 --window 1024,0 --causal --dtype bf16 --mod-offset | flash-opt --flash-to-nvvm="format=isa" | %python %S/ptxas_spills.py | FileCheck %s --check-prefix=BWD
 // Document masks (segment ids: a block mask, tiles seen in full unmasked)
 // on the one-warpgroup forward and the backward. (The warp-specialized
 // forward with one, over 1024 keys, spills 104 bytes at d = 128, and ran
