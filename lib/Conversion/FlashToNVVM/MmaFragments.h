@@ -120,13 +120,6 @@ struct MmaFragments {
   struct WarpRows {
     Value base, rows[2], clamped[2];
   };
-  /// tid / 128, the thread's warpgroup, as a value ptxas knows is
-  /// warp-uniform (lane 0's, by a shuffle: CUTLASS's
-  /// canonical_warp_group_idx). Branches on it (the warp-specialized
-  /// roles) are then uniform, and what the roles compute from uniform
-  /// values (the wgmma descriptors, the ring's slots) can stay in uniform
-  /// registers.
-  Value warpGroup(Value tid);
   WarpRows warpRows(Value blockIdx, Value tid, int64_t warps, Value limit);
   /// The K/V batch-head of query batch-head bh (GQA: b * Hkv + h / G).
   Value kvHead(const KernelSpec &s, Value bh);
@@ -135,6 +128,13 @@ struct MmaFragments {
   Value kvEnd(const KernelSpec &s, const WarpRows &w, int64_t rows,
               Value rowLimit[2]);
 };
+
+/// tid / 128, the thread's warpgroup, as a value ptxas knows is
+/// warp-uniform (lane 0's, by a shuffle: CUTLASS's canonical_warp_group_idx).
+/// Branches on it (the warp-specialized roles) are then uniform, and what
+/// the roles compute from uniform values (the wgmma descriptors, the ring's
+/// slots) can stay in uniform registers.
+Value warpGroupIndex(OpBuilder &b, Location loc, Value tid);
 
 /// A [rows, width] shared-memory tile with rows padded by 8 elements (16
 /// bytes), so that the 8 rows an ldmatrix reads start in different banks.

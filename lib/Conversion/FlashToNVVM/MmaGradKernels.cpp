@@ -381,11 +381,10 @@ StageBarriers initGradRing(MmaFragments &F, Value buf, Value tid,
 /// left in the else-block, the consumers', their registers raised.
 scf::IfOp splitRoles(OpBuilder &b, Location loc, const KernelSpec &s, bool kv,
                      Value tid, int64_t consumerThreads) {
-  // (By warpgroup, warp-uniform: MmaFragments::warpGroup.)
+  // (By warpgroup, warp-uniform: warpGroupIndex.)
   assert(consumerThreads % 128 == 0 && "whole consumer warpgroups");
-  MmaFragments F{b, loc, s.elt, {}, {}, {}, {}};
   Value isProducer = arith::CmpIOp::create(
-      b, loc, arith::CmpIPredicate::uge, F.warpGroup(tid),
+      b, loc, arith::CmpIPredicate::uge, warpGroupIndex(b, loc, tid),
       arith::ConstantIndexOp::create(b, loc, consumerThreads / 128));
   auto roles = scf::IfOp::create(b, loc, TypeRange(), isProducer,
                                  /*withElseRegion=*/true);
@@ -491,8 +490,8 @@ Value sharedADescriptor(MmaFragments &F, const SwizzledTiles &t, int64_t i,
   if (warps <= 4)
     return desc;
   OpBuilder &b = F.b;
-  Value wg =
-      arith::IndexCastUIOp::create(b, F.loc, b.getI64Type(), F.warpGroup(tid));
+  Value wg = arith::IndexCastUIOp::create(b, F.loc, b.getI64Type(),
+                                          warpGroupIndex(b, F.loc, tid));
   return arith::AddIOp::create(
       b, F.loc, desc,
       arith::MulIOp::create(b, F.loc, wg,
@@ -917,7 +916,7 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
   MmaFragments F = mmaFragments(b, loc, elt, tid);
   // Split by roles: both warpgroups take the block's 64 keys; `role` is
   // the warpgroup's.
-  Value role = split ? F.warpGroup(tid) : Value();
+  Value role = split ? warpGroupIndex(b, loc, tid) : Value();
   MmaFragments::WarpRows w =
       split ? F.warpRows(bx, arith::RemUIOp::create(b, loc, tid, kb.c(128)), 4,
                          nk)
@@ -995,7 +994,7 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
     dsSw = swizzledTiles(F, fn.getWorkgroupAttributions()[3], kTile, blockKeys);
     kDescT = aSw->descriptor(F, 0, /*mnMajor=*/true);
     dsDesc = dsSw->descriptor(F, 0, /*mnMajor=*/false);
-    wg = F.warpGroup(tid);
+    wg = warpGroupIndex(b, loc, tid);
     if (!dqByRows)
       dsDesc = arith::AddIOp::create(
           b, loc, dsDesc,

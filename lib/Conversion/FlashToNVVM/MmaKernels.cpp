@@ -675,15 +675,18 @@ SmallVector<int64_t> SwizzledTiles::mnMajorSteps() const {
   return offs;
 }
 
-Value MmaFragments::warpGroup(Value tid) {
+Value gpukernels::warpGroupIndex(OpBuilder &b, Location loc, Value tid) {
   Type i32 = b.getI32Type();
+  auto c32 = [&](int64_t v) {
+    return arith::ConstantIntOp::create(b, loc, i32, v).getResult();
+  };
   Value wg = arith::IndexCastUIOp::create(
-      b, loc, i32, arith::DivUIOp::create(b, loc, tid, c(128)));
-  Value lane0 = gpu::ShuffleOp::create(
-                    b, loc, wg, arith::ConstantIntOp::create(b, loc, i32, 0),
-                    arith::ConstantIntOp::create(b, loc, i32, 32),
-                    gpu::ShuffleMode::IDX)
-                    .getShuffleResult();
+      b, loc, i32,
+      arith::DivUIOp::create(b, loc, tid,
+                             arith::ConstantIndexOp::create(b, loc, 128)));
+  Value lane0 =
+      gpu::ShuffleOp::create(b, loc, wg, c32(0), c32(32), gpu::ShuffleMode::IDX)
+          .getShuffleResult();
   return arith::IndexCastUIOp::create(b, loc, b.getIndexType(), lane0);
 }
 
@@ -1275,7 +1278,7 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
   // The consumers' turns (below): the second warpgroup lets the first go
   // first.
   Value wgId, otherId, pairThreads;
-  // The thread's warpgroup, warp-uniform (warpGroup).
+  // The thread's warpgroup, warp-uniform (warpGroupIndex).
   Value wgU;
   auto i32c = [&](OpBuilder &ob2, Location l2, int64_t v) {
     return arith::ConstantIntOp::create(ob2, l2, ob2.getI32Type(), v)
@@ -1292,9 +1295,9 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
       scf::YieldOp::create(ib, il);
     });
     gpu::BarrierOp::create(b, loc);
-    // The roles by warpgroup (warp-uniform: MmaFragments::warpGroup).
+    // The roles by warpgroup (warp-uniform: warpGroupIndex).
     assert(consumerThreads % 128 == 0 && "whole consumer warpgroups");
-    wgU = F.warpGroup(tid);
+    wgU = warpGroupIndex(b, loc, tid);
     Value producer = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge,
                                            wgU, kb.c(consumerThreads / 128));
     roles = scf::IfOp::create(b, loc, TypeRange(), producer,

@@ -467,9 +467,9 @@ Value keyVisible(KernelBuilder &kb, const KernelSpec &s, Value rowLimit,
 Value visibleKeyEnd(KernelBuilder &kb, const KernelSpec &s, Value rowLimit);
 /// Visibility by ranges (KernelModifiers::visibilityIsRanges) in a tile: a
 /// thread's positions in it are base + c for constants c in [0, tile), so
-/// a range bound becomes bound - base clamped to [0, tile] (an i32), once
-/// per tile,
-/// and inRange(lo, hi, c) is two compares with an immediate per score.
+/// a range bound becomes bound - base clamped to [0, tile] (an i32, so the
+/// compares are 32-bit), once per tile, and inRange(lo, hi, c) is two
+/// compares with an immediate per score.
 Value relativeBound(KernelBuilder &kb, Value bound, Value base, int64_t tile);
 Value inRange(KernelBuilder &kb, Value lo, Value hi, int64_t c);
 
