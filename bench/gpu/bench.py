@@ -92,8 +92,11 @@ def bench(skip_bwd=False, json_path=None, skip_fwd=False):
     def dump():
         if json_path:
             import json
+            # (Each row names the GPU: plot.py's title.)
+            device = torch.cuda.get_device_name()
             with open(json_path, "w") as f:
-                json.dump(results, f, indent=1)
+                json.dump([dict(r, device=device) for r in results], f,
+                          indent=1)
     print("| d | N | causal | ours TFLOP/s | flash | cuDNN | mem-eff | "
           "ours/flash | ours/cuDNN | err ours | err SDPA |")
     print("|---|---|---|---|---|---|---|---|---|---|---|")

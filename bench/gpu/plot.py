@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Draws bench/gpu/bench.py's --json measurements: TFLOP/s against N, one
-line per implementation, one panel per (pass, d, causal).
+line per implementation, one panel per (pass, d, causal), titled with the
+GPU the rows name (or DEVICE, for measurements that do not).
 
-  python3 bench/gpu/plot.py results.json bench/gpu/tflops.png
+  python3 bench/gpu/plot.py results.json bench/gpu/tflops.png [DEVICE]
 """
 
 import json
@@ -40,7 +41,9 @@ def main():
     for ax in list(axes.flat)[len(panels):]:
         ax.axis("off")
     axes.flat[0].legend(fontsize=7)
-    fig.suptitle("H200, bf16, B*N = 16k, H*d = 2048")
+    device = (sys.argv[3] if len(sys.argv) > 3 else
+              rows[0].get("device", "unknown GPU"))
+    fig.suptitle(f"{device}, bf16, B*N = 16k, H*d = 2048")
     fig.tight_layout()
     fig.savefig(sys.argv[2], dpi=110)
 
