@@ -136,6 +136,11 @@ func.func @bf16_d256(%q: tensor<1x2x100x256xbf16>, %k: tensor<1x2x130x256xbf16>,
 // WS-COUNT-6: nvvm.mbarrier.init %{{.*}}, %c128_i32
 // WS-COUNT-6: nvvm.mbarrier.init %{{.*}}, %c256_i32
 // WS: gpu.barrier
+// The roles by warpgroup, a warp-uniform value (lane 0's): warpgroup 2 on.
+// WS: gpu.shuffle  idx
+// WS: %[[WGI:.*]] = arith.index_castui %{{.*}} : i32 to index
+// WS: %[[PRODUCER:.*]] = arith.cmpi uge, %[[WGI]], %c2
+// WS: scf.if %[[PRODUCER]] {
 // WS: nvvm.setmaxregister  decrease 24
 // WS: nvgpu.device_async_copy
 // WS: nvvm.cp.async.mbarrier.arrive %{{.*}} {noinc = true}

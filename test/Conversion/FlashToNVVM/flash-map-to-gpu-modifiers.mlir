@@ -13,14 +13,16 @@
 // tile.
 // CHECK: arith.divsi %{{[0-9]+}}, %c64{{[_0-9]*}} : index
 // CHECK: arith.muli %{{[0-9]+}}, %c64
-// The window is a key range per row: its bounds relative to the tile,
-// then two compares with a constant per score.
+// The window is a key range per row: its bounds relative to the tile, in
+// i32 (truncated before the clamp), then two 32-bit compares with a
+// constant per score.
 // CHECK: scf.for
-// CHECK: %[[LO:.*]] = arith.minsi %{{.*}}, %c64
-// CHECK: %[[HI:.*]] = arith.minsi %{{.*}}, %c64
+// CHECK: arith.index_cast %{{.*}} : index to i32
+// CHECK: %[[LO:.*]] = arith.minsi %{{.*}}, %c64{{.*}} : i32
+// CHECK: %[[HI:.*]] = arith.minsi %{{.*}}, %c64{{.*}} : i32
 // CHECK: math.tanh
-// CHECK: arith.cmpi sle, %[[LO]], %c0
-// CHECK: arith.cmpi sgt, %[[HI]], %c0
+// CHECK: arith.cmpi sle, %[[LO]], %c0{{.*}} : i32
+// CHECK: arith.cmpi sgt, %[[HI]], %c0{{.*}} : i32
 // CHECK: arith.andi
 // A soft-cap's tanh shares the SFU with the softmax's exp2: 3 of every 8
 // of P's exponentials are a polynomial on the FMA units (fma-exp2's
