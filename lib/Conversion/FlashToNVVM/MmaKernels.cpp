@@ -1383,19 +1383,17 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
     // This warpgroup's 64 rows of Q: a whole 64-key tile, or the second
     // half of a 128-key one (64 rows of 128 bytes per 64-column group, in
     // the descriptor's 16-byte units).
-    Value wgIdx = wgU;
     qDesc = kv->descriptor(F, 2 * stages, /*mnMajor=*/false);
     if (qSlot)
       qDesc = kv->advance(F, qDesc,
                           arith::MulIOp::create(b, loc, qSlot, kb.c(qTiles)));
     if (tileKV == 64)
-      qDesc = kv->advance(F, qDesc, wgIdx);
+      qDesc = kv->advance(F, qDesc, wgU);
     else
       qDesc = arith::AddIOp::create(
           b, loc, qDesc,
           arith::MulIOp::create(
-              b, loc,
-              arith::IndexCastUIOp::create(b, loc, b.getI64Type(), wgIdx),
+              b, loc, arith::IndexCastUIOp::create(b, loc, b.getI64Type(), wgU),
               arith::ConstantIntOp::create(b, loc, b.getI64Type(),
                                            64 * 128 / 16)));
   }
