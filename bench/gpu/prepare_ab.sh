@@ -45,7 +45,12 @@
 # 128, the window's 32-bit masks and the warp-uniform roles against the
 # caches of the commit before (a second cache directory listed in
 # variants.txt by hand, as "of|fwd|128,256|"); checks bs10-bs12 (the window
-# alone in the d = 128 backward) are new and have not run on a GPU yet.
+# alone in the d = 128 backward) new.
+# Session 33: the window's 64-query dK/dV tiles and dS^T without the
+# scores' predicates against the kernels before (behind FLASH_EXP_*
+# variables while measured: "old|bwd|64,128,256||FLASH_EXP_SEL=1 ...",
+# and "mods|causal,window" the same way; new / old / new in one call by
+# listing "new" twice in variants.txt), checks bs b2 sm ga mm.
 # (Session 27 compared the backward's A operands
 # and tiles: grad-a-shared=0, mma-warps=8, mma-tile-kv=64; its
 # self-checks are `checks bs` and `checks bw` below.)

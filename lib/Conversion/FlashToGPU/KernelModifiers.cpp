@@ -281,6 +281,8 @@ Value KernelModifiers::dScore(KernelBuilder &kb, Value p, Value d, Value dMod,
   Value ds = arith::MulFOp::create(kb.b, kb.loc, p, d);
   if (dMod)
     ds = arith::MulFOp::create(kb.b, kb.loc, ds, dMod);
+  if (!vis)
+    return ds;
   return arith::SelectOp::create(kb.b, kb.loc, vis, ds, kb.f(0.0f));
 }
 

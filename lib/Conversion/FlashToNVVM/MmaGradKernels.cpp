@@ -92,15 +92,25 @@ int64_t gpukernels::mmaGradTile(const KernelSpec &s, bool kv) {
     return kv && !s.mask && !blockMaskApplies(s) && s.hq == s.hkv ? 64 : 32;
   // At d = 128 with A tiles from shared memory (grad-a-shared): 64-key
   // tiles in the dQ kernel (156-252 registers); 64-query tiles in the dK/dV
-  // kernel, 32 where its scores are masked by more than a causal limit (64
-  // spill 96-224 bytes there). On the H200 64 / 64 ran 1.06-1.11x 32 / 32;
+  // kernel, 32 where its scores are masked by more than a causal limit or
+  // affine bounds (a mask operand, a document mask, a score_mod: 64 spill
+  // 12-230 bytes there). On the H200 64 / 64 ran 1.06-1.11x 32 / 32;
   // on an H100 the unmasked rows ran 1.04-1.06x the register form with
   // 64 / 64 (session 27). Under a causal limit alone 64 queries spill
   // nothing (deterministic) or 48-60 bytes (dQ by reductions, whose dQ^T's
   // 32 registers a thread replace the dead S^T's) and ran 1.06-1.13x and
-  // 1.14-1.32x 32 on an H100 (session 29).
-  if (s.wgmma && s.gradAShared)
-    return kv && (s.mask || s.maskMod || s.scoreMod) ? 32 : 64;
+  // 1.14-1.32x 32 on an H100 (session 29). Under a mask_mod of affine
+  // bounds alone (a sliding window, a prefix), deterministic, 64 spill
+  // nothing either (GQA too): the sliding-window backward at 16k ran
+  // 1.02-1.15x 32 on an H100 (session 33); with reductions 36 bytes.
+  if (s.wgmma && s.gradAShared) {
+    if (!kv)
+      return 64;
+    bool affineOnly = s.maskMod &&
+                      flash::maskModIsAffine(*s.maskMod, s.lead.size()) &&
+                      !s.gradAtomicDQ;
+    return s.mask || s.scoreMod || (s.maskMod && !affineOnly) ? 32 : 64;
+  }
   // wgmma keeps no B fragments in registers, but double-buffers its tiles
   // (static shared memory: 48 KiB); the mask's indices would spill a 32-query
   // dK/dV tile.
@@ -1522,9 +1532,16 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
                   const Term &t = terms[4 * nt + 2 * j + r];
                   Value d = arith::SubFOp::create(
                       lb, l, at(lb, l, dpAll[nt], r, j), dq);
+                  // P^T is 0 where not seen: dS^T = P^T (dP^T - D) is
+                  // too, as in FlashAttention, without each score's
+                  // predicate kept across dP^T's product (32 of them a
+                  // thread spilled a window's 64-query tiles). Under a
+                  // score_mod its derivative may be anything there: the
+                  // select stays.
+                  Value vis = t.dMod ? t.vis : Value();
                   ds = put(lb, l,
-                           KernelModifiers::dScore(kl, t.p, d, t.dMod, t.vis),
-                           ds, r, j);
+                           KernelModifiers::dScore(kl, t.p, d, t.dMod, vis), ds,
+                           r, j);
                 }
               }
               dsC.push_back(ds);

@@ -16,6 +16,8 @@
 // RUN: flash-opt %s --flash-map-to-gpu=grad-a-shared=0 | FileCheck %s --check-prefix=REGS
 // RUN: flash-opt %s --flash-map-to-gpu | FileCheck %s --check-prefix=DEFAULT
 // RUN: flash-opt %s --flash-map-to-gpu | FileCheck %s --check-prefix=MASKED
+// RUN: flash-opt %s --flash-map-to-gpu | FileCheck %s --check-prefix=WINDOW
+// RUN: flash-opt %s --flash-map-to-gpu="deterministic=0" | FileCheck %s --check-prefix=WINDOW-RED
 
 // CHECK-LABEL: module attributes {flash.kernels = [{args = ["q", "k", "v", "o", "lse", "do", "dq", "delta"], batch_heads = "bh", block = 384 : i64, kind = "wgmma", name = "flash_attention_grad_dq_0", rows = "nq", rows_per_block = 128 : i64
 // CHECK-SAME: {args = ["q", "k", "v", "lse", "do", "delta", "dk", "dv"], batch_heads = "bhkv", block = 384 : i64, kind = "wgmma", name = "flash_attention_grad_dkdv_0", rows = "nk", rows_per_block = 128 : i64
@@ -69,4 +71,52 @@ func.func @grad_d128_masked(%q: tensor<2x4x100x128xbf16>, %k: tensor<2x2x130x128
          outs(%q, %k, %k : tensor<2x4x100x128xbf16>, tensor<2x2x130x128xbf16>, tensor<2x2x130x128xbf16>)
          -> tensor<2x4x100x128xbf16>, tensor<2x2x130x128xbf16>, tensor<2x2x130x128xbf16>
   return %r#1 : tensor<2x2x130x128xbf16>
+}
+
+// A sliding window (a mask_mod of affine bounds alone; GQA): 64-query
+// dK/dV tiles as under the causal limit, its dS^T = P^T (dP^T - D) without
+// a select on the scores' predicates (P^T is 0 where not seen); with dQ by
+// reductions 32 (64 would spill). A document mask (not affine): 32.
+// WINDOW-LABEL: gpu.func @flash_attention_grad_dkdv_2
+// WINDOW-NOT: gpu.func
+// WINDOW: m64n64k16.f32.bf16.bf16 {{.*}} da, d, z, 1, 1, 0, 0;
+// WINDOW-LABEL: gpu.func @flash_attention_grad_dkdv_3
+// WINDOW-NOT: gpu.func
+// WINDOW: m64n32k16.f32.bf16.bf16 {{.*}} da, d, z, 1, 1, 0, 0;
+// WINDOW-RED-LABEL: gpu.func @flash_attention_grad_dkdv_2
+// WINDOW-RED-NOT: gpu.func
+// WINDOW-RED: m64n32k16.f32.bf16.bf16 {{.*}} da, d, z, 1, 1, 0, 0;
+func.func @grad_d128_window(%q: tensor<2x4x300x128xbf16>, %k: tensor<2x2x300x128xbf16>,
+                            %l: tensor<2x4x300xf32>) -> tensor<2x2x300x128xbf16> {
+  %r:3 = flash.attention_grad ins(%q, %k, %k, %q, %l, %q : tensor<2x4x300x128xbf16>,
+             tensor<2x2x300x128xbf16>, tensor<2x2x300x128xbf16>, tensor<2x4x300x128xbf16>,
+             tensor<2x4x300xf32>, tensor<2x4x300x128xbf16>)
+         outs(%q, %k, %k : tensor<2x4x300x128xbf16>, tensor<2x2x300x128xbf16>, tensor<2x2x300x128xbf16>)
+         {causal} -> tensor<2x4x300x128xbf16>, tensor<2x2x300x128xbf16>, tensor<2x2x300x128xbf16>
+    mask_mod {
+    ^bb0(%b: index, %h: index, %i: index, %j: index):
+      %w = arith.constant -100 : index
+      %lo = arith.addi %i, %w : index
+      %in = arith.cmpi sge, %j, %lo : index
+      flash.yield %in : i1
+    }
+  return %r#1 : tensor<2x2x300x128xbf16>
+}
+
+func.func @grad_d128_documents(%q: tensor<2x300x128xbf16>, %l: tensor<2x300xf32>,
+                               %seg: tensor<300xi32>) -> tensor<2x300x128xbf16> {
+  %r:3 = flash.attention_grad ins(%q, %q, %q, %q, %l, %q : tensor<2x300x128xbf16>,
+             tensor<2x300x128xbf16>, tensor<2x300x128xbf16>, tensor<2x300x128xbf16>,
+             tensor<2x300xf32>, tensor<2x300x128xbf16>)
+         captures(%seg : tensor<300xi32>)
+         outs(%q, %q, %q : tensor<2x300x128xbf16>, tensor<2x300x128xbf16>, tensor<2x300x128xbf16>)
+         -> tensor<2x300x128xbf16>, tensor<2x300x128xbf16>, tensor<2x300x128xbf16>
+    mask_mod {
+    ^bb0(%h: index, %i: index, %j: index, %s: tensor<300xi32>):
+      %a = tensor.extract %s[%i] : tensor<300xi32>
+      %b = tensor.extract %s[%j] : tensor<300xi32>
+      %same = arith.cmpi eq, %a, %b : i32
+      flash.yield %same : i1
+    }
+  return %r#1 : tensor<2x300x128xbf16>
 }

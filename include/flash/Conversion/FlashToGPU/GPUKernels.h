@@ -379,7 +379,8 @@ struct KernelModifiers {
   /// narrowed by the mask_mod.
   Value gradScore(KernelBuilder &kb, unsigned r, Value x, Value row,
                   Value key, Value &dMod, Value &vis) const;
-  /// dS = P (dP - D) [* dMod], 0 where not visible.
+  /// dS = P (dP - D) [* dMod], 0 where not visible; without `vis`, P is
+  /// already 0 there and dS is P (dP - D) [* dMod] alone.
   static Value dScore(KernelBuilder &kb, Value p, Value d, Value dMod,
                       Value vis);
   /// maskModTiles of the mask_mod's bounds at this batch-head.
