@@ -50,7 +50,12 @@
 # scores' predicates against the kernels before (behind FLASH_EXP_*
 # variables while measured: "old|bwd|64,128,256||FLASH_EXP_SEL=1 ...",
 # and "mods|causal,window" the same way; new / old / new in one call by
-# listing "new" twice in variants.txt), checks bs b2 sm ga mm.
+# listing "new" twice in variants.txt), checks bs b2 sm ga mm; the
+# consumers' turns also around the peeled first tile and the last P V
+# (FLASH_EXP_TURNS, dropped: within the noise) and the warp-specialized
+# forward at <= 1024 keys (now the default without modifiers: checks
+# mm11-mm15, with mm16-mm18 the persistent non-causal kernel; sm8, sm9
+# document masks on it); ncu of the d = 128 16k forward (ours and cuDNN's).
 # (Session 27 compared the backward's A operands
 # and tiles: grad-a-shared=0, mma-warps=8, mma-tile-kv=64; its
 # self-checks are `checks bs` and `checks bw` below.)
@@ -98,6 +103,8 @@ scoremods() { # prefix: the forward with score_mods (soft-cap, ALiBi)
   exe ${p}5 --nq 1 --nk 1500 --d 128 --hq 2 --softcap 2 --dtype f16 --tol 2e-3
   exe ${p}6 --n 1200 --d 128 --hq 4 --alibi --causal --dtype bf16 --tol 8e-3
   exe ${p}7 --nq 1500 --nk 1300 --d 128 --hq 2 --window 100,30 --alibi --dtype bf16 --tol 8e-3
+  exe ${p}8 --batch 2 --hq 2 --n 2000 --d 128 --segments 3 --causal --dtype bf16 --tol 8e-3
+  exe ${p}9 --hq 4 --hkv 2 --nq 300 --nk 1500 --d 256 --segments 4 --dtype f16 --tol 2e-3
 }
 merged() { # prefix: the warp-specialized causal forward (d = 128 past
   # 1024 keys or with runtime sizes; odd sizes, offsets, GQA, one query)
@@ -112,6 +119,14 @@ merged() { # prefix: the warp-specialized causal forward (d = 128 past
   exe ${p}8 --nq 2100 --nk 1500 --d 128 --hq 2 --causal --causal-offset 300 --dtype f16 --tol 2e-3
   exe ${p}9 --nq 1100 --nk 1100 --d 128 --batch 2 --hq 4 --causal --dtype bf16 --tol 8e-3
   exe ${p}10 --dynamic --nq 1 --nk 1 --d 128 --hq 2 --causal --dtype bf16 --tol 8e-3
+  exe ${p}11 --nq 1000 --nk 1000 --d 128 --hq 4 --causal --dtype bf16 --tol 8e-3
+  exe ${p}12 --nq 77 --nk 1024 --d 128 --hq 2 --causal --causal-offset 947 --dtype f16 --tol 2e-3
+  exe ${p}13 --nq 1 --nk 500 --d 128 --hq 2 --causal --dtype bf16 --tol 8e-3
+  exe ${p}14 --n 130 --d 128 --hq 2 --causal --dtype f16 --tol 2e-3
+  exe ${p}15 --batch 2 --hq 4 --hkv 2 --n 1024 --d 128 --causal --dtype bf16 --tol 8e-3
+  exe ${p}16 --batch 2 --hq 4 --nq 1300 --nk 2100 --d 128 --dtype bf16 --tol 8e-3
+  exe ${p}17 --hq 4 --hkv 2 --nq 700 --nk 1500 --d 256 --dtype bf16 --tol 8e-3
+  exe ${p}18 --batch 4 --hq 8 --n 1100 --d 128 --dtype f16 --tol 2e-3
 }
 for c in $CHECKS; do
   case $c in

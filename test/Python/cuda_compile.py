@@ -19,10 +19,10 @@ def cfg(d, dtype, causal=False, hq=4, hkv=2, n=100):
 
 
 # Tensor cores: on sm_90a wgmma, one warpgroup of 64 rows per block; at
-# d = 128 over 1024 keys warp-specialized, two consumer warpgroups (128
-# rows) and a producer per block.
+# d = 128 warp-specialized, two consumer warpgroups (128 rows) and a
+# producer per block.
 # CHECK: bf16 d=64 fwd ELF flash_attention_0 grid=2x8x1 block=128 kinds=wgmma
-# CHECK: bf16 d=128 fwd ELF flash_attention_0 grid=2x8x1 block=128 kinds=wgmma
+# CHECK: bf16 d=128 fwd ELF flash_attention_0 grid=1x8x1 block=384 kinds=wgmma
 # CHECK: bf16 d=128 fwd ELF flash_attention_0 grid=16x8x1 block=384 kinds=wgmma
 # The backward: dQ over query rows (B*Hq), dK/dV over key rows (B*Hkv).
 # CHECK: f16 d=64 bwd ELF flash_attention_grad_dq_0 grid=2x8x1 block=128 flash_attention_grad_dkdv_0 grid=2x4x1 block=256 kinds=wgmma,wgmma

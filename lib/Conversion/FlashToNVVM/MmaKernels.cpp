@@ -833,12 +833,16 @@ bool gpukernels::warpSpecializedApplies(const KernelSpec &s, bool persistent) {
   // document mask) both roles walk the block mask's tiles.
   // At d = 128 with at most 1024 keys (eight of its tiles, static Nk) the
   // peeled first tile and the last P V are a large share of a block's work:
-  // 0.93-1.0x there (2026-12-04), so those shapes keep the one-warpgroup
-  // kernel. At d = 256 it ran 1.18-1.24x at 1k too, 1.24-1.39x at 4k-16k.
-  // Persistent, its blocks' first and last tiles overlap the previous and
-  // next query blocks' work.
-  const bool fewKeys =
-      !persistent && s.d == 128 && !ShapedType::isDynamic(s.nk) && s.nk <= 1024;
+  // 0.93-1.0x there on the H200 (2026-12-04). With the kernels since (the
+  // causal limit's ranges, warp-uniform roles) the causal 1k row ran
+  // 1.07-1.09x the one-warpgroup kernel on an H100 (session 33); shapes
+  // with modifiers (not measured there; a document mask spills 104 bytes)
+  // keep the one-warpgroup kernel. At d = 256 it ran 1.18-1.24x at 1k too,
+  // 1.24-1.39x at 4k-16k. Persistent, its blocks' first and last tiles
+  // overlap the previous and next query blocks' work.
+  const bool fewKeys = !persistent && s.d == 128 &&
+                       !ShapedType::isDynamic(s.nk) && s.nk <= 1024 &&
+                       (s.maskMod || s.scoreMod);
   return wgmmaApplies(s) && (s.d == 128 || s.d == 256) && !s.mask &&
          !s.splitKeys && !fewKeys;
 }
