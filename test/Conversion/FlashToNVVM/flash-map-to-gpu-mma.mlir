@@ -122,8 +122,8 @@ func.func @bf16_d256(%q: tensor<1x2x100x256xbf16>, %k: tensor<1x2x130x256xbf16>,
 // The default at head dim 128: warp-specialized blocks of 384 threads (two
 // consumer warpgroups of 64 rows, then the producer), Q and a two-stage
 // ring of 128-key K/V tiles (5 x 128 x 128 elements + 1 KiB) and 12
-// mbarriers (those of a second Q buffer unused); the producer gives registers away, copies by cp.async and
-// arrives when the copies land; the consumers wait for each stage, take
+// mbarriers (those of a second Q buffer unused); the producer gives registers away, copies by cp.async
+// (K a tile ahead of V) and arrives when the copies land; the consumers wait for each stage, take
 // turns to issue S = Q K^T and O += P V asynchronously (named barriers),
 // and run the softmax while P V is in flight.
 // Explicit tuning options select the one-warpgroup kernel.
@@ -144,8 +144,20 @@ func.func @bf16_d256(%q: tensor<1x2x100x256xbf16>, %k: tensor<1x2x130x256xbf16>,
 // WS: nvvm.setmaxregister  decrease 24
 // WS: nvgpu.device_async_copy
 // WS: nvvm.cp.async.mbarrier.arrive %{{.*}} {noinc = true}
-// WS: scf.for
+// K a tile ahead of V: the first tile's K, then each step K of the next
+// tile (if any) before its own V.
+// WS: scf.if
 // WS: nvvm.mbarrier.try_wait.parity
+// WS: nvvm.cp.async.mbarrier.arrive %{{.*}} {noinc = true}
+// WS: scf.for %[[T:.*]] = {{.*}} iter_args
+// WS: %[[AFTER:.*]] = arith.addi %[[T]], %c128
+// WS: %[[HAS:.*]] = arith.cmpi slt, %[[AFTER]],
+// WS: scf.if %[[HAS]] {
+// WS: nvvm.mbarrier.try_wait.parity
+// WS: nvvm.cp.async.mbarrier.arrive %{{.*}} {noinc = true}
+// WS: }
+// WS: nvvm.mbarrier.try_wait.parity
+// WS: nvgpu.device_async_copy
 // WS: nvvm.cp.async.mbarrier.arrive %{{.*}} {noinc = true}
 // WS: nvvm.setmaxregister  increase 240
 // WS: nvvm.barrier.arrive id
