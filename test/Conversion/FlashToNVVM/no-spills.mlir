@@ -6,6 +6,7 @@
 // REQUIRES: ptxas
 // RUN: %gen --batch 4 --hq 32 --n 4096 --d 64 --dtype bf16 | flash-opt --flash-to-nvvm=format=isa | %python %S/ptxas_spills.py | FileCheck %s --check-prefix=FWD
 // RUN: %gen --batch 4 --hq 16 --n 4096 --d 128 --dtype bf16 --causal | flash-opt --flash-to-nvvm=format=isa | %python %S/ptxas_spills.py | FileCheck %s --check-prefix=FWD
+// RUN: %gen --batch 16 --hq 16 --n 1024 --d 128 --dtype bf16 --causal | flash-opt --flash-to-nvvm=format=isa | %python %S/ptxas_spills.py | FileCheck %s --check-prefix=FWD
 // RUN: %gen --batch 2 --hq 4 --hkv 2 --nq 300 --nk 200 --d 64 --dtype f16 --causal --mask add | flash-opt --flash-to-nvvm=format=isa | %python %S/ptxas_spills.py | FileCheck %s --check-prefix=FWD
 // RUN: %gen --batch 4 --hq 8 --n 4096 --d 256 --dtype bf16 | flash-opt --flash-to-nvvm=format=isa | %python %S/ptxas_spills.py | FileCheck %s --check-prefix=FWD
 // RUN: %gen --batch 2 --hq 4 --hkv 2 --nq 300 --nk 200 --d 256 --dtype bf16 --causal --dynamic | flash-opt --flash-to-nvvm=format=isa | %python %S/ptxas_spills.py | FileCheck %s --check-prefix=FWD
