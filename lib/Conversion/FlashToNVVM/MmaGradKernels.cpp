@@ -101,14 +101,17 @@ int64_t gpukernels::mmaGradTile(const KernelSpec &s, bool kv) {
   // 32 registers a thread replace the dead S^T's) and ran 1.06-1.13x and
   // 1.14-1.32x 32 on an H100 (session 29). Under a mask_mod of affine
   // bounds alone (a sliding window, a prefix), deterministic, 64 spill
-  // nothing either (GQA too): the sliding-window backward at 16k ran
-  // 1.02-1.15x 32 on an H100 (session 33); with reductions 36 bytes.
+  // nothing either (GQA too, with static sizes): the sliding-window
+  // backward at 16k ran 1.02-1.15x 32 on an H100 (session 33); with
+  // reductions, or GQA with runtime sizes, 36 bytes.
   if (s.wgmma && s.gradAShared) {
     if (!kv)
       return 64;
+    const bool staticSizes =
+        !ShapedType::isDynamic(s.nq) && !ShapedType::isDynamic(s.nk);
     bool affineOnly = s.maskMod &&
                       flash::maskModIsAffine(*s.maskMod, s.lead.size()) &&
-                      !s.gradAtomicDQ;
+                      !s.gradAtomicDQ && (s.hq == s.hkv || staticSizes);
     return s.mask || s.scoreMod || (s.maskMod && !affineOnly) ? 32 : 64;
   }
   // wgmma keeps no B fragments in registers, but double-buffers its tiles
