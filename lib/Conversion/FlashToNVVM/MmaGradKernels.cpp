@@ -100,18 +100,17 @@ int64_t gpukernels::mmaGradTile(const KernelSpec &s, bool kv) {
   // nothing (deterministic) or 48-60 bytes (dQ by reductions, whose dQ^T's
   // 32 registers a thread replace the dead S^T's) and ran 1.06-1.13x and
   // 1.14-1.32x 32 on an H100 (session 29). Under a mask_mod of affine
-  // bounds alone (a sliding window, a prefix), deterministic, 64 spill
-  // nothing either (GQA too, with static sizes): the sliding-window
-  // backward at 16k ran 1.02-1.15x 32 on an H100 (session 33); with
-  // reductions, or GQA with runtime sizes, 36 bytes.
+  // bounds alone (a sliding window, a prefix), deterministic and without
+  // GQA, 64 spill nothing either: the sliding-window backward at 16k ran
+  // 1.02-1.15x 32 on an H100 (session 33). With reductions, or GQA with
+  // runtime sizes, 64 spill 36 bytes; GQA with static sizes spills
+  // nothing but has not run on a GPU with 64 yet.
   if (s.wgmma && s.gradAShared) {
     if (!kv)
       return 64;
-    const bool staticSizes =
-        !ShapedType::isDynamic(s.nq) && !ShapedType::isDynamic(s.nk);
     bool affineOnly = s.maskMod &&
                       flash::maskModIsAffine(*s.maskMod, s.lead.size()) &&
-                      !s.gradAtomicDQ && (s.hq == s.hkv || staticSizes);
+                      !s.gradAtomicDQ && s.hq == s.hkv;
     return s.mask || s.scoreMod || (s.maskMod && !affineOnly) ? 32 : 64;
   }
   // wgmma keeps no B fragments in registers, but double-buffers its tiles

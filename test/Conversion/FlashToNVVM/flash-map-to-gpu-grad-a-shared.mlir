@@ -73,11 +73,11 @@ func.func @grad_d128_masked(%q: tensor<2x4x100x128xbf16>, %k: tensor<2x2x130x128
   return %r#1 : tensor<2x2x130x128xbf16>
 }
 
-// A sliding window (a mask_mod of affine bounds alone; GQA): 64-query
-// dK/dV tiles as under the causal limit, its dS^T = P^T (dP^T - D) without
-// a select on the scores' predicates (P^T is 0 where not seen); with dQ by
-// reductions 32 (64 would spill), and with GQA and runtime sizes (36
-// bytes at 64). A document mask (not affine): 32.
+// A sliding window (a mask_mod of affine bounds alone): 64-query dK/dV
+// tiles as under the causal limit, its dS^T = P^T (dP^T - D) without a
+// select on the scores' predicates (P^T is 0 where not seen); with dQ by
+// reductions 32 (64 would spill), and with GQA (runtime sizes: 36 bytes
+// at 64). A document mask (not affine): 32.
 // WINDOW-LABEL: gpu.func @flash_attention_grad_dkdv_2
 // WINDOW-NOT: gpu.func
 // WINDOW: m64n64k16.f32.bf16.bf16 {{.*}} da, d, z, 1, 1, 0, 0;
@@ -87,16 +87,19 @@ func.func @grad_d128_masked(%q: tensor<2x4x100x128xbf16>, %k: tensor<2x2x130x128
 // WINDOW-LABEL: gpu.func @flash_attention_grad_dkdv_4
 // WINDOW-NOT: gpu.func
 // WINDOW: m64n32k16.f32.bf16.bf16 {{.*}} da, d, z, 1, 1, 0, 0;
+// WINDOW-LABEL: gpu.func @flash_attention_grad_dkdv_5
+// WINDOW-NOT: gpu.func
+// WINDOW: m64n32k16.f32.bf16.bf16 {{.*}} da, d, z, 1, 1, 0, 0;
 // WINDOW-RED-LABEL: gpu.func @flash_attention_grad_dkdv_2
 // WINDOW-RED-NOT: gpu.func
 // WINDOW-RED: m64n32k16.f32.bf16.bf16 {{.*}} da, d, z, 1, 1, 0, 0;
-func.func @grad_d128_window(%q: tensor<2x4x300x128xbf16>, %k: tensor<2x2x300x128xbf16>,
-                            %l: tensor<2x4x300xf32>) -> tensor<2x2x300x128xbf16> {
+func.func @grad_d128_window(%q: tensor<2x4x300x128xbf16>, %k: tensor<2x4x300x128xbf16>,
+                            %l: tensor<2x4x300xf32>) -> tensor<2x4x300x128xbf16> {
   %r:3 = flash.attention_grad ins(%q, %k, %k, %q, %l, %q : tensor<2x4x300x128xbf16>,
-             tensor<2x2x300x128xbf16>, tensor<2x2x300x128xbf16>, tensor<2x4x300x128xbf16>,
+             tensor<2x4x300x128xbf16>, tensor<2x4x300x128xbf16>, tensor<2x4x300x128xbf16>,
              tensor<2x4x300xf32>, tensor<2x4x300x128xbf16>)
-         outs(%q, %k, %k : tensor<2x4x300x128xbf16>, tensor<2x2x300x128xbf16>, tensor<2x2x300x128xbf16>)
-         {causal} -> tensor<2x4x300x128xbf16>, tensor<2x2x300x128xbf16>, tensor<2x2x300x128xbf16>
+         outs(%q, %k, %k : tensor<2x4x300x128xbf16>, tensor<2x4x300x128xbf16>, tensor<2x4x300x128xbf16>)
+         {causal} -> tensor<2x4x300x128xbf16>, tensor<2x4x300x128xbf16>, tensor<2x4x300x128xbf16>
     mask_mod {
     ^bb0(%b: index, %h: index, %i: index, %j: index):
       %w = arith.constant -100 : index
@@ -104,7 +107,7 @@ func.func @grad_d128_window(%q: tensor<2x4x300x128xbf16>, %k: tensor<2x2x300x128
       %in = arith.cmpi sge, %j, %lo : index
       flash.yield %in : i1
     }
-  return %r#1 : tensor<2x2x300x128xbf16>
+  return %r#1 : tensor<2x4x300x128xbf16>
 }
 
 func.func @grad_d128_documents(%q: tensor<2x300x128xbf16>, %l: tensor<2x300xf32>,
@@ -140,4 +143,21 @@ func.func @grad_d128_window_dynamic(%q: tensor<2x4x?x128xbf16>, %k: tensor<2x2x?
       flash.yield %in : i1
     }
   return %r#1 : tensor<2x2x?x128xbf16>
+}
+
+func.func @grad_d128_window_gqa(%q: tensor<2x4x300x128xbf16>, %k: tensor<2x2x300x128xbf16>,
+                                %l: tensor<2x4x300xf32>) -> tensor<2x2x300x128xbf16> {
+  %r:3 = flash.attention_grad ins(%q, %k, %k, %q, %l, %q : tensor<2x4x300x128xbf16>,
+             tensor<2x2x300x128xbf16>, tensor<2x2x300x128xbf16>, tensor<2x4x300x128xbf16>,
+             tensor<2x4x300xf32>, tensor<2x4x300x128xbf16>)
+         outs(%q, %k, %k : tensor<2x4x300x128xbf16>, tensor<2x2x300x128xbf16>, tensor<2x2x300x128xbf16>)
+         {causal} -> tensor<2x4x300x128xbf16>, tensor<2x2x300x128xbf16>, tensor<2x2x300x128xbf16>
+    mask_mod {
+    ^bb0(%b: index, %h: index, %i: index, %j: index):
+      %w = arith.constant -100 : index
+      %lo = arith.addi %i, %w : index
+      %in = arith.cmpi sge, %j, %lo : index
+      flash.yield %in : i1
+    }
+  return %r#1 : tensor<2x2x300x128xbf16>
 }

@@ -27,8 +27,8 @@
 // The same window with its diagonal a captured run-time operand, as
 // flash_mlir.cuda builds it (bench_mods.py's), persistent by default.
 // RUN: %gen --hq 16 --n 16384 --d 128 --window 1024,0 --causal --dtype bf16 --mod-offset | flash-opt --flash-to-nvvm="format=isa" | %python %S/ptxas_spills.py | FileCheck %s --check-prefix=FWD
-// Its backward (bench_mods.py's), and a window's with GQA (both of
-// 64-query dK/dV tiles).
+// Its backward (bench_mods.py's: 64-query dK/dV tiles), and a window's
+// with GQA (32).
 // RUN: %gen --grad --hq 16 --n 16384 --d 128 --window 1024,0 --causal --dtype bf16 --mod-offset | flash-opt --flash-to-nvvm="format=isa" | %python %S/ptxas_spills.py | FileCheck %s --check-prefix=BWD
 // RUN: %gen --grad --batch 2 --hq 4 --hkv 2 --n 2048 --d 128 --window 256,0 --causal --dtype bf16 | flash-opt --flash-to-nvvm="format=isa" | %python %S/ptxas_spills.py | FileCheck %s --check-prefix=BWD
 // Document masks (segment ids: a block mask, tiles seen in full unmasked)
