@@ -88,6 +88,12 @@ void gpukernels::streamTile(OpBuilder &b, Location loc, const SwizzledTiles &kv,
   Value col0 = arith::MulIOp::create(
       b, loc, arith::RemUIOp::create(b, loc, ptid, c(perRow)), c(8));
   Value key0 = arith::AddIOp::create(b, loc, row0, r0);
+  // The rows left from key0, in i32: each copy's check is a 32-bit compare
+  // with an immediate (in index, two instructions a copy).
+  auto i32 = [&](Value x) -> Value {
+    return arith::IndexCastOp::create(b, loc, b.getI32Type(), x);
+  };
+  Value left = arith::SubIOp::create(b, loc, i32(limit), i32(key0));
   auto tokTy = nvgpu::DeviceAsyncTokenType::get(b.getContext());
   SmallVector<Value> toks;
   for (int64_t part = 0; part < parts; ++part) {
@@ -95,8 +101,9 @@ void gpukernels::streamTile(OpBuilder &b, Location loc, const SwizzledTiles &kv,
     Value dst0 = kv.at(b, loc, tile, r0, col)[0];
     for (int64_t i = 0; i < rows / step; ++i) {
       Value key = arith::AddIOp::create(b, loc, key0, c(i * step));
-      Value in =
-          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, key, limit);
+      Value in = arith::CmpIOp::create(
+          b, loc, arith::CmpIPredicate::slt,
+          arith::ConstantIntOp::create(b, loc, b.getI32Type(), i * step), left);
       Value n = arith::SelectOp::create(b, loc, in, c(8), c(0));
       Value dst = arith::AddIOp::create(b, loc, dst0, c(i * step * 64));
       toks.push_back(nvgpu::DeviceAsyncCopyOp::create(

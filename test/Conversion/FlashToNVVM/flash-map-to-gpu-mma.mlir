@@ -142,6 +142,9 @@ func.func @bf16_d256(%q: tensor<1x2x100x256xbf16>, %k: tensor<1x2x130x256xbf16>,
 // WS: %[[PRODUCER:.*]] = arith.cmpi uge, %[[WGI]], %c2
 // WS: scf.if %[[PRODUCER]] {
 // WS: nvvm.setmaxregister  decrease 24
+// Each copy's row check: rows left (i32) against an immediate.
+// WS: %[[LEFT:.*]] = arith.subi %{{.*}}, %{{.*}} : i32
+// WS: arith.cmpi slt, %c{{[0-9]+}}_i32{{.*}}, %[[LEFT]] : i32
 // WS: nvgpu.device_async_copy
 // WS: nvvm.cp.async.mbarrier.arrive %{{.*}} {noinc = true}
 // K a tile ahead of V: the first tile's K, then each step K of the next
