@@ -424,16 +424,12 @@ void namedBarrier(OpBuilder &b, Location loc, int64_t id, int64_t threads,
 }
 
 /// The producer's n-th tile: waits until its stage is free (the consumers
-/// read the stage's previous tiles; the first round's wait, for parity 1,
-/// passes at once), issues the copies into it (`copy(stage)`) and arrives
-/// on the stage's landed barrier once they land.
+/// read the stage's previous tiles), issues the copies into it
+/// (`copy(stage)`) and arrives on the stage's landed barrier once they land.
 void produceStage(MmaFragments &G, const StageBarriers &bars, Value n,
                   function_ref<void(Value)> copy) {
   auto [stage, phase] = ringSlot(G.b, G.loc, n);
-  bars.wait(G.b, G.loc, kGradEmpty, stage,
-            arith::XOrIOp::create(
-                G.b, G.loc, phase,
-                arith::ConstantIntOp::create(G.b, G.loc, G.b.getI32Type(), 1)));
+  bars.waitReleased(G.b, G.loc, kGradEmpty, stage, phase);
   copy(stage);
   bars.arriveOnCopies(G.b, G.loc, kGradFull, stage);
 }
@@ -1674,11 +1670,7 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
               Value tileAt = dqTileAt;
               if (producer) {
                 auto [dstage, dphase] = ringSlot(lb, l, args[nAcc]);
-                bars->wait(
-                    lb, l, kGradDQEmpty, dstage,
-                    arith::XOrIOp::create(lb, l, dphase,
-                                          arith::ConstantIntOp::create(
-                                              lb, l, lb.getI32Type(), 1)));
+                bars->waitReleased(lb, l, kGradDQEmpty, dstage, dphase);
                 tileAt =
                     G.add(tileAt, arith::MulIOp::create(
                                       lb, l, dstage, kl.c(kTile * dqStride)));

@@ -1317,8 +1317,7 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
       pb.setInsertionPoint(b.getInsertionBlock(), b.getInsertionPoint());
       // Q's buffer is free once the consumers' epilogue of its previous
       // query block is done (the first round passes at once).
-      bars->wait(pb, loc, kQEmpty, qSlot,
-                 arith::XOrIOp::create(pb, loc, qPhase, i32c(pb, loc, 1)));
+      bars->waitReleased(pb, loc, kQEmpty, qSlot, qPhase);
     }
     for (int64_t i = 0; i < qTiles; ++i)
       streamTile(pb, loc, *kv, qTileIndex(pb, i), copyTid, q, bh,
@@ -1330,11 +1329,10 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
     SmallVector<Value> pState;
     Value pFirst = skipTiles ? seekFirst(pb, loc, pState) : kvStart;
     // Tile t's K into ring slot n, once the consumers have read the slot's
-    // previous K (the first round's wait, for parity 1, passes at once).
+    // previous K.
     auto produceK = [&](OpBuilder &lb, Location l, Value t, Value n) {
       auto [stage, phase] = ringSlot(lb, l, n);
-      bars->wait(lb, l, kKEmpty, stage,
-                 arith::XOrIOp::create(lb, l, phase, i32c(lb, l, 1)));
+      bars->waitReleased(lb, l, kKEmpty, stage, phase);
       streamTile(lb, l, *kv, stage, copyTid, k, kvbh, t, nk, tileKV, D);
       bars->arriveOnCopies(lb, l, kKFull, stage);
     };
@@ -1371,8 +1369,7 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
                          ib, il, n, arith::ConstantIndexOp::create(ib, il, 1)));
           });
           auto [stage, phase] = ringSlot(lb, l, n);
-          bars->wait(lb, l, kVEmpty, stage,
-                     arith::XOrIOp::create(lb, l, phase, i32c(lb, l, 1)));
+          bars->waitReleased(lb, l, kVEmpty, stage, phase);
           streamTile(lb, l, *kv, G.add(stage, G.c(stages)), copyTid, v, kvbh,
                      jt, nk, tileKV, D);
           bars->arriveOnCopies(lb, l, kVFull, stage);

@@ -45,6 +45,14 @@ void StageBarriers::wait(OpBuilder &b, Location loc, int64_t which, Value stage,
       arith::ConstantIntOp::create(b, loc, b.getI32Type(), 10000000));
 }
 
+void StageBarriers::waitReleased(OpBuilder &b, Location loc, int64_t which,
+                                 Value stage, Value phase) const {
+  wait(b, loc, which, stage,
+       arith::XOrIOp::create(
+           b, loc, phase,
+           arith::ConstantIntOp::create(b, loc, b.getI32Type(), 1)));
+}
+
 void StageBarriers::arrive(OpBuilder &b, Location loc, int64_t which,
                            Value stage) const {
   NVVM::MBarrierArriveOp::create(b, loc, Type(), ptr(b, loc, which, stage),

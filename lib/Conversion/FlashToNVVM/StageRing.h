@@ -61,6 +61,12 @@ struct StageBarriers {
   /// try_wait loop).
   void wait(OpBuilder &b, Location loc, int64_t which, Value stage,
             Value parity) const;
+  /// The wait of the side that refills a stage: until the phase before the
+  /// stage's current `phase` (i32) has completed, i.e. the other side has
+  /// released what the stage held last (the first round's wait, for parity
+  /// 1, passes at once).
+  void waitReleased(OpBuilder &b, Location loc, int64_t which, Value stage,
+                    Value phase) const;
   void arrive(OpBuilder &b, Location loc, int64_t which, Value stage) const;
   /// Arrives once this thread's cp.async copies so far have landed.
   void arriveOnCopies(OpBuilder &b, Location loc, int64_t which,
