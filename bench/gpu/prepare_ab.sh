@@ -59,6 +59,12 @@
 # the producer's K a tile ahead of V (FLASH_EXP_KAHEAD while measured, now
 # the default; mm18 then outlasted the 20 s at 4 x 8 heads x 1100, now
 # smaller).
+# Session 34: the producers' copies by TMA (tensor maps; the forward's,
+# the dQ kernel's K / V, the dK/dV kernel's Q / dO) against the kernels
+# of the commit before (its flash-opt as FLASH_OPT in ENV:
+# "head|fwd|64,128,256||FLASH_OPT=/tmp/head/flash-opt"), checks bs b2 ga
+# mm sm and py (bench/gpu/check_forward.py: the Python front's forward on
+# odd shapes and unaligned or strided views).
 # (Session 27 compared the backward's A operands
 # and tiles: grad-a-shared=0, mma-warps=8, mma-tile-kv=64; its
 # self-checks are `checks bs` and `checks bw` below.)
@@ -69,7 +75,7 @@ VARIANTS=(
   "fwd|fwd|64,128,256|"
   "bwd|bwd|64,128,256|"
 )
-CHECKS=${CHECKS:-bs b2 sm}
+CHECKS=${CHECKS:-bs b2 sm py}
 source bench/aot.sh
 checks() { # prefix: the backward's
   local p=$1
@@ -139,6 +145,8 @@ for c in $CHECKS; do
     mm) FLASH_AOT_NVVM_OPTIONS="" merged mm ;;
     b2) FLASH_AOT_NVVM_OPTIONS="" checks256 b2 ;;
     sm) FLASH_AOT_NVVM_OPTIONS="" scoremods sm ;;
+    py) FLASH_MLIR_CACHE=$PWD/$OUT/c_check /usr/bin/python3 \
+          bench/gpu/check_forward.py --precompile ;;
   esac > "$OUT/prep_$c.log" 2>&1
 done
 for v in "${VARIANTS[@]}"; do

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# On the GPU machine: bench/gpu/prepare_ab.sh's self-checks, then bench.py's
+# On the GPU machine: bench/gpu/prepare_ab.sh's self-checks (and
+# check_forward.py with its cache, c_check), then bench.py's
 # rows with each variant's kernels (the peers, cuDNN and FlashAttention-2,
 # timed with the first variant of each pass).
 set -o pipefail
@@ -7,6 +8,8 @@ export PYTHONUNBUFFERED=1 FLASH_MLIR_DYNAMIC=0
 G=$PWD/${AB:-gpu_ab}
 (cd $G && for t in $(ls | grep -E '^[a-z]+[0-9]+$' | sort -V); do
   echo "== $t: $(timeout -s KILL 20 ./$t 2>&1 | tail -1)"; done)
+[ -d $G/c_check ] && FLASH_MLIR_CACHE=$G/c_check timeout -s KILL 200 \
+  python3 bench/gpu/check_forward.py
 declare -A seen
 while IFS='|' read -r n pass dims opts envs; do
   peers=1

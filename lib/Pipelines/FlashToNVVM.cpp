@@ -12,8 +12,22 @@
 #include "flash/Conversion/FlashToNVVM/FlashToNVVM.h"
 #include "GPUHostPreparation.h"
 
+#include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
+#include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
+#include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVMPass.h"
+#include "mlir/Conversion/GPUCommon/GPUCommonPass.h"
+#include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
+#include "mlir/Conversion/IndexToLLVM/IndexToLLVM.h"
+#include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
+#include "mlir/Conversion/NVGPUToNVVM/NVGPUToNVVM.h"
+#include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
+#include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
+#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
-#include "mlir/Dialect/GPU/Pipelines/Passes.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Transforms/Passes.h"
 
 #include <cctype>
 
@@ -57,22 +71,56 @@ void mlir::flash::buildFlashToNVVMPipeline(
   // Dynamically sized buffers: a static type for the bare pointers.
   pm.addPass(createFlashStaticKernelBuffers());
 
-  gpu::GPUToNVVMPipelineOptions nvvm;
-  nvvm.cubinChip = options.chip;
-  nvvm.cubinFeatures = options.features;
+  // Upstream's gpu-lower-to-nvvm-pipeline (GPUToNVVMPipeline.cpp, as LLVM
+  // 22 builds it: kernels with bare-pointer arguments), with
+  // flash-tensor-map-params between the kernels' lowering and their
+  // serialization (upstream's builder has no place for a pass there).
+  pm.addPass(createConvertNVGPUToNVVMPass());
+  pm.addPass(createGpuKernelOutliningPass());
+  pm.addPass(createConvertVectorToSCFPass());
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(createConvertNVVMToLLVMPass());
+  pm.addPass(createConvertFuncToLLVMPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  GpuNVVMAttachTargetOptions target;
+  target.chip = options.chip;
+  target.features = options.features;
+  target.optLevel = options.optLevel;
+  target.cmdOptions = options.ptxasOptions;
+  pm.addPass(createGpuNVVMAttachTarget(target));
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createArithToLLVMConversionPass());
+  ConvertIndexToLLVMPassOptions index;
+  index.indexBitwidth = 64;
+  pm.addPass(createConvertIndexToLLVMPass(index));
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  ConvertGpuOpsToNVVMOpsOptions kernels;
+  kernels.useBarePtrCallConv = true;
+  kernels.indexBitwidth = 64;
+  pm.addNestedPass<gpu::GPUModuleOp>(createConvertGpuOpsToNVVMOps(kernels));
+  pm.addNestedPass<gpu::GPUModuleOp>(createCanonicalizerPass());
+  pm.addNestedPass<gpu::GPUModuleOp>(createCSEPass());
+  pm.addNestedPass<gpu::GPUModuleOp>(createReconcileUnrealizedCastsPass());
+  pm.addNestedPass<gpu::GPUModuleOp>(createFlashTensorMapParams());
+  GpuToLLVMConversionPassOptions host;
+  host.kernelBarePtrCallConv = true;
+  pm.addPass(createGpuToLLVMConversionPass(host));
+  GpuModuleToBinaryPassOptions binary;
   switch (options.format) {
   case gpu::CompilationTarget::Assembly:
-    nvvm.cubinFormat = "isa";
+    binary.compilationTarget = "isa";
     break;
   case gpu::CompilationTarget::Binary:
-    nvvm.cubinFormat = "bin";
+    binary.compilationTarget = "bin";
     break;
   default:
-    nvvm.cubinFormat = "fatbin";
+    binary.compilationTarget = "fatbin";
     break;
   }
-  nvvm.optLevel = options.optLevel;
-  nvvm.cmdOptions = options.ptxasOptions;
-  nvvm.kernelUseBarePtrCallConv = true;
-  gpu::buildLowerToNVVMPassPipeline(pm, nvvm);
+  pm.addPass(createGpuModuleToBinaryPass(binary));
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
 }

@@ -61,6 +61,7 @@ void mlir::flash::registerAllFlashPassesAndPipelines() {
   registerFlashPasses();
   // flash-map-to-gpu with every target's kernel kinds.
   registerFlashToGPUPasses(tensorCoreKernelKinds());
+  registerFlashToNVVMPasses();
   registerFlashToSPIRVPasses();
   registerFlashPipelines();
 }

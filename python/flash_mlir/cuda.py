@@ -280,6 +280,31 @@ def geometry(contract, cfg):
     return (gx, bh, 1), (contract["block"], 1, 1)
 
 
+_KEY_ROWS = ("k", "v", "dk", "dv")
+_VALUE_COLS = ("v", "dv", "o", "do")
+_ELEMENT_BYTES = {"f8E4M3FN": 1, "f16": 2, "bf16": 2, "f32": 4}
+
+
+def tensor_maps(contract, cfg):
+    """The TMA tensor maps a kernel takes after its sizes (its contract's
+    tensor_maps: [buffer argument, box rows, box columns] each), as
+    (argument, [outer, rows, cols], element bytes, box rows, box columns):
+    the buffer [B, H, N, D] as [B H, N, D] (Nk rows for the keys' buffers,
+    Nq for the queries')."""
+    out = []
+    bh = 1
+    for b in cfg.batch:
+        bh *= b
+    for arg, box_rows, box_cols in contract.get("tensor_maps", []):
+        name = contract["args"][arg]
+        keys = name in _KEY_ROWS
+        heads = (cfg.hkv if keys else cfg.hq) or 1
+        cols = (cfg.dv or cfg.d) if name in _VALUE_COLS else cfg.d
+        out.append((arg, (bh * heads, cfg.nk if keys else cfg.nq, cols),
+                    _ELEMENT_BYTES[cfg.dtype], box_rows, box_cols))
+    return out
+
+
 def scratch_words(contracts, cfg):
     """f32 words of the scratch buffer the kernels share (0: none): those
     of the blocks of the kernel that owns it (split-KV records, a block
@@ -405,7 +430,7 @@ class Launch:
     dependent launch, cuLaunchKernelEx)."""
 
     def __init__(self, kernel, which, grid, block, n_pointers, sizes,
-                 programmatic=False):
+                 programmatic=False, maps=()):
         cu = CudaKernel._cuda
         if not getattr(cu.cuLaunchKernel, "argtypes", None):
             u = ctypes.c_uint
@@ -428,10 +453,14 @@ class Launch:
         self.empty = 0 in grid
         self.ptrs = (ctypes.c_void_p * max(1, n_pointers))()
         self.sizes = (ctypes.c_int64 * max(1, len(sizes)))(*sizes)
+        # The tensor maps (tensor_maps()): 128-byte parameters by value,
+        # 64-byte aligned, encoded again when their buffer moves.
+        self.maps = [_TensorMap(*m) for m in maps]
         addrs = ([ctypes.addressof(self.ptrs) + 8 * i
                   for i in range(n_pointers)] +
                  [ctypes.addressof(self.sizes) + 8 * i
-                  for i in range(len(sizes))])
+                  for i in range(len(sizes))] +
+                 [m.address for m in self.maps])
         self.params = (ctypes.c_void_p * max(1, len(addrs)))(*addrs)
         self.n = n_pointers
 
@@ -439,6 +468,8 @@ class Launch:
         if self.empty:
             return
         self.ptrs[:self.n] = pointers
+        for m in self.maps:
+            m.encode(pointers[m.arg])
         if self.config is not None:
             self.config.stream = stream
             r = CudaKernel._cuda.cuLaunchKernelEx(ctypes.byref(self.config),
@@ -448,6 +479,50 @@ class Launch:
                                                 stream, self.params, None)
         if r != 0:
             raise RuntimeError(f"cuLaunchKernel failed with CUDA error {r}")
+
+
+class _TensorMap:
+    """A CUtensorMap of a contiguous [outer, rows, cols] buffer in boxes
+    of box_rows x box_cols elements, 128-byte swizzled, zeros outside (as
+    the runtime's flashTensorMapEncode makes them for the MLIR host code),
+    re-encoded by cuTensorMapEncodeTiled whenever its buffer moves."""
+
+    def __init__(self, arg, dims, elt_bytes, box_rows, box_cols):
+        cu = CudaKernel._cuda
+        if not getattr(cu.cuTensorMapEncodeTiled, "argtypes", None):
+            p, u = ctypes.c_void_p, ctypes.c_uint
+            cu.cuTensorMapEncodeTiled.argtypes = [p, ctypes.c_int, u, p, p, p,
+                                                  p, p, ctypes.c_int,
+                                                  ctypes.c_int, ctypes.c_int,
+                                                  ctypes.c_int]
+        self.arg = arg
+        self._raw = ctypes.create_string_buffer(128 + 64)
+        self.address = (ctypes.addressof(self._raw) + 63) & ~63
+        outer, rows, cols = (max(1, x) for x in dims)
+        u64, u32 = ctypes.c_uint64, ctypes.c_uint32
+        self._dims = (u64 * 3)(cols, rows, outer)
+        self._strides = (u64 * 2)(cols * elt_bytes, rows * cols * elt_bytes)
+        self._box = (u32 * 3)(box_cols, box_rows, 1)
+        self._steps = (u32 * 3)(1, 1, 1)
+        # CU_TENSOR_MAP_DATA_TYPE_UINT8 / 16 / 32: the copies are bitwise.
+        self._type = {1: 0, 2: 1, 4: 2}[elt_bytes]
+        self._at = None
+
+    def encode(self, pointer):
+        if pointer == self._at:
+            return
+        if pointer % 16:
+            raise ValueError("a TMA tensor map needs a 16-byte aligned "
+                             "buffer (flash_mlir.cuda aligns its operands)")
+        # INTERLEAVE_NONE, SWIZZLE_128B, L2_PROMOTION_L2_256B,
+        # FLOAT_OOB_FILL_NONE (zeros).
+        r = CudaKernel._cuda.cuTensorMapEncodeTiled(
+            self.address, self._type, 3, pointer, self._dims, self._strides,
+            self._box, self._steps, 0, 3, 3, 0)
+        if r != 0:
+            raise RuntimeError(f"cuTensorMapEncodeTiled failed with CUDA "
+                               f"error {r}")
+        self._at = pointer
 
 
 _KERNELS = {}
@@ -734,7 +809,8 @@ class _Signature:
         return [Launch(self.kern, which, *geometry(c, self.cfg),
                        fixed + self.n_extra, size_args(c, self.cfg, self.mask),
                        programmatic=(which > 0 and
-                                     c.get("waits_for_previous", False)))
+                                     c.get("waits_for_previous", False)),
+                       maps=tensor_maps(c, self.cfg))
                 for which, c in enumerate(self.kern.contracts)]
 
     def extras(self, q, k, v, mods):
@@ -830,7 +906,16 @@ class _GradPlan(_Signature):
 
 
 def _contiguous(t):
-    return t if t.is_contiguous() else t.contiguous()
+    """t row-major and 16-byte aligned (what the kernels' tensor maps need;
+    a view into a larger buffer may start anywhere)."""
+    if t.is_contiguous() and t.data_ptr() % 16 == 0:
+        return t
+    return t.clone(memory_format=_contiguous_format())
+
+
+def _contiguous_format():
+    import torch
+    return torch.contiguous_format
 
 
 def _stream_getter(q):

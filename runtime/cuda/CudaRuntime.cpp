@@ -95,13 +95,39 @@ FLASH_EXPORT CUfunction mgpuModuleGetFunction(CUmodule module,
   return function;
 }
 
+/// The kernel parameters wider than a pointer: flash-mlir's tensor maps
+/// (128-byte CUtensorMap by value, flash-tensor-map-params). The host code
+/// passes each as a pointer to its bytes, the by-value convention of LLVM
+/// (`byval`): params[i] then holds that pointer, and the driver, which
+/// copies as many bytes as the kernel's parameter has from params[i], must
+/// get the bytes themselves.
+static void passByValue(CUfunction function, void **params, size_t count,
+                        void **byValue) {
+  for (size_t i = 0; i < count; ++i) {
+    size_t offset = 0, size = 0;
+    CUDA_CHECK(cuFuncGetParamInfo(function, i, &offset, &size));
+    byValue[i] =
+        size > sizeof(void *) ? *static_cast<void **>(params[i]) : params[i];
+  }
+}
+
 FLASH_EXPORT void mgpuLaunchKernel(CUfunction function, intptr_t gridX,
                                    intptr_t gridY, intptr_t gridZ,
                                    intptr_t blockX, intptr_t blockY,
                                    intptr_t blockZ, int32_t smem,
-                                   CUstream stream, void **params,
-                                   void **extra, size_t /*paramsCount*/) {
+                                   CUstream stream, void **params, void **extra,
+                                   size_t paramsCount) {
   ensureContext();
+  void *byValue[64];
+  if (paramsCount > 64) {
+    std::fprintf(stderr,
+                 "flash_cuda_runtime: %zu kernel parameters (at most "
+                 "64)\n",
+                 paramsCount);
+    std::abort();
+  }
+  passByValue(function, params, paramsCount, byValue);
+  params = byValue;
   if (smem > 48 * 1024) {
     // Dynamic shared memory beyond 48 KiB must be opted into.
     CUDA_CHECK(cuFuncSetAttribute(
@@ -130,6 +156,34 @@ FLASH_EXPORT void mgpuLaunchKernel(CUfunction function, intptr_t gridX,
     CUDA_CHECK(cuEventDestroy(start));
     CUDA_CHECK(cuEventDestroy(stop));
   }
+}
+
+/// A TMA tensor map of a contiguous [outer, rows, cols] buffer of
+/// `eltBytes`-byte elements at `data`, in boxes of boxRows x boxCols
+/// elements (boxCols * eltBytes = 128) stored in the 128-byte swizzle, the
+/// elements outside the buffer read as zeros: what flash-map-to-gpu's host
+/// code passes the kernels that copy tiles by TMA. Written to `map` (128
+/// bytes, 64-byte aligned).
+FLASH_EXPORT void flashTensorMapEncode(void *map, void *data, int64_t eltBytes,
+                                       int64_t outer, int64_t rows,
+                                       int64_t cols, int64_t boxCols,
+                                       int64_t boxRows) {
+  ensureContext();
+  CUtensorMapDataType type = eltBytes == 1   ? CU_TENSOR_MAP_DATA_TYPE_UINT8
+                             : eltBytes == 2 ? CU_TENSOR_MAP_DATA_TYPE_UINT16
+                                             : CU_TENSOR_MAP_DATA_TYPE_UINT32;
+  cuuint64_t dims[3] = {static_cast<cuuint64_t>(cols),
+                        static_cast<cuuint64_t>(rows),
+                        static_cast<cuuint64_t>(outer)};
+  cuuint64_t strides[2] = {static_cast<cuuint64_t>(cols * eltBytes),
+                           static_cast<cuuint64_t>(rows * cols * eltBytes)};
+  cuuint32_t box[3] = {static_cast<cuuint32_t>(boxCols),
+                       static_cast<cuuint32_t>(boxRows), 1};
+  cuuint32_t elementStrides[3] = {1, 1, 1};
+  CUDA_CHECK(cuTensorMapEncodeTiled(
+      static_cast<CUtensorMap *>(map), type, 3, data, dims, strides, box,
+      elementStrides, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
+      CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE));
 }
 
 //===----------------------------------------------------------------------===//

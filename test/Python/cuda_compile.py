@@ -43,6 +43,20 @@ for d, dtype, grad, n in [(64, "bf16", False, 100), (128, "bf16", False, 100),
     print(dtype, f"d={d}", "bwd" if grad else "fwd", magic, launches,
           f"kinds={kinds}")
 
+# The warp-specialized forward's TMA tensor maps (after its sizes), as the
+# front encodes them: q [B*Hq, Nq, D], k and v [B*Hkv, Nk, D], in boxes of
+# 128 rows of 64 two-byte elements; the backward's producers' (d = 128):
+# the dQ kernel's K, V (64-key boxes), the dK/dV kernel's Q, dO.
+# CHECK: maps fwd d=128 [(0, (8, 2000, 128), 2, 128, 64), (1, (4, 2000, 128), 2, 128, 64), (2, (4, 2000, 128), 2, 128, 64)]
+# CHECK: maps bwd d=128 dq [(1, (4, 300, 128), 2, 64, 64), (2, (4, 300, 128), 2, 64, 64), (0, (8, 300, 128), 2, 64, 64), (5, (8, 300, 128), 2, 64, 64)]
+# CHECK-SAME: dkdv [(1, (4, 300, 128), 2, 64, 64), (2, (4, 300, 128), 2, 64, 64), (0, (8, 300, 128), 2, 64, 64), (4, (8, 300, 128), 2, 64, 64)]
+c = cfg(128, "bf16", causal=True, n=2000)
+print("maps fwd d=128", cuda.tensor_maps(cuda.compile_kernel(c)[2][0], c))
+c = cfg(128, "bf16", causal=True, n=300)
+grad = cuda.compile_kernel(c, grad=True)[2]
+print("maps bwd d=128 dq", cuda.tensor_maps(grad[0], c),
+      "dkdv", cuda.tensor_maps(grad[1], c))
+
 # The geometry follows the options the kernels were compiled with: mma.sync
 # (wgmma=0) puts 8 warps of 16 rows on a block at d = 128.
 # CHECK: wgmma=0 d=128 flash_attention_0 grid=1x8x1 block=256 mma.sync

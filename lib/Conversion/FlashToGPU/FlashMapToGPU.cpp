@@ -63,6 +63,19 @@ Value asRows(OpBuilder &b, Location loc, Value m, int64_t keep) {
   return memref::CollapseShapeOp::create(b, loc, m, g).getResult();
 }
 
+/// Whether kernel buffer `name` (of a launch contract's `args`) has the
+/// keys' rows (Nk per batch-head), not the queries'.
+bool rowsOfKeys(StringRef name) {
+  return name == "k" || name == "v" || name == "dk" || name == "dv";
+}
+
+/// The position of buffer `name` among a kernel's buffer arguments.
+int64_t bufferIndex(ArrayRef<std::string> names, StringRef name) {
+  auto it = llvm::find(names, name);
+  assert(it != names.end() && "a tensor map of a buffer the kernels take");
+  return it - names.begin();
+}
+
 /// Writes `tensor` into `dst` (its shape) element by element through
 /// `convert` (one linalg.generic).
 void convertInto(OpBuilder &b, Location loc, Value tensor, Value dst,
@@ -220,6 +233,44 @@ struct HostGlue {
                 .getResult();
     }
     return memref::CastOp::create(b, loc, flatTy, dev).getResult();
+  }
+  /// The tensor map `tm` of kernel buffer `buf` ([X * rows, cols] as
+  /// [X, rows, cols]): 128 bytes on the stack, which the runtime's
+  /// flashTensorMapEncode fills (CUDA's cuTensorMapEncodeTiled) and
+  /// mgpuLaunchKernel passes by value (the kernel's parameter is that
+  /// wide). Sizes of 0 (an empty grid: nothing is launched) count as 1.
+  Value tensorMap(Value buf, Value rows, const KernelSpec::TensorMap &tm) {
+    ModuleOp module = b.getBlock()->getParentOp()->getParentOfType<ModuleOp>();
+    auto ptrTy = LLVM::LLVMPointerType::get(ctx);
+    auto i64 = b.getI64Type();
+    const char *name = "flashTensorMapEncode";
+    if (!module.lookupSymbol(name)) {
+      OpBuilder mb = OpBuilder::atBlockBegin(module.getBody());
+      auto fnTy = FunctionType::get(
+          ctx, {ptrTy, b.getIndexType(), i64, i64, i64, i64, i64, i64}, {});
+      func::FuncOp::create(mb, loc, name, fnTy).setPrivate();
+    }
+    auto ty = cast<MemRefType>(buf.getType());
+    Value map = LLVM::AllocaOp::create(
+        b, loc, ptrTy, LLVM::LLVMArrayType::get(i64, 16),
+        arith::ConstantIntOp::create(b, loc, i64, 1), /*alignment=*/64);
+    SmallVector<Value> operands{
+        map, memref::ExtractAlignedPointerAsIndexOp::create(b, loc, buf)};
+    auto i64c = [&](int64_t v) -> Value {
+      return arith::ConstantIntOp::create(b, loc, i64, v);
+    };
+    operands.push_back(i64c(ty.getElementTypeBitWidth() / 8));
+    rows = arith::MaxUIOp::create(b, loc, rows, c(1));
+    Value all = arith::MaxUIOp::create(
+        b, loc, memref::DimOp::create(b, loc, buf, 0), c(1));
+    Value cols = memref::DimOp::create(b, loc, buf, 1);
+    for (Value d :
+         {Value(arith::DivUIOp::create(b, loc, all, rows)), rows, cols})
+      operands.push_back(arith::IndexCastOp::create(b, loc, i64, d));
+    operands.push_back(i64c(tm.boxCols));
+    operands.push_back(i64c(tm.boxRows));
+    func::CallOp::create(b, loc, name, TypeRange{}, operands);
+    return map;
   }
   /// Launches `name` on grid (gx, gy) and waits for it; with dynamic
   /// sizes, only when the grid is not empty.
@@ -680,6 +731,26 @@ struct FlashMapToGPUPass : flash::impl::FlashMapToGPUBase<FlashMapToGPUPass> {
         if (k.waitsForPrevious)
           launch.push_back({StringAttr::get(ctx, "waits_for_previous"),
                             BoolAttr::get(ctx, true)});
+        // The tensor maps after the sizes: [buffer argument, box rows, box
+        // columns] each; the kernels' parameters marked for the NVVM
+        // lowering (flash-tensor-map-params: 128 bytes by value).
+        if (!s->tensorMaps.empty()) {
+          SmallVector<Attribute> maps;
+          SmallVector<int64_t> params;
+          int64_t first = k.fn.getNumArguments() - s->tensorMaps.size();
+          for (auto [i, tm] : llvm::enumerate(s->tensorMaps)) {
+            maps.push_back(ArrayAttr::get(
+                ctx, {i64(bufferIndex(keys ? ArrayRef<std::string>(kvArgNames)
+                                           : ArrayRef<std::string>(argNames),
+                                      tm.buffer)),
+                      i64(tm.boxRows), i64(tm.boxCols)}));
+            params.push_back(first + i);
+          }
+          launch.push_back(
+              {StringAttr::get(ctx, "tensor_maps"), ArrayAttr::get(ctx, maps)});
+          k.fn->setAttr("flash.tensor_maps",
+                        DenseI64ArrayAttr::get(ctx, params));
+        }
         k.fn->setAttr("flash.launch", DictionaryAttr::get(ctx, launch));
         contracts.push_back(kernelContract(k.fn));
       }
@@ -741,10 +812,18 @@ struct FlashMapToGPUPass : flash::impl::FlashMapToGPUBase<FlashMapToGPUPass> {
             host.alloc(MemRefType::get({ShapedType::kDynamic}, scratchElt),
                        ValueRange{words});
       }
-      auto launchAll = [&](ArrayRef<MappedKernel> ks, SmallVector<Value> args) {
+      auto launchAll = [&](ArrayRef<MappedKernel> ks, SmallVector<Value> args,
+                           ArrayRef<std::string> names) {
+        // (Rows per batch-head: Nk for the keys' buffers, else Nq.)
+        SmallVector<Value> maps;
+        for (const KernelSpec::TensorMap &tm : s->tensorMaps)
+          maps.push_back(host.tensorMap(args[bufferIndex(names, tm.buffer)],
+                                        rowsOfKeys(tm.buffer) ? rt.nk : rt.nq,
+                                        tm));
         if (scratch)
           args.push_back(scratch);
         llvm::append_range(args, rt.args);
+        llvm::append_range(args, maps);
         for (MappedKernel k : ks) {
           auto [gx, gy] = grid(k);
           host.launch(k.fn.getName(), gx, gy, k.threads, args, guard);
@@ -766,7 +845,7 @@ struct FlashMapToGPUPass : flash::impl::FlashMapToGPUBase<FlashMapToGPUPass> {
           args.push_back(host.capture(c));
         for (Value d : fwd.getDescales())
           args.push_back(host.flat(d));
-        launchAll(kernels, args);
+        launchAll(kernels, args, argNames);
         repl.push_back(host.out(o));
         if (fwd.getLse())
           repl.push_back(host.out(lse));
@@ -799,7 +878,7 @@ struct FlashMapToGPUPass : flash::impl::FlashMapToGPUBase<FlashMapToGPUPass> {
           kvArgs.push_back(buf);
         }
         for (auto [k, kv] : llvm::zip(kernels, takesKV))
-          launchAll(k, kv ? kvArgs : qArgs);
+          launchAll(k, kv ? kvArgs : qArgs, kv ? kvArgNames : argNames);
         repl = {host.out(dq), host.out(dk), host.out(dv)};
       }
       host.freeAll();

@@ -10,6 +10,7 @@
 #include "flash/Conversion/FlashToGPU/GPUKernels.h"
 
 #include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -74,6 +75,7 @@ void KernelSpec::bindSizes(gpu::GPUFuncOp fn) const {
   // The function's arguments (its workgroup attributions follow them).
   ArrayRef<BlockArgument> args = fn.getArguments().take_front(
       fn.getFunctionType().getNumInputs());
+  args = args.drop_back(tensorMaps.size());
   sizeArgs.assign(args.end() - numSizeArgs(), args.end());
 }
 
@@ -276,6 +278,7 @@ SmallVector<Type> gpukernels::withMaskAndCaptures(MLIRContext *ctx,
     all.push_back(MemRefType::get(
         {ShapedType::kDynamic}, s.isFloat8() ? s.elt : Float32Type::get(ctx)));
   all.append(s.numSizeArgs(), IndexType::get(ctx));
+  all.append(s.tensorMaps.size(), LLVM::LLVMPointerType::get(ctx));
   return all;
 }
 

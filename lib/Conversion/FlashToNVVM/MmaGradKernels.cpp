@@ -370,15 +370,18 @@ GradRegisters gradRegisters(const KernelSpec &s, bool kv) {
 }
 
 /// grad-producer: thread 0 initializes the ring's mbarriers in `buf` (the
-/// barrier of sharedATiles, which follows, publishes them).
+/// barrier of sharedATiles, which follows, publishes them); a stage lands
+/// on `fullArrivals` arrivals (the producer's threads after their cp.async
+/// copies, or one thread with its tensor copies' bytes).
 StageBarriers initGradRing(MmaFragments &F, Value buf, Value tid,
-                           int64_t consumerThreads, bool dqTiles = false) {
+                           int64_t consumerThreads, bool dqTiles = false,
+                           int64_t fullArrivals = kProducerThreads) {
   StageBarriers bars{F.sharedAddress(buf)};
   Value first =
       arith::CmpIOp::create(F.b, F.loc, arith::CmpIPredicate::eq, tid, F.c(0));
   scf::IfOp::create(F.b, F.loc, first, [&](OpBuilder &ib, Location il) {
     for (int64_t i = 0; i < 2; ++i) {
-      bars.init(ib, il, kGradFull + i, kProducerThreads);
+      bars.init(ib, il, kGradFull + i, fullArrivals);
       bars.init(ib, il, kGradEmpty + i, consumerThreads);
       if (dqTiles)
         bars.init(ib, il, kGradDQEmpty + i, kProducerThreads);
@@ -434,12 +437,15 @@ void produceStage(MmaFragments &G, const StageBarriers &bars, Value n,
   bars.arriveOnCopies(G.b, G.loc, kGradFull, stage);
 }
 
-/// The consumers' n-th tile: waits until its stage landed and orders the
-/// copies before the products' reads; returns the stage.
-Value consumeStage(MmaFragments &G, const StageBarriers &bars, Value n) {
+/// The consumers' n-th tile: waits until its stage landed and, for
+/// cp.async copies (not TMA's, which write in the products' async proxy),
+/// orders them before the products' reads; returns the stage.
+Value consumeStage(MmaFragments &G, const StageBarriers &bars, Value n,
+                   bool byTMA = false) {
   auto [stage, phase] = ringSlot(G.b, G.loc, n);
   bars.wait(G.b, G.loc, kGradFull, stage, phase);
-  G.fenceProxyAsync();
+  if (!byTMA)
+    G.fenceProxyAsync();
   return stage;
 }
 } // namespace
@@ -463,6 +469,13 @@ int64_t gpukernels::gradKernelThreads(const KernelSpec &s) {
 // one setmaxnreg raises.
 bool gpukernels::gradQProducer(const KernelSpec &s) {
   return s.gradProducer && s.d > 64 && (s.d <= 128 || s.mmaWarps > 4);
+}
+int64_t gpukernels::gradTensorMap(const KernelSpec &s, StringRef buffer) {
+  auto it = llvm::find_if(s.tensorMaps, [&](const KernelSpec::TensorMap &m) {
+    return m.buffer == buffer;
+  });
+  assert(it != s.tensorMaps.end() && "the op's tensor maps");
+  return it - s.tensorMaps.begin();
 }
 int64_t gpukernels::gradQThreads(const KernelSpec &s) {
   return s.mmaWarps * 32 + (gradQProducer(s) ? kProducerThreads : 0);
@@ -638,7 +651,8 @@ gpu::GPUFuncOp gpukernels::buildGradQMmaKernel(OpBuilder &ob, Location loc,
   const std::optional<SwizzledTiles> &sw = tiles.sw;
   std::optional<StageBarriers> bars;
   if (producer)
-    bars = initGradRing(F, fn.getWorkgroupAttributions()[barBuf], tid, threads);
+    bars = initGradRing(F, fn.getWorkgroupAttributions()[barBuf], tid, threads,
+                        /*dqTiles=*/false, /*fullArrivals=*/1);
   std::optional<SwizzledTiles> aSw;
   Value qADesc, doADesc;
   if (aShared) {
@@ -653,25 +667,44 @@ gpu::GPUFuncOp gpukernels::buildGradQMmaKernel(OpBuilder &ob, Location loc,
   if (producer) {
     roles = splitRoles(b, loc, s, /*kv=*/false, tid, threads);
     OpBuilder pb = roles.getThenBodyBuilder();
-    Value ptid = arith::SubIOp::create(
-        pb, loc, tid, arith::ConstantIndexOp::create(pb, loc, threads));
+    // The producer's first warp walks the tiles (a block mask's cursor
+    // votes) and its first lane copies by TMA (the op's tensor maps of K
+    // and V).
+    auto issuer = scf::IfOp::create(
+        pb, loc,
+        arith::CmpIOp::create(
+            pb, loc, arith::CmpIPredicate::ult, tid,
+            arith::ConstantIndexOp::create(pb, loc, threads + 32)),
+        [&](OpBuilder &ib, Location il) { scf::YieldOp::create(ib, il); });
+    pb.setInsertionPoint(issuer.thenBlock()->getTerminator());
+    ValueRange maps = tensorMapArgs(fn, s);
+    Value leader =
+        arith::CmpIOp::create(pb, loc, arith::CmpIPredicate::eq, tid,
+                              arith::ConstantIndexOp::create(pb, loc, threads));
     tileLoop(pb, loc, kvStart, kvEnd, kTile,
              ValueRange{arith::ConstantIndexOp::create(pb, loc, 0)},
              cursor ? &*cursor : nullptr, cursorState,
              [&](OpBuilder &lb, Location l, Value jt, ValueRange args, Value,
                  ValueRange) -> SmallVector<Value> {
                MmaFragments G{lb, l, elt, F.lrow, F.lmat, F.g, F.t2};
-               // (streamTile: few registers; zero past Nk, where the
-               // consumers' P and dS are 0.)
-               produceStage(G, *bars, args[0], [&](Value stage) {
-                 Value tile = arith::MulIOp::create(lb, l, stage, G.c(2));
-                 streamTile(lb, l, *sw, tile, ptid, k, kvbh, jt, nk, kTile, D);
-                 streamTile(lb, l, *sw, G.add(tile, G.c(1)), ptid, v, kvbh, jt,
-                            nk, kTile, D);
-               });
+               // (Zero past Nk, where the consumers' P and dS are 0.)
+               auto [stage, phase] = ringSlot(lb, l, args[0]);
+               bars->waitReleased(lb, l, kGradEmpty, stage, phase);
+               Value tile = arith::MulIOp::create(lb, l, stage, G.c(2));
+               Value vTile = G.add(tile, G.c(1));
+               scf::IfOp::create(
+                   lb, l, leader, [&](OpBuilder &ib, Location il) {
+                     bars->arriveExpectBytes(ib, il, kGradFull, stage,
+                                             2 * kTile * D * 2);
+                     Value bar = bars->ptr(ib, il, kGradFull, stage);
+                     loadTile(ib, il, *sw, tile, maps[gradTensorMap(s, "k")],
+                              kvbh, jt, bar);
+                     loadTile(ib, il, *sw, vTile, maps[gradTensorMap(s, "v")],
+                              kvbh, jt, bar);
+                     scf::YieldOp::create(ib, il);
+                   });
                return {G.add(args[0], G.c(1))};
              });
-    NVVM::CpAsyncWaitGroupOp::create(pb, loc, 0);
   }
 
   Value maskBase = mask ? maskLeadBase(kb, s, bh) : Value();
@@ -734,7 +767,7 @@ gpu::GPUFuncOp gpukernels::buildGradQMmaKernel(OpBuilder &ob, Location loc,
       GradTiles::Step st;
       Value stage;
       if (producer) {
-        stage = consumeStage(G, *bars, args[dTiles]);
+        stage = consumeStage(G, *bars, args[dTiles], /*byTMA=*/true);
         st.firstTile = arith::MulIOp::create(lb, l, stage, G.c(2));
       } else {
         st = sw ? tiles.begin(G, kvbh, jt, args[dTiles + 1], nextTile)
@@ -1136,6 +1169,7 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
     OpBuilder pb = roles.getThenBodyBuilder();
     KernelBuilder kp{pb, loc};
     Value ptid = arith::SubIOp::create(pb, loc, tid, kp.c(consumerThreads));
+    ValueRange maps = tensorMapArgs(fn, s);
     // dQ by reductions (FlashAttention-3's dQ writer): the consumers stage
     // tile n's dQ into dQ tile n % 2 before they release stage n % 2; the
     // producer, once it has issued tile n's copies into that stage, adds
@@ -1177,16 +1211,39 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
               [&](OpBuilder &lb, Location l, Value it, ValueRange args, Value,
                   ValueRange) -> SmallVector<Value> {
                 MmaFragments G{lb, l, elt, F.lrow, F.lmat, F.g, F.t2};
-                // (streamTile: few registers; zero past Nq, where the
-                // consumers' P^T and dS^T are 0.)
+                // Q and dO by TMA from the producer's first thread (zero
+                // past Nq, where the consumers' P^T and dS^T are 0), which
+                // adds their bytes to the stage's phase first; the lse and
+                // D columns by every producer thread's cp.async, whose
+                // arrivals complete it.
                 Value stage;
                 produceStage(G, *bars, args[0], [&](Value st) {
                   stage = st;
+                  scf::IfOp::create(
+                      lb, l,
+                      arith::CmpIOp::create(lb, l, arith::CmpIPredicate::eq,
+                                            ptid, G.c(0)),
+                      [&](OpBuilder &ib, Location il) {
+                        Value bar = bars->ptr(ib, il, kGradFull, st);
+                        NVVM::MBarrierExpectTxOp::create(
+                            ib, il, bar,
+                            arith::ConstantIntOp::create(
+                                ib, il, ib.getI32Type(), 2 * kTile * D * 2),
+                            NVVM::MemScopeKindAttr::get(
+                                ib.getContext(), NVVM::MemScopeKind::CTA));
+                        Value tile = arith::MulIOp::create(
+                            ib, il, st,
+                            arith::ConstantIndexOp::create(ib, il, 2));
+                        loadTile(ib, il, *sw, tile, maps[gradTensorMap(s, "q")],
+                                 qbh, it, bar);
+                        loadTile(ib, il, *sw,
+                                 arith::AddIOp::create(
+                                     ib, il, tile,
+                                     arith::ConstantIndexOp::create(ib, il, 1)),
+                                 maps[gradTensorMap(s, "do")], qbh, it, bar);
+                        scf::YieldOp::create(ib, il);
+                      });
                   tiles.issueColumns(G, ptid, kProducerThreads, qbh, it, st);
-                  Value tile = arith::MulIOp::create(lb, l, st, G.c(2));
-                  streamTile(lb, l, *sw, tile, ptid, q, qbh, it, nq, kTile, D);
-                  streamTile(lb, l, *sw, G.add(tile, G.c(1)), ptid, dO, qbh, it,
-                             nq, kTile, D);
                 });
                 SmallVector<Value> next{G.add(args[0], G.c(1))};
                 if (!atomicDQ)
@@ -1287,7 +1344,8 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
             Value stage = sw && !producer ? args[nAcc + 1] : Value();
             GradTiles::Step st;
             if (producer) {
-              stage = consumeStage(G, *bars, args[nAcc]);
+              // (The tiles by TMA; the columns are read by loads.)
+              stage = consumeStage(G, *bars, args[nAcc], /*byTMA=*/true);
               st.firstTile = arith::MulIOp::create(lb, l, stage, G.c(2));
             } else {
               st = sw ? tiles.begin(G, qbh, it, stage, nextTile)

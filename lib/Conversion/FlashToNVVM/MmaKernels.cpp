@@ -30,11 +30,12 @@
 // arXiv 2407.08608):
 //
 //   block = 2 consumer warpgroups (64 query rows each) + 1 producer
-//   producer (24 registers by setmaxnreg; 40 at d = 256): Q, then K(j) and
-//     V(j) of each 128-key tile (64 at d = 256) into stage j % 2 of a ring
-//     by cp.async (streamTile),
-//     each landing signalled on the stage's "full" mbarrier; it waits on
-//     the stage's "empty" mbarrier before refilling it
+//   producer (24 registers by setmaxnreg; 40 at d = 256): one thread
+//     copies Q, then K(j + 1) and V(j) of each 128-key tile (64 at d = 256)
+//     into stage j % 2 of a ring by TMA (loadTile: a bulk tensor copy per
+//     64-column group, from tensor maps the host encodes), each stage's
+//     "full" mbarrier expecting the copies' bytes; it waits on the stage's
+//     "empty" mbarrier before refilling it
 //   consumers (240 registers; 232 at d = 256): per tile j, on their turn
 //     (named barriers: the two warpgroups alternate, one's softmax under the
 //     other's products), issue S(j) = Q K(j)^T and O += P(j-1) V(j-1) as two
@@ -48,8 +49,11 @@
 // fragments (Fp8TransposeV.cpp, MmaFragments::fp8PFragment); the descale
 // factors scale the scores and o at run time.
 //
-// cp.async instead of TMA: the kernels take bare pointers, and a tensor map
-// would have to be encoded by every host that launches them.
+// The other kernels copy by cp.async: TMA's tensor maps are kernel
+// parameters every host that launches them encodes (KernelSpec::tensorMaps,
+// flash-tensor-map-params), which only the warp-specialized forward takes
+// so far. There one thread's copies replaced four warps' cp.async (11.7 %
+// of the d = 128 forward's instructions, ncu, session 33).
 //
 // The fragment layouts are in MmaFragments.h. Written directly against
 // nvgpu/nvvm mma.sync: upstream's vector-to-nvgpu lowering needs
@@ -1294,8 +1298,11 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
     Value first =
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid, kb.c(0));
     scf::IfOp::create(b, loc, first, [&](OpBuilder &ib, Location il) {
+      // The "full" words complete on one arrival (the producer thread's,
+      // with the bytes its tensor copies bring), the others on every
+      // consumer thread's.
       for (int64_t i = 0; i < kStageBarriers; ++i)
-        bars->init(ib, il, i, i < kKEmpty ? kProducerThreads : consumerThreads);
+        bars->init(ib, il, i, i < kKEmpty ? 1 : consumerThreads);
       scf::YieldOp::create(ib, il);
     });
     gpu::BarrierOp::create(b, loc);
@@ -1307,10 +1314,37 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
     roles = scf::IfOp::create(b, loc, TypeRange(), producer,
                               /*withElseRegion=*/true);
     OpBuilder pb = roles.getThenBodyBuilder();
-    MmaFragments P{pb, loc, elt, F.lrow, F.lmat, F.g, F.t2};
-    Value copyTid = arith::SubIOp::create(pb, loc, tid, P.c(consumerThreads));
     NVVM::SetMaxRegisterOp::create(pb, loc, producerRegisters(s),
                                    NVVM::SetMaxRegisterAction::decrease);
+    // The producer's first warp walks the tiles (a block mask's cursor
+    // reads the table by warp votes) and its first lane issues the tensor
+    // copies (TMA) with their bytes; the rest of the warpgroup only gives
+    // its registers away.
+    auto issuer = scf::IfOp::create(
+        pb, loc,
+        arith::CmpIOp::create(
+            pb, loc, arith::CmpIPredicate::ult, tid,
+            arith::ConstantIndexOp::create(pb, loc, consumerThreads + 32)),
+        [&](OpBuilder &ib, Location il) { scf::YieldOp::create(ib, il); });
+    pb.setInsertionPoint(issuer.thenBlock()->getTerminator());
+    MmaFragments P{pb, loc, elt, F.lrow, F.lmat, F.g, F.t2};
+    ValueRange maps = tensorMapArgs(fn, s);
+    assert(maps.size() == 3 && "tensor maps of q, k and v");
+    const int64_t tileBytes = tileKV * D * 2;
+    Value leader = arith::CmpIOp::create(
+        pb, loc, arith::CmpIPredicate::eq, tid,
+        arith::ConstantIndexOp::create(pb, loc, consumerThreads));
+    // Tile(s) into ring word `which` (+ stage): their bytes, then the
+    // copies (`copy`), from the first lane.
+    auto issue = [&](OpBuilder &ib, Location il, int64_t which, Value stage,
+                     int64_t bytes,
+                     function_ref<void(OpBuilder &, Value)> copy) {
+      scf::IfOp::create(ib, il, leader, [&](OpBuilder &lb, Location ll) {
+        bars->arriveExpectBytes(lb, ll, which, stage, bytes);
+        copy(lb, bars->ptr(lb, ll, which, stage));
+        scf::YieldOp::create(lb, ll);
+      });
+    };
     if (persistent) {
       b.setInsertionPoint(pb.getInsertionBlock(), pb.getInsertionPoint());
       pLoop = blockLoop();
@@ -1319,10 +1353,15 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
       // query block is done (the first round passes at once).
       bars->waitReleased(pb, loc, kQEmpty, qSlot, qPhase);
     }
-    for (int64_t i = 0; i < qTiles; ++i)
-      streamTile(pb, loc, *kv, qTileIndex(pb, i), copyTid, q, bh,
-                 P.add(rowBase, P.c(i * tileKV)), nq, tileKV, D);
-    bars->arriveOnCopies(pb, loc, kQFull, qSlot);
+    issue(pb, loc, kQFull, qSlot, qTiles * tileBytes,
+          [&](OpBuilder &lb, Value bar) {
+            for (int64_t i = 0; i < qTiles; ++i)
+              loadTile(lb, loc, *kv, qTileIndex(lb, i), maps[0], bh,
+                       arith::AddIOp::create(
+                           lb, loc, rowBase,
+                           arith::ConstantIndexOp::create(lb, loc, i * tileKV)),
+                       bar);
+          });
     // The tiles in the consumers' order; a tile's ring slot is by its
     // place in that order (counted from ringStart, the tiles skipped not
     // counted: `n`).
@@ -1333,8 +1372,9 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
     auto produceK = [&](OpBuilder &lb, Location l, Value t, Value n) {
       auto [stage, phase] = ringSlot(lb, l, n);
       bars->waitReleased(lb, l, kKEmpty, stage, phase);
-      streamTile(lb, l, *kv, stage, copyTid, k, kvbh, t, nk, tileKV, D);
-      bars->arriveOnCopies(lb, l, kKFull, stage);
+      issue(lb, l, kKFull, stage, tileBytes, [&](OpBuilder &ib, Value bar) {
+        loadTile(ib, l, *kv, stage, maps[1], kvbh, t, bar);
+      });
     };
     // K a tile ahead of V (as FlashAttention-3 orders its loads): tile n's
     // step copies K of the tile after it, then its own V. In the order
@@ -1370,16 +1410,16 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
           });
           auto [stage, phase] = ringSlot(lb, l, n);
           bars->waitReleased(lb, l, kVEmpty, stage, phase);
-          streamTile(lb, l, *kv, G.add(stage, G.c(stages)), copyTid, v, kvbh,
-                     jt, nk, tileKV, D);
-          bars->arriveOnCopies(lb, l, kVFull, stage);
+          Value vTile = G.add(stage, G.c(stages));
+          issue(lb, l, kVFull, stage, tileBytes, [&](OpBuilder &ib, Value bar) {
+            loadTile(ib, l, *kv, vTile, maps[2], kvbh, jt, bar);
+          });
           return {G.add(n, G.c(1))};
         });
     if (persistent) {
       blockDone(pb, pLoop, produced[0]);
       pb.setInsertionPointAfter(pLoop);
     }
-    NVVM::CpAsyncWaitGroupOp::create(pb, loc, 0);
     // The consumers: everything below.
     b.setInsertionPoint(roles.elseBlock()->getTerminator());
     NVVM::SetMaxRegisterOp::create(b, loc, consumerRegisters(s),
@@ -1407,7 +1447,8 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
                qPhase ? qPhase
                       : arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0)
                             .getResult());
-    F.fenceProxyAsync();
+    // (The tiles arrive by TMA, in the async proxy wgmma reads in: no
+    // proxy fence.)
     // This warpgroup's 64 rows of Q: a whole 64-key tile, or the second
     // half of a 128-key one (64 rows of 128 bytes per 64-column group, in
     // the descriptor's 16-byte units).
@@ -1749,7 +1790,6 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
       auto [pstage, pphase] = ringSlot(lb, l, prev);
       bars->wait(lb, l, kKFull, stage, phase);
       bars->wait(lb, l, kVFull, pstage, pphase);
-      G.fenceProxyAsync();
       // Ping-pong: this warpgroup's turn to issue (the other one's
       // softmax runs under these products, and its products under ours).
       takeTurn(lb, l);
@@ -1808,7 +1848,6 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
           MmaFragments G{ib, il, elt, F.lrow, F.lmat, F.g, F.t2};
           auto [stage, phase] = ringSlot(ib, il, ringStart);
           bars->wait(ib, il, kKFull, stage, phase);
-          G.fenceProxyAsync();
           SmallVector<Value> sAcc = G.wgmmaWait(0, qkAsync(G, stage));
           bars->arrive(ib, il, kKEmpty, stage);
           TileSoftmax sm =
@@ -1878,7 +1917,6 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
           MmaFragments G{ib, il, elt, F.lrow, F.lmat, F.g, F.t2};
           auto [pstage, pphase] = ringSlot(ib, il, loopRes.back());
           bars->wait(ib, il, kVFull, pstage, pphase);
-          G.fenceProxyAsync();
           SmallVector<Value> oAcc =
               G.wgmma(ArrayRef<Value>(loopRes).slice(4, dTiles),
                       ArrayRef<Value>(loopRes).slice(4 + dTiles, pSteps),
@@ -2092,7 +2130,10 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
   }
   if (persistent) {
     // Q's buffer (o's staging) is free; the ring's position after this
-    // query block's last tile (its slot: with none, the first's).
+    // query block's last tile (its slot: with none, the first's). (The
+    // staging's generic accesses ordered before the next Q's tensor copy,
+    // an async-proxy write, by a proxy fence.)
+    F.fenceProxyAsync();
     bars->arrive(b, loc, kQEmpty, qSlot);
     blockDone(b, cLoop, F.add(loopRes.back(), kb.c(1)));
   }

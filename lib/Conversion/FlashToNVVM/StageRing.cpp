@@ -8,7 +8,6 @@
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
-#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 
 using namespace mlir;
 using namespace mlir::flash;
@@ -65,6 +64,51 @@ void StageBarriers::arriveOnCopies(OpBuilder &b, Location loc, int64_t which,
                                         /*noinc=*/true);
 }
 
+void StageBarriers::arriveExpectBytes(OpBuilder &b, Location loc, int64_t which,
+                                      Value stage, int64_t bytes) const {
+  NVVM::MBarrierArriveExpectTxOp::create(
+      b, loc, Type(), ptr(b, loc, which, stage),
+      arith::ConstantIntOp::create(b, loc, b.getI32Type(), bytes),
+      NVVM::MemScopeKindAttr::get(b.getContext(), NVVM::MemScopeKind::CTA),
+      b.getBoolAttr(false), Value());
+}
+
+void gpukernels::loadTile(OpBuilder &b, Location loc, const SwizzledTiles &kv,
+                          Value tile, Value map, Value bh, Value row0,
+                          Value bar) {
+  auto i64 = b.getI64Type(), i32 = b.getI32Type();
+  auto c64 = [&](int64_t v) -> Value {
+    return arith::ConstantIntOp::create(b, loc, i64, v);
+  };
+  const int64_t groupBytes = kv.rows * 128;
+  Value first = arith::AddIOp::create(
+      b, loc, kv.addr,
+      arith::MulIOp::create(b, loc,
+                            arith::IndexCastUIOp::create(b, loc, i64, tile),
+                            c64(kv.rows * kv.width * kv.eltBytes)));
+  Value row = arith::IndexCastOp::create(b, loc, i32, row0);
+  Value head = arith::IndexCastOp::create(b, loc, i32, bh);
+  // The destination in the cluster's window (a block is its own cluster).
+  auto shared = LLVM::LLVMPointerType::get(b.getContext(), 3);
+  auto cluster = LLVM::LLVMPointerType::get(b.getContext(), 7);
+  for (int64_t g = 0; g < kv.width * kv.eltBytes / 128; ++g) {
+    Value dst = LLVM::AddrSpaceCastOp::create(
+        b, loc, cluster,
+        LLVM::IntToPtrOp::create(
+            b, loc, shared,
+            arith::AddIOp::create(b, loc, first, c64(g * groupBytes))
+                .getResult()));
+    NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
+        b, loc, dst, map,
+        ValueRange{
+            arith::ConstantIntOp::create(b, loc, i32, g * 128 / kv.eltBytes),
+            row, head},
+        bar, ValueRange(), Value(), Value(),
+        NVVM::TMALoadModeAttr::get(b.getContext(), NVVM::TMALoadMode::TILE),
+        b.getBoolAttr(false), NVVM::CTAGroupKindAttr(), Value());
+  }
+}
+
 // The two sums are at most the block's 168 x 384 registers: setmaxnreg
 // moves registers within the block's allocation, and a warpgroup that asks
 // for more than the others gave back waits for them forever (32 + 240 hung
@@ -74,54 +118,6 @@ int32_t gpukernels::producerRegisters(const KernelSpec &s) {
 }
 int32_t gpukernels::consumerRegisters(const KernelSpec &s) {
   return s.d <= 64 || s.d > 128 || s.mmaPersistentBlocks ? 232 : 240;
-}
-
-// Producer thread ptid copies 16-byte chunk ptid % perRow of every step-th
-// row from row ptid / perRow (perRow = min(width / 8, 16) chunks: at most
-// two 64-column groups; step = producer threads / perRow, a multiple of 8),
-// in each part of perRow chunks of a wider row, so its addresses on both
-// sides differ by constants (immediate offsets of one register per part:
-// few registers live) and its swizzle is the same in every row it copies.
-// Rows at or past `limit` are zero-filled (src-size 0: nothing is read).
-void gpukernels::streamTile(OpBuilder &b, Location loc, const SwizzledTiles &kv,
-                            Value tile, Value ptid, Value src, Value bh,
-                            Value row0, Value limit, int64_t rows,
-                            int64_t width) {
-  auto c = [&](int64_t v) {
-    return arith::ConstantIndexOp::create(b, loc, v).getResult();
-  };
-  const int64_t perRow = std::min<int64_t>(width / 8, 16),
-                step = kProducerThreads / perRow, parts = width / 8 / perRow;
-  Value r0 = arith::DivUIOp::create(b, loc, ptid, c(perRow));
-  Value col0 = arith::MulIOp::create(
-      b, loc, arith::RemUIOp::create(b, loc, ptid, c(perRow)), c(8));
-  Value key0 = arith::AddIOp::create(b, loc, row0, r0);
-  // The rows left from key0, in i32: each copy's check is a 32-bit compare
-  // with an immediate (in index, two instructions a copy).
-  auto i32 = [&](Value x) -> Value {
-    return arith::IndexCastOp::create(b, loc, b.getI32Type(), x);
-  };
-  Value left = arith::SubIOp::create(b, loc, i32(limit), i32(key0));
-  auto tokTy = nvgpu::DeviceAsyncTokenType::get(b.getContext());
-  SmallVector<Value> toks;
-  for (int64_t part = 0; part < parts; ++part) {
-    Value col = arith::AddIOp::create(b, loc, col0, c(part * perRow * 8));
-    Value dst0 = kv.at(b, loc, tile, r0, col)[0];
-    for (int64_t i = 0; i < rows / step; ++i) {
-      Value key = arith::AddIOp::create(b, loc, key0, c(i * step));
-      Value in = arith::CmpIOp::create(
-          b, loc, arith::CmpIPredicate::slt,
-          arith::ConstantIntOp::create(b, loc, b.getI32Type(), i * step), left);
-      Value n = arith::SelectOp::create(b, loc, in, c(8), c(0));
-      Value dst = arith::AddIOp::create(b, loc, dst0, c(i * step * 64));
-      toks.push_back(nvgpu::DeviceAsyncCopyOp::create(
-                         b, loc, tokTy, kv.buf, ValueRange{dst}, src,
-                         ValueRange{bh, key, col}, b.getIndexAttr(8), n,
-                         b.getUnitAttr())
-                         .getResult());
-    }
-  }
-  nvgpu::DeviceAsyncCreateGroupOp::create(b, loc, tokTy, toks);
 }
 
 scf::IfOp

@@ -2,12 +2,14 @@
 //-*-===//
 //
 // Internal to lib/Conversion/FlashToNVVM: the pieces of the warp-specialized
-// wgmma forward (MmaKernels.cpp) between its producer warpgroup and its
-// consumers: the registers each side gets, the producer's tile copies, and
-// the mbarriers of a two-stage ring of K/V tiles. Written against upstream's
-// NVVM ops (mbarrier.*, cp.async.mbarrier.arrive); upstream has no
-// producer/consumer pipeline at this level (nvgpu's TMA path needs tensor
-// maps from the host).
+// wgmma forward (MmaKernels.cpp) and the backward's producers
+// (MmaGradKernels.cpp) and their consumers: the registers each side gets,
+// the producer's tile copies by TMA, and the mbarriers of a two-stage ring
+// of tiles. Written against upstream's NVVM ops (mbarrier.*,
+// cp.async.bulk.tensor); upstream has no producer/consumer pipeline at this
+// level, and nvgpu's TMA ops take descriptors the host copies to global
+// memory (nvgpu.tma.create.descriptor), where ours are 128-byte kernel
+// parameters (KernelSpec::tensorMaps, flash-tensor-map-params).
 //
 //===----------------------------------------------------------------------===//
 
@@ -34,7 +36,7 @@ int32_t consumerRegisters(const KernelSpec &s);
 
 /// The warp-specialized forward's mbarriers, i64 words of a workgroup
 /// buffer: Q of buffer 0, 1 landed; K / V of stage 0, 1 landed (the
-/// producer's copies arrive on them); K / V of stage 0, 1 read (every
+/// producer's tensor copies complete them); K / V of stage 0, 1 read (every
 /// consumer thread arrives once its products are complete); Q's buffer 0, 1
 /// free (a persistent kernel's consumers arrive after their epilogue).
 enum StageBarrier : int64_t {
@@ -71,14 +73,21 @@ struct StageBarriers {
   /// Arrives once this thread's cp.async copies so far have landed.
   void arriveOnCopies(OpBuilder &b, Location loc, int64_t which,
                       Value stage) const;
+  /// Arrives and adds `bytes` to the transaction bytes the phase waits for
+  /// (the tensor copies that complete it: loadTile).
+  void arriveExpectBytes(OpBuilder &b, Location loc, int64_t which, Value stage,
+                         int64_t bytes) const;
 };
 
-/// The producer's copy of rows row0 .. row0 + rows - 1 of src[bh] ([*,
-/// limit, width]) into swizzled tile `tile` of `kv` by cp.async; rows at or
-/// past `limit` are zero-filled.
-void streamTile(OpBuilder &b, Location loc, const SwizzledTiles &kv, Value tile,
-                Value ptid, Value src, Value bh, Value row0, Value limit,
-                int64_t rows, int64_t width);
+/// The producer's copy of rows row0 .. row0 + kv.rows - 1 of batch-head bh
+/// (i32 coordinates) of tensor map `map` (a pointer to the kernel's
+/// parameter; boxes of kv.rows x 64 columns) into swizzled tile `tile` of
+/// `kv` by TMA: one cp.async.bulk.tensor per 64-column group (its box, in
+/// the layout of swizzledIndex: the 128-byte swizzle), completing on the
+/// mbarrier at `bar`; rows past the map's are zero. Issued by one thread,
+/// whose arriveExpectBytes counted the tile's bytes.
+void loadTile(OpBuilder &b, Location loc, const SwizzledTiles &kv, Value tile,
+              Value map, Value bh, Value row0, Value bar);
 
 /// An scf.if with results, its two bodies built by the callbacks (which
 /// end them with their yields).

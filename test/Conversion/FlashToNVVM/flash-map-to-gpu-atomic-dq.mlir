@@ -81,8 +81,9 @@
 // PROD: cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f32 [g], [$1], 256;
 // PROD: cp.async.bulk.wait_group 0;
 // PROD: nvvm.setmaxregister  increase 232
+// (Q and dO by TMA: no proxy fence after the wait.)
 // PROD: nvvm.mbarrier.try_wait.parity
-// PROD-NEXT: fence.proxy.async.shared::cta;
+// PROD-NOT: fence.proxy.async
 // PROD: wgmma.wait_group.sync.aligned 1;
 // PROD: wgmma.wait_group.sync.aligned 0;
 // PROD: nvvm.mbarrier.try_wait.parity

@@ -25,10 +25,17 @@
 
 // CHECK: block = 256 : i64, kind = "wgmma", name = "flash_attention_grad_dq_0"
 // CHECK: block = 256 : i64, kind = "wgmma", name = "flash_attention_grad_dkdv_0"
+// The dQ kernel's producer is one warp walking the tiles, its first lane
+// copying K and V by TMA: the
+// kernels take the op's tensor maps of k and v (64-key boxes) last, each
+// stage lands on its one arrival with the copies' bytes (2 x 64 x 128 x 2),
+// and its consumers need no proxy fence.
 // CHECK-LABEL: gpu.func @flash_attention_grad_dq_0
+// CHECK-SAME: %[[KMAP:arg[0-9]+]]: !llvm.ptr, %[[VMAP:arg[0-9]+]]: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr)
 // CHECK-SAME: %{{.*}} : memref<4xi64, #gpu.address_space<workgroup>>)
+// CHECK-SAME: tensor_maps = {{\[}}[1, 64, 64], [2, 64, 64], [0, 64, 64], [5, 64, 64]]
 // CHECK-SAME: nvvm.maxnreg = 128
-// CHECK-COUNT-4: nvvm.mbarrier.init %{{.*}}, %c128_i32
+// CHECK-COUNT-2: nvvm.mbarrier.init %{{.*}}, %c1_i32
 // CHECK: gpu.barrier
 // CHECK-NOT: gpu.barrier
 // The roles by warpgroup, a warp-uniform value (lane 0's).
@@ -36,23 +43,32 @@
 // CHECK: %[[QPRODUCER:.*]] = arith.cmpi uge, %{{.*}}, %c1
 // CHECK: scf.if %[[QPRODUCER]] {
 // CHECK: nvvm.setmaxregister  decrease 40
+// CHECK: %[[WARP:.*]] = arith.cmpi ult, %{{.*}}, %c160
+// CHECK: scf.if %[[WARP]] {
+// CHECK: %[[LEADER:.*]] = arith.cmpi eq, %{{.*}}, %c128
 // CHECK: scf.for
 // CHECK: nvvm.mbarrier.try_wait.parity
-// CHECK: nvgpu.device_async_copy {{.*}} : memref<4x130x128xbf16> to memref<33280xbf16, #gpu.address_space<workgroup>>
-// CHECK: nvvm.cp.async.mbarrier.arrive %{{.*}} {noinc = true}
+// CHECK: scf.if %[[LEADER]] {
+// CHECK: nvvm.mbarrier.arrive.expect_tx %{{.*}}, %c32768_i32
+// CHECK-COUNT-2: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %[[KMAP]]
+// CHECK-COUNT-2: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %[[VMAP]]
 // CHECK: } else {
 // CHECK: nvvm.setmaxregister  increase 216
 // CHECK: gpu.shuffle  xor
 // CHECK: scf.for
 // CHECK: nvvm.mbarrier.try_wait.parity
-// CHECK-NEXT: fence.proxy.async.shared::cta;
+// CHECK-NOT: fence.proxy.async
 // CHECK: wgmma.wait_group.sync.aligned 0;
 // CHECK: nvvm.mbarrier.arrive
 // CHECK: gpu.return
+// The dK/dV kernel's producer: Q and dO by TMA from its first thread,
+// which adds their bytes (2 x 64 x 128 x 2) to the stage's phase first,
+// the lse and D columns by every producer thread's cp.async.
 // CHECK-LABEL: gpu.func @flash_attention_grad_dkdv_0
+// CHECK-SAME: %[[QMAP:arg[0-9]+]]: !llvm.ptr, %[[DOMAP:arg[0-9]+]]: !llvm.ptr)
 // CHECK-SAME: %{{.*}} : memref<4xi64, #gpu.address_space<workgroup>>)
 // CHECK-SAME: nvvm.maxnreg = 128
-// CHECK-COUNT-4: nvvm.mbarrier.init %{{.*}}, %c128_i32
+// CHECK-COUNT-2: nvvm.mbarrier.init %{{.*}}, %c128_i32
 // CHECK: gpu.barrier
 // CHECK-NOT: gpu.barrier
 // The roles by warpgroup, a warp-uniform value (lane 0's).
@@ -63,13 +79,16 @@
 // CHECK: scf.for
 // CHECK: scf.for
 // CHECK: nvvm.mbarrier.try_wait.parity
+// CHECK: nvvm.mbarrier.expect_tx %{{.*}}, %c32768_i32
+// CHECK-COUNT-2: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %[[QMAP]]
+// CHECK-COUNT-2: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %[[DOMAP]]
 // CHECK: nvgpu.device_async_copy {{.*}} : memref<8x100xf32> to memref<256xf32, #gpu.address_space<workgroup>>
-// CHECK: nvgpu.device_async_copy {{.*}} : memref<8x100x128xbf16> to memref<33280xbf16, #gpu.address_space<workgroup>>
+// CHECK-NOT: nvgpu.device_async_copy {{.*}}xbf16>
 // CHECK: nvvm.cp.async.mbarrier.arrive %{{.*}} {noinc = true}
 // CHECK: } else {
 // CHECK: nvvm.setmaxregister  increase 232
 // CHECK: nvvm.mbarrier.try_wait.parity
-// CHECK-NEXT: fence.proxy.async.shared::cta;
+// CHECK-NOT: fence.proxy.async
 // CHECK: m64n64k16.f32.bf16.bf16 {{.*}} da, d, z, 1, 1, 0, 0;
 // CHECK: m64n128k16.f32.bf16.bf16 {{.*}} d, p, 1, 1, 1;
 // CHECK-NOT: wgmma.wait_group

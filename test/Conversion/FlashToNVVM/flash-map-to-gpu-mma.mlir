@@ -122,8 +122,10 @@ func.func @bf16_d256(%q: tensor<1x2x100x256xbf16>, %k: tensor<1x2x130x256xbf16>,
 // The default at head dim 128: warp-specialized blocks of 384 threads (two
 // consumer warpgroups of 64 rows, then the producer), Q and a two-stage
 // ring of 128-key K/V tiles (5 x 128 x 128 elements + 1 KiB) and 12
-// mbarriers (those of a second Q buffer unused); the producer gives registers away, copies by cp.async
-// (K a tile ahead of V) and arrives when the copies land; the consumers wait for each stage, take
+// mbarriers (those of a second Q buffer unused); the producer gives
+// registers away and one of its threads copies by TMA (K a tile ahead of
+// V), each copy's bytes expected on the stage's mbarrier; the consumers
+// wait for each stage, take
 // turns to issue S = Q K^T and O += P V asynchronously (named barriers),
 // and run the softmax while P V is in flight.
 // Explicit tuning options select the one-warpgroup kernel.
@@ -131,9 +133,14 @@ func.func @bf16_d256(%q: tensor<1x2x100x256xbf16>, %k: tensor<1x2x130x256xbf16>,
 // TUNED-LABEL: func.func @bf16
 // TUNED: threads in (%c128
 // WS-LABEL: func.func @bf16
-// WS: threads in (%c384
-// WS: gpu.func @flash_attention_0({{.*}}workgroup(%{{.*}} : memref<82432xbf16, #gpu.address_space<workgroup>>, %{{.*}} : memref<12xi64, #gpu.address_space<workgroup>>){{.*}}flash.kernel_kind = "wgmma"
-// WS-COUNT-6: nvvm.mbarrier.init %{{.*}}, %c128_i32
+// The tensor maps of q, k and v (128-row boxes of 64 columns), encoded on
+// the host, passed after the sizes.
+// WS: %[[QMAP:.*]] = llvm.alloca %{{.*}} x !llvm.array<16 x i64> {alignment = 64 : i64}
+// WS: call @flashTensorMapEncode(%[[QMAP]], %{{.*}}, %c2_i64, %{{.*}}, %{{.*}}, %{{.*}}, %c64_i64, %c128_i64)
+// WS-COUNT-2: call @flashTensorMapEncode
+// WS: threads in (%c384{{.*}} args({{.*}}, %[[QMAP]] : !llvm.ptr, %{{.*}} : !llvm.ptr, %{{.*}} : !llvm.ptr)
+// WS: gpu.func @flash_attention_0({{.*}}%[[Q:arg[0-9]+]]: !llvm.ptr, %[[K:arg[0-9]+]]: !llvm.ptr, %[[V:arg[0-9]+]]: !llvm.ptr) workgroup(%{{.*}} : memref<82432xbf16, #gpu.address_space<workgroup>>, %{{.*}} : memref<12xi64, #gpu.address_space<workgroup>>){{.*}}flash.kernel_kind = "wgmma", flash.launch = {{.*}}tensor_maps = {{\[}}[0, 128, 64], [1, 128, 64], [2, 128, 64]]{{.*}}flash.tensor_maps = array<i64: 5, 6, 7>
+// WS-COUNT-6: nvvm.mbarrier.init %{{.*}}, %c1_i32
 // WS-COUNT-6: nvvm.mbarrier.init %{{.*}}, %c256_i32
 // WS: gpu.barrier
 // The roles by warpgroup, a warp-uniform value (lane 0's): warpgroup 2 on.
@@ -142,26 +149,32 @@ func.func @bf16_d256(%q: tensor<1x2x100x256xbf16>, %k: tensor<1x2x130x256xbf16>,
 // WS: %[[PRODUCER:.*]] = arith.cmpi uge, %[[WGI]], %c2
 // WS: scf.if %[[PRODUCER]] {
 // WS: nvvm.setmaxregister  decrease 24
-// Each copy's row check: rows left (i32) against an immediate.
-// WS: %[[LEFT:.*]] = arith.subi %{{.*}}, %{{.*}} : i32
-// WS: arith.cmpi slt, %c{{[0-9]+}}_i32{{.*}}, %[[LEFT]] : i32
-// WS: nvgpu.device_async_copy
-// WS: nvvm.cp.async.mbarrier.arrive %{{.*}} {noinc = true}
+// The first warp walks the tiles, its first lane issues.
+// WS: %[[WARP:.*]] = arith.cmpi ult, %{{.*}}, %c288
+// WS: scf.if %[[WARP]] {
+// WS: %[[LEADER:.*]] = arith.cmpi eq, %{{.*}}, %c256
+// Q (128 rows, two 64-column groups of 16 KiB).
+// WS: scf.if %[[LEADER]] {
+// WS: nvvm.mbarrier.arrive.expect_tx %{{.*}}, %c32768_i32
+// WS-COUNT-2: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %[[Q]], %{{.*}}, box[
 // K a tile ahead of V: the first tile's K, then each step K of the next
 // tile (if any) before its own V.
 // WS: scf.if
 // WS: nvvm.mbarrier.try_wait.parity
-// WS: nvvm.cp.async.mbarrier.arrive %{{.*}} {noinc = true}
+// WS: scf.if %[[LEADER]] {
+// WS: nvvm.mbarrier.arrive.expect_tx %{{.*}}, %c32768_i32
+// WS-COUNT-2: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %[[K]], %{{.*}}, box[
 // WS: scf.for %[[T:.*]] = {{.*}} iter_args
 // WS: %[[AFTER:.*]] = arith.addi %[[T]], %c128
 // WS: %[[HAS:.*]] = arith.cmpi slt, %[[AFTER]],
 // WS: scf.if %[[HAS]] {
 // WS: nvvm.mbarrier.try_wait.parity
-// WS: nvvm.cp.async.mbarrier.arrive %{{.*}} {noinc = true}
+// WS: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %[[K]]
 // WS: }
 // WS: nvvm.mbarrier.try_wait.parity
-// WS: nvgpu.device_async_copy
-// WS: nvvm.cp.async.mbarrier.arrive %{{.*}} {noinc = true}
+// WS: nvvm.mbarrier.arrive.expect_tx
+// WS: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %[[V]]
+// WS-NOT: nvgpu.device_async_copy
 // WS: nvvm.setmaxregister  increase 240
 // WS: nvvm.barrier.arrive id
 // WS: scf.for
@@ -184,20 +197,22 @@ func.func @bf16_d256(%q: tensor<1x2x100x256xbf16>, %k: tensor<1x2x130x256xbf16>,
 // persistent (persistent-blocks = 132 blocks at most, one per SM): each
 // role loops over query blocks of every batch-head (LLVM's LICM kept out
 // of the loop), Q in two buffers (6 tiles), 12 mbarriers (Q landed and Q
-// free per buffer); the producer waits for Q's buffer to be free before it
-// copies the next one's; the consumers free it after their epilogue. The
+// free per buffer); the producer's thread waits for Q's buffer to be free
+// before it copies the next one's; the consumers free it after their
+// epilogue. The
 // producer keeps 40 registers, the consumers 232.
 // (Here 3 query blocks of 37 rows in 3 batch-heads: 3 blocks.)
 // PERSIST-LABEL: func.func @bf16(
 // PERSIST: gpu.launch_func {{.*}} blocks in (%c3{{[_0-9]*}}, %c1{{[_0-9]*}}, %c1{{[_0-9]*}}) threads in (%c384
 // PERSIST: gpu.func @flash_attention_0({{.*}}workgroup(%{{.*}} : memref<98816xbf16, #gpu.address_space<workgroup>>, %{{.*}} : memref<12xi64, #gpu.address_space<workgroup>>){{.*}}persistent_blocks = 132
-// PERSIST-COUNT-6: nvvm.mbarrier.init %{{.*}}, %c128_i32
+// PERSIST-COUNT-6: nvvm.mbarrier.init %{{.*}}, %c1_i32
 // PERSIST-COUNT-6: nvvm.mbarrier.init %{{.*}}, %c256_i32
 // PERSIST: nvvm.setmaxregister  decrease 40
+// PERSIST: scf.if
 // PERSIST: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args({{.*}}) -> (i32, i32)  : i32
 // PERSIST: nvvm.mbarrier.try_wait.parity
-// PERSIST: nvgpu.device_async_copy
-// PERSIST: nvvm.cp.async.mbarrier.arrive %{{.*}} {noinc = true}
+// PERSIST: nvvm.mbarrier.arrive.expect_tx
+// PERSIST: nvvm.cp.async.bulk.tensor.shared.cluster.global
 // PERSIST: scf.for
 // PERSIST: scf.yield
 // PERSIST: } {loop_annotation = #{{.*}}}
@@ -207,6 +222,8 @@ func.func @bf16_d256(%q: tensor<1x2x100x256xbf16>, %k: tensor<1x2x130x256xbf16>,
 // PERSIST: nvvm.mbarrier.try_wait.parity
 // PERSIST: wgmma.mma_async.sync.aligned.m64n128k16
 // PERSIST: vector.store {{.*}} {alignment = 16 : i64} : memref<{{.*}}xbf16{{.*}}>, vector<8xbf16>
+// The staging's reads before the next Q's tensor copy (a proxy fence).
+// PERSIST: fence.proxy.async.shared::cta
 // PERSIST: nvvm.mbarrier.arrive
 // PERSIST-NOT: nvvm.
 // PERSIST: scf.yield

@@ -10,7 +10,7 @@
 // GRID-NOT: persistent_blocks
 // (2 batch-heads of 3 query blocks of 128 rows: 6 blocks.)
 // CHECK: gpu.launch_func {{.*}} blocks in (%c6{{[_0-9]*}}, %c1{{[_0-9]*}}, %c1{{[_0-9]*}}) threads in (%c384
-// CHECK: gpu.func @flash_attention_0({{.*}}%[[OFF:arg[0-9]+]]: memref<1xi64>){{.*}}persistent_blocks = 132
+// CHECK: gpu.func @flash_attention_0({{.*}}%[[OFF:arg[0-9]+]]: memref<1xi64>, %{{.*}}: !llvm.ptr{{.*}}persistent_blocks = 132
 // CHECK: nvvm.setmaxregister  decrease
 // CHECK: scf.for {{.*}} -> (i32, i32)  : i32
 // CHECK: memref.load %[[OFF]]

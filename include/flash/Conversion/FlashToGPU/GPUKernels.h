@@ -142,6 +142,21 @@ struct KernelSpec {
   int64_t blockMaskRows = 0, blockMaskKeys = 0;
   bool blockMaskPerHead = true;
   bool blockMask() const { return blockMaskRows != 0; }
+  /// TMA tensor maps every kernel of the op takes after its size
+  /// arguments (NVVM: CUDA's 128-byte CUtensorMap, passed by value; a
+  /// target kind sets them, each kernel reads those it needs). Each maps
+  /// the op's buffer `buffer` (a name of the launch contract's `args`:
+  /// "q", "k", "v", "do"), [X, rows, cols] as the kernels index it (rows:
+  /// Nk for the keys' buffers, else Nq), in boxes of boxRows x boxCols
+  /// elements stored in the 128-byte swizzle (boxCols * element bytes =
+  /// 128), the elements past the rows zero. The host encodes them
+  /// (FlashMapToGPU; the Python front from the launch contract's
+  /// `tensor_maps`).
+  struct TensorMap {
+    StringRef buffer;
+    int64_t boxRows, boxCols;
+  };
+  SmallVector<TensorMap> tensorMaps;
 
   /// Whether some size is dynamic (the kernels take size arguments).
   bool dynamic() const { return numSizeArgs() != 0; }
@@ -248,21 +263,34 @@ SmallVector<Type> withMaskAndCaptures(MLIRContext *ctx, const KernelSpec &s,
 /// writes).
 MemRefType captureType(MLIRContext *ctx, RankedTensorType t);
 
+/// The arguments after the scratch buffer: the size arguments, then the
+/// tensor maps.
+inline unsigned trailingArgs(const KernelSpec &s) {
+  return s.numSizeArgs() + s.tensorMaps.size();
+}
+
 /// The kernel's capture buffers: the s.captures.size() arguments before
 /// the size arguments (workgroup attributions are block arguments too, after
 /// them).
 inline ValueRange captureBuffers(gpu::GPUFuncOp fn, const KernelSpec &s) {
   return ValueRange(fn.getArguments())
-      .slice(fn.getNumArguments() - s.numSizeArgs() - s.captures.size() -
+      .slice(fn.getNumArguments() - trailingArgs(s) - s.captures.size() -
                  (s.descale ? 3 : 0) - (s.hasScratch() ? 1 : 0),
              s.captures.size());
+}
+
+/// The kernel's tensor maps (s.tensorMaps): its last arguments, pointers
+/// to the 128-byte parameters.
+inline ValueRange tensorMapArgs(gpu::GPUFuncOp fn, const KernelSpec &s) {
+  return ValueRange(fn.getArguments())
+      .slice(fn.getNumArguments() - s.tensorMaps.size(), s.tensorMaps.size());
 }
 
 /// An fp8 op's descale buffers (q's, k's, v's; s.descale): the arguments
 /// after the captured operands.
 inline ValueRange descaleBuffers(gpu::GPUFuncOp fn, const KernelSpec &s) {
   return ValueRange(fn.getArguments())
-      .slice(fn.getNumArguments() - s.numSizeArgs() - 3 -
+      .slice(fn.getNumArguments() - trailingArgs(s) - 3 -
                  (s.hasScratch() ? 1 : 0),
              3);
 }
@@ -271,7 +299,7 @@ inline ValueRange descaleBuffers(gpu::GPUFuncOp fn, const KernelSpec &s) {
 /// arguments. The block mask table (s.blockMask(), f32), or an fp8 op's
 /// transposed V (f8E4M3FN: fp8TransposedV).
 inline Value scratchBuffer(gpu::GPUFuncOp fn, const KernelSpec &s) {
-  return fn.getArgument(fn.getNumArguments() - s.numSizeArgs() - 1);
+  return fn.getArgument(fn.getNumArguments() - trailingArgs(s) - 1);
 }
 inline Value blockMaskBuffer(gpu::GPUFuncOp fn, const KernelSpec &s) {
   return scratchBuffer(fn, s);

@@ -52,6 +52,20 @@ static LogicalResult verifyContract(Operation *op, DictionaryAttr d,
     return failure();
   if (Attribute w = d.get("waits_for_previous"); w && !isa<BoolAttr>(w))
     return fail("'waits_for_previous' must be a bool");
+  if (Attribute t = d.get("tensor_maps")) {
+    // [buffer argument, box rows, box columns] each.
+    auto maps = dyn_cast<ArrayAttr>(t);
+    auto triple = [](Attribute a) {
+      auto m = dyn_cast<ArrayAttr>(a);
+      return m && m.size() == 3 && llvm::all_of(m, [](Attribute e) {
+               auto v = dyn_cast<IntegerAttr>(e);
+               return v && v.getInt() >= 0;
+             });
+    };
+    if (!maps || !llvm::all_of(maps, triple))
+      return fail("'tensor_maps' must be an array of [argument, box rows, "
+                  "box columns] triples");
+  }
   if (d.contains("target_blocks") != d.contains("max_blocks_x") ||
       d.contains("target_blocks") != d.contains("min_blocks_x"))
     return fail("'target_blocks', 'min_blocks_x' and 'max_blocks_x' go "
@@ -75,6 +89,12 @@ LogicalResult FlashDialect::verifyOperationAttribute(Operation *op,
   if (name == "flash.kernel_kind") {
     if (!isa<StringAttr>(value))
       return op->emitOpError("'flash.kernel_kind' must be a string");
+    return success();
+  }
+  if (name == "flash.tensor_maps") {
+    // A kernel's tensor-map parameters (flash-tensor-map-params).
+    if (!isa<DenseI64ArrayAttr>(value))
+      return op->emitOpError("'flash.tensor_maps' must be an i64 array");
     return success();
   }
   if (name == "flash.launch") {

@@ -69,3 +69,18 @@ func.func @f() attributes {flash.launch = {block = 512 : i64, rows = "nq", rows_
   return
 }
 
+
+// -----
+
+// Tensor maps: [buffer argument, box rows, box columns] each.
+// expected-error @below {{'tensor_maps' must be an array of [argument, box rows, box columns] triples}}
+func.func @f() attributes {flash.launch = {block = 384 : i64, rows = "nq", rows_per_block = 128 : i64, batch_heads = "bh", args = ["q"], sizes = [], tensor_maps = [[0, 128]]}} {
+  return
+}
+
+// -----
+
+// expected-error @below {{'flash.tensor_maps' must be an i64 array}}
+func.func @f() attributes {flash.tensor_maps = [5]} {
+  return
+}
