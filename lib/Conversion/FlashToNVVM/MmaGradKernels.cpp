@@ -667,20 +667,9 @@ gpu::GPUFuncOp gpukernels::buildGradQMmaKernel(OpBuilder &ob, Location loc,
   if (producer) {
     roles = splitRoles(b, loc, s, /*kv=*/false, tid, threads);
     OpBuilder pb = roles.getThenBodyBuilder();
-    // The producer's first warp walks the tiles (a block mask's cursor
-    // votes) and its first lane copies by TMA (the op's tensor maps of K
-    // and V).
-    auto issuer = scf::IfOp::create(
-        pb, loc,
-        arith::CmpIOp::create(
-            pb, loc, arith::CmpIPredicate::ult, tid,
-            arith::ConstantIndexOp::create(pb, loc, threads + 32)),
-        [&](OpBuilder &ib, Location il) { scf::YieldOp::create(ib, il); });
-    pb.setInsertionPoint(issuer.thenBlock()->getTerminator());
+    // K and V by TMA (the op's tensor maps) from the issuing warp's lane.
+    Value leader = enterIssuingWarp(pb, loc, tid, threads);
     ValueRange maps = tensorMapArgs(fn, s);
-    Value leader =
-        arith::CmpIOp::create(pb, loc, arith::CmpIPredicate::eq, tid,
-                              arith::ConstantIndexOp::create(pb, loc, threads));
     tileLoop(pb, loc, kvStart, kvEnd, kTile,
              ValueRange{arith::ConstantIndexOp::create(pb, loc, 0)},
              cursor ? &*cursor : nullptr, cursorState,

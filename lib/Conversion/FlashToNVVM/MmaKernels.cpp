@@ -1316,24 +1316,13 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
     OpBuilder pb = roles.getThenBodyBuilder();
     NVVM::SetMaxRegisterOp::create(pb, loc, producerRegisters(s),
                                    NVVM::SetMaxRegisterAction::decrease);
-    // The producer's first warp walks the tiles (a block mask's cursor
-    // reads the table by warp votes) and its first lane issues the tensor
-    // copies (TMA) with their bytes; the rest of the warpgroup only gives
+    // The issuing warp copies by TMA; the rest of the warpgroup only gives
     // its registers away.
-    auto issuer = scf::IfOp::create(
-        pb, loc,
-        arith::CmpIOp::create(
-            pb, loc, arith::CmpIPredicate::ult, tid,
-            arith::ConstantIndexOp::create(pb, loc, consumerThreads + 32)),
-        [&](OpBuilder &ib, Location il) { scf::YieldOp::create(ib, il); });
-    pb.setInsertionPoint(issuer.thenBlock()->getTerminator());
+    Value leader = enterIssuingWarp(pb, loc, tid, consumerThreads);
     MmaFragments P{pb, loc, elt, F.lrow, F.lmat, F.g, F.t2};
     ValueRange maps = tensorMapArgs(fn, s);
     assert(maps.size() == 3 && "tensor maps of q, k and v");
     const int64_t tileBytes = tileKV * D * 2;
-    Value leader = arith::CmpIOp::create(
-        pb, loc, arith::CmpIPredicate::eq, tid,
-        arith::ConstantIndexOp::create(pb, loc, consumerThreads));
     // Tile(s) into ring word `which` (+ stage): their bytes, then the
     // copies (`copy`), from the first lane.
     auto issue = [&](OpBuilder &ib, Location il, int64_t which, Value stage,

@@ -120,6 +120,20 @@ int32_t gpukernels::consumerRegisters(const KernelSpec &s) {
   return s.d <= 64 || s.d > 128 || s.mmaPersistentBlocks ? 232 : 240;
 }
 
+Value gpukernels::enterIssuingWarp(OpBuilder &b, Location loc, Value tid,
+                                   int64_t first) {
+  auto c = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  auto warp = scf::IfOp::create(
+      b, loc,
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, tid,
+                            c(first + 32)),
+      [&](OpBuilder &ib, Location il) { scf::YieldOp::create(ib, il); });
+  b.setInsertionPoint(warp.thenBlock()->getTerminator());
+  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid, c(first));
+}
+
 scf::IfOp
 gpukernels::ifElse(OpBuilder &b, Location loc, TypeRange types, Value cond,
                    function_ref<void(OpBuilder &, Location)> thenBody,

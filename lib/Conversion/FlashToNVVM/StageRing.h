@@ -89,6 +89,12 @@ struct StageBarriers {
 void loadTile(OpBuilder &b, Location loc, const SwizzledTiles &kv, Value tile,
               Value map, Value bh, Value row0, Value bar);
 
+/// Moves `b` into a branch of the producer's first warp (threads first ..
+/// first + 31), which walks the tiles (a block mask's cursor reads its
+/// table by warp votes), and returns the predicate of its first lane,
+/// which issues the tensor copies and their barrier's bytes.
+Value enterIssuingWarp(OpBuilder &b, Location loc, Value tid, int64_t first);
+
 /// An scf.if with results, its two bodies built by the callbacks (which
 /// end them with their yields).
 scf::IfOp ifElse(OpBuilder &b, Location loc, TypeRange types, Value cond,
