@@ -511,6 +511,12 @@ class _TensorMap:
     def encode(self, pointer):
         if pointer == self._at:
             return
+        if not pointer:
+            # An empty buffer (no tile of it is ever copied): a zero map,
+            # which the encoder would reject.
+            ctypes.memset(self.address, 0, 128)
+            self._at = pointer
+            return
         if pointer % 16:
             raise ValueError("a TMA tensor map needs a 16-byte aligned "
                              "buffer (flash_mlir.cuda aligns its operands)")

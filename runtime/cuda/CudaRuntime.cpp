@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <mutex>
 
 #define FLASH_EXPORT extern "C" __attribute__((visibility("default")))
@@ -168,6 +169,13 @@ FLASH_EXPORT void flashTensorMapEncode(void *map, void *data, int64_t eltBytes,
                                        int64_t outer, int64_t rows,
                                        int64_t cols, int64_t boxCols,
                                        int64_t boxRows) {
+  // An empty buffer (no data: a length of 0 at run time) is never read
+  // (no tile of it is copied): its map stays zero, which the encoder
+  // would reject.
+  if (!data) {
+    std::memset(map, 0, 128);
+    return;
+  }
   ensureContext();
   CUtensorMapDataType type = eltBytes == 1   ? CU_TENSOR_MAP_DATA_TYPE_UINT8
                              : eltBytes == 2 ? CU_TENSOR_MAP_DATA_TYPE_UINT16
