@@ -470,13 +470,6 @@ int64_t gpukernels::gradKernelThreads(const KernelSpec &s) {
 bool gpukernels::gradQProducer(const KernelSpec &s) {
   return s.gradProducer && s.d > 64 && (s.d <= 128 || s.mmaWarps > 4);
 }
-int64_t gpukernels::gradTensorMap(const KernelSpec &s, StringRef buffer) {
-  auto it = llvm::find_if(s.tensorMaps, [&](const KernelSpec::TensorMap &m) {
-    return m.buffer == buffer;
-  });
-  assert(it != s.tensorMaps.end() && "the op's tensor maps");
-  return it - s.tensorMaps.begin();
-}
 int64_t gpukernels::gradQThreads(const KernelSpec &s) {
   return s.mmaWarps * 32 + (gradQProducer(s) ? kProducerThreads : 0);
 }
@@ -669,7 +662,7 @@ gpu::GPUFuncOp gpukernels::buildGradQMmaKernel(OpBuilder &ob, Location loc,
     OpBuilder pb = roles.getThenBodyBuilder();
     // K and V by TMA (the op's tensor maps) from the issuing warp's lane.
     Value leader = enterIssuingWarp(pb, loc, tid, threads);
-    ValueRange maps = tensorMapArgs(fn, s);
+    Value kMap = tensorMapArg(fn, s, "k"), vMap = tensorMapArg(fn, s, "v");
     tileLoop(pb, loc, kvStart, kvEnd, kTile,
              ValueRange{arith::ConstantIndexOp::create(pb, loc, 0)},
              cursor ? &*cursor : nullptr, cursorState,
@@ -686,10 +679,8 @@ gpu::GPUFuncOp gpukernels::buildGradQMmaKernel(OpBuilder &ob, Location loc,
                      bars->arriveExpectBytes(ib, il, kGradFull, stage,
                                              2 * kTile * D * 2);
                      Value bar = bars->ptr(ib, il, kGradFull, stage);
-                     loadTile(ib, il, *sw, tile, maps[gradTensorMap(s, "k")],
-                              kvbh, jt, bar);
-                     loadTile(ib, il, *sw, vTile, maps[gradTensorMap(s, "v")],
-                              kvbh, jt, bar);
+                     loadTile(ib, il, *sw, tile, kMap, kvbh, jt, bar);
+                     loadTile(ib, il, *sw, vTile, vMap, kvbh, jt, bar);
                      scf::YieldOp::create(ib, il);
                    });
                return {G.add(args[0], G.c(1))};
@@ -1158,7 +1149,7 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
     OpBuilder pb = roles.getThenBodyBuilder();
     KernelBuilder kp{pb, loc};
     Value ptid = arith::SubIOp::create(pb, loc, tid, kp.c(consumerThreads));
-    ValueRange maps = tensorMapArgs(fn, s);
+    Value qMap = tensorMapArg(fn, s, "q"), doMap = tensorMapArg(fn, s, "do");
     // dQ by reductions (FlashAttention-3's dQ writer): the consumers stage
     // tile n's dQ into dQ tile n % 2 before they release stage n % 2; the
     // producer, once it has issued tile n's copies into that stage, adds
@@ -1214,22 +1205,17 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
                                             ptid, G.c(0)),
                       [&](OpBuilder &ib, Location il) {
                         Value bar = bars->ptr(ib, il, kGradFull, st);
-                        NVVM::MBarrierExpectTxOp::create(
-                            ib, il, bar,
-                            arith::ConstantIntOp::create(
-                                ib, il, ib.getI32Type(), 2 * kTile * D * 2),
-                            NVVM::MemScopeKindAttr::get(
-                                ib.getContext(), NVVM::MemScopeKind::CTA));
+                        bars->expectBytes(ib, il, kGradFull, st,
+                                          2 * kTile * D * 2);
                         Value tile = arith::MulIOp::create(
                             ib, il, st,
                             arith::ConstantIndexOp::create(ib, il, 2));
-                        loadTile(ib, il, *sw, tile, maps[gradTensorMap(s, "q")],
-                                 qbh, it, bar);
+                        loadTile(ib, il, *sw, tile, qMap, qbh, it, bar);
                         loadTile(ib, il, *sw,
                                  arith::AddIOp::create(
                                      ib, il, tile,
                                      arith::ConstantIndexOp::create(ib, il, 1)),
-                                 maps[gradTensorMap(s, "do")], qbh, it, bar);
+                                 doMap, qbh, it, bar);
                         scf::YieldOp::create(ib, il);
                       });
                   tiles.issueColumns(G, ptid, kProducerThreads, qbh, it, st);

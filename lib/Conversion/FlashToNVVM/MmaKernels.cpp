@@ -30,8 +30,9 @@
 // arXiv 2407.08608):
 //
 //   block = 2 consumer warpgroups (64 query rows each) + 1 producer
-//   producer (24 registers by setmaxnreg; 40 at d = 256): one thread
-//     copies Q, then K(j + 1) and V(j) of each 128-key tile (64 at d = 256)
+//   producer (24 registers by setmaxnreg; 40 at d = 256): its first warp
+//     walks the tiles and one lane copies Q, then K(j + 1) and V(j) of each
+//     128-key tile (64 at d = 256)
 //     into stage j % 2 of a ring by TMA (loadTile: a bulk tensor copy per
 //     64-column group, from tensor maps the host encodes), each stage's
 //     "full" mbarrier expecting the copies' bytes; it waits on the stage's
@@ -49,11 +50,11 @@
 // fragments (Fp8TransposeV.cpp, MmaFragments::fp8PFragment); the descale
 // factors scale the scores and o at run time.
 //
-// The other kernels copy by cp.async: TMA's tensor maps are kernel
-// parameters every host that launches them encodes (KernelSpec::tensorMaps,
-// flash-tensor-map-params), which only the warp-specialized forward takes
-// so far. There one thread's copies replaced four warps' cp.async (11.7 %
-// of the d = 128 forward's instructions, ncu, session 33).
+// Kernels with a producer (this one warp-specialized, the backward's)
+// copy by TMA from tensor maps every host that launches them encodes
+// (KernelSpec::tensorMaps, flash-tensor-map-params): here one lane's
+// copies replaced four warps' cp.async (11.7 % of the d = 128 forward's
+// instructions, ncu, session 33). The others copy by cp.async.
 //
 // The fragment layouts are in MmaFragments.h. Written directly against
 // nvgpu/nvvm mma.sync: upstream's vector-to-nvgpu lowering needs
@@ -1320,8 +1321,8 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
     // its registers away.
     Value leader = enterIssuingWarp(pb, loc, tid, consumerThreads);
     MmaFragments P{pb, loc, elt, F.lrow, F.lmat, F.g, F.t2};
-    ValueRange maps = tensorMapArgs(fn, s);
-    assert(maps.size() == 3 && "tensor maps of q, k and v");
+    Value qMap = tensorMapArg(fn, s, "q"), kMap = tensorMapArg(fn, s, "k"),
+          vMap = tensorMapArg(fn, s, "v");
     const int64_t tileBytes = tileKV * D * 2;
     // Tile(s) into ring word `which` (+ stage): their bytes, then the
     // copies (`copy`), from the first lane.
@@ -1345,7 +1346,7 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
     issue(pb, loc, kQFull, qSlot, qTiles * tileBytes,
           [&](OpBuilder &lb, Value bar) {
             for (int64_t i = 0; i < qTiles; ++i)
-              loadTile(lb, loc, *kv, qTileIndex(lb, i), maps[0], bh,
+              loadTile(lb, loc, *kv, qTileIndex(lb, i), qMap, bh,
                        arith::AddIOp::create(
                            lb, loc, rowBase,
                            arith::ConstantIndexOp::create(lb, loc, i * tileKV)),
@@ -1362,7 +1363,7 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
       auto [stage, phase] = ringSlot(lb, l, n);
       bars->waitReleased(lb, l, kKEmpty, stage, phase);
       issue(lb, l, kKFull, stage, tileBytes, [&](OpBuilder &ib, Value bar) {
-        loadTile(ib, l, *kv, stage, maps[1], kvbh, t, bar);
+        loadTile(ib, l, *kv, stage, kMap, kvbh, t, bar);
       });
     };
     // K a tile ahead of V (as FlashAttention-3 orders its loads): tile n's
@@ -1401,7 +1402,7 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
           bars->waitReleased(lb, l, kVEmpty, stage, phase);
           Value vTile = G.add(stage, G.c(stages));
           issue(lb, l, kVFull, stage, tileBytes, [&](OpBuilder &ib, Value bar) {
-            loadTile(ib, l, *kv, vTile, maps[2], kvbh, jt, bar);
+            loadTile(ib, l, *kv, vTile, vMap, kvbh, jt, bar);
           });
           return {G.add(n, G.c(1))};
         });

@@ -73,6 +73,14 @@ void StageBarriers::arriveExpectBytes(OpBuilder &b, Location loc, int64_t which,
       b.getBoolAttr(false), Value());
 }
 
+void StageBarriers::expectBytes(OpBuilder &b, Location loc, int64_t which,
+                                Value stage, int64_t bytes) const {
+  NVVM::MBarrierExpectTxOp::create(
+      b, loc, ptr(b, loc, which, stage),
+      arith::ConstantIntOp::create(b, loc, b.getI32Type(), bytes),
+      NVVM::MemScopeKindAttr::get(b.getContext(), NVVM::MemScopeKind::CTA));
+}
+
 void gpukernels::loadTile(OpBuilder &b, Location loc, const SwizzledTiles &kv,
                           Value tile, Value map, Value bh, Value row0,
                           Value bar) {

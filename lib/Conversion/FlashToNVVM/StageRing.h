@@ -77,6 +77,10 @@ struct StageBarriers {
   /// (the tensor copies that complete it: loadTile).
   void arriveExpectBytes(OpBuilder &b, Location loc, int64_t which, Value stage,
                          int64_t bytes) const;
+  /// The same without arriving (other threads' arrivals complete the
+  /// phase).
+  void expectBytes(OpBuilder &b, Location loc, int64_t which, Value stage,
+                   int64_t bytes) const;
 };
 
 /// The producer's copy of rows row0 .. row0 + kv.rows - 1 of batch-head bh

@@ -52,9 +52,6 @@ int64_t mmaThreads(const KernelSpec &s);
 /// from d = 128).
 int64_t gradKernelThreads(const KernelSpec &s);
 bool gradQProducer(const KernelSpec &s);
-/// The position of buffer `buffer`'s tensor map among the op's (the
-/// kernel's tensor-map arguments, tensorMapArgs).
-int64_t gradTensorMap(const KernelSpec &s, StringRef buffer);
 int64_t gradQThreads(const KernelSpec &s);
 /// The forward (MmaKernels.cpp): args (q, k, v, o, lse[, mask]).
 gpu::GPUFuncOp buildForwardMmaKernel(OpBuilder &b, Location loc, StringRef name,

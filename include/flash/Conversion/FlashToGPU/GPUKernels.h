@@ -285,6 +285,15 @@ inline ValueRange tensorMapArgs(gpu::GPUFuncOp fn, const KernelSpec &s) {
   return ValueRange(fn.getArguments())
       .slice(fn.getNumArguments() - s.tensorMaps.size(), s.tensorMaps.size());
 }
+/// The kernel's tensor map of buffer `buffer` (one of s.tensorMaps).
+inline Value tensorMapArg(gpu::GPUFuncOp fn, const KernelSpec &s,
+                          StringRef buffer) {
+  auto it = llvm::find_if(s.tensorMaps, [&](const KernelSpec::TensorMap &m) {
+    return m.buffer == buffer;
+  });
+  assert(it != s.tensorMaps.end() && "a tensor map the op's kernels take");
+  return tensorMapArgs(fn, s)[it - s.tensorMaps.begin()];
+}
 
 /// An fp8 op's descale buffers (q's, k's, v's; s.descale): the arguments
 /// after the captured operands.
