@@ -32,6 +32,8 @@ CASES = [
     (2, 4, 4, 1300, 2100, 128, False, "offset"),
     (1, 6, 2, 700, 1500, 128, True, "strided"),
     (1, 2, 1, 1500, 1300, 256, True, "offset"),
+    (2, 4, 2, 900, 1333, 64, True, "strided"),
+    (1, 3, 3, 1, 700, 64, False, "offset"),
 ]
 DYNAMIC = ("1", "0")
 

@@ -137,6 +137,26 @@ merged() { # prefix: the warp-specialized causal forward (d = 128 past
   exe ${p}17 --hq 4 --hkv 2 --nq 700 --nk 1500 --d 256 --dtype bf16 --tol 8e-3
   exe ${p}18 --hq 33 --hkv 11 --n 520 --d 128 --dtype f16 --tol 2e-3
 }
+forward64() { # prefix: the d = 64 forward (session 35, when it ran
+  # warp-specialized as well; odd sizes, offsets, GQA, one query, runtime
+  # sizes, windows, modifiers)
+  local p=$1
+  exe ${p}1 --batch 2 --hq 4 --hkv 2 --nq 1000 --nk 1777 --d 64 --dtype bf16 --tol 8e-3
+  exe ${p}2 --nq 1300 --nk 1200 --d 64 --causal --causal-offset -70 --hq 2 --dtype bf16 --tol 8e-3
+  exe ${p}3 --dynamic --n 333 --d 64 --causal --hq 2 --dtype bf16 --tol 8e-3
+  exe ${p}4 --dynamic --batch 2 --hq 4 --hkv 2 --nq 300 --nk 777 --d 64 --dtype f16 --tol 2e-3
+  exe ${p}5 --nq 1 --nk 2000 --d 64 --hq 2 --causal --dtype bf16 --tol 8e-3
+  exe ${p}6 --dynamic --nq 1 --nk 1 --d 64 --hq 2 --dtype bf16 --tol 8e-3
+  exe ${p}7 --nq 2100 --nk 1500 --d 64 --hq 2 --causal --causal-offset 300 --dtype f16 --tol 2e-3
+  exe ${p}8 --hq 33 --hkv 11 --n 520 --d 64 --dtype f16 --tol 2e-3
+  exe ${p}9 --hq 2 --n 2000 --d 64 --window 512,0 --dtype bf16 --tol 8e-3
+  exe ${p}10 --hq 2 --nq 1500 --nk 2048 --d 64 --window 100,100 --dtype f16 --tol 2e-3
+  exe ${p}11 --batch 2 --hq 3 --n 1333 --d 64 --dtype bf16 --causal --window 200,0 --mod-offset --tol 8e-3
+  exe ${p}12 --hq 2 --nq 700 --nk 1300 --d 64 --softcap 5 --causal --dtype bf16 --tol 8e-3
+  exe ${p}13 --hq 4 --n 1200 --d 64 --alibi --causal --dtype bf16 --tol 8e-3
+  exe ${p}14 --batch 2 --hq 2 --n 1000 --d 64 --segments 3 --causal --dtype bf16 --tol 8e-3
+  exe ${p}15 --hq 2 --n 4096 --d 64 --causal --dtype bf16 --tol 8e-3
+}
 for c in $CHECKS; do
   case $c in
     bs) FLASH_AOT_NVVM_OPTIONS="" checks bs ;;
@@ -145,6 +165,7 @@ for c in $CHECKS; do
     mm) FLASH_AOT_NVVM_OPTIONS="" merged mm ;;
     b2) FLASH_AOT_NVVM_OPTIONS="" checks256 b2 ;;
     sm) FLASH_AOT_NVVM_OPTIONS="" scoremods sm ;;
+    f6) FLASH_AOT_NVVM_OPTIONS="" forward64 f ;;
     py) FLASH_MLIR_CACHE=$PWD/$OUT/c_check /usr/bin/python3 \
           bench/gpu/check_forward.py --precompile ;;
   esac > "$OUT/prep_$c.log" 2>&1

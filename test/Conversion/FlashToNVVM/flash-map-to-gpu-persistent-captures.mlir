@@ -17,11 +17,11 @@
 // CHECK: nvvm.setmaxregister  increase
 // CHECK: scf.for {{.*}} -> (i32, i32)  : i32
 // CHECK: memref.load %[[OFF]]
-func.func @window_run_time_diagonal(%q: tensor<1x2x300x128xbf16>, %k: tensor<1x2x500x128xbf16>, %v: tensor<1x2x500x128xbf16>, %modoff: tensor<1xi64>) -> (tensor<1x2x300x128xbf16>, tensor<1x2x300xf32>) {
+func.func @window_run_time_diagonal(%q: tensor<1x2x300x128xbf16>, %k: tensor<1x2x512x128xbf16>, %v: tensor<1x2x512x128xbf16>, %modoff: tensor<1xi64>) -> (tensor<1x2x300x128xbf16>, tensor<1x2x300xf32>) {
   %c0 = arith.constant 0 : index
   %oi = tensor.empty() : tensor<1x2x300x128xbf16>
   %li = tensor.empty() : tensor<1x2x300xf32>
-  %r:2 = flash.attention ins(%q, %k, %v : tensor<1x2x300x128xbf16>, tensor<1x2x500x128xbf16>, tensor<1x2x500x128xbf16>) captures(%modoff : tensor<1xi64>) outs(%oi : tensor<1x2x300x128xbf16>) lse(%li : tensor<1x2x300xf32>) {causal} -> tensor<1x2x300x128xbf16>, tensor<1x2x300xf32>
+  %r:2 = flash.attention ins(%q, %k, %v : tensor<1x2x300x128xbf16>, tensor<1x2x512x128xbf16>, tensor<1x2x512x128xbf16>) captures(%modoff : tensor<1xi64>) outs(%oi : tensor<1x2x300x128xbf16>) lse(%li : tensor<1x2x300xf32>) {causal} -> tensor<1x2x300x128xbf16>, tensor<1x2x300xf32>
   mask_mod {
   ^bb0(%x0: index, %x1: index, %x2: index, %x3: index, %modoff_a: tensor<1xi64>):
     %wdz = arith.constant 0 : index

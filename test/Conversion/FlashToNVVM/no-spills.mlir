@@ -27,6 +27,11 @@
 // The same window with its diagonal a captured run-time operand, as
 // flash_mlir.cuda builds it (bench_mods.py's), persistent by default.
 // RUN: %gen --hq 16 --n 16384 --d 128 --window 1024,0 --causal --dtype bf16 --mod-offset | flash-opt --flash-to-nvvm="format=isa" | %python %S/ptxas_spills.py | FileCheck %s --check-prefix=FWD
+// Windows over keys that do not fill the last tile (one block per query
+// block: persistent, ptxas serialized the first's wgmmas, the second
+// spilled 52 bytes).
+// RUN: %gen --hq 2 --n 2000 --d 128 --window 512,0 --dtype bf16 | flash-opt --flash-to-nvvm="format=isa" | %python %S/ptxas_spills.py | FileCheck %s --check-prefix=FWD
+// RUN: %gen --hq 2 --n 2000 --d 256 --window 512,0 --causal --dtype bf16 | flash-opt --flash-to-nvvm="format=isa" | %python %S/ptxas_spills.py | FileCheck %s --check-prefix=FWD
 // Its backward (bench_mods.py's: 64-query dK/dV tiles), and a window's
 // with GQA (32).
 // RUN: %gen --grad --hq 16 --n 16384 --d 128 --window 1024,0 --causal --dtype bf16 --mod-offset | flash-opt --flash-to-nvvm="format=isa" | %python %S/ptxas_spills.py | FileCheck %s --check-prefix=BWD
