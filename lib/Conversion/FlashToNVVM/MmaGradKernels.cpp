@@ -341,6 +341,10 @@ enum GradStageBarrier : int64_t {
   kGradDQEmpty = 4
 };
 
+/// ordered-dq: the named barrier of the dQ writers (the producer's threads
+/// of the tile's rows); 1 is the consumers', 2 and 3 the d = 256 roles'.
+constexpr int64_t kWriterBarrier = 4;
+
 /// grad-producer: registers per thread at launch and after setmaxnreg. One
 /// consumer warpgroup: two blocks an SM (32K registers each; 128 x 24 +
 /// 128 x 232); two: one block of 384 x 168, 128 x 24 + 256 x 240 at d = 128
@@ -932,6 +936,16 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
   Value doS = fn.getWorkgroupAttributions()[s.wgmma ? 0 : 1];
 
   Value bx = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
+  // ordered-dq under a causal limit: the key blocks from the last, whose
+  // query tiles start later (the first in each tile's order launch first).
+  const bool ordered = s.gradOrderedDQ;
+  if (ordered && s.causalOffset)
+    bx = arith::SubIOp::create(
+        b, loc,
+        arith::SubIOp::create(
+            b, loc, gpu::GridDimOp::create(b, loc, gpu::Dimension::x),
+            kb.c(1)),
+        bx);
   Value kvbh = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
   Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
   MmaFragments F = mmaFragments(b, loc, elt, tid);
@@ -1164,13 +1178,93 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
     auto isWriter = [&](OpBuilder &ib, Location il) {
       return isRowThread(ib, il, ptid);
     };
+    // ordered-dq: the writers wait until the tile's semaphore counts the
+    // key blocks before this one in the tile's order, and once their
+    // reductions are complete (not just read) the first counts this one.
+    // The order: the key blocks' (bx), or under a causal limit from the
+    // last that sees the tile's queries (kbMax - bx: the block of key
+    // kbMax 128 sees query it + 63, kbMax 128 <= it + 63 + offset).
+    auto turnOf = [&](OpBuilder &ib, Location il, Value first) {
+      KernelBuilder ki{ib, il};
+      if (!s.causalOffset)
+        return bx;
+      Value rows = arith::MulIOp::create(
+          ib, il, arith::CeilDivUIOp::create(ib, il, nq, ki.c(kTile)),
+          ki.c(kTile));
+      Value it = arith::RemUIOp::create(
+          ib, il, arith::DivUIOp::create(ib, il, first, ki.c(D)), rows);
+      Value last = arith::DivSIOp::create(
+          ib, il,
+          arith::AddIOp::create(ib, il, it,
+                                s.causalOffsetValue(ki, kTile - 1)),
+          ki.c(blockKeys));
+      last = arith::MinSIOp::create(
+          ib, il, last,
+          arith::SubIOp::create(
+              ib, il, gpu::GridDimOp::create(ib, il, gpu::Dimension::x),
+              ki.c(1)));
+      return arith::SubIOp::create(ib, il, last, bx).getResult();
+    };
+    auto semaphoreAt = [&](OpBuilder &ib, Location il, Value first) {
+      KernelBuilder ki{ib, il};
+      Value at = gradDQSemaphoreIndex(ki, s, first);
+      auto i64 = [&](Value x) {
+        return arith::IndexCastUIOp::create(ib, il, ib.getI64Type(), x)
+            .getResult();
+      };
+      return arith::AddIOp::create(
+                 ib, il,
+                 i64(memref::ExtractAlignedPointerAsIndexOp::create(ib, il,
+                                                                     dqAcc)),
+                 arith::MulIOp::create(
+                     ib, il, i64(at),
+                     arith::ConstantIntOp::create(ib, il, ib.getI64Type(), 4)))
+          .getResult();
+    };
     auto writeDQ = [&](OpBuilder &ib, Location il, Value m, Value first) {
       scf::IfOp::create(
           ib, il, isWriter(ib, il), [&](OpBuilder &wb, Location wl) {
+            MmaFragments W{wb, wl, elt, F.lrow, F.lmat, F.g, F.t2};
+            Value sem;
+            if (ordered) {
+              sem = semaphoreAt(wb, wl, first);
+              Value turn = arith::IndexCastUIOp::create(
+                  wb, wl, wb.getI32Type(), turnOf(wb, wl, first));
+              scf::WhileOp::create(
+                  wb, wl, TypeRange(), ValueRange(),
+                  [&](OpBuilder &cb, Location cl, ValueRange) {
+                    MmaFragments C{cb, cl, elt, F.lrow, F.lmat, F.g, F.t2};
+                    Value seen = C.loadAcquire(sem);
+                    scf::ConditionOp::create(
+                        cb, cl,
+                        arith::CmpIOp::create(cb, cl, arith::CmpIPredicate::ne,
+                                              seen, turn),
+                        ValueRange());
+                  },
+                  [&](OpBuilder &db, Location dl, ValueRange) {
+                    scf::YieldOp::create(db, dl);
+                  });
+              W.fenceProxyAsyncAll();
+            }
             Value stage = arith::RemUIOp::create(
                 wb, wl, m, arith::ConstantIndexOp::create(wb, wl, 2));
             auto [accRow, tileRow] = dqRowAddresses(wb, wl, ptid, stage);
             reduceRowAt(wb, wl, accRow, tileRow, first);
+            if (ordered) {
+              W.bulkWait(0, /*readOnly=*/false);
+              W.fenceProxyAsyncAll();
+              namedBarrier(wb, wl, kWriterBarrier, kTile, /*sync=*/true);
+              scf::IfOp::create(
+                  wb, wl,
+                  arith::CmpIOp::create(
+                      wb, wl, arith::CmpIPredicate::eq, ptid,
+                      arith::ConstantIndexOp::create(wb, wl, 0)),
+                  [&](OpBuilder &tb, Location tl) {
+                    MmaFragments T{tb, tl, elt, F.lrow, F.lmat, F.g, F.t2};
+                    T.releaseIncrement(sem);
+                    scf::YieldOp::create(tb, tl);
+                  });
+            }
             scf::YieldOp::create(wb, wl);
           });
     };
