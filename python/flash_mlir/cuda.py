@@ -691,14 +691,16 @@ def _kernel(cfg, grad):
     key = (repr(cls), grad, _nvvm_options())
     if key not in _KERNELS:
         _KERNELS[key] = CudaKernel(*compile_kernel(cls, grad=grad))
-        if "simt" in kernel_kinds(cls, grad):
+        # (Only where no kernel is on tensor cores: the backward by
+        # reductions and a block mask have small SIMT helper kernels.)
+        if all(kind == "simt" for kind in kernel_kinds(cls, grad)):
             import warnings
             warnings.warn(
                 f"flash_mlir: this {'backward' if grad else 'forward'} "
                 f"({cfg.dtype}, head dim {cfg.d}) runs on CUDA cores, not "
                 "tensor cores (those take f16/bf16 with head dims that are "
-                "multiples of 16, up to 256 forward and 128 backward): "
-                "correct but slow", stacklevel=3)
+                "multiples of 16 up to 256): correct but slow",
+                stacklevel=3)
     return _KERNELS[key]
 
 

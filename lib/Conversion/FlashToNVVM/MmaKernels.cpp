@@ -1352,7 +1352,6 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
     // The issuing warp copies by TMA; the rest of the warpgroup only gives
     // its registers away.
     Value leader = enterIssuingWarp(pb, loc, tid, consumerThreads);
-    MmaFragments P{pb, loc, elt, F.lrow, F.lmat, F.g, F.t2};
     Value qMap = tensorMapArg(fn, s, "q"), kMap = tensorMapArg(fn, s, "k"),
           vMap = tensorMapArg(fn, s, "v");
     const int64_t tileBytes = tileKV * D * 2;
