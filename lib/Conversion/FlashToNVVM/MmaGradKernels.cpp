@@ -341,8 +341,11 @@ enum GradStageBarrier : int64_t {
   kGradDQEmpty = 4
 };
 
-/// ordered-dq: the named barrier of the dQ writers (the producer's threads
-/// of the tile's rows); 1 is the consumers', 2 and 3 the d = 256 roles'.
+/// dQ by reductions: the dK/dV producer's threads that copy (its first two
+/// warps); the rest are the dQ writers.
+constexpr int64_t kCopierThreads = 64;
+/// ordered-dq: the named barrier of the dQ writers; 1 is the consumers', 2
+/// and 3 the d = 256 roles'.
 constexpr int64_t kWriterBarrier = 4;
 
 /// grad-producer: registers per thread at launch and after setmaxnreg. One
@@ -388,7 +391,7 @@ StageBarriers initGradRing(MmaFragments &F, Value buf, Value tid,
       bars.init(ib, il, kGradFull + i, fullArrivals);
       bars.init(ib, il, kGradEmpty + i, consumerThreads);
       if (dqTiles)
-        bars.init(ib, il, kGradDQEmpty + i, kProducerThreads);
+        bars.init(ib, il, kGradDQEmpty + i, kProducerThreads - kCopierThreads);
     }
     scf::YieldOp::create(ib, il);
   });
@@ -1005,7 +1008,8 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
   std::optional<StageBarriers> bars;
   if (producer)
     bars = initGradRing(F, fn.getWorkgroupAttributions()[barBuf], tid,
-                        consumerThreads, atomicDQ);
+                        consumerThreads, atomicDQ,
+                        atomicDQ ? kCopierThreads : kProducerThreads);
   if (aShared) {
     aSw = sharedATiles(F, s, fn.getWorkgroupAttributions()[2], tid,
                        gradKernelThreads(s), {k, v}, kvbh, keyBase, nk,
@@ -1165,18 +1169,31 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
     Value ptid = arith::SubIOp::create(pb, loc, tid, kp.c(consumerThreads));
     Value qMap = tensorMapArg(fn, s, "q"), doMap = tensorMapArg(fn, s, "do");
     // dQ by reductions (FlashAttention-3's dQ writer): the consumers stage
-    // tile n's dQ into dQ tile n % 2 before they release stage n % 2; the
-    // producer, once it has issued tile n's copies into that stage, adds
-    // tile n - 2's dQ into the accumulator (producer thread q < kTile its
-    // row q: one bulk reduction), waits until they have read it and
-    // releases the dQ tile; after the last tile, the last two. Carried:
-    // the tiles done, and the accumulator's index of the last two's first
-    // elements.
+    // tile n's dQ into dQ tile n % 2 before they release stage n % 2. The
+    // producer's first two warps copy (kCopierThreads: the TMA copies from
+    // the first thread, a column element each), its last two write: once
+    // the consumers released tile n - 2's stage (for tile n), they add
+    // tile n - 2's dQ into the accumulator (writer thread q its row q: one
+    // bulk reduction), wait until the reductions have read it and release
+    // the dQ tile; after the last tile, the last two. No reduction's wait
+    // holds up the next tiles' copies. Carried: the tiles done, and the
+    // accumulator's index of the last two's first elements.
     // Writes tile m's dQ (in dQ tile m % 2; the accumulator's index of its
-    // first element: first). (The addresses from ptid here, not kept in
-    // the producer's 24 registers.)
+    // first element: first). (The addresses from the thread here, not kept
+    // in the producer's 24 registers.)
+    Value wtid =
+        atomicDQ ? arith::SubIOp::create(pb, loc, ptid, kp.c(kCopierThreads))
+                       .getResult()
+                 : ptid;
+    auto isCopier = [&](OpBuilder &ib, Location il) {
+      return arith::CmpIOp::create(
+          ib, il, arith::CmpIPredicate::ult, ptid,
+          arith::ConstantIndexOp::create(ib, il, kCopierThreads));
+    };
     auto isWriter = [&](OpBuilder &ib, Location il) {
-      return isRowThread(ib, il, ptid);
+      return arith::CmpIOp::create(
+          ib, il, arith::CmpIPredicate::uge, ptid,
+          arith::ConstantIndexOp::create(ib, il, kCopierThreads));
     };
     // ordered-dq: the writers wait until the tile's semaphore counts the
     // key blocks before this one in the tile's order, and once their
@@ -1248,22 +1265,28 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
             }
             Value stage = arith::RemUIOp::create(
                 wb, wl, m, arith::ConstantIndexOp::create(wb, wl, 2));
-            auto [accRow, tileRow] = dqRowAddresses(wb, wl, ptid, stage);
-            reduceRowAt(wb, wl, accRow, tileRow, first);
+            scf::IfOp::create(wb, wl, isRowThread(wb, wl, wtid),
+                              [&](OpBuilder &rb, Location rl) {
+                                auto [accRow, tileRow] =
+                                    dqRowAddresses(rb, rl, wtid, stage);
+                                reduceRowAt(rb, rl, accRow, tileRow, first);
+                                scf::YieldOp::create(rb, rl);
+                              });
             if (ordered) {
               W.bulkWait(0, /*readOnly=*/false);
               W.fenceProxyAsyncAll();
-              namedBarrier(wb, wl, kWriterBarrier, kTile, /*sync=*/true);
-              scf::IfOp::create(
-                  wb, wl,
-                  arith::CmpIOp::create(
-                      wb, wl, arith::CmpIPredicate::eq, ptid,
-                      arith::ConstantIndexOp::create(wb, wl, 0)),
-                  [&](OpBuilder &tb, Location tl) {
-                    MmaFragments T{tb, tl, elt, F.lrow, F.lmat, F.g, F.t2};
-                    T.releaseIncrement(sem);
-                    scf::YieldOp::create(tb, tl);
-                  });
+              namedBarrier(wb, wl, kWriterBarrier,
+                           kProducerThreads - kCopierThreads, /*sync=*/true);
+              scf::IfOp::create(wb, wl,
+                                arith::CmpIOp::create(
+                                    wb, wl, arith::CmpIPredicate::eq, wtid,
+                                    arith::ConstantIndexOp::create(wb, wl, 0)),
+                                [&](OpBuilder &tb, Location tl) {
+                                  MmaFragments T{tb,     tl,  elt, F.lrow,
+                                                 F.lmat, F.g, F.t2};
+                                  T.releaseIncrement(sem);
+                                  scf::YieldOp::create(tb, tl);
+                                });
             }
             scf::YieldOp::create(wb, wl);
           });
@@ -1290,9 +1313,7 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
                 // adds their bytes to the stage's phase first; the lse and
                 // D columns by every producer thread's cp.async, whose
                 // arrivals complete it.
-                Value stage;
-                produceStage(G, *bars, args[0], [&](Value st) {
-                  stage = st;
+                auto copies = [&](Value st) {
                   scf::IfOp::create(
                       lb, l,
                       arith::CmpIOp::create(lb, l, arith::CmpIPredicate::eq,
@@ -1312,23 +1333,32 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
                                  doMap, qbh, it, bar);
                         scf::YieldOp::create(ib, il);
                       });
-                  tiles.issueColumns(G, ptid, kProducerThreads, qbh, it, st);
-                });
+                  tiles.issueColumns(
+                      G, ptid, atomicDQ ? kCopierThreads : kProducerThreads,
+                      qbh, it, st);
+                };
                 SmallVector<Value> next{G.add(args[0], G.c(1))};
-                if (!atomicDQ)
+                if (!atomicDQ) {
+                  produceStage(G, *bars, args[0], copies);
                   return next;
+                }
+                scf::IfOp::create(
+                    lb, l, isCopier(lb, l), [&](OpBuilder &cb, Location cl) {
+                      MmaFragments C{cb, cl, elt, F.lrow, F.lmat, F.g, F.t2};
+                      produceStage(C, *bars, args[0], copies);
+                      scf::YieldOp::create(cb, cl);
+                    });
                 // (Stage n % 2 released: tile n - 2's dQ is staged.)
-                Value has2 = arith::CmpIOp::create(
-                    lb, l, arith::CmpIPredicate::uge, args[0], G.c(2));
+                Value has2 = arith::AndIOp::create(
+                    lb, l, isWriter(lb, l),
+                    arith::CmpIOp::create(lb, l, arith::CmpIPredicate::uge,
+                                          args[0], G.c(2)));
                 scf::IfOp::create(lb, l, has2, [&](OpBuilder &ib, Location il) {
+                  auto [stage, phase] = ringSlot(ib, il, args[0]);
+                  bars->waitReleased(ib, il, kGradEmpty, stage, phase);
                   writeDQ(ib, il, args[0], args[2]);
-                  scf::IfOp::create(ib, il, isWriter(ib, il),
-                                    [&](OpBuilder &wb, Location wl) {
-                                      MmaFragments W{wb,     wl,  elt, F.lrow,
-                                                     F.lmat, F.g, F.t2};
-                                      W.bulkWait(0, /*readOnly=*/true);
-                                      scf::YieldOp::create(wb, wl);
-                                    });
+                  MmaFragments W{ib, il, elt, F.lrow, F.lmat, F.g, F.t2};
+                  W.bulkWait(0, /*readOnly=*/true);
                   bars->arrive(ib, il, kGradDQEmpty, stage);
                   scf::YieldOp::create(ib, il);
                 });
@@ -1342,8 +1372,10 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
       // The last two tiles' dQ, once the consumers staged it.
       Value done = pHeads.getResult(0);
       for (int64_t back = 2; back >= 1; --back) {
-        Value has = arith::CmpIOp::create(pb, loc, arith::CmpIPredicate::uge,
-                                          done, kp.c(back));
+        Value has = arith::AndIOp::create(
+            pb, loc, isWriter(pb, loc),
+            arith::CmpIOp::create(pb, loc, arith::CmpIPredicate::uge, done,
+                                  kp.c(back)));
         scf::IfOp::create(pb, loc, has, [&](OpBuilder &ib, Location il) {
           MmaFragments I{ib, il, elt, F.lrow, F.lmat, F.g, F.t2};
           Value m = arith::SubIOp::create(ib, il, done, I.c(back));
