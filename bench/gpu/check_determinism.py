@@ -22,8 +22,12 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path = [p for p in sys.path if os.path.abspath(p or ".") != HERE]
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(HERE)),
                                 "python"))
+# (After the standard library: this directory's profile.py must not shadow
+# the one torch imports.)
+sys.path.append(HERE)
 os.environ.setdefault("FLASH_MLIR_DYNAMIC", "0")
-from flash_mlir import cuda, program  # noqa: E402
+from flash_mlir import cuda  # noqa: E402
+from check_forward import config  # noqa: E402
 
 # (B, Hq, Hkv, Nq, Nk, D, causal)
 CASES = [
@@ -34,13 +38,6 @@ CASES = [
     (1, 16, 16, 4096, 4096, 128, False),
     (1, 16, 16, 4096, 4096, 128, True),
 ]
-
-
-def config(B, Hq, Hkv, Nq, Nk, D, causal):
-    return program.Config(batch=[B], hq=Hq, hkv=Hkv, nq=Nq, nk=Nk, d=D, dv=D,
-                          dtype="bf16", causal=causal,
-                          causal_offset=0 if causal else None, scale=None,
-                          lse=True)
 
 
 def precompile():
