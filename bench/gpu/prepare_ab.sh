@@ -65,6 +65,11 @@
 # "head|fwd|64,128,256||FLASH_OPT=/tmp/head/flash-opt"), checks bs b2 ga
 # mm sm and py (bench/gpu/check_forward.py: the Python front's forward on
 # odd shapes and unaligned or strided views).
+# Session 35: the d = 64 forward warp-specialized ("new|fwd|64|" against
+# "old|fwd|64||FLASH_OPT=<the commit before's flash-opt>", new / old / new;
+# checks f6 and py), the window's persistent blocks ("mp|mods|causal,window|"
+# against "mnp|mods|causal,window|persistent-blocks=0"); the ordered-dq
+# experiment's rows (since removed) came from the same run_ab.sh.
 # (Session 27 compared the backward's A operands
 # and tiles: grad-a-shared=0, mma-warps=8, mma-tile-kv=64; its
 # self-checks are `checks bs` and `checks bw` below.)
