@@ -31,6 +31,10 @@ exe ${P}11 --grad --hq 2 --nq 37 --nk 300 --d 128 --dtype bf16 --causal --tol 2e
 exe ${P}12 --grad --batch 2 --hq 4 --hkv 2 --n 300 --d 64 --dtype f16 --window 30,5 --softcap 1.5 --tol 4e-3
 exe ${P}13 --grad --batch 2 --hq 4 --hkv 2 --nq 100 --nk 130 --d 128 --dtype bf16 --alibi --causal --tol 2e-2
 exe ${P}14 --grad --n 600 --d 128 --hq 2 --window 200,0 --causal --dtype bf16 --tol 2e-2
+# (Session 35: the shapes on which the ordered form failed, not yet run on
+# this one: a GQA group of 4 under a causal limit; Nq > Nk with an offset.)
+exe ${P}15 --grad --hq 8 --hkv 2 --n 777 --d 128 --causal --dtype bf16 --tol 2e-2
+exe ${P}16 --grad --hq 3 --nq 2000 --nk 1500 --d 64 --causal --causal-offset 300 --dtype f16 --tol 4e-3
 cp build/lib/libflash_cuda_runtime.so "$OUT/"
 [ -n "${SKIP_CACHE:-}" ] ||
   FLASH_MLIR_NVVM_OPTIONS="deterministic=false" FLASH_BENCH_DIMS=64,128 \
