@@ -387,8 +387,9 @@ Value gpukernels::relativeBound(KernelBuilder &kb, Value bound, Value base,
   // range and widened the compares back to i64 (two instructions each).
   OpBuilder &b = kb.b;
   Type i32 = b.getI32Type();
-  Value x = arith::IndexCastOp::create(
-      b, kb.loc, i32, arith::SubIOp::create(b, kb.loc, bound, base));
+  Value x = arith::SubIOp::create(
+      b, kb.loc, arith::IndexCastOp::create(b, kb.loc, i32, bound),
+      arith::IndexCastOp::create(b, kb.loc, i32, base));
   auto c = [&](int64_t v) {
     return arith::ConstantIntOp::create(b, kb.loc, i32, v).getResult();
   };
