@@ -11,10 +11,11 @@
 # accumulator blocks), GQA (a kv block's atomics into every query head of
 # its group), causal with Nq != Nk and offsets (rows with no key), one
 # query, masks (additive; a keep-mask with fully masked rows), affine
-# mask_mods and score_mods, runtime sizes; d = 64 and 128.
+# mask_mods and score_mods, runtime sizes; d = 64 and 128. GA_BASE replaces
+# deterministic=false (GA_BASE=ordered-dq=1 GA_PREFIX=od: the ordered form).
 set -euo pipefail
 OUT=${OUT:-gpu_atomic}
-export FLASH_AOT_NVVM_OPTIONS="deterministic=false ${GA_OPTIONS:-}"
+export FLASH_AOT_NVVM_OPTIONS="${GA_BASE-deterministic=false} ${GA_OPTIONS:-}"
 P=${GA_PREFIX:-ga}
 source bench/aot.sh
 exe ${P}1 --grad --n 130 --d 64 --dtype bf16 --tol 2e-2
