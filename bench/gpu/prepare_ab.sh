@@ -70,6 +70,12 @@
 # checks f6 and py), the window's persistent blocks ("mp|mods|causal,window|"
 # against "mnp|mods|causal,window|persistent-blocks=0"); the ordered-dq
 # experiment's rows (since removed) came from the same run_ab.sh.
+# Session 36: ordered-dq restored from the history (commit f483c0c has it,
+# with an `od) GA_BASE=ordered-dq=1 GA_PREFIX=od ... prepare_atomic.sh`
+# check group): "ord|bwd|64,128|ordered-dq=1", "det|bwd|64,128|",
+# "red|bwd|64,128|deterministic=false", "redh|...|FLASH_OPT=<head's>",
+# checks ga and od (the run script ran the self-checks in parallel: an f16
+# host reference then took a minute, since -mf16c in aot.sh).
 # (Session 27 compared the backward's A operands
 # and tiles: grad-a-shared=0, mma-warps=8, mma-tile-kv=64; its
 # self-checks are `checks bs` and `checks bw` below.)
@@ -77,10 +83,8 @@ set -euo pipefail
 OUT=${OUT:-gpu_ab}
 export FLASH_MLIR_DYNAMIC=0
 VARIANTS=(
-  "ordp|bwd|64,128|ordered-dq=1"
-  "ordn|bwd|64,128|ordered-dq=1|FLASH_EXP_NOPIPE=1"
-  "det|bwd|64,128|"
-  "red|bwd|64,128|deterministic=false"
+  "fwd|fwd|64,128,256|"
+  "bwd|bwd|64,128,256|"
 )
 CHECKS=${CHECKS:-bs b2 sm py}
 source bench/aot.sh
@@ -169,8 +173,6 @@ for c in $CHECKS; do
     bs) FLASH_AOT_NVVM_OPTIONS="" checks bs ;;
     bw) FLASH_AOT_NVVM_OPTIONS="grad-a-shared=1 mma-warps=8 mma-tile-kv=64" checks bw ;;
     ga) SKIP_CACHE=1 OUT=$OUT bash bench/gpu/prepare_atomic.sh ;;
-    od) GA_BASE=ordered-dq=1 GA_PREFIX=od SKIP_CACHE=1 OUT=$OUT \
-          bash bench/gpu/prepare_atomic.sh ;;
     mm) FLASH_AOT_NVVM_OPTIONS="" merged mm ;;
     b2) FLASH_AOT_NVVM_OPTIONS="" checks256 b2 ;;
     sm) FLASH_AOT_NVVM_OPTIONS="" scoremods sm ;;

@@ -500,7 +500,6 @@ struct FlashMapToGPUPass : flash::impl::FlashMapToGPUBase<FlashMapToGPUPass> {
     o.wgmma = wgmma;
     o.warpSpecialize = warpSpecialize;
     o.deterministic = deterministic;
-    o.orderedDQ = orderedDQ;
     o.persistentBlocks = persistentBlocks;
     o.persistentCaptures = persistentCaptures;
     o.fmaExp2 = fmaExp2;

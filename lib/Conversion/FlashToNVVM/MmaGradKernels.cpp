@@ -341,13 +341,6 @@ enum GradStageBarrier : int64_t {
   kGradDQEmpty = 4
 };
 
-/// dQ by reductions: the dK/dV producer's threads that copy (its first two
-/// warps); the rest are the dQ writers.
-constexpr int64_t kCopierThreads = 64;
-/// ordered-dq: the named barrier of the dQ writers; 1 is the consumers', 2
-/// and 3 the d = 256 roles'.
-constexpr int64_t kWriterBarrier = 4;
-
 /// grad-producer: registers per thread at launch and after setmaxnreg. One
 /// consumer warpgroup: two blocks an SM (32K registers each; 128 x 24 +
 /// 128 x 232); two: one block of 384 x 168, 128 x 24 + 256 x 240 at d = 128
@@ -391,7 +384,7 @@ StageBarriers initGradRing(MmaFragments &F, Value buf, Value tid,
       bars.init(ib, il, kGradFull + i, fullArrivals);
       bars.init(ib, il, kGradEmpty + i, consumerThreads);
       if (dqTiles)
-        bars.init(ib, il, kGradDQEmpty + i, kProducerThreads - kCopierThreads);
+        bars.init(ib, il, kGradDQEmpty + i, kProducerThreads);
     }
     scf::YieldOp::create(ib, il);
   });
@@ -939,16 +932,6 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
   Value doS = fn.getWorkgroupAttributions()[s.wgmma ? 0 : 1];
 
   Value bx = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
-  // ordered-dq under a causal limit: the key blocks from the last, whose
-  // query tiles start later (the first in each tile's order launch first).
-  const bool ordered = s.gradOrderedDQ;
-  const bool pipelineRelease = !getenv("FLASH_EXP_NOPIPE");
-  if (ordered && s.causalOffset)
-    bx = arith::SubIOp::create(
-        b, loc,
-        arith::SubIOp::create(
-            b, loc, gpu::GridDimOp::create(b, loc, gpu::Dimension::x), kb.c(1)),
-        bx);
   Value kvbh = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
   Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
   MmaFragments F = mmaFragments(b, loc, elt, tid);
@@ -1008,8 +991,7 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
   std::optional<StageBarriers> bars;
   if (producer)
     bars = initGradRing(F, fn.getWorkgroupAttributions()[barBuf], tid,
-                        consumerThreads, atomicDQ,
-                        atomicDQ ? kCopierThreads : kProducerThreads);
+                        consumerThreads, atomicDQ);
   if (aShared) {
     aSw = sharedATiles(F, s, fn.getWorkgroupAttributions()[2], tid,
                        gradKernelThreads(s), {k, v}, kvbh, keyBase, nk,
@@ -1169,142 +1151,32 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
     Value ptid = arith::SubIOp::create(pb, loc, tid, kp.c(consumerThreads));
     Value qMap = tensorMapArg(fn, s, "q"), doMap = tensorMapArg(fn, s, "do");
     // dQ by reductions (FlashAttention-3's dQ writer): the consumers stage
-    // tile n's dQ into dQ tile n % 2 before they release stage n % 2. The
-    // producer's first two warps copy (kCopierThreads: the TMA copies from
-    // the first thread, a column element each), its last two write: once
-    // the consumers released tile n - 2's stage (for tile n), they add
-    // tile n - 2's dQ into the accumulator (writer thread q its row q: one
-    // bulk reduction), wait until the reductions have read it and release
-    // the dQ tile; after the last tile, the last two. No reduction's wait
-    // holds up the next tiles' copies. Carried: the tiles done, and the
-    // accumulator's index of the last two's first elements.
+    // tile n's dQ into dQ tile n % 2 before they release stage n % 2; the
+    // producer, once it has issued tile n's copies into that stage, adds
+    // tile n - 2's dQ into the accumulator (producer thread q < kTile its
+    // row q: one bulk reduction), waits until they have read it and
+    // releases the dQ tile; after the last tile, the last two. Carried:
+    // the tiles done, and the accumulator's index of the last two's first
+    // elements.
     // Writes tile m's dQ (in dQ tile m % 2; the accumulator's index of its
-    // first element: first). (The addresses from the thread here, not kept
-    // in the producer's 24 registers.)
-    Value wtid =
-        atomicDQ ? arith::SubIOp::create(pb, loc, ptid, kp.c(kCopierThreads))
-                       .getResult()
-                 : ptid;
-    auto isCopier = [&](OpBuilder &ib, Location il) {
-      return arith::CmpIOp::create(
-          ib, il, arith::CmpIPredicate::ult, ptid,
-          arith::ConstantIndexOp::create(ib, il, kCopierThreads));
-    };
+    // first element: first). (The addresses from ptid here, not kept in
+    // the producer's 24 registers.)
     auto isWriter = [&](OpBuilder &ib, Location il) {
-      return arith::CmpIOp::create(
-          ib, il, arith::CmpIPredicate::uge, ptid,
-          arith::ConstantIndexOp::create(ib, il, kCopierThreads));
+      return isRowThread(ib, il, ptid);
     };
-    // ordered-dq: the writers wait until the tile's semaphore counts the
-    // key blocks before this one in the tile's order, and once their
-    // reductions are complete (not just read) the first counts this one.
-    // The order: the key blocks' (bx), or under a causal limit from the
-    // last that sees the tile's queries (kbMax - bx: the block of key
-    // kbMax 128 sees query it + 63, kbMax 128 <= it + 63 + offset).
-    auto turnOf = [&](OpBuilder &ib, Location il, Value first) {
-      KernelBuilder ki{ib, il};
-      if (!s.causalOffset)
-        return bx;
-      Value rows = arith::MulIOp::create(
-          ib, il, arith::CeilDivUIOp::create(ib, il, nq, ki.c(kTile)),
-          ki.c(kTile));
-      Value it = arith::RemUIOp::create(
-          ib, il, arith::DivUIOp::create(ib, il, first, ki.c(D)), rows);
-      Value last = arith::DivSIOp::create(
-          ib, il,
-          arith::AddIOp::create(ib, il, it, s.causalOffsetValue(ki, kTile - 1)),
-          ki.c(blockKeys));
-      last = arith::MinSIOp::create(
-          ib, il, last,
-          arith::SubIOp::create(
-              ib, il, gpu::GridDimOp::create(ib, il, gpu::Dimension::x),
-              ki.c(1)));
-      return arith::SubIOp::create(ib, il, last, bx).getResult();
-    };
-    auto semaphoreAt = [&](OpBuilder &ib, Location il, Value first) {
-      KernelBuilder ki{ib, il};
-      Value at = gradDQSemaphoreIndex(ki, s, first);
-      auto i64 = [&](Value x) {
-        return arith::IndexCastUIOp::create(ib, il, ib.getI64Type(), x)
-            .getResult();
-      };
-      return arith::AddIOp::create(
-                 ib, il,
-                 i64(memref::ExtractAlignedPointerAsIndexOp::create(ib, il,
-                                                                    dqAcc)),
-                 arith::MulIOp::create(
-                     ib, il, i64(at),
-                     arith::ConstantIntOp::create(ib, il, ib.getI64Type(), 4)))
-          .getResult();
-    };
-    // ordered-dq: thread 0 of the writers counts tile `first`'s block once
-    // every writer's reductions into it are complete (not just read).
-    auto release = [&](OpBuilder &ib, Location il, Value first) {
-      MmaFragments W{ib, il, elt, F.lrow, F.lmat, F.g, F.t2};
-      W.fenceProxyAsyncAll();
-      namedBarrier(ib, il, kWriterBarrier, kProducerThreads - kCopierThreads,
-                   /*sync=*/true);
+    auto writeDQ = [&](OpBuilder &ib, Location il, Value m, Value first) {
       scf::IfOp::create(
-          ib, il,
-          arith::CmpIOp::create(ib, il, arith::CmpIPredicate::eq, wtid,
-                                arith::ConstantIndexOp::create(ib, il, 0)),
-          [&](OpBuilder &tb, Location tl) {
-            MmaFragments T{tb, tl, elt, F.lrow, F.lmat, F.g, F.t2};
-            T.releaseIncrement(semaphoreAt(tb, tl, first));
-            scf::YieldOp::create(tb, tl);
+          ib, il, isWriter(ib, il), [&](OpBuilder &wb, Location wl) {
+            Value stage = arith::RemUIOp::create(
+                wb, wl, m, arith::ConstantIndexOp::create(wb, wl, 2));
+            auto [accRow, tileRow] = dqRowAddresses(wb, wl, ptid, stage);
+            reduceRowAt(wb, wl, accRow, tileRow, first);
+            scf::YieldOp::create(wb, wl);
           });
-    };
-    // Writes tile m's dQ (in dQ tile m % 2; the accumulator's index of its
-    // first element: first). ordered-dq: after its turn, and then counts
-    // the tile written before it (prevFirst, where hasPrev), whose
-    // reductions had this tile's issue to complete: a block's writers never
-    // wait for their own reductions' round trip before the next tile's.
-    auto writeDQ = [&](OpBuilder &ib, Location il, Value m, Value first,
-                       Value prevFirst, Value hasPrev) {
-      MmaFragments W{ib, il, elt, F.lrow, F.lmat, F.g, F.t2};
-      if (ordered) {
-        Value sem = semaphoreAt(ib, il, first);
-        Value turn = arith::IndexCastUIOp::create(ib, il, ib.getI32Type(),
-                                                  turnOf(ib, il, first));
-        scf::WhileOp::create(
-            ib, il, TypeRange(), ValueRange(),
-            [&](OpBuilder &cb, Location cl, ValueRange) {
-              MmaFragments C{cb, cl, elt, F.lrow, F.lmat, F.g, F.t2};
-              Value seen = C.loadAcquire(sem);
-              scf::ConditionOp::create(
-                  cb, cl,
-                  arith::CmpIOp::create(cb, cl, arith::CmpIPredicate::ne, seen,
-                                        turn),
-                  ValueRange());
-            },
-            [&](OpBuilder &db, Location dl, ValueRange) {
-              scf::YieldOp::create(db, dl);
-            });
-        W.fenceProxyAsyncAll();
-      }
-      Value stage = arith::RemUIOp::create(
-          ib, il, m, arith::ConstantIndexOp::create(ib, il, 2));
-      scf::IfOp::create(
-          ib, il, isRowThread(ib, il, wtid), [&](OpBuilder &rb, Location rl) {
-            auto [accRow, tileRow] = dqRowAddresses(rb, rl, wtid, stage);
-            reduceRowAt(rb, rl, accRow, tileRow, first);
-            scf::YieldOp::create(rb, rl);
-          });
-      if (ordered && !pipelineRelease) {
-        W.bulkWait(0, /*readOnly=*/false);
-        release(ib, il, first);
-      } else if (ordered) {
-        scf::IfOp::create(ib, il, hasPrev, [&](OpBuilder &rb, Location rl) {
-          MmaFragments R{rb, rl, elt, F.lrow, F.lmat, F.g, F.t2};
-          R.bulkWait(1, /*readOnly=*/false);
-          release(rb, rl, prevFirst);
-          scf::YieldOp::create(rb, rl);
-        });
-      }
     };
     SmallVector<Value> pInits{kp.c(0)};
     if (atomicDQ)
-      pInits.append({kp.c(0), kp.c(0), kp.c(0)});
+      pInits.append({kp.c(0), kp.c(0)});
     auto pHeads = scf::ForOp::create(
         pb, loc, kp.c(0), kp.c(group), kp.c(1), pInits,
         [&](OpBuilder &hb, Location hl, Value gh, ValueRange n0) {
@@ -1324,7 +1196,9 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
                 // adds their bytes to the stage's phase first; the lse and
                 // D columns by every producer thread's cp.async, whose
                 // arrivals complete it.
-                auto copies = [&](Value st) {
+                Value stage;
+                produceStage(G, *bars, args[0], [&](Value st) {
+                  stage = st;
                   scf::IfOp::create(
                       lb, l,
                       arith::CmpIOp::create(lb, l, arith::CmpIPredicate::eq,
@@ -1344,41 +1218,28 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
                                  doMap, qbh, it, bar);
                         scf::YieldOp::create(ib, il);
                       });
-                  tiles.issueColumns(
-                      G, ptid, atomicDQ ? kCopierThreads : kProducerThreads,
-                      qbh, it, st);
-                };
+                  tiles.issueColumns(G, ptid, kProducerThreads, qbh, it, st);
+                });
                 SmallVector<Value> next{G.add(args[0], G.c(1))};
-                if (!atomicDQ) {
-                  produceStage(G, *bars, args[0], copies);
+                if (!atomicDQ)
                   return next;
-                }
-                scf::IfOp::create(
-                    lb, l, isCopier(lb, l), [&](OpBuilder &cb, Location cl) {
-                      MmaFragments C{cb, cl, elt, F.lrow, F.lmat, F.g, F.t2};
-                      produceStage(C, *bars, args[0], copies);
-                      scf::YieldOp::create(cb, cl);
-                    });
                 // (Stage n % 2 released: tile n - 2's dQ is staged.)
-                Value has2 = arith::AndIOp::create(
-                    lb, l, isWriter(lb, l),
-                    arith::CmpIOp::create(lb, l, arith::CmpIPredicate::uge,
-                                          args[0], G.c(2)));
+                Value has2 = arith::CmpIOp::create(
+                    lb, l, arith::CmpIPredicate::uge, args[0], G.c(2));
                 scf::IfOp::create(lb, l, has2, [&](OpBuilder &ib, Location il) {
-                  auto [stage, phase] = ringSlot(ib, il, args[0]);
-                  bars->waitReleased(ib, il, kGradEmpty, stage, phase);
-                  writeDQ(ib, il, args[0], args[2], args[3],
-                          arith::CmpIOp::create(ib, il,
-                                                arith::CmpIPredicate::uge,
-                                                args[0], G.c(3)));
-                  MmaFragments W{ib, il, elt, F.lrow, F.lmat, F.g, F.t2};
-                  W.bulkWait(0, /*readOnly=*/true);
+                  writeDQ(ib, il, args[0], args[2]);
+                  scf::IfOp::create(ib, il, isWriter(ib, il),
+                                    [&](OpBuilder &wb, Location wl) {
+                                      MmaFragments W{wb,     wl,  elt, F.lrow,
+                                                     F.lmat, F.g, F.t2};
+                                      W.bulkWait(0, /*readOnly=*/true);
+                                      scf::YieldOp::create(wb, wl);
+                                    });
                   bars->arrive(ib, il, kGradDQEmpty, stage);
                   scf::YieldOp::create(ib, il);
                 });
                 KernelBuilder kl{lb, l};
-                next.append(
-                    {gradDQIndex(kl, s, qbh, it, kl.c(0)), args[1], args[2]});
+                next.append({gradDQIndex(kl, s, qbh, it, kl.c(0)), args[1]});
                 return next;
               });
           scf::YieldOp::create(hb, hl, n);
@@ -1387,18 +1248,14 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
       // The last two tiles' dQ, once the consumers staged it.
       Value done = pHeads.getResult(0);
       for (int64_t back = 2; back >= 1; --back) {
-        Value has = arith::AndIOp::create(
-            pb, loc, isWriter(pb, loc),
-            arith::CmpIOp::create(pb, loc, arith::CmpIPredicate::uge, done,
-                                  kp.c(back)));
+        Value has = arith::CmpIOp::create(pb, loc, arith::CmpIPredicate::uge,
+                                          done, kp.c(back));
         scf::IfOp::create(pb, loc, has, [&](OpBuilder &ib, Location il) {
           MmaFragments I{ib, il, elt, F.lrow, F.lmat, F.g, F.t2};
           Value m = arith::SubIOp::create(ib, il, done, I.c(back));
           auto [stage, phase] = ringSlot(ib, il, m);
           bars->wait(ib, il, kGradEmpty, stage, phase);
-          writeDQ(ib, il, m, pHeads.getResult(back), pHeads.getResult(back + 1),
-                  arith::CmpIOp::create(ib, il, arith::CmpIPredicate::uge, done,
-                                        I.c(back + 1)));
+          writeDQ(ib, il, m, pHeads.getResult(back == 2 ? 2 : 1));
           scf::YieldOp::create(ib, il);
         });
       }
@@ -1406,16 +1263,6 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
           pb, loc, isWriter(pb, loc), [&](OpBuilder &wb, Location wl) {
             MmaFragments W{wb, wl, elt, F.lrow, F.lmat, F.g, F.t2};
             W.bulkWait(0, /*readOnly=*/false);
-            // ordered-dq (pipelined): and the last tile's count.
-            if (ordered && pipelineRelease)
-              scf::IfOp::create(wb, wl,
-                                arith::CmpIOp::create(wb, wl,
-                                                      arith::CmpIPredicate::uge,
-                                                      done, W.c(1)),
-                                [&](OpBuilder &rb, Location rl) {
-                                  release(rb, rl, pHeads.getResult(1));
-                                  scf::YieldOp::create(rb, rl);
-                                });
             scf::YieldOp::create(wb, wl);
           });
     }

@@ -29,17 +29,6 @@
 // RUN: flash-opt %s --split-input-file --flash-map-to-gpu="deterministic=0 grad-producer=0" | FileCheck %s
 // RUN: flash-opt %s --split-input-file --flash-map-to-gpu="deterministic=0" | FileCheck %s --check-prefix=PROD
 // RUN: flash-opt %s --split-input-file --flash-map-to-gpu | FileCheck %s --check-prefix=DEFAULT
-// ordered-dq: the same kernels where the order must be fixed (the pipeline's
-// deterministic default, an op marked `deterministic`), the reductions in
-// the key blocks' order: a semaphore word per prep block after the
-// accumulator (64 x 64 + 1 words a block), which the dQ writers wait for
-// (ld.acquire.gpu until it counts the key blocks before theirs), then add
-// their rows, wait for the reductions to complete (not only be read),
-// fence the async proxy, meet at named barrier 4 (the 64 writers), and the
-// first counts the block (red.release.gpu). Under a causal limit the key
-// blocks run from the last (gridDim.x - 1 - blockIdx.x), each tile's
-// order from the last key block that sees it.
-// RUN: flash-opt %s --split-input-file --flash-map-to-gpu="ordered-dq=1" | FileCheck %s --check-prefix=ORDERED
 
 // CHECK-LABEL: module attributes {flash.kernels = [{args = ["q", "k", "v", "o", "lse", "do", "dq", "delta", "scratch"], batch_heads = "bh", block = 128 : i64, kind = "simt", name = "flash_attention_grad_dq_0_prep", rows = "nq", rows_per_block = 64 : i64, scratch_per_block = 4096 : i64
 // CHECK-SAME: {args = ["q", "k", "v", "lse", "do", "delta", "dk", "dv", "scratch"], batch_heads = "bhkv", block = 256 : i64, kind = "wgmma", name = "flash_attention_grad_dkdv_0", rows = "nk", rows_per_block = 128 : i64
@@ -111,17 +100,6 @@
 // DEFAULT: @flash_attention_grad_dq_0 blocks
 // DEFAULT: @flash_attention_grad_dkdv_0 blocks
 // DEFAULT-NOT: cp.reduce.async.bulk
-// ORDERED-LABEL: module attributes {flash.kernels = [{{.*}}name = "flash_attention_grad_dq_0_prep", rows = "nq", rows_per_block = 64 : i64, scratch_per_block = 4097 : i64
-// ORDERED: gpu.func @flash_attention_grad_dkdv_0
-// ORDERED: gpu.grid_dim  x
-// ORDERED: arith.subi
-// ORDERED: scf.while
-// ORDERED: ld.acquire.gpu.b32
-// ORDERED: cp.reduce.async.bulk
-// ORDERED: cp.async.bulk.wait_group 0;
-// ORDERED: fence.proxy.async;
-// ORDERED: nvvm.barrier id = %{{.*}} number_of_threads = %{{.*}}
-// ORDERED: red.release.gpu.add.u32
 func.func @grad_bf16_gqa(%q: tensor<2x4x100x64xbf16>, %k: tensor<2x2x70x64xbf16>,
                          %l: tensor<2x4x100xf32>) -> (tensor<2x4x100x64xbf16>, tensor<2x2x70x64xbf16>) {
   %r:3 = flash.attention_grad ins(%q, %k, %k, %q, %l, %q : tensor<2x4x100x64xbf16>,
@@ -139,13 +117,6 @@ func.func @grad_bf16_gqa(%q: tensor<2x4x100x64xbf16>, %k: tensor<2x2x70x64xbf16>
 // CHECK: @flash_attention_grad_dq_0 blocks
 // CHECK: @flash_attention_grad_dkdv_0 blocks
 // CHECK-NOT: cp.reduce.async.bulk
-// ORDERED-LABEL: func.func @grad_deterministic
-// ORDERED: @flash_attention_grad_dq_0_prep blocks
-// ORDERED: @flash_attention_grad_dkdv_0 blocks
-// ORDERED: gpu.func @flash_attention_grad_dkdv_0
-// ORDERED-NOT: gpu.grid_dim
-// ORDERED: ld.acquire.gpu.b32
-// ORDERED: red.release.gpu.add.u32
 func.func @grad_deterministic(%q: tensor<2x100x64xbf16>, %l: tensor<2x100xf32>)
     -> tensor<2x100x64xbf16> {
   %r:3 = flash.attention_grad ins(%q, %q, %q, %q, %l, %q : tensor<2x100x64xbf16>,

@@ -59,11 +59,6 @@ struct KernelSpec {
   /// The wgmma backward adds dS K into an f32 dQ in the scratch buffer
   /// with atomics from the dK/dV kernel (deterministic=false).
   bool gradAtomicDQ = false;
-  /// gradAtomicDQ in a fixed order (ordered-dq): each query tile's
-  /// reductions in the order of the key blocks, by a semaphore a tile
-  /// after the accumulator (GradDQAccumulator.cpp); under a causal limit
-  /// the key blocks from the last (gradKeyBlock).
-  bool gradOrderedDQ = false;
   /// The op asks for results in a fixed order of additions (a backward
   /// marked `deterministic`): no atomics.
   bool orderFixed = false;
