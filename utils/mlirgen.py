@@ -501,40 +501,47 @@ def reference_func(cfg, name="reference"):
     return "\n".join(out)
 
 
-def _max_err(b, x, y, shape, elt, name):
-    """max_i |x_i - y_i| in f32 (0 where both are equal, e.g. both -inf; NaN
-    propagates)."""
+def _reduce_all(b, ins, shape, elt, init, body):
+    """An f32 scalar from every element of the tensors `ins` (of `shape`,
+    element type `elt`): a linalg.generic from `init` whose region's lines
+    `body` see the elements as %a (%b) and their f32 values as %af (%bf),
+    the accumulator as %acc, and yield %mx."""
     r = len(shape)
     t = ttype(shape, elt)
     ident = f"affine_map<({_dims(r)}) -> ({_dims(r)})>"
     scal = f"affine_map<({_dims(r)}) -> ()>"
-    e0 = b.fresh("ee")
+    e0, c, f0, res = (b.fresh(n) for n in ("ee", "z", "ef", "err"))
     b.emit(f"{e0} = tensor.empty() : tensor<f32>")
-    z = b.fresh("z")
-    b.emit(f"{z} = arith.constant 0.0 : f32")
-    f0 = b.fresh("ef")
-    b.emit(f"{f0} = linalg.fill ins({z} : f32) outs({e0} : tensor<f32>) -> tensor<f32>")
-    res = b.fresh("err")
-    b.emit(f"{res} = linalg.generic {{indexing_maps = [{ident}, {ident}, {scal}], "
+    b.emit(f"{c} = arith.constant {init} : f32")
+    b.emit(f"{f0} = linalg.fill ins({c} : f32) outs({e0} : tensor<f32>) -> tensor<f32>")
+    names = ["%a", "%b"][:len(ins)]
+    b.emit(f"{res} = linalg.generic {{indexing_maps = [{', '.join([ident] * len(ins))}, {scal}], "
            f"iterator_types = [{_red(r)}]}} "
-           f"ins({x}, {y} : {t}, {t}) outs({f0} : tensor<f32>) {{")
-    b.emit(f"^bb0(%a: {elt}, %b: {elt}, %acc: f32):")
-    a, bb = "%a", "%b"
-    if elt != "f32":
-        b.emit(f"  %af = arith.extf %a : {elt} to f32")
-        b.emit(f"  %bf = arith.extf %b : {elt} to f32")
-        a, bb = "%af", "%bf"
-    b.emit(f"  %eq = arith.cmpf oeq, {a}, {bb} : f32")
-    b.emit(f"  %df = arith.subf {a}, {bb} : f32")
-    b.emit(f"  %ad = math.absf %df : f32")
-    b.emit(f"  %zz = arith.constant 0.0 : f32")
-    b.emit(f"  %d = arith.select %eq, %zz, %ad : f32")
-    b.emit(f"  %mx = arith.maximumf %acc, %d : f32")
+           f"ins({', '.join(ins)} : {', '.join([t] * len(ins))}) outs({f0} : tensor<f32>) {{")
+    b.emit(f"^bb0({', '.join(f'{n}: {elt}' for n in names)}, %acc: f32):")
+    for n in names:
+        if elt != "f32":
+            b.emit(f"  {n}f = arith.extf {n} : {elt} to f32")
+    for line in body:
+        b.emit("  " + line)
     b.emit(f"  linalg.yield %mx : f32")
     b.emit(f"}} -> tensor<f32>")
-    s = b.fresh("es")
-    b.emit(f"{s} = tensor.extract {res}[] : tensor<f32>")
-    return s
+    v = b.fresh("es")
+    b.emit(f"{v} = tensor.extract {res}[] : tensor<f32>")
+    return v
+
+
+def _max_err(b, x, y, shape, elt, name):
+    """max_i |x_i - y_i| in f32 (0 where both are equal, e.g. both -inf; NaN
+    propagates)."""
+    a, bb = ("%af", "%bf") if elt != "f32" else ("%a", "%b")
+    return _reduce_all(b, [x, y], shape, elt, "0.0", [
+        f"%eq = arith.cmpf oeq, {a}, {bb} : f32",
+        f"%df = arith.subf {a}, {bb} : f32",
+        "%ad = math.absf %df : f32",
+        "%zz = arith.constant 0.0 : f32",
+        "%d = arith.select %eq, %zz, %ad : f32",
+        "%mx = arith.maximumf %acc, %d : f32"])
 
 
 def _scaled_tol(b, tol, ref, shape, elt):
@@ -545,24 +552,9 @@ def _scaled_tol(b, tol, ref, shape, elt):
     is 2^-5)."""
     if elt == "f32":
         return tol
-    r = len(shape)
-    t = ttype(shape, elt)
-    ident = f"affine_map<({_dims(r)}) -> ({_dims(r)})>"
-    scal = f"affine_map<({_dims(r)}) -> ()>"
-    e0, one, f0, res, m = (b.fresh(n) for n in ("me", "one", "mf", "mx", "ms"))
-    b.emit(f"{e0} = tensor.empty() : tensor<f32>")
-    b.emit(f"{one} = arith.constant 1.0 : f32")
-    b.emit(f"{f0} = linalg.fill ins({one} : f32) outs({e0} : tensor<f32>) -> tensor<f32>")
-    b.emit(f"{res} = linalg.generic {{indexing_maps = [{ident}, {scal}], "
-           f"iterator_types = [{_red(r)}]}} "
-           f"ins({ref} : {t}) outs({f0} : tensor<f32>) {{")
-    b.emit(f"^bb0(%a: {elt}, %acc: f32):")
-    b.emit(f"  %af = arith.extf %a : {elt} to f32")
-    b.emit(f"  %ad = math.absf %af : f32")
-    b.emit(f"  %mx = arith.maxnumf %acc, %ad : f32")
-    b.emit(f"  linalg.yield %mx : f32")
-    b.emit(f"}} -> tensor<f32>")
-    b.emit(f"{m} = tensor.extract {res}[] : tensor<f32>")
+    m = _reduce_all(b, [ref], shape, elt, "1.0", [
+        "%ad = math.absf %af : f32",
+        "%mx = arith.maxnumf %acc, %ad : f32"])
     st = b.fresh("stol")
     b.emit(f"{st} = arith.mulf {tol}, {m} : f32")
     return st
