@@ -19,11 +19,9 @@ import os
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path = [p for p in sys.path if os.path.abspath(p or ".") != HERE]
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(HERE)),
                                 "python"))
 from flash_mlir import cuda, program  # noqa: E402
-sys.path.append(HERE)
 from timing import graph_time  # noqa: E402
 
 os.environ.setdefault("FLASH_MLIR_DYNAMIC", "0")

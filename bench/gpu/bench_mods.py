@@ -28,13 +28,9 @@ import os
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-# bench/gpu/profile.py would shadow the standard library's `profile`
-# (torch.compile imports cProfile).
-sys.path = [p for p in sys.path if os.path.abspath(p or ".") != HERE]
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(HERE)),
                                 "python"))
 from flash_mlir import cuda, program  # noqa: E402
-sys.path.append(HERE)  # (after the standard library: timing.py only)
 from timing import stream_time, timeit  # noqa: E402
 
 # Kernels compiled for each shape (the static-shape tables); bench_dynamic.py

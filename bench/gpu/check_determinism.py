@@ -19,12 +19,8 @@ import os
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path = [p for p in sys.path if os.path.abspath(p or ".") != HERE]
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(HERE)),
                                 "python"))
-# (After the standard library: this directory's profile.py must not shadow
-# the one torch imports.)
-sys.path.append(HERE)
 os.environ.setdefault("FLASH_MLIR_DYNAMIC", "0")
 from flash_mlir import cuda  # noqa: E402
 from check_forward import config  # noqa: E402

@@ -34,9 +34,6 @@ import traceback
 import warnings
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-# (This directory's profile.py must not shadow the standard library's, which
-# torch._inductor imports.)
-sys.path = [p for p in sys.path if os.path.abspath(p or ".") != HERE]
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(HERE)),
                                 "python"))
 
@@ -45,7 +42,6 @@ import torch  # noqa: E402
 import flash_mlir.fx as ffx  # noqa: E402
 import flash_mlir.transformers as fmt  # noqa: E402
 from flash_mlir import ops  # noqa: E402
-sys.path.append(HERE)
 from timing import timeit  # noqa: E402
 
 RESULTS = {}

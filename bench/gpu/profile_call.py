@@ -3,7 +3,7 @@
 
   FLASH_MLIR_CACHE=gpu_out/cache PYTHONPATH=python ncu --section SpeedOfLight \
     --section Occupancy --section WarpStateStats -k regex:flash_attention \
-    python3 bench/gpu/profile.py 128 4096
+    python3 bench/gpu/profile_call.py 128 4096
 """
 
 import sys
