@@ -383,8 +383,10 @@ Value gpukernels::visibleKeyEnd(KernelBuilder &kb, const KernelSpec &s,
 
 Value gpukernels::relativeBound(KernelBuilder &kb, Value bound, Value base,
                                 int64_t tile) {
-  // In i32, truncated before the clamp: clamped in index, LLVM proved the
-  // range and widened the compares back to i64 (two instructions each).
+  // In i32, the bound and the base truncated before the subtraction and
+  // the clamp: clamped in index, or truncated after the subtraction, LLVM
+  // proved the range and widened the compares back to i64 (two
+  // instructions each; window-compares.mlir).
   OpBuilder &b = kb.b;
   Type i32 = b.getI32Type();
   Value x = arith::SubIOp::create(
