@@ -86,6 +86,9 @@ VARIANTS=(
   "fwd|fwd|64,128,256|"
   "bwd|bwd|64,128,256|"
 )
+# (AB_VARIANTS, one variant a line, replaces them.)
+[ -n "${AB_VARIANTS:-}" ] && mapfile -t VARIANTS <<< "$AB_VARIANTS"
+
 CHECKS=${CHECKS:-bs b2 sm py}
 source bench/aot.sh
 checks() { # prefix: the backward's
@@ -168,6 +171,26 @@ forward64() { # prefix: the d = 64 forward (session 35, when it ran
   exe ${p}14 --batch 2 --hq 2 --n 1000 --d 64 --segments 3 --causal --dtype bf16 --tol 8e-3
   exe ${p}15 --hq 2 --n 4096 --d 64 --causal --dtype bf16 --tol 8e-3
 }
+windows() { # prefix: the forward's windows (session 37: the first tile's
+  # and the tail's one-sided checks; windows wider and narrower than a
+  # tile and a block, two-sided, past N, with offsets, one query, each
+  # head dim, persistent and not)
+  local p=$1
+  exe ${p}1 --hq 2 --n 3000 --d 128 --dtype bf16 --window 1023,0 --causal --tol 8e-3
+  exe ${p}2 --hq 2 --n 2048 --d 128 --dtype bf16 --window 1023,0 --causal --tol 8e-3
+  exe ${p}3 --hq 2 --nq 1500 --nk 2100 --d 128 --dtype f16 --window 300,40 --tol 2e-3
+  exe ${p}4 --hq 2 --n 1777 --d 128 --dtype bf16 --window 130,0 --causal --tol 8e-3
+  exe ${p}5 --hq 2 --n 1500 --d 128 --dtype bf16 --window 60,60 --tol 8e-3
+  exe ${p}6 --dynamic --hq 2 --nq 1300 --nk 1100 --d 128 --dtype bf16 --window 400,0 --causal --causal-offset -50 --tol 8e-3
+  exe ${p}7 --hq 2 --n 2000 --d 64 --dtype bf16 --window 700,0 --causal --tol 8e-3
+  exe ${p}8 --hq 2 --n 1500 --d 256 --dtype bf16 --window 500,20 --tol 8e-3
+  exe ${p}9 --batch 2 --hq 4 --hkv 2 --nq 1 --nk 1500 --d 128 --dtype bf16 --window 200,0 --causal --tol 8e-3
+  exe ${p}10 --hq 2 --nq 700 --nk 3000 --d 128 --dtype f16 --window 5000,0 --causal --causal-offset 2300 --tol 2e-3
+  exe ${p}11 --hq 2 --n 1500 --d 128 --dtype bf16 --window 300,0 --causal --softcap 20 --tol 8e-3
+  exe ${p}12 --hq 2 --nq 500 --nk 300 --d 128 --dtype f16 --window=-1,-25 --tol 2e-3
+  exe ${p}13 --hq 2 --n 2000 --d 128 --dtype bf16 --window 200,0 --causal --mod-offset --tol 8e-3
+  exe ${p}14 --hq 2 --n 4096 --d 128 --dtype bf16 --window 1023,0 --causal --tol 8e-3
+}
 for c in $CHECKS; do
   case $c in
     bs) FLASH_AOT_NVVM_OPTIONS="" checks bs ;;
@@ -177,6 +200,7 @@ for c in $CHECKS; do
     b2) FLASH_AOT_NVVM_OPTIONS="" checks256 b2 ;;
     sm) FLASH_AOT_NVVM_OPTIONS="" scoremods sm ;;
     f6) FLASH_AOT_NVVM_OPTIONS="" forward64 f ;;
+    wd) FLASH_AOT_NVVM_OPTIONS="" windows wd ;;
     py) FLASH_MLIR_CACHE=$PWD/$OUT/c_check /usr/bin/python3 \
           bench/gpu/check_forward.py --precompile ;;
   esac > "$OUT/prep_$c.log" 2>&1

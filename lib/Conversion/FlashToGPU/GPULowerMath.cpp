@@ -12,6 +12,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
 
 namespace mlir {
@@ -24,11 +25,84 @@ namespace flash {
 using namespace mlir;
 
 namespace {
+/// x (index arithmetic) computed in i32: the same operations on the i32
+/// truncations of its leaves (positions, sizes, constants, captured
+/// integers). Memoized in `done`; new operations right after the ones they
+/// narrow.
+Value narrowIndex(Value x, DenseMap<Value, Value> &done) {
+  if (Value n = done.lookup(x))
+    return n;
+  Type i32 = IntegerType::get(x.getContext(), 32);
+  Operation *def = x.getDefiningOp();
+  OpBuilder b(x.getContext());
+  if (def)
+    b.setInsertionPointAfter(def);
+  else
+    b.setInsertionPointToStart(cast<BlockArgument>(x).getOwner());
+  Location loc = x.getLoc();
+  Value n;
+  IntegerAttr c;
+  if (matchPattern(x, m_Constant(&c))) {
+    n = arith::ConstantIntOp::create(b, loc, i32, c.getInt());
+  } else if (def && def->getNumResults() == 1 &&
+             isa<arith::AddIOp, arith::SubIOp, arith::MulIOp, arith::MaxSIOp,
+                 arith::MinSIOp, arith::MaxUIOp, arith::MinUIOp, arith::DivSIOp,
+                 arith::DivUIOp, arith::RemSIOp, arith::RemUIOp,
+                 arith::SelectOp, math::AbsIOp>(def)) {
+    IRMapping map;
+    for (Value o : def->getOperands())
+      if (o.getType().isIndex())
+        map.map(o, narrowIndex(o, done));
+    // (The operands' i32 forms may come after def: the new operation goes
+    // after the last of them.)
+    for (Value o : def->getOperands())
+      if (Operation *od = map.lookupOrDefault(o).getDefiningOp())
+        if (od->getBlock() == def->getBlock() && def->isBeforeInBlock(od))
+          b.setInsertionPointAfter(od);
+    Operation *op = b.clone(*def, map);
+    op->getResult(0).setType(i32);
+    n = op->getResult(0);
+  } else {
+    n = arith::IndexCastOp::create(b, loc, i32, x);
+  }
+  done[x] = n;
+  return n;
+}
+
+/// Integer-to-float conversions of index arithmetic (a score_mod's
+/// positions: ALiBi's slope |i - j|, a relative bias's distance) in i32:
+/// index is 64-bit on NVVM, where each of those operations is two
+/// instructions and the conversion from 64 bits (cvt.rn.f32.u64 per score
+/// in the ALiBi forward) runs on the units the softmax's exp2 needs. The
+/// kernels' positions and sizes fit in i32 (relativeBound compares them in
+/// 32 bits too). Our own: upstream's integer range narrowing
+/// (arith-int-range-narrowing) needs bounds it cannot prove for runtime
+/// sizes.
+void narrowPositionConversions(Operation *root) {
+  SmallVector<Operation *> convs;
+  root->walk([&](Operation *op) {
+    if (!isa<arith::SIToFPOp, arith::UIToFPOp>(op))
+      return;
+    Operation *cast = op->getOperand(0).getDefiningOp();
+    if (cast && isa<arith::IndexCastOp, arith::IndexCastUIOp>(cast) &&
+        cast->getOperand(0).getType().isIndex() &&
+        cast->getResult(0).getType().getIntOrFloatBitWidth() >= 32)
+      convs.push_back(op);
+  });
+  DenseMap<Value, Value> done;
+  for (Operation *op : convs) {
+    Value n =
+        narrowIndex(op->getOperand(0).getDefiningOp()->getOperand(0), done);
+    op->getOpOperand(0).set(n);
+  }
+}
+
 struct FlashGPULowerMathPass
     : flash::impl::FlashGPULowerMathBase<FlashGPULowerMathPass> {
   using FlashGPULowerMathBase::FlashGPULowerMathBase;
 
   void runOnOperation() override {
+    narrowPositionConversions(getOperation());
     // tanh (soft-capping score_mods) on NVIDIA: the SFU's tanh.approx.f32
     // (sm_75+, max relative error 2^-11, as FlashAttention-3 uses it),
     // instead of libdevice's exp-based tanhf: LLVM's tanh intrinsic with

@@ -400,22 +400,38 @@ Value gpukernels::relativeBound(KernelBuilder &kb, Value bound, Value base,
 }
 
 Value gpukernels::inRange(KernelBuilder &kb, Value lo, Value hi, int64_t c) {
-  Value k = arith::ConstantIntOp::create(kb.b, kb.loc, lo.getType(), c);
-  return arith::AndIOp::create(
-      kb.b, kb.loc,
-      arith::CmpIOp::create(kb.b, kb.loc, arith::CmpIPredicate::sle, lo, k),
-      arith::CmpIOp::create(kb.b, kb.loc, arith::CmpIPredicate::sgt, hi, k));
+  Type i32 = kb.b.getI32Type();
+  Value k = arith::ConstantIntOp::create(kb.b, kb.loc, i32, c);
+  Value above =
+      lo ? arith::CmpIOp::create(kb.b, kb.loc, arith::CmpIPredicate::sle, lo, k)
+               .getResult()
+         : Value();
+  Value below =
+      hi ? arith::CmpIOp::create(kb.b, kb.loc, arith::CmpIPredicate::sgt, hi, k)
+               .getResult()
+         : Value();
+  assert((above || below) && "a range with neither side");
+  if (!above || !below)
+    return above ? above : below;
+  return arith::AndIOp::create(kb.b, kb.loc, above, below);
 }
 
 Value gpukernels::keyVisible(KernelBuilder &kb, const KernelSpec &s,
                              Value rowLimit, Value key) {
-  Value vis = arith::CmpIOp::create(kb.b, kb.loc, arith::CmpIPredicate::ult,
-                                    key, s.nkValue(kb));
+  // In i32 (positions fit): a 64-bit compare is two instructions, and the
+  // checks run once per score in the masked tiles.
+  OpBuilder &b = kb.b;
+  auto i32 = [&](Value x) {
+    return arith::IndexCastOp::create(b, kb.loc, b.getI32Type(), x).getResult();
+  };
+  Value k = i32(key);
+  Value vis = arith::CmpIOp::create(b, kb.loc, arith::CmpIPredicate::ult, k,
+                                    i32(s.nkValue(kb)));
   if (rowLimit)
-    vis = arith::AndIOp::create(kb.b, kb.loc, vis,
-                                arith::CmpIOp::create(kb.b, kb.loc,
+    vis = arith::AndIOp::create(b, kb.loc, vis,
+                                arith::CmpIOp::create(b, kb.loc,
                                                       arith::CmpIPredicate::sle,
-                                                      key, rowLimit));
+                                                      k, i32(rowLimit)));
   return vis;
 }
 

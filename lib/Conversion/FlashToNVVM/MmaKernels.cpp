@@ -86,6 +86,20 @@ using namespace mlir::flash::gpukernels;
 namespace {
 constexpr int64_t kRowsPerWarp = 16;
 
+/// What a tile of the forward checks: nothing (every row of the block sees
+/// it in full), or its masks. Where visibility is a key range per row
+/// (KernelModifiers::visibilityIsRanges), the peeled first tile (a
+/// window's left edge: Head) checks the ranges' lower bounds, and their
+/// upper ones only where the tile reaches past the block's first upper
+/// bound (a branch; in a window wider than a block and a tile it never
+/// does), and the tiles after the inner ones (the diagonal, the Nk edge:
+/// Tail) their upper bounds alone: one compare per score in place of two.
+/// (The masked tiles between the first and the inner ones check both: the
+/// branch in that loop's body spilled 24 bytes at d = 128.)
+enum class TileChecks { None, All, Head, Tail };
+/// The sides of a key range a tile's scores check.
+enum RangeSides : unsigned { kLoSide = 1, kHiSide = 2 };
+
 /// The K/V stages of the wgmma forward: at d = 256 two (a tile's copy takes
 /// as long as its products: prefetched a whole tile ahead, one barrier per
 /// tile) and in the warp-specialized forward, else one (K and V each
@@ -990,8 +1004,11 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
   // predicate (below).
   bool skipTiles = false;
   // Where visibility is a key range per row (visibilityIsRanges): each
-  // row's [keyLo, keyHi), computed once per block of rows.
-  Value keyLo[2], keyHi[2];
+  // row's [keyLo, keyHi), computed once per block of rows; the tiles from
+  // hiFrom reach past some row's keyHi, and those from innerStart on are
+  // past every row's keyLo where tailLoFree (TileChecks).
+  Value keyLo[2], keyHi[2], hiFrom;
+  bool tailLoFree = false;
   auto setupBlock = [&](Value blockX, Value blockBH) {
     bx = blockX;
     bh = blockBH;
@@ -1059,9 +1076,9 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
       // within the causal part fullEnd already leaves unmasked.
       if (mt.exact && !mask) {
         innerStart = mt.innerStart;
-        fullEnd = arith::MaxSIOp::create(
-            b, loc, innerStart,
-            arith::MinSIOp::create(b, loc, mt.innerEnd, fullEnd));
+        hiFrom = arith::MinSIOp::create(b, loc, mt.innerEnd, fullEnd);
+        fullEnd = arith::MaxSIOp::create(b, loc, innerStart, hiFrom);
+        tailLoFree = true;
       } else {
         innerStart = kvStart;
         fullEnd = kvStart;
@@ -1494,12 +1511,13 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
     Value alpha[2];
     SmallVector<Value> pC;
   };
-  // `maskedAt` (merge-masked-tiles, with `masked`): a tile-uniform i1, the
-  // mask applied under a branch on it.
+  // `maskedAt` (merge-masked-tiles, with a masked tile): a tile-uniform
+  // i1, the mask applied under a branch on it.
   auto softmax = [&](OpBuilder &lb, Location l, MmaFragments &G, Value jt,
-                     ValueRange args, ArrayRef<Value> sRaw, bool masked,
+                     ValueRange args, ArrayRef<Value> sRaw, TileChecks checks,
                      Value maskedAt = Value()) -> TileSoftmax {
     KernelBuilder kl{lb, l};
+    const bool masked = checks != TileChecks::None;
     // The scores into sAcc's C tiles and the rows' maxima.
     SmallVector<Value> sAcc(sRaw);
     Value tileMax[2] = {kl.f(ninf), kl.f(ninf)};
@@ -1510,19 +1528,23 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
           vector::InsertOp::create(lb, l, x, sAcc[nt], ArrayRef<int64_t>{r, j});
     };
     // The tile's scores in log2 units, invisible keys at -inf, to `emit`
-    // in the order (nt, r, j).
-    auto scores = [&](OpBuilder &lb, Location l, bool masked,
+    // in the order (nt, r, j); with key ranges, checked against the
+    // `sides` of them (RangeSides).
+    auto scores = [&](OpBuilder &lb, Location l, bool masked, unsigned sides,
                       function_ref<void(int64_t, int64_t, int64_t, Value)>
                           emit) {
       KernelBuilder kl{lb, l};
       MmaFragments G{lb, l, elt, F.lrow, F.lmat, F.g, F.t2};
-      // A key range per row (relativeBound): two compares per score where
-      // the general check is a dozen 64-bit integer operations.
+      // A key range per row (relativeBound): two compares per score (one
+      // where the tile can cut one side) where the general check is a
+      // dozen 64-bit integer operations.
       const bool ranges = masked && keyLo[0];
       Value relLo[2], relHi[2];
       for (int r = 0; ranges && r < 2; ++r) {
-        relLo[r] = relativeBound(kl, keyLo[r], G.add(jt, G.t2), tileKV);
-        relHi[r] = relativeBound(kl, keyHi[r], G.add(jt, G.t2), tileKV);
+        if (sides & kLoSide)
+          relLo[r] = relativeBound(kl, keyLo[r], G.add(jt, G.t2), tileKV);
+        if (sides & kHiSide)
+          relHi[r] = relativeBound(kl, keyHi[r], G.add(jt, G.t2), tileKV);
       }
       for (int64_t nt = 0; nt < nTiles; ++nt) {
         for (int64_t r = 0; r < 2; ++r)
@@ -1566,23 +1588,40 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
           }
       }
     };
-    if (!maskedAt) {
-      scores(lb, l, masked, [&](int64_t nt, int64_t r, int64_t j, Value x) {
-        take(lb, l, nt, r, j, x);
-      });
+    // Key ranges: the sides a tile checks (a head tile's upper one under
+    // a branch on whether the tile reaches hiFrom).
+    const bool ranges = masked && keyLo[0];
+    unsigned sides = kLoSide | kHiSide;
+    Value cond = maskedAt;
+    if (ranges && checks == TileChecks::Tail && tailLoFree) {
+      sides = kHiSide;
+    } else if (ranges && checks == TileChecks::Head && hiFrom) {
+      sides = kLoSide;
+      cond = arith::CmpIOp::create(
+          lb, l, arith::CmpIPredicate::sgt,
+          arith::AddIOp::create(lb, l, jt, kl.c(tileKV)), hiFrom);
+    }
+    if (!cond) {
+      scores(lb, l, masked, sides,
+             [&](int64_t nt, int64_t r, int64_t j, Value x) {
+               take(lb, l, nt, r, j, x);
+             });
     } else {
-      // Both branches yield the scores; the maxima follow the branch.
-      auto branch = [&](bool masked) {
-        return [&, masked](OpBuilder &ib, Location il) {
+      // Both branches yield the scores; the maxima follow the branch: the
+      // tile masked (merge-masked-tiles) or not, or its key ranges'
+      // both sides checked or `sides`.
+      auto branch = [&](bool masked, unsigned sides) {
+        return [&, masked, sides](OpBuilder &ib, Location il) {
           SmallVector<Value> xs;
-          scores(ib, il, masked,
+          scores(ib, il, masked, sides,
                  [&](int64_t, int64_t, int64_t, Value x) { xs.push_back(x); });
           scf::YieldOp::create(ib, il, xs);
         };
       };
       auto scored =
-          ifElse(lb, l, SmallVector<Type>(nTiles * 4, lb.getF32Type()),
-                 maskedAt, branch(true), branch(false));
+          ifElse(lb, l, SmallVector<Type>(nTiles * 4, lb.getF32Type()), cond,
+                 branch(true, kLoSide | kHiSide),
+                 branch(bool(maskedAt) ? false : masked, sides));
       for (int64_t i = 0; i < nTiles * 4; ++i)
         take(lb, l, i / 4, i / 2 % 2, i % 2, scored.getResult(i));
     }
@@ -1649,8 +1688,8 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
 
   // mma.sync: one tile at jt; returns the loop-carried values for the next
   // one, whose K tile (at nextTile) it starts copying.
-  auto syncStep = [&](bool masked) {
-    return [&, masked](OpBuilder &lb, Location l, Value jt, ValueRange args,
+  auto syncStep = [&](TileChecks checks) {
+    return [&, checks](OpBuilder &lb, Location l, Value jt, ValueRange args,
                        Value nextTile) -> SmallVector<Value> {
       KernelBuilder kl{lb, l};
       MmaFragments G{lb, l, elt, F.lrow, F.lmat, F.g, F.t2};
@@ -1668,7 +1707,7 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
           acc = G.mma(qA[ks], kB[ks], acc);
         sRaw.push_back(acc);
       }
-      TileSoftmax sm = softmax(lb, l, G, jt, args, sRaw, masked);
+      TileSoftmax sm = softmax(lb, l, G, jt, args, sRaw, checks);
       landed(G, vGroup);
       Value nextK = copyK(G, nextTile, kl.c(0));
       // O = alpha O + P V (V's B fragments by ldmatrix.trans).
@@ -1691,8 +1730,8 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
   // P V and V(j) during S and the softmax, as mma.sync; or two stages (K
   // and V of tile j in buffers `stage`), K(j+1) and V(j+1) streaming into
   // the other ones during all of tile j, one barrier per tile.
-  auto wgmmaStep = [&](bool masked) {
-    return [&, masked](OpBuilder &lb, Location l, Value jt, ValueRange args,
+  auto wgmmaStep = [&](TileChecks checks) {
+    return [&, checks](OpBuilder &lb, Location l, Value jt, ValueRange args,
                        Value nextTile) -> SmallVector<Value> {
       KernelBuilder kl{lb, l};
       MmaFragments G{lb, l, elt, F.lrow, F.lmat, F.g, F.t2};
@@ -1711,7 +1750,7 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
       SmallVector<Value> sRaw =
           G.wgmma({}, qA, kv->advance(G, kDesc, stage), kv->kMajorSteps(),
                   /*transB=*/false, nTiles, qDesc, kv->kMajorSteps());
-      TileSoftmax sm = softmax(lb, l, G, jt, args, sRaw, masked);
+      TileSoftmax sm = softmax(lb, l, G, jt, args, sRaw, checks);
       if (stages == 1) {
         landed(G, copies);
         copies = copyK(G, nextTile, stage);
@@ -1777,8 +1816,8 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
     return arith::CmpIOp::create(lb, l, arith::CmpIPredicate::sge, jt,
                                  maskFrom);
   };
-  auto wsStep = [&](bool masked) {
-    return [&, masked](OpBuilder &lb, Location l, Value jt, ValueRange args,
+  auto wsStep = [&](TileChecks checks) {
+    return [&, checks](OpBuilder &lb, Location l, Value jt, ValueRange args,
                        Value) -> SmallVector<Value> {
       MmaFragments G{lb, l, elt, F.lrow, F.lmat, F.g, F.t2};
       // The ring slots by the tiles' places in the order (the producer's
@@ -1801,8 +1840,10 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
       passTurn(lb, l);
       sAcc = G.wgmmaWait(1, sAcc);
       bars->arrive(lb, l, kKEmpty, stage);
-      TileSoftmax sm = softmax(lb, l, G, jt, args, sAcc, masked || merged,
-                               maskedAt(lb, l, jt));
+      TileSoftmax sm = softmax(
+          lb, l, G, jt, args, sAcc,
+          merged && checks == TileChecks::None ? TileChecks::All : checks,
+          maskedAt(lb, l, jt));
       SmallVector<Value> pA = toA(G, sm.pC);
       oAcc = G.wgmmaWait(0, oAcc,
                          SmallVector<Value>(args.slice(4 + dTiles, pSteps)));
@@ -1814,12 +1855,12 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
       return next;
     };
   };
-  auto step = [&](bool masked) {
-    return [&, masked](OpBuilder &lb, Location l, Value jt, ValueRange args,
+  auto step = [&](TileChecks checks) {
+    return [&, checks](OpBuilder &lb, Location l, Value jt, ValueRange args,
                        Value nextTile) -> SmallVector<Value> {
-      return ws   ? wsStep(masked)(lb, l, jt, args, nextTile)
-             : wg ? wgmmaStep(masked)(lb, l, jt, args, nextTile)
-                  : syncStep(masked)(lb, l, jt, args, nextTile);
+      return ws   ? wsStep(checks)(lb, l, jt, args, nextTile)
+             : wg ? wgmmaStep(checks)(lb, l, jt, args, nextTile)
+                  : syncStep(checks)(lb, l, jt, args, nextTile);
     };
   };
   // The peeled first tile (a masked one: it may be either).
@@ -1850,7 +1891,7 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
           SmallVector<Value> sAcc = G.wgmmaWait(0, qkAsync(G, stage));
           bars->arrive(ib, il, kKEmpty, stage);
           TileSoftmax sm =
-              softmax(ib, il, G, firstSeen, start, sAcc, /*masked=*/true,
+              softmax(ib, il, G, firstSeen, start, sAcc, TileChecks::Head,
                       maskedAt(ib, il, firstSeen));
           SmallVector<Value> out = sm.next;
           llvm::append_range(out, ArrayRef<Value>(inits).slice(4, dTiles));
@@ -1877,34 +1918,35 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
       tailStart = arith::MaxSIOp::create(b, loc, tailStart, second);
     }
   }
-  auto body = [&](bool masked) {
-    return [&, masked](OpBuilder &lb, Location l, Value jt, ValueRange args) {
+  auto body = [&](TileChecks checks) {
+    return [&, checks](OpBuilder &lb, Location l, Value jt, ValueRange args) {
       Value nextTile =
           arith::AddIOp::create(lb, l, jt, arith::ConstantIndexOp::create(lb, l, tileKV));
-      scf::YieldOp::create(lb, l, step(masked)(lb, l, jt, args, nextTile));
+      scf::YieldOp::create(lb, l, step(checks)(lb, l, jt, args, nextTile));
     };
   };
   SmallVector<Value> headOut(inits);
   if (s.maskMod)
     headOut = SmallVector<Value>(
         scf::ForOp::create(b, loc, headStart, innerStart, kb.c(tileKV), inits,
-                           body(/*masked=*/true))
+                           body(TileChecks::All))
             .getResults());
   auto full = scf::ForOp::create(b, loc, innerStart, merged ? kvEnd : fullEnd,
-                                 kb.c(tileKV), headOut, body(/*masked=*/false));
+                                 kb.c(tileKV), headOut, body(TileChecks::None));
   // The tail; with skipping, over the tiles the block sees only, those it
   // sees in full without the mask.
   SmallVector<Value> loopRes =
-      merged ? SmallVector<Value>(full.getResults())
-             : blockMaskTileLoop(
-                   b, loc, tailStart, kvEnd, tileKV, full.getResults(),
-                   cursor ? &*cursor : nullptr, cursorState,
-                   /*partialOnly=*/bool(mask),
-                   [&](OpBuilder &lb, Location l, Value jt, ValueRange args,
-                       Value nextTile, bool seenInFull) {
-                     return step(/*masked=*/!seenInFull)(lb, l, jt, args,
-                                                         nextTile);
-                   });
+      merged
+          ? SmallVector<Value>(full.getResults())
+          : blockMaskTileLoop(
+                b, loc, tailStart, kvEnd, tileKV, full.getResults(),
+                cursor ? &*cursor : nullptr, cursorState,
+                /*partialOnly=*/bool(mask),
+                [&](OpBuilder &lb, Location l, Value jt, ValueRange args,
+                    Value nextTile, bool seenInFull) {
+                  return step(seenInFull ? TileChecks::None : TileChecks::Tail)(
+                      lb, l, jt, args, nextTile);
+                });
 
   if (!ws)
     F.waitAll(loopRes.back());

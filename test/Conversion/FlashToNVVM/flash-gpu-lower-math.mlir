@@ -167,3 +167,43 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// Integer-to-float conversions of index arithmetic (ALiBi's slope |i - j|
+// inlined into a kernel) in i32 on every target: the operations on the
+// leaves' truncations; a leaf used twice is truncated once, and the index
+// operations stay for their other users.
+// NVVM-LABEL: gpu.func @pos
+// NVVM-DAG: %[[I:.*]] = arith.index_cast %arg0 : index to i32
+// NVVM-DAG: %[[J:.*]] = arith.index_cast %arg1 : index to i32
+// NVVM-DAG: %[[C:.*]] = arith.constant 3 : i32
+// NVVM: %[[A:.*]] = arith.addi %[[J]], %[[C]] : i32
+// NVVM: %[[D:.*]] = arith.subi %[[I]], %[[A]] : i32
+// NVVM: %[[M:.*]] = math.absi %[[D]] : i32
+// NVVM: arith.sitofp %[[M]] : i32 to f32
+// NVVM: %[[X:.*]] = arith.maxsi %[[I]], %[[J]] : i32
+// NVVM: arith.uitofp %[[X]] : i32 to f32
+// NVVM: memref.store %{{.*}}, %{{.*}}[%{{.*}}] : memref<4xindex>
+// SPIRV-LABEL: gpu.func @pos
+// SPIRV: arith.sitofp %{{.*}} : i32 to f32
+// SPIRV: arith.uitofp %{{.*}} : i32 to f32
+gpu.module @m {
+  gpu.func @pos(%i: index, %j: index, %out: memref<2xf32>, %idx: memref<4xindex>) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c3 = arith.constant 3 : index
+    %a = arith.addi %j, %c3 : index
+    %d = arith.subi %i, %a : index
+    %m = math.absi %d : index
+    %m64 = arith.index_cast %m : index to i64
+    %f = arith.sitofp %m64 : i64 to f32
+    %x = arith.maxsi %i, %j : index
+    %x64 = arith.index_castui %x : index to i64
+    %g = arith.uitofp %x64 : i64 to f32
+    memref.store %f, %out[%c0] : memref<2xf32>
+    memref.store %g, %out[%c1] : memref<2xf32>
+    memref.store %d, %idx[%c0] : memref<4xindex>
+    gpu.return
+  }
+}

@@ -507,7 +507,8 @@ Value visibleKeyEnd(KernelBuilder &kb, const KernelSpec &s, Value rowLimit);
 /// thread's positions in it are base + c for constants c in [0, tile), so
 /// a range bound becomes bound - base clamped to [0, tile] (an i32, so the
 /// compares are 32-bit), once per tile, and inRange(lo, hi, c) is two
-/// compares with an immediate per score.
+/// compares with an immediate per score (one where lo or hi is null: a
+/// tile that cannot cut that side).
 Value relativeBound(KernelBuilder &kb, Value bound, Value base, int64_t tile);
 Value inRange(KernelBuilder &kb, Value lo, Value hi, int64_t c);
 
