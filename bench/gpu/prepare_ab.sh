@@ -191,6 +191,16 @@ windows() { # prefix: the forward's windows (session 37: the first tile's
   exe ${p}13 --hq 2 --n 2000 --d 128 --dtype bf16 --window 200,0 --causal --mod-offset --tol 8e-3
   exe ${p}14 --hq 2 --n 4096 --d 128 --dtype bf16 --window 1023,0 --causal --tol 8e-3
 }
+alibi() { # prefix: ALiBi forward and backward (session 37: its position
+  # arithmetic in i32)
+  local p=$1
+  exe ${p}1 --grad --batch 2 --hq 4 --hkv 2 --n 1000 --d 128 --dtype bf16 --alibi --causal --tol 2e-2
+  exe ${p}2 --grad --hq 2 --nq 300 --nk 700 --d 64 --dtype f16 --alibi --tol 4e-3
+  exe ${p}3 --hq 4 --n 3000 --d 128 --dtype bf16 --alibi --window 500,0 --causal --tol 8e-3
+  exe ${p}4 --dynamic --hq 2 --nq 1300 --nk 900 --d 128 --dtype bf16 --alibi --causal --causal-offset -100 --tol 8e-3
+  exe ${p}5 --grad --hq 2 --n 700 --d 256 --dtype bf16 --alibi --tol 2e-2
+  exe ${p}6 --hq 4 --n 4096 --d 128 --dtype bf16 --alibi --causal --tol 8e-3
+}
 for c in $CHECKS; do
   case $c in
     bs) FLASH_AOT_NVVM_OPTIONS="" checks bs ;;
@@ -201,6 +211,7 @@ for c in $CHECKS; do
     sm) FLASH_AOT_NVVM_OPTIONS="" scoremods sm ;;
     f6) FLASH_AOT_NVVM_OPTIONS="" forward64 f ;;
     wd) FLASH_AOT_NVVM_OPTIONS="" windows wd ;;
+    al) FLASH_AOT_NVVM_OPTIONS="" alibi al ;;
     py) FLASH_MLIR_CACHE=$PWD/$OUT/c_check /usr/bin/python3 \
           bench/gpu/check_forward.py --precompile ;;
   esac > "$OUT/prep_$c.log" 2>&1
