@@ -76,6 +76,14 @@
 # "red|bwd|64,128|deterministic=false", "redh|...|FLASH_OPT=<head's>",
 # checks ga and od (the run script ran the self-checks in parallel: an f16
 # host reference then took a minute, since -mf16c in aot.sh).
+# Session 37: the forward's one-sided key-range checks and the score_mods'
+# position arithmetic in i32 against the commit before ("new|mods|causal,
+# window|" against "old|...||FLASH_OPT=<head's flash-opt>", new / old / new;
+# "na|mods|full,softcap,alibi|" the same way; bench.py's forward nf / of),
+# checks wd (windows) and al (ALiBi) new, with sm mm f6 bs; ordered-dq's
+# third form from a worktree of the history (its flash-opt as FLASH_OPT,
+# the od checks by prepare_atomic.sh with GA_BASE=ordered-dq=1). Variants
+# given by AB_VARIANTS.
 # (Session 27 compared the backward's A operands
 # and tiles: grad-a-shared=0, mma-warps=8, mma-tile-kv=64; its
 # self-checks are `checks bs` and `checks bw` below.)

@@ -230,6 +230,12 @@ def FlashGPULowerMath : Pass<"flash-gpu-lower-math", "::mlir::gpu::GPUModuleOp">
     SASS). f32 division by a constant is a multiply by its reciprocal, and
     a product by two constants, (x c1) c2, is x (c1 c2): a soft-cap's
     scale, 1 / cap, cap and log2 e fold into two multiplies around the tanh.
+
+    On every target, an integer-to-float conversion of index arithmetic (a
+    score_mod's positions: ALiBi's slope * |i - j|) converts the same
+    arithmetic done in i32 (the kernels' positions and sizes fit): index is
+    64-bit on NVVM, where the conversion from 64 bits runs on the units the
+    softmax's exp2 needs.
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::LLVM::LLVMDialect",
