@@ -535,19 +535,29 @@ Value gpukernels::blockMaskFull(OpBuilder &b, Location loc, Value t,
       arith::AndIOp::create(b, loc, bit, i32c(b, loc, 1)), i32c(b, loc, 0));
 }
 
-SmallVector<Value>
-gpukernels::blockMaskTileLoop(OpBuilder &b, Location loc, Value start,
-                              Value end, int64_t step, ValueRange inits,
-                              const TileCursor *cursor, ValueRange state,
-                              bool partialOnly, BlockMaskTileBody body) {
+SmallVector<Value> gpukernels::blockMaskTileLoop(
+    OpBuilder &b, Location loc, Value start, Value end, int64_t step,
+    ValueRange inits, const TileCursor *cursor, ValueRange state,
+    bool partialOnly, BlockMaskTileBody body, Value fullFrom, Value fullTo) {
   return tileLoop(
       b, loc, start, end, step, inits, cursor, state,
       [&](OpBuilder &lb, Location l, Value t, ValueRange args, Value after,
           ValueRange st) -> SmallVector<Value> {
-        if (!cursor || partialOnly)
+        const bool byRange = !cursor && fullFrom;
+        if ((!cursor && !byRange) || partialOnly)
           return body(lb, l, t, args, after, /*full=*/false);
+        Value full =
+            byRange
+                ? arith::AndIOp::create(
+                      lb, l,
+                      arith::CmpIOp::create(lb, l, arith::CmpIPredicate::sge, t,
+                                            fullFrom),
+                      arith::CmpIOp::create(lb, l, arith::CmpIPredicate::sle,
+                                            after, fullTo))
+                      .getResult()
+                : blockMaskFull(lb, l, t, step, st);
         auto branch = ifElse(
-            lb, l, args.getTypes(), blockMaskFull(lb, l, t, step, st),
+            lb, l, args.getTypes(), full,
             [&](OpBuilder &ib, Location il) {
               scf::YieldOp::create(ib, il,
                                    body(ib, il, t, args, after, /*full=*/true));

@@ -600,13 +600,38 @@ gpu::GPUFuncOp gpukernels::buildGradQMmaKernel(OpBuilder &ob, Location loc,
                        /*fixedIsKey=*/false);
   Value kvStart = kb.c(0);
   bool exact = true;
+  std::optional<MaskTiles> mt;
   if (s.maskMod) {
-    MaskTiles mt =
-        mods.tiles(kb, /*swap=*/false, w.base,
-                     F.add(w.base, kb.c(warps * 16 - 1)), kvEnd, kTile);
-    kvStart = mt.start;
-    kvEnd = mt.end;
-    exact = mt.exact;
+    mt = mods.tiles(kb, /*swap=*/false, w.base,
+                    F.add(w.base, kb.c(warps * 16 - 1)), kvEnd, kTile,
+                    /*inner=*/true);
+    kvStart = mt->start;
+    kvEnd = mt->end;
+    exact = mt->exact;
+  }
+  // Key tiles every row of the block sees in full, [fullFrom, fullTo):
+  // before the first row's causal limit and the Nk edge, inside a
+  // mask_mod's inner tiles. They run without the checks (a branch in the
+  // loop's step, as the block mask's full tiles do); with neither a causal
+  // limit nor a mask_mod and whole tiles of keys, every tile (allFull).
+  Value fullFrom, fullTo;
+  const bool allFull = !mask && !s.causalOffset && !s.maskMod &&
+                       !ShapedType::isDynamic(s.nk) && s.nk % kTile == 0;
+  if (!mask && exact && !s.packedQueries && !allFull) {
+    auto down = [&](Value x) {
+      return arith::MulIOp::create(
+          b, loc,
+          arith::DivSIOp::create(
+              b, loc, arith::MaxSIOp::create(b, loc, x, kb.c(0)), kb.c(kTile)),
+          kb.c(kTile));
+    };
+    fullFrom = mt ? mt->innerStart : kvStart;
+    fullTo = down(nk);
+    if (s.causalOffset)
+      fullTo = arith::MinSIOp::create(
+          b, loc, fullTo, down(F.add(w.base, s.causalOffsetValue(kb, 1))));
+    if (mt)
+      fullTo = arith::MinSIOp::create(b, loc, fullTo, mt->innerEnd);
   }
   // A mask_mod beyond its affine bounds (a document mask): key tiles no row
   // of the block sees are skipped, by the block mask.
@@ -624,9 +649,9 @@ gpu::GPUFuncOp gpukernels::buildGradQMmaKernel(OpBuilder &ob, Location loc,
     cursorState.erase(cursorState.begin());
   }
   // Visibility by key ranges (visibilityIsRanges): each row's [lo, hi).
-  const bool ranges = mods.visibilityIsRanges();
+  const bool partialRanges = mods.visibilityIsRanges();
   Value keyLo[2], keyHi[2];
-  for (int r = 0; ranges && r < 2; ++r) {
+  for (int r = 0; partialRanges && r < 2; ++r) {
     keyLo[r] = kb.c(0);
     keyHi[r] = visibleKeyEnd(kb, s, rowLimit[r]);
     mods.narrowToVisible(kb, /*swap=*/false, rowsc[r], keyLo[r], keyHi[r]);
@@ -763,7 +788,11 @@ gpu::GPUFuncOp gpukernels::buildGradQMmaKernel(OpBuilder &ob, Location loc,
       auto [sAll, dpAll] = tiles.products(
           G, qA, doA, kD, vD, nTiles, aSw ? &*aSw : nullptr, qADesc, doADesc);
       // The rows' key ranges relative to this thread's keys jt + t2 + c
-      // (c = nt 8 + j): two compares with an immediate per score.
+      // (c = nt 8 + j): two compares with an immediate per score. A tile
+      // full by the bounds (no block mask) checks nothing; one full by the
+      // block mask still masks dS by the causal limit and Nk.
+      const bool clear = full && !cursor;
+      const bool ranges = partialRanges && !clear;
       Value relLo[2], relHi[2];
       for (int r = 0; ranges && r < 2; ++r) {
         relLo[r] = relativeBound(kl, keyLo[r], G.add(jt, G.t2), kTile);
@@ -782,7 +811,7 @@ gpu::GPUFuncOp gpukernels::buildGradQMmaKernel(OpBuilder &ob, Location loc,
             if (!ranges || s.scoreMod) {
               Value key = G.add(jt, G.add(G.t2, kl.c(nt * 8 + j)));
               keyc = arith::MinUIOp::create(lb, l, key, s.nkValue(kl, -1));
-              if (!ranges)
+              if (!ranges && !clear)
                 vis = keyVisible(kl, s, rowLimit[r], key);
             }
             if (ranges) {
@@ -843,7 +872,10 @@ gpu::GPUFuncOp gpukernels::buildGradQMmaKernel(OpBuilder &ob, Location loc,
       b, loc, kvStart, kvEnd, kTile, inits, cursor ? &*cursor : nullptr,
       cursorState, /*partialOnly=*/bool(mask),
       [&](OpBuilder &lb, Location l, Value jt, ValueRange args, Value nextTile,
-          bool full) { return tileStep(full)(lb, l, jt, args, nextTile); });
+          bool full) {
+        return tileStep(full || allFull)(lb, l, jt, args, nextTile);
+      },
+      fullFrom, fullTo);
   SmallVector<Value> res(ArrayRef<Value>(loop).take_front(dTiles));
   storeRows(b, loc, elt, dq, bh, rows, nq, F.t2, res, s.scale);
   if (roles)
@@ -1098,22 +1130,49 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
   // consumers each walk the same): a mask_mod's affine bounds narrow the
   // queries that see the block's keys; beyond them, query tiles that see
   // none of the block's keys are skipped, by the block mask.
+  // The query tiles the block visits, and (without a mask operand or a
+  // mask_mod) those every query of which sees every key of the block,
+  // [fullFrom, fullTo): from the first query that sees the block's last key
+  // causally, before the Nq edge. They run without the checks (a branch in
+  // the loop's step). (A window's inner tiles the same way spilled 16 bytes
+  // at d = 128, and so did the causal kernel with dQ by reductions.)
+  const bool allFullQ = !mask && !s.causalOffset && !s.maskMod &&
+                        !ShapedType::isDynamic(s.nq) && s.nq % kTile == 0;
   struct HeadTiles {
-    Value from, end;
+    Value from, end, fullFrom, fullTo;
     std::optional<TileCursor> cursor;
     SmallVector<Value> state;
   };
   auto headTiles = [&](KernelBuilder &khb, Value qbh, KernelModifiers &mods) {
-    HeadTiles h{qStart, nq, std::nullopt, {}};
+    OpBuilder &hb = khb.b;
+    Location hl = khb.loc;
+    HeadTiles h{qStart, nq, Value(), Value(), std::nullopt, {}};
     bool exact = true;
+    std::optional<MaskTiles> mt;
+    Value keyLast =
+        arith::AddIOp::create(hb, hl, keyBase, khb.c(blockKeys - 1));
     if (s.maskMod) {
-      MaskTiles mt = mods.tiles(
-          khb, /*swap=*/true, keyBase,
-          arith::AddIOp::create(khb.b, khb.loc, keyBase, khb.c(blockKeys - 1)),
-          h.end, kTile);
-      h.from = arith::MaxSIOp::create(khb.b, khb.loc, mt.start, qStart);
-      h.end = mt.end;
-      exact = mt.exact;
+      mt = mods.tiles(khb, /*swap=*/true, keyBase, keyLast, h.end, kTile);
+      h.from = arith::MaxSIOp::create(hb, hl, mt->start, qStart);
+      h.end = mt->end;
+      exact = mt->exact;
+    }
+    if (!mask && !s.maskMod && !allFullQ && !s.gradAtomicDQ) {
+      auto round = [&](Value x, bool up) -> Value {
+        x = arith::MaxSIOp::create(hb, hl, x, khb.c(0));
+        Value n =
+            up ? arith::CeilDivSIOp::create(hb, hl, x, khb.c(kTile)).getResult()
+               : arith::DivSIOp::create(hb, hl, x, khb.c(kTile)).getResult();
+        return arith::MulIOp::create(hb, hl, n, khb.c(kTile));
+      };
+      h.fullFrom = h.from;
+      if (s.causalOffset)
+        h.fullFrom = arith::MaxSIOp::create(
+            hb, hl, h.fullFrom,
+            round(arith::SubIOp::create(hb, hl, keyLast,
+                                        s.causalOffsetValue(khb)),
+                  /*up=*/true));
+      h.fullTo = round(nq, /*up=*/false);
     }
     if (!exact) {
       h.cursor = blockMaskCursor(
@@ -1291,9 +1350,9 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
         SmallVector<Value> &cursorState = h.state;
         // Visibility by query ranges (visibilityIsRanges): the queries
         // [lo, hi) that see each of the thread's keys.
-        const bool ranges = mods.visibilityIsRanges();
+        const bool partialRanges = mods.visibilityIsRanges();
         Value qLo[2], qHi[2];
-        for (int r = 0; ranges && r < 2; ++r) {
+        for (int r = 0; partialRanges && r < 2; ++r) {
           qLo[r] = khb.c(0);
           qHi[r] = s.nqValue(khb);
           if (s.causalOffset)
@@ -1381,6 +1440,9 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
             SmallVector<Term> terms;
             SmallVector<Value> pC, dsC;
             auto pTerms = [&](ArrayRef<Value> sAll) {
+              // A tile full by the bounds (no block mask) checks nothing.
+              const bool clear = (full && !cursor) || allFullQ;
+              const bool ranges = partialRanges && !clear;
               // The keys' query ranges relative to this thread's queries
               // it + t2 + c (c = nt 8 + j).
               Value relLo[2], relHi[2];
@@ -1399,6 +1461,9 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
                     Value vis, dMod, arg;
                     if (ranges) {
                       vis = inRange(kl, relLo[r], relHi[r], nt * 8 + j);
+                      arg = mods.gradExponent(kl, r, at(lb, l, sC, r, j), qc,
+                                              keysc[r], l2, dMod);
+                    } else if (clear) {
                       arg = mods.gradExponent(kl, r, at(lb, l, sC, r, j), qc,
                                               keysc[r], l2, dMod);
                     } else {
@@ -1420,8 +1485,9 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
                                                   qc, keysc[r], l2, dMod, vis);
                     }
                     // (dS^T is 0 where P^T is not seen: the masked P^T.)
-                    Value p = arith::SelectOp::create(
-                        lb, l, vis, exp2(lb, l, arg), kl.f(0.0f));
+                    Value p = exp2(lb, l, arg);
+                    if (vis)
+                      p = arith::SelectOp::create(lb, l, vis, p, kl.f(0.0f));
                     terms.push_back({p, dMod, vis});
                     pt = put(lb, l, p, pt, r, j);
                   }
@@ -1512,10 +1578,10 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
                       const Term &tm = terms[4 * nt + 2 * j + r];
                       Value f = tm.p;
                       if (tm.dMod)
-                        f = arith::SelectOp::create(
-                            lb, l, tm.vis,
-                            arith::MulFOp::create(lb, l, tm.p, tm.dMod),
-                            kl.f(0.0f));
+                        f = arith::MulFOp::create(lb, l, tm.p, tm.dMod);
+                      if (tm.dMod && tm.vis)
+                        f = arith::SelectOp::create(lb, l, tm.vis, f,
+                                                    kl.f(0.0f));
                       memref::StoreOp::create(
                           lb, l, f, exW,
                           ValueRange{factorAt(4 * nt + 2 * j + r)});
@@ -1761,7 +1827,8 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
             [&](OpBuilder &lb, Location l, Value it, ValueRange args,
                 Value nextTile, bool full) {
               return tileStep(full)(lb, l, it, args, nextTile);
-            });
+            },
+            h.fullFrom, h.fullTo);
         scf::YieldOp::create(
             hb, hl,
             ArrayRef<Value>(qLoop).take_front(nAcc + (producer ? 1 : 0)));

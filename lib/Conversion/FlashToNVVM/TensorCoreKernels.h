@@ -124,13 +124,17 @@ Value blockMaskFull(OpBuilder &b, Location loc, Value t, int64_t step,
 /// one), each tile's step body(t, args, after, full): with a cursor and
 /// without `partialOnly` under an scf.if on blockMaskFull, full = the block
 /// sees the tile in full (the mask_mod can be left out); else full = false
-/// (partialOnly: a mask operand, read on every tile).
+/// (partialOnly: a mask operand, read on every tile). Without a cursor,
+/// the tiles in [fullFrom, fullTo) (where given; tile-aligned) are seen in
+/// full, the others not, under an scf.if the same way.
 using BlockMaskTileBody = function_ref<SmallVector<Value>(
     OpBuilder &, Location, Value, ValueRange, Value, bool)>;
 SmallVector<Value> blockMaskTileLoop(OpBuilder &b, Location loc, Value start,
                                      Value end, int64_t step, ValueRange inits,
                                      const TileCursor *cursor, ValueRange state,
-                                     bool partialOnly, BlockMaskTileBody body);
+                                     bool partialOnly, BlockMaskTileBody body,
+                                     Value fullFrom = Value(),
+                                     Value fullTo = Value());
 } // namespace gpukernels
 } // namespace flash
 } // namespace mlir
