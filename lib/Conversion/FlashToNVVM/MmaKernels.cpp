@@ -88,15 +88,12 @@ constexpr int64_t kRowsPerWarp = 16;
 
 /// What a tile of the forward checks: nothing (every row of the block sees
 /// it in full), or its masks. Where visibility is a key range per row
-/// (KernelModifiers::visibilityIsRanges), the peeled first tile (a
-/// window's left edge: Head) checks the ranges' lower bounds, and their
-/// upper ones only where the tile reaches past the block's first upper
-/// bound (a branch; in a window wider than a block and a tile it never
-/// does), and the tiles after the inner ones (the diagonal, the Nk edge:
-/// Tail) their upper bounds alone: one compare per score in place of two.
-/// (The masked tiles between the first and the inner ones check both: the
-/// branch in that loop's body spilled 24 bytes at d = 128.)
-enum class TileChecks { None, All, Head, Tail };
+/// (KernelModifiers::visibilityIsRanges), the tiles after the inner ones
+/// (the diagonal, the Nk edge: Tail) check the ranges' upper bounds alone:
+/// one compare per score in place of two. (The first tile, a window's left
+/// edge, checking its lower bounds alone under a branch on whether it
+/// reaches an upper one, ran within the noise on an H100, session 37.)
+enum class TileChecks { None, All, Tail };
 /// The sides of a key range a tile's scores check.
 enum RangeSides : unsigned { kLoSide = 1, kHiSide = 2 };
 
@@ -1005,9 +1002,8 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
   bool skipTiles = false;
   // Where visibility is a key range per row (visibilityIsRanges): each
   // row's [keyLo, keyHi), computed once per block of rows; the tiles from
-  // hiFrom reach past some row's keyHi, and those from innerStart on are
-  // past every row's keyLo where tailLoFree (TileChecks).
-  Value keyLo[2], keyHi[2], hiFrom;
+  // innerStart on are past every row's keyLo where tailLoFree (TileChecks).
+  Value keyLo[2], keyHi[2];
   bool tailLoFree = false;
   auto setupBlock = [&](Value blockX, Value blockBH) {
     bx = blockX;
@@ -1076,8 +1072,9 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
       // within the causal part fullEnd already leaves unmasked.
       if (mt.exact && !mask) {
         innerStart = mt.innerStart;
-        hiFrom = arith::MinSIOp::create(b, loc, mt.innerEnd, fullEnd);
-        fullEnd = arith::MaxSIOp::create(b, loc, innerStart, hiFrom);
+        fullEnd = arith::MaxSIOp::create(
+            b, loc, innerStart,
+            arith::MinSIOp::create(b, loc, mt.innerEnd, fullEnd));
         tailLoFree = true;
       } else {
         innerStart = kvStart;
@@ -1588,30 +1585,20 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
           }
       }
     };
-    // Key ranges: the sides a tile checks (a head tile's upper one under
-    // a branch on whether the tile reaches hiFrom).
-    const bool ranges = masked && keyLo[0];
-    unsigned sides = kLoSide | kHiSide;
-    Value cond = maskedAt;
-    if (ranges && checks == TileChecks::Tail && tailLoFree) {
-      sides = kHiSide;
-    } else if (ranges && checks == TileChecks::Head && hiFrom) {
-      sides = kLoSide;
-      cond = arith::CmpIOp::create(
-          lb, l, arith::CmpIPredicate::sgt,
-          arith::AddIOp::create(lb, l, jt, kl.c(tileKV)), hiFrom);
-    }
-    if (!cond) {
+    // Key ranges: the sides a tile checks.
+    const unsigned sides =
+        masked && keyLo[0] && checks == TileChecks::Tail && tailLoFree
+            ? kHiSide
+            : kLoSide | kHiSide;
+    if (!maskedAt) {
       scores(lb, l, masked, sides,
              [&](int64_t nt, int64_t r, int64_t j, Value x) {
                take(lb, l, nt, r, j, x);
              });
     } else {
-      // Both branches yield the scores; the maxima follow the branch: the
-      // tile masked (merge-masked-tiles) or not, or its key ranges'
-      // both sides checked or `sides`.
-      auto branch = [&](bool masked, unsigned sides) {
-        return [&, masked, sides](OpBuilder &ib, Location il) {
+      // Both branches yield the scores; the maxima follow the branch.
+      auto branch = [&](bool masked) {
+        return [&, masked](OpBuilder &ib, Location il) {
           SmallVector<Value> xs;
           scores(ib, il, masked, sides,
                  [&](int64_t, int64_t, int64_t, Value x) { xs.push_back(x); });
@@ -1619,9 +1606,8 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
         };
       };
       auto scored =
-          ifElse(lb, l, SmallVector<Type>(nTiles * 4, lb.getF32Type()), cond,
-                 branch(true, kLoSide | kHiSide),
-                 branch(bool(maskedAt) ? false : masked, sides));
+          ifElse(lb, l, SmallVector<Type>(nTiles * 4, lb.getF32Type()),
+                 maskedAt, branch(true), branch(false));
       for (int64_t i = 0; i < nTiles * 4; ++i)
         take(lb, l, i / 4, i / 2 % 2, i % 2, scored.getResult(i));
     }
@@ -1891,7 +1877,7 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
           SmallVector<Value> sAcc = G.wgmmaWait(0, qkAsync(G, stage));
           bars->arrive(ib, il, kKEmpty, stage);
           TileSoftmax sm =
-              softmax(ib, il, G, firstSeen, start, sAcc, TileChecks::Head,
+              softmax(ib, il, G, firstSeen, start, sAcc, TileChecks::All,
                       maskedAt(ib, il, firstSeen));
           SmallVector<Value> out = sm.next;
           llvm::append_range(out, ArrayRef<Value>(inits).slice(4, dTiles));
