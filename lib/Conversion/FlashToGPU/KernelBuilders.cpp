@@ -399,6 +399,16 @@ Value gpukernels::relativeBound(KernelBuilder &kb, Value bound, Value base,
       b, kb.loc, arith::MaxSIOp::create(b, kb.loc, x, c(0)), c(tile));
 }
 
+Value gpukernels::roundToTile(KernelBuilder &kb, Value x, int64_t tile,
+                              bool up) {
+  OpBuilder &b = kb.b;
+  x = arith::MaxSIOp::create(b, kb.loc, x, kb.c(0));
+  Value n =
+      up ? arith::CeilDivSIOp::create(b, kb.loc, x, kb.c(tile)).getResult()
+         : arith::FloorDivSIOp::create(b, kb.loc, x, kb.c(tile)).getResult();
+  return arith::MulIOp::create(b, kb.loc, n, kb.c(tile));
+}
+
 Value gpukernels::inRange(KernelBuilder &kb, Value lo, Value hi, int64_t c) {
   Type i32 = kb.b.getI32Type();
   Value k = arith::ConstantIntOp::create(kb.b, kb.loc, i32, c);

@@ -69,14 +69,7 @@ gpukernels::MaskTiles gpukernels::maskModTiles(KernelBuilder &kb,
   flash::boundPositions(b, loc, mb, swap, tMin, tMax, lo, hi,
                         inner ? &innerLo : nullptr,
                         inner ? &innerHi : nullptr);
-  // x rounded to a tile (down, or up), from max(x, 0).
-  Value t = kb.c(tile);
-  auto round = [&](Value x, bool up) -> Value {
-    x = arith::MaxSIOp::create(b, loc, x, kb.c(0));
-    Value n = up ? arith::CeilDivSIOp::create(b, loc, x, t).getResult()
-                 : arith::FloorDivSIOp::create(b, loc, x, t).getResult();
-    return arith::MulIOp::create(b, loc, n, t);
-  };
+  auto round = [&](Value x, bool up) { return roundToTile(kb, x, tile, up); };
   MaskTiles r;
   r.exact = mb.exact;
   r.end = arith::MaxSIOp::create(b, loc, hi, kb.c(0));

@@ -621,18 +621,13 @@ gpu::GPUFuncOp gpukernels::buildGradQMmaKernel(OpBuilder &ob, Location loc,
   const bool allFull = !mask && !s.causalOffset && !s.maskMod &&
                        !ShapedType::isDynamic(s.nk) && s.nk % kTile == 0;
   if (!mask && exact && !s.packedQueries && !allFull && s.d <= 64) {
-    auto down = [&](Value x) {
-      return arith::MulIOp::create(
-          b, loc,
-          arith::DivSIOp::create(
-              b, loc, arith::MaxSIOp::create(b, loc, x, kb.c(0)), kb.c(kTile)),
-          kb.c(kTile));
-    };
     fullFrom = mt ? mt->innerStart : kvStart;
-    fullTo = down(nk);
+    fullTo = roundToTile(kb, nk, kTile, /*up=*/false);
     if (s.causalOffset)
       fullTo = arith::MinSIOp::create(
-          b, loc, fullTo, down(F.add(w.base, s.causalOffsetValue(kb, 1))));
+          b, loc, fullTo,
+          roundToTile(kb, F.add(w.base, s.causalOffsetValue(kb, 1)), kTile,
+                      /*up=*/false));
     if (mt)
       fullTo = arith::MinSIOp::create(b, loc, fullTo, mt->innerEnd);
   }
@@ -1132,12 +1127,12 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
   // The query tiles of head qbh the block visits (the producer and the
   // consumers each walk the same): a mask_mod's affine bounds narrow the
   // queries that see the block's keys; beyond them, query tiles that see
-  // none of the block's keys are skipped, by the block mask.
-  // The query tiles the block visits, and (without a mask operand or a
-  // mask_mod) those every query of which sees every key of the block,
-  // [fullFrom, fullTo): from the first query that sees the block's last key
-  // causally, before the Nq edge. They run without the checks (a branch in
-  // the loop's step; at d <= 64 only, as the dQ kernel's). (A window's
+  // none of the block's keys are skipped, by the block mask. Without a
+  // mask operand or a mask_mod, the tiles every query of which sees every
+  // key of the block, [fullFrom, fullTo): from the first query that sees
+  // the block's last key causally, before the Nq edge. They run without
+  // the checks (a branch in the loop's step; at d <= 64 only, as the dQ
+  // kernel's). (A window's
   // inner tiles the same way spilled 16 bytes at d = 128, and so did the
   // causal kernel with dQ by reductions.)
   const bool allFullQ = !mask && !s.causalOffset && !s.maskMod &&
@@ -1152,31 +1147,24 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
     Location hl = khb.loc;
     HeadTiles h{qStart, nq, Value(), Value(), std::nullopt, {}};
     bool exact = true;
-    std::optional<MaskTiles> mt;
     Value keyLast =
         arith::AddIOp::create(hb, hl, keyBase, khb.c(blockKeys - 1));
     if (s.maskMod) {
-      mt = mods.tiles(khb, /*swap=*/true, keyBase, keyLast, h.end, kTile);
-      h.from = arith::MaxSIOp::create(hb, hl, mt->start, qStart);
-      h.end = mt->end;
-      exact = mt->exact;
-    }
-    if (!mask && !s.maskMod && !allFullQ && !s.gradAtomicDQ && s.d <= 64) {
-      auto round = [&](Value x, bool up) -> Value {
-        x = arith::MaxSIOp::create(hb, hl, x, khb.c(0));
-        Value n =
-            up ? arith::CeilDivSIOp::create(hb, hl, x, khb.c(kTile)).getResult()
-               : arith::DivSIOp::create(hb, hl, x, khb.c(kTile)).getResult();
-        return arith::MulIOp::create(hb, hl, n, khb.c(kTile));
-      };
+      MaskTiles mt =
+          mods.tiles(khb, /*swap=*/true, keyBase, keyLast, h.end, kTile);
+      h.from = arith::MaxSIOp::create(hb, hl, mt.start, qStart);
+      h.end = mt.end;
+      exact = mt.exact;
+    } else if (!mask && !allFullQ && !s.gradAtomicDQ && s.d <= 64) {
       h.fullFrom = h.from;
       if (s.causalOffset)
         h.fullFrom = arith::MaxSIOp::create(
             hb, hl, h.fullFrom,
-            round(arith::SubIOp::create(hb, hl, keyLast,
-                                        s.causalOffsetValue(khb)),
-                  /*up=*/true));
-      h.fullTo = round(nq, /*up=*/false);
+            roundToTile(khb,
+                        arith::SubIOp::create(hb, hl, keyLast,
+                                              s.causalOffsetValue(khb)),
+                        kTile, /*up=*/true));
+      h.fullTo = roundToTile(khb, nq, kTile, /*up=*/false);
     }
     if (!exact) {
       h.cursor = blockMaskCursor(

@@ -94,8 +94,6 @@ constexpr int64_t kRowsPerWarp = 16;
 /// edge, checking its lower bounds alone under a branch on whether it
 /// reaches an upper one, ran within the noise on an H100, session 37.)
 enum class TileChecks { None, All, Tail };
-/// The sides of a key range a tile's scores check.
-enum RangeSides : unsigned { kLoSide = 1, kHiSide = 2 };
 
 /// The K/V stages of the wgmma forward: at d = 256 two (a tile's copy takes
 /// as long as its products: prefetched a whole tile ahead, one barrier per
@@ -1525,9 +1523,9 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
           vector::InsertOp::create(lb, l, x, sAcc[nt], ArrayRef<int64_t>{r, j});
     };
     // The tile's scores in log2 units, invisible keys at -inf, to `emit`
-    // in the order (nt, r, j); with key ranges, checked against the
-    // `sides` of them (RangeSides).
-    auto scores = [&](OpBuilder &lb, Location l, bool masked, unsigned sides,
+    // in the order (nt, r, j); with key ranges, checked against their
+    // lower bounds too where `checkLo`.
+    auto scores = [&](OpBuilder &lb, Location l, bool masked, bool checkLo,
                       function_ref<void(int64_t, int64_t, int64_t, Value)>
                           emit) {
       KernelBuilder kl{lb, l};
@@ -1538,10 +1536,9 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
       const bool ranges = masked && keyLo[0];
       Value relLo[2], relHi[2];
       for (int r = 0; ranges && r < 2; ++r) {
-        if (sides & kLoSide)
+        if (checkLo)
           relLo[r] = relativeBound(kl, keyLo[r], G.add(jt, G.t2), tileKV);
-        if (sides & kHiSide)
-          relHi[r] = relativeBound(kl, keyHi[r], G.add(jt, G.t2), tileKV);
+        relHi[r] = relativeBound(kl, keyHi[r], G.add(jt, G.t2), tileKV);
       }
       for (int64_t nt = 0; nt < nTiles; ++nt) {
         for (int64_t r = 0; r < 2; ++r)
@@ -1585,13 +1582,10 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
           }
       }
     };
-    // Key ranges: the sides a tile checks.
-    const unsigned sides =
-        masked && keyLo[0] && checks == TileChecks::Tail && tailLoFree
-            ? kHiSide
-            : kLoSide | kHiSide;
+    // Key ranges: a tail tile's lower bounds hold (TileChecks).
+    const bool checkLo = !(checks == TileChecks::Tail && tailLoFree);
     if (!maskedAt) {
-      scores(lb, l, masked, sides,
+      scores(lb, l, masked, checkLo,
              [&](int64_t nt, int64_t r, int64_t j, Value x) {
                take(lb, l, nt, r, j, x);
              });
@@ -1600,7 +1594,7 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
       auto branch = [&](bool masked) {
         return [&, masked](OpBuilder &ib, Location il) {
           SmallVector<Value> xs;
-          scores(ib, il, masked, sides,
+          scores(ib, il, masked, checkLo,
                  [&](int64_t, int64_t, int64_t, Value x) { xs.push_back(x); });
           scf::YieldOp::create(ib, il, xs);
         };

@@ -510,6 +510,8 @@ Value visibleKeyEnd(KernelBuilder &kb, const KernelSpec &s, Value rowLimit);
 /// compares with an immediate per score (one where lo or hi is null: a
 /// tile that cannot cut that side).
 Value relativeBound(KernelBuilder &kb, Value bound, Value base, int64_t tile);
+/// max(x, 0) rounded down (or up) to a multiple of `tile`.
+Value roundToTile(KernelBuilder &kb, Value x, int64_t tile, bool up);
 Value inRange(KernelBuilder &kb, Value lo, Value hi, int64_t c);
 
 /// Loads row `row` (rowOf) of `src` (width values) as f32, times `mul`; with
