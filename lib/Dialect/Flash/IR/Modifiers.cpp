@@ -432,7 +432,13 @@ struct MaskAnalysis {
     Operation *d = v.getDefiningOp();
     if (!d)
       return std::nullopt;
-    if (isa<arith::IndexCastOp, arith::ExtSIOp, arith::TruncIOp>(d))
+    // Casts keep a position's value: sign extensions always, truncations
+    // to 32 bits and more (positions stay below 2^31; an i8 position
+    // wraps past 127, which no affine bound describes).
+    if (isa<arith::ExtSIOp>(d) ||
+        (isa<arith::IndexCastOp, arith::TruncIOp>(d) &&
+         (d->getResult(0).getType().isIndex() ||
+          d->getResult(0).getType().getIntOrFloatBitWidth() >= 32)))
       return linear(d->getOperand(0));
     if (!isa<arith::AddIOp, arith::SubIOp, arith::MulIOp>(d))
       return std::nullopt;

@@ -309,6 +309,17 @@ using ExtentFn = std::function<std::optional<int64_t>(unsigned)>;
 /// remainder's range is known to lie in [0, n).
 AffineExpr simplifyDivMod(AffineExpr e, const ExtentFn &extentOf);
 
+/// Whether an integer of `width` bits holding the position expression `e`
+/// holds its value exactly, at every position (the ranges of decideCmpI):
+/// it fits the signed range, and with `nonNegative` (read unsigned) is
+/// >= 0. Where the range is unbounded (dynamic sizes), 32 bits and more
+/// are taken to suffice.
+bool fitsInteger(AffineExpr e, unsigned width, bool nonNegative,
+                 const ExtentFn &extentOf);
+/// Whether converting `e` to a float of `precision` significant bits is
+/// exact at every position (|e| <= 2^precision); unbounded: f32 and wider.
+bool exactInFloat(AffineExpr e, unsigned precision, const ExtentFn &extentOf);
+
 /// The value of `a <pred> b` (an arith::CmpIPredicate on positions and
 /// sizes) when the ranges of its dims decide it (dims and symbols are
 /// >= 0, dims below their extent where `extentOf` knows it): `i >= 0` is

@@ -453,6 +453,31 @@ struct Emitter {
       }
       return arith::CmpIOp::create(b, loc, *p, ops[0], ops[1]);
     }
+    // A narrower type's value (ModelBuilder.cpp: wrapInteger, roundFloat).
+    if (ops.size() == 1 && name.consume_front("wrap.")) {
+      bool zeroExtend = name.consume_front("u") || !name.consume_front("s");
+      unsigned width;
+      if (!isInt || name.getAsInteger(10, width) || width == 0 || width >= 64) {
+        failed = true;
+        return f32(0);
+      }
+      Value t =
+          arith::TruncIOp::create(b, loc, b.getIntegerType(width), ops[0]);
+      if (zeroExtend)
+        return arith::ExtUIOp::create(b, loc, b.getI64Type(), t).getResult();
+      return arith::ExtSIOp::create(b, loc, b.getI64Type(), t).getResult();
+    }
+    if (ops.size() == 1 && name.consume_front("round.")) {
+      Type t = name == "bf16"  ? Type(b.getBF16Type())
+               : name == "f16" ? Type(b.getF16Type())
+                               : Type();
+      if (!t || !ops[0].getType().isF32()) {
+        failed = true;
+        return f32(0);
+      }
+      Value narrow = arith::TruncFOp::create(b, loc, t, ops[0]);
+      return arith::ExtFOp::create(b, loc, b.getF32Type(), narrow);
+    }
     if ((!name.starts_with("arith.") && !name.starts_with("math.")) ||
         ops.empty()) {
       failed = true;
@@ -490,7 +515,7 @@ LogicalResult raise::buildModifier(RewriterBase &rw, Location loc,
                                    const Expr *score, ArrayRef<unsigned> dims,
                                    ArrayRef<Value> read,
                                    ArrayRef<Value> captures,
-                                   ArrayRef<std::pair<Value, int64_t>> symbols) {
+                                   ArrayRef<Value> sizes) {
   OpBuilder::InsertionGuard guard(rw);
   SmallVector<Type> types;
   if (score)
@@ -514,12 +539,12 @@ LogicalResult raise::buildModifier(RewriterBase &rw, Location loc,
                             : block->getArgument(first + (it - dims.begin()));
   };
   em.symbolValue = [&](unsigned s) -> Value {
-    if (s >= symbols.size())
+    if (s >= sizes.size() || !sizes[s])
       return Value();
-    Value t = captureArg(symbols[s].first);
+    Value t = captureArg(sizes[s]);
     if (!t)
       return Value();
-    return tensor::DimOp::create(rw, loc, t, symbols[s].second);
+    return tensor::ExtractOp::create(rw, loc, t, ValueRange());
   };
   em.readValue = [&](const Expr *r) -> Value {
     Value t = captureArg(r->tensor);

@@ -529,6 +529,33 @@ static Range rangeOf(AffineExpr e, const ExtentFn &extentOf) {
   }
 }
 
+bool model::fitsInteger(AffineExpr e, unsigned width, bool nonNegative,
+                        const ExtentFn &extentOf) {
+  Range r = rangeOf(e, extentOf);
+  if (nonNegative && !(r.lo ? *r.lo >= 0 : knownNonNegative(e)))
+    return false;
+  if (width >= 64)
+    return true;
+  // (An unbounded side: positions and sizes stay below 2^31.)
+  const int64_t top = (int64_t(1) << (width - 1)) - 1;
+  if (r.hi ? *r.hi > top : width < 32)
+    return false;
+  return r.lo ? *r.lo >= -top - 1 : width >= 32;
+}
+
+bool model::exactInFloat(AffineExpr e, unsigned precision,
+                         const ExtentFn &extentOf) {
+  if (precision >= 53)
+    return true;
+  Range r = rangeOf(e, extentOf);
+  // Every integer of magnitude up to 2^precision is exact. (Unbounded: f32
+  // and wider, positions below 2^24.)
+  const int64_t top = int64_t(1) << precision;
+  if (!r.lo || !r.hi)
+    return precision >= 24;
+  return *r.lo >= -top && *r.hi <= top;
+}
+
 std::optional<bool> model::decideCmpI(int64_t pred, AffineExpr a,
                                       AffineExpr b, const ExtentFn &extentOf) {
   using P = arith::CmpIPredicate;

@@ -61,6 +61,42 @@ static const Expr *exactOp(ExprContext &ec, Operation *d,
   return ec.opaque(d->getName().getStringRef(), xs);
 }
 
+/// The width of an integer or index type (index: 64).
+static unsigned bitsOf(Type t) {
+  t = getElementTypeOrSelf(t);
+  return t.isIndex() ? 64 : t.getIntOrFloatBitWidth();
+}
+
+/// Whether extf / truncf `d` of `x` keeps its value where the model cares:
+/// always but for a position converted to float (IndexF), which a narrower
+/// float keeps only while it is exactly representable.
+static bool exactNarrowing(Operation *d, const Expr *x,
+                           const ExtentFn &extentOf) {
+  if (!isa<arith::TruncFOp>(d) || x->kind != Kind::IndexF)
+    return true;
+  auto ft = cast<FloatType>(getElementTypeOrSelf(d->getResult(0).getType()));
+  return exactInFloat(x->index[0], ft.getFPMantissaWidth(), extentOf);
+}
+
+/// The value a narrower type gives an integer: `x` (in i64) truncated to
+/// `width` bits and sign- or zero-extended back ("wrap.s8", "wrap.u32"), as
+/// an op the regions rebuild exactly so (Materialize.cpp). A position in
+/// i8 wraps around past 127; the model's integers are unbounded otherwise.
+static const Expr *wrapInteger(ExprContext &ec, unsigned width, bool zeroExtend,
+                               const Expr *x) {
+  return ec.opaque(
+      ("wrap." + Twine(zeroExtend ? "u" : "s") + Twine(width)).str(), {x});
+}
+
+/// `x` (an f32 value) rounded to the narrower float type `t` and back
+/// ("round.bf16", "round.f16"): a position in bf16 rounds past 256.
+static const Expr *roundFloat(ExprContext &ec, Type t, const Expr *x) {
+  std::string name;
+  llvm::raw_string_ostream os(name);
+  os << "round." << t;
+  return ec.opaque(os.str(), {x});
+}
+
 /// Conversions whose result jumps at integer boundaries of their operand.
 static bool isRounding(Operation *d) {
   return isa<arith::FPToSIOp, arith::FPToUIOp, math::FloorOp, math::CeilOp,
@@ -402,6 +438,15 @@ const Expr *ModelBuilder::evalOp(Value v, ArrayRef<AffineExpr> idx) {
     if (isa<arith::ExtFOp, arith::TruncFOp>(op)) {
       if (tensorOp)
         record();
+      ExtentFn extentOf = [&](unsigned dim) -> std::optional<int64_t> {
+        auto it = extents.find(dim);
+        if (it == extents.end() || ShapedType::isDynamic(it->second))
+          return std::nullopt;
+        return it->second;
+      };
+      if (!exactNarrowing(op, xs[0], extentOf))
+        return roundFloat(ec, getElementTypeOrSelf(op->getResult(0).getType()),
+                          xs[0]);
       return xs[0];
     }
     if (const Expr *r = exact ? exactOp(ec, op, xs) : nullptr) {
@@ -633,6 +678,42 @@ struct PayloadEval {
     return out;
   }
 
+  /// The static extent of a dim of the evaluated tensor, or nullopt.
+  std::optional<int64_t> extentOf(unsigned dim) const {
+    auto it = mb.extents.find(dim);
+    if (it == mb.extents.end() || ShapedType::isDynamic(it->second))
+      return std::nullopt;
+    return it->second;
+  }
+  ExtentFn extents() const {
+    return [this](unsigned dim) { return extentOf(dim); };
+  }
+
+  /// An integer op the model keeps by name, which the regions compute in
+  /// i64 (Materialize.cpp): in a narrower type, its operands as that type's
+  /// unsigned ops read them (zero-extended) and its result wrapped to it,
+  /// so that i8 arithmetic wraps where it does in the program.
+  const Expr *integerOp(Operation *d, std::string name,
+                        SmallVector<const Expr *> xs) {
+    unsigned w = bitsOf(d->getOperand(0).getType());
+    bool readsUnsigned =
+        isa<arith::DivUIOp, arith::RemUIOp, arith::ShRUIOp, arith::MaxUIOp,
+            arith::MinUIOp, arith::CeilDivUIOp>(d);
+    if (auto c = dyn_cast<arith::CmpIOp>(d))
+      readsUnsigned = llvm::is_contained(
+          {arith::CmpIPredicate::ult, arith::CmpIPredicate::ule,
+           arith::CmpIPredicate::ugt, arith::CmpIPredicate::uge},
+          c.getPredicate());
+    if (w < 64 && readsUnsigned)
+      for (const Expr *&x : xs)
+        x = wrapInteger(ec, w, true, x);
+    const Expr *r = ec.opaque(name, xs);
+    Type t = d->getResult(0).getType();
+    if (t.isIntOrIndex() && !t.isInteger(1) && bitsOf(t) < 64)
+      r = wrapInteger(ec, bitsOf(t), false, r);
+    return r;
+  }
+
   /// An integer index value as an affine expression, or null.
   AffineExpr affineOf(Value v) {
     const Expr *e = eval(v);
@@ -848,8 +929,13 @@ struct PayloadEval {
                                               : 1 / std::sqrt(x(0)->value));
     if (auto idx = dyn_cast<linalg::IndexOp>(d))
       return ec.index(loops[idx.getDim()]);
-    if (isa<arith::ExtFOp, arith::TruncFOp>(d))
-      return x(0);
+    if (isa<arith::ExtFOp, arith::TruncFOp>(d)) {
+      // (Float precision is not the model's: the scores are f32 or wider
+      // in flash.attention. Positions as floats are, below.)
+      if (exactNarrowing(d, x(0), extents()))
+        return x(0);
+      return roundFloat(ec, getElementTypeOrSelf(v.getType()), x(0));
+    }
     if (isa<arith::ExtSIOp, arith::ExtUIOp>(d) &&
         d->getOperand(0).getType().isInteger(1)) {
       // A predicate as an integer: 1 (or -1, sign-extended) and 0.
@@ -860,15 +946,44 @@ struct PayloadEval {
     }
     if (isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp,
             arith::ExtUIOp, arith::TruncIOp>(d) &&
-        !d->getResult(0).getType().isInteger(1))
-      return x(0);
+        !d->getResult(0).getType().isInteger(1)) {
+      // The same value where a position fits the narrower type (and is
+      // >= 0 where the cast reads it unsigned); another integer (a tensor
+      // element) where the cast only widens it.
+      unsigned from = bitsOf(d->getOperand(0).getType()),
+               to = bitsOf(d->getResult(0).getType());
+      bool readUnsigned = isa<arith::IndexCastUIOp, arith::ExtUIOp>(d);
+      if (AffineExpr a = affineOf(d->getOperand(0))) {
+        if (fitsInteger(a, std::min(from, to), readUnsigned, extents()))
+          return x(0);
+      } else if (to >= from) {
+        return x(0);
+      }
+      // (The result's bits as the model reads integers, signed, but for a
+      // zero extension.)
+      return wrapInteger(ec, std::min(from, to), readUnsigned && to > from,
+                         x(0));
+    }
     if (isa<arith::SIToFPOp, arith::UIToFPOp>(d) &&
         d->getOperand(0).getType().isInteger(1))
       return ec.select(x(0), ec.constant(isa<arith::UIToFPOp>(d) ? 1 : -1),
                        ec.constant(0));
     if (isa<arith::SIToFPOp, arith::UIToFPOp>(d)) {
-      if (AffineExpr a = affineOf(d->getOperand(0)))
-        return ec.indexToFloat(a);
+      if (AffineExpr a = affineOf(d->getOperand(0))) {
+        auto ft = cast<FloatType>(getElementTypeOrSelf(v.getType()));
+        unsigned from = bitsOf(d->getOperand(0).getType());
+        bool nonNegative =
+            isa<arith::SIToFPOp>(d) || fitsInteger(a, from, true, extents());
+        if (nonNegative && exactInFloat(a, ft.getFPMantissaWidth(), extents()))
+          return ec.indexToFloat(a);
+        // As written: the conversion of the integer's (unsigned) bits, in
+        // f32, rounded again to a narrower type.
+        const Expr *f = nonNegative
+                            ? ec.opaque("arith.sitofp", {x(0)})
+                            : ec.opaque("arith.uitofp",
+                                        {wrapInteger(ec, from, true, x(0))});
+        return ft.getWidth() < 32 ? roundFloat(ec, ft, f) : f;
+      }
       return ec.opaque(d->getName().getStringRef(), {x(0)});
     }
     if (isa<arith::AddIOp, arith::SubIOp, arith::MulIOp>(d) &&
@@ -882,9 +997,14 @@ struct PayloadEval {
             (isa<AffineConstantExpr>(a) || isa<AffineConstantExpr>(b)))
           r = a * b;
         if (r)
-          return ec.index(simplifyAffineExpr(r, kFirstFresh + 4096, kMaxSymbols));
+          r = simplifyAffineExpr(r, kFirstFresh + 4096, kMaxSymbols);
+        // (In a narrow type, wrapped where a position overflows it.)
+        if (r && !fitsInteger(r, bitsOf(v.getType()), false, extents()))
+          return wrapInteger(ec, bitsOf(v.getType()), false, ec.index(r));
+        if (r)
+          return ec.index(r);
       }
-      return ec.opaque(d->getName().getStringRef(), {x(0), x(1)});
+      return integerOp(d, d->getName().getStringRef().str(), {x(0), x(1)});
     }
     if (isa<arith::DivUIOp, arith::DivSIOp, arith::FloorDivSIOp,
             arith::RemUIOp, arith::RemSIOp>(d) &&
@@ -938,22 +1058,17 @@ struct PayloadEval {
       AffineExpr a = affineOf(c.getLhs()), b = affineOf(c.getRhs());
       if (a && b) {
         // A comparison the loop bounds decide (j < Nk) is a constant.
-        auto extentOf = [&](unsigned dim) -> std::optional<int64_t> {
-          auto it = mb.extents.find(dim);
-          if (it == mb.extents.end() || ShapedType::isDynamic(it->second))
-            return std::nullopt;
-          return it->second;
-        };
         if (std::optional<bool> r = decideCmpI(
-                static_cast<int64_t>(c.getPredicate()), a, b, extentOf))
+                static_cast<int64_t>(c.getPredicate()), a, b, extents()))
           return ec.constant(*r ? 1 : 0);
         return ec.cmpi(static_cast<int64_t>(c.getPredicate()), a, b);
       }
       // The predicate is part of the name: "arith.cmpi:eq".
-      return ec.opaque(("arith.cmpi:" +
-                        arith::stringifyCmpIPredicate(c.getPredicate()))
-                           .str(),
-                       {x(0), x(1)});
+      return integerOp(
+          d,
+          ("arith.cmpi:" + arith::stringifyCmpIPredicate(c.getPredicate()))
+              .str(),
+          {x(0), x(1)});
     }
     if (isRounding(d)) {
       // The operand as written (see ModelBuilder::exact).
@@ -973,6 +1088,9 @@ struct PayloadEval {
     SmallVector<const Expr *> ops;
     for (Value o : d->getOperands())
       ops.push_back(eval(o));
+    if (d->getNumOperands() && d->getOperand(0).getType().isIntOrIndex() &&
+        !d->getOperand(0).getType().isInteger(1))
+      return integerOp(d, d->getName().getStringRef().str(), ops);
     return ec.opaque(d->getName().getStringRef(), ops);
   }
 };

@@ -206,9 +206,12 @@ static bool readsPlainly(const Expr *e) {
 static bool isModifierExpr(const Expr *e, ArrayRef<Value> forbidden) {
   if (e->kind == Kind::Reduce)
     return false;
+  // (wrap.* and round.*: a narrower type's values, ModelBuilder.cpp.)
   if (e->kind == Kind::Opaque && e->name != "flash.score" &&
       !StringRef(e->name).starts_with("arith.") &&
-      !StringRef(e->name).starts_with("math."))
+      !StringRef(e->name).starts_with("math.") &&
+      !StringRef(e->name).starts_with("wrap.") &&
+      !StringRef(e->name).starts_with("round."))
     return false;
   if ((e->kind == Kind::Read || e->kind == Kind::Gather) &&
       llvm::is_contained(forbidden, e->tensor))
@@ -479,6 +482,30 @@ static std::optional<int64_t> evalAt(AffineExpr e, unsigned i, unsigned j,
   }
 }
 
+/// An integer of positions only at (iv, jv) (an index expression, or one a
+/// narrower type wrapped: ModelBuilder.cpp's wrap.*), or nullopt.
+static std::optional<int64_t> evalIntAt(const Expr *e, unsigned i, unsigned j,
+                                        int64_t iv, int64_t jv) {
+  if (e->kind == Kind::Index)
+    return evalAt(e->index[0], i, j, iv, jv);
+  if (e->kind == Kind::Const && e->value == std::floor(e->value) &&
+      std::fabs(e->value) < 0x1p62)
+    return static_cast<int64_t>(e->value);
+  StringRef name = e->kind == Kind::Opaque ? StringRef(e->name) : "";
+  unsigned width;
+  if (e->ops.size() == 1 && name.consume_front("wrap.") && name.size() > 1 &&
+      !name.drop_front().getAsInteger(10, width) && width > 0 && width < 64) {
+    std::optional<int64_t> x = evalIntAt(e->ops[0], i, j, iv, jv);
+    if (!x)
+      return std::nullopt;
+    APInt bits =
+        APInt(64, static_cast<uint64_t>(*x), /*isSigned=*/true).trunc(width);
+    return name.front() == 'u' ? static_cast<int64_t>(bits.getZExtValue())
+                               : bits.getSExtValue();
+  }
+  return std::nullopt;
+}
+
 /// A predicate of positions only at (iv, jv), or nullopt.
 static std::optional<bool> evalAt(const Expr *e, unsigned i, unsigned j,
                                   int64_t iv, int64_t jv) {
@@ -486,6 +513,21 @@ static std::optional<bool> evalAt(const Expr *e, unsigned i, unsigned j,
   switch (e->kind) {
   case Kind::Const:
     return e->value != 0;
+  case Kind::Opaque: {
+    // A compare of integers a narrower type wrapped ("arith.cmpi:sle").
+    StringRef name = e->name;
+    std::optional<P> p;
+    if (e->ops.size() == 2 && name.consume_front("arith.cmpi:"))
+      p = arith::symbolizeCmpIPredicate(name);
+    if (!p)
+      return std::nullopt;
+    std::optional<int64_t> a = evalIntAt(e->ops[0], i, j, iv, jv),
+                           b = evalIntAt(e->ops[1], i, j, iv, jv);
+    if (!a || !b)
+      return std::nullopt;
+    return arith::applyCmpPredicate(*p, APInt(64, *a, true),
+                                    APInt(64, *b, true));
+  }
   case Kind::CmpI: {
     std::optional<int64_t> x = evalAt(e->index[0], i, j, iv, jv);
     if (!x)
@@ -781,13 +823,28 @@ model::proveForward(ExprContext &ec, const Expr *root, ArrayRef<int64_t> shape,
     ex = num->ops[1];
     const Expr *d = ec.sub(num->ops[2]->ops[0], ex->ops[0]);
     selectBias = ec.select(num->ops[0], ec.constant(0), d);
-    if (containsReduce(d) || !isMaskExpr(selectBias) ||
-        isPositional(selectBias) || !readsPlainly(selectBias))
+    // (A row max is a reduction of the scores too; a sum outside one is a
+    // product of Q and K.)
+    std::function<bool(const Expr *)> hasProduct = [&](const Expr *e) {
+      if (e->kind == Kind::Reduce)
+        return e->aux == static_cast<int64_t>(ReduceKind::Sum);
+      return llvm::any_of(e->ops, hasProduct);
+    };
+    if (containsReduce(d) && hasProduct(num->ops[2]->ops[0]))
+      return Reason("the exponent is chosen by a condition between two "
+                    "functions of the scores (a piecewise score function), "
+                    "which the raise does not move into a score_mod");
+    if (containsReduce(d))
       return Reason("the mask fills the masked scores with a finite "
                     "constant (above -65504, e.g. -10000), which leaves them "
                     "a softmax weight that flash.attention's masks do not: "
                     "fill with -inf, finfo.min or -1e9, or add the constant "
                     "(an additive mask)");
+    if (!isMaskExpr(selectBias) || isPositional(selectBias) ||
+        !readsPlainly(selectBias))
+      return Reason("the mask fills the masked scores with " + describe(d) +
+                    ", not -inf, finfo.min or -1e9, in a way the raise "
+                    "cannot take as an additive mask");
   } else if (num->kind == Kind::Select) {
     cond = num->ops[0];
     ex = num->ops[1];

@@ -38,6 +38,7 @@
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/Dominance.h"
 #include "mlir/IR/Verifier.h"
+#include "llvm/ADT/SetVector.h"
 
 namespace mlir {
 namespace flash {
@@ -287,8 +288,10 @@ Reason emit(RewriterBase &rw, Candidate &c) {
       leaves.push_back(r->tensor);
   }
   // The modifiers' captured operands: every tensor they read, and the
-  // tensors whose sizes they use.
+  // sizes they use (tensor.dim below, captured as scalars).
   SmallVector<Value> captures;
+  SmallVector<Value> sizes(c.mb->symbols.size());
+  llvm::SetVector<unsigned> sizesUsed;
   for (const Expr *m : {f.scoreMod, f.maskMod}) {
     if (!m)
       continue;
@@ -297,16 +300,16 @@ Reason emit(RewriterBase &rw, Candidate &c) {
       for (AffineExpr x : e->index)
         x.walk([&](AffineExpr s) {
           if (auto sym = dyn_cast<AffineSymbolExpr>(s))
-            if (sym.getPosition() < c.mb->symbols.size() &&
-                !llvm::is_contained(captures,
-                                    c.mb->symbols[sym.getPosition()].first))
-              captures.push_back(c.mb->symbols[sym.getPosition()].first);
+            if (sym.getPosition() < c.mb->symbols.size())
+              sizesUsed.insert(sym.getPosition());
         });
       for (const Expr *o : e->ops)
         symbolsOf(o);
     };
     symbolsOf(m);
   }
+  for (unsigned s : sizesUsed)
+    leaves.push_back(c.mb->symbols[s].first);
   for (Value cv : captures) {
     if (!isa<RankedTensorType>(cv.getType()) &&
         !isa<FloatType, IntegerType, IndexType>(cv.getType()))
@@ -461,7 +464,14 @@ Reason emit(RewriterBase &rw, Candidate &c) {
                         : nullptr;
   IntegerAttr offset =
       f.causalOffset ? rw.getI64IntegerAttr(*f.causalOffset) : nullptr;
-  // Scalars (a runtime scale or cap) are captured as 0-d tensors.
+  for (unsigned s : sizesUsed) {
+    auto dim = tensor::DimOp::create(rw, loc, c.mb->symbols[s].first,
+                                     c.mb->symbols[s].second);
+    made.push_back(dim);
+    sizes[s] = dim;
+    captures.push_back(dim);
+  }
+  // Scalars (a runtime scale or cap, a size) are captured as 0-d tensors.
   SmallVector<Value> captureOperands;
   for (Value cv : captures) {
     if (isa<RankedTensorType>(cv.getType())) {
@@ -483,14 +493,12 @@ Reason emit(RewriterBase &rw, Candidate &c) {
   modDims.push_back(f.jName);
   if (f.scoreMod &&
       failed(buildModifier(rw, loc, attn.getScoreMod(), f.scoreMod, f.score,
-                           modDims, captures, captureOperands,
-                           c.mb->symbols)))
+                           modDims, captures, captureOperands, sizes)))
     return fail("the score modifier uses an operation the raise cannot "
                 "rebuild in a score_mod region");
   if (f.maskMod &&
       failed(buildModifier(rw, loc, attn.getMaskMod(), f.maskMod, nullptr,
-                           modDims, captures, captureOperands,
-                           c.mb->symbols)))
+                           modDims, captures, captureOperands, sizes)))
     return fail("the mask uses an operation the raise cannot rebuild in a "
                 "mask_mod region");
   {

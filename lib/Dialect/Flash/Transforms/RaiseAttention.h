@@ -47,14 +47,15 @@ Value materializeExpr(RewriterBase &rw, Location loc, const Expr *e,
 /// Builds the body of a modifier region from `e` (an f32 expression of the
 /// placeholder `score` for a score_mod, an i1 for a mask_mod with `score`
 /// null): one index argument per model dim of `dims` (batch..., i, j), then
-/// one per captured operand; reads and tensor sizes (`symbols`) of the
-/// values `read[k]` become tensor.extract / tensor.dim of operand
-/// `captures[k]` (itself, or a 0-d tensor holding a scalar).
+/// one per captured operand; reads of the values `read[k]` become
+/// tensor.extract of operand `captures[k]` (itself, or a 0-d tensor holding
+/// a scalar), and the model's symbol s (a tensor size) the scalar
+/// `sizes[s]`, one of `read` (so the region's operands keep static shapes
+/// where the program's tensors have dynamic ones).
 LogicalResult buildModifier(RewriterBase &rw, Location loc, Region &region,
                             const Expr *e, const Expr *score,
                             ArrayRef<unsigned> dims, ArrayRef<Value> read,
-                            ArrayRef<Value> captures,
-                            ArrayRef<std::pair<Value, int64_t>> symbols);
+                            ArrayRef<Value> captures, ArrayRef<Value> sizes);
 
 /// Erases `roots` and, transitively, the producers that become trivially
 /// dead (the N x N intermediates of a raised attention).
