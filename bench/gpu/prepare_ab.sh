@@ -84,6 +84,11 @@
 # third form from a worktree of the history (its flash-opt as FLASH_OPT,
 # the od checks by prepare_atomic.sh with GA_BASE=ordered-dq=1). Variants
 # given by AB_VARIANTS.
+# Session 38: O's rescale skipped by warps whose rows kept their max
+# (FLASH_EXP_SKIP_RESCALE while measured: "sk|fwd|64,128,256||
+# FLASH_EXP_SKIP_RESCALE=1" against "ns|...=0", sk / ns / sk, and the
+# same for "mods|causal,window,full,softcap"), checks mm f6 sm wd with it
+# on at every head dim; run_ab.sh then printed the passing checks by name.
 # (Session 27 compared the backward's A operands
 # and tiles: grad-a-shared=0, mma-warps=8, mma-tile-kv=64; its
 # self-checks are `checks bs` and `checks bw` below.)
