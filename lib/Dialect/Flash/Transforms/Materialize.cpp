@@ -438,13 +438,20 @@ struct Emitter {
     bool isInt = llvm::any_of(ops, [](Value v) {
       return v.getType().isIntOrIndex() && !v.getType().isInteger(1);
     });
-    // Integers (index expressions, integer tensor elements) in i64.
+    // Integers (index expressions, integer tensor elements) in i64; an
+    // integral constant among them (emitted as f32, the model's constants
+    // being numbers) as an i64 constant.
     if (isInt)
-      for (Value &v : ops)
+      for (auto [v, o] : llvm::zip(ops, e->ops)) {
+        if (o->kind == Kind::Const && o->value == std::floor(o->value) &&
+            std::fabs(o->value) < 0x1p62)
+          v = arith::ConstantIntOp::create(b, loc, b.getI64Type(),
+                                           static_cast<int64_t>(o->value));
         if (!(v = toI64(v))) {
           failed = true;
           return f32(0);
         }
+      }
     if (name.consume_front("arith.cmpi:")) {
       std::optional<arith::CmpIPredicate> p = arith::symbolizeCmpIPredicate(name);
       if (!p || ops.size() != 2 || !isInt) {
