@@ -273,8 +273,16 @@ def check_one_dynamic(name, orig, raised, build, tol32, tol16, chunk):
     return (max(errs) if errs else float("nan"), ok), None
 
 
-def check_one(name, orig, raised, build, tol32, tol16):
+def check_module(name, orig, raised, tol32, tol16):
+    """The module that runs `orig` and `raised` on the same pseudo-random
+    inputs from @main and prints each result's max error (`err: `) and
+    whether it is within the tolerance (`ok: `), and the tolerances."""
     args, results = signature(orig)
+    # f16/bf16 anywhere (inputs or results): the unfused program rounds its
+    # intermediates (e.g. P to f16) where flash.attention keeps f32.
+    low = any(t.startswith("tensor<") and tensor_shape(t)[1] in ("f16", "bf16")
+              for t in args + results)
+    tol = tol16 if low else tol32
     b = mlirgen.Builder()
     vals = []
     for i, t in enumerate(args):
@@ -300,22 +308,28 @@ def check_one(name, orig, raised, build, tol32, tol16):
         e = mlirgen._max_err(b, f"%ro#{i}", f"%rr#{i}", shape, elt, f"r{i}")
         b.emit('vector.print str "err: "')
         b.emit(f"vector.print {e} : f32")
+        t = b.fresh("tol")
+        b.emit(f"{t} = arith.constant {mlirgen._fconst(tol)} : f32")
+        ok = b.fresh("ok")
+        b.emit(f"{ok} = arith.cmpf ole, {e}, {t} : f32")
+        b.emit('vector.print str "ok: "')
+        b.emit(f"vector.print {ok} : i1")
     b.emit("return")
-    module = "\n".join([
+    return "\n".join([
         "module {",
         orig.replace(f"func.func @{name}(", "func.func @orig(", 1),
         raised.replace(f"func.func @{name}(", "func.func @raised(", 1),
-        "  func.func @main() {", b.text(), "  }", "}"])
+        "  func.func @main() {", b.text(), "  }", "}"]), tol
+
+
+def check_one(name, orig, raised, build, tol32, tol16):
+    _, results = signature(orig)
+    module, tol = check_module(name, orig, raised, tol32, tol16)
     out, err = _compile_and_run(module, build)
     if out is None:
         return None, err
     errs = [float(x) for x in re.findall(r"err: (\S+)", out)]
-    # f16/bf16 anywhere (inputs or results): the unfused program rounds its
-    # intermediates (e.g. P to f16) where flash.attention keeps f32.
-    low = any(t.startswith("tensor<") and tensor_shape(t)[1] in ("f16", "bf16")
-              for t in args + results)
-    tols = [tol16 if low else tol32 for _ in results]
-    ok = len(errs) == n and all(e <= t for e, t in zip(errs, tols))
+    ok = len(errs) == len(results) and all(e <= tol for e in errs)
     return (max(errs) if errs else float("nan"), ok), None
 
 
@@ -325,6 +339,11 @@ def main():
     ap.add_argument("--build", required=True)
     ap.add_argument("--tol", type=float, default=2e-5)
     ap.add_argument("--tol16", type=float, default=1e-2)
+    ap.add_argument("--emit", metavar="DIR",
+                    help="instead of running them: write the check module "
+                    "of every raised function with static shapes to "
+                    "DIR/<name>.mlir (bench/gpu/prepare_raised.sh lowers "
+                    "them for the GPU)")
     a = ap.parse_args()
     src = open(a.file).read()
     chunks = src.split("// -----")
@@ -343,6 +362,13 @@ def main():
                                capture_output=True, text=True)
         _, raised = func_text(p.stdout, name)
         was_raised = raised is not None and "flash.attention" in raised
+        if a.emit:
+            if was_raised and not dynamic:
+                os.makedirs(a.emit, exist_ok=True)
+                with open(os.path.join(a.emit, name + ".mlir"), "w") as f:
+                    f.write(check_module(name, orig, raised, a.tol,
+                                         a.tol16)[0])
+            continue
         if dynamic:
             res, err = check_one_dynamic(name, orig, raised or orig, a.build,
                                          a.tol, a.tol16, chunk)

@@ -639,6 +639,26 @@ static const Expr *applyScalarOp(ExprContext &ec, Operation *d,
     return ec.scale(xs[0], -1);
   if (isa<arith::MaximumFOp, arith::MaxNumFOp>(d))
     return ec.max(xs[0], xs[1]);
+  // x^n for a small constant n (1 - tanh^2 as powf(t, 2), fpowi(t, 2)) as
+  // products; fma(a, b, c) as a b + c.
+  if (isa<math::PowFOp, math::FPowIOp>(d)) {
+    const Expr *n = xs[1];
+    std::optional<int64_t> k;
+    if (n->kind == Kind::Const && n->value == std::floor(n->value))
+      k = static_cast<int64_t>(n->value);
+    else if (n->kind == Kind::Index)
+      if (auto c = dyn_cast<AffineConstantExpr>(n->index[0]))
+        k = c.getValue();
+    if (k && *k >= 0 && *k <= 4) {
+      const Expr *r = ec.constant(1);
+      for (int64_t i = 0; i < *k; ++i)
+        r = ec.mul(r, xs[0]);
+      return r;
+    }
+    return nullptr;
+  }
+  if (isa<math::FmaOp>(d))
+    return ec.add(ec.mul(xs[0], xs[1]), xs[2]);
   if (isa<math::ExpOp>(d))
     return ec.exp(xs[0]);
   if (isa<math::Exp2Op>(d))

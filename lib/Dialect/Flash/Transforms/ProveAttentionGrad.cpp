@@ -148,10 +148,21 @@ struct GradProver {
     // dO is the other factor of a product with P (dV = sum P dO) or with V
     // (dP = sum dO V); a computed dO (2 (O - Y), a projection) is read as
     // the value it comes from, which then becomes a leaf of the model.
+    // (A constant times the product, c sum P dO: dO scaled before the
+    // backward, by a mean loss's 1/n, is the computed dO c dO when the
+    // program has it as a value.)
     const Expr *fac = nullptr;
+    double facScale = 1;
     std::function<void(const Expr *)> search = [&](const Expr *e) {
       if (fac)
         return;
+      if (e->kind == Kind::Mul && e->ops.size() == 1 && e->value != 1 &&
+          isSumOfTwo(e->ops[0])) {
+        search(e->ops[0]);
+        if (fac)
+          facScale = e->value;
+        return;
+      }
       if (isSumOfTwo(e)) {
         const Expr *a = e->ops[0]->ops[0], *b = e->ops[0]->ops[1];
         auto isLeaf = [&](const Expr *x, Value t) {
@@ -170,7 +181,13 @@ struct GradProver {
     search(m);
     if (!fac)
       return;
-    const Expr *leafRead = mb.asLeaf(fac);
+    const Expr *leafRead = nullptr;
+    if (facScale != 1) {
+      if ((leafRead = mb.asLeaf(ec.scale(fac, facScale))))
+        fac = ec.scale(fac, facScale);
+    }
+    if (!leafRead)
+      leafRead = mb.asLeaf(fac);
     if (!leafRead || leafRead->tensor == root)
       return;
     Value cand = leafRead->tensor;
@@ -231,6 +248,85 @@ struct GradProver {
     }
   }
 
+  /// `m` without the selects that re-apply the forward's mask to a
+  /// multiple of P: select(c, x, 0) is x where every term of x has the
+  /// same read of P as a factor and c is one of the forward's visibility
+  /// conditions at that read's (i, j) (the causal limit, the mask_mod, a
+  /// keep mask, or a conjunction of them), since P is 0 wherever c is
+  /// false. That is torch's masked_fill backward (dS.masked_fill(~keep,
+  /// 0)), inside the sums of dQ and dK too.
+  const Expr *withoutMaskedZeros(const Expr *m) {
+    using P = arith::CmpIPredicate;
+    SmallVector<const Expr *> conds;
+    if (f.causalOffset)
+      conds.push_back(ec.cmpi(static_cast<int64_t>(P::sle), dim(kJ),
+                              dim(iDim()) + *f.causalOffset));
+    if (f.maskMod)
+      conds.push_back(toRoles(f.maskMod));
+    if (f.maskExpr && f.maskIsKeep)
+      conds.push_back(toRoles(f.maskExpr));
+    if (conds.empty())
+      return m;
+    const size_t n = conds.size();
+    for (size_t a = 0; a < n; ++a)
+      for (size_t b = a + 1; b < n; ++b)
+        conds.push_back(ec.land(conds[a], conds[b]));
+    if (n == 3)
+      conds.push_back(ec.land(conds[0], ec.land(conds[1], conds[2])));
+    // The read of P that every term of x has as a factor, or null.
+    auto pFactor = [&](const Expr *x) -> const Expr * {
+      auto factorOf = [&](const Expr *t) -> const Expr * {
+        if (t->kind == Kind::Read && t->tensor == p)
+          return t;
+        if (t->kind == Kind::Mul)
+          for (const Expr *o : t->ops)
+            if (o->kind == Kind::Read && o->tensor == p)
+              return o;
+        return nullptr;
+      };
+      if (x->kind != Kind::Add)
+        return factorOf(x);
+      if (x->value != 0)
+        return nullptr;
+      const Expr *r = nullptr;
+      for (const Expr *t : x->ops) {
+        const Expr *ft = factorOf(t);
+        if (!ft || (r && ft != r))
+          return nullptr;
+        r = ft;
+      }
+      return r;
+    };
+    SmallVector<std::pair<const Expr *, const Expr *>> drops;
+    std::function<void(const Expr *)> find = [&](const Expr *e) {
+      if (!e->reads.contains(p))
+        return;
+      if (e->kind == Kind::Select && e->ops[2]->isConst(0)) {
+        const Expr *x = e->ops[1];
+        const Expr *pr = pFactor(x);
+        if (!pr)
+          pr = pFactor(ec.expand(x));
+        if (pr) {
+          // The role dims at this read of P.
+          DenseMap<unsigned, AffineExpr> at;
+          for (auto [te, me] : llvm::zip(pT->index, pr->index))
+            if (auto td = dyn_cast<AffineDimExpr>(te))
+              at[td.getPosition()] = me;
+          if (llvm::any_of(conds, [&](const Expr *c) {
+                return substituteAll(ec, c, at) == e->ops[0];
+              }))
+            drops.push_back({e, x});
+        }
+      }
+      for (const Expr *o : e->ops)
+        find(o);
+    };
+    find(m);
+    for (auto [sel, x] : drops)
+      m = ec.replace(m, sel, x);
+    return m;
+  }
+
   /// Which output `m` (over its own dims kOwn...) is, and its layout.
   std::optional<GradOutput> match(const Expr *m, Value y) {
     if (!dOT)
@@ -256,6 +352,7 @@ struct GradProver {
     }
     if (!map)
       return std::nullopt;
+    m = withoutMaskedZeros(m);
     if (getenv("FLASH_RAISE_DEBUG"))
       llvm::errs() << "    expanded " << ec.str(ec.expand(m)) << "\n";
     for (auto &c : cands) {
@@ -447,8 +544,12 @@ Reason raise::proveBackward(ExprContext &ec, ModelBuilder &mb,
   {
     auto rt = cast<RankedTensorType>(root.getType());
     SmallVector<AffineExpr> idx;
+    // (A unit dim is read at 0, as the models of the backward read it:
+    // B = 1 or H = 1.)
     for (int64_t d = 0; d < rt.getRank(); ++d)
-      idx.push_back(g.dim(d));
+      idx.push_back(rt.getDimSize(d) == 1
+                        ? getAffineConstantExpr(0, ec.getContext())
+                        : g.dim(d));
     g.oT = ec.read(root, idx);
   }
 

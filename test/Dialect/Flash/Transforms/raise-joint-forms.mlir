@@ -1,0 +1,850 @@
+// Joint forward + backward graphs in spellings autodiff front ends emit
+// (found by an adversarial tester, session 38): torch's masked_fill
+// backward re-applying the forward's mask to dS (P is 0 there already, so
+// select(mask, dS, 0) is dS, inside dQ's and dK's sums too), dO scaled
+// before the backward (a mean loss's 1/n), Delta = rowsum(dO O) with a
+// unit batch or head dim, the soft-cap's derivative 1 - tanh^2 written with
+// math.powf (math.fpowi too, which the CPU pipeline cannot run
+// unfused on vectors), dS with math.fma. A mask only in the backward,
+// or a tighter one than the forward's, is not the backward of the forward
+// and stays unraised.
+// RUN: flash-opt %s --split-input-file --flash-raise-attention | FileCheck %s
+// RUN: %python %flash_src_root/utils/raisecheck.py %s --build %flash_obj_root | FileCheck %s --check-prefix=EXEC
+// EXEC-NOT: FAIL
+
+// @joint_causal_2d of raise-joint.mlir with the backward's dS also zeroed where the forward masked
+// (torch autograd's masked_fill backward: grad.masked_fill(mask, 0)). Still exactly the gradient.
+// CHECK-LABEL: func.func @joint_causal_masked_fill_bwd
+// CHECK: flash.attention 
+// CHECK: flash.attention_grad
+// EXEC: joint_causal_masked_fill_bwd: raised=yes
+func.func @joint_causal_masked_fill_bwd(%q: tensor<16x8xf32>, %k: tensor<20x8xf32>, %v: tensor<20x8xf32>,
+                           %do: tensor<16x8xf32>)
+    -> (tensor<16x8xf32>, tensor<16x8xf32>, tensor<20x8xf32>, tensor<20x8xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %es = tensor.empty() : tensor<16x20xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<16x20xf32>) -> tensor<16x20xf32>
+  %eo = tensor.empty() : tensor<16x8xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<16x8xf32>) -> tensor<16x8xf32>
+  %ek = tensor.empty() : tensor<20x8xf32>
+  %zk = linalg.fill ins(%zero : f32) outs(%ek : tensor<20x8xf32>) -> tensor<20x8xf32>
+  %er = tensor.empty() : tensor<16xf32>
+  %zr = linalg.fill ins(%zero : f32) outs(%er : tensor<16xf32>) -> tensor<16xf32>
+  %ninf = arith.constant 0xFF800000 : f32
+  %scale = arith.constant 0.35355339 : f32
+  %s = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+      ins(%q, %k : tensor<16x8xf32>, tensor<20x8xf32>) outs(%zs : tensor<16x20xf32>) -> tensor<16x20xf32>
+  %sm = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>],
+                        iterator_types = ["parallel", "parallel"]}
+      ins(%s : tensor<16x20xf32>) outs(%es : tensor<16x20xf32>) {
+  ^bb0(%x: f32, %out: f32):
+    %i = linalg.index 0 : index
+    %j = linalg.index 1 : index
+    %x2 = arith.mulf %x, %scale : f32
+    %vis = arith.cmpi ule, %j, %i : index
+    %y = arith.select %vis, %x2, %ninf : f32
+    linalg.yield %y : f32
+  } -> tensor<16x20xf32>
+  %p = linalg.softmax dimension(1) ins(%sm : tensor<16x20xf32>) outs(%es : tensor<16x20xf32>) -> tensor<16x20xf32>
+  %o = linalg.matmul ins(%p, %v : tensor<16x20xf32>, tensor<20x8xf32>) outs(%zo : tensor<16x8xf32>) -> tensor<16x8xf32>
+  // Backward.
+  %ept = tensor.empty() : tensor<20x16xf32>
+  %pt = linalg.transpose ins(%p : tensor<16x20xf32>) outs(%ept : tensor<20x16xf32>) permutation = [1, 0]
+  %dv = linalg.matmul ins(%pt, %do : tensor<20x16xf32>, tensor<16x8xf32>) outs(%zk : tensor<20x8xf32>) -> tensor<20x8xf32>
+  %evt = tensor.empty() : tensor<8x20xf32>
+  %vt = linalg.transpose ins(%v : tensor<20x8xf32>) outs(%evt : tensor<8x20xf32>) permutation = [1, 0]
+  %dp = linalg.matmul ins(%do, %vt : tensor<16x8xf32>, tensor<8x20xf32>) outs(%zs : tensor<16x20xf32>) -> tensor<16x20xf32>
+  %delta = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>],
+                        iterator_types = ["parallel", "reduction"]}
+      ins(%dp, %p : tensor<16x20xf32>, tensor<16x20xf32>) outs(%zr : tensor<16xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %y = arith.addf %acc, %m : f32
+    linalg.yield %y : f32
+  } -> tensor<16xf32>
+  %ds = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i, j)>],
+                        iterator_types = ["parallel", "parallel"]}
+      ins(%p, %dp, %delta : tensor<16x20xf32>, tensor<16x20xf32>, tensor<16xf32>) outs(%es : tensor<16x20xf32>) {
+  ^bb0(%pp: f32, %g: f32, %r: f32, %out: f32):
+    %d = arith.subf %g, %r : f32
+    %t = arith.mulf %pp, %d : f32
+    %y0 = arith.mulf %t, %scale : f32
+    // torch's masked_fill backward: grad.masked_fill(~vis, 0)
+    %i = linalg.index 0 : index
+    %j = linalg.index 1 : index
+    %vis = arith.cmpi ule, %j, %i : index
+    %zf = arith.constant 0.0 : f32
+    %y = arith.select %vis, %y0, %zf : f32
+    linalg.yield %y : f32
+  } -> tensor<16x20xf32>
+  %dq = linalg.matmul ins(%ds, %k : tensor<16x20xf32>, tensor<20x8xf32>) outs(%zo : tensor<16x8xf32>) -> tensor<16x8xf32>
+  %dst = linalg.transpose ins(%ds : tensor<16x20xf32>) outs(%ept : tensor<20x16xf32>) permutation = [1, 0]
+  %dk = linalg.matmul ins(%dst, %q : tensor<20x16xf32>, tensor<16x8xf32>) outs(%zk : tensor<20x8xf32>) -> tensor<20x8xf32>
+  return %o, %dq, %dk, %dv : tensor<16x8xf32>, tensor<16x8xf32>, tensor<20x8xf32>, tensor<20x8xf32>
+}
+
+// -----
+
+// causal forward; backward re-applies the same mask to dS (redundant, still the gradient)
+// CHECK-LABEL: func.func @joint_bwd_redundant_mask
+// CHECK: flash.attention 
+// CHECK: flash.attention_grad
+// EXEC: joint_bwd_redundant_mask: raised=yes
+func.func @joint_bwd_redundant_mask(%q: tensor<2x2x13x8xf32>, %k: tensor<2x2x17x8xf32>, %v: tensor<2x2x17x8xf32>, %do: tensor<2x2x13x8xf32>) -> (tensor<2x2x13x8xf32>, tensor<2x2x13x8xf32>, tensor<2x2x17x8xf32>, tensor<2x2x17x8xf32>) {
+  %e1 = tensor.empty() : tensor<2x2x13x17xf32>
+  %cst2 = arith.constant 0.0 : f32
+  %z3 = linalg.fill ins(%cst2 : f32) outs(%e1 : tensor<2x2x13x17xf32>) -> tensor<2x2x13x17xf32>
+  %g4 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j, d) -> (b, h, i, d)>, affine_map<(b, h, i, j, d) -> (b, h, j, d)>, affine_map<(b, h, i, j, d) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%q, %k : tensor<2x2x13x8xf32>, tensor<2x2x17x8xf32>) outs(%z3 : tensor<2x2x13x17xf32>) {
+    ^bb0(%a0: f32, %a1: f32, %acc: f32):
+      %m = arith.mulf %a0, %a1 : f32
+      %y = arith.addf %acc, %m : f32
+      linalg.yield %y : f32
+    } -> tensor<2x2x13x17xf32>
+  %e5 = tensor.empty() : tensor<2x2x13x17xf32>
+  %g6 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%g4 : tensor<2x2x13x17xf32>) outs(%e5 : tensor<2x2x13x17xf32>) {
+    ^bb0(%a0: f32, %acc: f32):
+      %b_ = linalg.index 0 : index
+      %h_ = linalg.index 1 : index
+      %i_ = linalg.index 2 : index
+      %j_ = linalg.index 3 : index
+      %keep = arith.cmpi ule, %j_, %i_ : index
+      %sc_ = arith.constant 0.35355339 : f32
+      %y0_ = arith.mulf %a0, %sc_ : f32
+      %nf_ = arith.constant 0xFF800000 : f32
+      %y_ = arith.select %keep, %y0_, %nf_ : f32
+      linalg.yield %y_ : f32
+    } -> tensor<2x2x13x17xf32>
+  %e7 = tensor.empty() : tensor<2x2x13x17xf32>
+  %p8 = linalg.softmax dimension(3) ins(%g6 : tensor<2x2x13x17xf32>) outs(%e7 : tensor<2x2x13x17xf32>) -> tensor<2x2x13x17xf32>
+  %e9 = tensor.empty() : tensor<2x2x13x8xf32>
+  %z10 = linalg.fill ins(%cst2 : f32) outs(%e9 : tensor<2x2x13x8xf32>) -> tensor<2x2x13x8xf32>
+  %g11 = linalg.generic {indexing_maps = [affine_map<(b, h, i, e, j) -> (b, h, i, j)>, affine_map<(b, h, i, e, j) -> (b, h, j, e)>, affine_map<(b, h, i, e, j) -> (b, h, i, e)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%p8, %v : tensor<2x2x13x17xf32>, tensor<2x2x17x8xf32>) outs(%z10 : tensor<2x2x13x8xf32>) {
+    ^bb0(%a0: f32, %a1: f32, %acc: f32):
+      %m = arith.mulf %a0, %a1 : f32
+      %y = arith.addf %acc, %m : f32
+      linalg.yield %y : f32
+    } -> tensor<2x2x13x8xf32>
+  %e12 = tensor.empty() : tensor<2x2x17x8xf32>
+  %z13 = linalg.fill ins(%cst2 : f32) outs(%e12 : tensor<2x2x17x8xf32>) -> tensor<2x2x17x8xf32>
+  %g14 = linalg.generic {indexing_maps = [affine_map<(b, h, j, e, i) -> (b, h, i, j)>, affine_map<(b, h, j, e, i) -> (b, h, i, e)>, affine_map<(b, h, j, e, i) -> (b, h, j, e)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%p8, %do : tensor<2x2x13x17xf32>, tensor<2x2x13x8xf32>) outs(%z13 : tensor<2x2x17x8xf32>) {
+    ^bb0(%a0: f32, %a1: f32, %acc: f32):
+      %m = arith.mulf %a0, %a1 : f32
+      %y = arith.addf %acc, %m : f32
+      linalg.yield %y : f32
+    } -> tensor<2x2x17x8xf32>
+  %e15 = tensor.empty() : tensor<2x2x13x17xf32>
+  %z16 = linalg.fill ins(%cst2 : f32) outs(%e15 : tensor<2x2x13x17xf32>) -> tensor<2x2x13x17xf32>
+  %g17 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j, e) -> (b, h, i, e)>, affine_map<(b, h, i, j, e) -> (b, h, j, e)>, affine_map<(b, h, i, j, e) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%do, %v : tensor<2x2x13x8xf32>, tensor<2x2x17x8xf32>) outs(%z16 : tensor<2x2x13x17xf32>) {
+    ^bb0(%a0: f32, %a1: f32, %acc: f32):
+      %m = arith.mulf %a0, %a1 : f32
+      %y = arith.addf %acc, %m : f32
+      linalg.yield %y : f32
+    } -> tensor<2x2x13x17xf32>
+  %e18 = tensor.empty() : tensor<2x2x13xf32>
+  %z19 = linalg.fill ins(%cst2 : f32) outs(%e18 : tensor<2x2x13xf32>) -> tensor<2x2x13xf32>
+  %g20 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%p8, %g17 : tensor<2x2x13x17xf32>, tensor<2x2x13x17xf32>) outs(%z19 : tensor<2x2x13xf32>) {
+    ^bb0(%a0: f32, %a1: f32, %acc: f32):
+      %m = arith.mulf %a0, %a1 : f32
+      %y = arith.addf %acc, %m : f32
+      linalg.yield %y : f32
+    } -> tensor<2x2x13xf32>
+  %e21 = tensor.empty() : tensor<2x2x13x17xf32>
+  %g22 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%p8, %g17, %g20 : tensor<2x2x13x17xf32>, tensor<2x2x13x17xf32>, tensor<2x2x13xf32>) outs(%e21 : tensor<2x2x13x17xf32>) {
+    ^bb0(%a0: f32, %a1: f32, %a2: f32, %acc: f32):
+      %d = arith.subf %a1, %a2 : f32
+      %y = arith.mulf %a0, %d : f32
+      linalg.yield %y : f32
+    } -> tensor<2x2x13x17xf32>
+  %e23 = tensor.empty() : tensor<2x2x13x17xf32>
+  %g24 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%g22 : tensor<2x2x13x17xf32>) outs(%e23 : tensor<2x2x13x17xf32>) {
+    ^bb0(%a0: f32, %acc: f32):
+      %b_ = linalg.index 0 : index
+      %h_ = linalg.index 1 : index
+      %i_ = linalg.index 2 : index
+      %j_ = linalg.index 3 : index
+      %keep = arith.cmpi ule, %j_, %i_ : index
+      %c = arith.constant 0.35355339 : f32
+      %y0 = arith.mulf %a0, %c : f32
+      %z = arith.constant 0.0 : f32
+      %y = arith.select %keep, %y0, %z : f32
+      linalg.yield %y : f32
+    } -> tensor<2x2x13x17xf32>
+  %e25 = tensor.empty() : tensor<2x2x13x8xf32>
+  %z26 = linalg.fill ins(%cst2 : f32) outs(%e25 : tensor<2x2x13x8xf32>) -> tensor<2x2x13x8xf32>
+  %g27 = linalg.generic {indexing_maps = [affine_map<(b, h, i, d, j) -> (b, h, i, j)>, affine_map<(b, h, i, d, j) -> (b, h, j, d)>, affine_map<(b, h, i, d, j) -> (b, h, i, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%g24, %k : tensor<2x2x13x17xf32>, tensor<2x2x17x8xf32>) outs(%z26 : tensor<2x2x13x8xf32>) {
+    ^bb0(%a0: f32, %a1: f32, %acc: f32):
+      %m = arith.mulf %a0, %a1 : f32
+      %y = arith.addf %acc, %m : f32
+      linalg.yield %y : f32
+    } -> tensor<2x2x13x8xf32>
+  %e28 = tensor.empty() : tensor<2x2x17x8xf32>
+  %z29 = linalg.fill ins(%cst2 : f32) outs(%e28 : tensor<2x2x17x8xf32>) -> tensor<2x2x17x8xf32>
+  %g30 = linalg.generic {indexing_maps = [affine_map<(b, h, j, d, i) -> (b, h, i, j)>, affine_map<(b, h, j, d, i) -> (b, h, i, d)>, affine_map<(b, h, j, d, i) -> (b, h, j, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%g24, %q : tensor<2x2x13x17xf32>, tensor<2x2x13x8xf32>) outs(%z29 : tensor<2x2x17x8xf32>) {
+    ^bb0(%a0: f32, %a1: f32, %acc: f32):
+      %m = arith.mulf %a0, %a1 : f32
+      %y = arith.addf %acc, %m : f32
+      linalg.yield %y : f32
+    } -> tensor<2x2x17x8xf32>
+  return %g11, %g27, %g30, %g14 : tensor<2x2x13x8xf32>, tensor<2x2x13x8xf32>, tensor<2x2x17x8xf32>, tensor<2x2x17x8xf32>
+}
+
+// -----
+
+// dO multiplied by 0.25 (e.g. mean loss) before the backward
+// CHECK-LABEL: func.func @joint_do_scaled
+// CHECK: flash.attention 
+// CHECK: flash.attention_grad
+// EXEC: joint_do_scaled: raised=yes
+func.func @joint_do_scaled(%q: tensor<2x2x13x8xf32>, %k: tensor<2x2x17x8xf32>, %v: tensor<2x2x17x8xf32>, %do: tensor<2x2x13x8xf32>) -> (tensor<2x2x13x8xf32>, tensor<2x2x13x8xf32>, tensor<2x2x17x8xf32>, tensor<2x2x17x8xf32>) {
+  %e1 = tensor.empty() : tensor<2x2x13x17xf32>
+  %cst2 = arith.constant 0.0 : f32
+  %z3 = linalg.fill ins(%cst2 : f32) outs(%e1 : tensor<2x2x13x17xf32>) -> tensor<2x2x13x17xf32>
+  %g4 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j, d) -> (b, h, i, d)>, affine_map<(b, h, i, j, d) -> (b, h, j, d)>, affine_map<(b, h, i, j, d) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%q, %k : tensor<2x2x13x8xf32>, tensor<2x2x17x8xf32>) outs(%z3 : tensor<2x2x13x17xf32>) {
+    ^bb0(%a0: f32, %a1: f32, %acc: f32):
+      %m = arith.mulf %a0, %a1 : f32
+      %y = arith.addf %acc, %m : f32
+      linalg.yield %y : f32
+    } -> tensor<2x2x13x17xf32>
+  %e5 = tensor.empty() : tensor<2x2x13x17xf32>
+  %g6 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%g4 : tensor<2x2x13x17xf32>) outs(%e5 : tensor<2x2x13x17xf32>) {
+    ^bb0(%a0: f32, %acc: f32):
+      %c = arith.constant 0.35355339 : f32
+      %y = arith.mulf %a0, %c : f32
+      linalg.yield %y : f32
+    } -> tensor<2x2x13x17xf32>
+  %e7 = tensor.empty() : tensor<2x2x13x17xf32>
+  %p8 = linalg.softmax dimension(3) ins(%g6 : tensor<2x2x13x17xf32>) outs(%e7 : tensor<2x2x13x17xf32>) -> tensor<2x2x13x17xf32>
+  %e9 = tensor.empty() : tensor<2x2x13x8xf32>
+  %z10 = linalg.fill ins(%cst2 : f32) outs(%e9 : tensor<2x2x13x8xf32>) -> tensor<2x2x13x8xf32>
+  %g11 = linalg.generic {indexing_maps = [affine_map<(b, h, i, e, j) -> (b, h, i, j)>, affine_map<(b, h, i, e, j) -> (b, h, j, e)>, affine_map<(b, h, i, e, j) -> (b, h, i, e)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%p8, %v : tensor<2x2x13x17xf32>, tensor<2x2x17x8xf32>) outs(%z10 : tensor<2x2x13x8xf32>) {
+    ^bb0(%a0: f32, %a1: f32, %acc: f32):
+      %m = arith.mulf %a0, %a1 : f32
+      %y = arith.addf %acc, %m : f32
+      linalg.yield %y : f32
+    } -> tensor<2x2x13x8xf32>
+  %e12 = tensor.empty() : tensor<2x2x13x8xf32>
+  %g13 = linalg.generic {indexing_maps = [affine_map<(b, h, i, e) -> (b, h, i, e)>, affine_map<(b, h, i, e) -> (b, h, i, e)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%do : tensor<2x2x13x8xf32>) outs(%e12 : tensor<2x2x13x8xf32>) {
+    ^bb0(%a0: f32, %acc: f32):
+      %c = arith.constant 0.25 : f32
+      %y = arith.mulf %a0, %c : f32
+      linalg.yield %y : f32
+    } -> tensor<2x2x13x8xf32>
+  %e14 = tensor.empty() : tensor<2x2x17x8xf32>
+  %z15 = linalg.fill ins(%cst2 : f32) outs(%e14 : tensor<2x2x17x8xf32>) -> tensor<2x2x17x8xf32>
+  %g16 = linalg.generic {indexing_maps = [affine_map<(b, h, j, e, i) -> (b, h, i, j)>, affine_map<(b, h, j, e, i) -> (b, h, i, e)>, affine_map<(b, h, j, e, i) -> (b, h, j, e)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%p8, %g13 : tensor<2x2x13x17xf32>, tensor<2x2x13x8xf32>) outs(%z15 : tensor<2x2x17x8xf32>) {
+    ^bb0(%a0: f32, %a1: f32, %acc: f32):
+      %m = arith.mulf %a0, %a1 : f32
+      %y = arith.addf %acc, %m : f32
+      linalg.yield %y : f32
+    } -> tensor<2x2x17x8xf32>
+  %e17 = tensor.empty() : tensor<2x2x13x17xf32>
+  %z18 = linalg.fill ins(%cst2 : f32) outs(%e17 : tensor<2x2x13x17xf32>) -> tensor<2x2x13x17xf32>
+  %g19 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j, e) -> (b, h, i, e)>, affine_map<(b, h, i, j, e) -> (b, h, j, e)>, affine_map<(b, h, i, j, e) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%g13, %v : tensor<2x2x13x8xf32>, tensor<2x2x17x8xf32>) outs(%z18 : tensor<2x2x13x17xf32>) {
+    ^bb0(%a0: f32, %a1: f32, %acc: f32):
+      %m = arith.mulf %a0, %a1 : f32
+      %y = arith.addf %acc, %m : f32
+      linalg.yield %y : f32
+    } -> tensor<2x2x13x17xf32>
+  %e20 = tensor.empty() : tensor<2x2x13xf32>
+  %z21 = linalg.fill ins(%cst2 : f32) outs(%e20 : tensor<2x2x13xf32>) -> tensor<2x2x13xf32>
+  %g22 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%p8, %g19 : tensor<2x2x13x17xf32>, tensor<2x2x13x17xf32>) outs(%z21 : tensor<2x2x13xf32>) {
+    ^bb0(%a0: f32, %a1: f32, %acc: f32):
+      %m = arith.mulf %a0, %a1 : f32
+      %y = arith.addf %acc, %m : f32
+      linalg.yield %y : f32
+    } -> tensor<2x2x13xf32>
+  %e23 = tensor.empty() : tensor<2x2x13x17xf32>
+  %g24 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%p8, %g19, %g22 : tensor<2x2x13x17xf32>, tensor<2x2x13x17xf32>, tensor<2x2x13xf32>) outs(%e23 : tensor<2x2x13x17xf32>) {
+    ^bb0(%a0: f32, %a1: f32, %a2: f32, %acc: f32):
+      %d = arith.subf %a1, %a2 : f32
+      %y = arith.mulf %a0, %d : f32
+      linalg.yield %y : f32
+    } -> tensor<2x2x13x17xf32>
+  %e25 = tensor.empty() : tensor<2x2x13x17xf32>
+  %g26 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%g24 : tensor<2x2x13x17xf32>) outs(%e25 : tensor<2x2x13x17xf32>) {
+    ^bb0(%a0: f32, %acc: f32):
+      %c = arith.constant 0.35355339 : f32
+      %y = arith.mulf %a0, %c : f32
+      linalg.yield %y : f32
+    } -> tensor<2x2x13x17xf32>
+  %e27 = tensor.empty() : tensor<2x2x13x8xf32>
+  %z28 = linalg.fill ins(%cst2 : f32) outs(%e27 : tensor<2x2x13x8xf32>) -> tensor<2x2x13x8xf32>
+  %g29 = linalg.generic {indexing_maps = [affine_map<(b, h, i, d, j) -> (b, h, i, j)>, affine_map<(b, h, i, d, j) -> (b, h, j, d)>, affine_map<(b, h, i, d, j) -> (b, h, i, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%g26, %k : tensor<2x2x13x17xf32>, tensor<2x2x17x8xf32>) outs(%z28 : tensor<2x2x13x8xf32>) {
+    ^bb0(%a0: f32, %a1: f32, %acc: f32):
+      %m = arith.mulf %a0, %a1 : f32
+      %y = arith.addf %acc, %m : f32
+      linalg.yield %y : f32
+    } -> tensor<2x2x13x8xf32>
+  %e30 = tensor.empty() : tensor<2x2x17x8xf32>
+  %z31 = linalg.fill ins(%cst2 : f32) outs(%e30 : tensor<2x2x17x8xf32>) -> tensor<2x2x17x8xf32>
+  %g32 = linalg.generic {indexing_maps = [affine_map<(b, h, j, d, i) -> (b, h, i, j)>, affine_map<(b, h, j, d, i) -> (b, h, i, d)>, affine_map<(b, h, j, d, i) -> (b, h, j, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%g26, %q : tensor<2x2x13x17xf32>, tensor<2x2x13x8xf32>) outs(%z31 : tensor<2x2x17x8xf32>) {
+    ^bb0(%a0: f32, %a1: f32, %acc: f32):
+      %m = arith.mulf %a0, %a1 : f32
+      %y = arith.addf %acc, %m : f32
+      linalg.yield %y : f32
+    } -> tensor<2x2x17x8xf32>
+  return %g11, %g29, %g32, %g16 : tensor<2x2x13x8xf32>, tensor<2x2x13x8xf32>, tensor<2x2x17x8xf32>, tensor<2x2x17x8xf32>
+}
+
+// -----
+
+// Delta = rowsum(dO * O); B = 1 (same program with B = 2 is raised)
+// CHECK-LABEL: func.func @joint_delta_do_o_batch1
+// CHECK: flash.attention 
+// CHECK: flash.attention_grad
+// EXEC: joint_delta_do_o_batch1: raised=yes
+func.func @joint_delta_do_o_batch1(%q: tensor<1x2x13x8xf32>, %k: tensor<1x2x17x8xf32>, %v: tensor<1x2x17x8xf32>, %do: tensor<1x2x13x8xf32>) -> (tensor<1x2x13x8xf32>, tensor<1x2x13x8xf32>, tensor<1x2x17x8xf32>, tensor<1x2x17x8xf32>) {
+  %e1 = tensor.empty() : tensor<1x2x13x17xf32>
+  %cst2 = arith.constant 0.0 : f32
+  %z3 = linalg.fill ins(%cst2 : f32) outs(%e1 : tensor<1x2x13x17xf32>) -> tensor<1x2x13x17xf32>
+  %g4 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j, d) -> (b, h, i, d)>, affine_map<(b, h, i, j, d) -> (b, h, j, d)>, affine_map<(b, h, i, j, d) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%q, %k : tensor<1x2x13x8xf32>, tensor<1x2x17x8xf32>) outs(%z3 : tensor<1x2x13x17xf32>) {
+    ^bb0(%a0: f32, %a1: f32, %acc: f32):
+      %m = arith.mulf %a0, %a1 : f32
+      %y = arith.addf %acc, %m : f32
+      linalg.yield %y : f32
+    } -> tensor<1x2x13x17xf32>
+  %e5 = tensor.empty() : tensor<1x2x13x17xf32>
+  %g6 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%g4 : tensor<1x2x13x17xf32>) outs(%e5 : tensor<1x2x13x17xf32>) {
+    ^bb0(%a0: f32, %acc: f32):
+      %c = arith.constant 0.35355339 : f32
+      %y = arith.mulf %a0, %c : f32
+      linalg.yield %y : f32
+    } -> tensor<1x2x13x17xf32>
+  %e7 = tensor.empty() : tensor<1x2x13x17xf32>
+  %p8 = linalg.softmax dimension(3) ins(%g6 : tensor<1x2x13x17xf32>) outs(%e7 : tensor<1x2x13x17xf32>) -> tensor<1x2x13x17xf32>
+  %e9 = tensor.empty() : tensor<1x2x13x8xf32>
+  %z10 = linalg.fill ins(%cst2 : f32) outs(%e9 : tensor<1x2x13x8xf32>) -> tensor<1x2x13x8xf32>
+  %g11 = linalg.generic {indexing_maps = [affine_map<(b, h, i, e, j) -> (b, h, i, j)>, affine_map<(b, h, i, e, j) -> (b, h, j, e)>, affine_map<(b, h, i, e, j) -> (b, h, i, e)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%p8, %v : tensor<1x2x13x17xf32>, tensor<1x2x17x8xf32>) outs(%z10 : tensor<1x2x13x8xf32>) {
+    ^bb0(%a0: f32, %a1: f32, %acc: f32):
+      %m = arith.mulf %a0, %a1 : f32
+      %y = arith.addf %acc, %m : f32
+      linalg.yield %y : f32
+    } -> tensor<1x2x13x8xf32>
+  %e12 = tensor.empty() : tensor<1x2x17x8xf32>
+  %z13 = linalg.fill ins(%cst2 : f32) outs(%e12 : tensor<1x2x17x8xf32>) -> tensor<1x2x17x8xf32>
+  %g14 = linalg.generic {indexing_maps = [affine_map<(b, h, j, e, i) -> (b, h, i, j)>, affine_map<(b, h, j, e, i) -> (b, h, i, e)>, affine_map<(b, h, j, e, i) -> (b, h, j, e)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%p8, %do : tensor<1x2x13x17xf32>, tensor<1x2x13x8xf32>) outs(%z13 : tensor<1x2x17x8xf32>) {
+    ^bb0(%a0: f32, %a1: f32, %acc: f32):
+      %m = arith.mulf %a0, %a1 : f32
+      %y = arith.addf %acc, %m : f32
+      linalg.yield %y : f32
+    } -> tensor<1x2x17x8xf32>
+  %e15 = tensor.empty() : tensor<1x2x13x17xf32>
+  %z16 = linalg.fill ins(%cst2 : f32) outs(%e15 : tensor<1x2x13x17xf32>) -> tensor<1x2x13x17xf32>
+  %g17 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j, e) -> (b, h, i, e)>, affine_map<(b, h, i, j, e) -> (b, h, j, e)>, affine_map<(b, h, i, j, e) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%do, %v : tensor<1x2x13x8xf32>, tensor<1x2x17x8xf32>) outs(%z16 : tensor<1x2x13x17xf32>) {
+    ^bb0(%a0: f32, %a1: f32, %acc: f32):
+      %m = arith.mulf %a0, %a1 : f32
+      %y = arith.addf %acc, %m : f32
+      linalg.yield %y : f32
+    } -> tensor<1x2x13x17xf32>
+  %e18 = tensor.empty() : tensor<1x2x13xf32>
+  %z19 = linalg.fill ins(%cst2 : f32) outs(%e18 : tensor<1x2x13xf32>) -> tensor<1x2x13xf32>
+  %g20 = linalg.generic {indexing_maps = [affine_map<(b, h, i, e) -> (b, h, i, e)>, affine_map<(b, h, i, e) -> (b, h, i, e)>, affine_map<(b, h, i, e) -> (b, h, i)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%do, %g11 : tensor<1x2x13x8xf32>, tensor<1x2x13x8xf32>) outs(%z19 : tensor<1x2x13xf32>) {
+    ^bb0(%a0: f32, %a1: f32, %acc: f32):
+      %m = arith.mulf %a0, %a1 : f32
+      %y = arith.addf %acc, %m : f32
+      linalg.yield %y : f32
+    } -> tensor<1x2x13xf32>
+  %e21 = tensor.empty() : tensor<1x2x13x17xf32>
+  %g22 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%p8, %g17, %g20 : tensor<1x2x13x17xf32>, tensor<1x2x13x17xf32>, tensor<1x2x13xf32>) outs(%e21 : tensor<1x2x13x17xf32>) {
+    ^bb0(%a0: f32, %a1: f32, %a2: f32, %acc: f32):
+      %d = arith.subf %a1, %a2 : f32
+      %y = arith.mulf %a0, %d : f32
+      linalg.yield %y : f32
+    } -> tensor<1x2x13x17xf32>
+  %e23 = tensor.empty() : tensor<1x2x13x17xf32>
+  %g24 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%g22 : tensor<1x2x13x17xf32>) outs(%e23 : tensor<1x2x13x17xf32>) {
+    ^bb0(%a0: f32, %acc: f32):
+      %c = arith.constant 0.35355339 : f32
+      %y = arith.mulf %a0, %c : f32
+      linalg.yield %y : f32
+    } -> tensor<1x2x13x17xf32>
+  %e25 = tensor.empty() : tensor<1x2x13x8xf32>
+  %z26 = linalg.fill ins(%cst2 : f32) outs(%e25 : tensor<1x2x13x8xf32>) -> tensor<1x2x13x8xf32>
+  %g27 = linalg.generic {indexing_maps = [affine_map<(b, h, i, d, j) -> (b, h, i, j)>, affine_map<(b, h, i, d, j) -> (b, h, j, d)>, affine_map<(b, h, i, d, j) -> (b, h, i, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%g24, %k : tensor<1x2x13x17xf32>, tensor<1x2x17x8xf32>) outs(%z26 : tensor<1x2x13x8xf32>) {
+    ^bb0(%a0: f32, %a1: f32, %acc: f32):
+      %m = arith.mulf %a0, %a1 : f32
+      %y = arith.addf %acc, %m : f32
+      linalg.yield %y : f32
+    } -> tensor<1x2x13x8xf32>
+  %e28 = tensor.empty() : tensor<1x2x17x8xf32>
+  %z29 = linalg.fill ins(%cst2 : f32) outs(%e28 : tensor<1x2x17x8xf32>) -> tensor<1x2x17x8xf32>
+  %g30 = linalg.generic {indexing_maps = [affine_map<(b, h, j, d, i) -> (b, h, i, j)>, affine_map<(b, h, j, d, i) -> (b, h, i, d)>, affine_map<(b, h, j, d, i) -> (b, h, j, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%g24, %q : tensor<1x2x13x17xf32>, tensor<1x2x13x8xf32>) outs(%z29 : tensor<1x2x17x8xf32>) {
+    ^bb0(%a0: f32, %a1: f32, %acc: f32):
+      %m = arith.mulf %a0, %a1 : f32
+      %y = arith.addf %acc, %m : f32
+      linalg.yield %y : f32
+    } -> tensor<1x2x17x8xf32>
+  return %g11, %g27, %g30, %g14 : tensor<1x2x13x8xf32>, tensor<1x2x13x8xf32>, tensor<1x2x17x8xf32>, tensor<1x2x17x8xf32>
+}
+
+// -----
+
+// softcap; derivative written 1 - powf(t, 2.0)
+// CHECK-LABEL: func.func @joint_softcap_powf
+// CHECK: flash.attention 
+// CHECK: flash.attention_grad
+// EXEC: joint_softcap_powf: raised=yes
+func.func @joint_softcap_powf(%q: tensor<2x2x13x8xf32>, %k: tensor<2x2x17x8xf32>, %v: tensor<2x2x17x8xf32>, %do: tensor<2x2x13x8xf32>) -> (tensor<2x2x13x8xf32>, tensor<2x2x13x8xf32>, tensor<2x2x17x8xf32>, tensor<2x2x17x8xf32>) {
+  %e1 = tensor.empty() : tensor<2x2x13x17xf32>
+  %cst2 = arith.constant 0.0 : f32
+  %z3 = linalg.fill ins(%cst2 : f32) outs(%e1 : tensor<2x2x13x17xf32>) -> tensor<2x2x13x17xf32>
+  %g4 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j, d) -> (b, h, i, d)>, affine_map<(b, h, i, j, d) -> (b, h, j, d)>, affine_map<(b, h, i, j, d) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%q, %k : tensor<2x2x13x8xf32>, tensor<2x2x17x8xf32>) outs(%z3 : tensor<2x2x13x17xf32>) {
+    ^bb0(%a0: f32, %a1: f32, %acc: f32):
+      %m = arith.mulf %a0, %a1 : f32
+      %y = arith.addf %acc, %m : f32
+      linalg.yield %y : f32
+    } -> tensor<2x2x13x17xf32>
+  %e5 = tensor.empty() : tensor<2x2x13x17xf32>
+  %e6 = tensor.empty() : tensor<2x2x13x17xf32>
+  %g7 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%g4 : tensor<2x2x13x17xf32>) outs(%e5 : tensor<2x2x13x17xf32>) {
+    ^bb0(%a0: f32, %acc: f32):
+      %c = arith.constant 0.35355339 : f32
+      %y0 = arith.mulf %a0, %c : f32
+      %cap = arith.constant 5.0 : f32
+      %y1 = arith.divf %y0, %cap : f32
+      %y = math.tanh %y1 : f32
+      linalg.yield %y : f32
+    } -> tensor<2x2x13x17xf32>
+  %g8 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%g7 : tensor<2x2x13x17xf32>) outs(%e6 : tensor<2x2x13x17xf32>) {
+    ^bb0(%a0: f32, %acc: f32):
+      %cap = arith.constant 5.0 : f32
+      %y = arith.mulf %a0, %cap : f32
+      linalg.yield %y : f32
+    } -> tensor<2x2x13x17xf32>
+  %e9 = tensor.empty() : tensor<2x2x13x17xf32>
+  %p10 = linalg.softmax dimension(3) ins(%g8 : tensor<2x2x13x17xf32>) outs(%e9 : tensor<2x2x13x17xf32>) -> tensor<2x2x13x17xf32>
+  %e11 = tensor.empty() : tensor<2x2x13x8xf32>
+  %z12 = linalg.fill ins(%cst2 : f32) outs(%e11 : tensor<2x2x13x8xf32>) -> tensor<2x2x13x8xf32>
+  %g13 = linalg.generic {indexing_maps = [affine_map<(b, h, i, e, j) -> (b, h, i, j)>, affine_map<(b, h, i, e, j) -> (b, h, j, e)>, affine_map<(b, h, i, e, j) -> (b, h, i, e)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%p10, %v : tensor<2x2x13x17xf32>, tensor<2x2x17x8xf32>) outs(%z12 : tensor<2x2x13x8xf32>) {
+    ^bb0(%a0: f32, %a1: f32, %acc: f32):
+      %m = arith.mulf %a0, %a1 : f32
+      %y = arith.addf %acc, %m : f32
+      linalg.yield %y : f32
+    } -> tensor<2x2x13x8xf32>
+  %e14 = tensor.empty() : tensor<2x2x17x8xf32>
+  %z15 = linalg.fill ins(%cst2 : f32) outs(%e14 : tensor<2x2x17x8xf32>) -> tensor<2x2x17x8xf32>
+  %g16 = linalg.generic {indexing_maps = [affine_map<(b, h, j, e, i) -> (b, h, i, j)>, affine_map<(b, h, j, e, i) -> (b, h, i, e)>, affine_map<(b, h, j, e, i) -> (b, h, j, e)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%p10, %do : tensor<2x2x13x17xf32>, tensor<2x2x13x8xf32>) outs(%z15 : tensor<2x2x17x8xf32>) {
+    ^bb0(%a0: f32, %a1: f32, %acc: f32):
+      %m = arith.mulf %a0, %a1 : f32
+      %y = arith.addf %acc, %m : f32
+      linalg.yield %y : f32
+    } -> tensor<2x2x17x8xf32>
+  %e17 = tensor.empty() : tensor<2x2x13x17xf32>
+  %z18 = linalg.fill ins(%cst2 : f32) outs(%e17 : tensor<2x2x13x17xf32>) -> tensor<2x2x13x17xf32>
+  %g19 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j, e) -> (b, h, i, e)>, affine_map<(b, h, i, j, e) -> (b, h, j, e)>, affine_map<(b, h, i, j, e) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%do, %v : tensor<2x2x13x8xf32>, tensor<2x2x17x8xf32>) outs(%z18 : tensor<2x2x13x17xf32>) {
+    ^bb0(%a0: f32, %a1: f32, %acc: f32):
+      %m = arith.mulf %a0, %a1 : f32
+      %y = arith.addf %acc, %m : f32
+      linalg.yield %y : f32
+    } -> tensor<2x2x13x17xf32>
+  %e20 = tensor.empty() : tensor<2x2x13xf32>
+  %z21 = linalg.fill ins(%cst2 : f32) outs(%e20 : tensor<2x2x13xf32>) -> tensor<2x2x13xf32>
+  %g22 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%p10, %g19 : tensor<2x2x13x17xf32>, tensor<2x2x13x17xf32>) outs(%z21 : tensor<2x2x13xf32>) {
+    ^bb0(%a0: f32, %a1: f32, %acc: f32):
+      %m = arith.mulf %a0, %a1 : f32
+      %y = arith.addf %acc, %m : f32
+      linalg.yield %y : f32
+    } -> tensor<2x2x13xf32>
+  %e23 = tensor.empty() : tensor<2x2x13x17xf32>
+  %g24 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%p10, %g19, %g22 : tensor<2x2x13x17xf32>, tensor<2x2x13x17xf32>, tensor<2x2x13xf32>) outs(%e23 : tensor<2x2x13x17xf32>) {
+    ^bb0(%a0: f32, %a1: f32, %a2: f32, %acc: f32):
+      %d = arith.subf %a1, %a2 : f32
+      %y = arith.mulf %a0, %d : f32
+      linalg.yield %y : f32
+    } -> tensor<2x2x13x17xf32>
+  %e25 = tensor.empty() : tensor<2x2x13x17xf32>
+  %g26 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%g24, %g7 : tensor<2x2x13x17xf32>, tensor<2x2x13x17xf32>) outs(%e25 : tensor<2x2x13x17xf32>) {
+    ^bb0(%a0: f32, %a1: f32, %acc: f32):
+      %two = arith.constant 2.0 : f32
+      %t2 = math.powf %a1, %two : f32
+      %one = arith.constant 1.0 : f32
+      %dd = arith.subf %one, %t2 : f32
+      %c = arith.constant 0.35355339 : f32
+      %y0 = arith.mulf %a0, %dd : f32
+      %y = arith.mulf %y0, %c : f32
+      linalg.yield %y : f32
+    } -> tensor<2x2x13x17xf32>
+  %e27 = tensor.empty() : tensor<2x2x13x8xf32>
+  %z28 = linalg.fill ins(%cst2 : f32) outs(%e27 : tensor<2x2x13x8xf32>) -> tensor<2x2x13x8xf32>
+  %g29 = linalg.generic {indexing_maps = [affine_map<(b, h, i, d, j) -> (b, h, i, j)>, affine_map<(b, h, i, d, j) -> (b, h, j, d)>, affine_map<(b, h, i, d, j) -> (b, h, i, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%g26, %k : tensor<2x2x13x17xf32>, tensor<2x2x17x8xf32>) outs(%z28 : tensor<2x2x13x8xf32>) {
+    ^bb0(%a0: f32, %a1: f32, %acc: f32):
+      %m = arith.mulf %a0, %a1 : f32
+      %y = arith.addf %acc, %m : f32
+      linalg.yield %y : f32
+    } -> tensor<2x2x13x8xf32>
+  %e30 = tensor.empty() : tensor<2x2x17x8xf32>
+  %z31 = linalg.fill ins(%cst2 : f32) outs(%e30 : tensor<2x2x17x8xf32>) -> tensor<2x2x17x8xf32>
+  %g32 = linalg.generic {indexing_maps = [affine_map<(b, h, j, d, i) -> (b, h, i, j)>, affine_map<(b, h, j, d, i) -> (b, h, i, d)>, affine_map<(b, h, j, d, i) -> (b, h, j, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%g26, %q : tensor<2x2x13x17xf32>, tensor<2x2x13x8xf32>) outs(%z31 : tensor<2x2x17x8xf32>) {
+    ^bb0(%a0: f32, %a1: f32, %acc: f32):
+      %m = arith.mulf %a0, %a1 : f32
+      %y = arith.addf %acc, %m : f32
+      linalg.yield %y : f32
+    } -> tensor<2x2x17x8xf32>
+  return %g13, %g29, %g32, %g16 : tensor<2x2x13x8xf32>, tensor<2x2x13x8xf32>, tensor<2x2x17x8xf32>, tensor<2x2x17x8xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @joint_ds_fma
+// CHECK: flash.attention 
+// CHECK: flash.attention_grad
+// EXEC: joint_ds_fma: raised=yes
+func.func @joint_ds_fma(%q: tensor<1x2x13x8xf32>, %k: tensor<1x2x17x8xf32>, %v: tensor<1x2x17x8xf32>, %do: tensor<1x2x13x8xf32>) -> (tensor<1x2x13x8xf32>, tensor<1x2x13x8xf32>, tensor<1x2x17x8xf32>, tensor<1x2x17x8xf32>) {
+  %e1 = tensor.empty() : tensor<1x2x13x17xf32>
+  %c2 = arith.constant 0.0 : f32
+  %z3 = linalg.fill ins(%c2 : f32) outs(%e1 : tensor<1x2x13x17xf32>) -> tensor<1x2x13x17xf32>
+  %g4 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j, d) -> (b, h, i, d)>, affine_map<(b, h, i, j, d) -> (b, h, j, d)>, affine_map<(b, h, i, j, d) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%q, %k : tensor<1x2x13x8xf32>, tensor<1x2x17x8xf32>) outs(%z3 : tensor<1x2x13x17xf32>) {
+    ^bb0(%a0: f32, %a1: f32, %acc: f32):
+      %m = arith.mulf %a0, %a1 : f32
+      %y = arith.addf %acc, %m : f32
+      linalg.yield %y : f32
+    } -> tensor<1x2x13x17xf32>
+  %e5 = tensor.empty() : tensor<1x2x13x17xf32>
+  %g6 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%g4 : tensor<1x2x13x17xf32>) outs(%e5 : tensor<1x2x13x17xf32>) {
+    ^bb0(%a0: f32, %acc: f32):
+      %c = arith.constant 0.35355339 : f32
+      %y = arith.mulf %a0, %c : f32
+      linalg.yield %y : f32
+    } -> tensor<1x2x13x17xf32>
+  %e7 = tensor.empty() : tensor<1x2x13x17xf32>
+  %p8 = linalg.softmax dimension(3) ins(%g6 : tensor<1x2x13x17xf32>) outs(%e7 : tensor<1x2x13x17xf32>) -> tensor<1x2x13x17xf32>
+  %e9 = tensor.empty() : tensor<1x2x13x8xf32>
+  %z10 = linalg.fill ins(%c2 : f32) outs(%e9 : tensor<1x2x13x8xf32>) -> tensor<1x2x13x8xf32>
+  %g11 = linalg.generic {indexing_maps = [affine_map<(b, h, i, e, j) -> (b, h, i, j)>, affine_map<(b, h, i, e, j) -> (b, h, j, e)>, affine_map<(b, h, i, e, j) -> (b, h, i, e)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%p8, %v : tensor<1x2x13x17xf32>, tensor<1x2x17x8xf32>) outs(%z10 : tensor<1x2x13x8xf32>) {
+    ^bb0(%a0: f32, %a1: f32, %acc: f32):
+      %m = arith.mulf %a0, %a1 : f32
+      %y = arith.addf %acc, %m : f32
+      linalg.yield %y : f32
+    } -> tensor<1x2x13x8xf32>
+  %e12 = tensor.empty() : tensor<1x2x17x8xf32>
+  %z13 = linalg.fill ins(%c2 : f32) outs(%e12 : tensor<1x2x17x8xf32>) -> tensor<1x2x17x8xf32>
+  %g14 = linalg.generic {indexing_maps = [affine_map<(b, h, j, e, i) -> (b, h, i, j)>, affine_map<(b, h, j, e, i) -> (b, h, i, e)>, affine_map<(b, h, j, e, i) -> (b, h, j, e)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%p8, %do : tensor<1x2x13x17xf32>, tensor<1x2x13x8xf32>) outs(%z13 : tensor<1x2x17x8xf32>) {
+    ^bb0(%a0: f32, %a1: f32, %acc: f32):
+      %m = arith.mulf %a0, %a1 : f32
+      %y = arith.addf %acc, %m : f32
+      linalg.yield %y : f32
+    } -> tensor<1x2x17x8xf32>
+  %e15 = tensor.empty() : tensor<1x2x13x17xf32>
+  %z16 = linalg.fill ins(%c2 : f32) outs(%e15 : tensor<1x2x13x17xf32>) -> tensor<1x2x13x17xf32>
+  %g17 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j, e) -> (b, h, i, e)>, affine_map<(b, h, i, j, e) -> (b, h, j, e)>, affine_map<(b, h, i, j, e) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%do, %v : tensor<1x2x13x8xf32>, tensor<1x2x17x8xf32>) outs(%z16 : tensor<1x2x13x17xf32>) {
+    ^bb0(%a0: f32, %a1: f32, %acc: f32):
+      %m = arith.mulf %a0, %a1 : f32
+      %y = arith.addf %acc, %m : f32
+      linalg.yield %y : f32
+    } -> tensor<1x2x13x17xf32>
+  %e18 = tensor.empty() : tensor<1x2x13xf32>
+  %z19 = linalg.fill ins(%c2 : f32) outs(%e18 : tensor<1x2x13xf32>) -> tensor<1x2x13xf32>
+  %g20 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%p8, %g17 : tensor<1x2x13x17xf32>, tensor<1x2x13x17xf32>) outs(%z19 : tensor<1x2x13xf32>) {
+    ^bb0(%a0: f32, %a1: f32, %acc: f32):
+      %m = arith.mulf %a0, %a1 : f32
+      %y = arith.addf %acc, %m : f32
+      linalg.yield %y : f32
+    } -> tensor<1x2x13xf32>
+  %e21 = tensor.empty() : tensor<1x2x13x17xf32>
+  %g22 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%p8, %g17, %g20 : tensor<1x2x13x17xf32>, tensor<1x2x13x17xf32>, tensor<1x2x13xf32>) outs(%e21 : tensor<1x2x13x17xf32>) {
+    ^bb0(%a0: f32, %a1: f32, %a2: f32, %acc: f32):
+      %n = arith.negf %a2 : f32
+      %w = arith.mulf %a0, %n : f32
+      %y = math.fma %a0, %a1, %w : f32
+      linalg.yield %y : f32
+    } -> tensor<1x2x13x17xf32>
+  %e23 = tensor.empty() : tensor<1x2x13x17xf32>
+  %g24 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%g22 : tensor<1x2x13x17xf32>) outs(%e23 : tensor<1x2x13x17xf32>) {
+    ^bb0(%a0: f32, %acc: f32):
+      %c = arith.constant 0.35355339 : f32
+      %y = arith.mulf %a0, %c : f32
+      linalg.yield %y : f32
+    } -> tensor<1x2x13x17xf32>
+  %e25 = tensor.empty() : tensor<1x2x13x8xf32>
+  %z26 = linalg.fill ins(%c2 : f32) outs(%e25 : tensor<1x2x13x8xf32>) -> tensor<1x2x13x8xf32>
+  %g27 = linalg.generic {indexing_maps = [affine_map<(b, h, i, d, j) -> (b, h, i, j)>, affine_map<(b, h, i, d, j) -> (b, h, j, d)>, affine_map<(b, h, i, d, j) -> (b, h, i, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%g24, %k : tensor<1x2x13x17xf32>, tensor<1x2x17x8xf32>) outs(%z26 : tensor<1x2x13x8xf32>) {
+    ^bb0(%a0: f32, %a1: f32, %acc: f32):
+      %m = arith.mulf %a0, %a1 : f32
+      %y = arith.addf %acc, %m : f32
+      linalg.yield %y : f32
+    } -> tensor<1x2x13x8xf32>
+  %e28 = tensor.empty() : tensor<1x2x17x8xf32>
+  %z29 = linalg.fill ins(%c2 : f32) outs(%e28 : tensor<1x2x17x8xf32>) -> tensor<1x2x17x8xf32>
+  %g30 = linalg.generic {indexing_maps = [affine_map<(b, h, j, d, i) -> (b, h, i, j)>, affine_map<(b, h, j, d, i) -> (b, h, i, d)>, affine_map<(b, h, j, d, i) -> (b, h, j, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%g24, %q : tensor<1x2x13x17xf32>, tensor<1x2x13x8xf32>) outs(%z29 : tensor<1x2x17x8xf32>) {
+    ^bb0(%a0: f32, %a1: f32, %acc: f32):
+      %m = arith.mulf %a0, %a1 : f32
+      %y = arith.addf %acc, %m : f32
+      linalg.yield %y : f32
+    } -> tensor<1x2x17x8xf32>
+  return %g11, %g27, %g30, %g14 : tensor<1x2x13x8xf32>, tensor<1x2x13x8xf32>, tensor<1x2x17x8xf32>, tensor<1x2x17x8xf32>
+}
+
+// -----
+
+// forward j<=i+2, backward zeroes dS for j>i: not the gradient
+// CHECK-LABEL: func.func @negative_joint_bwd_tighter_mask
+// CHECK-NOT: flash.attention_grad
+// CHECK: return
+func.func @negative_joint_bwd_tighter_mask(%q: tensor<2x2x13x8xf32>, %k: tensor<2x2x17x8xf32>, %v: tensor<2x2x17x8xf32>, %do: tensor<2x2x13x8xf32>) -> (tensor<2x2x13x8xf32>, tensor<2x2x13x8xf32>, tensor<2x2x17x8xf32>, tensor<2x2x17x8xf32>) {
+  %e1 = tensor.empty() : tensor<2x2x13x17xf32>
+  %cst2 = arith.constant 0.0 : f32
+  %z3 = linalg.fill ins(%cst2 : f32) outs(%e1 : tensor<2x2x13x17xf32>) -> tensor<2x2x13x17xf32>
+  %g4 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j, d) -> (b, h, i, d)>, affine_map<(b, h, i, j, d) -> (b, h, j, d)>, affine_map<(b, h, i, j, d) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%q, %k : tensor<2x2x13x8xf32>, tensor<2x2x17x8xf32>) outs(%z3 : tensor<2x2x13x17xf32>) {
+    ^bb0(%a0: f32, %a1: f32, %acc: f32):
+      %m = arith.mulf %a0, %a1 : f32
+      %y = arith.addf %acc, %m : f32
+      linalg.yield %y : f32
+    } -> tensor<2x2x13x17xf32>
+  %e5 = tensor.empty() : tensor<2x2x13x17xf32>
+  %g6 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%g4 : tensor<2x2x13x17xf32>) outs(%e5 : tensor<2x2x13x17xf32>) {
+    ^bb0(%a0: f32, %acc: f32):
+      %b_ = linalg.index 0 : index
+      %h_ = linalg.index 1 : index
+      %i_ = linalg.index 2 : index
+      %j_ = linalg.index 3 : index
+      %c2 = arith.constant 2 : index
+      %ip = arith.addi %i_, %c2 : index
+      %keep = arith.cmpi ule, %j_, %ip : index
+      %sc_ = arith.constant 0.35355339 : f32
+      %y0_ = arith.mulf %a0, %sc_ : f32
+      %nf_ = arith.constant 0xFF800000 : f32
+      %y_ = arith.select %keep, %y0_, %nf_ : f32
+      linalg.yield %y_ : f32
+    } -> tensor<2x2x13x17xf32>
+  %e7 = tensor.empty() : tensor<2x2x13x17xf32>
+  %p8 = linalg.softmax dimension(3) ins(%g6 : tensor<2x2x13x17xf32>) outs(%e7 : tensor<2x2x13x17xf32>) -> tensor<2x2x13x17xf32>
+  %e9 = tensor.empty() : tensor<2x2x13x8xf32>
+  %z10 = linalg.fill ins(%cst2 : f32) outs(%e9 : tensor<2x2x13x8xf32>) -> tensor<2x2x13x8xf32>
+  %g11 = linalg.generic {indexing_maps = [affine_map<(b, h, i, e, j) -> (b, h, i, j)>, affine_map<(b, h, i, e, j) -> (b, h, j, e)>, affine_map<(b, h, i, e, j) -> (b, h, i, e)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%p8, %v : tensor<2x2x13x17xf32>, tensor<2x2x17x8xf32>) outs(%z10 : tensor<2x2x13x8xf32>) {
+    ^bb0(%a0: f32, %a1: f32, %acc: f32):
+      %m = arith.mulf %a0, %a1 : f32
+      %y = arith.addf %acc, %m : f32
+      linalg.yield %y : f32
+    } -> tensor<2x2x13x8xf32>
+  %e12 = tensor.empty() : tensor<2x2x17x8xf32>
+  %z13 = linalg.fill ins(%cst2 : f32) outs(%e12 : tensor<2x2x17x8xf32>) -> tensor<2x2x17x8xf32>
+  %g14 = linalg.generic {indexing_maps = [affine_map<(b, h, j, e, i) -> (b, h, i, j)>, affine_map<(b, h, j, e, i) -> (b, h, i, e)>, affine_map<(b, h, j, e, i) -> (b, h, j, e)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%p8, %do : tensor<2x2x13x17xf32>, tensor<2x2x13x8xf32>) outs(%z13 : tensor<2x2x17x8xf32>) {
+    ^bb0(%a0: f32, %a1: f32, %acc: f32):
+      %m = arith.mulf %a0, %a1 : f32
+      %y = arith.addf %acc, %m : f32
+      linalg.yield %y : f32
+    } -> tensor<2x2x17x8xf32>
+  %e15 = tensor.empty() : tensor<2x2x13x17xf32>
+  %z16 = linalg.fill ins(%cst2 : f32) outs(%e15 : tensor<2x2x13x17xf32>) -> tensor<2x2x13x17xf32>
+  %g17 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j, e) -> (b, h, i, e)>, affine_map<(b, h, i, j, e) -> (b, h, j, e)>, affine_map<(b, h, i, j, e) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%do, %v : tensor<2x2x13x8xf32>, tensor<2x2x17x8xf32>) outs(%z16 : tensor<2x2x13x17xf32>) {
+    ^bb0(%a0: f32, %a1: f32, %acc: f32):
+      %m = arith.mulf %a0, %a1 : f32
+      %y = arith.addf %acc, %m : f32
+      linalg.yield %y : f32
+    } -> tensor<2x2x13x17xf32>
+  %e18 = tensor.empty() : tensor<2x2x13xf32>
+  %z19 = linalg.fill ins(%cst2 : f32) outs(%e18 : tensor<2x2x13xf32>) -> tensor<2x2x13xf32>
+  %g20 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%p8, %g17 : tensor<2x2x13x17xf32>, tensor<2x2x13x17xf32>) outs(%z19 : tensor<2x2x13xf32>) {
+    ^bb0(%a0: f32, %a1: f32, %acc: f32):
+      %m = arith.mulf %a0, %a1 : f32
+      %y = arith.addf %acc, %m : f32
+      linalg.yield %y : f32
+    } -> tensor<2x2x13xf32>
+  %e21 = tensor.empty() : tensor<2x2x13x17xf32>
+  %g22 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%p8, %g17, %g20 : tensor<2x2x13x17xf32>, tensor<2x2x13x17xf32>, tensor<2x2x13xf32>) outs(%e21 : tensor<2x2x13x17xf32>) {
+    ^bb0(%a0: f32, %a1: f32, %a2: f32, %acc: f32):
+      %d = arith.subf %a1, %a2 : f32
+      %y = arith.mulf %a0, %d : f32
+      linalg.yield %y : f32
+    } -> tensor<2x2x13x17xf32>
+  %e23 = tensor.empty() : tensor<2x2x13x17xf32>
+  %g24 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%g22 : tensor<2x2x13x17xf32>) outs(%e23 : tensor<2x2x13x17xf32>) {
+    ^bb0(%a0: f32, %acc: f32):
+      %b_ = linalg.index 0 : index
+      %h_ = linalg.index 1 : index
+      %i_ = linalg.index 2 : index
+      %j_ = linalg.index 3 : index
+      %keep = arith.cmpi ule, %j_, %i_ : index
+      %c = arith.constant 0.35355339 : f32
+      %y0 = arith.mulf %a0, %c : f32
+      %z = arith.constant 0.0 : f32
+      %y = arith.select %keep, %y0, %z : f32
+      linalg.yield %y : f32
+    } -> tensor<2x2x13x17xf32>
+  %e25 = tensor.empty() : tensor<2x2x13x8xf32>
+  %z26 = linalg.fill ins(%cst2 : f32) outs(%e25 : tensor<2x2x13x8xf32>) -> tensor<2x2x13x8xf32>
+  %g27 = linalg.generic {indexing_maps = [affine_map<(b, h, i, d, j) -> (b, h, i, j)>, affine_map<(b, h, i, d, j) -> (b, h, j, d)>, affine_map<(b, h, i, d, j) -> (b, h, i, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%g24, %k : tensor<2x2x13x17xf32>, tensor<2x2x17x8xf32>) outs(%z26 : tensor<2x2x13x8xf32>) {
+    ^bb0(%a0: f32, %a1: f32, %acc: f32):
+      %m = arith.mulf %a0, %a1 : f32
+      %y = arith.addf %acc, %m : f32
+      linalg.yield %y : f32
+    } -> tensor<2x2x13x8xf32>
+  %e28 = tensor.empty() : tensor<2x2x17x8xf32>
+  %z29 = linalg.fill ins(%cst2 : f32) outs(%e28 : tensor<2x2x17x8xf32>) -> tensor<2x2x17x8xf32>
+  %g30 = linalg.generic {indexing_maps = [affine_map<(b, h, j, d, i) -> (b, h, i, j)>, affine_map<(b, h, j, d, i) -> (b, h, i, d)>, affine_map<(b, h, j, d, i) -> (b, h, j, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%g24, %q : tensor<2x2x13x17xf32>, tensor<2x2x13x8xf32>) outs(%z29 : tensor<2x2x17x8xf32>) {
+    ^bb0(%a0: f32, %a1: f32, %acc: f32):
+      %m = arith.mulf %a0, %a1 : f32
+      %y = arith.addf %acc, %m : f32
+      linalg.yield %y : f32
+    } -> tensor<2x2x17x8xf32>
+  return %g11, %g27, %g30, %g14 : tensor<2x2x13x8xf32>, tensor<2x2x13x8xf32>, tensor<2x2x17x8xf32>, tensor<2x2x17x8xf32>
+}
+
+// -----
+
+// forward unmasked, backward zeroes dS above the diagonal: not the gradient
+// CHECK-LABEL: func.func @negative_joint_bwd_only_mask
+// CHECK-NOT: flash.attention_grad
+// CHECK: return
+func.func @negative_joint_bwd_only_mask(%q: tensor<2x2x13x8xf32>, %k: tensor<2x2x17x8xf32>, %v: tensor<2x2x17x8xf32>, %do: tensor<2x2x13x8xf32>) -> (tensor<2x2x13x8xf32>, tensor<2x2x13x8xf32>, tensor<2x2x17x8xf32>, tensor<2x2x17x8xf32>) {
+  %e1 = tensor.empty() : tensor<2x2x13x17xf32>
+  %cst2 = arith.constant 0.0 : f32
+  %z3 = linalg.fill ins(%cst2 : f32) outs(%e1 : tensor<2x2x13x17xf32>) -> tensor<2x2x13x17xf32>
+  %g4 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j, d) -> (b, h, i, d)>, affine_map<(b, h, i, j, d) -> (b, h, j, d)>, affine_map<(b, h, i, j, d) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%q, %k : tensor<2x2x13x8xf32>, tensor<2x2x17x8xf32>) outs(%z3 : tensor<2x2x13x17xf32>) {
+    ^bb0(%a0: f32, %a1: f32, %acc: f32):
+      %m = arith.mulf %a0, %a1 : f32
+      %y = arith.addf %acc, %m : f32
+      linalg.yield %y : f32
+    } -> tensor<2x2x13x17xf32>
+  %e5 = tensor.empty() : tensor<2x2x13x17xf32>
+  %g6 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%g4 : tensor<2x2x13x17xf32>) outs(%e5 : tensor<2x2x13x17xf32>) {
+    ^bb0(%a0: f32, %acc: f32):
+      %c = arith.constant 0.35355339 : f32
+      %y = arith.mulf %a0, %c : f32
+      linalg.yield %y : f32
+    } -> tensor<2x2x13x17xf32>
+  %e7 = tensor.empty() : tensor<2x2x13x17xf32>
+  %p8 = linalg.softmax dimension(3) ins(%g6 : tensor<2x2x13x17xf32>) outs(%e7 : tensor<2x2x13x17xf32>) -> tensor<2x2x13x17xf32>
+  %e9 = tensor.empty() : tensor<2x2x13x8xf32>
+  %z10 = linalg.fill ins(%cst2 : f32) outs(%e9 : tensor<2x2x13x8xf32>) -> tensor<2x2x13x8xf32>
+  %g11 = linalg.generic {indexing_maps = [affine_map<(b, h, i, e, j) -> (b, h, i, j)>, affine_map<(b, h, i, e, j) -> (b, h, j, e)>, affine_map<(b, h, i, e, j) -> (b, h, i, e)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%p8, %v : tensor<2x2x13x17xf32>, tensor<2x2x17x8xf32>) outs(%z10 : tensor<2x2x13x8xf32>) {
+    ^bb0(%a0: f32, %a1: f32, %acc: f32):
+      %m = arith.mulf %a0, %a1 : f32
+      %y = arith.addf %acc, %m : f32
+      linalg.yield %y : f32
+    } -> tensor<2x2x13x8xf32>
+  %e12 = tensor.empty() : tensor<2x2x17x8xf32>
+  %z13 = linalg.fill ins(%cst2 : f32) outs(%e12 : tensor<2x2x17x8xf32>) -> tensor<2x2x17x8xf32>
+  %g14 = linalg.generic {indexing_maps = [affine_map<(b, h, j, e, i) -> (b, h, i, j)>, affine_map<(b, h, j, e, i) -> (b, h, i, e)>, affine_map<(b, h, j, e, i) -> (b, h, j, e)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%p8, %do : tensor<2x2x13x17xf32>, tensor<2x2x13x8xf32>) outs(%z13 : tensor<2x2x17x8xf32>) {
+    ^bb0(%a0: f32, %a1: f32, %acc: f32):
+      %m = arith.mulf %a0, %a1 : f32
+      %y = arith.addf %acc, %m : f32
+      linalg.yield %y : f32
+    } -> tensor<2x2x17x8xf32>
+  %e15 = tensor.empty() : tensor<2x2x13x17xf32>
+  %z16 = linalg.fill ins(%cst2 : f32) outs(%e15 : tensor<2x2x13x17xf32>) -> tensor<2x2x13x17xf32>
+  %g17 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j, e) -> (b, h, i, e)>, affine_map<(b, h, i, j, e) -> (b, h, j, e)>, affine_map<(b, h, i, j, e) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%do, %v : tensor<2x2x13x8xf32>, tensor<2x2x17x8xf32>) outs(%z16 : tensor<2x2x13x17xf32>) {
+    ^bb0(%a0: f32, %a1: f32, %acc: f32):
+      %m = arith.mulf %a0, %a1 : f32
+      %y = arith.addf %acc, %m : f32
+      linalg.yield %y : f32
+    } -> tensor<2x2x13x17xf32>
+  %e18 = tensor.empty() : tensor<2x2x13xf32>
+  %z19 = linalg.fill ins(%cst2 : f32) outs(%e18 : tensor<2x2x13xf32>) -> tensor<2x2x13xf32>
+  %g20 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%p8, %g17 : tensor<2x2x13x17xf32>, tensor<2x2x13x17xf32>) outs(%z19 : tensor<2x2x13xf32>) {
+    ^bb0(%a0: f32, %a1: f32, %acc: f32):
+      %m = arith.mulf %a0, %a1 : f32
+      %y = arith.addf %acc, %m : f32
+      linalg.yield %y : f32
+    } -> tensor<2x2x13xf32>
+  %e21 = tensor.empty() : tensor<2x2x13x17xf32>
+  %g22 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%p8, %g17, %g20 : tensor<2x2x13x17xf32>, tensor<2x2x13x17xf32>, tensor<2x2x13xf32>) outs(%e21 : tensor<2x2x13x17xf32>) {
+    ^bb0(%a0: f32, %a1: f32, %a2: f32, %acc: f32):
+      %d = arith.subf %a1, %a2 : f32
+      %y = arith.mulf %a0, %d : f32
+      linalg.yield %y : f32
+    } -> tensor<2x2x13x17xf32>
+  %e23 = tensor.empty() : tensor<2x2x13x17xf32>
+  %g24 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%g22 : tensor<2x2x13x17xf32>) outs(%e23 : tensor<2x2x13x17xf32>) {
+    ^bb0(%a0: f32, %acc: f32):
+      %b_ = linalg.index 0 : index
+      %h_ = linalg.index 1 : index
+      %i_ = linalg.index 2 : index
+      %j_ = linalg.index 3 : index
+      %keep = arith.cmpi ule, %j_, %i_ : index
+      %c = arith.constant 0.35355339 : f32
+      %y0 = arith.mulf %a0, %c : f32
+      %z = arith.constant 0.0 : f32
+      %y = arith.select %keep, %y0, %z : f32
+      linalg.yield %y : f32
+    } -> tensor<2x2x13x17xf32>
+  %e25 = tensor.empty() : tensor<2x2x13x8xf32>
+  %z26 = linalg.fill ins(%cst2 : f32) outs(%e25 : tensor<2x2x13x8xf32>) -> tensor<2x2x13x8xf32>
+  %g27 = linalg.generic {indexing_maps = [affine_map<(b, h, i, d, j) -> (b, h, i, j)>, affine_map<(b, h, i, d, j) -> (b, h, j, d)>, affine_map<(b, h, i, d, j) -> (b, h, i, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%g24, %k : tensor<2x2x13x17xf32>, tensor<2x2x17x8xf32>) outs(%z26 : tensor<2x2x13x8xf32>) {
+    ^bb0(%a0: f32, %a1: f32, %acc: f32):
+      %m = arith.mulf %a0, %a1 : f32
+      %y = arith.addf %acc, %m : f32
+      linalg.yield %y : f32
+    } -> tensor<2x2x13x8xf32>
+  %e28 = tensor.empty() : tensor<2x2x17x8xf32>
+  %z29 = linalg.fill ins(%cst2 : f32) outs(%e28 : tensor<2x2x17x8xf32>) -> tensor<2x2x17x8xf32>
+  %g30 = linalg.generic {indexing_maps = [affine_map<(b, h, j, d, i) -> (b, h, i, j)>, affine_map<(b, h, j, d, i) -> (b, h, i, d)>, affine_map<(b, h, j, d, i) -> (b, h, j, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%g24, %q : tensor<2x2x13x17xf32>, tensor<2x2x13x8xf32>) outs(%z29 : tensor<2x2x17x8xf32>) {
+    ^bb0(%a0: f32, %a1: f32, %acc: f32):
+      %m = arith.mulf %a0, %a1 : f32
+      %y = arith.addf %acc, %m : f32
+      linalg.yield %y : f32
+    } -> tensor<2x2x17x8xf32>
+  return %g11, %g27, %g30, %g14 : tensor<2x2x13x8xf32>, tensor<2x2x13x8xf32>, tensor<2x2x17x8xf32>, tensor<2x2x17x8xf32>
+}
