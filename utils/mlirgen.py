@@ -215,9 +215,19 @@ def _emit_consts(b, items, prefix):
 
 
 def _capture_consts(b, cfg):
-    """Emits the captured constants in @main; returns (names, types)."""
-    return _emit_consts(b, [(t, init) for _, t, init in _captures(cfg)],
-                        "cap")
+    """Emits the captured constants in @main; returns (names, types). A
+    dynamic one (seg_dynamic) is its constant cast to the dynamic type."""
+    names, types = [], []
+    for n, t, init in _captures(cfg):
+        static = t.replace("?", str(cfg.nq if n == "%segq" else cfg.nk))
+        (v,), _ = _emit_consts(b, [(static, init)], "cap")
+        if static != t:
+            c = b.fresh("capd")
+            b.emit(f"{c} = tensor.cast {v} : {static} to {t}")
+            v = c
+        names.append(v)
+        types.append(t)
+    return names, types
 
 
 def _descale_consts(b, cfg):
@@ -772,6 +782,8 @@ def parse_config(argv=None):
                         "or per batch and kv head")
     p.add_argument("--segments-diff", action="store_true",
                    help="the document mask as seg_q[i] - seg_k[j] == 0")
+    p.add_argument("--segments-dynamic", action="store_true",
+                   help="the segment ids' length dim dynamic in the fused op")
     a = p.parse_args(argv)
     nq = a.n if a.n is not None else a.nq
     nk = a.n if a.n is not None else (a.nk if a.nk is not None else nq)
@@ -788,6 +800,7 @@ def parse_config(argv=None):
                  t5_buckets=a.t5_buckets,
                  seg_batched=a.segments_batched,
                  seg_heads=a.segments_per_head, seg_diff=a.segments_diff,
+                 seg_dynamic=a.segments_dynamic,
                  descale=a.descale, mod_offset=a.mod_offset)
     if cfg.alibi and cfg.hq is None:
         raise SystemExit("--alibi needs a head dim (--hq): a slope per head")

@@ -89,6 +89,9 @@
 # FLASH_EXP_SKIP_RESCALE=1" against "ns|...=0", sk / ns / sk, and the
 # same for "mods|causal,window,full,softcap"), checks mm f6 sm wd with it
 # on at every head dim; run_ab.sh then printed the passing checks by name.
+# Then the raised programs of the raise tests as GPU self-checks
+# (bench/gpu/prepare_raised.sh) and check group dc (captured operands of
+# dynamic shape, new).
 # (Session 27 compared the backward's A operands
 # and tiles: grad-a-shared=0, mma-warps=8, mma-tile-kv=64; its
 # self-checks are `checks bs` and `checks bw` below.)
@@ -99,8 +102,10 @@ VARIANTS=(
   "fwd|fwd|64,128,256|"
   "bwd|bwd|64,128,256|"
 )
-# (AB_VARIANTS, one variant a line, replaces them.)
+# (AB_VARIANTS, one variant a line, replaces them; "none": self-checks
+# only.)
 [ -n "${AB_VARIANTS:-}" ] && mapfile -t VARIANTS <<< "$AB_VARIANTS"
+[ "${AB_VARIANTS:-}" = none ] && VARIANTS=()
 
 CHECKS=${CHECKS:-bs b2 sm py}
 source bench/aot.sh
@@ -214,6 +219,19 @@ alibi() { # prefix: ALiBi forward and backward (session 37: its position
   exe ${p}5 --grad --hq 2 --n 700 --d 256 --dtype bf16 --alibi --tol 2e-2
   exe ${p}6 --hq 4 --n 4096 --d 128 --dtype bf16 --alibi --causal --tol 8e-3
 }
+dyncaptures() { # prefix: captured operands of dynamic shape (session 38:
+  # varlen segment ids tensor<?xi32>, tensor<Bx?xi32>; a dim past the
+  # first is a size argument)
+  local p=$1
+  exe ${p}1 --hq 2 --nq 150 --nk 200 --d 64 --dtype f32 --segments 3 --segments-dynamic --tol 1e-3
+  exe ${p}2 --batch 2 --hq 2 --nq 300 --nk 700 --d 128 --dtype bf16 --segments 4 --segments-batched --segments-dynamic --tol 8e-3
+  exe ${p}3 --dynamic --batch 2 --hq 4 --hkv 2 --n 1000 --d 128 --dtype bf16 --segments 3 --segments-batched --segments-dynamic --causal --tol 8e-3
+  exe ${p}4 --batch 2 --hq 2 --n 600 --d 64 --dtype f16 --segments 3 --segments-batched --segments-dynamic --tol 2e-3
+  exe ${p}5 --grad --batch 2 --hq 2 --n 300 --d 128 --dtype bf16 --segments 3 --segments-batched --segments-dynamic --tol 2e-2
+  exe ${p}6 --grad --hq 2 --nq 200 --nk 333 --d 64 --dtype f16 --segments 4 --segments-dynamic --tol 4e-3
+  exe ${p}7 --hq 4 --nq 1 --nk 900 --d 128 --dtype bf16 --segments 3 --segments-per-head --segments-dynamic --tol 8e-3
+  exe ${p}8 --hq 2 --nq 400 --nk 400 --d 256 --dtype bf16 --segments 5 --segments-dynamic --causal --tol 8e-3
+}
 for c in $CHECKS; do
   case $c in
     bs) FLASH_AOT_NVVM_OPTIONS="" checks bs ;;
@@ -225,6 +243,7 @@ for c in $CHECKS; do
     f6) FLASH_AOT_NVVM_OPTIONS="" forward64 f ;;
     wd) FLASH_AOT_NVVM_OPTIONS="" windows wd ;;
     al) FLASH_AOT_NVVM_OPTIONS="" alibi al ;;
+    dc) FLASH_AOT_NVVM_OPTIONS="" dyncaptures dc ;;
     py) FLASH_MLIR_CACHE=$PWD/$OUT/c_check /usr/bin/python3 \
           bench/gpu/check_forward.py --precompile ;;
   esac > "$OUT/prep_$c.log" 2>&1

@@ -28,6 +28,7 @@ G=$PWD/${AB:-gpu_ab}
   python3 bench/gpu/check_forward.py
 declare -A seen
 while IFS='|' read -r n pass dims opts envs; do
+  [ -z "$n" ] && continue
   peers=1
   [ -n "${seen[$pass]:-}" ] && peers=0
   seen[$pass]=1

@@ -53,6 +53,9 @@ class Config:
     seg_heads: bool = False
     # The document mask spelled seg_q[i] - seg_k[j] == 0.
     seg_diff: bool = False
+    # The segment ids' length dim dynamic in the fused op (varlen packing
+    # as frontends capture it: tensor<?xi32>, tensor<Bx?xi32>).
+    seg_dynamic: bool = False
     # The window's and ALiBi's diagonal offset `off`: False, Nk - Nq
     # (FlashAttention's bottom-right alignment, folded in); True, a captured
     # i64 [1] read at run time (one kernel for every offset: a ring's steps).
@@ -140,8 +143,9 @@ def _captures(cfg):
             rows = [[(t + b) * cfg.segments // (n + b) for t in range(n)]
                     for b in range(nb or 1)]
             txt = ["[" + ", ".join(map(str, r)) + "]" for r in rows]
+            m = "?" if cfg.seg_dynamic else n
             return (f"dense<[{', '.join(txt)}]>" if nb else f"dense<{txt[0]}>",
-                    f"tensor<{nb}x{n}xi32>" if nb else f"tensor<{n}xi32>")
+                    f"tensor<{nb}x{m}xi32>" if nb else f"tensor<{m}xi32>")
         for name, n in (("%segq", cfg.nq), ("%segk", cfg.nk)):
             init, t = ids(n)
             out.append((name, t, init))

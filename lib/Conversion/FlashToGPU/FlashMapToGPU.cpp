@@ -189,7 +189,8 @@ struct HostGlue {
   Value capture(Value tensor) {
     auto tTy = cast<RankedTensorType>(tensor.getType());
     MemRefType flat = gpukernels::captureType(ctx, tTy);
-    Value dev = alloc(MemRefType::get(tTy.getShape(), flat.getElementType()));
+    Value dev = alloc(MemRefType::get(tTy.getShape(), flat.getElementType()),
+                      dynamicSizes(tensor));
     Type e = flat.getElementType();
     convertInto(b, loc, tensor, dev, [&](OpBuilder &nb, Location nl, Value x) {
       if (x.getType().isIndex())
@@ -340,10 +341,6 @@ FailureOr<KernelSpec> specOf(OpT op, int64_t threads, int64_t tile) {
     if (ty.isDynamicDim(rank - 1) || (rank >= 3 && ty.isDynamicDim(rank - 3)))
       return op.emitOpError("needs static head counts and head dims on the "
                             "GPU path");
-  for (Value c : op.getCaptures())
-    if (!cast<RankedTensorType>(c.getType()).hasStaticShape())
-      return op.emitOpError("needs statically shaped captured operands on "
-                            "the GPU path");
   const int64_t dyn = ShapedType::kDynamic;
   auto mul = [&](int64_t a, int64_t b) {
     return ShapedType::isDynamic(a) || ShapedType::isDynamic(b) ? dyn : a * b;
@@ -408,7 +405,7 @@ struct RuntimeSizes {
 };
 
 RuntimeSizes runtimeSizes(OpBuilder &b, Location loc, const KernelSpec &s,
-                          Value q, Value k, Value mask) {
+                          Value q, Value k, Value mask, ValueRange captures) {
   auto c = [&](int64_t v) -> Value {
     return arith::ConstantIndexOp::create(b, loc, v);
   };
@@ -455,6 +452,9 @@ RuntimeSizes runtimeSizes(OpBuilder &b, Location loc, const KernelSpec &s,
     }
     llvm::append_range(all, strides);
   }
+  for (Value t : captures)
+    for (int64_t d = 1; d < cast<RankedTensorType>(t.getType()).getRank(); ++d)
+      all.push_back(dim(t, d));
   for (auto [v, size] : llvm::zip_equal(all, s.sizeList()))
     if (ShapedType::isDynamic(size))
       r.args.push_back(v);
@@ -760,7 +760,11 @@ struct FlashMapToGPUPass : flash::impl::FlashMapToGPUBase<FlashMapToGPUPass> {
       Value query = op->getOperand(0), key = op->getOperand(1);
       Value mask = isa<AttentionOp>(op) ? cast<AttentionOp>(op).getMask()
                                         : cast<AttentionGradOp>(op).getMask();
-      RuntimeSizes rt = runtimeSizes(b, op->getLoc(), *s, query, key, mask);
+      ValueRange captured = isa<AttentionOp>(op)
+                                ? cast<AttentionOp>(op).getCaptures()
+                                : cast<AttentionGradOp>(op).getCaptures();
+      RuntimeSizes rt =
+          runtimeSizes(b, op->getLoc(), *s, query, key, mask, captured);
       auto grid = [&](const MappedKernel &k) -> std::pair<Value, Value> {
         Location l = host.loc;
         Value rows = k.rows == "nk" ? rt.nk : rt.nq;

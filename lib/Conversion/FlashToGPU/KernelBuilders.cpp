@@ -35,6 +35,11 @@ sizeSlots(const KernelSpec &s) {
     slots.push_back({"mask_row_stride", s.maskRowStride});
     slots.push_back({"mask_key_stride", s.maskKeyStride});
   }
+  for (auto [c, t] : llvm::enumerate(s.captures))
+    for (int64_t d = 1; d < t.getRank(); ++d)
+      slots.push_back(
+          {"capture" + std::to_string(c) + "_dim" + std::to_string(d),
+           t.getDimSize(d)});
   return slots;
 }
 
@@ -104,6 +109,15 @@ Value KernelSpec::maskRowStrideValue(KernelBuilder &kb) const {
 }
 Value KernelSpec::maskKeyStrideValue(KernelBuilder &kb) const {
   return sizeValue(kb, 3 + 2 * lead.size(), 0);
+}
+Value KernelSpec::captureDimValue(KernelBuilder &kb, unsigned c,
+                                  unsigned d) const {
+  std::string name = "capture" + std::to_string(c) + "_dim" + std::to_string(d);
+  auto slots = sizeSlots(*this);
+  auto it =
+      llvm::find_if(slots, [&](auto &slot) { return slot.first == name; });
+  assert(it != slots.end() && "no such captured operand dim");
+  return sizeValue(kb, it - slots.begin(), 0);
 }
 Value KernelSpec::causalOffsetValue(KernelBuilder &kb, int64_t add) const {
   assert(causalOffset && "not causal");

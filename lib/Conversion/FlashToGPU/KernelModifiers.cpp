@@ -25,15 +25,22 @@ MemRefType gpukernels::captureType(MLIRContext *ctx, RankedTensorType t) {
     e = IntegerType::get(ctx, 64);
   else if (e.isInteger(1))
     e = IntegerType::get(ctx, 8);
-  return MemRefType::get({t.getNumElements()}, e);
+  return MemRefType::get(
+      {t.hasStaticShape() ? t.getNumElements() : ShapedType::kDynamic}, e);
 }
 
 Value gpukernels::readCapture(OpBuilder &b, Location loc, const KernelSpec &s,
                               ValueRange bufs, unsigned k, ValueRange idx) {
   RankedTensorType t = s.captures[k];
+  KernelBuilder kb{b, loc};
   Value flat = arith::ConstantIndexOp::create(b, loc, 0);
   for (auto [d, i] : llvm::enumerate(idx)) {
-    Value size = arith::ConstantIndexOp::create(b, loc, t.getDimSize(d));
+    // (Row-major: dim 0's size is never needed; a dynamic one's is a size
+    // argument.)
+    Value size = d == 0 || !t.isDynamicDim(d)
+                     ? arith::ConstantIndexOp::create(b, loc, t.getDimSize(d))
+                           .getResult()
+                     : s.captureDimValue(kb, k, d);
     flat = arith::AddIOp::create(
         b, loc, arith::MulIOp::create(b, loc, flat, size), i);
   }

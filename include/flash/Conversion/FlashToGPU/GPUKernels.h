@@ -174,14 +174,19 @@ struct KernelSpec {
   Value maskLeadStrideValue(KernelBuilder &kb, unsigned i) const;
   Value maskRowStrideValue(KernelBuilder &kb) const;
   Value maskKeyStrideValue(KernelBuilder &kb) const;
+  /// Dim `d` (>= 1: a row-major read never needs dim 0) of captured operand
+  /// `c`.
+  Value captureDimValue(KernelBuilder &kb, unsigned c, unsigned d) const;
   /// The causal offset (causalOffset, or Nk - Nq when that is dynamic:
   /// causalOffset == kDynamic).
   Value causalOffsetValue(KernelBuilder &kb, int64_t add = 0) const;
   /// The sizes in the order of the size arguments (nq, nk, lead...,
-  /// then, with a mask, its lead strides, row and key strides).
+  /// then, with a mask, its lead strides, row and key strides, then each
+  /// captured operand's dims past its first).
   SmallVector<int64_t> sizeList() const;
   /// The names of the size arguments (nq, nk, lead<i>,
-  /// mask_lead_stride<i>, mask_row_stride, mask_key_stride), for the
+  /// mask_lead_stride<i>, mask_row_stride, mask_key_stride,
+  /// capture<c>_dim<d>), for the
   /// kernels' launch contract.
   SmallVector<std::string> sizeArgNames() const;
 

@@ -6,6 +6,7 @@
 // raisecheck.py.
 // RUN: flash-opt %s --split-input-file --flash-raise-attention="report=true" --verify-diagnostics | FileCheck %s
 // RUN: %python %flash_src_root/utils/raisecheck.py %s --build %flash_obj_root | FileCheck %s --check-prefix=EXEC
+// RUN: flash-opt %s --split-input-file --flash-raise-attention --flash-to-nvvm=format=isa -o /dev/null
 // EXEC-NOT: FAIL
 
 // [?, 48] Q, K, V with independent dynamic lengths, K^T in the matmul
@@ -591,4 +592,38 @@ func.func @dyn_deferred_normalization(%q: tensor<?x24xf32>, %k: tensor<?x24xf32>
     linalg.yield %y : f32
   } -> tensor<?x20xf32>
   return %o : tensor<?x20xf32>
+}
+
+// -----
+
+// Varlen packing: a document mask read from segment ids tensor<?xi32>
+// captured as it is (a dynamic captured operand, a flat buffer of dynamic
+// length on the GPU path). Found by an adversarial tester, session 38.
+// SIZES: 29, 29, 29, 29
+// CHECK-LABEL: func.func @dyn_document_mask_varlen_ids
+// CHECK: flash.attention {{.*}}captures(%{{.*}} : tensor<?xi32>)
+// EXEC: dyn_document_mask_varlen_ids: raised=yes
+func.func @dyn_document_mask_varlen_ids(%q: tensor<?x8xf32>, %k: tensor<?x8xf32>, %v: tensor<?x8xf32>, %seg: tensor<?xi32>) -> tensor<?x8xf32> {
+  %c0 = arith.constant 0 : index
+  %n = tensor.dim %q, %c0 : tensor<?x8xf32>
+  %zero = arith.constant 0.0 : f32
+  %es = tensor.empty(%n, %n) : tensor<?x?xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<?x?xf32>) -> tensor<?x?xf32>
+  %s = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+      ins(%q, %k : tensor<?x8xf32>, tensor<?x8xf32>) outs(%zs : tensor<?x?xf32>) -> tensor<?x?xf32>
+  %m = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%s, %seg, %seg : tensor<?x?xf32>, tensor<?xi32>, tensor<?xi32>) outs(%es : tensor<?x?xf32>) {
+  ^bb0(%x: f32, %si: i32, %sj: i32, %o: f32):
+    %c = arith.constant 0.35355339 : f32
+    %xs = arith.mulf %x, %c : f32
+    %e = arith.cmpi eq, %si, %sj : i32
+    %ninf = arith.constant 0xFF800000 : f32
+    %y = arith.select %e, %xs, %ninf : f32
+    linalg.yield %y : f32
+  } -> tensor<?x?xf32>
+  %p = linalg.softmax dimension(1) ins(%m : tensor<?x?xf32>) outs(%es : tensor<?x?xf32>) -> tensor<?x?xf32>
+  %eo = tensor.empty(%n) : tensor<?x8xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<?x8xf32>) -> tensor<?x8xf32>
+  %o = linalg.matmul ins(%p, %v : tensor<?x?xf32>, tensor<?x8xf32>) outs(%zo : tensor<?x8xf32>) -> tensor<?x8xf32>
+  return %o : tensor<?x8xf32>
 }
