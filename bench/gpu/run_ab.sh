@@ -10,15 +10,18 @@ G=$PWD/${AB:-gpu_ab}
 # host reference takes 10-30 s at a few thousand positions), each line
 # its errors and verdict, and its time (a killed one: rc 137). Printed in
 # full for the failures only, the passes by name (the device tool keeps
-# the output's last 12,000 characters).
+# the output's last 12,000 characters). At most CHECK_JOBS (16) at once:
+# each holds a CUDA context, and 137 at once aborted (rc 134) for want of
+# device memory (session 38). The failures' logs' last lines too.
 (cd $G && for t in $(ls | grep -E '^[a-z]+[0-9]+$'); do
+  while [ "$(jobs -rp | wc -l)" -ge "${CHECK_JOBS:-16}" ]; do wait -n; done
   ( s=$(date +%s); timeout -s KILL ${CHECK_TIMEOUT:-60} stdbuf -oL ./$t > $t.log 2>&1
     rc=$?
     line="== $t rc=$rc $(( $(date +%s) - s ))s: $(grep -E 'err|ok' $t.log | tr '\n' ' ')"
     if [ $rc = 0 ] && grep -q "ok: 1" $t.log && ! grep -q "ok: 0" $t.log; then
       echo "$t" > $t.pass
     else
-      echo "$line" > $t.sum
+      echo "$line $(grep -v -E 'err|ok' $t.log | tail -n 2 | cut -c1-200 | tr '\n' ' ')" > $t.sum
     fi ) &
   done; wait
   echo "passed ($(ls *.pass 2>/dev/null | wc -l)): $(ls *.pass 2>/dev/null | sort -V | sed 's/.pass$//' | tr '\n' ' ')"
