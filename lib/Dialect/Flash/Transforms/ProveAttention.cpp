@@ -823,14 +823,10 @@ model::proveForward(ExprContext &ec, const Expr *root, ArrayRef<int64_t> shape,
     ex = num->ops[1];
     const Expr *d = ec.sub(num->ops[2]->ops[0], ex->ops[0]);
     selectBias = ec.select(num->ops[0], ec.constant(0), d);
-    // (A row max is a reduction of the scores too; a sum outside one is a
-    // product of Q and K.)
-    std::function<bool(const Expr *)> hasProduct = [&](const Expr *e) {
-      if (e->kind == Kind::Reduce)
-        return e->aux == static_cast<int64_t>(ReduceKind::Sum);
-      return llvm::any_of(e->ops, hasProduct);
-    };
-    if (containsReduce(d) && hasProduct(num->ops[2]->ops[0]))
+    // (Both exponents varying along the keys: two functions of the
+    // scores; a fill varies along the rows only, by their max or sum.)
+    if (containsReduce(d) && ex->ops[0]->dependsOn(j) &&
+        num->ops[2]->ops[0]->dependsOn(j))
       return Reason("the exponent is chosen by a condition between two "
                     "functions of the scores (a piecewise score function), "
                     "which the raise does not move into a score_mod");
