@@ -36,6 +36,7 @@
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Dialect/SCF/Transforms/Passes.h"
 #include "mlir/Dialect/Vector/Transforms/Passes.h"
@@ -135,6 +136,11 @@ void mlir::flash::buildFlashToCPUPipeline(
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  // math.fpowi by a constant (a soft-cap's 1 - tanh^2 written fpowi(t, 2))
+  // as products: LLVM's powi takes no vector exponent, which the
+  // vectorized loops' fpowi has.
+  pm.addPass(math::createMathExpandOpsPass(
+      math::MathExpandOpsPassOptions{{"fpowi"}}));
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createConvertMathToLibmPass());
   pm.addPass(createArithToLLVMConversionPass());

@@ -4,8 +4,7 @@
 // select(mask, dS, 0) is dS, inside dQ's and dK's sums too), dO scaled
 // before the backward (a mean loss's 1/n), Delta = rowsum(dO O) with a
 // unit batch or head dim, the soft-cap's derivative 1 - tanh^2 written with
-// math.powf (math.fpowi too, which the CPU pipeline cannot run
-// unfused on vectors), dS with math.fma. A mask only in the backward,
+// math.powf or math.fpowi, dS with math.fma. A mask only in the backward,
 // or a tighter one than the forward's, is not the backward of the forward
 // and stays unraised.
 // RUN: flash-opt %s --split-input-file --flash-raise-attention | FileCheck %s
@@ -847,4 +846,122 @@ func.func @negative_joint_bwd_only_mask(%q: tensor<2x2x13x8xf32>, %k: tensor<2x2
       linalg.yield %y : f32
     } -> tensor<2x2x17x8xf32>
   return %g11, %g27, %g30, %g14 : tensor<2x2x13x8xf32>, tensor<2x2x13x8xf32>, tensor<2x2x17x8xf32>, tensor<2x2x17x8xf32>
+}
+
+// -----
+
+// The soft-cap's derivative as 1 - fpowi(t, 2) (the CPU pipeline expands
+// fpowi by a constant: LLVM's powi takes no vector exponent).
+// CHECK-LABEL: func.func @joint_softcap_fpowi
+// CHECK: flash.attention 
+// CHECK: flash.attention_grad
+// EXEC: joint_softcap_fpowi: raised=yes
+func.func @joint_softcap_fpowi(%q: tensor<1x2x13x8xf32>, %k: tensor<1x2x17x8xf32>, %v: tensor<1x2x17x8xf32>, %do: tensor<1x2x13x8xf32>) -> (tensor<1x2x13x8xf32>, tensor<1x2x13x8xf32>, tensor<1x2x17x8xf32>, tensor<1x2x17x8xf32>) {
+  %e1 = tensor.empty() : tensor<1x2x13x17xf32>
+  %c2 = arith.constant 0.0 : f32
+  %z3 = linalg.fill ins(%c2 : f32) outs(%e1 : tensor<1x2x13x17xf32>) -> tensor<1x2x13x17xf32>
+  %g4 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j, d) -> (b, h, i, d)>, affine_map<(b, h, i, j, d) -> (b, h, j, d)>, affine_map<(b, h, i, j, d) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%q, %k : tensor<1x2x13x8xf32>, tensor<1x2x17x8xf32>) outs(%z3 : tensor<1x2x13x17xf32>) {
+    ^bb0(%a0: f32, %a1: f32, %acc: f32):
+      %m = arith.mulf %a0, %a1 : f32
+      %y = arith.addf %acc, %m : f32
+      linalg.yield %y : f32
+    } -> tensor<1x2x13x17xf32>
+  %e5 = tensor.empty() : tensor<1x2x13x17xf32>
+  %e6 = tensor.empty() : tensor<1x2x13x17xf32>
+  %g7 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%g4 : tensor<1x2x13x17xf32>) outs(%e5 : tensor<1x2x13x17xf32>) {
+    ^bb0(%a0: f32, %acc: f32):
+      %c = arith.constant 0.35355339 : f32
+      %y0 = arith.mulf %a0, %c : f32
+      %cap = arith.constant 5.0 : f32
+      %y1 = arith.divf %y0, %cap : f32
+      %y = math.tanh %y1 : f32
+      linalg.yield %y : f32
+    } -> tensor<1x2x13x17xf32>
+  %g8 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%g7 : tensor<1x2x13x17xf32>) outs(%e6 : tensor<1x2x13x17xf32>) {
+    ^bb0(%a0: f32, %acc: f32):
+      %cap = arith.constant 5.0 : f32
+      %y = arith.mulf %a0, %cap : f32
+      linalg.yield %y : f32
+    } -> tensor<1x2x13x17xf32>
+  %e9 = tensor.empty() : tensor<1x2x13x17xf32>
+  %p10 = linalg.softmax dimension(3) ins(%g8 : tensor<1x2x13x17xf32>) outs(%e9 : tensor<1x2x13x17xf32>) -> tensor<1x2x13x17xf32>
+  %e11 = tensor.empty() : tensor<1x2x13x8xf32>
+  %z12 = linalg.fill ins(%c2 : f32) outs(%e11 : tensor<1x2x13x8xf32>) -> tensor<1x2x13x8xf32>
+  %g13 = linalg.generic {indexing_maps = [affine_map<(b, h, i, e, j) -> (b, h, i, j)>, affine_map<(b, h, i, e, j) -> (b, h, j, e)>, affine_map<(b, h, i, e, j) -> (b, h, i, e)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%p10, %v : tensor<1x2x13x17xf32>, tensor<1x2x17x8xf32>) outs(%z12 : tensor<1x2x13x8xf32>) {
+    ^bb0(%a0: f32, %a1: f32, %acc: f32):
+      %m = arith.mulf %a0, %a1 : f32
+      %y = arith.addf %acc, %m : f32
+      linalg.yield %y : f32
+    } -> tensor<1x2x13x8xf32>
+  %e14 = tensor.empty() : tensor<1x2x17x8xf32>
+  %z15 = linalg.fill ins(%c2 : f32) outs(%e14 : tensor<1x2x17x8xf32>) -> tensor<1x2x17x8xf32>
+  %g16 = linalg.generic {indexing_maps = [affine_map<(b, h, j, e, i) -> (b, h, i, j)>, affine_map<(b, h, j, e, i) -> (b, h, i, e)>, affine_map<(b, h, j, e, i) -> (b, h, j, e)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%p10, %do : tensor<1x2x13x17xf32>, tensor<1x2x13x8xf32>) outs(%z15 : tensor<1x2x17x8xf32>) {
+    ^bb0(%a0: f32, %a1: f32, %acc: f32):
+      %m = arith.mulf %a0, %a1 : f32
+      %y = arith.addf %acc, %m : f32
+      linalg.yield %y : f32
+    } -> tensor<1x2x17x8xf32>
+  %e17 = tensor.empty() : tensor<1x2x13x17xf32>
+  %z18 = linalg.fill ins(%c2 : f32) outs(%e17 : tensor<1x2x13x17xf32>) -> tensor<1x2x13x17xf32>
+  %g19 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j, e) -> (b, h, i, e)>, affine_map<(b, h, i, j, e) -> (b, h, j, e)>, affine_map<(b, h, i, j, e) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%do, %v : tensor<1x2x13x8xf32>, tensor<1x2x17x8xf32>) outs(%z18 : tensor<1x2x13x17xf32>) {
+    ^bb0(%a0: f32, %a1: f32, %acc: f32):
+      %m = arith.mulf %a0, %a1 : f32
+      %y = arith.addf %acc, %m : f32
+      linalg.yield %y : f32
+    } -> tensor<1x2x13x17xf32>
+  %e20 = tensor.empty() : tensor<1x2x13xf32>
+  %z21 = linalg.fill ins(%c2 : f32) outs(%e20 : tensor<1x2x13xf32>) -> tensor<1x2x13xf32>
+  %g22 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%p10, %g19 : tensor<1x2x13x17xf32>, tensor<1x2x13x17xf32>) outs(%z21 : tensor<1x2x13xf32>) {
+    ^bb0(%a0: f32, %a1: f32, %acc: f32):
+      %m = arith.mulf %a0, %a1 : f32
+      %y = arith.addf %acc, %m : f32
+      linalg.yield %y : f32
+    } -> tensor<1x2x13xf32>
+  %e23 = tensor.empty() : tensor<1x2x13x17xf32>
+  %g24 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%p10, %g19, %g22 : tensor<1x2x13x17xf32>, tensor<1x2x13x17xf32>, tensor<1x2x13xf32>) outs(%e23 : tensor<1x2x13x17xf32>) {
+    ^bb0(%a0: f32, %a1: f32, %a2: f32, %acc: f32):
+      %d = arith.subf %a1, %a2 : f32
+      %y = arith.mulf %a0, %d : f32
+      linalg.yield %y : f32
+    } -> tensor<1x2x13x17xf32>
+  %e25 = tensor.empty() : tensor<1x2x13x17xf32>
+  %g26 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%g24, %g7 : tensor<1x2x13x17xf32>, tensor<1x2x13x17xf32>) outs(%e25 : tensor<1x2x13x17xf32>) {
+    ^bb0(%a0: f32, %a1: f32, %acc: f32):
+      %two = arith.constant 2 : i32
+      %t2 = math.fpowi %a1, %two : f32, i32
+      %one = arith.constant 1.0 : f32
+      %dd = arith.subf %one, %t2 : f32
+      %c = arith.constant 0.35355339 : f32
+      %y0 = arith.mulf %a0, %dd : f32
+      %y = arith.mulf %y0, %c : f32
+      linalg.yield %y : f32
+    } -> tensor<1x2x13x17xf32>
+  %e27 = tensor.empty() : tensor<1x2x13x8xf32>
+  %z28 = linalg.fill ins(%c2 : f32) outs(%e27 : tensor<1x2x13x8xf32>) -> tensor<1x2x13x8xf32>
+  %g29 = linalg.generic {indexing_maps = [affine_map<(b, h, i, d, j) -> (b, h, i, j)>, affine_map<(b, h, i, d, j) -> (b, h, j, d)>, affine_map<(b, h, i, d, j) -> (b, h, i, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%g26, %k : tensor<1x2x13x17xf32>, tensor<1x2x17x8xf32>) outs(%z28 : tensor<1x2x13x8xf32>) {
+    ^bb0(%a0: f32, %a1: f32, %acc: f32):
+      %m = arith.mulf %a0, %a1 : f32
+      %y = arith.addf %acc, %m : f32
+      linalg.yield %y : f32
+    } -> tensor<1x2x13x8xf32>
+  %e30 = tensor.empty() : tensor<1x2x17x8xf32>
+  %z31 = linalg.fill ins(%c2 : f32) outs(%e30 : tensor<1x2x17x8xf32>) -> tensor<1x2x17x8xf32>
+  %g32 = linalg.generic {indexing_maps = [affine_map<(b, h, j, d, i) -> (b, h, i, j)>, affine_map<(b, h, j, d, i) -> (b, h, i, d)>, affine_map<(b, h, j, d, i) -> (b, h, j, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%g26, %q : tensor<1x2x13x17xf32>, tensor<1x2x13x8xf32>) outs(%z31 : tensor<1x2x17x8xf32>) {
+    ^bb0(%a0: f32, %a1: f32, %acc: f32):
+      %m = arith.mulf %a0, %a1 : f32
+      %y = arith.addf %acc, %m : f32
+      linalg.yield %y : f32
+    } -> tensor<1x2x17x8xf32>
+  return %g13, %g29, %g32, %g16 : tensor<1x2x13x8xf32>, tensor<1x2x13x8xf32>, tensor<1x2x17x8xf32>, tensor<1x2x17x8xf32>
 }
