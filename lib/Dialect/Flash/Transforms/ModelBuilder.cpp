@@ -998,10 +998,11 @@ struct PayloadEval {
           return ec.indexToFloat(a);
         // As written: the conversion of the integer's (unsigned) bits, in
         // f32, rounded again to a narrower type.
-        const Expr *f = nonNegative
-                            ? ec.opaque("arith.sitofp", {x(0)})
-                            : ec.opaque("arith.uitofp",
-                                        {wrapInteger(ec, from, true, x(0))});
+        // (An i64 or index operand has the regions' own width: uitofp reads
+        // its bits unsigned as they are.)
+        const Expr *bits = from < 64 ? wrapInteger(ec, from, true, x(0)) : x(0);
+        const Expr *f = nonNegative ? ec.opaque("arith.sitofp", {x(0)})
+                                    : ec.opaque("arith.uitofp", {bits});
         return ft.getWidth() < 32 ? roundFloat(ec, ft, f) : f;
       }
       return ec.opaque(d->getName().getStringRef(), {x(0)});

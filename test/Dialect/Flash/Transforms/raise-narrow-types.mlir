@@ -571,3 +571,60 @@ func.func @negative_leaky_scores(%q: tensor<37x16xf32>, %k: tensor<45x16xf32>, %
   } -> tensor<37x16xf32>
   return %o32 : tensor<37x16xf32>
 }
+
+// -----
+
+// ALiBi's distance i - j (index) read unsigned by uitofp under a causal
+// mask: negative where masked, so not provably the same value; rebuilt as
+// uitofp of the 64-bit value, as written.
+// CHECK-LABEL: func.func @fwd_alibi_uitofp_causal
+// CHECK: flash.attention
+// CHECK: score_mod
+// CHECK: arith.uitofp
+// EXEC: fwd_alibi_uitofp_causal: raised=yes
+func.func @fwd_alibi_uitofp_causal(%q: tensor<2x3x19x8xf32>, %k: tensor<2x3x19x8xf32>, %v: tensor<2x3x19x8xf32>, %sl: tensor<3xf32>) -> (tensor<2x3x19x8xf32>) {
+  %e1 = tensor.empty() : tensor<2x3x19x19xf32>
+  %cst2 = arith.constant 0.0 : f32
+  %z3 = linalg.fill ins(%cst2 : f32) outs(%e1 : tensor<2x3x19x19xf32>) -> tensor<2x3x19x19xf32>
+  %g4 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j, d) -> (b, h, i, d)>, affine_map<(b, h, i, j, d) -> (b, h, j, d)>, affine_map<(b, h, i, j, d) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%q, %k : tensor<2x3x19x8xf32>, tensor<2x3x19x8xf32>) outs(%z3 : tensor<2x3x19x19xf32>) {
+    ^bb0(%a0: f32, %a1: f32, %acc: f32):
+      %m = arith.mulf %a0, %a1 : f32
+      %y = arith.addf %acc, %m : f32
+      linalg.yield %y : f32
+    } -> tensor<2x3x19x19xf32>
+  %e5 = tensor.empty() : tensor<2x3x19x19xf32>
+  %g6 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (h)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%g4, %sl : tensor<2x3x19x19xf32>, tensor<3xf32>) outs(%e5 : tensor<2x3x19x19xf32>) {
+    ^bb0(%a0: f32, %a1: f32, %acc: f32):
+      %b_ = linalg.index 0 : index
+      %h_ = linalg.index 1 : index
+      %i_ = linalg.index 2 : index
+      %j_ = linalg.index 3 : index
+      %sc_ = arith.constant 0.35355339 : f32
+      %s_ = arith.mulf %a0, %sc_ : f32
+      %ii = arith.index_cast %i_ : index to i64
+      %jj = arith.index_cast %j_ : index to i64
+      %d = arith.subi %ii, %jj : i64
+      %df = arith.uitofp %d : i64 to f32
+      %bias = arith.mulf %a1, %df : f32
+      %y1 = arith.subf %s_, %bias : f32
+      %z = arith.constant 0 : i64
+      %keep = arith.cmpi sge, %d, %z : i64
+      %nf_ = arith.constant 0xFF800000 : f32
+      %y_ = arith.select %keep, %y1, %nf_ : f32
+      linalg.yield %y_ : f32
+    } -> tensor<2x3x19x19xf32>
+  %e7 = tensor.empty() : tensor<2x3x19x19xf32>
+  %p8 = linalg.softmax dimension(3) ins(%g6 : tensor<2x3x19x19xf32>) outs(%e7 : tensor<2x3x19x19xf32>) -> tensor<2x3x19x19xf32>
+  %e9 = tensor.empty() : tensor<2x3x19x8xf32>
+  %z10 = linalg.fill ins(%cst2 : f32) outs(%e9 : tensor<2x3x19x8xf32>) -> tensor<2x3x19x8xf32>
+  %g11 = linalg.generic {indexing_maps = [affine_map<(b, h, i, e, j) -> (b, h, i, j)>, affine_map<(b, h, i, e, j) -> (b, h, j, e)>, affine_map<(b, h, i, e, j) -> (b, h, i, e)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%p8, %v : tensor<2x3x19x19xf32>, tensor<2x3x19x8xf32>) outs(%z10 : tensor<2x3x19x8xf32>) {
+    ^bb0(%a0: f32, %a1: f32, %acc: f32):
+      %m = arith.mulf %a0, %a1 : f32
+      %y = arith.addf %acc, %m : f32
+      linalg.yield %y : f32
+    } -> tensor<2x3x19x8xf32>
+  return %g11 : tensor<2x3x19x8xf32>
+}
