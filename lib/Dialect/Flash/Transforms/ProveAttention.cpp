@@ -503,6 +503,41 @@ static std::optional<int64_t> evalIntAt(const Expr *e, unsigned i, unsigned j,
     return name.front() == 'u' ? static_cast<int64_t>(bits.getZExtValue())
                                : bits.getSExtValue();
   }
+  // Integer arithmetic the model kept by name, as the regions compute it
+  // in i64 (a remainder of a negative difference, (j - i) remsi 3).
+  if (e->ops.size() == 2 && name.starts_with("arith.")) {
+    std::optional<int64_t> a = evalIntAt(e->ops[0], i, j, iv, jv),
+                           b = evalIntAt(e->ops[1], i, j, iv, jv);
+    if (!a || !b)
+      return std::nullopt;
+    APInt x(64, *a, true), y(64, *b, true);
+    bool divides = name == "arith.divsi" || name == "arith.remsi" ||
+                   name == "arith.divui" || name == "arith.remui" ||
+                   name == "arith.floordivsi" || name == "arith.ceildivsi";
+    if (divides && y.isZero())
+      return std::nullopt;
+    std::optional<APInt> r;
+    if (name == "arith.addi")
+      r = x + y;
+    else if (name == "arith.subi")
+      r = x - y;
+    else if (name == "arith.muli")
+      r = x * y;
+    else if (name == "arith.divsi")
+      r = x.sdiv(y);
+    else if (name == "arith.remsi")
+      r = x.srem(y);
+    else if (name == "arith.divui")
+      r = x.udiv(y);
+    else if (name == "arith.remui")
+      r = x.urem(y);
+    else if (name == "arith.maxsi")
+      r = x.sge(y) ? x : y;
+    else if (name == "arith.minsi")
+      r = x.sle(y) ? x : y;
+    if (r)
+      return r->getSExtValue();
+  }
   return std::nullopt;
 }
 

@@ -628,3 +628,58 @@ func.func @fwd_alibi_uitofp_causal(%q: tensor<2x3x19x8xf32>, %k: tensor<2x3x19x8
     } -> tensor<2x3x19x8xf32>
   return %g11 : tensor<2x3x19x8xf32>
 }
+
+// -----
+
+// A dilated mask (j - i) remsi 3 == 0 with finfo.min: the remainder of a
+// negative difference is not affine, so the check that every row sees a
+// key evaluates it at every position (the diagonal always passes).
+// CHECK-LABEL: func.func @fwd_remsi_dilated
+// CHECK: flash.attention
+// CHECK: mask_mod
+// EXEC: fwd_remsi_dilated: raised=yes
+func.func @fwd_remsi_dilated(%q: tensor<1x2x17x8xf32>, %k: tensor<1x2x17x8xf32>, %v: tensor<1x2x17x8xf32>) -> (tensor<1x2x17x8xf32>) {
+  %e1 = tensor.empty() : tensor<1x2x17x17xf32>
+  %cst2 = arith.constant 0.0 : f32
+  %z3 = linalg.fill ins(%cst2 : f32) outs(%e1 : tensor<1x2x17x17xf32>) -> tensor<1x2x17x17xf32>
+  %g4 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j, d) -> (b, h, i, d)>, affine_map<(b, h, i, j, d) -> (b, h, j, d)>, affine_map<(b, h, i, j, d) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%q, %k : tensor<1x2x17x8xf32>, tensor<1x2x17x8xf32>) outs(%z3 : tensor<1x2x17x17xf32>) {
+    ^bb0(%a0: f32, %a1: f32, %acc: f32):
+      %m = arith.mulf %a0, %a1 : f32
+      %y = arith.addf %acc, %m : f32
+      linalg.yield %y : f32
+    } -> tensor<1x2x17x17xf32>
+  %e5 = tensor.empty() : tensor<1x2x17x17xf32>
+  %g6 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%g4 : tensor<1x2x17x17xf32>) outs(%e5 : tensor<1x2x17x17xf32>) {
+    ^bb0(%a0: f32, %acc: f32):
+      %b_ = linalg.index 0 : index
+      %h_ = linalg.index 1 : index
+      %i_ = linalg.index 2 : index
+      %j_ = linalg.index 3 : index
+      %sc_ = arith.constant 0.35355339 : f32
+      %s_ = arith.mulf %a0, %sc_ : f32
+      %ii = arith.index_cast %i_ : index to i32
+      %jj = arith.index_cast %j_ : index to i32
+      %d = arith.subi %jj, %ii : i32
+      %c3 = arith.constant 3 : i32
+      %r = arith.remsi %d, %c3 : i32
+      %z = arith.constant 0 : i32
+      %cc = arith.cmpi eq, %r, %z : i32
+      %f = arith.constant -1.0e+09 : f32
+      %y_ = arith.select %cc, %s_, %f : f32
+      linalg.yield %y_ : f32
+    } -> tensor<1x2x17x17xf32>
+  %e7 = tensor.empty() : tensor<1x2x17x17xf32>
+  %p8 = linalg.softmax dimension(3) ins(%g6 : tensor<1x2x17x17xf32>) outs(%e7 : tensor<1x2x17x17xf32>) -> tensor<1x2x17x17xf32>
+  %e9 = tensor.empty() : tensor<1x2x17x8xf32>
+  %z10 = linalg.fill ins(%cst2 : f32) outs(%e9 : tensor<1x2x17x8xf32>) -> tensor<1x2x17x8xf32>
+  %g11 = linalg.generic {indexing_maps = [affine_map<(b, h, i, e, j) -> (b, h, i, j)>, affine_map<(b, h, i, e, j) -> (b, h, j, e)>, affine_map<(b, h, i, e, j) -> (b, h, i, e)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%p8, %v : tensor<1x2x17x17xf32>, tensor<1x2x17x8xf32>) outs(%z10 : tensor<1x2x17x8xf32>) {
+    ^bb0(%a0: f32, %a1: f32, %acc: f32):
+      %m = arith.mulf %a0, %a1 : f32
+      %y = arith.addf %acc, %m : f32
+      linalg.yield %y : f32
+    } -> tensor<1x2x17x8xf32>
+  return %g11 : tensor<1x2x17x8xf32>
+}
