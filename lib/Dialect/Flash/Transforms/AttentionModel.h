@@ -192,6 +192,10 @@ private:
   unsigned nextFresh = kFirstFresh;
 };
 
+/// The static extent of every dim of a linear affine expression's range, as
+/// a helper for simplification: `extentOf(dim)` or nullopt.
+using ExtentFn = std::function<std::optional<int64_t>(unsigned)>;
+
 /// Reads IR values as expressions. Looks through linalg ops (named ones by
 /// their indexing maps and payload), tensor.collapse_shape/expand_shape,
 /// tensor.cast, constants, and linalg.softmax (through its upstream
@@ -213,6 +217,8 @@ public:
   llvm::DenseMap<Value, Value> aliases;
   /// Static extents of dims (free and fresh), when known.
   llvm::DenseMap<unsigned, int64_t> extents;
+  /// `extents` as an ExtentFn (nullopt where unknown or dynamic).
+  ExtentFn extentOf() const;
   /// The sizes affine symbols stand for: (tensor, dim).
   SmallVector<std::pair<Value, int64_t>> symbols;
   /// An integer value computed outside any payload (constants, tensor.dim,
@@ -301,13 +307,22 @@ void collectReads(const Expr *e, SmallVectorImpl<const Expr *> &out);
 /// Every tensor `e` reads, by a Read or a Gather.
 void collectTensors(const Expr *e, SmallVectorImpl<Value> &out);
 
-/// The static extent of every dim of a linear affine expression's range, as
-/// a helper for simplification: `extentOf(dim)` or nullopt.
-using ExtentFn = std::function<std::optional<int64_t>(unsigned)>;
-
 /// Simplifies floordiv/mod of a linear form by a constant when the
 /// remainder's range is known to lie in [0, n).
 AffineExpr simplifyDivMod(AffineExpr e, const ExtentFn &extentOf);
+
+/// The value a narrower integer type gives `x` (an i64): truncated to
+/// `width` bits and sign- or zero-extended back, an opaque "wrap.s8" /
+/// "wrap.u32" that the regions rebuild so (Materialize.cpp) and the proofs
+/// evaluate (ProveAttention.cpp).
+const Expr *wrapInteger(ExprContext &ec, unsigned width, bool zeroExtend,
+                        const Expr *x);
+struct Wrap {
+  unsigned width;
+  bool zeroExtend;
+};
+/// The wrap `e` is (wrapInteger), or nullopt.
+std::optional<Wrap> asWrap(const Expr *e);
 
 /// Whether an integer of `width` bits holding the position expression `e`
 /// holds its value exactly, at every position (the ranges of decideCmpI):

@@ -461,16 +461,14 @@ struct Emitter {
       return arith::CmpIOp::create(b, loc, *p, ops[0], ops[1]);
     }
     // A narrower type's value (ModelBuilder.cpp: wrapInteger, roundFloat).
-    if (ops.size() == 1 && name.consume_front("wrap.")) {
-      bool zeroExtend = name.consume_front("u") || !name.consume_front("s");
-      unsigned width;
-      if (!isInt || name.getAsInteger(10, width) || width == 0 || width >= 64) {
+    if (std::optional<Wrap> w = asWrap(e)) {
+      if (!isInt) {
         failed = true;
         return f32(0);
       }
       Value t =
-          arith::TruncIOp::create(b, loc, b.getIntegerType(width), ops[0]);
-      if (zeroExtend)
+          arith::TruncIOp::create(b, loc, b.getIntegerType(w->width), ops[0]);
+      if (w->zeroExtend)
         return arith::ExtUIOp::create(b, loc, b.getI64Type(), t).getResult();
       return arith::ExtSIOp::create(b, loc, b.getI64Type(), t).getResult();
     }

@@ -529,6 +529,26 @@ static Range rangeOf(AffineExpr e, const ExtentFn &extentOf) {
   }
 }
 
+const Expr *model::wrapInteger(ExprContext &ec, unsigned width, bool zeroExtend,
+                               const Expr *x) {
+  return ec.opaque(
+      ("wrap." + Twine(zeroExtend ? "u" : "s") + Twine(width)).str(), {x});
+}
+
+std::optional<Wrap> model::asWrap(const Expr *e) {
+  if (e->kind != Kind::Opaque || e->ops.size() != 1)
+    return std::nullopt;
+  StringRef name = e->name;
+  if (!name.consume_front("wrap.") || name.empty() ||
+      (name.front() != 's' && name.front() != 'u'))
+    return std::nullopt;
+  Wrap w{0, name.front() == 'u'};
+  if (name.drop_front().getAsInteger(10, w.width) || w.width == 0 ||
+      w.width >= 64)
+    return std::nullopt;
+  return w;
+}
+
 bool model::fitsInteger(AffineExpr e, unsigned width, bool nonNegative,
                         const ExtentFn &extentOf) {
   Range r = rangeOf(e, extentOf);

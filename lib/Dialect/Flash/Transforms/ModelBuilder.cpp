@@ -78,16 +78,6 @@ static bool exactNarrowing(Operation *d, const Expr *x,
   return exactInFloat(x->index[0], ft.getFPMantissaWidth(), extentOf);
 }
 
-/// The value a narrower type gives an integer: `x` (in i64) truncated to
-/// `width` bits and sign- or zero-extended back ("wrap.s8", "wrap.u32"), as
-/// an op the regions rebuild exactly so (Materialize.cpp). A position in
-/// i8 wraps around past 127; the model's integers are unbounded otherwise.
-static const Expr *wrapInteger(ExprContext &ec, unsigned width, bool zeroExtend,
-                               const Expr *x) {
-  return ec.opaque(
-      ("wrap." + Twine(zeroExtend ? "u" : "s") + Twine(width)).str(), {x});
-}
-
 /// `x` (an f32 value) rounded to the narrower float type `t` and back
 /// ("round.bf16", "round.f16"): a position in bf16 rounds past 256.
 static const Expr *roundFloat(ExprContext &ec, Type t, const Expr *x) {
@@ -108,6 +98,15 @@ static bool isRounding(Operation *d) {
 //===----------------------------------------------------------------------===//
 
 ModelBuilder::ModelBuilder(ExprContext &ec) : ec(ec) {}
+
+ExtentFn ModelBuilder::extentOf() const {
+  return [this](unsigned dim) -> std::optional<int64_t> {
+    auto it = extents.find(dim);
+    if (it == extents.end() || ShapedType::isDynamic(it->second))
+      return std::nullopt;
+    return it->second;
+  };
+}
 ModelBuilder::~ModelBuilder() { releaseScratch(); }
 
 void ModelBuilder::releaseScratch() {
@@ -438,13 +437,7 @@ const Expr *ModelBuilder::evalOp(Value v, ArrayRef<AffineExpr> idx) {
     if (isa<arith::ExtFOp, arith::TruncFOp>(op)) {
       if (tensorOp)
         record();
-      ExtentFn extentOf = [&](unsigned dim) -> std::optional<int64_t> {
-        auto it = extents.find(dim);
-        if (it == extents.end() || ShapedType::isDynamic(it->second))
-          return std::nullopt;
-        return it->second;
-      };
-      if (!exactNarrowing(op, xs[0], extentOf))
+      if (!exactNarrowing(op, xs[0], extentOf()))
         return roundFloat(ec, getElementTypeOrSelf(op->getResult(0).getType()),
                           xs[0]);
       return xs[0];
@@ -698,16 +691,7 @@ struct PayloadEval {
     return out;
   }
 
-  /// The static extent of a dim of the evaluated tensor, or nullopt.
-  std::optional<int64_t> extentOf(unsigned dim) const {
-    auto it = mb.extents.find(dim);
-    if (it == mb.extents.end() || ShapedType::isDynamic(it->second))
-      return std::nullopt;
-    return it->second;
-  }
-  ExtentFn extents() const {
-    return [this](unsigned dim) { return extentOf(dim); };
-  }
+  ExtentFn extents() const { return mb.extentOf(); }
 
   /// An integer op the model keeps by name, which the regions compute in
   /// i64 (Materialize.cpp): in a narrower type, its operands as that type's

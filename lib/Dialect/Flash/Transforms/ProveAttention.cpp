@@ -492,16 +492,14 @@ static std::optional<int64_t> evalIntAt(const Expr *e, unsigned i, unsigned j,
       std::fabs(e->value) < 0x1p62)
     return static_cast<int64_t>(e->value);
   StringRef name = e->kind == Kind::Opaque ? StringRef(e->name) : "";
-  unsigned width;
-  if (e->ops.size() == 1 && name.consume_front("wrap.") && name.size() > 1 &&
-      !name.drop_front().getAsInteger(10, width) && width > 0 && width < 64) {
+  if (std::optional<Wrap> w = asWrap(e)) {
     std::optional<int64_t> x = evalIntAt(e->ops[0], i, j, iv, jv);
     if (!x)
       return std::nullopt;
     APInt bits =
-        APInt(64, static_cast<uint64_t>(*x), /*isSigned=*/true).trunc(width);
-    return name.front() == 'u' ? static_cast<int64_t>(bits.getZExtValue())
-                               : bits.getSExtValue();
+        APInt(64, static_cast<uint64_t>(*x), /*isSigned=*/true).trunc(w->width);
+    return w->zeroExtend ? static_cast<int64_t>(bits.getZExtValue())
+                         : bits.getSExtValue();
   }
   // Integer arithmetic the model kept by name, as the regions compute it
   // in i64 (a remainder of a negative difference, (j - i) remsi 3).
