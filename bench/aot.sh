@@ -18,14 +18,16 @@ clang-22 -O2 -c test/Integration/CUDA/host_utils.c -o "$tmp/utils.o"
 printf 'void flash_aot_main(void);\nint main(void) { flash_aot_main(); return 0; }\n' \
   > "$tmp/aot_main.c"
 clang-22 -O2 -c "$tmp/aot_main.c" -o "$tmp/aot_main.o"
+# (Each step chained: called as an `if` condition, a function runs without
+# errexit, and a failed step must fail the call.)
 aot_link() {
-  "${FLASH_OPT:-build/bin/flash-opt}" "$1" "$3" -o "$tmp/$2.ll.mlir"
-  $LLVM/bin/mlir-translate --mlir-to-llvmir "$tmp/$2.ll.mlir" -o "$tmp/$2.ll"
-  sed -i 's/^define void @main()/define void @flash_aot_main()/' "$tmp/$2.ll"
+  "${FLASH_OPT:-build/bin/flash-opt}" "$1" "$3" -o "$tmp/$2.ll.mlir" &&
+  $LLVM/bin/mlir-translate --mlir-to-llvmir "$tmp/$2.ll.mlir" -o "$tmp/$2.ll" &&
+  sed -i 's/^define void @main()/define void @flash_aot_main()/' "$tmp/$2.ll" &&
   # (-mf16c: f16 conversions inline, not libgcc calls; the host reference
   # of an f16 check at 2000 x 1500 took 64 s without.)
   clang-22 -O2 -mf16c -Wno-override-module "$tmp/$2.ll" "$tmp/utils.o" "$tmp/aot_main.o" -o "$OUT/$2" \
-    -Lbuild/lib -l"$4" -Wl,--allow-shlib-undefined -Wl,-rpath,'$ORIGIN' -lm
+    -Lbuild/lib -l"$4" -Wl,--allow-shlib-undefined -Wl,-rpath,'$ORIGIN' -lm &&
   echo "built $OUT/$2"
 }
 exe() { # name mlirgen-args...

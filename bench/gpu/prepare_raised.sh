@@ -17,7 +17,8 @@ FILES=("$@")
 [ ${#FILES[@]} -eq 0 ] && FILES=(test/Dialect/Flash/Transforms/raise-modifier*.mlir
   test/Dialect/Flash/Transforms/raise-narrow-types.mlir
   test/Dialect/Flash/Transforms/raise-masks.mlir
-  test/Dialect/Flash/Transforms/raise-mask-values.mlir)
+  test/Dialect/Flash/Transforms/raise-mask-values.mlir
+  test/Dialect/Flash/Transforms/raise-joint*.mlir)
 source bench/aot.sh
 mods=$tmp/mods
 for f in "${FILES[@]}"; do

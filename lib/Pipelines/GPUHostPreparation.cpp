@@ -12,7 +12,9 @@
 #include "flash/Dialect/Flash/Transforms/Passes.h"
 
 #include "mlir/Conversion/BufferizationToMemRef/BufferizationToMemRef.h"
+#include "mlir/Conversion/TosaToArith/TosaToArith.h"
 #include "mlir/Conversion/TosaToLinalg/TosaToLinalg.h"
+#include "mlir/Conversion/TosaToTensor/TosaToTensor.h"
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -38,7 +40,11 @@ void mlir::flash::addHostFP8Lowering(OpPassManager &pm) {
 }
 
 void mlir::flash::buildGPUHostPreparation(OpPassManager &pm) {
+  // The rest of the module's TOSA, as --flash-to-cpu lowers it (constants
+  // and reshapes too: a raised TOSA program's other uses of them).
   tosa::addTosaToLinalgPasses(pm, TosaToLinalgOptions());
+  pm.addNestedPass<func::FuncOp>(createTosaToArithPass());
+  pm.addNestedPass<func::FuncOp>(createTosaToTensorPass());
   pm.addPass(createFlashDecomposeAggregates());
   pm.addPass(createConvertElementwiseToLinalgPass());
   pm.addPass(createCanonicalizerPass());

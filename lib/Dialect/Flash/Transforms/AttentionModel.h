@@ -108,6 +108,10 @@ constexpr unsigned kFirstFresh = 64;
 /// Affine symbols stand for tensor sizes (tensor.dim of a value).
 constexpr unsigned kMaxSymbols = 8;
 
+/// The static extent of every dim of a linear affine expression's range, as
+/// a helper for simplification: `extentOf(dim)` or nullopt.
+using ExtentFn = std::function<std::optional<int64_t>(unsigned)>;
+
 /// Owns and interns expressions.
 class ExprContext {
 public:
@@ -168,8 +172,10 @@ public:
   /// in any order. Interning already makes exactly equal forms one pointer.
   static bool equalUpToRounding(const Expr *a, const Expr *b);
 
-  /// `e` with free dim `from` replaced by `to`.
-  const Expr *substitute(const Expr *e, unsigned from, AffineExpr to);
+  /// `e` with free dim `from` replaced by `to`; with `extents`, the
+  /// indices are simplified by the dims' ranges (simplifyDivMod).
+  const Expr *substitute(const Expr *e, unsigned from, AffineExpr to,
+                         const ExtentFn *extents = nullptr);
   /// A new fresh dim.
   unsigned freshDim() { return nextFresh++; }
 
@@ -191,10 +197,6 @@ private:
   unsigned nextId = 0;
   unsigned nextFresh = kFirstFresh;
 };
-
-/// The static extent of every dim of a linear affine expression's range, as
-/// a helper for simplification: `extentOf(dim)` or nullopt.
-using ExtentFn = std::function<std::optional<int64_t>(unsigned)>;
 
 /// Reads IR values as expressions. Looks through linalg ops (named ones by
 /// their indexing maps and payload), tensor.collapse_shape/expand_shape,
@@ -237,6 +239,12 @@ public:
   /// floor), where reassociating or folding constants could move a value
   /// across an integer boundary (T5's log buckets).
   bool exact = false;
+
+  /// Whether an expand_shape is read through even where its source's reads
+  /// stay combined (leaf[G hk + g]): the backward of grouped K/V heads,
+  /// whose sum over each group is such a read (ProveAttentionGrad.cpp).
+  /// Otherwise such a view is itself a leaf, as a layout the proof can name.
+  bool foldLinearViews = false;
 
   /// Forgets what was evaluated (after stopAt changed).
   void resetMemo() {

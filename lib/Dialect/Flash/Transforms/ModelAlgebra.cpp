@@ -971,13 +971,16 @@ const Expr *ExprContext::replace(const Expr *e, const Expr *from,
   return rebuild(e, s);
 }
 
-const Expr *ExprContext::substitute(const Expr *e, unsigned from,
-                                    AffineExpr to) {
+const Expr *ExprContext::substitute(const Expr *e, unsigned from, AffineExpr to,
+                                    const ExtentFn *extents) {
   if (!e->freeDims.contains(from))
     return e;
   AffineExpr fromE = getAffineDimExpr(from, ctx);
-  auto sub = [&](AffineExpr x) { return x.replace(fromE, to); };
-  auto s = [&](const Expr *o) { return substitute(o, from, to); };
+  auto sub = [&](AffineExpr x) {
+    x = x.replace(fromE, to);
+    return extents ? simplifyDivMod(x, *extents) : x;
+  };
+  auto s = [&](const Expr *o) { return substitute(o, from, to, extents); };
   switch (e->kind) {
   case Kind::Read: {
     SmallVector<AffineExpr> idx;
@@ -1003,7 +1006,7 @@ const Expr *ExprContext::substitute(const Expr *e, unsigned from,
       bound = f;
     }
     return reduce(static_cast<ReduceKind>(e->aux), bound,
-                  substitute(body, from, to));
+                  substitute(body, from, to, extents));
   }
   default:
     return rebuild(e, s);

@@ -186,7 +186,8 @@ const Expr *ModelBuilder::throughView(Value view, Value src,
   const Expr *inner = eval(src, srcIdx);
   // A reshape that cannot be folded into the leaves' index expressions (a
   // collapsed dim that stays collapsed) is itself the leaf.
-  if (isSimple(idx) && readsComplex(inner)) {
+  if (isSimple(idx) && readsComplex(inner) &&
+      !(foldLinearViews && view.getDefiningOp<tensor::ExpandShapeOp>())) {
     if (getenv("FLASH_RAISE_DEBUG"))
       llvm::errs() << "  view kept as a leaf: " << ec.str(inner).substr(0, 600)
                    << "\n";

@@ -12,6 +12,12 @@
 //   dQ(i, d) = scale sum_j dS(i, j) K(j, d)
 //   dK(j, d) = scale sum_i dS(i, j) Q(i, d)
 //
+// With grouped K/V heads (GQA: K and V read at kv head h floordiv G; MQA:
+// K and V without a head), dK and dV are the sums over each kv head's query
+// heads, which is what autodiff writes for the repeat (an expand_shape of
+// the heads and a sum over the group): the templates read Q, P, O and dO at
+// query head G hk + g (MQA: g), K and V at kv head hk, and sum over g.
+//
 // Because both sides are in normal form, every algebraically equal spelling
 // (dS as P dP - P D, the scale on dS, on the products or folded, D from
 // either formula, transposes anywhere) is one pointer. A value equal to dQ,
@@ -41,6 +47,8 @@ namespace {
 /// Free dims of the role space the templates are built in: the root's dims,
 /// plus J (a key) and Dd (Q/K's head dim).
 constexpr unsigned kJ = 30, kDd = 31;
+/// The kv head of grouped K/V heads (dK and dV's head dim).
+constexpr unsigned kHk = 32;
 /// A backward value's own dims start here.
 constexpr unsigned kOwn = 48;
 
@@ -97,29 +105,92 @@ struct GradProver {
     return ec.scale(sumOver(iDim(), ec.mul(dS(fromO), qT)), f.scale);
   }
 
+  bool groupedHeads() const { return f.group > 1 || f.kvBroadcastHead; }
+
+  /// The leaves' reads a template is built from (those of a grouped one
+  /// differ).
+  struct Leaves {
+    const Expr *p, *q, *k, *v, *o, *dO, *modDerivative;
+  };
+  Leaves leaves() const { return {pT, qT, kT, vT, oT, dOT, modDerivative}; }
+  void setLeaves(const Leaves &l) {
+    std::tie(pT, qT, kT, vT, oT, dOT, modDerivative) =
+        std::tie(l.p, l.q, l.k, l.v, l.o, l.dO, l.modDerivative);
+  }
+
+  /// `build()` (dK or dV) for grouped K/V heads: summed over the query heads
+  /// G hk + g of kv head hk (MQA: every head g), with the leaves it reads
+  /// in `used`.
+  const Expr *grouped(function_ref<const Expr *()> build, Leaves &used) {
+    unsigned h = f.canonical[f.numBatch - 1];
+    unsigned g = ec.freshDim();
+    AffineExpr qHead = f.kvBroadcastHead ? dim(g) : dim(kHk) * f.group + dim(g);
+    Leaves saved = leaves();
+    // (K's and V's h floordiv G inside, in a score modifier's derivative,
+    // becomes hk + g floordiv G: 0 <= g < G makes it hk.)
+    ExtentFn extents = [&](unsigned d) -> std::optional<int64_t> {
+      if (d == g && !f.kvBroadcastHead)
+        return f.group;
+      return std::nullopt;
+    };
+    auto atQueryHead = [&](const Expr *t) {
+      return t ? ec.substitute(t, h, qHead, &extents) : nullptr;
+    };
+    // K and V at the kv head: their index `h floordiv G` becomes hk.
+    auto atKvHead = [&](const Expr *t) {
+      SmallVector<AffineExpr> idx;
+      for (AffineExpr e : t->index)
+        idx.push_back(e.isFunctionOfDim(h) ? dim(kHk) : e);
+      return ec.read(t->tensor, idx);
+    };
+    setLeaves({atQueryHead(pT), atQueryHead(qT), atKvHead(kT), atKvHead(vT),
+               atQueryHead(oT), atQueryHead(dOT), atQueryHead(modDerivative)});
+    used = leaves();
+    const Expr *r = ec.reduce(ReduceKind::Sum, g, build());
+    setLeaves(saved);
+    return r;
+  }
+
   /// Maps role dims to the expressions of `m`'s space by aligning the reads
   /// of the templates' leaves with those in `m`.
-  std::optional<DenseMap<unsigned, AffineExpr>> align(const Expr *m) {
+  std::optional<DenseMap<unsigned, AffineExpr>> align(const Expr *m,
+                                                      const Leaves &l) {
     DenseMap<unsigned, AffineExpr> map;
     SmallVector<const Expr *> reads;
-    for (const Expr *t : {pT, qT, kT, vT, oT, dOT})
+    for (const Expr *t : {l.p, l.q, l.k, l.v, l.o, l.dO})
       if (t)
         reads.push_back(t);
     for (const Expr *t : reads) {
       SmallVector<const Expr *> found;
       collectReads(m, t->tensor, found);
       for (const Expr *r : found)
-        for (auto [te, me] : llvm::zip(t->index, r->index)) {
-          auto td = dyn_cast<AffineDimExpr>(te);
-          auto md = dyn_cast<AffineDimExpr>(me);
-          if (!td || !md || md.getPosition() < kOwn)
-            continue; // constants, floordivs and bound dims
-          auto [it, inserted] = map.insert({td.getPosition(), me});
-          if (!inserted && it->second != me)
+        for (auto [te, me] : llvm::zip(t->index, r->index))
+          if (!alignIndex(te, me, map))
             return std::nullopt;
-        }
     }
     return map;
+  }
+
+  /// Maps the role dims of index `te` to the own dims at the same places of
+  /// `me` (a grouped head G hk + g against 2 d49 + g'); false on a clash.
+  static bool alignIndex(AffineExpr te, AffineExpr me,
+                         DenseMap<unsigned, AffineExpr> &map) {
+    auto td = dyn_cast<AffineDimExpr>(te);
+    auto md = dyn_cast<AffineDimExpr>(me);
+    if (td && md) {
+      if (md.getPosition() < kOwn)
+        return true; // bound dims
+      auto [it, inserted] = map.insert({td.getPosition(), me});
+      return inserted || it->second == me;
+    }
+    auto tb = dyn_cast<AffineBinaryOpExpr>(te);
+    auto mb = dyn_cast<AffineBinaryOpExpr>(me);
+    if (tb && mb && tb.getKind() == mb.getKind() &&
+        tb.getKind() != AffineExprKind::FloorDiv &&
+        tb.getKind() != AffineExprKind::Mod)
+      return alignIndex(tb.getLHS(), mb.getLHS(), map) &&
+             alignIndex(tb.getRHS(), mb.getRHS(), map);
+    return true; // constants, floordivs and mods: nothing to learn
   }
 
   static bool isSumOfTwo(const Expr *e) {
@@ -334,28 +405,36 @@ struct GradProver {
     struct Cand {
       GradOutput::Which which;
       const Expr *t;
+      Leaves leaves;
     };
-    SmallVector<Cand> cands{{GradOutput::DV, dV()},
-                            {GradOutput::DQ, dQ(false)},
-                            {GradOutput::DQ, dQ(true)},
-                            {GradOutput::DK, dK(false)},
-                            {GradOutput::DK, dK(true)}};
-    auto map = align(m);
-    if (getenv("FLASH_RAISE_DEBUG")) {
-      llvm::errs() << "  backward value " << y << "\n    model " << ec.str(m)
-                   << "\n    dV  " << ec.str(cands[0].t)
-                   << "\n    dQ  " << ec.str(cands[1].t) << "\n    map";
-      if (map)
-        for (auto [r, e] : *map)
-          llvm::errs() << " d" << r << "->" << e;
-      llvm::errs() << "\n";
-    }
-    if (!map)
-      return std::nullopt;
-    m = withoutMaskedZeros(m);
+    SmallVector<Cand> cands;
+    auto add = [&](GradOutput::Which w, function_ref<const Expr *()> build) {
+      Leaves l = leaves();
+      const Expr *t =
+          groupedHeads() && w != GradOutput::DQ ? grouped(build, l) : build();
+      cands.push_back({w, t, l});
+    };
+    add(GradOutput::DV, [&] { return dV(); });
+    add(GradOutput::DQ, [&] { return dQ(false); });
+    add(GradOutput::DQ, [&] { return dQ(true); });
+    add(GradOutput::DK, [&] { return dK(false); });
+    add(GradOutput::DK, [&] { return dK(true); });
     if (getenv("FLASH_RAISE_DEBUG"))
-      llvm::errs() << "    expanded " << ec.str(ec.expand(m)) << "\n";
+      llvm::errs() << "  backward value " << y << "\n    model " << ec.str(m)
+                   << "\n    dV  " << ec.str(cands[0].t) << "\n    dQ  "
+                   << ec.str(cands[1].t) << "\n";
+    const Expr *unmasked = nullptr;
     for (auto &c : cands) {
+      auto map = align(m, c.leaves);
+      if (!map)
+        continue;
+      if (!unmasked) {
+        unmasked = withoutMaskedZeros(m);
+        if (getenv("FLASH_RAISE_DEBUG"))
+          llvm::errs() << "    expanded " << ec.str(ec.expand(unmasked))
+                       << "\n";
+      }
+      m = unmasked;
       // Distributed on both sides: P (dP - D) and P dP - P D are one form.
       const Expr *t = ec.expand(substituteAll(ec, c.t, *map));
       bool same = ExprContext::equalUpToRounding(t, ec.expand(m));
@@ -382,6 +461,9 @@ struct GradProver {
         auto pos = llvm::find(f.canonical, *role) - f.canonical.begin();
         if (*role == kJ)
           out.layout.dims.push_back({DimRole::Key});
+        else if (*role == kHk)
+          out.layout.dims.push_back(
+              {DimRole::Batch, static_cast<unsigned>(f.numBatch - 1)});
         else if (*role == kDd)
           out.layout.dims.push_back({DimRole::Head});
         else if (*role == iDim())
@@ -434,6 +516,73 @@ alignP(ExprContext &ec, const ForwardFacts &f, const Expr *rootExpr,
 
 } // namespace
 
+/// Whether `x`'s model (read at `idx`) is the forward's probability P.
+static bool isProbability(ExprContext &ec, ModelBuilder &mb,
+                          const ForwardFacts &f, const Expr *rootExpr, Value x,
+                          ArrayRef<AffineExpr> idx) {
+  const Expr *m = mb.eval(x, idx);
+  auto map = alignP(ec, f, rootExpr, m);
+  return map && substituteAll(ec, f.probability, *map) == m;
+}
+
+SmallVector<std::pair<Value, Operation *>>
+raise::recomputedProbabilities(ExprContext &ec, ModelBuilder &mb,
+                               const ForwardFacts &f, const Expr *rootExpr,
+                               const DenseSet<Operation *> &forward) {
+  SmallVector<std::pair<Value, Operation *>> out;
+  // The ops that make P in the forward, as patterns.
+  SmallVector<Operation *> makers;
+  auto visited = mb.visited.takeVector();
+  for (auto &[v, idx] : visited)
+    mb.visited.insert({v, idx});
+  for (auto &[v, idx] : visited) {
+    Operation *d = v.getDefiningOp();
+    if (d && forward.contains(d) && d->getNumResults() == 1 &&
+        isProbability(ec, mb, f, rootExpr, v, idx))
+      makers.push_back(d);
+  }
+  if (makers.empty())
+    return out;
+  Operation *anchor = makers.front();
+  Region *region = anchor->getParentRegion();
+  // (The ops the backward may read: those after the forward's P in its
+  // block, of P's type, made like it; each modeled once.)
+  unsigned modeled = 0;
+  region->walk([&](Operation *op) {
+    if (forward.contains(op) || op->getNumResults() != 1 || modeled > 16)
+      return;
+    bool like = llvm::any_of(makers, [&](Operation *m) {
+      return m->getName() == op->getName() &&
+             m->getResultTypes() == op->getResultTypes();
+    });
+    // (A view of the forward's own P, a transpose of it, is not a copy:
+    // the backward's walk reaches it from P.)
+    if (!like || llvm::any_of(op->getOperands(), [&](Value o) {
+          return llvm::is_contained(makers, o.getDefiningOp());
+        }))
+      return;
+    Value x = op->getResult(0);
+    auto ty = cast<RankedTensorType>(x.getType());
+    SmallVector<AffineExpr> idx;
+    for (int64_t d = 0; d < ty.getRank(); ++d) {
+      // (The dims of a secondary index space: above the forward's.)
+      unsigned dim = 40 + d;
+      idx.push_back(getAffineDimExpr(dim, ec.getContext()));
+      if (!ty.isDynamicDim(d))
+        mb.extents[dim] = ty.getDimSize(d);
+    }
+    ++modeled;
+    if (!isProbability(ec, mb, f, rootExpr, x, idx))
+      return;
+    if (getenv("FLASH_RAISE_DEBUG"))
+      llvm::errs() << "  recomputed P: " << *op << "\n";
+    for (Operation *user : x.getUsers())
+      if (!mb.isScratch(user))
+        out.push_back({x, user});
+  });
+  return out;
+}
+
 Reason raise::proveBackward(ExprContext &ec, ModelBuilder &mb,
                             const ForwardFacts &f, const Expr *rootExpr,
                             Value root, const DenseSet<Operation *> &forward,
@@ -482,9 +631,6 @@ Reason raise::proveBackward(ExprContext &ec, ModelBuilder &mb,
         return "the probabilities are also used by '" +
                u->getName().getStringRef().str() +
                "' (e.g. returned), not only by P*V and its backward";
-  if (f.group > 1 || f.kvBroadcastHead)
-    return "the probabilities have other uses (a joint graph with grouped "
-           "K/V heads is not supported)";
 
   GradProver g{ec, f, rootExpr, root, Value(), nullptr, nullptr, nullptr,
                nullptr, nullptr, Value(), nullptr, LeafLayout()};
@@ -517,6 +663,7 @@ Reason raise::proveBackward(ExprContext &ec, ModelBuilder &mb,
            "cannot follow";
   g.pT = ec.read(g.p, *pIdx);
   ModelBuilder bm(ec);
+  bm.foldLinearViews = g.groupedHeads();
   bm.stopAt.insert(g.p);
   bm.stopAt.insert(root);
   // The forward's leaves (projections, say) are leaves here too.

@@ -195,6 +195,10 @@ Reason checkUses(Candidate &c) {
     }
     forBackward.push_back({v, user});
   }
+  // P recomputed for the backward (activation checkpointing).
+  for (auto use :
+       raise::recomputedProbabilities(c.ec, mb, f, c.rootExpr, slice))
+    forBackward.push_back(use);
   if (forBackward.empty())
     return "";
   Reason why = raise::proveBackward(c.ec, mb, f, c.rootExpr, c.root, slice,

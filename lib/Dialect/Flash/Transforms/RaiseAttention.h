@@ -86,6 +86,16 @@ Reason proveBackward(ExprContext &ec, ModelBuilder &mb, const ForwardFacts &f,
                      ArrayRef<std::pair<Value, Operation *>> uses,
                      std::optional<BackwardFacts> &out);
 
+/// The uses of probabilities the backward recomputes: values outside the
+/// forward `forward` made by ops like those that make P in it (the same op
+/// name and result types: activation checkpointing's second copy of the
+/// forward, or a partitioner that recomputes P instead of saving it) whose
+/// model is P, with each of their users.
+SmallVector<std::pair<Value, Operation *>>
+recomputedProbabilities(ExprContext &ec, ModelBuilder &mb,
+                        const ForwardFacts &f, const Expr *rootExpr,
+                        const DenseSet<Operation *> &forward);
+
 /// Builds flash.attention_grad after `attn` for the proven backward and
 /// replaces its outputs (their defining ops go to `roots`).
 Reason emitBackward(RewriterBase &rw, const ForwardFacts &f,
