@@ -92,6 +92,12 @@
 # Then the raised programs of the raise tests as GPU self-checks
 # (bench/gpu/prepare_raised.sh) and check group dc (captured operands of
 # dynamic shape, new).
+# Session 39: the soft-capped forward with a share of P's exponentials
+# on the FMA units again, with degree-3 and -4 polynomials (behind
+# FLASH_EXP_FMA_DEG while measured, since removed): "b0|mods|full,softcap|",
+# "f3d3|mods|softcap|fma-exp2=3|FLASH_EXP_FMA_DEG=3", ..., b0 again last,
+# with MODS_ARGS=--kernels (run_ab.sh: each kernel's time); checks of the
+# score_mods with fma-exp2=4 and degree 3 (sx1-sx9, passed).
 # (Session 27 compared the backward's A operands
 # and tiles: grad-a-shared=0, mma-warps=8, mma-tile-kv=64; its
 # self-checks are `checks bs` and `checks bw` below.)

@@ -36,7 +36,9 @@ while IFS='|' read -r n pass dims opts envs; do
   [ -n "${seen[$pass]:-}" ] && peers=0
   seen[$pass]=1
   case $pass in
-    mods) cmd=(bench/gpu/bench_mods.py --cases "$dims"); keep='^[|a-z]' ;;
+    # (MODS_ARGS=--kernels: also each kernel's time, by torch.profiler.)
+    mods) cmd=(bench/gpu/bench_mods.py --cases "$dims" ${MODS_ARGS:-})
+          keep='^[|a-z]|^  kernel' ;;
     fwd) cmd=(bench/gpu/bench.py --skip-bwd); keep='^\| [0-9]' ;;
     *) cmd=(bench/gpu/bench.py --skip-fwd); keep='^\| [0-9]' ;;
   esac
