@@ -161,7 +161,7 @@ public:
   /// `e` with every occurrence of the node `from` replaced by `to` (renormalized).
   const Expr *replace(const Expr *e, const Expr *from, const Expr *to);
   /// d e / d x for a leaf-like node `x` (sums, products, reciprocals, exp,
-  /// log, selects on conditions without `x`, tanh); null where a part of
+  /// log, selects (on conditions of `x` too: piecewise functions), tanh); null
   /// `e` has no rule here.
   const Expr *derivative(const Expr *e, const Expr *x);
   /// Whether the node `x` occurs in `e`.

@@ -836,8 +836,9 @@ const Expr *ExprContext::derivative(const Expr *e, const Expr *x) {
     return t ? mul(t, recip(e->ops[0])) : nullptr;
   }
   case Kind::Select: {
-    if (contains(e->ops[0], x))
-      return nullptr;
+    // (A condition on x, a piecewise function such as s > 0 ? s : 0.1 s:
+    // the branch's derivative, as autodiff takes it; the points where the
+    // condition flips have measure zero.)
     const Expr *a = d(e->ops[1]), *b = d(e->ops[2]);
     return a && b ? select(e->ops[0], a, b) : nullptr;
   }

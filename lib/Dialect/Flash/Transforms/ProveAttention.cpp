@@ -234,6 +234,39 @@ static bool readsOutsideProducts(const Expr *e, ArrayRef<Value> tensors) {
       e->ops, [&](const Expr *o) { return readsOutsideProducts(o, tensors); });
 }
 
+/// select(c, exp(A), exp(B)) as one exponent: the terms without j that A
+/// and B share (the row max of the piecewise scores, subtracted from both),
+/// then select(c, A - shift, B - shift); empty when they share none. (As
+/// terms: the normal form would push a sum back into the select.)
+static SmallVector<std::pair<const Expr *, double>>
+piecewiseExponent(ExprContext &ec, const Expr *num, unsigned j) {
+  SmallVector<std::pair<const Expr *, double>> out;
+  if (num->ops[1]->kind != Kind::Exp || num->ops[2]->kind != Kind::Exp)
+    return out;
+  const Expr *a = num->ops[1]->ops[0], *b = num->ops[2]->ops[0];
+  auto terms = [](const Expr *e) {
+    SmallVector<std::pair<const Expr *, double>> t;
+    if (e->kind == Kind::Add)
+      for (auto [o, c] : llvm::zip(e->ops, e->coefs))
+        t.push_back({o, c});
+    else
+      t.push_back({e, 1});
+    return t;
+  };
+  auto tb = terms(b);
+  const Expr *shift = nullptr;
+  for (auto [t, c] : terms(a))
+    if (!t->dependsOn(j) && llvm::is_contained(tb, std::make_pair(t, c))) {
+      out.push_back({t, c});
+      shift = shift ? ec.add(shift, ec.scale(t, c)) : ec.scale(t, c);
+    }
+  if (!shift)
+    return out;
+  out.push_back(
+      {ec.select(num->ops[0], ec.sub(a, shift), ec.sub(b, shift)), 1});
+  return out;
+}
+
 /// The q.k products of the form sum_d a * b (a and b leaves, exactly one
 /// varying along j) inside `e`.
 static void findDots(const Expr *e, unsigned j,
@@ -842,6 +875,10 @@ model::proveForward(ExprContext &ec, const Expr *root, ArrayRef<int64_t> shape,
   // mask with finite values ((1 - keep) * -10000 over a compare) when
   // E' - E has no product of Q and K, a finite fill otherwise.
   const Expr *selectBias = nullptr;
+  // A piecewise function of the scores (s > 0 ? s : 0.1 s): the exponent
+  // itself, select(c, A, B), once both exponentials' shared row shift is
+  // taken out of it.
+  SmallVector<std::pair<const Expr *, double>> piecewise;
   const Expr *unguarded = unguardedShift(ec, num, j);
   if (unguarded != num) {
     ex = unguarded;
@@ -849,28 +886,37 @@ model::proveForward(ExprContext &ec, const Expr *root, ArrayRef<int64_t> shape,
     // A mask around a guarded shift.
     cond = num->ops[0];
     ex = unguardedShift(ec, num->ops[1], j);
-    if (ex->kind != Kind::Exp)
+    // (A piecewise function of the scores under the mask.)
+    if (ex->kind == Kind::Select && ex->ops[1]->kind == Kind::Exp &&
+        ex->ops[2]->kind == Kind::Exp)
+      piecewise = piecewiseExponent(ec, ex, j);
+    if (ex->kind != Kind::Exp && piecewise.empty())
       return Reason("the probabilities' numerator selects between "
                     "exponentials in a way the raise does not prove");
   } else if (num->kind == Kind::Select && num->ops[2]->kind == Kind::Exp) {
     ex = num->ops[1];
     const Expr *d = ec.sub(num->ops[2]->ops[0], ex->ops[0]);
     selectBias = ec.select(num->ops[0], ec.constant(0), d);
-    // (Both exponents varying along the keys: two functions of the
-    // scores; a fill varies along the rows only, by their max or sum.)
-    if (containsReduce(d) && ex->ops[0]->dependsOn(j) &&
-        num->ops[2]->ops[0]->dependsOn(j))
-      return Reason("the exponent is chosen by a condition between two "
-                    "functions of the scores (a piecewise score function), "
-                    "which the raise does not move into a score_mod");
-    if (containsReduce(d))
+    // (Both exponents varying along the keys, or a condition on the
+    // scores: a function of the scores, select(s > t, s, t) too; a fill
+    // varies along the rows only, by their max or sum.)
+    if (containsReduce(d) &&
+        ((ex->ops[0]->dependsOn(j) && num->ops[2]->ops[0]->dependsOn(j)) ||
+         containsReduce(num->ops[0]))) {
+      piecewise = piecewiseExponent(ec, num, j);
+      if (piecewise.empty())
+        return Reason("the exponent is chosen by a condition between two "
+                      "functions of the scores (a piecewise score "
+                      "function) whose exponentials do not share their "
+                      "row shift");
+    } else if (containsReduce(d))
       return Reason("the mask fills the masked scores with a finite "
                     "constant (above -65504, e.g. -10000), which leaves them "
                     "a softmax weight that flash.attention's masks do not: "
                     "fill with -inf, finfo.min or -1e9, or add the constant "
                     "(an additive mask)");
-    if (!isMaskExpr(selectBias) || isPositional(selectBias) ||
-        !readsPlainly(selectBias))
+    else if (!isMaskExpr(selectBias) || isPositional(selectBias) ||
+             !readsPlainly(selectBias))
       return Reason("the mask fills the masked scores with " + describe(d) +
                     ", not -inf, finfo.min or -1e9, in a way the raise "
                     "cannot take as an additive mask");
@@ -878,10 +924,14 @@ model::proveForward(ExprContext &ec, const Expr *root, ArrayRef<int64_t> shape,
     cond = num->ops[0];
     ex = num->ops[1];
   }
+  if (!piecewise.empty())
+    selectBias = nullptr;
   const Expr *E = ex->ops[0];
   SmallVector<std::pair<const Expr *, double>> terms;
   double c0 = 0;
-  if (E->kind == Kind::Add) {
+  if (!piecewise.empty()) {
+    terms = piecewise;
+  } else if (E->kind == Kind::Add) {
     c0 = E->value;
     for (auto [t, c] : llvm::zip(E->ops, E->coefs))
       terms.push_back({t, c});
@@ -986,6 +1036,8 @@ model::proveForward(ExprContext &ec, const Expr *root, ArrayRef<int64_t> shape,
         return Reason("the scores add a value read from the query or key "
                       "tensor outside their product, which a score_mod "
                       "cannot read");
+      if (getenv("FLASH_RAISE_DEBUG"))
+        llvm::errs() << "  score_mod term " << ec.str(r) << "\n";
       if (!isModifierExpr(r, qk))
         return describeTerm(ec, t);
       sm = ec.add(sm, ec.scale(r, c));

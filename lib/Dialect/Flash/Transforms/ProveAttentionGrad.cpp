@@ -398,6 +398,69 @@ struct GradProver {
     return m;
   }
 
+  /// `e` with every select on condition `c` replaced by its branch for
+  /// `c` = `v`.
+  const Expr *resolve(const Expr *e, const Expr *c, bool v) {
+    SmallVector<const Expr *> sels;
+    std::function<void(const Expr *)> find = [&](const Expr *x) {
+      if (x->kind == Kind::Select && x->ops[0] == c &&
+          !llvm::is_contained(sels, x))
+        sels.push_back(x);
+      for (const Expr *o : x->ops)
+        find(o);
+    };
+    find(e);
+    for (const Expr *sel : sels)
+      e = ec.replace(e, sel, resolve(sel->ops[v ? 1 : 2], c, v));
+    return e;
+  }
+
+  /// Whether `t` and `m` are equal for each value of the conditions on the
+  /// scores that `t` selects by (a piecewise score_mod's derivative,
+  /// select(s > 0, 1, 0.1), against autodiff's where(c, g, 0) + where(c,
+  /// 0, 0.1 g) with the scale inside the branches): the normal form keeps
+  /// a select's factors where they were written.
+  bool sameOnEveryBranch(const Expr *t, const Expr *m) {
+    auto conditions = [](const Expr *e) {
+      SmallVector<const Expr *> conds;
+      std::function<void(const Expr *)> find = [&](const Expr *x) {
+        if (x->kind == Kind::Select && x->ops[0]->height > 0 &&
+            !llvm::is_contained(conds, x->ops[0]))
+          conds.push_back(x->ops[0]);
+        for (const Expr *o : x->ops)
+          find(o);
+      };
+      find(e);
+      return conds;
+    };
+    SmallVector<const Expr *> conds = conditions(t), inM = conditions(m);
+    if (conds.empty() || conds.size() > 3)
+      return false;
+    // m's spelling of each condition (its constants rounded as the
+    // program has them).
+    SmallVector<const Expr *> mConds;
+    for (const Expr *c : conds) {
+      auto it = llvm::find_if(inM, [&](const Expr *x) {
+        return ExprContext::equalUpToRounding(x, c);
+      });
+      mConds.push_back(it == inM.end() ? c : *it);
+    }
+    for (unsigned bits = 0; bits < (1u << conds.size()); ++bits) {
+      const Expr *a = t, *b = m;
+      for (auto [k, c] : llvm::enumerate(conds)) {
+        a = resolve(a, c, bits >> k & 1);
+        b = resolve(b, mConds[k], bits >> k & 1);
+      }
+      if (!ExprContext::equalUpToRounding(ec.expand(a), ec.expand(b))) {
+        if (getenv("FLASH_RAISE_DEBUG"))
+          llvm::errs() << "    branch " << bits << ": " << ec.str(ec.expand(a))
+                       << "\n      vs " << ec.str(ec.expand(b)) << "\n";
+        return false;
+      }
+    }
+    return true;
+  }
+
   /// Which output `m` (over its own dims kOwn...) is, and its layout.
   std::optional<GradOutput> match(const Expr *m, Value y) {
     if (!dOT)
@@ -437,7 +500,8 @@ struct GradProver {
       m = unmasked;
       // Distributed on both sides: P (dP - D) and P dP - P D are one form.
       const Expr *t = ec.expand(substituteAll(ec, c.t, *map));
-      bool same = ExprContext::equalUpToRounding(t, ec.expand(m));
+      bool same = ExprContext::equalUpToRounding(t, ec.expand(m)) ||
+                  sameOnEveryBranch(t, m);
       if (getenv("FLASH_RAISE_DEBUG"))
         llvm::errs() << "    try " << ec.str(t) << (same ? " MATCH" : "")
                      << "\n";
