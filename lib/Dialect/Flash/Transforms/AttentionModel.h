@@ -231,8 +231,10 @@ public:
 
   /// A Read of the value whose model (at some index) is `x`: how the proof
   /// names a computed tensor (a projection, a rotary embedding) as a leaf.
-  /// `x` itself when it is a Read; null when no value evaluated so far is.
-  const Expr *asLeaf(const Expr *x);
+  /// `x` itself when it is a Read (unless `ofViews`: then a view read
+  /// through whose model `x` is, dO[b, 2 k + g, i, e] as its expand_shape
+  /// [b, k, g, i, e]); null when no value evaluated so far is.
+  const Expr *asLeaf(const Expr *x, bool ofViews = false);
 
   /// Whether float arithmetic is read as written, op by op (opaque nodes),
   /// instead of in normal form: under a conversion to an integer (fptosi,
@@ -243,7 +245,8 @@ public:
   /// Whether an expand_shape is read through even where its source's reads
   /// stay combined (leaf[G hk + g]): the backward of grouped K/V heads,
   /// whose sum over each group is such a read (ProveAttentionGrad.cpp).
-  /// Otherwise such a view is itself a leaf, as a layout the proof can name.
+  /// Otherwise such a view is itself a leaf, as a layout the proof can name
+  /// (asLeaf with `ofViews` names it where it was read through).
   bool foldLinearViews = false;
 
   /// Forgets what was evaluated (after stopAt changed).

@@ -209,7 +209,19 @@ struct Unifier {
       auto [it, inserted] = bound.insert({d.getPosition(), t});
       return inserted || it->second == t;
     }
-    // A compound pattern: every variable in it must be bound already.
+    // A compound pattern of the same shape as t (2 k + g against 2 d49 +
+    // d18: a view's combined dims): part by part.
+    auto pb = dyn_cast<AffineBinaryOpExpr>(p);
+    auto tb = dyn_cast<AffineBinaryOpExpr>(t);
+    if (pb && tb && pb.getKind() == tb.getKind()) {
+      auto saved = bound;
+      if (index(pb.getLHS(), tb.getLHS()) && index(pb.getRHS(), tb.getRHS()))
+        return true;
+      bound = saved;
+    }
+    if (isa<AffineConstantExpr>(p))
+      return p == t;
+    // Otherwise every variable in it must be bound already.
     bool ok = true;
     AffineExpr q = p;
     p.walk([&](AffineExpr s) {
@@ -268,12 +280,24 @@ struct Unifier {
 };
 } // namespace
 
-const Expr *ModelBuilder::asLeaf(const Expr *x) {
-  if (x->kind == Kind::Read)
+const Expr *ModelBuilder::asLeaf(const Expr *x, bool ofViews) {
+  if (x->kind == Kind::Read && !ofViews)
     return x;
-  for (auto &[v, idx] : visited) {
+  // (visited grows while values are evaluated at new indices: a copy.)
+  auto values = visited.takeVector();
+  for (auto &[v, idx] : values)
+    visited.insert({v, idx});
+  for (auto [v, recorded] : values) {
     if (isScratch(v) || !isa<RankedTensorType>(v.getType()))
       continue;
+    // A value read at combined indices (a view's 2 k + g) is matched at
+    // its own dims.
+    SmallVector<AffineExpr, 4> idx(recorded);
+    if (!llvm::all_of(idx, [](AffineExpr e) {
+          return isa<AffineDimExpr, AffineConstantExpr>(e);
+        }))
+      for (AffineExpr &e : idx)
+        e = getAffineDimExpr(ec.freshDim(), ec.getContext());
     const Expr *m = eval(v, idx);
     if (m->kind != x->kind || m->height != x->height)
       continue;

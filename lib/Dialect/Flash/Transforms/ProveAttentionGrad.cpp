@@ -29,6 +29,7 @@
 #include "mlir/IR/IRMapping.h"
 #include "flash/Dialect/Flash/Transforms/Transforms.h"
 
+#include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Dominance.h"
 #include "mlir/IR/TypeUtilities.h"
@@ -227,8 +228,9 @@ struct GradProver {
     std::function<void(const Expr *)> search = [&](const Expr *e) {
       if (fac)
         return;
-      if (e->kind == Kind::Mul && e->ops.size() == 1 && e->value != 1 &&
-          isSumOfTwo(e->ops[0])) {
+      // (Also over sums of the product: dV of grouped heads sums over the
+      // group too, c sum_g sum_i P dO.)
+      if (e->kind == Kind::Mul && e->ops.size() == 1 && e->value != 1) {
         search(e->ops[0]);
         if (fac)
           facScale = e->value;
@@ -261,9 +263,6 @@ struct GradProver {
       leafRead = mb.asLeaf(fac);
     if (!leafRead || leafRead->tensor == root)
       return;
-    Value cand = leafRead->tensor;
-    bool computed = fac->kind != Kind::Read;
-    SmallVector<const Expr *> found{leafRead};
     // Align P's (or V's) dims in m with role dims; dO's remaining dim is e.
     auto ownMap = [&](const Expr *t) {
       DenseMap<AffineExpr, unsigned> inv;
@@ -278,45 +277,61 @@ struct GradProver {
     DenseMap<AffineExpr, unsigned> inv = ownMap(pT);
     for (auto [k, v] : ownMap(vT))
       inv.insert({k, v});
-    const Expr *r = found.front();
-    SmallVector<AffineExpr> roleIdx;
-    dOLayout = LeafLayout{cand, {}};
-    bool sawE = false;
-    for (AffineExpr me : r->index) {
-      if (auto c = dyn_cast<AffineConstantExpr>(me); c && c.getValue() == 0) {
-        roleIdx.push_back(me);
-        dOLayout.dims.push_back({DimRole::Unit});
-        continue;
+    // dO's layout from its read `r`, or false.
+    auto learn = [&](const Expr *r, bool computed) {
+      Value cand = r->tensor;
+      SmallVector<AffineExpr> roleIdx;
+      LeafLayout layout{cand, {}};
+      bool sawE = false;
+      for (AffineExpr me : r->index) {
+        if (auto c = dyn_cast<AffineConstantExpr>(me); c && c.getValue() == 0) {
+          roleIdx.push_back(me);
+          layout.dims.push_back({DimRole::Unit});
+          continue;
+        }
+        auto it = inv.find(me);
+        unsigned role;
+        if (it != inv.end() && it->second != kJ && it->second != eDim()) {
+          role = it->second;
+        } else if (!sawE) {
+          role = eDim();
+          sawE = true;
+        } else {
+          return false;
+        }
+        if (role == kDd)
+          return false;
+        roleIdx.push_back(dim(role));
+        auto pos = llvm::find(f.canonical, role) - f.canonical.begin();
+        if (pos >= static_cast<long>(f.canonical.size()))
+          return false;
+        layout.dims.push_back(
+            pos < f.numBatch
+                ? DimRole{DimRole::Batch, static_cast<unsigned>(pos)}
+            : role == iDim() ? DimRole{DimRole::Query}
+                             : DimRole{DimRole::Value});
       }
-      auto it = inv.find(me);
-      unsigned role;
-      if (it != inv.end() && it->second != kJ && it->second != eDim()) {
-        role = it->second;
-      } else if (!sawE) {
-        role = eDim();
-        sawE = true;
-      } else {
-        return;
+      if (!sawE)
+        return false;
+      dO = cand;
+      dOT = ec.read(cand, roleIdx);
+      dOLayout = layout;
+      if (computed) {
+        mb.stopAt.insert(cand);
+        mb.resetMemo();
       }
-      if (role == kDd)
-        return;
-      roleIdx.push_back(dim(role));
-      auto pos = llvm::find(f.canonical, role) - f.canonical.begin();
-      if (pos >= static_cast<long>(f.canonical.size()))
-        return;
-      dOLayout.dims.push_back(
-          pos < f.numBatch ? DimRole{DimRole::Batch, static_cast<unsigned>(pos)}
-          : role == iDim() ? DimRole{DimRole::Query}
-                           : DimRole{DimRole::Value});
-    }
-    if (!sawE)
+      return true;
+    };
+    if (learn(leafRead, fac->kind != Kind::Read))
       return;
-    dO = cand;
-    dOT = ec.read(cand, roleIdx);
-    if (computed) {
-      mb.stopAt.insert(cand);
-      mb.resetMemo();
-    }
+    // dO read at a combined index (2 k + g) where the program's canonical
+    // space spells the grouped heads out: the view of dO that does too (an
+    // expand_shape to [B, Hkv, G, N, D]), then a leaf of the models.
+    if (llvm::any_of(leafRead->index, [](AffineExpr e) {
+          return !isa<AffineDimExpr, AffineConstantExpr>(e);
+        }))
+      if (const Expr *view = mb.asLeaf(leafRead, /*ofViews=*/true))
+        learn(view, /*computed=*/true);
   }
 
   /// `m` without the selects that re-apply the forward's mask to a
@@ -612,6 +627,7 @@ raise::recomputedProbabilities(ExprContext &ec, ModelBuilder &mb,
   // (The ops the backward may read: those after the forward's P in its
   // block, of P's type, made like it; each modeled once.)
   unsigned modeled = 0;
+  SmallVector<Operation *> copies;
   region->walk([&](Operation *op) {
     if (forward.contains(op) || op->getNumResults() != 1 || modeled > 16)
       return;
@@ -619,10 +635,19 @@ raise::recomputedProbabilities(ExprContext &ec, ModelBuilder &mb,
       return m->getName() == op->getName() &&
              m->getResultTypes() == op->getResultTypes();
     });
-    // (A view of the forward's own P, a transpose of it, is not a copy:
-    // the backward's walk reaches it from P.)
-    if (!like || llvm::any_of(op->getOperands(), [&](Value o) {
-          return llvm::is_contained(makers, o.getDefiningOp());
+    if (!like)
+      return;
+    // A value computed from the forward's P (a view of it, a transpose: of
+    // P's type where Nq = Nk) is not a copy: the backward's walk reaches it
+    // from P. Nor is a view of a copy found before (the walk reaches it
+    // from the copy).
+    SetVector<Operation *> slice;
+    BackwardSliceOptions opts;
+    opts.omitBlockArguments = true;
+    opts.filter = [&](Operation *o) { return o->getParentRegion() == region; };
+    (void)getBackwardSlice(op, &slice, opts);
+    if (llvm::any_of(slice, [&](Operation *o) {
+          return llvm::is_contained(makers, o) || llvm::is_contained(copies, o);
         }))
       return;
     Value x = op->getResult(0);
@@ -640,6 +665,7 @@ raise::recomputedProbabilities(ExprContext &ec, ModelBuilder &mb,
       return;
     if (getenv("FLASH_RAISE_DEBUG"))
       llvm::errs() << "  recomputed P: " << *op << "\n";
+    copies.push_back(op);
     for (Operation *user : x.getUsers())
       if (!mb.isScratch(user))
         out.push_back({x, user});

@@ -129,9 +129,15 @@ SmallVector<Value> rootChain(Operation *op) {
   return chain;
 }
 
-bool isScoreSpace(const Expr *m, const ForwardFacts &f) {
+/// Whether `m` is an N x N (or row) value of the attention: it reads K and
+/// varies along the queries, or, with one query (decode, Nq = 1, whose axis
+/// the models read at 0), is computed from the scores (not a view of K).
+bool isScoreSpace(const Expr *m, const ForwardFacts &f, Value root) {
+  unsigned i = f.canonical[f.numBatch];
   return m->reads.contains(f.k.tensor) &&
-         m->dependsOn(f.canonical[f.numBatch]);
+         (m->dependsOn(i) ||
+          (cast<RankedTensorType>(root.getType()).getDimSize(i) == 1 &&
+           m->height > 0));
 }
 
 /// Checks the uses of the slice's N x N (and row) values: each stays inside
@@ -155,7 +161,7 @@ Reason checkUses(Candidate &c) {
     if (v == c.root || mb.isScratch(v))
       continue;
     const Expr *m = mb.eval(v, idx);
-    if (!isScoreSpace(m, f))
+    if (!isScoreSpace(m, f, c.root))
       continue;
     for (Operation *user : v.getUsers())
       if (!slice.contains(user) && !mb.isScratch(user) &&
