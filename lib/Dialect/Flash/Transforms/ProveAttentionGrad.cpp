@@ -63,6 +63,11 @@ struct GradProver {
   const Expr *pT = nullptr;
   /// Forward leaves in role space.
   const Expr *qT = nullptr, *kT = nullptr, *vT = nullptr, *oT = nullptr;
+  /// Whether the backward reads intermediates of P (a hand-written
+  /// softmax's e and l, differentiated through: e dP / l - e sum(e dP) /
+  /// l^2) instead of P: its models then read through them to Q and K, and
+  /// the templates' P is the probability's own expression.
+  bool throughP = false;
   /// dO once known, and its read in role space.
   Value dO;
   const Expr *dOT = nullptr;
@@ -159,7 +164,7 @@ struct GradProver {
     DenseMap<unsigned, AffineExpr> map;
     SmallVector<const Expr *> reads;
     for (const Expr *t : {l.p, l.q, l.k, l.v, l.o, l.dO})
-      if (t)
+      if (t && t->kind == Kind::Read)
         reads.push_back(t);
     for (const Expr *t : reads) {
       SmallVector<const Expr *> found;
@@ -248,6 +253,27 @@ struct GradProver {
             return;
           }
       }
+      // (Through P: a product under a sum whose one plain leaf is not Q,
+      // K, V or O, the others reading K or V: sum_i e recip(l) dO.)
+      if (throughP && e->kind == Kind::Reduce && e->ops[0]->kind == Kind::Mul) {
+        const Expr *leaf = nullptr;
+        bool others = true;
+        for (const Expr *o : e->ops[0]->ops) {
+          bool plain =
+              o->kind == Kind::Read &&
+              !llvm::is_contained({f.q.tensor, f.k.tensor, f.v.tensor, root},
+                                  o->tensor);
+          if (plain && !leaf)
+            leaf = o;
+          else
+            others &=
+                o->reads.contains(f.k.tensor) || o->reads.contains(f.v.tensor);
+        }
+        if (leaf && others && e->ops[0]->ops.size() > 1) {
+          fac = leaf;
+          return;
+        }
+      }
       for (const Expr *o : e->ops)
         search(o);
     };
@@ -274,9 +300,14 @@ struct GradProver {
             inv.insert({me, td.getPosition()});
       return inv;
     };
-    DenseMap<AffineExpr, unsigned> inv = ownMap(pT);
+    DenseMap<AffineExpr, unsigned> inv =
+        pT->kind == Kind::Read ? ownMap(pT) : DenseMap<AffineExpr, unsigned>();
     for (auto [k, v] : ownMap(vT))
       inv.insert({k, v});
+    // (Through P, Q's reads inside P's expression give the query axis.)
+    if (throughP)
+      for (auto [k, v] : ownMap(qT))
+        inv.insert({k, v});
     // dO's layout from its read `r`, or false.
     auto learn = [&](const Expr *r, bool computed) {
       Value cand = r->tensor;
@@ -673,58 +704,20 @@ raise::recomputedProbabilities(ExprContext &ec, ModelBuilder &mb,
   return out;
 }
 
-Reason raise::proveBackward(ExprContext &ec, ModelBuilder &mb,
-                            const ForwardFacts &f, const Expr *rootExpr,
-                            Value root, const DenseSet<Operation *> &forward,
-                            ArrayRef<std::pair<Value, Operation *>> uses,
-                            std::optional<BackwardFacts> &out) {
-  // 1. Every value with outside uses is P (in some form) or a function of
-  // the score alone (no reduction over the keys: autodiff's saved tanh of a
-  // soft-cap, say), which the backward's model reads through to Q and K.
-  SmallVector<Value> ps, scoreSide;
-  for (auto [x, user] : uses) {
-    if (llvm::is_contained(ps, x) || llvm::is_contained(scoreSide, x))
-      continue;
-    auto it = mb.visited.find(x);
-    const Expr *m = mb.eval(x, it->second);
-    auto map = alignP(ec, f, rootExpr, m);
-    if (!map || substituteAll(ec, f.probability, *map) != m) {
-      if (m->height <= 1) {
-        scoreSide.push_back(x);
-        continue;
-      }
-      std::string name = x.getDefiningOp()
-                             ? x.getDefiningOp()->getName().getStringRef().str()
-                             : "argument";
-      return "an intermediate of the attention ('" + name +
-             "') has a use outside it ('" +
-             user->getName().getStringRef().str() + "')";
-    }
-    ps.push_back(x);
-  }
-  if (ps.empty()) {
-    Value x = scoreSide.front();
-    std::string name = x.getDefiningOp()
-                           ? x.getDefiningOp()->getName().getStringRef().str()
-                           : "argument";
-    Operation *user =
-        llvm::find_if(uses, [&](auto &u) { return u.first == x; })->second;
-    return "an intermediate of the attention ('" + name +
-           "') has a use outside it ('" + user->getName().getStringRef().str() +
-           "')";
-  }
-  for (Value x : llvm::concat<Value>(ps, scoreSide))
-    for (Operation *u : x.getUsers())
-      if (!forward.contains(u) && !mb.isScratch(u) &&
-          (u->getNumResults() != 1 ||
-           !isa<RankedTensorType>(u->getResult(0).getType())))
-        return "the probabilities are also used by '" +
-               u->getName().getStringRef().str() +
-               "' (e.g. returned), not only by P*V and its backward";
-
-  GradProver g{ec, f, rootExpr, root, Value(), nullptr, nullptr, nullptr,
-               nullptr, nullptr, Value(), nullptr, LeafLayout()};
-  g.p = ps.front();
+/// The backward's proof from the forward's values it reads: the forms of
+/// P (`ps`), functions of the scores alone (`scoreSide`) and, `throughP`,
+/// other intermediates of P (`inner`), read through to Q and K.
+static Reason proveWith(ExprContext &ec, ModelBuilder &mb,
+                        const ForwardFacts &f, const Expr *rootExpr, Value root,
+                        const DenseSet<Operation *> &forward,
+                        ArrayRef<Value> ps, ArrayRef<Value> scoreSide,
+                        ArrayRef<Value> inner, bool throughP,
+                        std::optional<BackwardFacts> &out) {
+  GradProver g{ec,      f,       rootExpr, root,        Value(),
+               nullptr, nullptr, nullptr,  nullptr,     nullptr,
+               false,   Value(), nullptr,  LeafLayout()};
+  g.throughP = throughP;
+  g.p = throughP ? Value() : ps.front();
   // P's read in role space: P[idx] with idx over root dims and j -> J; every
   // form of P must be read the same way (they are casts of one another).
   auto roleIndex = [&](Value x) -> std::optional<SmallVector<AffineExpr>> {
@@ -747,19 +740,25 @@ Reason raise::proveBackward(ExprContext &ec, ModelBuilder &mb,
     }
     return roleIdx;
   };
-  auto pIdx = roleIndex(g.p);
-  if (!pIdx)
-    return "the probabilities are read at an index the backward's model "
-           "cannot follow";
-  g.pT = ec.read(g.p, *pIdx);
+  std::optional<SmallVector<AffineExpr>> pIdx;
+  if (throughP) {
+    g.pT = g.toRoles(f.probability);
+  } else {
+    pIdx = roleIndex(g.p);
+    if (!pIdx)
+      return "the probabilities are read at an index the backward's model "
+             "cannot follow";
+    g.pT = ec.read(g.p, *pIdx);
+  }
   ModelBuilder bm(ec);
   bm.foldLinearViews = g.groupedHeads();
-  bm.stopAt.insert(g.p);
+  if (!throughP)
+    bm.stopAt.insert(g.p);
   bm.stopAt.insert(root);
   // The forward's leaves (projections, say) are leaves here too.
   for (Value t : {f.q.tensor, f.k.tensor, f.v.tensor})
     bm.stopAt.insert(t);
-  for (Value x : ArrayRef<Value>(ps).drop_front()) {
+  for (Value x : throughP ? ArrayRef<Value>() : ps.drop_front()) {
     if (roleIndex(x) != pIdx)
       return "the probabilities are used in two layouts";
     bm.aliases[x] = g.p;
@@ -793,10 +792,11 @@ Reason raise::proveBackward(ExprContext &ec, ModelBuilder &mb,
   // 2. Walk the backward from P: every value is an output or dies with P.
   SetVector<Operation *> reached;
   SmallVector<Operation *> work;
-  for (Value x : llvm::concat<Value>(ps, scoreSide))
-    for (Operation *u : x.getUsers())
-      if (!forward.contains(u) && !mb.isScratch(u))
-        work.push_back(u);
+  for (ArrayRef<Value> vs : {ps, scoreSide, inner})
+    for (Value x : vs)
+      for (Operation *u : x.getUsers())
+        if (!forward.contains(u) && !mb.isScratch(u))
+          work.push_back(u);
   BackwardFacts facts;
   DenseSet<Operation *> outputs;
   // Values reached in order; a value may need dO, which a later one
@@ -874,6 +874,76 @@ Reason raise::proveBackward(ExprContext &ec, ModelBuilder &mb,
   facts.reached.assign(reached.begin(), reached.end());
   out = facts;
   return "";
+}
+
+Reason raise::proveBackward(ExprContext &ec, ModelBuilder &mb,
+                            const ForwardFacts &f, const Expr *rootExpr,
+                            Value root, const DenseSet<Operation *> &forward,
+                            ArrayRef<std::pair<Value, Operation *>> uses,
+                            std::optional<BackwardFacts> &out) {
+  // 1. Every value with outside uses is P (in some form) or a function of
+  // the score alone (no reduction over the keys: autodiff's saved tanh of a
+  // soft-cap, say), which the backward's model reads through to Q and K.
+  SmallVector<Value> ps, scoreSide, inner;
+  Reason innerReason;
+  for (auto [x, user] : uses) {
+    if (llvm::is_contained(ps, x) || llvm::is_contained(scoreSide, x) ||
+        llvm::is_contained(inner, x))
+      continue;
+    auto it = mb.visited.find(x);
+    const Expr *m = mb.eval(x, it->second);
+    auto map = alignP(ec, f, rootExpr, m);
+    if (!map || substituteAll(ec, f.probability, *map) != m) {
+      if (m->height <= 1) {
+        scoreSide.push_back(x);
+        continue;
+      }
+      // Another intermediate (e or l of a hand-written softmax that
+      // autodiff went through): the backward is then proven through P.
+      if (innerReason.empty()) {
+        std::string name =
+            x.getDefiningOp()
+                ? x.getDefiningOp()->getName().getStringRef().str()
+                : "argument";
+        innerReason = "an intermediate of the attention ('" + name +
+                      "') has a use outside it ('" +
+                      user->getName().getStringRef().str() +
+                      "') that is not the backward of the attention";
+      }
+      inner.push_back(x);
+      continue;
+    }
+    ps.push_back(x);
+  }
+  if (!inner.empty()) {
+    if (!proveWith(ec, mb, f, rootExpr, root, forward, ps, scoreSide, inner,
+                   /*throughP=*/true, out)
+             .empty())
+      return innerReason;
+    return "";
+  }
+  if (ps.empty()) {
+    Value x = scoreSide.front();
+    std::string name = x.getDefiningOp()
+                           ? x.getDefiningOp()->getName().getStringRef().str()
+                           : "argument";
+    Operation *user =
+        llvm::find_if(uses, [&](auto &u) { return u.first == x; })->second;
+    return "an intermediate of the attention ('" + name +
+           "') has a use outside it ('" + user->getName().getStringRef().str() +
+           "')";
+  }
+  for (Value x : llvm::concat<Value>(ps, scoreSide))
+    for (Operation *u : x.getUsers())
+      if (!forward.contains(u) && !mb.isScratch(u) &&
+          (u->getNumResults() != 1 ||
+           !isa<RankedTensorType>(u->getResult(0).getType())))
+        return "the probabilities are also used by '" +
+               u->getName().getStringRef().str() +
+               "' (e.g. returned), not only by P*V and its backward";
+
+  return proveWith(ec, mb, f, rootExpr, root, forward, ps, scoreSide, {},
+                   /*throughP=*/false, out);
 }
 
 Reason raise::emitBackward(RewriterBase &rw, const ForwardFacts &f,
