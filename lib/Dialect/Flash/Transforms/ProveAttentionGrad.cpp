@@ -365,6 +365,26 @@ struct GradProver {
         learn(view, /*computed=*/true);
   }
 
+  /// Whether `c` implies `d` (both visibility conditions at one position):
+  /// equal, a conjunction with a conjunct that does, or the same signed
+  /// bound on a position difference, looser (j <= i + 4 implies j <= i + 6:
+  /// a backward re-masking with a wider window than its forward's).
+  static bool implies(const Expr *c, const Expr *d) {
+    if (c == d)
+      return true;
+    if (c->kind == Kind::And)
+      return llvm::any_of(c->ops, [&](const Expr *o) { return implies(o, d); });
+    using P = arith::CmpIPredicate;
+    if (c->kind != Kind::CmpI || d->kind != Kind::CmpI || c->aux != d->aux ||
+        (c->aux != static_cast<int64_t>(P::sle) &&
+         c->aux != static_cast<int64_t>(P::slt)))
+      return false;
+    // c: a <pred> 0, d: a' <pred> 0, a' = a - delta with delta >= 0.
+    auto delta = dyn_cast<AffineConstantExpr>(simplifyAffineExpr(
+        c->index[0] - d->index[0], kFirstFresh + 4096, kMaxSymbols));
+    return delta && delta.getValue() >= 0;
+  }
+
   /// `m` without the selects that re-apply the forward's mask to a
   /// multiple of P: select(c, x, 0) is x where every term of x has the
   /// same read of P as a factor and c is one of the forward's visibility
@@ -430,7 +450,7 @@ struct GradProver {
             if (auto td = dyn_cast<AffineDimExpr>(te))
               at[td.getPosition()] = me;
           if (llvm::any_of(conds, [&](const Expr *c) {
-                return substituteAll(ec, c, at) == e->ops[0];
+                return implies(substituteAll(ec, c, at), e->ops[0]);
               }))
             drops.push_back({e, x});
         }

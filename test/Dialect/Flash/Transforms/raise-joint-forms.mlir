@@ -965,3 +965,151 @@ func.func @joint_softcap_fpowi(%q: tensor<1x2x13x8xf32>, %k: tensor<1x2x17x8xf32
     } -> tensor<1x2x17x8xf32>
   return %g13, %g29, %g32, %g16 : tensor<1x2x13x8xf32>, tensor<1x2x13x8xf32>, tensor<1x2x17x8xf32>, tensor<1x2x17x8xf32>
 }
+
+// -----
+
+// The backward re-masks dS with a wider causal offset (j <= i + 6) than
+// the forward's (j <= i + 4): P is 0 past i + 4, so the select changes
+// nothing and the backward is the forward's (found by an adversarial
+// tester, session 39). A tighter one is not: @negative_joint_bwd_tighter_mask.
+// CHECK-LABEL: func.func @joint_bwd_mask_looser
+// CHECK: flash.attention
+// CHECK: flash.attention_grad
+// EXEC: joint_bwd_mask_looser: raised=yes
+func.func @joint_bwd_mask_looser(%q: tensor<1x4x13x8xf32>, %k: tensor<1x2x17x8xf32>, %v: tensor<1x2x17x8xf32>, %do: tensor<1x4x13x8xf32>) -> (tensor<1x4x13x8xf32>, tensor<1x4x13x8xf32>, tensor<1x2x17x8xf32>, tensor<1x2x17x8xf32>) {
+  %e1 = tensor.empty() : tensor<1x2x2x17x8xf32>
+  %bc2 = linalg.broadcast ins(%k : tensor<1x2x17x8xf32>) outs(%e1 : tensor<1x2x2x17x8xf32>) dimensions = [2]
+  %rep3 = tensor.collapse_shape %bc2 [[0], [1, 2], [3], [4]] : tensor<1x2x2x17x8xf32> into tensor<1x4x17x8xf32>
+  %e4 = tensor.empty() : tensor<1x2x2x17x8xf32>
+  %bc5 = linalg.broadcast ins(%v : tensor<1x2x17x8xf32>) outs(%e4 : tensor<1x2x2x17x8xf32>) dimensions = [2]
+  %rep6 = tensor.collapse_shape %bc5 [[0], [1, 2], [3], [4]] : tensor<1x2x2x17x8xf32> into tensor<1x4x17x8xf32>
+  %e7 = tensor.empty() : tensor<1x4x8x17xf32>
+  %tr8 = linalg.transpose ins(%rep3 : tensor<1x4x17x8xf32>) outs(%e7 : tensor<1x4x8x17xf32>) permutation = [0, 1, 3, 2]
+  %e9 = tensor.empty() : tensor<1x4x13x17xf32>
+  %cst10 = arith.constant 0.0 : f32
+  %z11 = linalg.fill ins(%cst10 : f32) outs(%e9 : tensor<1x4x13x17xf32>) -> tensor<1x4x13x17xf32>
+  %cl12 = tensor.collapse_shape %q [[0, 1], [2], [3]] : tensor<1x4x13x8xf32> into tensor<4x13x8xf32>
+  %cl13 = tensor.collapse_shape %tr8 [[0, 1], [2], [3]] : tensor<1x4x8x17xf32> into tensor<4x8x17xf32>
+  %cl14 = tensor.collapse_shape %z11 [[0, 1], [2], [3]] : tensor<1x4x13x17xf32> into tensor<4x13x17xf32>
+  %bmm15 = linalg.batch_matmul ins(%cl12, %cl13 : tensor<4x13x8xf32>, tensor<4x8x17xf32>) outs(%cl14 : tensor<4x13x17xf32>) -> tensor<4x13x17xf32>
+  %ex16 = tensor.expand_shape %bmm15 [[0, 1], [2], [3]] output_shape [1, 4, 13, 17] : tensor<4x13x17xf32> into tensor<1x4x13x17xf32>
+  %e17 = tensor.empty() : tensor<1x4x13x17xf32>
+  %g18 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%ex16 : tensor<1x4x13x17xf32>) outs(%e17 : tensor<1x4x13x17xf32>) {
+    ^bb0(%a0: f32, %acc: f32):
+      %c = arith.constant 0.35355339 : f32
+      %y0 = arith.mulf %a0, %c : f32
+      %i_ = linalg.index 2 : index
+      %j_ = linalg.index 3 : index
+      %o_ = arith.constant 4 : index
+      %l_ = arith.addi %i_, %o_ : index
+      %keep = arith.cmpi ule, %j_, %l_ : index
+      %ninf = arith.constant 0xFF800000 : f32
+      %y = arith.select %keep, %y0, %ninf : f32
+      linalg.yield %y : f32
+    } -> tensor<1x4x13x17xf32>
+  %e19 = tensor.empty() : tensor<1x4x13x17xf32>
+  %p20 = linalg.softmax dimension(3) ins(%g18 : tensor<1x4x13x17xf32>) outs(%e19 : tensor<1x4x13x17xf32>) -> tensor<1x4x13x17xf32>
+  %e21 = tensor.empty() : tensor<1x4x13x8xf32>
+  %z22 = linalg.fill ins(%cst10 : f32) outs(%e21 : tensor<1x4x13x8xf32>) -> tensor<1x4x13x8xf32>
+  %cl23 = tensor.collapse_shape %p20 [[0, 1], [2], [3]] : tensor<1x4x13x17xf32> into tensor<4x13x17xf32>
+  %cl24 = tensor.collapse_shape %rep6 [[0, 1], [2], [3]] : tensor<1x4x17x8xf32> into tensor<4x17x8xf32>
+  %cl25 = tensor.collapse_shape %z22 [[0, 1], [2], [3]] : tensor<1x4x13x8xf32> into tensor<4x13x8xf32>
+  %bmm26 = linalg.batch_matmul ins(%cl23, %cl24 : tensor<4x13x17xf32>, tensor<4x17x8xf32>) outs(%cl25 : tensor<4x13x8xf32>) -> tensor<4x13x8xf32>
+  %ex27 = tensor.expand_shape %bmm26 [[0, 1], [2], [3]] output_shape [1, 4, 13, 8] : tensor<4x13x8xf32> into tensor<1x4x13x8xf32>
+  %e28 = tensor.empty() : tensor<1x4x17x13xf32>
+  %tr29 = linalg.transpose ins(%p20 : tensor<1x4x13x17xf32>) outs(%e28 : tensor<1x4x17x13xf32>) permutation = [0, 1, 3, 2]
+  %e30 = tensor.empty() : tensor<1x4x17x8xf32>
+  %z31 = linalg.fill ins(%cst10 : f32) outs(%e30 : tensor<1x4x17x8xf32>) -> tensor<1x4x17x8xf32>
+  %cl32 = tensor.collapse_shape %tr29 [[0, 1], [2], [3]] : tensor<1x4x17x13xf32> into tensor<4x17x13xf32>
+  %cl33 = tensor.collapse_shape %do [[0, 1], [2], [3]] : tensor<1x4x13x8xf32> into tensor<4x13x8xf32>
+  %cl34 = tensor.collapse_shape %z31 [[0, 1], [2], [3]] : tensor<1x4x17x8xf32> into tensor<4x17x8xf32>
+  %bmm35 = linalg.batch_matmul ins(%cl32, %cl33 : tensor<4x17x13xf32>, tensor<4x13x8xf32>) outs(%cl34 : tensor<4x17x8xf32>) -> tensor<4x17x8xf32>
+  %ex36 = tensor.expand_shape %bmm35 [[0, 1], [2], [3]] output_shape [1, 4, 17, 8] : tensor<4x17x8xf32> into tensor<1x4x17x8xf32>
+  %e37 = tensor.empty() : tensor<1x4x8x17xf32>
+  %tr38 = linalg.transpose ins(%rep6 : tensor<1x4x17x8xf32>) outs(%e37 : tensor<1x4x8x17xf32>) permutation = [0, 1, 3, 2]
+  %e39 = tensor.empty() : tensor<1x4x13x17xf32>
+  %z40 = linalg.fill ins(%cst10 : f32) outs(%e39 : tensor<1x4x13x17xf32>) -> tensor<1x4x13x17xf32>
+  %cl41 = tensor.collapse_shape %do [[0, 1], [2], [3]] : tensor<1x4x13x8xf32> into tensor<4x13x8xf32>
+  %cl42 = tensor.collapse_shape %tr38 [[0, 1], [2], [3]] : tensor<1x4x8x17xf32> into tensor<4x8x17xf32>
+  %cl43 = tensor.collapse_shape %z40 [[0, 1], [2], [3]] : tensor<1x4x13x17xf32> into tensor<4x13x17xf32>
+  %bmm44 = linalg.batch_matmul ins(%cl41, %cl42 : tensor<4x13x8xf32>, tensor<4x8x17xf32>) outs(%cl43 : tensor<4x13x17xf32>) -> tensor<4x13x17xf32>
+  %ex45 = tensor.expand_shape %bmm44 [[0, 1], [2], [3]] output_shape [1, 4, 13, 17] : tensor<4x13x17xf32> into tensor<1x4x13x17xf32>
+  %e46 = tensor.empty() : tensor<1x4x13x17xf32>
+  %g47 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%ex45, %p20 : tensor<1x4x13x17xf32>, tensor<1x4x13x17xf32>) outs(%e46 : tensor<1x4x13x17xf32>) {
+    ^bb0(%a0: f32, %a1: f32, %acc: f32):
+      %y = arith.mulf %a0, %a1 : f32
+      linalg.yield %y : f32
+    } -> tensor<1x4x13x17xf32>
+  %e48 = tensor.empty() : tensor<1x4x13xf32>
+  %z49 = linalg.fill ins(%cst10 : f32) outs(%e48 : tensor<1x4x13xf32>) -> tensor<1x4x13xf32>
+  %g50 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%g47 : tensor<1x4x13x17xf32>) outs(%z49 : tensor<1x4x13xf32>) {
+    ^bb0(%a0: f32, %acc: f32):
+      %y = arith.addf %a0, %acc : f32
+      linalg.yield %y : f32
+    } -> tensor<1x4x13xf32>
+  %e51 = tensor.empty() : tensor<1x4x13x17xf32>
+  %g52 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%g47, %p20, %g50 : tensor<1x4x13x17xf32>, tensor<1x4x13x17xf32>, tensor<1x4x13xf32>) outs(%e51 : tensor<1x4x13x17xf32>) {
+    ^bb0(%a0: f32, %a1: f32, %a2: f32, %acc: f32):
+      %w = arith.mulf %a1, %a2 : f32
+      %y = arith.subf %a0, %w : f32
+      linalg.yield %y : f32
+    } -> tensor<1x4x13x17xf32>
+  %e53 = tensor.empty() : tensor<1x4x13x17xf32>
+  %g54 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%g52 : tensor<1x4x13x17xf32>) outs(%e53 : tensor<1x4x13x17xf32>) {
+    ^bb0(%a0: f32, %acc: f32):
+      %i_ = linalg.index 2 : index
+      %j_ = linalg.index 3 : index
+      %o_ = arith.constant 6 : index
+      %l_ = arith.addi %i_, %o_ : index
+      %keep = arith.cmpi ule, %j_, %l_ : index
+      %zz = arith.constant 0.0 : f32
+      %y = arith.select %keep, %a0, %zz : f32
+      linalg.yield %y : f32
+    } -> tensor<1x4x13x17xf32>
+  %e55 = tensor.empty() : tensor<1x4x13x17xf32>
+  %g56 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%g54 : tensor<1x4x13x17xf32>) outs(%e55 : tensor<1x4x13x17xf32>) {
+    ^bb0(%a0: f32, %acc: f32):
+      %c = arith.constant 0.35355339 : f32
+      %y = arith.mulf %a0, %c : f32
+      linalg.yield %y : f32
+    } -> tensor<1x4x13x17xf32>
+  %e57 = tensor.empty() : tensor<1x4x13x8xf32>
+  %z58 = linalg.fill ins(%cst10 : f32) outs(%e57 : tensor<1x4x13x8xf32>) -> tensor<1x4x13x8xf32>
+  %cl59 = tensor.collapse_shape %g56 [[0, 1], [2], [3]] : tensor<1x4x13x17xf32> into tensor<4x13x17xf32>
+  %cl60 = tensor.collapse_shape %rep3 [[0, 1], [2], [3]] : tensor<1x4x17x8xf32> into tensor<4x17x8xf32>
+  %cl61 = tensor.collapse_shape %z58 [[0, 1], [2], [3]] : tensor<1x4x13x8xf32> into tensor<4x13x8xf32>
+  %bmm62 = linalg.batch_matmul ins(%cl59, %cl60 : tensor<4x13x17xf32>, tensor<4x17x8xf32>) outs(%cl61 : tensor<4x13x8xf32>) -> tensor<4x13x8xf32>
+  %ex63 = tensor.expand_shape %bmm62 [[0, 1], [2], [3]] output_shape [1, 4, 13, 8] : tensor<4x13x8xf32> into tensor<1x4x13x8xf32>
+  %e64 = tensor.empty() : tensor<1x4x17x13xf32>
+  %tr65 = linalg.transpose ins(%g56 : tensor<1x4x13x17xf32>) outs(%e64 : tensor<1x4x17x13xf32>) permutation = [0, 1, 3, 2]
+  %e66 = tensor.empty() : tensor<1x4x17x8xf32>
+  %z67 = linalg.fill ins(%cst10 : f32) outs(%e66 : tensor<1x4x17x8xf32>) -> tensor<1x4x17x8xf32>
+  %cl68 = tensor.collapse_shape %tr65 [[0, 1], [2], [3]] : tensor<1x4x17x13xf32> into tensor<4x17x13xf32>
+  %cl69 = tensor.collapse_shape %q [[0, 1], [2], [3]] : tensor<1x4x13x8xf32> into tensor<4x13x8xf32>
+  %cl70 = tensor.collapse_shape %z67 [[0, 1], [2], [3]] : tensor<1x4x17x8xf32> into tensor<4x17x8xf32>
+  %bmm71 = linalg.batch_matmul ins(%cl68, %cl69 : tensor<4x17x13xf32>, tensor<4x13x8xf32>) outs(%cl70 : tensor<4x17x8xf32>) -> tensor<4x17x8xf32>
+  %ex72 = tensor.expand_shape %bmm71 [[0, 1], [2], [3]] output_shape [1, 4, 17, 8] : tensor<4x17x8xf32> into tensor<1x4x17x8xf32>
+  %gx73 = tensor.expand_shape %ex72 [[0], [1, 2], [3], [4]] output_shape [1, 2, 2, 17, 8] : tensor<1x4x17x8xf32> into tensor<1x2x2x17x8xf32>
+  %e74 = tensor.empty() : tensor<1x2x17x8xf32>
+  %z75 = linalg.fill ins(%cst10 : f32) outs(%e74 : tensor<1x2x17x8xf32>) -> tensor<1x2x17x8xf32>
+  %rd76 = linalg.reduce ins(%gx73 : tensor<1x2x2x17x8xf32>) outs(%z75 : tensor<1x2x17x8xf32>) dimensions = [2]
+      (%in: f32, %init: f32) {
+        %s = arith.addf %in, %init : f32
+        linalg.yield %s : f32
+      }
+  %gx77 = tensor.expand_shape %ex36 [[0], [1, 2], [3], [4]] output_shape [1, 2, 2, 17, 8] : tensor<1x4x17x8xf32> into tensor<1x2x2x17x8xf32>
+  %e78 = tensor.empty() : tensor<1x2x17x8xf32>
+  %z79 = linalg.fill ins(%cst10 : f32) outs(%e78 : tensor<1x2x17x8xf32>) -> tensor<1x2x17x8xf32>
+  %rd80 = linalg.reduce ins(%gx77 : tensor<1x2x2x17x8xf32>) outs(%z79 : tensor<1x2x17x8xf32>) dimensions = [2]
+      (%in: f32, %init: f32) {
+        %s = arith.addf %in, %init : f32
+        linalg.yield %s : f32
+      }
+  return %ex27, %ex63, %rd76, %rd80 : tensor<1x4x13x8xf32>, tensor<1x4x13x8xf32>, tensor<1x2x17x8xf32>, tensor<1x2x17x8xf32>
+}
