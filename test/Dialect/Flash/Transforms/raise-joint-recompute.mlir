@@ -852,3 +852,173 @@ func.func @negative_recompute_other_scale(%q: tensor<1x2x13x8xf32>, %k: tensor<1
     } -> tensor<1x2x17x8xf32>
   return %g11, %g32, %g35, %g19 : tensor<1x2x13x8xf32>, tensor<1x2x13x8xf32>, tensor<1x2x17x8xf32>, tensor<1x2x17x8xf32>
 }
+
+// -----
+
+// A recompute that reuses the forward's saved row max and sum: P2 =
+// exp(S2 - m) / l, with m and l the forward's (found by an adversarial
+// tester, session 39). The backward reads intermediates of P: proven
+// through P.
+// CHECK-LABEL: func.func @joint_recompute_saved_stats
+// CHECK: flash.attention
+// CHECK: flash.attention_grad
+// CHECK-NOT: math.exp
+// CHECK: return
+// EXEC: joint_recompute_saved_stats: raised=yes
+func.func @joint_recompute_saved_stats(%q: tensor<1x2x13x8xf32>, %k: tensor<1x2x17x8xf32>, %v: tensor<1x2x17x8xf32>, %do: tensor<1x2x13x8xf32>) -> (tensor<1x2x13x8xf32>, tensor<1x2x13x8xf32>, tensor<1x2x17x8xf32>, tensor<1x2x17x8xf32>) {
+  %e1 = tensor.empty() : tensor<1x2x8x17xf32>
+  %tr2 = linalg.transpose ins(%k : tensor<1x2x17x8xf32>) outs(%e1 : tensor<1x2x8x17xf32>) permutation = [0, 1, 3, 2]
+  %e3 = tensor.empty() : tensor<1x2x13x17xf32>
+  %cst4 = arith.constant 0.0 : f32
+  %z5 = linalg.fill ins(%cst4 : f32) outs(%e3 : tensor<1x2x13x17xf32>) -> tensor<1x2x13x17xf32>
+  %cl6 = tensor.collapse_shape %q [[0, 1], [2], [3]] : tensor<1x2x13x8xf32> into tensor<2x13x8xf32>
+  %cl7 = tensor.collapse_shape %tr2 [[0, 1], [2], [3]] : tensor<1x2x8x17xf32> into tensor<2x8x17xf32>
+  %cl8 = tensor.collapse_shape %z5 [[0, 1], [2], [3]] : tensor<1x2x13x17xf32> into tensor<2x13x17xf32>
+  %bmm9 = linalg.batch_matmul ins(%cl6, %cl7 : tensor<2x13x8xf32>, tensor<2x8x17xf32>) outs(%cl8 : tensor<2x13x17xf32>) -> tensor<2x13x17xf32>
+  %ex10 = tensor.expand_shape %bmm9 [[0, 1], [2], [3]] output_shape [1, 2, 13, 17] : tensor<2x13x17xf32> into tensor<1x2x13x17xf32>
+  %e11 = tensor.empty() : tensor<1x2x13x17xf32>
+  %g12 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%ex10 : tensor<1x2x13x17xf32>) outs(%e11 : tensor<1x2x13x17xf32>) {
+    ^bb0(%a0: f32, %acc: f32):
+      %c = arith.constant 0.35355339 : f32
+      %y0 = arith.mulf %a0, %c : f32
+      linalg.yield %y0 : f32
+    } -> tensor<1x2x13x17xf32>
+  %e13 = tensor.empty() : tensor<1x2x13xf32>
+  %cst14 = arith.constant 0xFF800000 : f32
+  %z15 = linalg.fill ins(%cst14 : f32) outs(%e13 : tensor<1x2x13xf32>) -> tensor<1x2x13xf32>
+  %g16 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%g12 : tensor<1x2x13x17xf32>) outs(%z15 : tensor<1x2x13xf32>) {
+    ^bb0(%a0: f32, %acc: f32):
+      %y = arith.maximumf %a0, %acc : f32
+      linalg.yield %y : f32
+    } -> tensor<1x2x13xf32>
+  %e17 = tensor.empty() : tensor<1x2x13x17xf32>
+  %g18 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%g12, %g16 : tensor<1x2x13x17xf32>, tensor<1x2x13xf32>) outs(%e17 : tensor<1x2x13x17xf32>) {
+    ^bb0(%a0: f32, %a1: f32, %acc: f32):
+      %d = arith.subf %a0, %a1 : f32
+      %y = math.exp %d : f32
+      linalg.yield %y : f32
+    } -> tensor<1x2x13x17xf32>
+  %e19 = tensor.empty() : tensor<1x2x13xf32>
+  %z20 = linalg.fill ins(%cst4 : f32) outs(%e19 : tensor<1x2x13xf32>) -> tensor<1x2x13xf32>
+  %g21 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%g18 : tensor<1x2x13x17xf32>) outs(%z20 : tensor<1x2x13xf32>) {
+    ^bb0(%a0: f32, %acc: f32):
+      %y = arith.addf %a0, %acc : f32
+      linalg.yield %y : f32
+    } -> tensor<1x2x13xf32>
+  %e22 = tensor.empty() : tensor<1x2x13x17xf32>
+  %g23 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%g18, %g21 : tensor<1x2x13x17xf32>, tensor<1x2x13xf32>) outs(%e22 : tensor<1x2x13x17xf32>) {
+    ^bb0(%a0: f32, %a1: f32, %acc: f32):
+      %y = arith.divf %a0, %a1 : f32
+      linalg.yield %y : f32
+    } -> tensor<1x2x13x17xf32>
+  %e24 = tensor.empty() : tensor<1x2x13x8xf32>
+  %z25 = linalg.fill ins(%cst4 : f32) outs(%e24 : tensor<1x2x13x8xf32>) -> tensor<1x2x13x8xf32>
+  %cl26 = tensor.collapse_shape %g23 [[0, 1], [2], [3]] : tensor<1x2x13x17xf32> into tensor<2x13x17xf32>
+  %cl27 = tensor.collapse_shape %v [[0, 1], [2], [3]] : tensor<1x2x17x8xf32> into tensor<2x17x8xf32>
+  %cl28 = tensor.collapse_shape %z25 [[0, 1], [2], [3]] : tensor<1x2x13x8xf32> into tensor<2x13x8xf32>
+  %bmm29 = linalg.batch_matmul ins(%cl26, %cl27 : tensor<2x13x17xf32>, tensor<2x17x8xf32>) outs(%cl28 : tensor<2x13x8xf32>) -> tensor<2x13x8xf32>
+  %ex30 = tensor.expand_shape %bmm29 [[0, 1], [2], [3]] output_shape [1, 2, 13, 8] : tensor<2x13x8xf32> into tensor<1x2x13x8xf32>
+  %e31 = tensor.empty() : tensor<1x2x8x17xf32>
+  %tr32 = linalg.transpose ins(%k : tensor<1x2x17x8xf32>) outs(%e31 : tensor<1x2x8x17xf32>) permutation = [0, 1, 3, 2]
+  %e33 = tensor.empty() : tensor<1x2x13x17xf32>
+  %z34 = linalg.fill ins(%cst4 : f32) outs(%e33 : tensor<1x2x13x17xf32>) -> tensor<1x2x13x17xf32>
+  %cl35 = tensor.collapse_shape %q [[0, 1], [2], [3]] : tensor<1x2x13x8xf32> into tensor<2x13x8xf32>
+  %cl36 = tensor.collapse_shape %tr32 [[0, 1], [2], [3]] : tensor<1x2x8x17xf32> into tensor<2x8x17xf32>
+  %cl37 = tensor.collapse_shape %z34 [[0, 1], [2], [3]] : tensor<1x2x13x17xf32> into tensor<2x13x17xf32>
+  %bmm38 = linalg.batch_matmul ins(%cl35, %cl36 : tensor<2x13x8xf32>, tensor<2x8x17xf32>) outs(%cl37 : tensor<2x13x17xf32>) -> tensor<2x13x17xf32>
+  %ex39 = tensor.expand_shape %bmm38 [[0, 1], [2], [3]] output_shape [1, 2, 13, 17] : tensor<2x13x17xf32> into tensor<1x2x13x17xf32>
+  %e40 = tensor.empty() : tensor<1x2x13x17xf32>
+  %g41 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%ex39 : tensor<1x2x13x17xf32>) outs(%e40 : tensor<1x2x13x17xf32>) {
+    ^bb0(%a0: f32, %acc: f32):
+      %c = arith.constant 0.35355339 : f32
+      %y0 = arith.mulf %a0, %c : f32
+      linalg.yield %y0 : f32
+    } -> tensor<1x2x13x17xf32>
+  %e42 = tensor.empty() : tensor<1x2x13x17xf32>
+  %g43 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%g41, %g16 : tensor<1x2x13x17xf32>, tensor<1x2x13xf32>) outs(%e42 : tensor<1x2x13x17xf32>) {
+    ^bb0(%a0: f32, %a1: f32, %acc: f32):
+      %d = arith.subf %a0, %a1 : f32
+      %y = math.exp %d : f32
+      linalg.yield %y : f32
+    } -> tensor<1x2x13x17xf32>
+  %e44 = tensor.empty() : tensor<1x2x13x17xf32>
+  %g45 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%g43, %g21 : tensor<1x2x13x17xf32>, tensor<1x2x13xf32>) outs(%e44 : tensor<1x2x13x17xf32>) {
+    ^bb0(%a0: f32, %a1: f32, %acc: f32):
+      %y = arith.divf %a0, %a1 : f32
+      linalg.yield %y : f32
+    } -> tensor<1x2x13x17xf32>
+  %e46 = tensor.empty() : tensor<1x2x17x13xf32>
+  %tr47 = linalg.transpose ins(%g45 : tensor<1x2x13x17xf32>) outs(%e46 : tensor<1x2x17x13xf32>) permutation = [0, 1, 3, 2]
+  %e48 = tensor.empty() : tensor<1x2x17x8xf32>
+  %z49 = linalg.fill ins(%cst4 : f32) outs(%e48 : tensor<1x2x17x8xf32>) -> tensor<1x2x17x8xf32>
+  %cl50 = tensor.collapse_shape %tr47 [[0, 1], [2], [3]] : tensor<1x2x17x13xf32> into tensor<2x17x13xf32>
+  %cl51 = tensor.collapse_shape %do [[0, 1], [2], [3]] : tensor<1x2x13x8xf32> into tensor<2x13x8xf32>
+  %cl52 = tensor.collapse_shape %z49 [[0, 1], [2], [3]] : tensor<1x2x17x8xf32> into tensor<2x17x8xf32>
+  %bmm53 = linalg.batch_matmul ins(%cl50, %cl51 : tensor<2x17x13xf32>, tensor<2x13x8xf32>) outs(%cl52 : tensor<2x17x8xf32>) -> tensor<2x17x8xf32>
+  %ex54 = tensor.expand_shape %bmm53 [[0, 1], [2], [3]] output_shape [1, 2, 17, 8] : tensor<2x17x8xf32> into tensor<1x2x17x8xf32>
+  %e55 = tensor.empty() : tensor<1x2x8x17xf32>
+  %tr56 = linalg.transpose ins(%v : tensor<1x2x17x8xf32>) outs(%e55 : tensor<1x2x8x17xf32>) permutation = [0, 1, 3, 2]
+  %e57 = tensor.empty() : tensor<1x2x13x17xf32>
+  %z58 = linalg.fill ins(%cst4 : f32) outs(%e57 : tensor<1x2x13x17xf32>) -> tensor<1x2x13x17xf32>
+  %cl59 = tensor.collapse_shape %do [[0, 1], [2], [3]] : tensor<1x2x13x8xf32> into tensor<2x13x8xf32>
+  %cl60 = tensor.collapse_shape %tr56 [[0, 1], [2], [3]] : tensor<1x2x8x17xf32> into tensor<2x8x17xf32>
+  %cl61 = tensor.collapse_shape %z58 [[0, 1], [2], [3]] : tensor<1x2x13x17xf32> into tensor<2x13x17xf32>
+  %bmm62 = linalg.batch_matmul ins(%cl59, %cl60 : tensor<2x13x8xf32>, tensor<2x8x17xf32>) outs(%cl61 : tensor<2x13x17xf32>) -> tensor<2x13x17xf32>
+  %ex63 = tensor.expand_shape %bmm62 [[0, 1], [2], [3]] output_shape [1, 2, 13, 17] : tensor<2x13x17xf32> into tensor<1x2x13x17xf32>
+  %e64 = tensor.empty() : tensor<1x2x13x17xf32>
+  %g65 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%ex63, %g45 : tensor<1x2x13x17xf32>, tensor<1x2x13x17xf32>) outs(%e64 : tensor<1x2x13x17xf32>) {
+    ^bb0(%a0: f32, %a1: f32, %acc: f32):
+      %y = arith.mulf %a0, %a1 : f32
+      linalg.yield %y : f32
+    } -> tensor<1x2x13x17xf32>
+  %e66 = tensor.empty() : tensor<1x2x13xf32>
+  %z67 = linalg.fill ins(%cst4 : f32) outs(%e66 : tensor<1x2x13xf32>) -> tensor<1x2x13xf32>
+  %g68 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%g65 : tensor<1x2x13x17xf32>) outs(%z67 : tensor<1x2x13xf32>) {
+    ^bb0(%a0: f32, %acc: f32):
+      %y = arith.addf %a0, %acc : f32
+      linalg.yield %y : f32
+    } -> tensor<1x2x13xf32>
+  %e69 = tensor.empty() : tensor<1x2x13x17xf32>
+  %g70 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%g65, %g45, %g68 : tensor<1x2x13x17xf32>, tensor<1x2x13x17xf32>, tensor<1x2x13xf32>) outs(%e69 : tensor<1x2x13x17xf32>) {
+    ^bb0(%a0: f32, %a1: f32, %a2: f32, %acc: f32):
+      %w = arith.mulf %a1, %a2 : f32
+      %y = arith.subf %a0, %w : f32
+      linalg.yield %y : f32
+    } -> tensor<1x2x13x17xf32>
+  %e71 = tensor.empty() : tensor<1x2x13x17xf32>
+  %g72 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%g70 : tensor<1x2x13x17xf32>) outs(%e71 : tensor<1x2x13x17xf32>) {
+    ^bb0(%a0: f32, %acc: f32):
+      %c = arith.constant 0.35355339 : f32
+      %y = arith.mulf %a0, %c : f32
+      linalg.yield %y : f32
+    } -> tensor<1x2x13x17xf32>
+  %e73 = tensor.empty() : tensor<1x2x13x8xf32>
+  %z74 = linalg.fill ins(%cst4 : f32) outs(%e73 : tensor<1x2x13x8xf32>) -> tensor<1x2x13x8xf32>
+  %cl75 = tensor.collapse_shape %g72 [[0, 1], [2], [3]] : tensor<1x2x13x17xf32> into tensor<2x13x17xf32>
+  %cl76 = tensor.collapse_shape %k [[0, 1], [2], [3]] : tensor<1x2x17x8xf32> into tensor<2x17x8xf32>
+  %cl77 = tensor.collapse_shape %z74 [[0, 1], [2], [3]] : tensor<1x2x13x8xf32> into tensor<2x13x8xf32>
+  %bmm78 = linalg.batch_matmul ins(%cl75, %cl76 : tensor<2x13x17xf32>, tensor<2x17x8xf32>) outs(%cl77 : tensor<2x13x8xf32>) -> tensor<2x13x8xf32>
+  %ex79 = tensor.expand_shape %bmm78 [[0, 1], [2], [3]] output_shape [1, 2, 13, 8] : tensor<2x13x8xf32> into tensor<1x2x13x8xf32>
+  %e80 = tensor.empty() : tensor<1x2x17x13xf32>
+  %tr81 = linalg.transpose ins(%g72 : tensor<1x2x13x17xf32>) outs(%e80 : tensor<1x2x17x13xf32>) permutation = [0, 1, 3, 2]
+  %e82 = tensor.empty() : tensor<1x2x17x8xf32>
+  %z83 = linalg.fill ins(%cst4 : f32) outs(%e82 : tensor<1x2x17x8xf32>) -> tensor<1x2x17x8xf32>
+  %cl84 = tensor.collapse_shape %tr81 [[0, 1], [2], [3]] : tensor<1x2x17x13xf32> into tensor<2x17x13xf32>
+  %cl85 = tensor.collapse_shape %q [[0, 1], [2], [3]] : tensor<1x2x13x8xf32> into tensor<2x13x8xf32>
+  %cl86 = tensor.collapse_shape %z83 [[0, 1], [2], [3]] : tensor<1x2x17x8xf32> into tensor<2x17x8xf32>
+  %bmm87 = linalg.batch_matmul ins(%cl84, %cl85 : tensor<2x17x13xf32>, tensor<2x13x8xf32>) outs(%cl86 : tensor<2x17x8xf32>) -> tensor<2x17x8xf32>
+  %ex88 = tensor.expand_shape %bmm87 [[0, 1], [2], [3]] output_shape [1, 2, 17, 8] : tensor<2x17x8xf32> into tensor<1x2x17x8xf32>
+  return %ex30, %ex79, %ex88, %ex54 : tensor<1x2x13x8xf32>, tensor<1x2x13x8xf32>, tensor<1x2x17x8xf32>, tensor<1x2x17x8xf32>
+}
