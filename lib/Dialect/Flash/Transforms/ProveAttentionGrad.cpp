@@ -705,8 +705,8 @@ raise::recomputedProbabilities(ExprContext &ec, ModelBuilder &mb,
     auto ty = cast<RankedTensorType>(x.getType());
     SmallVector<AffineExpr> idx;
     for (int64_t d = 0; d < ty.getRank(); ++d) {
-      // (The dims of a secondary index space: above the forward's.)
-      unsigned dim = 40 + d;
+      // (Fresh dims: their extents are this value's alone.)
+      unsigned dim = ec.freshDim();
       idx.push_back(getAffineDimExpr(dim, ec.getContext()));
       if (!ty.isDynamicDim(d))
         mb.extents[dim] = ty.getDimSize(d);
