@@ -127,16 +127,24 @@ struct GradProver {
   /// `build()` (dK or dV) for grouped K/V heads: summed over the query heads
   /// G hk + g of kv head hk (MQA: every head g), with the leaves it reads
   /// in `used`.
-  const Expr *grouped(function_ref<const Expr *()> build, Leaves &used) {
+  /// With `split` = b (a divisor of G), the group's sum as two, over g1 <
+  /// G / b and g2 < b with g = b g1 + g2 (heads expanded to [Hkv, G / b,
+  /// b]), g2's the inner one, or g1's with `swap`.
+  const Expr *grouped(function_ref<const Expr *()> build, Leaves &used,
+                      int64_t split = 1, bool swap = false) {
     unsigned h = f.canonical[f.numBatch - 1];
-    unsigned g = ec.freshDim();
-    AffineExpr qHead = f.kvBroadcastHead ? dim(g) : dim(kHk) * f.group + dim(g);
+    unsigned g = ec.freshDim(), g2 = ec.freshDim();
+    AffineExpr inGroup = split > 1 ? dim(g) * split + dim(g2) : dim(g);
+    AffineExpr qHead =
+        f.kvBroadcastHead ? dim(g) : dim(kHk) * f.group + inGroup;
     Leaves saved = leaves();
     // (K's and V's h floordiv G inside, in a score modifier's derivative,
     // becomes hk + g floordiv G: 0 <= g < G makes it hk.)
     ExtentFn extents = [&](unsigned d) -> std::optional<int64_t> {
       if (d == g && !f.kvBroadcastHead)
-        return f.group;
+        return f.group / split;
+      if (d == g2 && split > 1)
+        return split;
       return std::nullopt;
     };
     auto atQueryHead = [&](const Expr *t) {
@@ -152,7 +160,13 @@ struct GradProver {
     setLeaves({atQueryHead(pT), atQueryHead(qT), atKvHead(kT), atKvHead(vT),
                atQueryHead(oT), atQueryHead(dOT), atQueryHead(modDerivative)});
     used = leaves();
-    const Expr *r = ec.reduce(ReduceKind::Sum, g, build());
+    const Expr *r = build();
+    if (split > 1) {
+      r = ec.reduce(ReduceKind::Sum, swap ? g : g2, r);
+      r = ec.reduce(ReduceKind::Sum, swap ? g2 : g, r);
+    } else {
+      r = ec.reduce(ReduceKind::Sum, g, r);
+    }
     setLeaves(saved);
     return r;
   }
@@ -539,9 +553,18 @@ struct GradProver {
     SmallVector<Cand> cands;
     auto add = [&](GradOutput::Which w, function_ref<const Expr *()> build) {
       Leaves l = leaves();
-      const Expr *t =
-          groupedHeads() && w != GradOutput::DQ ? grouped(build, l) : build();
-      cands.push_back({w, t, l});
+      if (!groupedHeads() || w == GradOutput::DQ) {
+        cands.push_back({w, build(), l});
+        return;
+      }
+      cands.push_back({w, grouped(build, l), l});
+      // (The group's sum split in two: heads expanded to [Hkv, G / b, b].)
+      for (int64_t b = 2; !f.kvBroadcastHead && b < f.group; ++b)
+        if (f.group % b == 0)
+          for (bool swap : {false, true}) {
+            Leaves ls = leaves();
+            cands.push_back({w, grouped(build, ls, b, swap), ls});
+          }
     };
     add(GradOutput::DV, [&] { return dV(); });
     add(GradOutput::DQ, [&] { return dQ(false); });

@@ -1252,6 +1252,272 @@ func.func @t_gqa2_decode_nq1(%q: tensor<2x4x1x8xf32>, %k: tensor<2x2x17x8xf32>, 
 
 // -----
 
+// G = 4 with the heads expanded to [Hkv, 2, 2] and the group summed by two linalg.reduce ops (found by an adversarial tester, session 39).
+// CHECK-LABEL: func.func @t_gqa4_two_reductions
+// CHECK: flash.attention
+// CHECK: flash.attention_grad
+// CHECK: return
+// EXEC: t_gqa4_two_reductions: raised=yes
+func.func @t_gqa4_two_reductions(%q: tensor<1x8x13x8xf32>, %k: tensor<1x2x17x8xf32>, %v: tensor<1x2x17x8xf32>, %do: tensor<1x8x13x8xf32>) -> (tensor<1x8x13x8xf32>, tensor<1x8x13x8xf32>, tensor<1x2x17x8xf32>, tensor<1x2x17x8xf32>) {
+  %e1 = tensor.empty() : tensor<1x2x4x17x8xf32>
+  %bc2 = linalg.broadcast ins(%k : tensor<1x2x17x8xf32>) outs(%e1 : tensor<1x2x4x17x8xf32>) dimensions = [2]
+  %rep3 = tensor.collapse_shape %bc2 [[0], [1, 2], [3], [4]] : tensor<1x2x4x17x8xf32> into tensor<1x8x17x8xf32>
+  %e4 = tensor.empty() : tensor<1x2x4x17x8xf32>
+  %bc5 = linalg.broadcast ins(%v : tensor<1x2x17x8xf32>) outs(%e4 : tensor<1x2x4x17x8xf32>) dimensions = [2]
+  %rep6 = tensor.collapse_shape %bc5 [[0], [1, 2], [3], [4]] : tensor<1x2x4x17x8xf32> into tensor<1x8x17x8xf32>
+  %e7 = tensor.empty() : tensor<1x8x8x17xf32>
+  %tr8 = linalg.transpose ins(%rep3 : tensor<1x8x17x8xf32>) outs(%e7 : tensor<1x8x8x17xf32>) permutation = [0, 1, 3, 2]
+  %e9 = tensor.empty() : tensor<1x8x13x17xf32>
+  %cst10 = arith.constant 0.0 : f32
+  %z11 = linalg.fill ins(%cst10 : f32) outs(%e9 : tensor<1x8x13x17xf32>) -> tensor<1x8x13x17xf32>
+  %cl12 = tensor.collapse_shape %q [[0, 1], [2], [3]] : tensor<1x8x13x8xf32> into tensor<8x13x8xf32>
+  %cl13 = tensor.collapse_shape %tr8 [[0, 1], [2], [3]] : tensor<1x8x8x17xf32> into tensor<8x8x17xf32>
+  %cl14 = tensor.collapse_shape %z11 [[0, 1], [2], [3]] : tensor<1x8x13x17xf32> into tensor<8x13x17xf32>
+  %bmm15 = linalg.batch_matmul ins(%cl12, %cl13 : tensor<8x13x8xf32>, tensor<8x8x17xf32>) outs(%cl14 : tensor<8x13x17xf32>) -> tensor<8x13x17xf32>
+  %ex16 = tensor.expand_shape %bmm15 [[0, 1], [2], [3]] output_shape [1, 8, 13, 17] : tensor<8x13x17xf32> into tensor<1x8x13x17xf32>
+  %e17 = tensor.empty() : tensor<1x8x13x17xf32>
+  %g18 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%ex16 : tensor<1x8x13x17xf32>) outs(%e17 : tensor<1x8x13x17xf32>) {
+    ^bb0(%a0: f32, %acc: f32):
+      %c = arith.constant 0.35355339 : f32
+      %y0 = arith.mulf %a0, %c : f32
+      linalg.yield %y0 : f32
+    } -> tensor<1x8x13x17xf32>
+  %e19 = tensor.empty() : tensor<1x8x13x17xf32>
+  %p20 = linalg.softmax dimension(3) ins(%g18 : tensor<1x8x13x17xf32>) outs(%e19 : tensor<1x8x13x17xf32>) -> tensor<1x8x13x17xf32>
+  %e21 = tensor.empty() : tensor<1x8x13x8xf32>
+  %z22 = linalg.fill ins(%cst10 : f32) outs(%e21 : tensor<1x8x13x8xf32>) -> tensor<1x8x13x8xf32>
+  %cl23 = tensor.collapse_shape %p20 [[0, 1], [2], [3]] : tensor<1x8x13x17xf32> into tensor<8x13x17xf32>
+  %cl24 = tensor.collapse_shape %rep6 [[0, 1], [2], [3]] : tensor<1x8x17x8xf32> into tensor<8x17x8xf32>
+  %cl25 = tensor.collapse_shape %z22 [[0, 1], [2], [3]] : tensor<1x8x13x8xf32> into tensor<8x13x8xf32>
+  %bmm26 = linalg.batch_matmul ins(%cl23, %cl24 : tensor<8x13x17xf32>, tensor<8x17x8xf32>) outs(%cl25 : tensor<8x13x8xf32>) -> tensor<8x13x8xf32>
+  %ex27 = tensor.expand_shape %bmm26 [[0, 1], [2], [3]] output_shape [1, 8, 13, 8] : tensor<8x13x8xf32> into tensor<1x8x13x8xf32>
+  %e28 = tensor.empty() : tensor<1x8x17x13xf32>
+  %tr29 = linalg.transpose ins(%p20 : tensor<1x8x13x17xf32>) outs(%e28 : tensor<1x8x17x13xf32>) permutation = [0, 1, 3, 2]
+  %e30 = tensor.empty() : tensor<1x8x17x8xf32>
+  %z31 = linalg.fill ins(%cst10 : f32) outs(%e30 : tensor<1x8x17x8xf32>) -> tensor<1x8x17x8xf32>
+  %cl32 = tensor.collapse_shape %tr29 [[0, 1], [2], [3]] : tensor<1x8x17x13xf32> into tensor<8x17x13xf32>
+  %cl33 = tensor.collapse_shape %do [[0, 1], [2], [3]] : tensor<1x8x13x8xf32> into tensor<8x13x8xf32>
+  %cl34 = tensor.collapse_shape %z31 [[0, 1], [2], [3]] : tensor<1x8x17x8xf32> into tensor<8x17x8xf32>
+  %bmm35 = linalg.batch_matmul ins(%cl32, %cl33 : tensor<8x17x13xf32>, tensor<8x13x8xf32>) outs(%cl34 : tensor<8x17x8xf32>) -> tensor<8x17x8xf32>
+  %ex36 = tensor.expand_shape %bmm35 [[0, 1], [2], [3]] output_shape [1, 8, 17, 8] : tensor<8x17x8xf32> into tensor<1x8x17x8xf32>
+  %e37 = tensor.empty() : tensor<1x8x8x17xf32>
+  %tr38 = linalg.transpose ins(%rep6 : tensor<1x8x17x8xf32>) outs(%e37 : tensor<1x8x8x17xf32>) permutation = [0, 1, 3, 2]
+  %e39 = tensor.empty() : tensor<1x8x13x17xf32>
+  %z40 = linalg.fill ins(%cst10 : f32) outs(%e39 : tensor<1x8x13x17xf32>) -> tensor<1x8x13x17xf32>
+  %cl41 = tensor.collapse_shape %do [[0, 1], [2], [3]] : tensor<1x8x13x8xf32> into tensor<8x13x8xf32>
+  %cl42 = tensor.collapse_shape %tr38 [[0, 1], [2], [3]] : tensor<1x8x8x17xf32> into tensor<8x8x17xf32>
+  %cl43 = tensor.collapse_shape %z40 [[0, 1], [2], [3]] : tensor<1x8x13x17xf32> into tensor<8x13x17xf32>
+  %bmm44 = linalg.batch_matmul ins(%cl41, %cl42 : tensor<8x13x8xf32>, tensor<8x8x17xf32>) outs(%cl43 : tensor<8x13x17xf32>) -> tensor<8x13x17xf32>
+  %ex45 = tensor.expand_shape %bmm44 [[0, 1], [2], [3]] output_shape [1, 8, 13, 17] : tensor<8x13x17xf32> into tensor<1x8x13x17xf32>
+  %e46 = tensor.empty() : tensor<1x8x13x17xf32>
+  %g47 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%ex45, %p20 : tensor<1x8x13x17xf32>, tensor<1x8x13x17xf32>) outs(%e46 : tensor<1x8x13x17xf32>) {
+    ^bb0(%a0: f32, %a1: f32, %acc: f32):
+      %y = arith.mulf %a0, %a1 : f32
+      linalg.yield %y : f32
+    } -> tensor<1x8x13x17xf32>
+  %e48 = tensor.empty() : tensor<1x8x13xf32>
+  %z49 = linalg.fill ins(%cst10 : f32) outs(%e48 : tensor<1x8x13xf32>) -> tensor<1x8x13xf32>
+  %g50 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%g47 : tensor<1x8x13x17xf32>) outs(%z49 : tensor<1x8x13xf32>) {
+    ^bb0(%a0: f32, %acc: f32):
+      %y = arith.addf %a0, %acc : f32
+      linalg.yield %y : f32
+    } -> tensor<1x8x13xf32>
+  %e51 = tensor.empty() : tensor<1x8x13x17xf32>
+  %g52 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%g47, %p20, %g50 : tensor<1x8x13x17xf32>, tensor<1x8x13x17xf32>, tensor<1x8x13xf32>) outs(%e51 : tensor<1x8x13x17xf32>) {
+    ^bb0(%a0: f32, %a1: f32, %a2: f32, %acc: f32):
+      %w = arith.mulf %a1, %a2 : f32
+      %y = arith.subf %a0, %w : f32
+      linalg.yield %y : f32
+    } -> tensor<1x8x13x17xf32>
+  %e53 = tensor.empty() : tensor<1x8x13x17xf32>
+  %g54 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%g52 : tensor<1x8x13x17xf32>) outs(%e53 : tensor<1x8x13x17xf32>) {
+    ^bb0(%a0: f32, %acc: f32):
+      %c = arith.constant 0.35355339 : f32
+      %y = arith.mulf %a0, %c : f32
+      linalg.yield %y : f32
+    } -> tensor<1x8x13x17xf32>
+  %e55 = tensor.empty() : tensor<1x8x13x8xf32>
+  %z56 = linalg.fill ins(%cst10 : f32) outs(%e55 : tensor<1x8x13x8xf32>) -> tensor<1x8x13x8xf32>
+  %cl57 = tensor.collapse_shape %g54 [[0, 1], [2], [3]] : tensor<1x8x13x17xf32> into tensor<8x13x17xf32>
+  %cl58 = tensor.collapse_shape %rep3 [[0, 1], [2], [3]] : tensor<1x8x17x8xf32> into tensor<8x17x8xf32>
+  %cl59 = tensor.collapse_shape %z56 [[0, 1], [2], [3]] : tensor<1x8x13x8xf32> into tensor<8x13x8xf32>
+  %bmm60 = linalg.batch_matmul ins(%cl57, %cl58 : tensor<8x13x17xf32>, tensor<8x17x8xf32>) outs(%cl59 : tensor<8x13x8xf32>) -> tensor<8x13x8xf32>
+  %ex61 = tensor.expand_shape %bmm60 [[0, 1], [2], [3]] output_shape [1, 8, 13, 8] : tensor<8x13x8xf32> into tensor<1x8x13x8xf32>
+  %e62 = tensor.empty() : tensor<1x8x17x13xf32>
+  %tr63 = linalg.transpose ins(%g54 : tensor<1x8x13x17xf32>) outs(%e62 : tensor<1x8x17x13xf32>) permutation = [0, 1, 3, 2]
+  %e64 = tensor.empty() : tensor<1x8x17x8xf32>
+  %z65 = linalg.fill ins(%cst10 : f32) outs(%e64 : tensor<1x8x17x8xf32>) -> tensor<1x8x17x8xf32>
+  %cl66 = tensor.collapse_shape %tr63 [[0, 1], [2], [3]] : tensor<1x8x17x13xf32> into tensor<8x17x13xf32>
+  %cl67 = tensor.collapse_shape %q [[0, 1], [2], [3]] : tensor<1x8x13x8xf32> into tensor<8x13x8xf32>
+  %cl68 = tensor.collapse_shape %z65 [[0, 1], [2], [3]] : tensor<1x8x17x8xf32> into tensor<8x17x8xf32>
+  %bmm69 = linalg.batch_matmul ins(%cl66, %cl67 : tensor<8x17x13xf32>, tensor<8x13x8xf32>) outs(%cl68 : tensor<8x17x8xf32>) -> tensor<8x17x8xf32>
+  %ex70 = tensor.expand_shape %bmm69 [[0, 1], [2], [3]] output_shape [1, 8, 17, 8] : tensor<8x17x8xf32> into tensor<1x8x17x8xf32>
+  %gx71 = tensor.expand_shape %ex70 [[0], [1, 2, 3], [4], [5]] output_shape [1, 2, 2, 2, 17, 8] : tensor<1x8x17x8xf32> into tensor<1x2x2x2x17x8xf32>
+  %e72 = tensor.empty() : tensor<1x2x2x17x8xf32>
+  %z73 = linalg.fill ins(%cst10 : f32) outs(%e72 : tensor<1x2x2x17x8xf32>) -> tensor<1x2x2x17x8xf32>
+  %rd74 = linalg.reduce ins(%gx71 : tensor<1x2x2x2x17x8xf32>) outs(%z73 : tensor<1x2x2x17x8xf32>) dimensions = [3]
+      (%in: f32, %init: f32) {
+        %s = arith.addf %in, %init : f32
+        linalg.yield %s : f32
+      }
+  %e75 = tensor.empty() : tensor<1x2x17x8xf32>
+  %z76 = linalg.fill ins(%cst10 : f32) outs(%e75 : tensor<1x2x17x8xf32>) -> tensor<1x2x17x8xf32>
+  %rd77 = linalg.reduce ins(%rd74 : tensor<1x2x2x17x8xf32>) outs(%z76 : tensor<1x2x17x8xf32>) dimensions = [2]
+      (%in: f32, %init: f32) {
+        %s = arith.addf %in, %init : f32
+        linalg.yield %s : f32
+      }
+  %gx78 = tensor.expand_shape %ex36 [[0], [1, 2, 3], [4], [5]] output_shape [1, 2, 2, 2, 17, 8] : tensor<1x8x17x8xf32> into tensor<1x2x2x2x17x8xf32>
+  %e79 = tensor.empty() : tensor<1x2x2x17x8xf32>
+  %z80 = linalg.fill ins(%cst10 : f32) outs(%e79 : tensor<1x2x2x17x8xf32>) -> tensor<1x2x2x17x8xf32>
+  %rd81 = linalg.reduce ins(%gx78 : tensor<1x2x2x2x17x8xf32>) outs(%z80 : tensor<1x2x2x17x8xf32>) dimensions = [3]
+      (%in: f32, %init: f32) {
+        %s = arith.addf %in, %init : f32
+        linalg.yield %s : f32
+      }
+  %e82 = tensor.empty() : tensor<1x2x17x8xf32>
+  %z83 = linalg.fill ins(%cst10 : f32) outs(%e82 : tensor<1x2x17x8xf32>) -> tensor<1x2x17x8xf32>
+  %rd84 = linalg.reduce ins(%rd81 : tensor<1x2x2x17x8xf32>) outs(%z83 : tensor<1x2x17x8xf32>) dimensions = [2]
+      (%in: f32, %init: f32) {
+        %s = arith.addf %in, %init : f32
+        linalg.yield %s : f32
+      }
+  return %ex27, %ex61, %rd77, %rd84 : tensor<1x8x13x8xf32>, tensor<1x8x13x8xf32>, tensor<1x2x17x8xf32>, tensor<1x2x17x8xf32>
+}
+
+// -----
+
+// the same, one linalg.reduce over both dims [2, 3] (found by an adversarial tester, session 39).
+// CHECK-LABEL: func.func @t_gqa4_reduce_two_dims
+// CHECK: flash.attention
+// CHECK: flash.attention_grad
+// CHECK: return
+// EXEC: t_gqa4_reduce_two_dims: raised=yes
+func.func @t_gqa4_reduce_two_dims(%q: tensor<1x8x13x8xf32>, %k: tensor<1x2x17x8xf32>, %v: tensor<1x2x17x8xf32>, %do: tensor<1x8x13x8xf32>) -> (tensor<1x8x13x8xf32>, tensor<1x8x13x8xf32>, tensor<1x2x17x8xf32>, tensor<1x2x17x8xf32>) {
+  %e1 = tensor.empty() : tensor<1x2x4x17x8xf32>
+  %bc2 = linalg.broadcast ins(%k : tensor<1x2x17x8xf32>) outs(%e1 : tensor<1x2x4x17x8xf32>) dimensions = [2]
+  %rep3 = tensor.collapse_shape %bc2 [[0], [1, 2], [3], [4]] : tensor<1x2x4x17x8xf32> into tensor<1x8x17x8xf32>
+  %e4 = tensor.empty() : tensor<1x2x4x17x8xf32>
+  %bc5 = linalg.broadcast ins(%v : tensor<1x2x17x8xf32>) outs(%e4 : tensor<1x2x4x17x8xf32>) dimensions = [2]
+  %rep6 = tensor.collapse_shape %bc5 [[0], [1, 2], [3], [4]] : tensor<1x2x4x17x8xf32> into tensor<1x8x17x8xf32>
+  %e7 = tensor.empty() : tensor<1x8x8x17xf32>
+  %tr8 = linalg.transpose ins(%rep3 : tensor<1x8x17x8xf32>) outs(%e7 : tensor<1x8x8x17xf32>) permutation = [0, 1, 3, 2]
+  %e9 = tensor.empty() : tensor<1x8x13x17xf32>
+  %cst10 = arith.constant 0.0 : f32
+  %z11 = linalg.fill ins(%cst10 : f32) outs(%e9 : tensor<1x8x13x17xf32>) -> tensor<1x8x13x17xf32>
+  %cl12 = tensor.collapse_shape %q [[0, 1], [2], [3]] : tensor<1x8x13x8xf32> into tensor<8x13x8xf32>
+  %cl13 = tensor.collapse_shape %tr8 [[0, 1], [2], [3]] : tensor<1x8x8x17xf32> into tensor<8x8x17xf32>
+  %cl14 = tensor.collapse_shape %z11 [[0, 1], [2], [3]] : tensor<1x8x13x17xf32> into tensor<8x13x17xf32>
+  %bmm15 = linalg.batch_matmul ins(%cl12, %cl13 : tensor<8x13x8xf32>, tensor<8x8x17xf32>) outs(%cl14 : tensor<8x13x17xf32>) -> tensor<8x13x17xf32>
+  %ex16 = tensor.expand_shape %bmm15 [[0, 1], [2], [3]] output_shape [1, 8, 13, 17] : tensor<8x13x17xf32> into tensor<1x8x13x17xf32>
+  %e17 = tensor.empty() : tensor<1x8x13x17xf32>
+  %g18 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%ex16 : tensor<1x8x13x17xf32>) outs(%e17 : tensor<1x8x13x17xf32>) {
+    ^bb0(%a0: f32, %acc: f32):
+      %c = arith.constant 0.35355339 : f32
+      %y0 = arith.mulf %a0, %c : f32
+      linalg.yield %y0 : f32
+    } -> tensor<1x8x13x17xf32>
+  %e19 = tensor.empty() : tensor<1x8x13x17xf32>
+  %p20 = linalg.softmax dimension(3) ins(%g18 : tensor<1x8x13x17xf32>) outs(%e19 : tensor<1x8x13x17xf32>) -> tensor<1x8x13x17xf32>
+  %e21 = tensor.empty() : tensor<1x8x13x8xf32>
+  %z22 = linalg.fill ins(%cst10 : f32) outs(%e21 : tensor<1x8x13x8xf32>) -> tensor<1x8x13x8xf32>
+  %cl23 = tensor.collapse_shape %p20 [[0, 1], [2], [3]] : tensor<1x8x13x17xf32> into tensor<8x13x17xf32>
+  %cl24 = tensor.collapse_shape %rep6 [[0, 1], [2], [3]] : tensor<1x8x17x8xf32> into tensor<8x17x8xf32>
+  %cl25 = tensor.collapse_shape %z22 [[0, 1], [2], [3]] : tensor<1x8x13x8xf32> into tensor<8x13x8xf32>
+  %bmm26 = linalg.batch_matmul ins(%cl23, %cl24 : tensor<8x13x17xf32>, tensor<8x17x8xf32>) outs(%cl25 : tensor<8x13x8xf32>) -> tensor<8x13x8xf32>
+  %ex27 = tensor.expand_shape %bmm26 [[0, 1], [2], [3]] output_shape [1, 8, 13, 8] : tensor<8x13x8xf32> into tensor<1x8x13x8xf32>
+  %e28 = tensor.empty() : tensor<1x8x17x13xf32>
+  %tr29 = linalg.transpose ins(%p20 : tensor<1x8x13x17xf32>) outs(%e28 : tensor<1x8x17x13xf32>) permutation = [0, 1, 3, 2]
+  %e30 = tensor.empty() : tensor<1x8x17x8xf32>
+  %z31 = linalg.fill ins(%cst10 : f32) outs(%e30 : tensor<1x8x17x8xf32>) -> tensor<1x8x17x8xf32>
+  %cl32 = tensor.collapse_shape %tr29 [[0, 1], [2], [3]] : tensor<1x8x17x13xf32> into tensor<8x17x13xf32>
+  %cl33 = tensor.collapse_shape %do [[0, 1], [2], [3]] : tensor<1x8x13x8xf32> into tensor<8x13x8xf32>
+  %cl34 = tensor.collapse_shape %z31 [[0, 1], [2], [3]] : tensor<1x8x17x8xf32> into tensor<8x17x8xf32>
+  %bmm35 = linalg.batch_matmul ins(%cl32, %cl33 : tensor<8x17x13xf32>, tensor<8x13x8xf32>) outs(%cl34 : tensor<8x17x8xf32>) -> tensor<8x17x8xf32>
+  %ex36 = tensor.expand_shape %bmm35 [[0, 1], [2], [3]] output_shape [1, 8, 17, 8] : tensor<8x17x8xf32> into tensor<1x8x17x8xf32>
+  %e37 = tensor.empty() : tensor<1x8x8x17xf32>
+  %tr38 = linalg.transpose ins(%rep6 : tensor<1x8x17x8xf32>) outs(%e37 : tensor<1x8x8x17xf32>) permutation = [0, 1, 3, 2]
+  %e39 = tensor.empty() : tensor<1x8x13x17xf32>
+  %z40 = linalg.fill ins(%cst10 : f32) outs(%e39 : tensor<1x8x13x17xf32>) -> tensor<1x8x13x17xf32>
+  %cl41 = tensor.collapse_shape %do [[0, 1], [2], [3]] : tensor<1x8x13x8xf32> into tensor<8x13x8xf32>
+  %cl42 = tensor.collapse_shape %tr38 [[0, 1], [2], [3]] : tensor<1x8x8x17xf32> into tensor<8x8x17xf32>
+  %cl43 = tensor.collapse_shape %z40 [[0, 1], [2], [3]] : tensor<1x8x13x17xf32> into tensor<8x13x17xf32>
+  %bmm44 = linalg.batch_matmul ins(%cl41, %cl42 : tensor<8x13x8xf32>, tensor<8x8x17xf32>) outs(%cl43 : tensor<8x13x17xf32>) -> tensor<8x13x17xf32>
+  %ex45 = tensor.expand_shape %bmm44 [[0, 1], [2], [3]] output_shape [1, 8, 13, 17] : tensor<8x13x17xf32> into tensor<1x8x13x17xf32>
+  %e46 = tensor.empty() : tensor<1x8x13x17xf32>
+  %g47 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%ex45, %p20 : tensor<1x8x13x17xf32>, tensor<1x8x13x17xf32>) outs(%e46 : tensor<1x8x13x17xf32>) {
+    ^bb0(%a0: f32, %a1: f32, %acc: f32):
+      %y = arith.mulf %a0, %a1 : f32
+      linalg.yield %y : f32
+    } -> tensor<1x8x13x17xf32>
+  %e48 = tensor.empty() : tensor<1x8x13xf32>
+  %z49 = linalg.fill ins(%cst10 : f32) outs(%e48 : tensor<1x8x13xf32>) -> tensor<1x8x13xf32>
+  %g50 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%g47 : tensor<1x8x13x17xf32>) outs(%z49 : tensor<1x8x13xf32>) {
+    ^bb0(%a0: f32, %acc: f32):
+      %y = arith.addf %a0, %acc : f32
+      linalg.yield %y : f32
+    } -> tensor<1x8x13xf32>
+  %e51 = tensor.empty() : tensor<1x8x13x17xf32>
+  %g52 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%g47, %p20, %g50 : tensor<1x8x13x17xf32>, tensor<1x8x13x17xf32>, tensor<1x8x13xf32>) outs(%e51 : tensor<1x8x13x17xf32>) {
+    ^bb0(%a0: f32, %a1: f32, %a2: f32, %acc: f32):
+      %w = arith.mulf %a1, %a2 : f32
+      %y = arith.subf %a0, %w : f32
+      linalg.yield %y : f32
+    } -> tensor<1x8x13x17xf32>
+  %e53 = tensor.empty() : tensor<1x8x13x17xf32>
+  %g54 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%g52 : tensor<1x8x13x17xf32>) outs(%e53 : tensor<1x8x13x17xf32>) {
+    ^bb0(%a0: f32, %acc: f32):
+      %c = arith.constant 0.35355339 : f32
+      %y = arith.mulf %a0, %c : f32
+      linalg.yield %y : f32
+    } -> tensor<1x8x13x17xf32>
+  %e55 = tensor.empty() : tensor<1x8x13x8xf32>
+  %z56 = linalg.fill ins(%cst10 : f32) outs(%e55 : tensor<1x8x13x8xf32>) -> tensor<1x8x13x8xf32>
+  %cl57 = tensor.collapse_shape %g54 [[0, 1], [2], [3]] : tensor<1x8x13x17xf32> into tensor<8x13x17xf32>
+  %cl58 = tensor.collapse_shape %rep3 [[0, 1], [2], [3]] : tensor<1x8x17x8xf32> into tensor<8x17x8xf32>
+  %cl59 = tensor.collapse_shape %z56 [[0, 1], [2], [3]] : tensor<1x8x13x8xf32> into tensor<8x13x8xf32>
+  %bmm60 = linalg.batch_matmul ins(%cl57, %cl58 : tensor<8x13x17xf32>, tensor<8x17x8xf32>) outs(%cl59 : tensor<8x13x8xf32>) -> tensor<8x13x8xf32>
+  %ex61 = tensor.expand_shape %bmm60 [[0, 1], [2], [3]] output_shape [1, 8, 13, 8] : tensor<8x13x8xf32> into tensor<1x8x13x8xf32>
+  %e62 = tensor.empty() : tensor<1x8x17x13xf32>
+  %tr63 = linalg.transpose ins(%g54 : tensor<1x8x13x17xf32>) outs(%e62 : tensor<1x8x17x13xf32>) permutation = [0, 1, 3, 2]
+  %e64 = tensor.empty() : tensor<1x8x17x8xf32>
+  %z65 = linalg.fill ins(%cst10 : f32) outs(%e64 : tensor<1x8x17x8xf32>) -> tensor<1x8x17x8xf32>
+  %cl66 = tensor.collapse_shape %tr63 [[0, 1], [2], [3]] : tensor<1x8x17x13xf32> into tensor<8x17x13xf32>
+  %cl67 = tensor.collapse_shape %q [[0, 1], [2], [3]] : tensor<1x8x13x8xf32> into tensor<8x13x8xf32>
+  %cl68 = tensor.collapse_shape %z65 [[0, 1], [2], [3]] : tensor<1x8x17x8xf32> into tensor<8x17x8xf32>
+  %bmm69 = linalg.batch_matmul ins(%cl66, %cl67 : tensor<8x17x13xf32>, tensor<8x13x8xf32>) outs(%cl68 : tensor<8x17x8xf32>) -> tensor<8x17x8xf32>
+  %ex70 = tensor.expand_shape %bmm69 [[0, 1], [2], [3]] output_shape [1, 8, 17, 8] : tensor<8x17x8xf32> into tensor<1x8x17x8xf32>
+  %gx71 = tensor.expand_shape %ex70 [[0], [1, 2, 3], [4], [5]] output_shape [1, 2, 2, 2, 17, 8] : tensor<1x8x17x8xf32> into tensor<1x2x2x2x17x8xf32>
+  %e72 = tensor.empty() : tensor<1x2x17x8xf32>
+  %z73 = linalg.fill ins(%cst10 : f32) outs(%e72 : tensor<1x2x17x8xf32>) -> tensor<1x2x17x8xf32>
+  %rd74 = linalg.reduce ins(%gx71 : tensor<1x2x2x2x17x8xf32>) outs(%z73 : tensor<1x2x17x8xf32>) dimensions = [2, 3]
+      (%in: f32, %init: f32) {
+        %s = arith.addf %in, %init : f32
+        linalg.yield %s : f32
+      }
+  %gx75 = tensor.expand_shape %ex36 [[0], [1, 2, 3], [4], [5]] output_shape [1, 2, 2, 2, 17, 8] : tensor<1x8x17x8xf32> into tensor<1x2x2x2x17x8xf32>
+  %e76 = tensor.empty() : tensor<1x2x17x8xf32>
+  %z77 = linalg.fill ins(%cst10 : f32) outs(%e76 : tensor<1x2x17x8xf32>) -> tensor<1x2x17x8xf32>
+  %rd78 = linalg.reduce ins(%gx75 : tensor<1x2x2x2x17x8xf32>) outs(%z77 : tensor<1x2x17x8xf32>) dimensions = [2, 3]
+      (%in: f32, %init: f32) {
+        %s = arith.addf %in, %init : f32
+        linalg.yield %s : f32
+      }
+  return %ex27, %ex61, %rd74, %rd78 : tensor<1x8x13x8xf32>, tensor<1x8x13x8xf32>, tensor<1x2x17x8xf32>, tensor<1x2x17x8xf32>
+}
+
+// -----
+
 // The repeat's backward summing the wrong heads (dims [1] of [B, 2, 2, N, D]:
 // heads h and h + 2, not the group 2 hk + g): not dK, so not raised.
 // CHECK-LABEL: func.func @negative_gqa_interleaved_sum
