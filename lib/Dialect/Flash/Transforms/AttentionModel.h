@@ -121,6 +121,12 @@ public:
   /// Whether a model read the lowest finite float as -inf (masks written
   /// with finfo.min): equal under masking unless a row masks every key.
   bool sawLowestFinite = false;
+  /// Whether products cancel x recip(x) for x a sum of exponentials (a
+  /// softmax's row sum, > 0): set while a backward is proven through P
+  /// (ProveAttentionGrad.cpp), whose autodiff divides by it twice. Not in
+  /// the forward's proof, where sum_j P = 1 would turn a product with V
+  /// read at the query axis into V itself, without a remark.
+  bool cancelSumsOfExp = false;
 
   const Expr *constant(double v);
   const Expr *negInf();

@@ -218,6 +218,32 @@ const Expr *ExprContext::makeMul(double c, SmallVector<const Expr *> factors) {
   c = roundF32(c);
   if (c == 0)
     return constant(0);
+  // x recip(x) is 1 where x is a sum of exponentials (> 0, or 0 only for a
+  // row its mask hides entirely, where the program divides by 0 anyway):
+  // the row sum l of a hand-written softmax, which its autodiff divides by
+  // twice (e dP / l - e sum(e dP) / l^2, against P (dP - sum(P dP))).
+  auto positiveSum = [](const Expr *x) {
+    if (x->kind != Kind::Reduce ||
+        x->aux != static_cast<int64_t>(ReduceKind::Sum))
+      return false;
+    const Expr *b = x->ops[0];
+    return b->kind == Kind::Exp ||
+           (b->kind == Kind::Select && b->ops[1]->kind == Kind::Exp &&
+            b->ops[2]->isConst(0));
+  };
+  for (size_t a = 0; cancelSumsOfExp && a < flat.size(); ++a) {
+    if (flat[a]->kind != Kind::Recip || !positiveSum(flat[a]->ops[0]))
+      continue;
+    auto it = llvm::find(flat, flat[a]->ops[0]);
+    if (it == flat.end())
+      continue;
+    size_t b = it - flat.begin();
+    flat.erase(flat.begin() + std::max(a, b));
+    flat.erase(flat.begin() + std::min(a, b));
+    a = static_cast<size_t>(-1);
+  }
+  if (flat.empty())
+    return constant(c);
   for (const Expr *f : flat)
     if (f->kind == Kind::NegInf && flat.size() == 1 && c > 0)
       return negInf();

@@ -959,11 +959,11 @@ Reason raise::proveBackward(ExprContext &ec, ModelBuilder &mb,
     ps.push_back(x);
   }
   if (!inner.empty()) {
-    if (!proveWith(ec, mb, f, rootExpr, root, forward, ps, scoreSide, inner,
-                   /*throughP=*/true, out)
-             .empty())
-      return innerReason;
-    return "";
+    ec.cancelSumsOfExp = true;
+    Reason why = proveWith(ec, mb, f, rootExpr, root, forward, ps, scoreSide,
+                           inner, /*throughP=*/true, out);
+    ec.cancelSumsOfExp = false;
+    return why.empty() ? why : innerReason;
   }
   if (ps.empty()) {
     Value x = scoreSide.front();
