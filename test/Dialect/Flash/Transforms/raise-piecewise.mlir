@@ -508,3 +508,66 @@ func.func @joint_leaky_scores_factor(%q: tensor<1x2x13x8xf32>, %k: tensor<1x2x17
     } -> tensor<1x2x17x8xf32>
   return %g11, %g27, %g30, %g14 : tensor<1x2x13x8xf32>, tensor<1x2x13x8xf32>, tensor<1x2x17x8xf32>, tensor<1x2x17x8xf32>
 }
+
+// -----
+
+// Exponentials of a piecewise function that do not share a row shift
+// (exp(s - m) against exp(0.1 s)): not a score_mod under one softmax
+// shift the raise can prove, so refused with a remark that says so.
+// CHECK-LABEL: func.func @negative_piecewise_unshared_shift
+// CHECK-NOT: flash.attention
+func.func @negative_piecewise_unshared_shift(%q: tensor<37x16xf32>, %k: tensor<45x16xf32>, %v: tensor<45x16xf32>) -> tensor<37x16xf32> {
+  %zero = arith.constant 0.0 : f32
+  %lowest = arith.constant -3.40282347E+38 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %e0 = tensor.empty() : tensor<37x45xf32>
+  %z0 = linalg.fill ins(%zero : f32) outs(%e0 : tensor<37x45xf32>) -> tensor<37x45xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(i, j, d) -> (i, d)>, affine_map<(i, j, d) -> (j, d)>, affine_map<(i, j, d) -> (i, j)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%q, %k : tensor<37x16xf32>, tensor<45x16xf32>) outs(%z0 : tensor<37x45xf32>) {
+  ^bb0(%a: f32, %bq: f32, %c: f32):
+    %m = arith.mulf %a, %bq : f32
+    %r = arith.addf %c, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<37x45xf32>
+  %mx0 = tensor.empty() : tensor<37xf32>
+  %ninfv = arith.constant 0xFF800000 : f32
+  %mxi = linalg.fill ins(%ninfv : f32) outs(%mx0 : tensor<37xf32>) -> tensor<37xf32>
+  %mx = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>], iterator_types = ["parallel", "reduction"]} ins(%s : tensor<37x45xf32>) outs(%mxi : tensor<37xf32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %y = arith.maximumf %x, %acc : f32
+    linalg.yield %y : f32
+  } -> tensor<37xf32>
+  %ex = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%s, %mx : tensor<37x45xf32>, tensor<37xf32>) outs(%e0 : tensor<37x45xf32>) {
+  ^bb0(%x: f32, %m: f32, %o: f32):
+    %z = arith.constant 0.0 : f32
+    %pos = arith.cmpf ogt, %x, %z : f32
+    %d = arith.subf %x, %m : f32
+    %e1 = math.exp %d : f32
+    %c = arith.constant 0.1 : f32
+    %n = arith.mulf %x, %c : f32
+    %e2 = math.exp %n : f32
+    %y = arith.select %pos, %e1, %e2 : f32
+    linalg.yield %y : f32
+  } -> tensor<37x45xf32>
+  %l0 = tensor.empty() : tensor<37xf32>
+  %lz = linalg.fill ins(%zero : f32) outs(%l0 : tensor<37xf32>) -> tensor<37xf32>
+  %l = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>], iterator_types = ["parallel", "reduction"]} ins(%ex : tensor<37x45xf32>) outs(%lz : tensor<37xf32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %y = arith.addf %x, %acc : f32
+    linalg.yield %y : f32
+  } -> tensor<37xf32>
+  %p = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%ex, %l : tensor<37x45xf32>, tensor<37xf32>) outs(%e0 : tensor<37x45xf32>) {
+  ^bb0(%x: f32, %r: f32, %o: f32):
+    %y = arith.divf %x, %r : f32
+    linalg.yield %y : f32
+  } -> tensor<37x45xf32>
+  %e3 = tensor.empty() : tensor<37x16xf32>
+  %z3 = linalg.fill ins(%zero : f32) outs(%e3 : tensor<37x16xf32>) -> tensor<37x16xf32>
+  // expected-remark @+1 {{attention not raised: the exponent is chosen by a condition between two functions of the scores (a piecewise score function) whose exponentials do not share their row shift}}
+  %o32 = linalg.generic {indexing_maps = [affine_map<(i, e, j) -> (i, j)>, affine_map<(i, e, j) -> (j, e)>, affine_map<(i, e, j) -> (i, e)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%p, %v : tensor<37x45xf32>, tensor<45x16xf32>) outs(%z3 : tensor<37x16xf32>) {
+  ^bb0(%a: f32, %bq: f32, %c: f32):
+    %m = arith.mulf %a, %bq : f32
+    %r = arith.addf %c, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<37x16xf32>
+  return %o32 : tensor<37x16xf32>
+}
