@@ -896,7 +896,6 @@ model::proveForward(ExprContext &ec, const Expr *root, ArrayRef<int64_t> shape,
   } else if (num->kind == Kind::Select && num->ops[2]->kind == Kind::Exp) {
     ex = num->ops[1];
     const Expr *d = ec.sub(num->ops[2]->ops[0], ex->ops[0]);
-    selectBias = ec.select(num->ops[0], ec.constant(0), d);
     // (Both exponents varying along the keys, or a condition on the
     // scores: a function of the scores, select(s > t, s, t) too; a fill
     // varies along the rows only, by their max or sum.)
@@ -909,23 +908,24 @@ model::proveForward(ExprContext &ec, const Expr *root, ArrayRef<int64_t> shape,
                       "functions of the scores (a piecewise score "
                       "function) whose exponentials do not share their "
                       "row shift");
-    } else if (containsReduce(d))
+    } else if (containsReduce(d)) {
       return Reason("the mask fills the masked scores with a finite "
                     "constant (above -65504, e.g. -10000), which leaves them "
                     "a softmax weight that flash.attention's masks do not: "
                     "fill with -inf, finfo.min or -1e9, or add the constant "
                     "(an additive mask)");
-    else if (!isMaskExpr(selectBias) || isPositional(selectBias) ||
-             !readsPlainly(selectBias))
-      return Reason("the mask fills the masked scores with " + describe(d) +
-                    ", not -inf, finfo.min or -1e9, in a way the raise "
-                    "cannot take as an additive mask");
+    } else {
+      selectBias = ec.select(num->ops[0], ec.constant(0), d);
+      if (!isMaskExpr(selectBias) || isPositional(selectBias) ||
+          !readsPlainly(selectBias))
+        return Reason("the mask fills the masked scores with " + describe(d) +
+                      ", not -inf, finfo.min or -1e9, in a way the raise "
+                      "cannot take as an additive mask");
+    }
   } else if (num->kind == Kind::Select) {
     cond = num->ops[0];
     ex = num->ops[1];
   }
-  if (!piecewise.empty())
-    selectBias = nullptr;
   const Expr *E = ex->ops[0];
   SmallVector<std::pair<const Expr *, double>> terms;
   double c0 = 0;
@@ -1036,8 +1036,6 @@ model::proveForward(ExprContext &ec, const Expr *root, ArrayRef<int64_t> shape,
         return Reason("the scores add a value read from the query or key "
                       "tensor outside their product, which a score_mod "
                       "cannot read");
-      if (getenv("FLASH_RAISE_DEBUG"))
-        llvm::errs() << "  score_mod term " << ec.str(r) << "\n";
       if (!isModifierExpr(r, qk))
         return describeTerm(ec, t);
       sm = ec.add(sm, ec.scale(r, c));

@@ -126,9 +126,8 @@ struct GradProver {
 
   /// `build()` (dK or dV) for grouped K/V heads: summed over the query heads
   /// G hk + g of kv head hk (MQA: every head g), with the leaves it reads
-  /// in `used`.
-  /// With `split` = b (a divisor of G), the group's sum as two, over g1 <
-  /// G / b and g2 < b with g = b g1 + g2 (heads expanded to [Hkv, G / b,
+  /// in `used`. With `split` = b (a divisor of G), the group's sum as two, over
+  /// g1 < G / b and g2 < b with g = b g1 + g2 (heads expanded to [Hkv, G / b,
   /// b]), g2's the inner one, or g1's with `swap`.
   const Expr *grouped(function_ref<const Expr *()> build, Leaves &used,
                       int64_t split = 1, bool swap = false) {
