@@ -34,20 +34,22 @@ CONFIGS = [(d, n, causal) for d in (64, 128, 256) for n in (1024, 4096, 16384)
 
 
 def configs():
-    """CONFIGS, or the head dims of FLASH_BENCH_DIMS (e.g. "128") only."""
+    """CONFIGS, or the rows of the head dims of FLASH_BENCH_DIMS (e.g.
+    "128", or "96,192": head dims outside the table, H = 2048 // d)."""
     dims = os.environ.get("FLASH_BENCH_DIMS")
     if not dims:
         return CONFIGS
-    keep = {int(x) for x in dims.split(",")}
-    return [c for c in CONFIGS if c[0] in keep]
+    return [(d, n, causal) for d in (int(x) for x in dims.split(","))
+            for n in (1024, 4096, 16384) for causal in (False, True)]
 
 
 # FLASH_BENCH_PEERS=0: the backward without the peers' timings (a sweep
 # over our own variants, the peers timed once in the same run).
 PEERS = os.environ.get("FLASH_BENCH_PEERS", "1") != "0"
 
-# The backward runs on tensor cores at every head dim of the table.
-BWD_DIMS = (64, 128, 256)
+# The backward runs on tensor cores at every head dim of the table (and at
+# 96 and 192).
+BWD_DIMS = (64, 96, 128, 192, 256)
 
 
 def shape(d, n):

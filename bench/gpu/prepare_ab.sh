@@ -238,6 +238,28 @@ dyncaptures() { # prefix: captured operands of dynamic shape (session 38:
   exe ${p}7 --hq 4 --nq 1 --nk 900 --d 128 --dtype bf16 --segments 3 --segments-per-head --segments-dynamic --tol 8e-3
   exe ${p}8 --hq 2 --nq 400 --nk 400 --d 256 --dtype bf16 --segments 5 --segments-dynamic --causal --tol 8e-3
 }
+headdims() { # prefix: head dims 96 and 192 (session 40: d = 192 on the
+  # wgmma backward and the warp-specialized forward; odd sizes, one query,
+  # causal Nq != Nk, GQA, fully masked rows, modifiers, runtime sizes)
+  local p=$1
+  exe ${p}1 --batch 2 --hq 4 --hkv 2 --nq 1000 --nk 1777 --d 192 --dtype bf16 --tol 8e-3
+  exe ${p}2 --nq 1300 --nk 1200 --d 192 --causal --causal-offset -70 --hq 2 --dtype bf16 --tol 8e-3
+  exe ${p}3 --dynamic --batch 2 --hq 4 --hkv 2 --nq 300 --nk 777 --d 192 --causal --dtype f16 --tol 2e-3
+  exe ${p}4 --nq 1 --nk 2000 --d 192 --hq 2 --causal --dtype bf16 --tol 8e-3
+  exe ${p}5 --hq 2 --nq 65 --nk 90 --d 192 --mask bool --full-mask --dtype f16 --tol 2e-3
+  exe ${p}6 --hq 2 --n 1500 --d 192 --dtype bf16 --window 300,40 --softcap 20 --tol 8e-3
+  exe ${p}7 --grad --n 130 --d 192 --dtype bf16 --tol 2e-2
+  exe ${p}8 --grad --batch 2 --hq 4 --hkv 2 --nq 100 --nk 170 --d 192 --causal --dtype bf16 --tol 2e-2
+  exe ${p}9 --grad --nq 300 --nk 260 --d 192 --hq 4 --hkv 2 --causal --causal-offset -20 --dtype f16 --tol 4e-3
+  exe ${p}10 --grad --nq 1 --nk 33 --d 192 --dtype f16 --tol 4e-3
+  exe ${p}11 --grad --hq 2 --nq 65 --nk 90 --d 192 --mask bool --full-mask --dtype f16 --tol 4e-3
+  exe ${p}12 --grad --hq 2 --nq 37 --nk 300 --d 192 --dtype bf16 --causal --tol 2e-2 --dynamic
+  exe ${p}13 --grad --batch 2 --hq 4 --hkv 2 --n 300 --d 192 --dtype f16 --window 30,5 --softcap 1.5 --tol 4e-3
+  exe ${p}14 --grad --hq 2 --n 200 --d 192 --dtype bf16 --segments 3 --tol 2e-2
+  exe ${p}15 --grad --hq 2 --n 1000 --d 192 --dtype bf16 --alibi --causal --tol 2e-2
+  exe ${p}16 --batch 2 --hq 4 --hkv 2 --nq 300 --nk 777 --d 96 --causal --dtype bf16 --tol 8e-3
+  exe ${p}17 --grad --batch 2 --hq 4 --hkv 2 --nq 100 --nk 170 --d 96 --causal --dtype bf16 --tol 2e-2
+}
 for c in $CHECKS; do
   case $c in
     bs) FLASH_AOT_NVVM_OPTIONS="" checks bs ;;
@@ -250,6 +272,7 @@ for c in $CHECKS; do
     wd) FLASH_AOT_NVVM_OPTIONS="" windows wd ;;
     al) FLASH_AOT_NVVM_OPTIONS="" alibi al ;;
     dc) FLASH_AOT_NVVM_OPTIONS="" dyncaptures dc ;;
+    hd) FLASH_AOT_NVVM_OPTIONS="" headdims hd ;;
     py) FLASH_MLIR_CACHE=$PWD/$OUT/c_check /usr/bin/python3 \
           bench/gpu/check_forward.py --precompile ;;
   esac > "$OUT/prep_$c.log" 2>&1

@@ -867,16 +867,21 @@ bool gpukernels::warpSpecializedApplies(const KernelSpec &s, bool persistent) {
   // 0.90-1.10x the one-warpgroup kernel, 1.0x on the mean: within the
   // noise, and 0.90-0.96x at 1k causal; with a block mask or captured
   // operands it spills 8-24 bytes.
-  return wgmmaApplies(s) && (s.d == 128 || s.d == 256) && !s.mask &&
+  // At d = 192 (the d = 256 kernel's tiles: 64-key tiles, two consumer
+  // warpgroups) 1.5-1.7x the one-warpgroup kernel on an H100, 0.91-1.12x
+  // cuDNN (session 40).
+  return wgmmaApplies(s) && s.d >= 128 && !s.mask &&
          !s.splitKeys && !fewKeys;
 }
 
 bool gpukernels::mmaGradApplies(const KernelSpec &s, bool wgmma) {
-  // At d = 256 the dK/dV accumulators alone would fill the registers: there
-  // the wgmma kernels read their fixed operands from shared memory and
-  // split dK/dV by columns (MmaGradKernels.cpp); mma.sync has no such form.
+  // Past d = 128 (192, 256) the dK/dV accumulators alone would fill the
+  // registers: there the wgmma kernels read their fixed operands from
+  // shared memory and split dK/dV by roles (MmaGradKernels.cpp); mma.sync
+  // has no such form. (d = 192 on them: 1.29-1.40x cuDNN on an H100,
+  // session 40.)
   return mmaForwardApplies(s) &&
-         (s.d <= 128 || (wgmma && s.d == 256 && wgmmaApplies(s)));
+         (s.d <= 128 || (wgmma && s.d > 128 && wgmmaApplies(s)));
 }
 
 int64_t gpukernels::mmaRowsPerBlock(const KernelSpec &s) {

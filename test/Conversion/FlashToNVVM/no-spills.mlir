@@ -10,6 +10,10 @@
 // RUN: %gen --batch 2 --hq 4 --hkv 2 --nq 300 --nk 200 --d 64 --dtype f16 --causal --mask add | flash-opt --flash-to-nvvm=format=isa | %python %S/ptxas_spills.py | FileCheck %s --check-prefix=FWD
 // RUN: %gen --batch 4 --hq 8 --n 4096 --d 256 --dtype bf16 | flash-opt --flash-to-nvvm=format=isa | %python %S/ptxas_spills.py | FileCheck %s --check-prefix=FWD
 // RUN: %gen --batch 2 --hq 4 --hkv 2 --nq 300 --nk 200 --d 256 --dtype bf16 --causal --dynamic | flash-opt --flash-to-nvvm=format=isa | %python %S/ptxas_spills.py | FileCheck %s --check-prefix=FWD
+// Head dim 192 on the d = 256 kernels (warp-specialized forward, the
+// backward's shared-memory operands).
+// RUN: %gen --batch 4 --hq 10 --n 4096 --d 192 --dtype bf16 --causal | flash-opt --flash-to-nvvm=format=isa | %python %S/ptxas_spills.py | FileCheck %s --check-prefix=FWD
+// RUN: %gen --grad --batch 2 --hq 4 --hkv 2 --nq 300 --nk 200 --d 192 --dtype bf16 --causal | flash-opt --flash-to-nvvm=format=isa | %python %S/ptxas_spills.py | FileCheck %s --check-prefix=BWD
 // RUN: %gen --grad --batch 4 --hq 32 --n 4096 --d 64 --dtype bf16 --causal | flash-opt --flash-to-nvvm=format=isa | %python %S/ptxas_spills.py | FileCheck %s --check-prefix=BWD
 // RUN: %gen --grad --batch 4 --hq 16 --n 4096 --d 128 --dtype bf16 | flash-opt --flash-to-nvvm=format=isa | %python %S/ptxas_spills.py | FileCheck %s --check-prefix=BWD
 // RUN: %gen --grad --batch 4 --hq 16 --n 4096 --d 128 --dtype bf16 --causal | flash-opt --flash-to-nvvm=format=isa | %python %S/ptxas_spills.py | FileCheck %s --check-prefix=BWD
