@@ -257,8 +257,32 @@ headdims() { # prefix: head dims 96 and 192 (session 40: d = 192 on the
   exe ${p}13 --grad --batch 2 --hq 4 --hkv 2 --n 300 --d 192 --dtype f16 --window 30,5 --softcap 1.5 --tol 4e-3
   exe ${p}14 --grad --hq 2 --n 200 --d 192 --dtype bf16 --segments 3 --tol 2e-2
   exe ${p}15 --grad --hq 2 --n 1000 --d 192 --dtype bf16 --alibi --causal --tol 2e-2
+  # Head dims 64 does not divide, on wgmma with tiles padded to 64-column
+  # groups (tileD): 96, 80, 112 (128-column tiles), 160 (192).
   exe ${p}16 --batch 2 --hq 4 --hkv 2 --nq 300 --nk 777 --d 96 --causal --dtype bf16 --tol 8e-3
   exe ${p}17 --grad --batch 2 --hq 4 --hkv 2 --nq 100 --nk 170 --d 96 --causal --dtype bf16 --tol 2e-2
+  exe ${p}18 --batch 2 --hq 4 --hkv 2 --nq 1000 --nk 1777 --d 96 --dtype bf16 --tol 8e-3
+  exe ${p}19 --nq 1300 --nk 1200 --d 96 --causal --causal-offset -70 --hq 2 --dtype f16 --tol 2e-3
+  exe ${p}20 --dynamic --batch 2 --hq 4 --hkv 2 --nq 300 --nk 777 --d 80 --causal --dtype bf16 --tol 8e-3
+  exe ${p}21 --nq 1 --nk 2000 --d 96 --hq 4 --hkv 2 --causal --dtype bf16 --tol 8e-3
+  exe ${p}22 --hq 2 --nq 65 --nk 90 --d 112 --mask bool --full-mask --dtype f16 --tol 2e-3
+  exe ${p}23 --hq 2 --n 1500 --d 96 --dtype bf16 --window 300,40 --softcap 20 --tol 8e-3
+  exe ${p}24 --batch 2 --hq 2 --n 1000 --d 80 --segments 3 --causal --dtype bf16 --tol 8e-3
+  exe ${p}25 --nq 300 --nk 777 --d 160 --hq 3 --hkv 1 --causal --dtype bf16 --tol 8e-3
+  exe ${p}26 --hq 4 --n 1200 --d 112 --alibi --causal --dtype bf16 --tol 8e-3
+  exe ${p}27 --grad --n 130 --d 96 --dtype bf16 --tol 2e-2
+  exe ${p}28 --grad --nq 300 --nk 260 --d 80 --hq 4 --hkv 2 --causal --causal-offset -20 --dtype f16 --tol 4e-3
+  exe ${p}29 --grad --nq 1 --nk 33 --d 112 --dtype f16 --tol 4e-3
+  exe ${p}30 --grad --hq 2 --nq 65 --nk 90 --d 96 --mask bool --full-mask --dtype f16 --tol 4e-3
+  exe ${p}31 --grad --hq 2 --nq 37 --nk 300 --d 96 --dtype bf16 --causal --tol 2e-2 --dynamic
+  exe ${p}32 --grad --batch 2 --hq 4 --hkv 2 --n 300 --d 80 --dtype f16 --window 30,5 --softcap 1.5 --tol 4e-3
+  exe ${p}33 --grad --hq 2 --n 200 --d 112 --dtype bf16 --segments 3 --tol 2e-2
+  exe ${p}34 --grad --batch 2 --hq 4 --hkv 2 --nq 100 --nk 170 --d 160 --causal --dtype bf16 --tol 2e-2
+  exe ${p}35 --grad --hq 2 --n 1000 --d 96 --dtype bf16 --alibi --causal --tol 2e-2
+  # dQ by reductions (deterministic=0) at padded head dims.
+  FLASH_AOT_NVVM_OPTIONS="deterministic=0" exe ${p}36 --grad --batch 2 --hq 4 --hkv 2 --nq 300 --nk 170 --d 96 --causal --dtype bf16 --tol 2e-2
+  FLASH_AOT_NVVM_OPTIONS="deterministic=0" exe ${p}37 --grad --hq 2 --nq 77 --nk 300 --d 80 --dtype f16 --tol 4e-3
+  FLASH_AOT_NVVM_OPTIONS="deterministic=0" exe ${p}38 --grad --hq 2 --n 333 --d 112 --dtype bf16 --causal --dynamic --tol 2e-2
 }
 for c in $CHECKS; do
   case $c in

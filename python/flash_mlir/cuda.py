@@ -10,9 +10,9 @@ ctypes, no CUDA toolkit needed at run time) and launches it on torch's
 current stream with the tensors' device pointers: no host copies.
 
 The kernels are flash-map-to-gpu's: forward (head dim a multiple of 16 up to
-256) and backward (up to 128; 192 and 256 on sm_90a's wgmma) of f16/bf16
-ops, masked or not, on tensor cores (wgmma on sm_90a where 64 divides the
-head dim, else mma.sync), the rest SIMT (one row per thread, f32
+256) and backward (up to 128; up to 256 on sm_90a's wgmma) of f16/bf16 ops,
+masked or not, on tensor cores (wgmma on sm_90a from d = 64 on, tiles padded
+to 64-column groups; else mma.sync), the rest SIMT (one row per thread, f32
 arithmetic).
 """
 
@@ -700,8 +700,8 @@ def _kernel(cfg, grad):
                 f"flash_mlir: this {'backward' if grad else 'forward'} "
                 f"({cfg.dtype}, head dim {cfg.d}) runs on CUDA cores, not "
                 "tensor cores (those take f16/bf16 with head dims that are "
-                "multiples of 16 up to 256; the backward up to 128, or 192 "
-                "and 256 on sm_90a): correct but slow",
+                "multiples of 16 up to 256; the backward up to 128, or 256 "
+                "on sm_90a): correct but slow",
                 stacklevel=3)
     return _KERNELS[key]
 

@@ -70,14 +70,16 @@ Value gpukernels::gradDQIndex(KernelBuilder &kb, const KernelSpec &s, Value bh,
   Value row = arith::AddIOp::create(
       kb.b, kb.loc, arith::MulIOp::create(kb.b, kb.loc, bh, rows), q);
   return arith::AddIOp::create(
-      kb.b, kb.loc, arith::MulIOp::create(kb.b, kb.loc, row, kb.c(s.d)), d);
+      kb.b, kb.loc, arith::MulIOp::create(kb.b, kb.loc, row, kb.c(s.tileD())),
+      d);
 }
 
 MappedKernel gpukernels::buildGradDQPrepKernel(OpBuilder &ob, Location loc,
                                                StringRef name,
                                                const KernelSpec &s,
                                                ArrayRef<Type> argTypes) {
-  const int64_t D = s.d;
+  // The accumulator's rows are the kernels' tiles' (tileD columns).
+  const int64_t D = s.tileD();
   auto [fn, b] = rowKernel(ob, loc, name, s, argTypes);
   KernelBuilder kb{b, loc};
   Value nq = s.nqValue(kb);
@@ -105,13 +107,32 @@ MappedKernel gpukernels::buildGradDQPrepKernel(OpBuilder &ob, Location loc,
         scf::IfOp::create(lb, l, in, [&](OpBuilder &ib, Location il) {
           KernelBuilder ki{ib, il};
           Value sum = ki.f(0.0f);
-          for (int64_t c = 0; c < D / 32; ++c) {
+          for (int64_t c = 0; c < llvm::divideCeil(s.d, 32); ++c) {
             Value col = arith::AddIOp::create(ib, il, lane, ki.c(32 * c));
-            Value x = memref::LoadOp::create(ib, il, dO,
-                                             ValueRange{blk.bh, row, col});
-            Value y =
-                memref::LoadOp::create(ib, il, o, ValueRange{blk.bh, row, col});
-            sum = fmac(ib, il, ki.toF32(x), ki.toF32(y), sum);
+            auto term = [&](OpBuilder &jb, Location jl) {
+              KernelBuilder kj{jb, jl};
+              Value x = memref::LoadOp::create(jb, jl, dO,
+                                               ValueRange{blk.bh, row, col});
+              Value y = memref::LoadOp::create(jb, jl, o,
+                                               ValueRange{blk.bh, row, col});
+              return fmac(jb, jl, kj.toF32(x), kj.toF32(y), sum);
+            };
+            if (32 * c + 32 <= s.d) {
+              sum = term(ib, il);
+              continue;
+            }
+            // (A head dim 32 does not divide: the last columns' lanes.)
+            Value in = arith::CmpIOp::create(ib, il, arith::CmpIPredicate::ult,
+                                             col, ki.c(s.d));
+            sum = ifElse(
+                      ib, il, TypeRange{sum.getType()}, in,
+                      [&](OpBuilder &jb, Location jl) {
+                        scf::YieldOp::create(jb, jl, term(jb, jl));
+                      },
+                      [&](OpBuilder &jb, Location jl) {
+                        scf::YieldOp::create(jb, jl, sum);
+                      })
+                      .getResult(0);
           }
           for (int32_t x : {16, 8, 4, 2, 1})
             sum = arith::AddFOp::create(
@@ -154,7 +175,7 @@ MappedKernel gpukernels::buildGradDQConvertKernel(OpBuilder &ob, Location loc,
                                                   StringRef name,
                                                   const KernelSpec &s,
                                                   ArrayRef<Type> argTypes) {
-  const int64_t D = s.d;
+  const int64_t D = s.tileD();
   auto [fn, b] = rowKernel(ob, loc, name, s, argTypes);
   KernelBuilder kb{b, loc};
   Value nq = s.nqValue(kb);
@@ -171,6 +192,12 @@ MappedKernel gpukernels::buildGradDQConvertKernel(OpBuilder &ob, Location loc,
         b, loc, arith::RemUIOp::create(b, loc, idx, kb.c(D / 4)), kb.c(4));
     Value in =
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, row, nq);
+    // (dq's columns only: past d the padding of a tile's.)
+    if (D != s.d)
+      in = arith::AndIOp::create(
+          b, loc, in,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, col,
+                                kb.c(s.d)));
     scf::IfOp::create(b, loc, in, [&](OpBuilder &ib, Location il) {
       KernelBuilder ki{ib, il};
       Value x = vector::LoadOp::create(

@@ -77,7 +77,7 @@ using namespace mlir::flash::gpukernels;
 int64_t gpukernels::mmaGradTile(const KernelSpec &s, bool kv) {
   if (s.mmaGradTile)
     return s.mmaGradTile;
-  if (s.d <= 64)
+  if (s.tileD() <= 64)
     return 64;
   // At d = 256 on wgmma (A tiles from shared memory; two warpgroups and
   // producers): 32-key tiles in the dQ kernel (its Q and dO of 128 queries
@@ -88,7 +88,7 @@ int64_t gpukernels::mmaGradTile(const KernelSpec &s, bool kv) {
   // had run 1.37-1.48x one warpgroup with 16-row tiles. With a mask
   // operand, a block mask or GQA (a loop over the group's heads): 32 (at
   // 64 those spill 16-500 bytes).
-  if (s.wgmma && s.d > 128)
+  if (s.wgmma && s.tileD() > 128)
     return kv && !s.mask && !blockMaskApplies(s) && s.hq == s.hkv ? 64 : 32;
   // At d = 128 with A tiles from shared memory (grad-a-shared): 64-key
   // tiles in the dQ kernel (156-252 registers); 64-query tiles in the dK/dV
@@ -183,14 +183,14 @@ struct GradTiles {
       if (sw) {
         Value tile =
             G.add(arith::MulIOp::create(G.b, G.loc, stage, G.c(2)), G.c(i));
-        toks.push_back(G.copyTile(tid, threads, src, bh, row0, limit, rows, s.d,
-                                  sw->buf,
+        toks.push_back(G.copyTile(tid, threads, src, bh, row0, limit, rows,
+                                  s.tileD(), sw->buf,
                                   [&](OpBuilder &ib, Value r, Value col) {
                                     return sw->at(ib, G.loc, tile, r, col);
                                   }));
       } else {
-        toks.push_back(G.copyTile(tid, threads, src, bh, row0, limit, rows, s.d,
-                                  i ? bS : aS));
+        toks.push_back(G.copyTile(tid, threads, src, bh, row0, limit, rows,
+                                  s.tileD(), i ? bS : aS));
       }
     }
     return toks.back();
@@ -244,7 +244,7 @@ struct GradTiles {
       return {G.wgmmaWait(1, c0, live), c1};
     }
     SmallVector<Value> c0, c1;
-    const int64_t kSteps = s.d / 16;
+    const int64_t kSteps = s.tileD() / 16;
     for (int64_t nt = 0; nt < nTiles; ++nt) {
       SmallVector<Value> b0 = G.bFrags(aS, G.c(nt * 8), 0, kSteps, false);
       SmallVector<Value> b1 = G.bFrags(bS, G.c(nt * 8), 0, kSteps, false);
@@ -356,7 +356,7 @@ struct GradRegisters {
 };
 GradRegisters gradRegisters(const KernelSpec &s, bool kv) {
   const bool fewProducer =
-      s.d == 128 || (s.d > 128 && !kv && !blockMaskApplies(s));
+      s.tileD() == 128 || (s.tileD() > 128 && !kv && !blockMaskApplies(s));
   GradRegisters r = s.mmaWarps > 4 ? (fewProducer ? GradRegisters{168, 24, 240}
                                                   : GradRegisters{168, 40, 232})
                     : kv           ? GradRegisters{128, 24, 232}
@@ -451,7 +451,7 @@ Value consumeStage(MmaFragments &G, const StageBarriers &bars, Value n,
 } // namespace
 
 bool gpukernels::gradKVSplit(const KernelSpec &s) {
-  return s.wgmma && s.d > 128;
+  return s.wgmma && s.tileD() > 128;
 }
 int64_t gpukernels::gradKVRowsPerBlock(const KernelSpec &s) {
   return gradKVSplit(s) ? 64 : mmaRowsPerBlock(s);
@@ -468,7 +468,8 @@ int64_t gpukernels::gradKernelThreads(const KernelSpec &s) {
 // fits every instruction within the launch's limit (128 there), not the
 // one setmaxnreg raises.
 bool gpukernels::gradQProducer(const KernelSpec &s) {
-  return s.gradProducer && s.d > 64 && (s.d <= 128 || s.mmaWarps > 4);
+  return s.gradProducer && s.tileD() > 64 &&
+         (s.tileD() <= 128 || s.mmaWarps > 4);
 }
 int64_t gpukernels::gradQThreads(const KernelSpec &s) {
   return s.mmaWarps * 32 + (gradQProducer(s) ? kProducerThreads : 0);
@@ -482,11 +483,11 @@ namespace {
 SwizzledTiles sharedATiles(MmaFragments &F, const KernelSpec &s, Value buf,
                            Value tid, int64_t threads, ArrayRef<Value> srcs,
                            Value bh, Value row0, Value limit, int64_t rows) {
-  SwizzledTiles t = swizzledTiles(F, buf, rows, s.d);
+  SwizzledTiles t = swizzledTiles(F, buf, rows, s.tileD());
   Value last;
   for (int64_t i = 0; i < int64_t(srcs.size()); ++i)
-    last = F.copyTile(tid, threads, srcs[i], bh, row0, limit, rows, s.d, t.buf,
-                      [&, i](OpBuilder &ib, Value r, Value col) {
+    last = F.copyTile(tid, threads, srcs[i], bh, row0, limit, rows, s.tileD(),
+                      t.buf, [&, i](OpBuilder &ib, Value r, Value col) {
                         return t.at(ib, F.loc, i, r, col);
                       });
   F.waitAll(last);
@@ -520,6 +521,9 @@ void storeRows(OpBuilder &b, Location loc, Type elt, Value mem, Value bh,
                float mul, Value col0 = {}) {
   if (col0)
     t2 = arith::AddIOp::create(b, loc, t2, col0);
+  // (Only mem's columns: past them a padded head dim's tiles, tileD.)
+  const int64_t width = cast<MemRefType>(mem.getType()).getShape().back();
+  assert(!col0 || int64_t(acc.size()) * 8 <= width);
   auto v2f = VectorType::get({2}, b.getF32Type());
   for (int r = 0; r < 2; ++r) {
     Value active =
@@ -529,6 +533,8 @@ void storeRows(OpBuilder &b, Location loc, Type elt, Value mem, Value bh,
       KernelBuilder ki{ib, il};
       Value m = vector::BroadcastOp::create(ib, il, v2f, ki.f(mul));
       for (auto [dt, c] : llvm::enumerate(acc)) {
+        if (static_cast<int64_t>(dt) * 8 >= width)
+          break;
         Value x = vector::ExtractOp::create(ib, il, c, ArrayRef<int64_t>{r});
         x = arith::MulFOp::create(ib, il, x, m);
         x = arith::TruncFOp::create(ib, il, VectorType::get({2}, elt), x);
@@ -549,7 +555,7 @@ gpu::GPUFuncOp gpukernels::buildGradQMmaKernel(OpBuilder &ob, Location loc,
                                                const KernelSpec &s) {
   MLIRContext *ctx = ob.getContext();
   Type elt = s.elt;
-  const int64_t warps = s.mmaWarps, threads = warps * 32, D = s.d;
+  const int64_t warps = s.mmaWarps, threads = warps * 32, D = s.tileD();
   const int64_t kTile = mmaGradTile(s, /*kv=*/false);
   const int64_t kSteps = D / 16, dTiles = D / 8, nTiles = kTile / 8;
   // Past d = 128 (wgmma) Q and dO as A fragments would take 128 registers
@@ -620,7 +626,7 @@ gpu::GPUFuncOp gpukernels::buildGradQMmaKernel(OpBuilder &ob, Location loc,
   Value fullFrom, fullTo;
   const bool allFull = !mask && !s.causalOffset && !s.maskMod &&
                        !ShapedType::isDynamic(s.nk) && s.nk % kTile == 0;
-  if (!mask && exact && !s.packedQueries && !allFull && s.d <= 64) {
+  if (!mask && exact && !s.packedQueries && !allFull && s.tileD() <= 64) {
     fullFrom = mt ? mt->innerStart : kvStart;
     fullTo = roundToTile(kb, nk, kTile, /*up=*/false);
     if (s.causalOffset)
@@ -887,7 +893,7 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
                                                 const KernelSpec &s) {
   MLIRContext *ctx = ob.getContext();
   Type elt = s.elt;
-  const int64_t warps = s.mmaWarps, threads = warps * 32, D = s.d;
+  const int64_t warps = s.mmaWarps, threads = warps * 32, D = s.tileD();
   const int64_t kTile = mmaGradTile(s, /*kv=*/true);
   const int64_t kSteps = D / 16, dTiles = D / 8, nTiles = kTile / 8;
   const int64_t group = s.hq / s.hkv;
@@ -1155,7 +1161,7 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
       h.from = arith::MaxSIOp::create(hb, hl, mt.start, qStart);
       h.end = mt.end;
       exact = mt.exact;
-    } else if (!mask && !allFullQ && !s.gradAtomicDQ && s.d <= 64) {
+    } else if (!mask && !allFullQ && !s.gradAtomicDQ && s.tileD() <= 64) {
       h.fullFrom = h.from;
       if (s.causalOffset)
         h.fullFrom = arith::MaxSIOp::create(

@@ -103,7 +103,7 @@ enum class TileChecks { None, All, Tail };
 /// addresses cost ~40 instructions a tile, more than the barrier it saves),
 /// and unrolled by two for constant stages 0.87-1.04x (bench/RESULTS.md).
 int64_t wgmmaForwardStages(const KernelSpec &s) {
-  return s.mmaWarpSpecialized || s.d > 128 ? 2 : 1;
+  return s.mmaWarpSpecialized || s.tileD() > 128 ? 2 : 1;
 }
 
 /// Whether the wgmma forward keeps Q in shared memory (a K/V-shaped tile:
@@ -114,7 +114,7 @@ int64_t wgmmaForwardStages(const KernelSpec &s) {
 /// (162 used): capped at 128 (four blocks, no spills) it ran as fast at
 /// N = 1k / 4k and 5 % slower at 16k.
 bool wgmmaQInShared(const KernelSpec &s) {
-  return s.d == 128 && s.mmaTileKV == 64 && s.mmaWarps == 4;
+  return s.tileD() == 128 && s.mmaTileKV == 64 && s.mmaWarps == 4;
 }
 
 /// The operands of the wgmma inline PTX: C tiles as their 4 f32 each, A
@@ -277,6 +277,9 @@ Value MmaFragments::aFromGlobal(Value mem, Value bh, Value r0, Value r1,
   auto a4x2 = VectorType::get({4, 2}, elt);
   Value a = arith::ConstantOp::create(
       b, loc, a4x2, DenseElementsAttr::get(a4x2, b.getZeroAttr(elt)));
+  // (Columns past the rows' width: zero, a padded tile's; see tileD.)
+  if (col0 >= cast<MemRefType>(mem.getType()).getShape().back())
+    return a;
   for (int64_t i = 0; i < 4; ++i) {
     Value col = add(t2, c(col0 + (i >= 2 ? 8 : 0)));
     // (One 32-bit load: the pair's alignment said, as storePair's.)
@@ -386,9 +389,14 @@ Value MmaFragments::copyTile(Value tid, int64_t threads, Value src, Value bh,
   auto tokTy = nvgpu::DeviceAsyncTokenType::get(b.getContext());
   SmallVector<Value> toks;
   // 16-byte chunks: 8 16-bit elements, 16 fp8 ones.
-  const int64_t chunk =
-      128 / cast<MemRefType>(src.getType()).getElementTypeBitWidth();
+  auto srcTy = cast<MemRefType>(src.getType());
+  const int64_t chunk = 128 / srcTy.getElementTypeBitWidth();
   const int64_t total = rows * width / chunk;
+  // A tile wider than the rows (a padded head dim, tileD): its chunks past
+  // them read no bytes (cp.async's source size 0 fills zeros), from an
+  // address in the row.
+  const int64_t valid = srcTy.getShape().back();
+  assert(!ShapedType::isDynamic(valid) && valid <= width && valid % chunk == 0);
   Value last = b.createOrFold<arith::SubIOp>(loc, limit, c(1));
   for (int64_t it = 0; it < total; it += threads) {
     Value idx = add(tid, c(it));
@@ -404,9 +412,16 @@ Value MmaFragments::copyTile(Value tid, int64_t threads, Value src, Value bh,
           ib, loc, arith::AddIOp::create(ib, loc, row0, r), last);
       SmallVector<Value> dstIdx =
           at ? at(ib, r, col) : SmallVector<Value>{r, col};
+      Value srcCol = col, srcElements;
+      if (valid < width) {
+        Value in = arith::CmpIOp::create(ib, loc, arith::CmpIPredicate::ult,
+                                         col, ci(valid));
+        srcCol = arith::MinUIOp::create(ib, loc, col, ci(valid - chunk));
+        srcElements = arith::SelectOp::create(ib, loc, in, ci(chunk), ci(0));
+      }
       return nvgpu::DeviceAsyncCopyOp::create(
-                 ib, loc, tokTy, dst, dstIdx, src, ValueRange{bh, key, col},
-                 ib.getIndexAttr(chunk), Value(), ib.getUnitAttr())
+                 ib, loc, tokTy, dst, dstIdx, src, ValueRange{bh, key, srcCol},
+                 ib.getIndexAttr(chunk), srcElements, ib.getUnitAttr())
           .getResult();
     };
     if (it + threads <= total) {
@@ -609,7 +624,7 @@ SmallVector<Type> gpukernels::mmaTileBuffers(MLIRContext *ctx,
                                              const KernelSpec &s, int64_t rows,
                                              int64_t stages) {
   if (s.wgmma)
-    return {swizzledBufferType(ctx, s.elt, 2 * stages, rows, s.d)};
+    return {swizzledBufferType(ctx, s.elt, 2 * stages, rows, s.tileD())};
   MemRefType tile = paddedTile(ctx, s.elt, rows, s.d);
   return {tile, tile};
 }
@@ -762,14 +777,15 @@ void gpukernels::chooseMmaTiles(KernelSpec &s, int64_t warps, int64_t tileKV,
   // rows (193 KiB).
   if (s.mmaWarpSpecialized) {
     s.mmaWarps = 8;
-    s.mmaTileKV = s.d > 128 ? 64 : 128;
+    s.mmaTileKV = s.tileD() > 128 ? 64 : 128;
     return;
   }
   s.mmaWarps = warps ? warps
-              : !backward && s.d > 64 && (!s.wgmma || s.d > 128) ? 8
-                                                                  : 4;
-  int64_t byDim = s.d > 128 ? 32 : 64;
-  if (s.wgmma && s.d <= 64 && !s.causalOffset)
+               : !backward && s.tileD() > 64 && (!s.wgmma || s.tileD() > 128)
+                   ? 8
+                   : 4;
+  int64_t byDim = s.tileD() > 128 ? 32 : 64;
+  if (s.wgmma && s.tileD() <= 64 && !s.causalOffset)
     byDim = 128;
   s.mmaTileKV = tileKV ? tileKV : byDim;
   // The causal wgmma forward (two loop bodies: more registers) ran 7-15 %
@@ -782,10 +798,10 @@ void gpukernels::chooseMmaTiles(KernelSpec &s, int64_t warps, int64_t tileKV,
   // d = 64 forward (184 uncapped; +8-14 %) and the causal d = 128 one (191;
   // +1-4 %, a few bytes spilled); the causal d = 64 one needs no cap (128).
   if (s.wgmma && !backward && !s.mask && !s.scoreMod && s.captures.empty() &&
-      !s.mmaMaxRegisters && s.d <= 128) {
+      !s.mmaMaxRegisters && s.tileD() <= 128) {
     if (!s.dynamic() && s.causalOffset)
-      s.mmaMaxRegisters = s.d <= 64 ? 128 : 168;
-    else if (s.dynamic() && (s.d <= 64) != s.causalOffset.has_value())
+      s.mmaMaxRegisters = s.tileD() <= 64 ? 128 : 168;
+    else if (s.dynamic() && (s.tileD() <= 64) != s.causalOffset.has_value())
       s.mmaMaxRegisters = 168;
   }
   // K and V tiles (rows padded by 8, or swizzled plus 1 KiB to align them)
@@ -793,9 +809,9 @@ void gpukernels::chooseMmaTiles(KernelSpec &s, int64_t warps, int64_t tileKV,
   // for the two-stage wgmma forward and the one with Q in shared memory
   // (CUDA documents 48 KiB without dynamic shared memory; ptxas and the H200
   // accept more static shared memory: 49 and 65 KiB ran). The wgmma backward double-buffers its two tiles.
-  const int64_t rowBytes = (s.wgmma ? s.d : s.d + 8) * 2;
+  const int64_t rowBytes = (s.wgmma ? s.tileD() : s.d + 8) * 2;
   const bool ring = s.wgmma && !backward && wgmmaForwardStages(s) == 2;
-  const bool qShared = s.wgmma && !backward && s.d == 128;
+  const bool qShared = s.wgmma && !backward && s.tileD() == 128;
   const int64_t tiles = (backward && s.wgmma) || ring ? 4 : 2;
   const int64_t limit =
       ring || qShared || (backward && s.gradAShared) ? 100 * 1024 : 48 * 1024;
@@ -816,8 +832,16 @@ bool gpukernels::fp8ForwardApplies(const KernelSpec &s) {
 }
 
 bool gpukernels::wgmmaApplies(const KernelSpec &s) {
-  // The swizzled tiles are made of 64-column groups.
-  return mmaForwardApplies(s) && s.d % 64 == 0;
+  // The swizzled tiles are made of 64-column groups: past d = 64 a head dim
+  // they do not divide is padded to them (tileD: zero columns). On an H100
+  // (session 40), with a quarter of the products' work on zeros: the d = 96
+  // forward 1.50-2.06x mma.sync's (0.88-1.03x cuDNN), d = 80 1.50-1.73x,
+  // the d = 96 backward 1.80-2.32x. Below 64 (16, 32, 48) mma.sync.
+  return mmaForwardApplies(s) && (s.d % 64 == 0 || s.d > 64);
+}
+
+int64_t gpukernels::wgmmaTileD(const KernelSpec &s) {
+  return llvm::alignTo(s.d, 64);
 }
 
 bool gpukernels::persistentApplies(const KernelSpec &s, bool withCaptures) {
@@ -837,7 +861,7 @@ bool gpukernels::persistentApplies(const KernelSpec &s, bool withCaptures) {
   // serialize the consumers' wgmmas, and at d = 256 windows spill 36-52
   // bytes; one block per query block spills nothing in either (session
   // 35; at N = 16k the persistent window ran 1.03x those).
-  const bool modFits = !s.maskMod || (s.d <= 128 && s.nk % 128 == 0);
+  const bool modFits = !s.maskMod || (s.tileD() <= 128 && s.nk % 128 == 0);
   return (!s.causalOffset || s.maskMod) && !blockMaskApplies(s) &&
          !s.splitKeys && !s.dynamic() && !s.scoreMod && modFits &&
          (withCaptures || s.captures.empty());
@@ -860,7 +884,7 @@ bool gpukernels::warpSpecializedApplies(const KernelSpec &s, bool persistent) {
   // keep the one-warpgroup kernel. At d = 256 it ran 1.18-1.24x at 1k too,
   // 1.24-1.39x at 4k-16k. Persistent, its blocks' first and last tiles
   // overlap the previous and next query blocks' work.
-  const bool fewKeys = !persistent && s.d == 128 &&
+  const bool fewKeys = !persistent && s.tileD() == 128 &&
                        !ShapedType::isDynamic(s.nk) && s.nk <= 1024 &&
                        (s.maskMod || s.scoreMod);
   // At d = 64 (with TMA and ping-pong, session 35, an H100) it ran
@@ -870,8 +894,8 @@ bool gpukernels::warpSpecializedApplies(const KernelSpec &s, bool persistent) {
   // At d = 192 (the d = 256 kernel's tiles: 64-key tiles, two consumer
   // warpgroups) 1.5-1.7x the one-warpgroup kernel on an H100, 0.91-1.12x
   // cuDNN (session 40).
-  return wgmmaApplies(s) && s.d >= 128 && !s.mask &&
-         !s.splitKeys && !fewKeys;
+  return wgmmaApplies(s) && s.tileD() >= 128 && !s.mask && !s.splitKeys &&
+         !fewKeys;
 }
 
 bool gpukernels::mmaGradApplies(const KernelSpec &s, bool wgmma) {
@@ -908,7 +932,7 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
   // after them copies (see the producer below).
   const bool ws = s.mmaWarpSpecialized;
   const int64_t consumerThreads = warps * 32, threads = mmaThreads(s);
-  const int64_t D = s.d, rowsPerBlock = warps * kRowsPerWarp;
+  const int64_t D = s.tileD(), rowsPerBlock = warps * kRowsPerWarp;
   const int64_t kSteps = D / 16, dTiles = D / 8, nTiles = tileKV / 8;
   const bool wg = s.wgmma;
   const int64_t stages = wg ? wgmmaForwardStages(s) : 1;
@@ -1664,7 +1688,7 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
   // the rounding; this one does not). On an H100 (session 38, A/B/A) the
   // d = 256 forward ran 1.10x at 16k (1.05x causal), 1.0-1.02x at 1k-4k;
   // at d = 128 within the noise, at d = 64 0.97-1.0x.
-  const bool skipRescale = s.dv > 128;
+  const bool skipRescale = s.tileD() > 128;
   auto rescale = [&](OpBuilder &lb, Location l, ArrayRef<Value> acc,
                      Value alpha[2]) {
     auto scaled = [&](OpBuilder &ib, Location il) {
@@ -2104,7 +2128,7 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
                     nq),
                 rows[r]),
             ki.c(s.dv + 2));
-        for (int64_t dt = 0; dt < dTiles; ++dt) {
+        for (int64_t dt = 0; dt < s.dv / 8; ++dt) {
           Value x = vector::ExtractOp::create(ib, il, loopRes[4 + dt],
                                               ArrayRef<int64_t>{r});
           storePair(ib, il, x, scratch,
@@ -2151,7 +2175,8 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
       KernelBuilder ki{ib, il};
       Value none;
       SmallVector<Value> pairs = normalized(ib, il, r, lsum, none);
-      for (int64_t dt = 0; dt < dTiles; ++dt) {
+      // (Only o's columns: past d the tiles' columns are padding.)
+      for (int64_t dt = 0; dt < s.dv / 8; ++dt) {
         storePair(
             ib, il, pairs[dt], o,
             ValueRange{bh, rows[r],
@@ -2174,6 +2199,11 @@ gpu::GPUFuncOp gpukernels::buildForwardMmaKernel(OpBuilder &ob, Location loc,
       Value row = arith::AddIOp::create(b, loc, wgRowBase, rr);
       Value in =
           arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, row, nq);
+      if (D != s.dv)
+        in = arith::AndIOp::create(
+            b, loc, in,
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, col,
+                                  kb.c(s.dv)));
       scf::IfOp::create(b, loc, in, [&](OpBuilder &ib, Location il) {
         Value at = kv->at(ib, il, qTile,
                           arith::AddIOp::create(ib, il, qRowOff, rr), col)[0];

@@ -122,10 +122,11 @@ void gpukernels::loadTile(OpBuilder &b, Location loc, const SwizzledTiles &kv,
 // for more than the others gave back waits for them forever (32 + 240 hung
 // on the H200).
 int32_t gpukernels::producerRegisters(const KernelSpec &s) {
-  return s.d <= 64 || s.d > 128 || s.mmaPersistentBlocks ? 40 : 24;
+  return s.tileD() <= 64 || s.tileD() > 128 || s.mmaPersistentBlocks ? 40 : 24;
 }
 int32_t gpukernels::consumerRegisters(const KernelSpec &s) {
-  return s.d <= 64 || s.d > 128 || s.mmaPersistentBlocks ? 232 : 240;
+  return s.tileD() <= 64 || s.tileD() > 128 || s.mmaPersistentBlocks ? 232
+                                                                     : 240;
 }
 
 Value gpukernels::enterIssuingWarp(OpBuilder &b, Location loc, Value tid,

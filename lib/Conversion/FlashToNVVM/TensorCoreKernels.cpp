@@ -61,6 +61,7 @@ struct TensorCoreKind : KernelKind {
                                      : mmaForwardApplies(s)))
       return false;
     s.wgmma = o.wgmma && wgmmaApplies(s);
+    s.dTile = s.wgmma ? wgmmaTileD(s) : 0;
     // Explicit tiles or register limits tune the one-warpgroup kernel.
     const bool persistent = !backward && o.persistentBlocks > 0 &&
                             persistentApplies(s, o.persistentCaptures);
@@ -72,7 +73,8 @@ struct TensorCoreKind : KernelKind {
     s.mmaMaxRegisters = o.mmaMaxRegisters;
     s.mmaMergeMaskedTiles = !backward && s.mmaWarpSpecialized &&
                             o.mergeMaskedTiles && s.causalOffset &&
-                            s.d <= 128 && !s.mask && !s.maskMod && !s.scoreMod;
+                            s.tileD() <= 128 && !s.mask && !s.maskMod &&
+                            !s.scoreMod;
     if (!backward)
       s.mmaFmaExp2 = o.fmaExp2 >= 0       ? std::min<int64_t>(o.fmaExp2, 8)
                      : scoreModUsesSFU(s) ? 3
@@ -86,19 +88,19 @@ struct TensorCoreKind : KernelKind {
     // block, by default: each query tile's reduction then covers twice the
     // keys (half the reduction traffic of one warpgroup's 64).
     s.gradAtomicDQ = backward && s.wgmma && !o.deterministic && !s.orderFixed &&
-                     !blockMaskApplies(s) && s.d <= 128;
-    s.gradAShared =
-        backward && s.wgmma && (s.d > 128 || o.gradAShared || s.gradAtomicDQ);
+                     !blockMaskApplies(s) && s.tileD() <= 128;
+    s.gradAShared = backward && s.wgmma &&
+                    (s.tileD() > 128 || o.gradAShared || s.gradAtomicDQ);
     // A producer warpgroup in the backward kernels (grad-producer).
     s.gradProducer = backward && o.gradProducer && s.gradAShared;
     // Two consumer warpgroups in the backward by reductions, and always at
     // d = 256, where the dK/dV kernel's split them by roles and the dQ
     // kernel's share each 32-key tile of K and V (session 31).
     chooseMmaTiles(s,
-                   backward && s.d > 128 ? 8
-                   : o.mmaWarps          ? o.mmaWarps
-                   : s.gradAtomicDQ      ? 8
-                                         : 0,
+                   backward && s.tileD() > 128 ? 8
+                   : o.mmaWarps                ? o.mmaWarps
+                   : s.gradAtomicDQ            ? 8
+                                               : 0,
                    o.mmaTileKV, backward);
     // The producers copy their tiles by TMA (a box: a tile's rows of one
     // 64-column group, 128 bytes, swizzled): the warp-specialized
@@ -209,6 +211,7 @@ struct TensorCoreSplitKVKind : KernelKind {
     if (!mmaForwardApplies(p))
       return std::nullopt;
     p.wgmma = o.wgmma && wgmmaApplies(p);
+    p.dTile = p.wgmma ? wgmmaTileD(p) : 0;
     p.mmaMaxRegisters = o.mmaMaxRegisters;
     // Decode streams K and V: 128-key tiles (twice the bytes of each
     // cp.async batch in flight) ran 1.0-1.1x the forward's 64 at d = 128 on
@@ -216,7 +219,7 @@ struct TensorCoreSplitKVKind : KernelKind {
     // draft tokens, whose rows see different keys (bench/RESULTS.md,
     // session 14).
     int64_t tileKV = o.mmaTileKV;
-    if (!tileKV && p.wgmma && !p.causalOffset && p.d <= 128)
+    if (!tileKV && p.wgmma && !p.causalOffset && p.tileD() <= 128)
       tileKV = 128;
     chooseMmaTiles(p, o.mmaWarps, tileKV, /*backward=*/false);
     p.splitKeys = true;

@@ -28,8 +28,11 @@ bool mmaGradApplies(const KernelSpec &s, bool wgmma);
 bool gradKVSplit(const KernelSpec &s);
 /// Keys per block of the dK/dV kernel.
 int64_t gradKVRowsPerBlock(const KernelSpec &s);
-/// The tensor-core kernels also run on wgmma (head dim a multiple of 64).
+/// The tensor-core kernels also run on wgmma (head dim a multiple of 64, or
+/// past 64 padded to one: wgmmaTileD).
 bool wgmmaApplies(const KernelSpec &s);
+/// The wgmma kernels' head dim (KernelSpec::dTile): d rounded up to 64.
+int64_t wgmmaTileD(const KernelSpec &s);
 /// The wgmma forward also runs warp-specialized (head dim 128 and 256; no
 /// mask operand), `persistent` or not.
 bool warpSpecializedApplies(const KernelSpec &s, bool persistent);

@@ -14,6 +14,9 @@
 // backward's shared-memory operands).
 // RUN: %gen --batch 4 --hq 10 --n 4096 --d 192 --dtype bf16 --causal | flash-opt --flash-to-nvvm=format=isa | %python %S/ptxas_spills.py | FileCheck %s --check-prefix=FWD
 // RUN: %gen --grad --batch 2 --hq 4 --hkv 2 --nq 300 --nk 200 --d 192 --dtype bf16 --causal | flash-opt --flash-to-nvvm=format=isa | %python %S/ptxas_spills.py | FileCheck %s --check-prefix=BWD
+// Head dim 96 on 128-column tiles (zero columns past 96).
+// RUN: %gen --batch 4 --hq 21 --n 4096 --d 96 --dtype bf16 --causal | flash-opt --flash-to-nvvm=format=isa | %python %S/ptxas_spills.py | FileCheck %s --check-prefix=FWD
+// RUN: %gen --grad --batch 4 --hq 21 --n 4096 --d 96 --dtype bf16 | flash-opt --flash-to-nvvm=format=isa | %python %S/ptxas_spills.py | FileCheck %s --check-prefix=BWD
 // RUN: %gen --grad --batch 4 --hq 32 --n 4096 --d 64 --dtype bf16 --causal | flash-opt --flash-to-nvvm=format=isa | %python %S/ptxas_spills.py | FileCheck %s --check-prefix=BWD
 // RUN: %gen --grad --batch 4 --hq 16 --n 4096 --d 128 --dtype bf16 | flash-opt --flash-to-nvvm=format=isa | %python %S/ptxas_spills.py | FileCheck %s --check-prefix=BWD
 // RUN: %gen --grad --batch 4 --hq 16 --n 4096 --d 128 --dtype bf16 --causal | flash-opt --flash-to-nvvm=format=isa | %python %S/ptxas_spills.py | FileCheck %s --check-prefix=BWD

@@ -75,6 +75,14 @@ struct KernelSpec {
   /// The tensor-core forward on Hopper warpgroup MMA (wgmma, sm_90a)
   /// instead of mma.sync.
   bool wgmma = false;
+  /// The head dim of the wgmma kernels' tiles (tileD): d, or where 64 does
+  /// not divide d (80, 96, 112, 160, ...) d rounded up to whole 64-column
+  /// groups of the 128-byte swizzle. The columns past d are zero in shared
+  /// memory (the copies fill them: cp.async with no source bytes, TMA's
+  /// out-of-bounds fill), so every product sums zeros there, and no store
+  /// writes them. 0: d.
+  int64_t dTile = 0;
+  int64_t tileD() const { return dTile ? dTile : d; }
   /// The wgmma forward in warp-specialized blocks (warp-specialize): a
   /// producer warpgroup after the mmaWarps consumer warps copies the K/V
   /// tiles into a two-stage ring, mbarriers order the stages.
