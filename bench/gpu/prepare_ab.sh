@@ -283,6 +283,20 @@ headdims() { # prefix: head dims 96 and 192 (session 40: d = 192 on the
   FLASH_AOT_NVVM_OPTIONS="deterministic=0" exe ${p}36 --grad --batch 2 --hq 4 --hkv 2 --nq 300 --nk 170 --d 96 --causal --dtype bf16 --tol 2e-2
   FLASH_AOT_NVVM_OPTIONS="deterministic=0" exe ${p}37 --grad --hq 2 --nq 77 --nk 300 --d 80 --dtype f16 --tol 4e-3
   FLASH_AOT_NVVM_OPTIONS="deterministic=0" exe ${p}38 --grad --hq 2 --n 333 --d 112 --dtype bf16 --causal --dynamic --tol 2e-2
+  # V's head dim not q's and k's (DeepSeek's 192 / 128; 128 / 64, 64 / 128,
+  # 96 / 64), tiles of the wider.
+  exe ${p}39 --batch 2 --hq 4 --hkv 2 --nq 1000 --nk 1777 --d 192 --dv 128 --dtype bf16 --causal --tol 8e-3
+  exe ${p}40 --hq 2 --nq 1300 --nk 1200 --d 128 --dv 64 --causal --causal-offset -70 --dtype f16 --tol 2e-3
+  exe ${p}41 --dynamic --batch 2 --hq 4 --hkv 2 --nq 300 --nk 777 --d 64 --dv 128 --dtype bf16 --tol 8e-3
+  exe ${p}42 --nq 1 --nk 2000 --d 192 --dv 128 --hq 4 --hkv 2 --causal --dtype bf16 --tol 8e-3
+  exe ${p}43 --hq 2 --nq 65 --nk 90 --d 96 --dv 64 --mask bool --full-mask --dtype f16 --tol 2e-3
+  exe ${p}44 --hq 2 --n 1500 --d 192 --dv 128 --dtype bf16 --window 300,40 --softcap 20 --tol 8e-3
+  exe ${p}45 --grad --batch 2 --hq 4 --hkv 2 --nq 100 --nk 170 --d 192 --dv 128 --causal --dtype bf16 --tol 2e-2
+  exe ${p}46 --grad --nq 300 --nk 260 --d 128 --dv 64 --hq 4 --hkv 2 --causal --causal-offset -20 --dtype f16 --tol 4e-3
+  exe ${p}47 --grad --hq 2 --nq 37 --nk 300 --d 64 --dv 128 --dtype bf16 --causal --tol 2e-2 --dynamic
+  exe ${p}48 --grad --hq 2 --nq 65 --nk 90 --d 192 --dv 128 --mask bool --full-mask --dtype f16 --tol 4e-3
+  exe ${p}49 --grad --batch 2 --hq 4 --hkv 2 --n 300 --d 96 --dv 64 --dtype f16 --window 30,5 --softcap 1.5 --tol 4e-3
+  FLASH_AOT_NVVM_OPTIONS="deterministic=0" exe ${p}50 --grad --batch 2 --hq 4 --hkv 2 --nq 300 --nk 170 --d 128 --dv 96 --causal --dtype bf16 --tol 2e-2
 }
 for c in $CHECKS; do
   case $c in

@@ -107,7 +107,7 @@ MappedKernel gpukernels::buildGradDQPrepKernel(OpBuilder &ob, Location loc,
         scf::IfOp::create(lb, l, in, [&](OpBuilder &ib, Location il) {
           KernelBuilder ki{ib, il};
           Value sum = ki.f(0.0f);
-          for (int64_t c = 0; c < llvm::divideCeil(s.d, 32); ++c) {
+          for (int64_t c = 0; c < llvm::divideCeil(s.dv, 32); ++c) {
             Value col = arith::AddIOp::create(ib, il, lane, ki.c(32 * c));
             auto term = [&](OpBuilder &jb, Location jl) {
               KernelBuilder kj{jb, jl};
@@ -117,13 +117,13 @@ MappedKernel gpukernels::buildGradDQPrepKernel(OpBuilder &ob, Location loc,
                                                ValueRange{blk.bh, row, col});
               return fmac(jb, jl, kj.toF32(x), kj.toF32(y), sum);
             };
-            if (32 * c + 32 <= s.d) {
+            if (32 * c + 32 <= s.dv) {
               sum = term(ib, il);
               continue;
             }
             // (A head dim 32 does not divide: the last columns' lanes.)
             Value in = arith::CmpIOp::create(ib, il, arith::CmpIPredicate::ult,
-                                             col, ki.c(s.d));
+                                             col, ki.c(s.dv));
             sum = ifElse(
                       ib, il, TypeRange{sum.getType()}, in,
                       [&](OpBuilder &jb, Location jl) {

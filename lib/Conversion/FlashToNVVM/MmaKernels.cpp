@@ -836,12 +836,16 @@ bool gpukernels::wgmmaApplies(const KernelSpec &s) {
   // they do not divide is padded to them (tileD: zero columns). On an H100
   // (session 40), with a quarter of the products' work on zeros: the d = 96
   // forward 1.50-2.06x mma.sync's (0.88-1.03x cuDNN), d = 80 1.50-1.73x,
-  // the d = 96 backward 1.80-2.32x. Below 64 (16, 32, 48) mma.sync.
-  return mmaForwardApplies(s) && (s.d % 64 == 0 || s.d > 64);
+  // the d = 96 backward 1.80-2.32x. Below 64 (16, 32, 48) mma.sync. The
+  // same padding takes Q / K and V / O of different head dims (DeepSeek's
+  // d = 192, dv = 128) to tiles of the wider.
+  const int64_t widest = std::max(s.d, s.dv);
+  return (s.elt.isF16() || s.elt.isBF16()) && s.d % 16 == 0 &&
+         s.dv % 16 == 0 && widest <= 256 && (widest % 64 == 0 || widest > 64);
 }
 
 int64_t gpukernels::wgmmaTileD(const KernelSpec &s) {
-  return llvm::alignTo(s.d, 64);
+  return llvm::alignTo(std::max(s.d, s.dv), 64);
 }
 
 bool gpukernels::persistentApplies(const KernelSpec &s, bool withCaptures) {
@@ -898,14 +902,16 @@ bool gpukernels::warpSpecializedApplies(const KernelSpec &s, bool persistent) {
          !fewKeys;
 }
 
-bool gpukernels::mmaGradApplies(const KernelSpec &s, bool wgmma) {
+bool gpukernels::mmaGradApplies(const KernelSpec &s, bool wgmma,
+                                bool wide) {
   // Past d = 128 (192, 256) the dK/dV accumulators alone would fill the
   // registers: there the wgmma kernels read their fixed operands from
-  // shared memory and split dK/dV by roles (MmaGradKernels.cpp); mma.sync
-  // has no such form. (d = 192 on them: 1.29-1.40x cuDNN on an H100,
-  // session 40.)
-  return mmaForwardApplies(s) &&
-         (s.d <= 128 || (wgmma && s.d > 128 && wgmmaApplies(s)));
+  // shared memory and split dK/dV by roles (MmaGradKernels.cpp), with
+  // `wide`; mma.sync has no such form. (d = 192 on them: 1.29-1.40x cuDNN
+  // on an H100, session 40.)
+  if (mmaForwardApplies(s) && s.d <= 128)
+    return true;
+  return wgmma && wgmmaApplies(s) && (wgmmaTileD(s) <= 128 || wide);
 }
 
 int64_t gpukernels::mmaRowsPerBlock(const KernelSpec &s) {

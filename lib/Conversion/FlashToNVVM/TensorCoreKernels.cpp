@@ -57,8 +57,9 @@ struct TensorCoreKind : KernelKind {
       s.mmaTileKV = 128;
       return true;
     }
-    if (!o.tensorCores || !(backward ? mmaGradApplies(s, o.wgmma && o.gradD256)
-                                     : mmaForwardApplies(s)))
+    if (!o.tensorCores ||
+        !(backward ? mmaGradApplies(s, o.wgmma, o.gradD256)
+                   : mmaForwardApplies(s) || (o.wgmma && wgmmaApplies(s))))
       return false;
     s.wgmma = o.wgmma && wgmmaApplies(s);
     s.dTile = s.wgmma ? wgmmaTileD(s) : 0;
@@ -208,7 +209,7 @@ struct TensorCoreSplitKVKind : KernelKind {
     p.bh = ShapedType::isDynamic(s.bh) ? s.bh : s.bh / group;
     if (!p.lead.empty())
       p.lead.back() = s.hkv;
-    if (!mmaForwardApplies(p))
+    if (!mmaForwardApplies(p) && !(o.wgmma && wgmmaApplies(p)))
       return std::nullopt;
     p.wgmma = o.wgmma && wgmmaApplies(p);
     p.dTile = p.wgmma ? wgmmaTileD(p) : 0;

@@ -16,22 +16,25 @@ namespace mlir {
 namespace flash {
 namespace gpukernels {
 
-/// The tensor-core kernels: whether they apply (f16/bf16, D = Dv a multiple
-/// of 16; forward up to 256, backward up to 128, and 256 on `wgmma`), and
+/// The tensor-core kernels: whether they apply (mma.sync: f16/bf16, D = Dv a
+/// multiple of 16, forward up to 256, backward up to 128; `wgmma` (see
+/// wgmmaApplies) also D != Dv, and the backward past 128 where `wide`), and
 /// their tiles: W warps of 16 rows (queries; keys for dK/dV) per block,
 /// mmaThreads(s) threads, grid (ceil(rows / mmaRowsPerBlock(s)), BH or
 /// BHkv; the dK/dV kernel's rows gradKVRowsPerBlock(s)).
 bool mmaForwardApplies(const KernelSpec &s);
-bool mmaGradApplies(const KernelSpec &s, bool wgmma);
+bool mmaGradApplies(const KernelSpec &s, bool wgmma, bool wide);
 /// Whether the dK/dV kernel's two warpgroups split each step by roles on
 /// the block's 64 keys (past d = 128, wgmma: see MmaGradKernels.cpp).
 bool gradKVSplit(const KernelSpec &s);
 /// Keys per block of the dK/dV kernel.
 int64_t gradKVRowsPerBlock(const KernelSpec &s);
-/// The tensor-core kernels also run on wgmma (head dim a multiple of 64, or
-/// past 64 padded to one: wgmmaTileD).
+/// The tensor-core kernels also run on wgmma (f16/bf16, head dims multiples
+/// of 16 up to 256, the wider a multiple of 64 or past 64: padded to one,
+/// wgmmaTileD).
 bool wgmmaApplies(const KernelSpec &s);
-/// The wgmma kernels' head dim (KernelSpec::dTile): d rounded up to 64.
+/// The wgmma kernels' head dim (KernelSpec::dTile): the wider of d and dv
+/// rounded up to 64.
 int64_t wgmmaTileD(const KernelSpec &s);
 /// The wgmma forward also runs warp-specialized (head dim 128 and 256; no
 /// mask operand), `persistent` or not.

@@ -97,3 +97,20 @@ func.func @grad_d96(%q: tensor<2x4x100x96xbf16>, %k: tensor<2x2x130x96xbf16>,
          {causal} -> tensor<2x4x100x96xbf16>, tensor<2x2x130x96xbf16>, tensor<2x2x130x96xbf16>
   return %r#0, %r#1 : tensor<2x4x100x96xbf16>, tensor<2x2x130x96xbf16>
 }
+
+// -----
+
+// V's head dim not q's and k's (DeepSeek's d = 192, dv = 128): tiles of the
+// wider, V's columns past 128 zero (its tensor map's columns are 128), o
+// stored for its 128 columns.
+// CHECK-LABEL: module attributes {flash.kernels = [{args = ["q", "k", "v", "o", "lse"], batch_heads = "bh", block = 384 : i64, kind = "wgmma", name = "flash_attention_0"
+// CHECK: m64n192k16.f32.bf16.bf16
+// CHECK: %[[IN:.*]] = arith.cmpi ult, %{{.*}}, %c128
+// CHECK: arith.andi %{{.*}}, %[[IN]]
+// CHECK: vector.store %{{.*}} : memref<8x300x128xbf16>, vector<8xbf16>
+// SYNC: kind = "simt", name = "flash_attention_0"
+func.func @fwd_d192_dv128(%q: tensor<2x4x300x192xbf16>, %k: tensor<2x2x777x192xbf16>, %v: tensor<2x2x777x128xbf16>) -> tensor<2x4x300x128xbf16> {
+  %o0 = tensor.empty() : tensor<2x4x300x128xbf16>
+  %o = flash.attention ins(%q, %k, %v : tensor<2x4x300x192xbf16>, tensor<2x2x777x192xbf16>, tensor<2x2x777x128xbf16>) outs(%o0 : tensor<2x4x300x128xbf16>) {causal} -> tensor<2x4x300x128xbf16>
+  return %o : tensor<2x4x300x128xbf16>
+}
