@@ -349,7 +349,9 @@ CASES = [
     ("pad_add_finfo", Attn(pad_add_finfo)),
     # CHECK: pad_add_1e4: fused {{.*}} mask=True ok
     ("pad_add_1e4", Attn(pad_add_1e4)),
-    # CHECK: fill_1e4: not fused: attention not raised: the mask fills the masked scores with a finite constant
+    # A finite fill is a score_mod (select(keep, s, -10000): exact), which
+    # the torch op does not take yet.
+    # CHECK: fill_1e4: not fused: the raised attention has a score_mod: not mapped to the torch op yet
     ("fill_1e4", Attn(fill_1e4)),
     # T5: the learned bias is the mask operand; its parameter's gradient
     # matches too.

@@ -868,10 +868,46 @@ const Expr *ExprContext::derivative(const Expr *e, const Expr *x) {
     const Expr *a = d(e->ops[1]), *b = d(e->ops[2]);
     return a && b ? select(e->ops[0], a, b) : nullptr;
   }
+  case Kind::Max: {
+    // max(a, t) with t free of x (a clamp): a's derivative where a >= t,
+    // as autodiff takes it (torch's clamp_min backward: grad where x >=
+    // min), a piecewise function.
+    const Expr *a = nullptr;
+    SmallVector<const Expr *> rest;
+    for (const Expr *o : e->ops) {
+      if (!contains(o, x)) {
+        rest.push_back(o);
+        continue;
+      }
+      if (a)
+        return nullptr;
+      a = o;
+    }
+    const Expr *t = rest.front();
+    for (const Expr *o : llvm::drop_begin(rest))
+      t = max(t, o);
+    const Expr *da = d(a);
+    return da ? select(
+                    cmpf(static_cast<int64_t>(arith::CmpFPredicate::OGE), a, t),
+                    da, constant(0))
+              : nullptr;
+  }
   case Kind::Opaque:
     if (e->name == "math.tanh" && e->ops.size() == 1) {
       const Expr *t = d(e->ops[0]);
       return t ? mul(t, sub(constant(1), mul(e, e))) : nullptr;
+    }
+    // min(a, t) with t free of x (clamp_max: grad where x <= max).
+    if ((e->name == "arith.minimumf" || e->name == "arith.minnumf") &&
+        e->ops.size() == 2 &&
+        contains(e->ops[0], x) != contains(e->ops[1], x)) {
+      bool first = contains(e->ops[0], x);
+      const Expr *a = e->ops[first ? 0 : 1], *t = e->ops[first ? 1 : 0];
+      const Expr *da = d(a);
+      return da ? select(cmpf(static_cast<int64_t>(arith::CmpFPredicate::OLE),
+                              a, t),
+                         da, constant(0))
+                : nullptr;
     }
     return nullptr;
   default:

@@ -169,11 +169,36 @@ bool ModelBuilder::isSimple(ArrayRef<AffineExpr> index) {
   return true;
 }
 
+/// Whether an index is a relative position: an affine sum without
+/// quotients or remainders in which some dim has a negative coefficient (a
+/// relative-position table read at j - i + c). Those are the program's own
+/// index arithmetic, not what folding a reshape puts there (h * 64 + d, a
+/// dim's quotient and remainder).
+static bool isRelativePosition(AffineExpr e) {
+  bool divMod = false, negative = false;
+  e.walk([&](AffineExpr s) {
+    if (s.getKind() == AffineExprKind::Mod ||
+        s.getKind() == AffineExprKind::FloorDiv ||
+        s.getKind() == AffineExprKind::CeilDiv)
+      divMod = true;
+    if (s.getKind() == AffineExprKind::Mul) {
+      auto b = cast<AffineBinaryOpExpr>(s);
+      auto c = dyn_cast<AffineConstantExpr>(b.getRHS());
+      if (isa<AffineDimExpr>(b.getLHS()) && c && c.getValue() < 0)
+        negative = true;
+    }
+  });
+  return negative && !divMod;
+}
+
 bool ModelBuilder::readsComplex(const Expr *e) {
   auto it = complexCache.find(e);
   if (it != complexCache.end())
     return it->second;
-  bool r = e->kind == Kind::Read && !isSimple(e->index);
+  bool r = e->kind == Kind::Read && !isSimple(e->index) &&
+           !llvm::all_of(e->index, [&](AffineExpr x) {
+             return isSimple(x) || isRelativePosition(x);
+           });
   for (const Expr *o : e->ops)
     r = r || readsComplex(o);
   complexCache[e] = r;

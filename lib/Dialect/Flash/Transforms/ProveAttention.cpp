@@ -180,11 +180,11 @@ static bool isMaskExpr(const Expr *e) {
   });
 }
 
-
-/// Whether `e` depends on positions (an index compare or conversion).
+/// Whether `e` depends on positions (an index or its conversion; a compare
+/// of tensor values, BERT's `am != 0` of an i64 mask, is not).
 static bool isPositional(const Expr *e) {
   if (e->kind == Kind::Index || e->kind == Kind::IndexF ||
-      e->kind == Kind::CmpI)
+      (e->kind == Kind::CmpI && e->reads.empty()))
     return true;
   return llvm::any_of(e->ops, isPositional);
 }
@@ -874,7 +874,7 @@ model::proveForward(ExprContext &ec, const Expr *root, ArrayRef<int64_t> shape,
   // select(c, exp(E), exp(E')) = exp(E + select(c, 0, E' - E)): an additive
   // mask with finite values ((1 - keep) * -10000 over a compare) when
   // E' - E has no product of Q and K, a finite fill otherwise.
-  const Expr *selectBias = nullptr;
+  const Expr *selectBias = nullptr, *positionalBias = nullptr;
   // A piecewise function of the scores (s > 0 ? s : 0.1 s): the exponent
   // itself, select(c, A, B), once both exponentials' shared row shift is
   // taken out of it.
@@ -909,18 +909,28 @@ model::proveForward(ExprContext &ec, const Expr *root, ArrayRef<int64_t> shape,
                       "function) whose exponentials do not share their "
                       "row shift");
     } else if (containsReduce(d)) {
-      return Reason("the mask fills the masked scores with a finite "
-                    "constant (above -65504, e.g. -10000), which leaves them "
-                    "a softmax weight that flash.attention's masks do not: "
-                    "fill with -inf, finfo.min or -1e9, or add the constant "
-                    "(an additive mask)");
+      // A finite fill (GPT-2's masked_bias, -10000) leaves the masked
+      // scores a weight, so it is no mask: the score_mod select(c, s,
+      // fill) keeps it, as a piecewise function of the scores (the row
+      // shift both exponentials share taken out).
+      piecewise = piecewiseExponent(ec, num, j);
+      if (piecewise.empty())
+        return Reason("the mask fills the masked scores with a finite "
+                      "constant (above -65504, e.g. -10000) whose "
+                      "exponential does not share the scores' row shift");
     } else {
       selectBias = ec.select(num->ops[0], ec.constant(0), d);
-      if (!isMaskExpr(selectBias) || isPositional(selectBias) ||
-          !readsPlainly(selectBias))
+      // A finite bias on positions (0 / -10000 by an index compare) leaves
+      // the masked scores their weight: a score_mod term, exact, rather
+      // than a mask.
+      if (isPositional(selectBias)) {
+        positionalBias = selectBias;
+        selectBias = nullptr;
+      } else if (!isMaskExpr(selectBias) || !readsPlainly(selectBias)) {
         return Reason("the mask fills the masked scores with " + describe(d) +
                       ", not -inf, finfo.min or -1e9, in a way the raise "
                       "cannot take as an additive mask");
+      }
     }
   } else if (num->kind == Kind::Select) {
     cond = num->ops[0];
@@ -990,6 +1000,14 @@ model::proveForward(ExprContext &ec, const Expr *root, ArrayRef<int64_t> shape,
       continue;
     }
     modTerms.push_back({t, c});
+  }
+  // (With the exponent's constant, as a mask's below: without it the bias
+  // would add 10000 to the scores it keeps, rounding them.)
+  if (positionalBias) {
+    if (c0 != 0)
+      positionalBias = ec.add(positionalBias, ec.constant(c0));
+    c0 = 0;
+    modTerms.push_back({positionalBias, 1});
   }
   // The product inside a function of the scores (c * tanh(s / c)).
   if (!dot) {

@@ -598,7 +598,8 @@ struct GradProver {
       // The layout of y: the role each own dim holds.
       auto ty = cast<RankedTensorType>(y.getType());
       GradOutput out{c.which, y, LeafLayout{y, {}}};
-      for (int64_t d = 0; d < ty.getRank(); ++d) {
+      bool rolesFit = true;
+      for (int64_t d = 0; d < ty.getRank() && rolesFit; ++d) {
         AffineExpr own = dim(kOwn + d);
         std::optional<unsigned> role;
         for (auto [r, e] : *map)
@@ -608,6 +609,15 @@ struct GradProver {
           if (ty.getDimSize(d) != 1)
             return std::nullopt;
           out.layout.dims.push_back({DimRole::Unit});
+          continue;
+        }
+        // dQ's rows are queries, dK's and dV's keys: where one tensor is
+        // both Q and K (shared query-key attention) the alignment may name
+        // a gradient's rows by the other role; that candidate is not this
+        // output's.
+        if ((*role == kJ && c.which == GradOutput::DQ) ||
+            (*role == iDim() && c.which != GradOutput::DQ)) {
+          rolesFit = false;
           continue;
         }
         auto pos = llvm::find(f.canonical, *role) - f.canonical.begin();
@@ -628,6 +638,8 @@ struct GradProver {
         else
           return std::nullopt;
       }
+      if (!rolesFit)
+        continue;
       return out;
     }
     return std::nullopt;
@@ -1065,8 +1077,12 @@ Reason raise::emitBackward(RewriterBase &rw, const ForwardFacts &f,
     Value x = materialize(rw, loc, l, ts, made);
     auto ty = cast<RankedTensorType>(o.value.getType());
     x = convertElements(rw, loc, x, ty.getElementType());
-    if (x.getType() != ty)
+    if (x.getType() != ty) {
+      if (!tensor::CastOp::areCastCompatible(x.getType(), ty))
+        return "a gradient's layout does not match its tensor (its dims' "
+               "roles)";
       x = tensor::CastOp::create(rw, loc, ty, x);
+    }
     repl.push_back({o.value, x});
   }
   for (auto [from, to] : repl) {

@@ -139,8 +139,22 @@ FailureOr<SmallVector<int64_t>> chooseTileSizes(linalg::LinalgOp op,
   return tiles;
 }
 
+/// Whether `op` reads i1 elements by tensor.extract: linalg::vectorize
+/// makes those contiguous reads vector<Nxi1> transfers, which lower to
+/// loads of bit-packed i1 vectors, while memref<...xi1> holds a byte per
+/// element (a captured boolean tensor read by a score_mod read wrong
+/// values). Such ops stay scalar.
+bool extractsI1(Operation *op) {
+  return op
+      ->walk([](tensor::ExtractOp e) {
+        return e.getType().isInteger(1) ? WalkResult::interrupt()
+                                        : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
 LogicalResult vectorizeOne(RewriterBase &rewriter, Operation *op) {
-  if (failed(linalg::vectorizeOpPrecondition(op)))
+  if (extractsI1(op) || failed(linalg::vectorizeOpPrecondition(op)))
     return failure();
   rewriter.setInsertionPoint(op);
   FailureOr<linalg::VectorizationResult> res = linalg::vectorize(rewriter, op);

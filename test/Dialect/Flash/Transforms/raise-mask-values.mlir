@@ -193,10 +193,16 @@ func.func @additive_minus_10000_keeps_constant(%q: tensor<13x8xf32>, %k: tensor<
 // -----
 
 // masked_fill(~keep, -10000): the masked keys keep a weight exp(-10000 - max)
-// that no flash.attention mask gives (only -inf does): not raised.
-// CHECK-LABEL: func.func @negative_fill_minus_10000
-// CHECK-NOT: flash.attention
-func.func @negative_fill_minus_10000(%q: tensor<13x8xf32>, %k: tensor<17x8xf32>, %v: tensor<17x6xf32>, %pad: tensor<17xi1>) -> tensor<13x6xf32> {
+// that no flash.attention mask gives (only -inf does), so it is no mask but
+// a score_mod, select(keep, s, -10000): exact, a fully masked row's uniform
+// weights included.
+// CHECK-LABEL: func.func @fill_minus_10000
+// CHECK: flash.attention
+// CHECK: score_mod
+// CHECK: arith.constant -1.000000e+04
+// CHECK: arith.select
+// EXEC: fill_minus_10000: raised=yes
+func.func @fill_minus_10000(%q: tensor<13x8xf32>, %k: tensor<17x8xf32>, %v: tensor<17x6xf32>, %pad: tensor<17xi1>) -> tensor<13x6xf32> {
   %zero = arith.constant 0.0 : f32
   %es = tensor.empty() : tensor<13x17xf32>
   %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<13x17xf32>) -> tensor<13x17xf32>
@@ -212,7 +218,6 @@ func.func @negative_fill_minus_10000(%q: tensor<13x8xf32>, %k: tensor<17x8xf32>,
   %p = linalg.softmax dimension(1) ins(%x : tensor<13x17xf32>) outs(%es : tensor<13x17xf32>) -> tensor<13x17xf32>
   %eo = tensor.empty() : tensor<13x6xf32>
   %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<13x6xf32>) -> tensor<13x6xf32>
-  // expected-remark @+1 {{attention not raised: the mask fills the masked scores with a finite constant}}
   %o = linalg.matmul ins(%p, %v : tensor<13x17xf32>, tensor<17x6xf32>) outs(%zo : tensor<13x6xf32>) -> tensor<13x6xf32>
   return %o : tensor<13x6xf32>
 }

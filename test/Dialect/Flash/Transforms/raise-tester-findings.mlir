@@ -1,0 +1,555 @@
+// Spellings an independent tester wrote (session 40) that the raise missed
+// or got wrong, each checked against the unraised program on the CPU:
+// - finite fills of -10000 (older BERT, GPT-2's masked_bias): an additive
+//   0 / -10000 mask from an i64 attention mask (a compare of tensor values
+//   is no position), an index-built additive 0 / -10000 causal mask and a
+//   masked_fill(!causal, -10000) select. A finite fill leaves masked scores
+//   a weight, so the positional ones become a score_mod (exact: a fully
+//   masked row's uniform weights included), the i64 one too (reading the
+//   captured [B, Nk] mask: no N x N tensor).
+// - a relative-position table read at j - i + c under P V written as
+//   collapse_shape, batch_matmul, expand_shape (the table's index is the
+//   program's own, not a view's: the reshape folds).
+// - Q and K one tensor (shared query-key attention): the forward raises;
+//   the joint graph's backward is not proven and leaves the program as it
+//   was (it made a tensor.cast the verifier rejects before).
+// RUN: flash-opt %s --split-input-file --flash-raise-attention | FileCheck %s
+// RUN: %python %flash_src_root/utils/raisecheck.py %s --build %flash_obj_root | FileCheck %s --check-prefix=EXEC
+// EXEC-NOT: FAIL
+
+// CHECK-LABEL: func.func @bert_i64_mask_minus_10000
+// CHECK: flash.attention {{.*}} captures(%arg3 : tensor<2x45xi64>)
+// CHECK: score_mod
+// CHECK: tensor.extract %{{.*}} : tensor<2x45xi64>
+// EXEC: bert_i64_mask_minus_10000: raised=yes
+func.func @bert_i64_mask_minus_10000(%A_q: tensor<2x4x45x16xf32>, %A_k: tensor<2x4x45x16xf32>, %A_v: tensor<2x4x45x16xf32>, %A_am: tensor<2x45xi64>) -> (tensor<2x4x45x16xf32>) {
+  %_e1 = tensor.empty() : tensor<2x4x45x45xf32>
+  %_c2 = arith.constant 0.0 : f32
+  %_f3 = linalg.fill ins(%_c2 : f32) outs(%_e1 : tensor<2x4x45x45xf32>) -> tensor<2x4x45x45xf32>
+  %_g4 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j, d) -> (b, h, i, d)>, affine_map<(b, h, i, j, d) -> (b, h, j, d)>, affine_map<(b, h, i, j, d) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%A_q, %A_k : tensor<2x4x45x16xf32>, tensor<2x4x45x16xf32>) outs(%_f3 : tensor<2x4x45x45xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %m = arith.mulf %a0, %a1 : f32
+    %r = arith.addf %out, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x45x45xf32>
+  %_e5 = tensor.empty() : tensor<2x4x45x45xf32>
+  %_g6 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g4 : tensor<2x4x45x45xf32>) outs(%_e5 : tensor<2x4x45x45xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %c = arith.constant 4.0 : f32
+    %r = arith.divf %a0, %c : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x45x45xf32>
+  %_e7 = tensor.empty() : tensor<2x1x45x45xf32>
+  %_g8 = linalg.generic {indexing_maps = [affine_map<(b, z, i, j) -> (b, j)>, affine_map<(b, z, i, j) -> (b, z, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%A_am : tensor<2x45xi64>) outs(%_e7 : tensor<2x1x45x45xf32>) {
+  ^bb0(%a0: i64, %out: f32):
+    %zi = arith.constant 0 : i64
+    %ne = arith.cmpi ne, %a0, %zi : i64
+    %x = arith.uitofp %ne : i1 to f32
+    %one = arith.constant 1.0 : f32
+    %inv = arith.subf %one, %x : f32
+    %c = arith.constant -10000.0 : f32
+    %r = arith.mulf %inv, %c : f32
+    linalg.yield %r : f32
+  } -> tensor<2x1x45x45xf32>
+  %_e9 = tensor.empty() : tensor<2x4x45x45xf32>
+  %_g10 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, 0, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g6, %_g8 : tensor<2x4x45x45xf32>, tensor<2x1x45x45xf32>) outs(%_e9 : tensor<2x4x45x45xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %r = arith.addf %a0, %a1 : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x45x45xf32>
+  %_e11 = tensor.empty() : tensor<2x4x45x1xf32>
+  %_c12 = arith.constant 0xFF800000 : f32
+  %_f13 = linalg.fill ins(%_c12 : f32) outs(%_e11 : tensor<2x4x45x1xf32>) -> tensor<2x4x45x1xf32>
+  %_g14 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%_g10 : tensor<2x4x45x45xf32>) outs(%_f13 : tensor<2x4x45x1xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %r = arith.maximumf %a0, %out : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x45x1xf32>
+  %_e15 = tensor.empty() : tensor<2x4x45x45xf32>
+  %_g16 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g10, %_g14 : tensor<2x4x45x45xf32>, tensor<2x4x45x1xf32>) outs(%_e15 : tensor<2x4x45x45xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %r = arith.subf %a0, %a1 : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x45x45xf32>
+  %_e17 = tensor.empty() : tensor<2x4x45x45xf32>
+  %_g18 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g16 : tensor<2x4x45x45xf32>) outs(%_e17 : tensor<2x4x45x45xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %r = math.exp %a0 : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x45x45xf32>
+  %_e19 = tensor.empty() : tensor<2x4x45x1xf32>
+  %_c20 = arith.constant 0.0 : f32
+  %_f21 = linalg.fill ins(%_c20 : f32) outs(%_e19 : tensor<2x4x45x1xf32>) -> tensor<2x4x45x1xf32>
+  %_g22 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%_g18 : tensor<2x4x45x45xf32>) outs(%_f21 : tensor<2x4x45x1xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %r = arith.addf %a0, %out : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x45x1xf32>
+  %_e23 = tensor.empty() : tensor<2x4x45x45xf32>
+  %_g24 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g18, %_g22 : tensor<2x4x45x45xf32>, tensor<2x4x45x1xf32>) outs(%_e23 : tensor<2x4x45x45xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %r = arith.divf %a0, %a1 : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x45x45xf32>
+  %_e25 = tensor.empty() : tensor<2x4x45x16xf32>
+  %_c26 = arith.constant 0.0 : f32
+  %_f27 = linalg.fill ins(%_c26 : f32) outs(%_e25 : tensor<2x4x45x16xf32>) -> tensor<2x4x45x16xf32>
+  %_g28 = linalg.generic {indexing_maps = [affine_map<(b, h, i, d, j) -> (b, h, i, j)>, affine_map<(b, h, i, d, j) -> (b, h, j, d)>, affine_map<(b, h, i, d, j) -> (b, h, i, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%_g24, %A_v : tensor<2x4x45x45xf32>, tensor<2x4x45x16xf32>) outs(%_f27 : tensor<2x4x45x16xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %m = arith.mulf %a0, %a1 : f32
+    %r = arith.addf %out, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x45x16xf32>
+  return %_g28 : tensor<2x4x45x16xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @causal_additive_minus_10000
+// CHECK: flash.attention
+// CHECK: score_mod
+// CHECK: arith.constant -1.000000e+04
+// CHECK: arith.select
+// EXEC: causal_additive_minus_10000: raised=yes
+func.func @causal_additive_minus_10000(%A_q: tensor<2x4x37x16xf32>, %A_k: tensor<2x4x45x16xf32>, %A_v: tensor<2x4x45x16xf32>) -> (tensor<2x4x37x16xf32>) {
+  %_e1 = tensor.empty() : tensor<2x4x37x45xf32>
+  %_c2 = arith.constant 0.0 : f32
+  %_f3 = linalg.fill ins(%_c2 : f32) outs(%_e1 : tensor<2x4x37x45xf32>) -> tensor<2x4x37x45xf32>
+  %_g4 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j, d) -> (b, h, i, d)>, affine_map<(b, h, i, j, d) -> (b, h, j, d)>, affine_map<(b, h, i, j, d) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%A_q, %A_k : tensor<2x4x37x16xf32>, tensor<2x4x45x16xf32>) outs(%_f3 : tensor<2x4x37x45xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %m = arith.mulf %a0, %a1 : f32
+    %r = arith.addf %out, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x37x45xf32>
+  %_e5 = tensor.empty() : tensor<2x4x37x45xf32>
+  %_g6 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g4 : tensor<2x4x37x45xf32>) outs(%_e5 : tensor<2x4x37x45xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %c = arith.constant 0.25 : f32
+    %r = arith.mulf %a0, %c : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x37x45xf32>
+  %_e7 = tensor.empty() : tensor<2x4x37x45xf32>
+  %_g8 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g6 : tensor<2x4x37x45xf32>) outs(%_e7 : tensor<2x4x37x45xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %b = linalg.index 0 : index
+    %h = linalg.index 1 : index
+    %i = linalg.index 2 : index
+    %j = linalg.index 3 : index
+    %ic = arith.index_cast %i : index to i64
+    %jc = arith.index_cast %j : index to i64
+    %k = arith.cmpi sle, %jc, %ic : i64
+    %z = arith.constant 0.0 : f32
+    %n = arith.constant -10000.0 : f32
+    %m = arith.select %k, %z, %n : f32
+    %r = arith.addf %a0, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x37x45xf32>
+  %_e9 = tensor.empty() : tensor<2x4x37x1xf32>
+  %_c10 = arith.constant 0xFF800000 : f32
+  %_f11 = linalg.fill ins(%_c10 : f32) outs(%_e9 : tensor<2x4x37x1xf32>) -> tensor<2x4x37x1xf32>
+  %_g12 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%_g8 : tensor<2x4x37x45xf32>) outs(%_f11 : tensor<2x4x37x1xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %r = arith.maximumf %a0, %out : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x37x1xf32>
+  %_e13 = tensor.empty() : tensor<2x4x37x45xf32>
+  %_g14 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g8, %_g12 : tensor<2x4x37x45xf32>, tensor<2x4x37x1xf32>) outs(%_e13 : tensor<2x4x37x45xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %r = arith.subf %a0, %a1 : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x37x45xf32>
+  %_e15 = tensor.empty() : tensor<2x4x37x45xf32>
+  %_g16 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g14 : tensor<2x4x37x45xf32>) outs(%_e15 : tensor<2x4x37x45xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %r = math.exp %a0 : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x37x45xf32>
+  %_e17 = tensor.empty() : tensor<2x4x37x1xf32>
+  %_c18 = arith.constant 0.0 : f32
+  %_f19 = linalg.fill ins(%_c18 : f32) outs(%_e17 : tensor<2x4x37x1xf32>) -> tensor<2x4x37x1xf32>
+  %_g20 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%_g16 : tensor<2x4x37x45xf32>) outs(%_f19 : tensor<2x4x37x1xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %r = arith.addf %a0, %out : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x37x1xf32>
+  %_e21 = tensor.empty() : tensor<2x4x37x45xf32>
+  %_g22 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g16, %_g20 : tensor<2x4x37x45xf32>, tensor<2x4x37x1xf32>) outs(%_e21 : tensor<2x4x37x45xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %r = arith.divf %a0, %a1 : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x37x45xf32>
+  %_e23 = tensor.empty() : tensor<2x4x37x16xf32>
+  %_c24 = arith.constant 0.0 : f32
+  %_f25 = linalg.fill ins(%_c24 : f32) outs(%_e23 : tensor<2x4x37x16xf32>) -> tensor<2x4x37x16xf32>
+  %_g26 = linalg.generic {indexing_maps = [affine_map<(b, h, i, d, j) -> (b, h, i, j)>, affine_map<(b, h, i, d, j) -> (b, h, j, d)>, affine_map<(b, h, i, d, j) -> (b, h, i, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%_g22, %A_v : tensor<2x4x37x45xf32>, tensor<2x4x45x16xf32>) outs(%_f25 : tensor<2x4x37x16xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %m = arith.mulf %a0, %a1 : f32
+    %r = arith.addf %out, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x37x16xf32>
+  return %_g26 : tensor<2x4x37x16xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @gpt2_masked_bias_minus_10000
+// CHECK: flash.attention
+// CHECK: score_mod
+// CHECK: arith.select
+// EXEC: gpt2_masked_bias_minus_10000: raised=yes
+func.func @gpt2_masked_bias_minus_10000(%A_q: tensor<2x4x37x16xf32>, %A_k: tensor<2x4x45x16xf32>, %A_v: tensor<2x4x45x16xf32>) -> (tensor<2x4x37x16xf32>) {
+  %_e1 = tensor.empty() : tensor<2x4x37x45xf32>
+  %_c2 = arith.constant 0.0 : f32
+  %_f3 = linalg.fill ins(%_c2 : f32) outs(%_e1 : tensor<2x4x37x45xf32>) -> tensor<2x4x37x45xf32>
+  %_g4 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j, d) -> (b, h, i, d)>, affine_map<(b, h, i, j, d) -> (b, h, j, d)>, affine_map<(b, h, i, j, d) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%A_q, %A_k : tensor<2x4x37x16xf32>, tensor<2x4x45x16xf32>) outs(%_f3 : tensor<2x4x37x45xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %m = arith.mulf %a0, %a1 : f32
+    %r = arith.addf %out, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x37x45xf32>
+  %_e5 = tensor.empty() : tensor<2x4x37x45xf32>
+  %_g6 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g4 : tensor<2x4x37x45xf32>) outs(%_e5 : tensor<2x4x37x45xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %c = arith.constant 0.25 : f32
+    %r = arith.mulf %a0, %c : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x37x45xf32>
+  %_e7 = tensor.empty() : tensor<2x4x37x45xf32>
+  %_g8 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g6 : tensor<2x4x37x45xf32>) outs(%_e7 : tensor<2x4x37x45xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %i = linalg.index 2 : index
+    %j = linalg.index 3 : index
+    %ic = arith.index_cast %i : index to i64
+    %jc = arith.index_cast %j : index to i64
+    %off = arith.constant 8 : i64
+    %ip = arith.addi %ic, %off : i64
+    %keep = arith.cmpi sle, %jc, %ip : i64
+    %mn = arith.constant -10000.0 : f32
+    %r = arith.select %keep, %a0, %mn : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x37x45xf32>
+  %_e9 = tensor.empty() : tensor<2x4x37x1xf32>
+  %_c10 = arith.constant 0xFF800000 : f32
+  %_f11 = linalg.fill ins(%_c10 : f32) outs(%_e9 : tensor<2x4x37x1xf32>) -> tensor<2x4x37x1xf32>
+  %_g12 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%_g8 : tensor<2x4x37x45xf32>) outs(%_f11 : tensor<2x4x37x1xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %r = arith.maximumf %a0, %out : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x37x1xf32>
+  %_e13 = tensor.empty() : tensor<2x4x37x45xf32>
+  %_g14 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g8, %_g12 : tensor<2x4x37x45xf32>, tensor<2x4x37x1xf32>) outs(%_e13 : tensor<2x4x37x45xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %r = arith.subf %a0, %a1 : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x37x45xf32>
+  %_e15 = tensor.empty() : tensor<2x4x37x45xf32>
+  %_g16 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g14 : tensor<2x4x37x45xf32>) outs(%_e15 : tensor<2x4x37x45xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %r = math.exp %a0 : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x37x45xf32>
+  %_e17 = tensor.empty() : tensor<2x4x37x1xf32>
+  %_c18 = arith.constant 0.0 : f32
+  %_f19 = linalg.fill ins(%_c18 : f32) outs(%_e17 : tensor<2x4x37x1xf32>) -> tensor<2x4x37x1xf32>
+  %_g20 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%_g16 : tensor<2x4x37x45xf32>) outs(%_f19 : tensor<2x4x37x1xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %r = arith.addf %a0, %out : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x37x1xf32>
+  %_e21 = tensor.empty() : tensor<2x4x37x45xf32>
+  %_g22 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g16, %_g20 : tensor<2x4x37x45xf32>, tensor<2x4x37x1xf32>) outs(%_e21 : tensor<2x4x37x45xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %r = arith.divf %a0, %a1 : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x37x45xf32>
+  %_e23 = tensor.empty() : tensor<2x4x37x16xf32>
+  %_c24 = arith.constant 0.0 : f32
+  %_f25 = linalg.fill ins(%_c24 : f32) outs(%_e23 : tensor<2x4x37x16xf32>) -> tensor<2x4x37x16xf32>
+  %_g26 = linalg.generic {indexing_maps = [affine_map<(b, h, i, d, j) -> (b, h, i, j)>, affine_map<(b, h, i, d, j) -> (b, h, j, d)>, affine_map<(b, h, i, d, j) -> (b, h, i, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%_g22, %A_v : tensor<2x4x37x45xf32>, tensor<2x4x45x16xf32>) outs(%_f25 : tensor<2x4x37x16xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %m = arith.mulf %a0, %a1 : f32
+    %r = arith.addf %out, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x37x16xf32>
+  return %_g26 : tensor<2x4x37x16xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @relpos_table_bmm_views
+// CHECK: flash.attention
+// CHECK: score_mod
+// CHECK: tensor.extract
+// EXEC: relpos_table_bmm_views: raised=yes
+func.func @relpos_table_bmm_views(%A_q: tensor<2x4x41x16xf32>, %A_k: tensor<2x4x41x16xf32>, %A_v: tensor<2x4x41x16xf32>, %A_rt: tensor<4x81xf32>) -> (tensor<2x4x41x16xf32>) {
+  %_e1 = tensor.empty() : tensor<2x4x41x41xf32>
+  %_c2 = arith.constant 0.0 : f32
+  %_f3 = linalg.fill ins(%_c2 : f32) outs(%_e1 : tensor<2x4x41x41xf32>) -> tensor<2x4x41x41xf32>
+  %_g4 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j, d) -> (b, h, i, d)>, affine_map<(b, h, i, j, d) -> (b, h, j, d)>, affine_map<(b, h, i, j, d) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%A_q, %A_k : tensor<2x4x41x16xf32>, tensor<2x4x41x16xf32>) outs(%_f3 : tensor<2x4x41x41xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %m = arith.mulf %a0, %a1 : f32
+    %r = arith.addf %out, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x41x41xf32>
+  %_e5 = tensor.empty() : tensor<2x4x41x41xf32>
+  %_g6 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g4 : tensor<2x4x41x41xf32>) outs(%_e5 : tensor<2x4x41x41xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %c = arith.constant 0.25 : f32
+    %r = arith.mulf %a0, %c : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x41x41xf32>
+  %_e7 = tensor.empty() : tensor<2x4x41x41xf32>
+  %_g8 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g6 : tensor<2x4x41x41xf32>) outs(%_e7 : tensor<2x4x41x41xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %h = linalg.index 1 : index
+    %i = linalg.index 2 : index
+    %j = linalg.index 3 : index
+    %c = arith.constant 40 : index
+    %t = arith.addi %j, %c : index
+    %x = arith.subi %t, %i : index
+    %bv = tensor.extract %A_rt[%h, %x] : tensor<4x81xf32>
+    %r = arith.addf %a0, %bv : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x41x41xf32>
+  %_e9 = tensor.empty() : tensor<2x4x41x1xf32>
+  %_c10 = arith.constant 0xFF800000 : f32
+  %_f11 = linalg.fill ins(%_c10 : f32) outs(%_e9 : tensor<2x4x41x1xf32>) -> tensor<2x4x41x1xf32>
+  %_g12 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%_g8 : tensor<2x4x41x41xf32>) outs(%_f11 : tensor<2x4x41x1xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %r = arith.maximumf %a0, %out : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x41x1xf32>
+  %_e13 = tensor.empty() : tensor<2x4x41x41xf32>
+  %_g14 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g8, %_g12 : tensor<2x4x41x41xf32>, tensor<2x4x41x1xf32>) outs(%_e13 : tensor<2x4x41x41xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %r = arith.subf %a0, %a1 : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x41x41xf32>
+  %_e15 = tensor.empty() : tensor<2x4x41x41xf32>
+  %_g16 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g14 : tensor<2x4x41x41xf32>) outs(%_e15 : tensor<2x4x41x41xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %r = math.exp %a0 : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x41x41xf32>
+  %_e17 = tensor.empty() : tensor<2x4x41x1xf32>
+  %_c18 = arith.constant 0.0 : f32
+  %_f19 = linalg.fill ins(%_c18 : f32) outs(%_e17 : tensor<2x4x41x1xf32>) -> tensor<2x4x41x1xf32>
+  %_g20 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%_g16 : tensor<2x4x41x41xf32>) outs(%_f19 : tensor<2x4x41x1xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %r = arith.addf %a0, %out : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x41x1xf32>
+  %_e21 = tensor.empty() : tensor<2x4x41x41xf32>
+  %_g22 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g16, %_g20 : tensor<2x4x41x41xf32>, tensor<2x4x41x1xf32>) outs(%_e21 : tensor<2x4x41x41xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %r = arith.divf %a0, %a1 : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x41x41xf32>
+  %_cl23 = tensor.collapse_shape %_g22 [[0, 1], [2], [3]] : tensor<2x4x41x41xf32> into tensor<8x41x41xf32>
+  %_cl24 = tensor.collapse_shape %A_v [[0, 1], [2], [3]] : tensor<2x4x41x16xf32> into tensor<8x41x16xf32>
+  %_e25 = tensor.empty() : tensor<8x41x16xf32>
+  %_c26 = arith.constant 0.0 : f32
+  %_f27 = linalg.fill ins(%_c26 : f32) outs(%_e25 : tensor<8x41x16xf32>) -> tensor<8x41x16xf32>
+  %_mm28 = linalg.batch_matmul ins(%_cl23, %_cl24 : tensor<8x41x41xf32>, tensor<8x41x16xf32>) outs(%_f27 : tensor<8x41x16xf32>) -> tensor<8x41x16xf32>
+  %_ex29 = tensor.expand_shape %_mm28 [[0, 1], [2], [3]] output_shape [2, 4, 41, 16] : tensor<8x41x16xf32> into tensor<2x4x41x16xf32>
+  return %_ex29 : tensor<2x4x41x16xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @q_is_k
+// CHECK: flash.attention
+// EXEC: q_is_k: raised=yes
+func.func @q_is_k(%A_x: tensor<2x4x41x16xf32>, %A_v: tensor<2x4x41x16xf32>) -> (tensor<2x4x41x16xf32>) {
+  %_cl1 = tensor.collapse_shape %A_x [[0, 1], [2], [3]] : tensor<2x4x41x16xf32> into tensor<8x41x16xf32>
+  %_cl2 = tensor.collapse_shape %A_x [[0, 1], [2], [3]] : tensor<2x4x41x16xf32> into tensor<8x41x16xf32>
+  %_e3 = tensor.empty() : tensor<8x41x41xf32>
+  %_c4 = arith.constant 0.0 : f32
+  %_f5 = linalg.fill ins(%_c4 : f32) outs(%_e3 : tensor<8x41x41xf32>) -> tensor<8x41x41xf32>
+  %_mm6 = linalg.batch_matmul indexing_maps = [affine_map<(b, m, n, k) -> (b, m, k)>, affine_map<(b, m, n, k) -> (b, n, k)>, affine_map<(b, m, n, k) -> (b, m, n)>] ins(%_cl1, %_cl2 : tensor<8x41x16xf32>, tensor<8x41x16xf32>) outs(%_f5 : tensor<8x41x41xf32>) -> tensor<8x41x41xf32>
+  %_ex7 = tensor.expand_shape %_mm6 [[0, 1], [2], [3]] output_shape [2, 4, 41, 41] : tensor<8x41x41xf32> into tensor<2x4x41x41xf32>
+  %_e8 = tensor.empty() : tensor<2x4x41x41xf32>
+  %_g9 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_ex7 : tensor<2x4x41x41xf32>) outs(%_e8 : tensor<2x4x41x41xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %c = arith.constant 0.25 : f32
+    %r = arith.mulf %a0, %c : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x41x41xf32>
+  %_e10 = tensor.empty() : tensor<2x4x41x1xf32>
+  %_c11 = arith.constant 0xFF800000 : f32
+  %_f12 = linalg.fill ins(%_c11 : f32) outs(%_e10 : tensor<2x4x41x1xf32>) -> tensor<2x4x41x1xf32>
+  %_g13 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%_g9 : tensor<2x4x41x41xf32>) outs(%_f12 : tensor<2x4x41x1xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %r = arith.maximumf %a0, %out : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x41x1xf32>
+  %_e14 = tensor.empty() : tensor<2x4x41x41xf32>
+  %_g15 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g9, %_g13 : tensor<2x4x41x41xf32>, tensor<2x4x41x1xf32>) outs(%_e14 : tensor<2x4x41x41xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %r = arith.subf %a0, %a1 : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x41x41xf32>
+  %_e16 = tensor.empty() : tensor<2x4x41x41xf32>
+  %_g17 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g15 : tensor<2x4x41x41xf32>) outs(%_e16 : tensor<2x4x41x41xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %r = math.exp %a0 : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x41x41xf32>
+  %_e18 = tensor.empty() : tensor<2x4x41x1xf32>
+  %_c19 = arith.constant 0.0 : f32
+  %_f20 = linalg.fill ins(%_c19 : f32) outs(%_e18 : tensor<2x4x41x1xf32>) -> tensor<2x4x41x1xf32>
+  %_g21 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%_g17 : tensor<2x4x41x41xf32>) outs(%_f20 : tensor<2x4x41x1xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %r = arith.addf %a0, %out : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x41x1xf32>
+  %_e22 = tensor.empty() : tensor<2x4x41x41xf32>
+  %_g23 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g17, %_g21 : tensor<2x4x41x41xf32>, tensor<2x4x41x1xf32>) outs(%_e22 : tensor<2x4x41x41xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %r = arith.divf %a0, %a1 : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x41x41xf32>
+  %_cl24 = tensor.collapse_shape %_g23 [[0, 1], [2], [3]] : tensor<2x4x41x41xf32> into tensor<8x41x41xf32>
+  %_cl25 = tensor.collapse_shape %A_v [[0, 1], [2], [3]] : tensor<2x4x41x16xf32> into tensor<8x41x16xf32>
+  %_e26 = tensor.empty() : tensor<8x41x16xf32>
+  %_c27 = arith.constant 0.0 : f32
+  %_f28 = linalg.fill ins(%_c27 : f32) outs(%_e26 : tensor<8x41x16xf32>) -> tensor<8x41x16xf32>
+  %_mm29 = linalg.batch_matmul ins(%_cl24, %_cl25 : tensor<8x41x41xf32>, tensor<8x41x16xf32>) outs(%_f28 : tensor<8x41x16xf32>) -> tensor<8x41x16xf32>
+  %_ex30 = tensor.expand_shape %_mm29 [[0, 1], [2], [3]] output_shape [2, 4, 41, 16] : tensor<8x41x16xf32> into tensor<2x4x41x16xf32>
+  return %_ex30 : tensor<2x4x41x16xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @negative_q_is_k_joint
+// CHECK-NOT: flash.attention_grad
+// CHECK-NOT: tensor.cast
+func.func @negative_q_is_k_joint(%A_x: tensor<2x4x41x16xf32>, %A_v: tensor<2x4x41x16xf32>, %A_dout: tensor<2x4x41x16xf32>) -> (tensor<2x4x41x16xf32>, tensor<2x4x41x16xf32>, tensor<2x4x41x16xf32>, tensor<2x4x41x16xf32>) {
+  %_e1 = tensor.empty() : tensor<2x4x41x41xf32>
+  %_c2 = arith.constant 0.0 : f32
+  %_f3 = linalg.fill ins(%_c2 : f32) outs(%_e1 : tensor<2x4x41x41xf32>) -> tensor<2x4x41x41xf32>
+  %_g4 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j, d) -> (b, h, i, d)>, affine_map<(b, h, i, j, d) -> (b, h, j, d)>, affine_map<(b, h, i, j, d) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%A_x, %A_x : tensor<2x4x41x16xf32>, tensor<2x4x41x16xf32>) outs(%_f3 : tensor<2x4x41x41xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %m = arith.mulf %a0, %a1 : f32
+    %r = arith.addf %out, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x41x41xf32>
+  %_e5 = tensor.empty() : tensor<2x4x41x41xf32>
+  %_g6 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g4 : tensor<2x4x41x41xf32>) outs(%_e5 : tensor<2x4x41x41xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %c = arith.constant 0.25 : f32
+    %r = arith.mulf %a0, %c : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x41x41xf32>
+  %_e7 = tensor.empty() : tensor<2x4x41x1xf32>
+  %_c8 = arith.constant 0xFF800000 : f32
+  %_f9 = linalg.fill ins(%_c8 : f32) outs(%_e7 : tensor<2x4x41x1xf32>) -> tensor<2x4x41x1xf32>
+  %_g10 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%_g6 : tensor<2x4x41x41xf32>) outs(%_f9 : tensor<2x4x41x1xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %r = arith.maximumf %a0, %out : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x41x1xf32>
+  %_e11 = tensor.empty() : tensor<2x4x41x41xf32>
+  %_g12 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g6, %_g10 : tensor<2x4x41x41xf32>, tensor<2x4x41x1xf32>) outs(%_e11 : tensor<2x4x41x41xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %r = arith.subf %a0, %a1 : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x41x41xf32>
+  %_e13 = tensor.empty() : tensor<2x4x41x41xf32>
+  %_g14 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g12 : tensor<2x4x41x41xf32>) outs(%_e13 : tensor<2x4x41x41xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %r = math.exp %a0 : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x41x41xf32>
+  %_e15 = tensor.empty() : tensor<2x4x41x1xf32>
+  %_c16 = arith.constant 0.0 : f32
+  %_f17 = linalg.fill ins(%_c16 : f32) outs(%_e15 : tensor<2x4x41x1xf32>) -> tensor<2x4x41x1xf32>
+  %_g18 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%_g14 : tensor<2x4x41x41xf32>) outs(%_f17 : tensor<2x4x41x1xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %r = arith.addf %a0, %out : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x41x1xf32>
+  %_e19 = tensor.empty() : tensor<2x4x41x41xf32>
+  %_g20 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g14, %_g18 : tensor<2x4x41x41xf32>, tensor<2x4x41x1xf32>) outs(%_e19 : tensor<2x4x41x41xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %r = arith.divf %a0, %a1 : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x41x41xf32>
+  %_cl21 = tensor.collapse_shape %_g20 [[0, 1], [2], [3]] : tensor<2x4x41x41xf32> into tensor<8x41x41xf32>
+  %_cl22 = tensor.collapse_shape %A_v [[0, 1], [2], [3]] : tensor<2x4x41x16xf32> into tensor<8x41x16xf32>
+  %_e23 = tensor.empty() : tensor<8x41x16xf32>
+  %_c24 = arith.constant 0.0 : f32
+  %_f25 = linalg.fill ins(%_c24 : f32) outs(%_e23 : tensor<8x41x16xf32>) -> tensor<8x41x16xf32>
+  %_mm26 = linalg.batch_matmul ins(%_cl21, %_cl22 : tensor<8x41x41xf32>, tensor<8x41x16xf32>) outs(%_f25 : tensor<8x41x16xf32>) -> tensor<8x41x16xf32>
+  %_ex27 = tensor.expand_shape %_mm26 [[0, 1], [2], [3]] output_shape [2, 4, 41, 16] : tensor<8x41x16xf32> into tensor<2x4x41x16xf32>
+  %_e28 = tensor.empty() : tensor<2x4x41x16xf32>
+  %_c29 = arith.constant 0.0 : f32
+  %_f30 = linalg.fill ins(%_c29 : f32) outs(%_e28 : tensor<2x4x41x16xf32>) -> tensor<2x4x41x16xf32>
+  %_g31 = linalg.generic {indexing_maps = [affine_map<(b, h, j, d, i) -> (b, h, i, j)>, affine_map<(b, h, j, d, i) -> (b, h, i, d)>, affine_map<(b, h, j, d, i) -> (b, h, j, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%_g20, %A_dout : tensor<2x4x41x41xf32>, tensor<2x4x41x16xf32>) outs(%_f30 : tensor<2x4x41x16xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %m = arith.mulf %a0, %a1 : f32
+    %r = arith.addf %out, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x41x16xf32>
+  %_e32 = tensor.empty() : tensor<2x4x41x41xf32>
+  %_c33 = arith.constant 0.0 : f32
+  %_f34 = linalg.fill ins(%_c33 : f32) outs(%_e32 : tensor<2x4x41x41xf32>) -> tensor<2x4x41x41xf32>
+  %_g35 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j, d) -> (b, h, i, d)>, affine_map<(b, h, i, j, d) -> (b, h, j, d)>, affine_map<(b, h, i, j, d) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%A_dout, %A_v : tensor<2x4x41x16xf32>, tensor<2x4x41x16xf32>) outs(%_f34 : tensor<2x4x41x41xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %m = arith.mulf %a0, %a1 : f32
+    %r = arith.addf %out, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x41x41xf32>
+  %_e36 = tensor.empty() : tensor<2x4x41x41xf32>
+  %_g37 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g35, %_g20 : tensor<2x4x41x41xf32>, tensor<2x4x41x41xf32>) outs(%_e36 : tensor<2x4x41x41xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %r = arith.mulf %a0, %a1 : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x41x41xf32>
+  %_e38 = tensor.empty() : tensor<2x4x41x1xf32>
+  %_c39 = arith.constant 0.0 : f32
+  %_f40 = linalg.fill ins(%_c39 : f32) outs(%_e38 : tensor<2x4x41x1xf32>) -> tensor<2x4x41x1xf32>
+  %_g41 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%_g37 : tensor<2x4x41x41xf32>) outs(%_f40 : tensor<2x4x41x1xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %r = arith.addf %a0, %out : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x41x1xf32>
+  %_e42 = tensor.empty() : tensor<2x4x41x41xf32>
+  %_g43 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g35, %_g41 : tensor<2x4x41x41xf32>, tensor<2x4x41x1xf32>) outs(%_e42 : tensor<2x4x41x41xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %r = arith.subf %a0, %a1 : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x41x41xf32>
+  %_e44 = tensor.empty() : tensor<2x4x41x41xf32>
+  %_g45 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g43, %_g20 : tensor<2x4x41x41xf32>, tensor<2x4x41x41xf32>) outs(%_e44 : tensor<2x4x41x41xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %r = arith.mulf %a0, %a1 : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x41x41xf32>
+  %_e46 = tensor.empty() : tensor<2x4x41x41xf32>
+  %_g47 = linalg.generic {indexing_maps = [affine_map<(b, h, n, d) -> (b, h, n, d)>, affine_map<(b, h, n, d) -> (b, h, n, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g45 : tensor<2x4x41x41xf32>) outs(%_e46 : tensor<2x4x41x41xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %c = arith.constant 0.25 : f32
+    %r = arith.mulf %a0, %c : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x41x41xf32>
+  %_e48 = tensor.empty() : tensor<2x4x41x16xf32>
+  %_c49 = arith.constant 0.0 : f32
+  %_f50 = linalg.fill ins(%_c49 : f32) outs(%_e48 : tensor<2x4x41x16xf32>) -> tensor<2x4x41x16xf32>
+  %_g51 = linalg.generic {indexing_maps = [affine_map<(b, h, i, d, j) -> (b, h, i, j)>, affine_map<(b, h, i, d, j) -> (b, h, j, d)>, affine_map<(b, h, i, d, j) -> (b, h, i, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%_g47, %A_x : tensor<2x4x41x41xf32>, tensor<2x4x41x16xf32>) outs(%_f50 : tensor<2x4x41x16xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %m = arith.mulf %a0, %a1 : f32
+    %r = arith.addf %out, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x41x16xf32>
+  %_e52 = tensor.empty() : tensor<2x4x41x16xf32>
+  %_c53 = arith.constant 0.0 : f32
+  %_f54 = linalg.fill ins(%_c53 : f32) outs(%_e52 : tensor<2x4x41x16xf32>) -> tensor<2x4x41x16xf32>
+  %_g55 = linalg.generic {indexing_maps = [affine_map<(b, h, j, d, i) -> (b, h, i, j)>, affine_map<(b, h, j, d, i) -> (b, h, i, d)>, affine_map<(b, h, j, d, i) -> (b, h, j, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%_g47, %A_x : tensor<2x4x41x41xf32>, tensor<2x4x41x16xf32>) outs(%_f54 : tensor<2x4x41x16xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %m = arith.mulf %a0, %a1 : f32
+    %r = arith.addf %out, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x41x16xf32>
+  return %_ex27, %_g51, %_g55, %_g31 : tensor<2x4x41x16xf32>, tensor<2x4x41x16xf32>, tensor<2x4x41x16xf32>, tensor<2x4x41x16xf32>
+}
