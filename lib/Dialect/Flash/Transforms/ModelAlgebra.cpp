@@ -423,6 +423,35 @@ const Expr *ExprContext::select(const Expr *c, const Expr *t, const Expr *f) {
              !(isMaskedValue(f) && !isMaskedValue(t))) {
     return select(c->ops[0], f, t);
   }
+  // select(c, recip(sum) a, 0) = recip(sum) select(c, a, 0): a softmax's
+  // normalizer outside its mask (exp(select(c, s - lse, -inf)), a masked
+  // log-softmax, is the masked exponential over its row sum).
+  for (bool left : {true, false}) {
+    const Expr *x = left ? t : f, *other = left ? f : t;
+    if (!(other->kind == Kind::Const && other->value == 0) ||
+        x->kind != Kind::Mul)
+      continue;
+    SmallVector<const Expr *> outside, inside;
+    // (Not where the condition reads the sum: a guard for rows without
+    // keys, where(l == 0, 0, o / l), is its own form.)
+    for (const Expr *o : x->ops)
+      (o->kind == Kind::Recip && o->ops[0]->kind == Kind::Reduce &&
+               !contains(c, o->ops[0])
+           ? outside
+           : inside)
+          .push_back(o);
+    // (Not from a select of constants: makeMul distributes a product with
+    // an indicator into it.)
+    if (outside.empty() || inside.empty())
+      continue;
+    const Expr *rest = makeMul(x->value, std::move(inside));
+    if (rest->kind == Kind::Const)
+      continue;
+    const Expr *r = left ? select(c, rest, other) : select(c, other, rest);
+    for (const Expr *o : outside)
+      r = mul(o, r);
+    return r;
+  }
   // select(c1, select(c2, x, y), y) = select(c1 & c2, x, y).
   if (t->kind == Kind::Select && t->ops[2] == f)
     return select(land(c, t->ops[0]), t->ops[1], f);

@@ -247,7 +247,8 @@ func.func @negative_mask_after_softmax(%q: tensor<13x6xf32>, %k: tensor<17x6xf32
   } -> tensor<13x17xf32>
   %eo = tensor.empty() : tensor<13x6xf32>
   %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<13x6xf32>) -> tensor<13x6xf32>
-  // expected-remark @+1 {{attention not raised: the probabilities are modified between the softmax and P*V (e.g. dropout or a mask applied after the softmax)}}
+  // (The select of P is the masked exponentials over the unmasked sum.)
+  // expected-remark @+1 {{attention not raised: the softmax divides by something other than the sum of its numerators over the keys P*V contracts}}
   %o = linalg.matmul ins(%pm, %v : tensor<13x17xf32>, tensor<17x6xf32>) outs(%zo : tensor<13x6xf32>) -> tensor<13x6xf32>
   return %o : tensor<13x6xf32>
 }
@@ -340,7 +341,7 @@ func.func @negative_probs_times_bool_mask(%q: tensor<13x6xf32>, %k: tensor<17x6x
   } -> tensor<13x17xf32>
   %eo = tensor.empty() : tensor<13x6xf32>
   %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<13x6xf32>) -> tensor<13x6xf32>
-  // expected-remark @+1 {{attention not raised: the probabilities are modified between the softmax and P*V}}
+  // expected-remark @+1 {{attention not raised: the softmax divides by something other than the sum of its numerators over the keys P*V contracts}}
   %o = linalg.matmul ins(%pd, %v : tensor<13x17xf32>, tensor<17x6xf32>) outs(%zo : tensor<13x6xf32>) -> tensor<13x6xf32>
   return %o : tensor<13x6xf32>
 }

@@ -10,6 +10,9 @@
 // - a relative-position table read at j - i + c under P V written as
 //   collapse_shape, batch_matmul, expand_shape (the table's index is the
 //   program's own, not a view's: the reshape folds).
+// - masked log-softmax forms, exp(s - logsumexp(s)) with a causal, additive
+//   or window mask (forward, joint, TOSA): the normalizer is taken outside
+//   the mask's select (select(c, recip(l) e, 0) = recip(l) select(c, e, 0)).
 // - Q and K one tensor (shared query-key attention): the forward raises;
 //   the joint graph's backward is not proven and leaves the program as it
 //   was (it made a tensor.cast the verifier rejects before).
@@ -552,4 +555,393 @@ func.func @negative_q_is_k_joint(%A_x: tensor<2x4x41x16xf32>, %A_v: tensor<2x4x4
     linalg.yield %r : f32
   } -> tensor<2x4x41x16xf32>
   return %_ex27, %_g51, %_g55, %_g31 : tensor<2x4x41x16xf32>, tensor<2x4x41x16xf32>, tensor<2x4x41x16xf32>, tensor<2x4x41x16xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @logsoftmax_additive_causal
+// CHECK: flash.attention
+// EXEC: logsoftmax_additive_causal: raised=yes
+func.func @logsoftmax_additive_causal(%A_q: tensor<2x4x37x16xf32>, %A_k: tensor<2x4x45x16xf32>, %A_v: tensor<2x4x45x16xf32>) -> (tensor<2x4x37x16xf32>) {
+  %_e1 = tensor.empty() : tensor<2x4x37x45xf32>
+  %_c2 = arith.constant 0.0 : f32
+  %_f3 = linalg.fill ins(%_c2 : f32) outs(%_e1 : tensor<2x4x37x45xf32>) -> tensor<2x4x37x45xf32>
+  %_g4 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j, d) -> (b, h, i, d)>, affine_map<(b, h, i, j, d) -> (b, h, j, d)>, affine_map<(b, h, i, j, d) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%A_q, %A_k : tensor<2x4x37x16xf32>, tensor<2x4x45x16xf32>) outs(%_f3 : tensor<2x4x37x45xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %m = arith.mulf %a0, %a1 : f32
+    %r = arith.addf %out, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x37x45xf32>
+  %_e5 = tensor.empty() : tensor<2x4x37x45xf32>
+  %_g6 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g4 : tensor<2x4x37x45xf32>) outs(%_e5 : tensor<2x4x37x45xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %c = arith.constant 0.25 : f32
+    %r = arith.mulf %a0, %c : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x37x45xf32>
+  %_e7 = tensor.empty() : tensor<37x45xf32>
+  %_g8 = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} outs(%_e7 : tensor<37x45xf32>) {
+  ^bb0(%out: f32):
+    %i = linalg.index 0 : index
+    %j = linalg.index 1 : index
+    %ic = arith.index_cast %i : index to i64
+    %jc = arith.index_cast %j : index to i64
+    %off = arith.constant 8 : i64
+    %ip = arith.addi %ic, %off : i64
+    %keep = arith.cmpi sle, %jc, %ip : i64
+    %mn = arith.constant -3.40282347E+38 : f32
+    %z = arith.constant 0.0 : f32
+    %r = arith.select %keep, %z, %mn : f32
+    linalg.yield %r : f32
+  } -> tensor<37x45xf32>
+  %_e9 = tensor.empty() : tensor<2x4x37x45xf32>
+  %_g10 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g6, %_g8 : tensor<2x4x37x45xf32>, tensor<37x45xf32>) outs(%_e9 : tensor<2x4x37x45xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %r = arith.addf %a0, %a1 : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x37x45xf32>
+  %_e11 = tensor.empty() : tensor<2x4x37x1xf32>
+  %_c12 = arith.constant 0xFF800000 : f32
+  %_f13 = linalg.fill ins(%_c12 : f32) outs(%_e11 : tensor<2x4x37x1xf32>) -> tensor<2x4x37x1xf32>
+  %_g14 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%_g10 : tensor<2x4x37x45xf32>) outs(%_f13 : tensor<2x4x37x1xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %r = arith.maximumf %a0, %out : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x37x1xf32>
+  %_e15 = tensor.empty() : tensor<2x4x37x45xf32>
+  %_g16 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g10, %_g14 : tensor<2x4x37x45xf32>, tensor<2x4x37x1xf32>) outs(%_e15 : tensor<2x4x37x45xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %r = arith.subf %a0, %a1 : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x37x45xf32>
+  %_e17 = tensor.empty() : tensor<2x4x37x45xf32>
+  %_g18 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g16 : tensor<2x4x37x45xf32>) outs(%_e17 : tensor<2x4x37x45xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %r = math.exp %a0 : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x37x45xf32>
+  %_e19 = tensor.empty() : tensor<2x4x37x1xf32>
+  %_c20 = arith.constant 0.0 : f32
+  %_f21 = linalg.fill ins(%_c20 : f32) outs(%_e19 : tensor<2x4x37x1xf32>) -> tensor<2x4x37x1xf32>
+  %_g22 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%_g18 : tensor<2x4x37x45xf32>) outs(%_f21 : tensor<2x4x37x1xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %r = arith.addf %a0, %out : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x37x1xf32>
+  %_e23 = tensor.empty() : tensor<2x4x37x1xf32>
+  %_g24 = linalg.generic {indexing_maps = [affine_map<(b, h, i, z) -> (b, h, i, z)>, affine_map<(b, h, i, z) -> (b, h, i, z)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g22 : tensor<2x4x37x1xf32>) outs(%_e23 : tensor<2x4x37x1xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %r = math.log %a0 : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x37x1xf32>
+  %_e25 = tensor.empty() : tensor<2x4x37x45xf32>
+  %_g26 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g16, %_g24 : tensor<2x4x37x45xf32>, tensor<2x4x37x1xf32>) outs(%_e25 : tensor<2x4x37x45xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %t = arith.subf %a0, %a1 : f32
+    %r = math.exp %t : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x37x45xf32>
+  %_e27 = tensor.empty() : tensor<2x4x37x16xf32>
+  %_c28 = arith.constant 0.0 : f32
+  %_f29 = linalg.fill ins(%_c28 : f32) outs(%_e27 : tensor<2x4x37x16xf32>) -> tensor<2x4x37x16xf32>
+  %_g30 = linalg.generic {indexing_maps = [affine_map<(b, h, i, d, j) -> (b, h, i, j)>, affine_map<(b, h, i, d, j) -> (b, h, j, d)>, affine_map<(b, h, i, d, j) -> (b, h, i, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%_g26, %A_v : tensor<2x4x37x45xf32>, tensor<2x4x45x16xf32>) outs(%_f29 : tensor<2x4x37x16xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %m = arith.mulf %a0, %a1 : f32
+    %r = arith.addf %out, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x37x16xf32>
+  return %_g30 : tensor<2x4x37x16xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @lse_causal_joint
+// CHECK: flash.attention
+// CHECK: flash.attention_grad
+// EXEC: lse_causal_joint: raised=yes
+func.func @lse_causal_joint(%A_q: tensor<2x4x37x16xf32>, %A_k: tensor<2x4x45x16xf32>, %A_v: tensor<2x4x45x16xf32>, %A_dout: tensor<2x4x37x16xf32>) -> (tensor<2x4x37x16xf32>, tensor<2x4x37x16xf32>, tensor<2x4x45x16xf32>, tensor<2x4x45x16xf32>) {
+  %_e1 = tensor.empty() : tensor<2x4x37x45xf32>
+  %_c2 = arith.constant 0.0 : f32
+  %_f3 = linalg.fill ins(%_c2 : f32) outs(%_e1 : tensor<2x4x37x45xf32>) -> tensor<2x4x37x45xf32>
+  %_g4 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j, d) -> (b, h, i, d)>, affine_map<(b, h, i, j, d) -> (b, h, j, d)>, affine_map<(b, h, i, j, d) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%A_q, %A_k : tensor<2x4x37x16xf32>, tensor<2x4x45x16xf32>) outs(%_f3 : tensor<2x4x37x45xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %m = arith.mulf %a0, %a1 : f32
+    %r = arith.addf %out, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x37x45xf32>
+  %_e5 = tensor.empty() : tensor<2x4x37x45xf32>
+  %_g6 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g4 : tensor<2x4x37x45xf32>) outs(%_e5 : tensor<2x4x37x45xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %c = arith.constant 0.25 : f32
+    %r = arith.mulf %a0, %c : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x37x45xf32>
+  %_e7 = tensor.empty() : tensor<2x4x37x45xf32>
+  %_g8 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g6 : tensor<2x4x37x45xf32>) outs(%_e7 : tensor<2x4x37x45xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %i = linalg.index 2 : index
+    %j = linalg.index 3 : index
+    %ic = arith.index_cast %i : index to i64
+    %jc = arith.index_cast %j : index to i64
+    %off = arith.constant 8 : i64
+    %ip = arith.addi %ic, %off : i64
+    %keep = arith.cmpi sle, %jc, %ip : i64
+    %mn = arith.constant 0xFF800000 : f32
+    %r = arith.select %keep, %a0, %mn : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x37x45xf32>
+  %_e9 = tensor.empty() : tensor<2x4x37x1xf32>
+  %_c10 = arith.constant 0xFF800000 : f32
+  %_f11 = linalg.fill ins(%_c10 : f32) outs(%_e9 : tensor<2x4x37x1xf32>) -> tensor<2x4x37x1xf32>
+  %_g12 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%_g8 : tensor<2x4x37x45xf32>) outs(%_f11 : tensor<2x4x37x1xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %r = arith.maximumf %a0, %out : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x37x1xf32>
+  %_e13 = tensor.empty() : tensor<2x4x37x45xf32>
+  %_g14 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g8, %_g12 : tensor<2x4x37x45xf32>, tensor<2x4x37x1xf32>) outs(%_e13 : tensor<2x4x37x45xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %r = arith.subf %a0, %a1 : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x37x45xf32>
+  %_e15 = tensor.empty() : tensor<2x4x37x45xf32>
+  %_g16 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g14 : tensor<2x4x37x45xf32>) outs(%_e15 : tensor<2x4x37x45xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %r = math.exp %a0 : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x37x45xf32>
+  %_e17 = tensor.empty() : tensor<2x4x37x1xf32>
+  %_c18 = arith.constant 0.0 : f32
+  %_f19 = linalg.fill ins(%_c18 : f32) outs(%_e17 : tensor<2x4x37x1xf32>) -> tensor<2x4x37x1xf32>
+  %_g20 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%_g16 : tensor<2x4x37x45xf32>) outs(%_f19 : tensor<2x4x37x1xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %r = arith.addf %a0, %out : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x37x1xf32>
+  %_e21 = tensor.empty() : tensor<2x4x37x1xf32>
+  %_g22 = linalg.generic {indexing_maps = [affine_map<(b, h, i, z) -> (b, h, i, z)>, affine_map<(b, h, i, z) -> (b, h, i, z)>, affine_map<(b, h, i, z) -> (b, h, i, z)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g20, %_g12 : tensor<2x4x37x1xf32>, tensor<2x4x37x1xf32>) outs(%_e21 : tensor<2x4x37x1xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %l = math.log %a0 : f32
+    %r = arith.addf %l, %a1 : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x37x1xf32>
+  %_e23 = tensor.empty() : tensor<2x4x37x45xf32>
+  %_g24 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g8, %_g22 : tensor<2x4x37x45xf32>, tensor<2x4x37x1xf32>) outs(%_e23 : tensor<2x4x37x45xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %t = arith.subf %a0, %a1 : f32
+    %r = math.exp %t : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x37x45xf32>
+  %_e25 = tensor.empty() : tensor<2x4x37x16xf32>
+  %_c26 = arith.constant 0.0 : f32
+  %_f27 = linalg.fill ins(%_c26 : f32) outs(%_e25 : tensor<2x4x37x16xf32>) -> tensor<2x4x37x16xf32>
+  %_g28 = linalg.generic {indexing_maps = [affine_map<(b, h, i, d, j) -> (b, h, i, j)>, affine_map<(b, h, i, d, j) -> (b, h, j, d)>, affine_map<(b, h, i, d, j) -> (b, h, i, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%_g24, %A_v : tensor<2x4x37x45xf32>, tensor<2x4x45x16xf32>) outs(%_f27 : tensor<2x4x37x16xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %m = arith.mulf %a0, %a1 : f32
+    %r = arith.addf %out, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x37x16xf32>
+  %_e29 = tensor.empty() : tensor<2x4x45x16xf32>
+  %_c30 = arith.constant 0.0 : f32
+  %_f31 = linalg.fill ins(%_c30 : f32) outs(%_e29 : tensor<2x4x45x16xf32>) -> tensor<2x4x45x16xf32>
+  %_g32 = linalg.generic {indexing_maps = [affine_map<(b, h, j, d, i) -> (b, h, i, j)>, affine_map<(b, h, j, d, i) -> (b, h, i, d)>, affine_map<(b, h, j, d, i) -> (b, h, j, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%_g24, %A_dout : tensor<2x4x37x45xf32>, tensor<2x4x37x16xf32>) outs(%_f31 : tensor<2x4x45x16xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %m = arith.mulf %a0, %a1 : f32
+    %r = arith.addf %out, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x45x16xf32>
+  %_e33 = tensor.empty() : tensor<2x4x37x45xf32>
+  %_c34 = arith.constant 0.0 : f32
+  %_f35 = linalg.fill ins(%_c34 : f32) outs(%_e33 : tensor<2x4x37x45xf32>) -> tensor<2x4x37x45xf32>
+  %_g36 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j, d) -> (b, h, i, d)>, affine_map<(b, h, i, j, d) -> (b, h, j, d)>, affine_map<(b, h, i, j, d) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%A_dout, %A_v : tensor<2x4x37x16xf32>, tensor<2x4x45x16xf32>) outs(%_f35 : tensor<2x4x37x45xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %m = arith.mulf %a0, %a1 : f32
+    %r = arith.addf %out, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x37x45xf32>
+  %_e37 = tensor.empty() : tensor<2x4x37x45xf32>
+  %_g38 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g36, %_g24 : tensor<2x4x37x45xf32>, tensor<2x4x37x45xf32>) outs(%_e37 : tensor<2x4x37x45xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %r = arith.mulf %a0, %a1 : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x37x45xf32>
+  %_e39 = tensor.empty() : tensor<2x4x37x1xf32>
+  %_c40 = arith.constant 0.0 : f32
+  %_f41 = linalg.fill ins(%_c40 : f32) outs(%_e39 : tensor<2x4x37x1xf32>) -> tensor<2x4x37x1xf32>
+  %_g42 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%_g38 : tensor<2x4x37x45xf32>) outs(%_f41 : tensor<2x4x37x1xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %r = arith.addf %a0, %out : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x37x1xf32>
+  %_e43 = tensor.empty() : tensor<2x4x37x45xf32>
+  %_g44 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g36, %_g42 : tensor<2x4x37x45xf32>, tensor<2x4x37x1xf32>) outs(%_e43 : tensor<2x4x37x45xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %r = arith.subf %a0, %a1 : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x37x45xf32>
+  %_e45 = tensor.empty() : tensor<2x4x37x45xf32>
+  %_g46 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g44, %_g24 : tensor<2x4x37x45xf32>, tensor<2x4x37x45xf32>) outs(%_e45 : tensor<2x4x37x45xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %r = arith.mulf %a0, %a1 : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x37x45xf32>
+  %_e47 = tensor.empty() : tensor<2x4x37x45xf32>
+  %_g48 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g46 : tensor<2x4x37x45xf32>) outs(%_e47 : tensor<2x4x37x45xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %i = linalg.index 2 : index
+    %j = linalg.index 3 : index
+    %ic = arith.index_cast %i : index to i64
+    %jc = arith.index_cast %j : index to i64
+    %off = arith.constant 8 : i64
+    %ip = arith.addi %ic, %off : i64
+    %keep = arith.cmpi sle, %jc, %ip : i64
+    %z = arith.constant 0.0 : f32
+    %r = arith.select %keep, %a0, %z : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x37x45xf32>
+  %_e49 = tensor.empty() : tensor<2x4x37x45xf32>
+  %_g50 = linalg.generic {indexing_maps = [affine_map<(b, h, n, d) -> (b, h, n, d)>, affine_map<(b, h, n, d) -> (b, h, n, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g48 : tensor<2x4x37x45xf32>) outs(%_e49 : tensor<2x4x37x45xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %c = arith.constant 0.25 : f32
+    %r = arith.mulf %a0, %c : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x37x45xf32>
+  %_e51 = tensor.empty() : tensor<2x4x37x16xf32>
+  %_c52 = arith.constant 0.0 : f32
+  %_f53 = linalg.fill ins(%_c52 : f32) outs(%_e51 : tensor<2x4x37x16xf32>) -> tensor<2x4x37x16xf32>
+  %_g54 = linalg.generic {indexing_maps = [affine_map<(b, h, i, d, j) -> (b, h, i, j)>, affine_map<(b, h, i, d, j) -> (b, h, j, d)>, affine_map<(b, h, i, d, j) -> (b, h, i, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%_g50, %A_k : tensor<2x4x37x45xf32>, tensor<2x4x45x16xf32>) outs(%_f53 : tensor<2x4x37x16xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %m = arith.mulf %a0, %a1 : f32
+    %r = arith.addf %out, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x37x16xf32>
+  %_e55 = tensor.empty() : tensor<2x4x45x16xf32>
+  %_c56 = arith.constant 0.0 : f32
+  %_f57 = linalg.fill ins(%_c56 : f32) outs(%_e55 : tensor<2x4x45x16xf32>) -> tensor<2x4x45x16xf32>
+  %_g58 = linalg.generic {indexing_maps = [affine_map<(b, h, j, d, i) -> (b, h, i, j)>, affine_map<(b, h, j, d, i) -> (b, h, i, d)>, affine_map<(b, h, j, d, i) -> (b, h, j, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%_g50, %A_q : tensor<2x4x37x45xf32>, tensor<2x4x37x16xf32>) outs(%_f57 : tensor<2x4x45x16xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %m = arith.mulf %a0, %a1 : f32
+    %r = arith.addf %out, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x45x16xf32>
+  return %_g28, %_g54, %_g58, %_g32 : tensor<2x4x37x16xf32>, tensor<2x4x37x16xf32>, tensor<2x4x45x16xf32>, tensor<2x4x45x16xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @lse_window
+// CHECK: flash.attention
+// EXEC: lse_window: raised=yes
+func.func @lse_window(%A_q: tensor<2x4x37x16xf32>, %A_k: tensor<2x4x45x16xf32>, %A_v: tensor<2x4x45x16xf32>) -> (tensor<2x4x37x16xf32>) {
+  %_e1 = tensor.empty() : tensor<2x4x37x45xf32>
+  %_c2 = arith.constant 0.0 : f32
+  %_f3 = linalg.fill ins(%_c2 : f32) outs(%_e1 : tensor<2x4x37x45xf32>) -> tensor<2x4x37x45xf32>
+  %_g4 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j, d) -> (b, h, i, d)>, affine_map<(b, h, i, j, d) -> (b, h, j, d)>, affine_map<(b, h, i, j, d) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%A_q, %A_k : tensor<2x4x37x16xf32>, tensor<2x4x45x16xf32>) outs(%_f3 : tensor<2x4x37x45xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %m = arith.mulf %a0, %a1 : f32
+    %r = arith.addf %out, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x37x45xf32>
+  %_e5 = tensor.empty() : tensor<2x4x37x45xf32>
+  %_g6 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g4 : tensor<2x4x37x45xf32>) outs(%_e5 : tensor<2x4x37x45xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %c = arith.constant 0.25 : f32
+    %r = arith.mulf %a0, %c : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x37x45xf32>
+  %_e7 = tensor.empty() : tensor<2x4x37x45xf32>
+  %_g8 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g6 : tensor<2x4x37x45xf32>) outs(%_e7 : tensor<2x4x37x45xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %i = linalg.index 2 : index
+    %j = linalg.index 3 : index
+    %ic = arith.index_cast %i : index to i64
+    %jc = arith.index_cast %j : index to i64
+    %off = arith.constant 8 : i64
+    %ip = arith.addi %ic, %off : i64
+    %d = arith.subi %ip, %jc : i64
+    %ad = math.absi %d : i64
+    %w = arith.constant 6 : i64
+    %keep2 = arith.cmpi sle, %ad, %w : i64
+    %mn = arith.constant 0xFF800000 : f32
+    %r = arith.select %keep2, %a0, %mn : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x37x45xf32>
+  %_e9 = tensor.empty() : tensor<2x4x37x1xf32>
+  %_c10 = arith.constant 0xFF800000 : f32
+  %_f11 = linalg.fill ins(%_c10 : f32) outs(%_e9 : tensor<2x4x37x1xf32>) -> tensor<2x4x37x1xf32>
+  %_g12 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%_g8 : tensor<2x4x37x45xf32>) outs(%_f11 : tensor<2x4x37x1xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %r = arith.maximumf %a0, %out : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x37x1xf32>
+  %_e13 = tensor.empty() : tensor<2x4x37x45xf32>
+  %_g14 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g8, %_g12 : tensor<2x4x37x45xf32>, tensor<2x4x37x1xf32>) outs(%_e13 : tensor<2x4x37x45xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %r = arith.subf %a0, %a1 : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x37x45xf32>
+  %_e15 = tensor.empty() : tensor<2x4x37x45xf32>
+  %_g16 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g14 : tensor<2x4x37x45xf32>) outs(%_e15 : tensor<2x4x37x45xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %r = math.exp %a0 : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x37x45xf32>
+  %_e17 = tensor.empty() : tensor<2x4x37x1xf32>
+  %_c18 = arith.constant 0.0 : f32
+  %_f19 = linalg.fill ins(%_c18 : f32) outs(%_e17 : tensor<2x4x37x1xf32>) -> tensor<2x4x37x1xf32>
+  %_g20 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%_g16 : tensor<2x4x37x45xf32>) outs(%_f19 : tensor<2x4x37x1xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %r = arith.addf %a0, %out : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x37x1xf32>
+  %_e21 = tensor.empty() : tensor<2x4x37x1xf32>
+  %_g22 = linalg.generic {indexing_maps = [affine_map<(b, h, i, z) -> (b, h, i, z)>, affine_map<(b, h, i, z) -> (b, h, i, z)>, affine_map<(b, h, i, z) -> (b, h, i, z)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g20, %_g12 : tensor<2x4x37x1xf32>, tensor<2x4x37x1xf32>) outs(%_e21 : tensor<2x4x37x1xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %l = math.log %a0 : f32
+    %r = arith.addf %l, %a1 : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x37x1xf32>
+  %_e23 = tensor.empty() : tensor<2x4x37x45xf32>
+  %_g24 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g8, %_g22 : tensor<2x4x37x45xf32>, tensor<2x4x37x1xf32>) outs(%_e23 : tensor<2x4x37x45xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %t = arith.subf %a0, %a1 : f32
+    %r = math.exp %t : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x37x45xf32>
+  %_e25 = tensor.empty() : tensor<2x4x37x16xf32>
+  %_c26 = arith.constant 0.0 : f32
+  %_f27 = linalg.fill ins(%_c26 : f32) outs(%_e25 : tensor<2x4x37x16xf32>) -> tensor<2x4x37x16xf32>
+  %_g28 = linalg.generic {indexing_maps = [affine_map<(b, h, i, d, j) -> (b, h, i, j)>, affine_map<(b, h, i, d, j) -> (b, h, j, d)>, affine_map<(b, h, i, d, j) -> (b, h, i, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%_g24, %A_v : tensor<2x4x37x45xf32>, tensor<2x4x45x16xf32>) outs(%_f27 : tensor<2x4x37x16xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %m = arith.mulf %a0, %a1 : f32
+    %r = arith.addf %out, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x37x16xf32>
+  return %_g28 : tensor<2x4x37x16xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @tosa_window_logsoftmax
+// CHECK: flash.attention
+// EXEC: tosa_window_logsoftmax: raised=yes
+func.func @tosa_window_logsoftmax(%q: tensor<8x37x16xf32>, %k: tensor<8x45x16xf32>, %v: tensor<8x45x16xf32>) -> tensor<8x37x16xf32> {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %shift = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %kt = tosa.transpose %k {perms = array<i32: 0, 2, 1>} : (tensor<8x45x16xf32>) -> tensor<8x16x45xf32>
+  %s0 = tosa.matmul %q, %kt, %zp, %zp : (tensor<8x37x16xf32>, tensor<8x16x45xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<8x37x45xf32>
+  %sc = "tosa.const"() <{values = dense<0.25> : tensor<1x1x1xf32>}> : () -> tensor<1x1x1xf32>
+  %s1 = tosa.mul %s0, %sc, %shift : (tensor<8x37x45xf32>, tensor<1x1x1xf32>, tensor<1xi8>) -> tensor<8x37x45xf32>
+  %bm = "tosa.const"() <{values = dense<[[[false, false, true, true, true, true, true, true, true, true, true, true, true, true, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false], [false, false, false, true, true, true, true, true, true, true, true, true, true, true, true, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false], [false, false, false, false, true, true, true, true, true, true, true, true, true, true, true, true, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false], [false, false, false, false, false, true, true, true, true, true, true, true, true, true, true, true, true, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false], [false, false, false, false, false, false, true, true, true, true, true, true, true, true, true, true, true, true, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false], [false, false, false, false, false, false, false, true, true, true, true, true, true, true, true, true, true, true, true, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false], [false, false, false, false, false, false, false, false, true, true, true, true, true, true, true, true, true, true, true, true, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false], [false, false, false, false, false, false, false, false, false, true, true, true, true, true, true, true, true, true, true, true, true, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false], [false, false, false, false, false, false, false, false, false, false, true, true, true, true, true, true, true, true, true, true, true, true, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false], [false, false, false, false, false, false, false, false, false, false, false, true, true, true, true, true, true, true, true, true, true, true, true, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false], [false, false, false, false, false, false, false, false, false, false, false, false, true, true, true, true, true, true, true, true, true, true, true, true, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false], [false, false, false, false, false, false, false, false, false, false, false, false, false, true, true, true, true, true, true, true, true, true, true, true, true, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false], [false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, true, true, true, true, true, true, true, true, true, true, true, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false], [false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, true, true, true, true, true, true, true, true, true, true, true, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false], [false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, true, true, true, true, true, true, true, true, true, true, true, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false], [false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, true, true, true, true, true, true, true, true, true, true, true, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false], [false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, true, true, true, true, true, true, true, true, true, true, true, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false], [false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, true, true, true, true, true, true, true, true, true, true, true, true, false, false, false, false, false, false, false, false, false, false, false, false, false], [false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, true, true, true, true, true, true, true, true, true, true, true, true, false, false, false, false, false, false, false, false, false, false, false, false], [false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, true, true, true, true, true, true, true, true, true, true, true, true, false, false, false, false, false, false, false, false, false, false, false], [false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, true, true, true, true, true, true, true, true, true, true, true, true, false, false, false, false, false, false, false, false, false, false], [false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, true, true, true, true, true, true, true, true, true, true, true, true, false, false, false, false, false, false, false, false, false], [false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, true, true, true, true, true, true, true, true, true, true, true, true, false, false, false, false, false, false, false, false], [false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, true, true, true, true, true, true, true, true, true, true, true, true, false, false, false, false, false, false, false], [false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, true, true, true, true, true, true, true, true, true, true, true, true, false, false, false, false, false, false], [false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, true, true, true, true, true, true, true, true, true, true, true, true, false, false, false, false, false], [false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, true, true, true, true, true, true, true, true, true, true, true, true, false, false, false, false], [false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, true, true, true, true, true, true, true, true, true, true, true, true, false, false, false], [false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, true, true, true, true, true, true, true, true, true, true, true, true, false, false], [false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, true, true, true, true, true, true, true, true, true, true, true, true, false], [false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, true, true, true, true, true, true, true, true, true, true, true, true], [false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, true, true, true, true, true, true, true, true, true, true, true], [false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, true, true, true, true, true, true, true, true, true, true], [false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, true, true, true, true, true, true, true, true, true], [false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, true, true, true, true, true, true, true, true], [false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, true, true, true, true, true, true, true], [false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, true, true, true, true, true, true]]]> : tensor<1x37x45xi1>}> : () -> tensor<1x37x45xi1>
+  %ninf = "tosa.const"() <{values = dense<0xFF800000> : tensor<1x1x1xf32>}> : () -> tensor<1x1x1xf32>
+  %s2 = tosa.select %bm, %s1, %ninf : (tensor<1x37x45xi1>, tensor<8x37x45xf32>, tensor<1x1x1xf32>) -> tensor<8x37x45xf32>
+  %mx = tosa.reduce_max %s2 {axis = 2 : i32} : (tensor<8x37x45xf32>) -> tensor<8x37x1xf32>
+  %df = tosa.sub %s2, %mx : (tensor<8x37x45xf32>, tensor<8x37x1xf32>) -> tensor<8x37x45xf32>
+  %ex = tosa.exp %df : (tensor<8x37x45xf32>) -> tensor<8x37x45xf32>
+  %sm = tosa.reduce_sum %ex {axis = 2 : i32} : (tensor<8x37x45xf32>) -> tensor<8x37x1xf32>
+  %lg = tosa.log %sm : (tensor<8x37x1xf32>) -> tensor<8x37x1xf32>
+  %df2 = tosa.sub %df, %lg : (tensor<8x37x45xf32>, tensor<8x37x1xf32>) -> tensor<8x37x45xf32>
+  %p = tosa.exp %df2 : (tensor<8x37x45xf32>) -> tensor<8x37x45xf32>
+  %o = tosa.matmul %p, %v, %zp, %zp : (tensor<8x37x45xf32>, tensor<8x45x16xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<8x37x16xf32>
+  return %o : tensor<8x37x16xf32>
 }
