@@ -144,6 +144,8 @@ public:
   const Expr *max(const Expr *a, const Expr *b);
   const Expr *exp(const Expr *a);
   const Expr *log(const Expr *a);
+  /// select(c, k y, 0) as (k, select(c, y, 0)) (expand's products).
+  std::pair<double, const Expr *> selectFactor(const Expr *e);
   const Expr *select(const Expr *c, const Expr *t, const Expr *f);
   const Expr *cmpf(int64_t pred, const Expr *a, const Expr *b);
   /// `a <pred> b` on integer indices.

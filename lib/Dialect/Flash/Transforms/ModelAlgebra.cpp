@@ -1128,6 +1128,33 @@ const Expr *ExprContext::replaceTensor(const Expr *e, Value from, Value to) {
   return intern(std::move(x));
 }
 
+/// A constant factor k of select(c, k y, 0) (or select(c, 0, k y)), y a
+/// product or a sum whose coefficients k divides into 1 and -1: (k,
+/// select(c, y, 0)); (1, e) otherwise.
+std::pair<double, const Expr *> ExprContext::selectFactor(const Expr *e) {
+  if (e->kind != Kind::Select)
+    return {1, e};
+  for (unsigned b : {1u, 2u}) {
+    const Expr *x = e->ops[b], *other = e->ops[3 - b];
+    if (!(other->kind == Kind::Const && other->value == 0))
+      continue;
+    double k = 1;
+    if (x->kind == Kind::Mul)
+      k = x->value;
+    else if (x->kind == Kind::Add && x->value == 0 && !x->coefs.empty() &&
+             llvm::all_of(x->coefs, [&](double c) {
+               return std::abs(c) == std::abs(x->coefs.front());
+             }))
+      k = std::abs(x->coefs.front());
+    if (k == 1 || k == 0)
+      continue;
+    const Expr *y = scale(x, 1 / k);
+    return {k,
+            b == 1 ? select(e->ops[0], y, other) : select(e->ops[0], other, y)};
+  }
+  return {1, e};
+}
+
 const Expr *ExprContext::expand(const Expr *e) {
   auto it = expanded.find(e);
   if (it != expanded.end())
@@ -1152,6 +1179,10 @@ const Expr *ExprContext::expand(const Expr *e) {
           parts.push_back({constant(1), x->value});
         for (auto [t, c] : llvm::zip(x->ops, x->coefs))
           parts.push_back({t, c});
+      } else if (auto [k, rest] = selectFactor(x); k != 1) {
+        // select(c, k y, 0) as k select(c, y, 0): a scale applied before or
+        // after autodiff's where on dS compares alike.
+        parts.push_back({rest, k});
       } else {
         parts.push_back({x, 1});
       }
