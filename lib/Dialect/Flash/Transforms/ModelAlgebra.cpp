@@ -848,6 +848,18 @@ const Expr *ExprContext::reduce(ReduceKind kind, unsigned dim,
   return reduceCanonical(kind, dim, body);
 }
 
+/// The derivative of max(a, t) or min(a, t), t free of x, as autodiff takes
+/// it: a's where `a pred t` holds (a piecewise function; the flip points have
+/// measure zero).
+static const Expr *clampDerivative(ExprContext &ec, const Expr *a,
+                                   const Expr *t, arith::CmpFPredicate pred,
+                                   const Expr *x) {
+  const Expr *da = ec.derivative(a, x);
+  return da ? ec.select(ec.cmpf(static_cast<int64_t>(pred), a, t), da,
+                        ec.constant(0))
+            : nullptr;
+}
+
 const Expr *ExprContext::derivative(const Expr *e, const Expr *x) {
   if (e == x)
     return constant(1);
@@ -898,9 +910,8 @@ const Expr *ExprContext::derivative(const Expr *e, const Expr *x) {
     return a && b ? select(e->ops[0], a, b) : nullptr;
   }
   case Kind::Max: {
-    // max(a, t) with t free of x (a clamp): a's derivative where a >= t,
-    // as autodiff takes it (torch's clamp_min backward: grad where x >=
-    // min), a piecewise function.
+    // max(a, t) with t free of x (a clamp; torch's clamp_min backward: grad
+    // where x >= min).
     const Expr *a = nullptr;
     SmallVector<const Expr *> rest;
     for (const Expr *o : e->ops) {
@@ -912,14 +923,12 @@ const Expr *ExprContext::derivative(const Expr *e, const Expr *x) {
         return nullptr;
       a = o;
     }
+    if (!a || rest.empty())
+      return nullptr;
     const Expr *t = rest.front();
     for (const Expr *o : llvm::drop_begin(rest))
       t = max(t, o);
-    const Expr *da = d(a);
-    return da ? select(
-                    cmpf(static_cast<int64_t>(arith::CmpFPredicate::OGE), a, t),
-                    da, constant(0))
-              : nullptr;
+    return clampDerivative(*this, a, t, arith::CmpFPredicate::OGE, x);
   }
   case Kind::Opaque:
     if (e->name == "math.tanh" && e->ops.size() == 1) {
@@ -931,12 +940,9 @@ const Expr *ExprContext::derivative(const Expr *e, const Expr *x) {
         e->ops.size() == 2 &&
         contains(e->ops[0], x) != contains(e->ops[1], x)) {
       bool first = contains(e->ops[0], x);
-      const Expr *a = e->ops[first ? 0 : 1], *t = e->ops[first ? 1 : 0];
-      const Expr *da = d(a);
-      return da ? select(cmpf(static_cast<int64_t>(arith::CmpFPredicate::OLE),
-                              a, t),
-                         da, constant(0))
-                : nullptr;
+      return clampDerivative(*this, e->ops[first ? 0 : 1],
+                             e->ops[first ? 1 : 0], arith::CmpFPredicate::OLE,
+                             x);
     }
     return nullptr;
   default:
