@@ -501,6 +501,29 @@ const Expr *ExprContext::cmpf(int64_t pred, const Expr *a, const Expr *b) {
       constantOrNegInf(b->ops[1]) && constantOrNegInf(b->ops[2]))
     return ofCondition(b->ops[0], cmpf(pred, a, b->ops[1]),
                        cmpf(pred, a, b->ops[2]));
+  // A clamp's other bound, compared with a constant it lies on the true side
+  // of, drops out: max(x, lo) <= hi is x <= hi where lo <= hi, min(x, hi)
+  // >= lo is x >= lo where hi >= lo (a two-sided clamp's backward: the
+  // outer bound's derivative compares the inner clamp; autodiff's where
+  // compares x with both).
+  if (b->kind == Kind::Const) {
+    auto p = static_cast<arith::CmpFPredicate>(pred);
+    bool below =
+        p == arith::CmpFPredicate::OLE || p == arith::CmpFPredicate::OLT;
+    bool above =
+        p == arith::CmpFPredicate::OGE || p == arith::CmpFPredicate::OGT;
+    bool isMin = a->kind == Kind::Opaque && a->ops.size() == 2 &&
+                 (a->name == "arith.minimumf" || a->name == "arith.minnumf");
+    if ((below && a->kind == Kind::Max) || (above && isMin)) {
+      SmallVector<const Expr *> kept;
+      for (const Expr *o : a->ops)
+        if (!(o->kind == Kind::Const && cmpf(pred, o, b)->kind == Kind::Const &&
+              cmpf(pred, o, b)->value != 0))
+          kept.push_back(o);
+      if (kept.size() == 1)
+        return cmpf(pred, kept.front(), b);
+    }
+  }
   Expr e{Kind::CmpF};
   e.aux = pred;
   e.ops = {a, b};

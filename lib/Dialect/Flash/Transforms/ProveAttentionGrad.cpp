@@ -448,6 +448,48 @@ struct GradProver {
       return r;
     };
     SmallVector<std::pair<const Expr *, const Expr *>> drops;
+    // The select's condition without the conjuncts the forward's visibility
+    // implies (null: none is left; the select itself where none goes).
+    auto remaining = [&](const Expr *cond,
+                         const DenseMap<unsigned, AffineExpr> &at)
+        -> std::optional<const Expr *> {
+      auto impliedByForward = [&](const Expr *d) {
+        auto byOne = [&](const Expr *x) {
+          return llvm::any_of(conds, [&](const Expr *c) {
+            return implies(substituteAll(ec, c, at), x);
+          });
+        };
+        // (e == 0 as the forward holds it: e <= 0 and -e <= 0, chunked
+        // attention's i / c == j / c.)
+        using P = arith::CmpIPredicate;
+        if (d->kind == Kind::CmpI && d->aux == static_cast<int64_t>(P::eq)) {
+          AffineExpr zero = getAffineConstantExpr(0, ec.getContext());
+          return byOne(ec.cmpi(static_cast<int64_t>(P::sle), d->index[0],
+                               zero)) &&
+                 byOne(
+                     ec.cmpi(static_cast<int64_t>(P::sge), d->index[0], zero));
+        }
+        return byOne(d);
+      };
+      if (impliedByForward(cond))
+        return nullptr;
+      if (cond->kind != Kind::And)
+        return std::nullopt;
+      // (A clamp's backward, where(lo <= s & s <= hi & keep, g, 0): the
+      // clamp's conditions stay, the mask's go.)
+      SmallVector<const Expr *> kept;
+      for (const Expr *o : cond->ops)
+        if (!impliedByForward(o))
+          kept.push_back(o);
+      if (kept.size() == cond->ops.size())
+        return std::nullopt;
+      if (kept.empty())
+        return nullptr;
+      const Expr *r = kept.front();
+      for (const Expr *o : llvm::drop_begin(kept))
+        r = ec.land(r, o);
+      return r;
+    };
     std::function<void(const Expr *)> find = [&](const Expr *e) {
       if (!e->reads.contains(p))
         return;
@@ -462,10 +504,9 @@ struct GradProver {
           for (auto [te, me] : llvm::zip(pT->index, pr->index))
             if (auto td = dyn_cast<AffineDimExpr>(te))
               at[td.getPosition()] = me;
-          if (llvm::any_of(conds, [&](const Expr *c) {
-                return implies(substituteAll(ec, c, at), e->ops[0]);
-              }))
-            drops.push_back({e, x});
+          if (std::optional<const Expr *> rest = remaining(e->ops[0], at))
+            drops.push_back(
+                {e, *rest ? ec.select(*rest, x, ec.constant(0)) : x});
         }
       }
       for (const Expr *o : e->ops)
@@ -589,7 +630,7 @@ struct GradProver {
       // Distributed on both sides: P (dP - D) and P dP - P D are one form.
       const Expr *t = ec.expand(substituteAll(ec, c.t, *map));
       bool same = ExprContext::equalUpToRounding(t, ec.expand(m)) ||
-                  sameOnEveryBranch(t, m);
+                  sameOnEveryBranch(t, m) || sameOnEveryBranch(t, ec.expand(m));
       if (getenv("FLASH_RAISE_DEBUG"))
         llvm::errs() << "    try " << ec.str(t) << (same ? " MATCH" : "")
                      << "\n";

@@ -15,8 +15,8 @@
 //   the mask's select (select(c, recip(l) e, 0) = recip(l) select(c, e, 0)).
 // - a clamp's backward (torch's clamp_min: grad where s >= min): max / min
 //   have derivative rules, and a constant factor inside autodiff's where on
-//   dS compares with one outside the sum. (Two-sided clamps are not
-//   proven: min(max(s, lo), hi) <= hi is not s <= hi to the normal form.)
+//   dS compares with one outside the sum. (Two-sided clamps:
+//   raise-joint-masked-grads.mlir.)
 // - Q and K one tensor (shared query-key attention): the forward raises;
 //   the joint graph's backward is not proven and leaves the program as it
 //   was (it made a tensor.cast the verifier rejects before).
