@@ -396,6 +396,21 @@ static bool holdsForEveryRow(ExprContext &ec, const Expr *e, unsigned i,
                           "arith.cmpi:ule", "arith.cmpi:uge"},
                          e->name))
     return true;
+  // !(x <= 0 & y <= 0 & ...) where x + y >= 1 always (x <= 0 and y <= 0
+  // would give x + y <= 0): a decode's j <=u i + Nk - 1 at key 0, not(1 <=
+  // Nk & Nk <= 0) once unsigned.
+  if (e->kind == Kind::Not && e->ops[0]->kind == Kind::And) {
+    SmallVector<AffineExpr> bounds;
+    for (const Expr *o : e->ops[0]->ops)
+      if (o->kind == Kind::CmpI && o->aux == static_cast<int64_t>(P::sle))
+        bounds.push_back(o->index[0]);
+    for (size_t a = 0; a < bounds.size(); ++a)
+      for (size_t b = a + 1; b < bounds.size(); ++b)
+        if (knownNonNegative(simplifyAffineExpr(bounds[a] + bounds[b] - 1,
+                                                kFirstFresh + 64, kMaxSymbols)))
+          return true;
+    return false;
+  }
   if (e->kind != Kind::CmpI || e->aux != static_cast<int64_t>(P::sle))
     return false;
   AffineExpr x = e->index[0];

@@ -902,8 +902,13 @@ static Reason proveWith(ExprContext &ec, ModelBuilder &mb,
     SmallVector<AffineExpr> idx;
     for (int64_t d = 0; d < ty.getRank(); ++d) {
       idx.push_back(g.dim(kOwn + d));
+      // (The own dims are every value's: a dynamic one must not keep the
+      // extent another value's dim had, a decode's one query read as
+      // Nk's keys.)
       if (!ty.isDynamicDim(d))
         bm.extents[kOwn + d] = ty.getDimSize(d);
+      else
+        bm.extents.erase(kOwn + d);
     }
     return bm.eval(y, idx);
   };

@@ -627,3 +627,406 @@ func.func @dyn_document_mask_varlen_ids(%q: tensor<?x8xf32>, %k: tensor<?x8xf32>
   %o = linalg.matmul ins(%p, %v : tensor<?x?xf32>, tensor<?x8xf32>) outs(%zo : tensor<?x8xf32>) -> tensor<?x8xf32>
   return %o : tensor<?x8xf32>
 }
+
+// -----
+
+// A decode step's joint graph (one query, a dynamic number of keys): the
+// backward's values share their own dims' extents no more (the one query's
+// extent 1 had made dK's dynamic key dim a unit one, read at key 0).
+// CHECK-LABEL: func.func @dyn_decode_joint
+// CHECK: flash.attention
+// CHECK: flash.attention_grad
+// SIZES: 45
+// EXEC: dyn_decode_joint: raised=yes
+func.func @dyn_decode_joint(%A_q: tensor<2x4x1x16xf32>, %A_k: tensor<2x4x?x16xf32>, %A_v: tensor<2x4x?x16xf32>, %A_dout: tensor<2x4x1x16xf32>) -> (tensor<2x4x1x16xf32>, tensor<2x4x1x16xf32>, tensor<2x4x?x16xf32>, tensor<2x4x?x16xf32>) {
+  %_c1 = arith.constant 2 : index
+  %_d2 = tensor.dim %A_k, %_c1 : tensor<2x4x?x16xf32>
+  %_e3 = tensor.empty(%_d2) : tensor<2x4x1x?xf32>
+  %_c4 = arith.constant 0.0 : f32
+  %_f5 = linalg.fill ins(%_c4 : f32) outs(%_e3 : tensor<2x4x1x?xf32>) -> tensor<2x4x1x?xf32>
+  %_g6 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j, d) -> (b, h, i, d)>, affine_map<(b, h, i, j, d) -> (b, h, j, d)>, affine_map<(b, h, i, j, d) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%A_q, %A_k : tensor<2x4x1x16xf32>, tensor<2x4x?x16xf32>) outs(%_f5 : tensor<2x4x1x?xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %m = arith.mulf %a0, %a1 : f32
+    %r = arith.addf %out, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x1x?xf32>
+  %_e7 = tensor.empty(%_d2) : tensor<2x4x1x?xf32>
+  %_g8 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g6 : tensor<2x4x1x?xf32>) outs(%_e7 : tensor<2x4x1x?xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %c = arith.constant 0.25 : f32
+    %r = arith.mulf %a0, %c : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x1x?xf32>
+  %_e9 = tensor.empty() : tensor<2x4x1x1xf32>
+  %_c10 = arith.constant 0xFF800000 : f32
+  %_f11 = linalg.fill ins(%_c10 : f32) outs(%_e9 : tensor<2x4x1x1xf32>) -> tensor<2x4x1x1xf32>
+  %_g12 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%_g8 : tensor<2x4x1x?xf32>) outs(%_f11 : tensor<2x4x1x1xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %r = arith.maximumf %a0, %out : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x1x1xf32>
+  %_e13 = tensor.empty(%_d2) : tensor<2x4x1x?xf32>
+  %_g14 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g8, %_g12 : tensor<2x4x1x?xf32>, tensor<2x4x1x1xf32>) outs(%_e13 : tensor<2x4x1x?xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %r = arith.subf %a0, %a1 : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x1x?xf32>
+  %_e15 = tensor.empty(%_d2) : tensor<2x4x1x?xf32>
+  %_g16 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g14 : tensor<2x4x1x?xf32>) outs(%_e15 : tensor<2x4x1x?xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %r = math.exp %a0 : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x1x?xf32>
+  %_e17 = tensor.empty() : tensor<2x4x1x1xf32>
+  %_c18 = arith.constant 0.0 : f32
+  %_f19 = linalg.fill ins(%_c18 : f32) outs(%_e17 : tensor<2x4x1x1xf32>) -> tensor<2x4x1x1xf32>
+  %_g20 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%_g16 : tensor<2x4x1x?xf32>) outs(%_f19 : tensor<2x4x1x1xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %r = arith.addf %a0, %out : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x1x1xf32>
+  %_e21 = tensor.empty(%_d2) : tensor<2x4x1x?xf32>
+  %_g22 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g16, %_g20 : tensor<2x4x1x?xf32>, tensor<2x4x1x1xf32>) outs(%_e21 : tensor<2x4x1x?xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %r = arith.divf %a0, %a1 : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x1x?xf32>
+  %_e23 = tensor.empty() : tensor<2x4x1x16xf32>
+  %_c24 = arith.constant 0.0 : f32
+  %_f25 = linalg.fill ins(%_c24 : f32) outs(%_e23 : tensor<2x4x1x16xf32>) -> tensor<2x4x1x16xf32>
+  %_g26 = linalg.generic {indexing_maps = [affine_map<(b, h, i, d, j) -> (b, h, i, j)>, affine_map<(b, h, i, d, j) -> (b, h, j, d)>, affine_map<(b, h, i, d, j) -> (b, h, i, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%_g22, %A_v : tensor<2x4x1x?xf32>, tensor<2x4x?x16xf32>) outs(%_f25 : tensor<2x4x1x16xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %m = arith.mulf %a0, %a1 : f32
+    %r = arith.addf %out, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x1x16xf32>
+  %_e27 = tensor.empty(%_d2) : tensor<2x4x?x16xf32>
+  %_c28 = arith.constant 0.0 : f32
+  %_f29 = linalg.fill ins(%_c28 : f32) outs(%_e27 : tensor<2x4x?x16xf32>) -> tensor<2x4x?x16xf32>
+  %_g30 = linalg.generic {indexing_maps = [affine_map<(b, h, j, d, i) -> (b, h, i, j)>, affine_map<(b, h, j, d, i) -> (b, h, i, d)>, affine_map<(b, h, j, d, i) -> (b, h, j, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%_g22, %A_dout : tensor<2x4x1x?xf32>, tensor<2x4x1x16xf32>) outs(%_f29 : tensor<2x4x?x16xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %m = arith.mulf %a0, %a1 : f32
+    %r = arith.addf %out, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x?x16xf32>
+  %_e31 = tensor.empty(%_d2) : tensor<2x4x1x?xf32>
+  %_c32 = arith.constant 0.0 : f32
+  %_f33 = linalg.fill ins(%_c32 : f32) outs(%_e31 : tensor<2x4x1x?xf32>) -> tensor<2x4x1x?xf32>
+  %_g34 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j, d) -> (b, h, i, d)>, affine_map<(b, h, i, j, d) -> (b, h, j, d)>, affine_map<(b, h, i, j, d) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%A_dout, %A_v : tensor<2x4x1x16xf32>, tensor<2x4x?x16xf32>) outs(%_f33 : tensor<2x4x1x?xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %m = arith.mulf %a0, %a1 : f32
+    %r = arith.addf %out, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x1x?xf32>
+  %_e35 = tensor.empty(%_d2) : tensor<2x4x1x?xf32>
+  %_g36 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g34, %_g22 : tensor<2x4x1x?xf32>, tensor<2x4x1x?xf32>) outs(%_e35 : tensor<2x4x1x?xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %r = arith.mulf %a0, %a1 : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x1x?xf32>
+  %_e37 = tensor.empty() : tensor<2x4x1x1xf32>
+  %_c38 = arith.constant 0.0 : f32
+  %_f39 = linalg.fill ins(%_c38 : f32) outs(%_e37 : tensor<2x4x1x1xf32>) -> tensor<2x4x1x1xf32>
+  %_g40 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%_g36 : tensor<2x4x1x?xf32>) outs(%_f39 : tensor<2x4x1x1xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %r = arith.addf %a0, %out : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x1x1xf32>
+  %_e41 = tensor.empty(%_d2) : tensor<2x4x1x?xf32>
+  %_g42 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g34, %_g40 : tensor<2x4x1x?xf32>, tensor<2x4x1x1xf32>) outs(%_e41 : tensor<2x4x1x?xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %r = arith.subf %a0, %a1 : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x1x?xf32>
+  %_e43 = tensor.empty(%_d2) : tensor<2x4x1x?xf32>
+  %_g44 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g42, %_g22 : tensor<2x4x1x?xf32>, tensor<2x4x1x?xf32>) outs(%_e43 : tensor<2x4x1x?xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %r = arith.mulf %a0, %a1 : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x1x?xf32>
+  %_e45 = tensor.empty(%_d2) : tensor<2x4x1x?xf32>
+  %_g46 = linalg.generic {indexing_maps = [affine_map<(b, h, n, d) -> (b, h, n, d)>, affine_map<(b, h, n, d) -> (b, h, n, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g44 : tensor<2x4x1x?xf32>) outs(%_e45 : tensor<2x4x1x?xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %c = arith.constant 0.25 : f32
+    %r = arith.mulf %a0, %c : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x1x?xf32>
+  %_e47 = tensor.empty() : tensor<2x4x1x16xf32>
+  %_c48 = arith.constant 0.0 : f32
+  %_f49 = linalg.fill ins(%_c48 : f32) outs(%_e47 : tensor<2x4x1x16xf32>) -> tensor<2x4x1x16xf32>
+  %_g50 = linalg.generic {indexing_maps = [affine_map<(b, h, i, d, j) -> (b, h, i, j)>, affine_map<(b, h, i, d, j) -> (b, h, j, d)>, affine_map<(b, h, i, d, j) -> (b, h, i, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%_g46, %A_k : tensor<2x4x1x?xf32>, tensor<2x4x?x16xf32>) outs(%_f49 : tensor<2x4x1x16xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %m = arith.mulf %a0, %a1 : f32
+    %r = arith.addf %out, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x1x16xf32>
+  %_e51 = tensor.empty(%_d2) : tensor<2x4x?x16xf32>
+  %_c52 = arith.constant 0.0 : f32
+  %_f53 = linalg.fill ins(%_c52 : f32) outs(%_e51 : tensor<2x4x?x16xf32>) -> tensor<2x4x?x16xf32>
+  %_g54 = linalg.generic {indexing_maps = [affine_map<(b, h, j, d, i) -> (b, h, i, j)>, affine_map<(b, h, j, d, i) -> (b, h, i, d)>, affine_map<(b, h, j, d, i) -> (b, h, j, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%_g46, %A_q : tensor<2x4x1x?xf32>, tensor<2x4x1x16xf32>) outs(%_f53 : tensor<2x4x?x16xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %m = arith.mulf %a0, %a1 : f32
+    %r = arith.addf %out, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x?x16xf32>
+  return %_g26, %_g50, %_g54, %_g30 : tensor<2x4x1x16xf32>, tensor<2x4x1x16xf32>, tensor<2x4x?x16xf32>, tensor<2x4x?x16xf32>
+}
+
+// -----
+
+// A decode step's causal finfo.min mask, j <=u i + Nk - 1: key 0 is seen
+// by the one row (!(1 <= Nk & Nk <= 0) once the unsigned compare is
+// split: two bounds whose sum is 1 cannot both hold).
+// CHECK-LABEL: func.func @dyn_decode_causal_finfo_min
+// CHECK: flash.attention
+// SIZES: 45
+// EXEC: dyn_decode_causal_finfo_min: raised=yes
+func.func @dyn_decode_causal_finfo_min(%A_q: tensor<2x4x1x16xf32>, %A_k: tensor<2x4x?x16xf32>, %A_v: tensor<2x4x?x16xf32>) -> (tensor<2x4x1x16xf32>) {
+  %_cl1 = tensor.collapse_shape %A_q [[0, 1], [2], [3]] : tensor<2x4x1x16xf32> into tensor<8x1x16xf32>
+  %_cl2 = tensor.collapse_shape %A_k [[0, 1], [2], [3]] : tensor<2x4x?x16xf32> into tensor<8x?x16xf32>
+  %_c3 = arith.constant 2 : index
+  %_d4 = tensor.dim %A_k, %_c3 : tensor<2x4x?x16xf32>
+  %_e5 = tensor.empty(%_d4) : tensor<8x1x?xf32>
+  %_c6 = arith.constant 0.0 : f32
+  %_f7 = linalg.fill ins(%_c6 : f32) outs(%_e5 : tensor<8x1x?xf32>) -> tensor<8x1x?xf32>
+  %_mm8 = linalg.batch_matmul indexing_maps = [affine_map<(b, m, n, k) -> (b, m, k)>, affine_map<(b, m, n, k) -> (b, n, k)>, affine_map<(b, m, n, k) -> (b, m, n)>] ins(%_cl1, %_cl2 : tensor<8x1x16xf32>, tensor<8x?x16xf32>) outs(%_f7 : tensor<8x1x?xf32>) -> tensor<8x1x?xf32>
+  %_ex9 = tensor.expand_shape %_mm8 [[0, 1], [2], [3]] output_shape [2, 4, 1, %_d4] : tensor<8x1x?xf32> into tensor<2x4x1x?xf32>
+  %_e10 = tensor.empty(%_d4) : tensor<2x4x1x?xf32>
+  %_g11 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_ex9 : tensor<2x4x1x?xf32>) outs(%_e10 : tensor<2x4x1x?xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %c = arith.constant 4.0 : f32
+    %r = arith.divf %a0, %c : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x1x?xf32>
+  %_c12 = arith.constant 1 : index
+  %_off13 = arith.subi %_d4, %_c12 : index
+  %_e14 = tensor.empty(%_d4) : tensor<2x4x1x?xf32>
+  %_g15 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g11 : tensor<2x4x1x?xf32>) outs(%_e14 : tensor<2x4x1x?xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %i = linalg.index 2 : index
+    %j = linalg.index 3 : index
+    %ip = arith.addi %i, %_off13 : index
+    %keep = arith.cmpi ule, %j, %ip : index
+    %mn = arith.constant -3.40282347E+38 : f32
+    %r = arith.select %keep, %a0, %mn : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x1x?xf32>
+  %_e16 = tensor.empty() : tensor<2x4x1x1xf32>
+  %_c17 = arith.constant 0xFF800000 : f32
+  %_f18 = linalg.fill ins(%_c17 : f32) outs(%_e16 : tensor<2x4x1x1xf32>) -> tensor<2x4x1x1xf32>
+  %_g19 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%_g15 : tensor<2x4x1x?xf32>) outs(%_f18 : tensor<2x4x1x1xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %r = arith.maximumf %a0, %out : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x1x1xf32>
+  %_e20 = tensor.empty(%_d4) : tensor<2x4x1x?xf32>
+  %_g21 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g15, %_g19 : tensor<2x4x1x?xf32>, tensor<2x4x1x1xf32>) outs(%_e20 : tensor<2x4x1x?xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %r = arith.subf %a0, %a1 : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x1x?xf32>
+  %_e22 = tensor.empty(%_d4) : tensor<2x4x1x?xf32>
+  %_g23 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g21 : tensor<2x4x1x?xf32>) outs(%_e22 : tensor<2x4x1x?xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %r = math.exp %a0 : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x1x?xf32>
+  %_e24 = tensor.empty() : tensor<2x4x1x1xf32>
+  %_c25 = arith.constant 0.0 : f32
+  %_f26 = linalg.fill ins(%_c25 : f32) outs(%_e24 : tensor<2x4x1x1xf32>) -> tensor<2x4x1x1xf32>
+  %_g27 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%_g23 : tensor<2x4x1x?xf32>) outs(%_f26 : tensor<2x4x1x1xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %r = arith.addf %a0, %out : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x1x1xf32>
+  %_e28 = tensor.empty(%_d4) : tensor<2x4x1x?xf32>
+  %_g29 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g23, %_g27 : tensor<2x4x1x?xf32>, tensor<2x4x1x1xf32>) outs(%_e28 : tensor<2x4x1x?xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %r = arith.divf %a0, %a1 : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x1x?xf32>
+  %_cl30 = tensor.collapse_shape %_g29 [[0, 1], [2], [3]] : tensor<2x4x1x?xf32> into tensor<8x1x?xf32>
+  %_cl31 = tensor.collapse_shape %A_v [[0, 1], [2], [3]] : tensor<2x4x?x16xf32> into tensor<8x?x16xf32>
+  %_e32 = tensor.empty() : tensor<8x1x16xf32>
+  %_c33 = arith.constant 0.0 : f32
+  %_f34 = linalg.fill ins(%_c33 : f32) outs(%_e32 : tensor<8x1x16xf32>) -> tensor<8x1x16xf32>
+  %_mm35 = linalg.batch_matmul ins(%_cl30, %_cl31 : tensor<8x1x?xf32>, tensor<8x?x16xf32>) outs(%_f34 : tensor<8x1x16xf32>) -> tensor<8x1x16xf32>
+  %_ex36 = tensor.expand_shape %_mm35 [[0, 1], [2], [3]] output_shape [2, 4, 1, 16] : tensor<8x1x16xf32> into tensor<2x4x1x16xf32>
+  return %_ex36 : tensor<2x4x1x16xf32>
+}
+
+// -----
+
+// A bottom-right causal finfo.min mask of dynamic sizes compared unsigned,
+// j <=u i + Nk - Nq: where Nq > Nk the first rows' limit wraps and they
+// see every key (as the program computes it), so key 0 is seen by every row.
+// CHECK-LABEL: func.func @dyn_causal_unsigned_finfo_min
+// CHECK: flash.attention
+// SIZES: 37, 45
+// EXEC: dyn_causal_unsigned_finfo_min: raised=yes
+func.func @dyn_causal_unsigned_finfo_min(%A_q: tensor<2x4x?x16xf32>, %A_k: tensor<2x4x?x16xf32>, %A_v: tensor<2x4x?x16xf32>) -> (tensor<2x4x?x16xf32>) {
+  %_c1 = arith.constant 2 : index
+  %_d2 = tensor.dim %A_q, %_c1 : tensor<2x4x?x16xf32>
+  %_c3 = arith.constant 2 : index
+  %_d4 = tensor.dim %A_k, %_c3 : tensor<2x4x?x16xf32>
+  %_e5 = tensor.empty(%_d2, %_d4) : tensor<2x4x?x?xf32>
+  %_c6 = arith.constant 0.0 : f32
+  %_f7 = linalg.fill ins(%_c6 : f32) outs(%_e5 : tensor<2x4x?x?xf32>) -> tensor<2x4x?x?xf32>
+  %_g8 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j, d) -> (b, h, i, d)>, affine_map<(b, h, i, j, d) -> (b, h, j, d)>, affine_map<(b, h, i, j, d) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%A_q, %A_k : tensor<2x4x?x16xf32>, tensor<2x4x?x16xf32>) outs(%_f7 : tensor<2x4x?x?xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %m = arith.mulf %a0, %a1 : f32
+    %r = arith.addf %out, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x?x?xf32>
+  %_e9 = tensor.empty(%_d2, %_d4) : tensor<2x4x?x?xf32>
+  %_g10 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g8 : tensor<2x4x?x?xf32>) outs(%_e9 : tensor<2x4x?x?xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %c = arith.constant 0.25 : f32
+    %r = arith.mulf %a0, %c : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x?x?xf32>
+  %_off11 = arith.subi %_d4, %_d2 : index
+  %_e12 = tensor.empty(%_d2, %_d4) : tensor<2x4x?x?xf32>
+  %_g13 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g10 : tensor<2x4x?x?xf32>) outs(%_e12 : tensor<2x4x?x?xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %i = linalg.index 2 : index
+    %j = linalg.index 3 : index
+    %ip = arith.addi %i, %_off11 : index
+    %keep = arith.cmpi ule, %j, %ip : index
+    %mn = arith.constant -3.40282347E+38 : f32
+    %r = arith.select %keep, %a0, %mn : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x?x?xf32>
+  %_e14 = tensor.empty(%_d2) : tensor<2x4x?x1xf32>
+  %_c15 = arith.constant 0xFF800000 : f32
+  %_f16 = linalg.fill ins(%_c15 : f32) outs(%_e14 : tensor<2x4x?x1xf32>) -> tensor<2x4x?x1xf32>
+  %_g17 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%_g13 : tensor<2x4x?x?xf32>) outs(%_f16 : tensor<2x4x?x1xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %r = arith.maximumf %a0, %out : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x?x1xf32>
+  %_e18 = tensor.empty(%_d2, %_d4) : tensor<2x4x?x?xf32>
+  %_g19 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g13, %_g17 : tensor<2x4x?x?xf32>, tensor<2x4x?x1xf32>) outs(%_e18 : tensor<2x4x?x?xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %r = arith.subf %a0, %a1 : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x?x?xf32>
+  %_e20 = tensor.empty(%_d2, %_d4) : tensor<2x4x?x?xf32>
+  %_g21 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g19 : tensor<2x4x?x?xf32>) outs(%_e20 : tensor<2x4x?x?xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %r = math.exp %a0 : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x?x?xf32>
+  %_e22 = tensor.empty(%_d2) : tensor<2x4x?x1xf32>
+  %_c23 = arith.constant 0.0 : f32
+  %_f24 = linalg.fill ins(%_c23 : f32) outs(%_e22 : tensor<2x4x?x1xf32>) -> tensor<2x4x?x1xf32>
+  %_g25 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%_g21 : tensor<2x4x?x?xf32>) outs(%_f24 : tensor<2x4x?x1xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %r = arith.addf %a0, %out : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x?x1xf32>
+  %_e26 = tensor.empty(%_d2, %_d4) : tensor<2x4x?x?xf32>
+  %_g27 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g21, %_g25 : tensor<2x4x?x?xf32>, tensor<2x4x?x1xf32>) outs(%_e26 : tensor<2x4x?x?xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %r = arith.divf %a0, %a1 : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x?x?xf32>
+  %_e28 = tensor.empty(%_d2) : tensor<2x4x?x16xf32>
+  %_c29 = arith.constant 0.0 : f32
+  %_f30 = linalg.fill ins(%_c29 : f32) outs(%_e28 : tensor<2x4x?x16xf32>) -> tensor<2x4x?x16xf32>
+  %_g31 = linalg.generic {indexing_maps = [affine_map<(b, h, i, d, j) -> (b, h, i, j)>, affine_map<(b, h, i, d, j) -> (b, h, j, d)>, affine_map<(b, h, i, d, j) -> (b, h, i, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%_g27, %A_v : tensor<2x4x?x?xf32>, tensor<2x4x?x16xf32>) outs(%_f30 : tensor<2x4x?x16xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %m = arith.mulf %a0, %a1 : f32
+    %r = arith.addf %out, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x?x16xf32>
+  return %_g31 : tensor<2x4x?x16xf32>
+}
+
+// -----
+
+// A bottom-right causal finfo.min mask of dynamic sizes compared unsigned,
+// j <=u i + Nk - Nq: where Nq > Nk the first rows' limit wraps and they
+// see every key (as the program computes it), so key 0 is seen by every row.
+// CHECK-LABEL: func.func @dyn_causal_unsigned_finfo_min_nq_above_nk
+// CHECK: flash.attention
+// SIZES: 45, 37
+// EXEC: dyn_causal_unsigned_finfo_min_nq_above_nk: raised=yes
+func.func @dyn_causal_unsigned_finfo_min_nq_above_nk(%A_q: tensor<2x4x?x16xf32>, %A_k: tensor<2x4x?x16xf32>, %A_v: tensor<2x4x?x16xf32>) -> (tensor<2x4x?x16xf32>) {
+  %_c1 = arith.constant 2 : index
+  %_d2 = tensor.dim %A_q, %_c1 : tensor<2x4x?x16xf32>
+  %_c3 = arith.constant 2 : index
+  %_d4 = tensor.dim %A_k, %_c3 : tensor<2x4x?x16xf32>
+  %_e5 = tensor.empty(%_d2, %_d4) : tensor<2x4x?x?xf32>
+  %_c6 = arith.constant 0.0 : f32
+  %_f7 = linalg.fill ins(%_c6 : f32) outs(%_e5 : tensor<2x4x?x?xf32>) -> tensor<2x4x?x?xf32>
+  %_g8 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j, d) -> (b, h, i, d)>, affine_map<(b, h, i, j, d) -> (b, h, j, d)>, affine_map<(b, h, i, j, d) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%A_q, %A_k : tensor<2x4x?x16xf32>, tensor<2x4x?x16xf32>) outs(%_f7 : tensor<2x4x?x?xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %m = arith.mulf %a0, %a1 : f32
+    %r = arith.addf %out, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x?x?xf32>
+  %_e9 = tensor.empty(%_d2, %_d4) : tensor<2x4x?x?xf32>
+  %_g10 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g8 : tensor<2x4x?x?xf32>) outs(%_e9 : tensor<2x4x?x?xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %c = arith.constant 0.25 : f32
+    %r = arith.mulf %a0, %c : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x?x?xf32>
+  %_off11 = arith.subi %_d4, %_d2 : index
+  %_e12 = tensor.empty(%_d2, %_d4) : tensor<2x4x?x?xf32>
+  %_g13 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g10 : tensor<2x4x?x?xf32>) outs(%_e12 : tensor<2x4x?x?xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %i = linalg.index 2 : index
+    %j = linalg.index 3 : index
+    %ip = arith.addi %i, %_off11 : index
+    %keep = arith.cmpi ule, %j, %ip : index
+    %mn = arith.constant -3.40282347E+38 : f32
+    %r = arith.select %keep, %a0, %mn : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x?x?xf32>
+  %_e14 = tensor.empty(%_d2) : tensor<2x4x?x1xf32>
+  %_c15 = arith.constant 0xFF800000 : f32
+  %_f16 = linalg.fill ins(%_c15 : f32) outs(%_e14 : tensor<2x4x?x1xf32>) -> tensor<2x4x?x1xf32>
+  %_g17 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%_g13 : tensor<2x4x?x?xf32>) outs(%_f16 : tensor<2x4x?x1xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %r = arith.maximumf %a0, %out : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x?x1xf32>
+  %_e18 = tensor.empty(%_d2, %_d4) : tensor<2x4x?x?xf32>
+  %_g19 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g13, %_g17 : tensor<2x4x?x?xf32>, tensor<2x4x?x1xf32>) outs(%_e18 : tensor<2x4x?x?xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %r = arith.subf %a0, %a1 : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x?x?xf32>
+  %_e20 = tensor.empty(%_d2, %_d4) : tensor<2x4x?x?xf32>
+  %_g21 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g19 : tensor<2x4x?x?xf32>) outs(%_e20 : tensor<2x4x?x?xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %r = math.exp %a0 : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x?x?xf32>
+  %_e22 = tensor.empty(%_d2) : tensor<2x4x?x1xf32>
+  %_c23 = arith.constant 0.0 : f32
+  %_f24 = linalg.fill ins(%_c23 : f32) outs(%_e22 : tensor<2x4x?x1xf32>) -> tensor<2x4x?x1xf32>
+  %_g25 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%_g21 : tensor<2x4x?x?xf32>) outs(%_f24 : tensor<2x4x?x1xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %r = arith.addf %a0, %out : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x?x1xf32>
+  %_e26 = tensor.empty(%_d2, %_d4) : tensor<2x4x?x?xf32>
+  %_g27 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g21, %_g25 : tensor<2x4x?x?xf32>, tensor<2x4x?x1xf32>) outs(%_e26 : tensor<2x4x?x?xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %r = arith.divf %a0, %a1 : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x?x?xf32>
+  %_e28 = tensor.empty(%_d2) : tensor<2x4x?x16xf32>
+  %_c29 = arith.constant 0.0 : f32
+  %_f30 = linalg.fill ins(%_c29 : f32) outs(%_e28 : tensor<2x4x?x16xf32>) -> tensor<2x4x?x16xf32>
+  %_g31 = linalg.generic {indexing_maps = [affine_map<(b, h, i, d, j) -> (b, h, i, j)>, affine_map<(b, h, i, d, j) -> (b, h, j, d)>, affine_map<(b, h, i, d, j) -> (b, h, i, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%_g27, %A_v : tensor<2x4x?x?xf32>, tensor<2x4x?x16xf32>) outs(%_f30 : tensor<2x4x?x16xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %m = arith.mulf %a0, %a1 : f32
+    %r = arith.addf %out, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x?x16xf32>
+  return %_g31 : tensor<2x4x?x16xf32>
+}
