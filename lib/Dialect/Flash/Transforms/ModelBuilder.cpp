@@ -1231,6 +1231,34 @@ const Expr *ModelBuilder::evalLinalg(Operation *o, unsigned result,
   if (fresh.empty())
     return pe.eval(y);
   Value acc = op.getMatchingBlockArgument(init);
+  // all_j (x_j == -inf), an i1 reduction by andi from true (torch's
+  // _safe_softmax: the rows whose every score is masked), is max_j x_j ==
+  // -inf: a row max, which the proof knows.
+  if (auto andOp = y.getDefiningOp<arith::AndIOp>()) {
+    Value c = andOp.getLhs() == acc   ? andOp.getRhs()
+              : andOp.getRhs() == acc ? andOp.getLhs()
+                                      : Value();
+    auto cmp = c ? c.getDefiningOp<arith::CmpFOp>() : nullptr;
+    using P = arith::CmpFPredicate;
+    std::optional<double> k;
+    Value x;
+    if (cmp && llvm::is_contained({P::OEQ, P::UEQ}, cmp.getPredicate())) {
+      if ((k = splatValue(cmp.getRhs())))
+        x = cmp.getLhs();
+      else if ((k = splatValue(cmp.getLhs())))
+        x = cmp.getRhs();
+    }
+    if (x && k && std::isinf(*k) && *k < 0 &&
+        isZero(ec.sub(eval(init->get(), index), ec.constant(1)))) {
+      pe.forbidden = acc;
+      const Expr *e = pe.eval(x);
+      if (pe.failedRead || !e)
+        return nullptr;
+      for (unsigned f : llvm::reverse(fresh))
+        e = ec.reduce(ReduceKind::Max, f, e);
+      return ec.cmpf(static_cast<int64_t>(P::OEQ), e, ec.negInf());
+    }
+  }
   auto comb = combiner(y, acc);
   if (!comb)
     return nullptr;

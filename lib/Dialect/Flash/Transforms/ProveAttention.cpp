@@ -285,6 +285,73 @@ static void findDots(const Expr *e, unsigned j,
     findDots(o, j, asLeaf, out);
 }
 
+/// A product of queries and keys whose factors the normal form spread:
+/// sum_d over more than two factors, or with factors that do not vary
+/// along d outside the sum (QK-norm's per-row rsqrt and per-feature
+/// weights: the scores of RMSNorm(q) and RMSNorm(k)). Regrouped into one
+/// factor per side that `asLeaf` finds as a computed value of the program
+/// (the normalized Q and K): sum_d A(.., d) B(.., d), with the constant it
+/// was scaled by in `coef`; null where no grouping is.
+static const Expr *
+regroupedDot(ExprContext &ec, const Expr *t, unsigned j,
+             function_ref<const Expr *(const Expr *)> asLeaf, double &coef) {
+  const Expr *sum = nullptr;
+  SmallVector<const Expr *> factors;
+  coef = 1;
+  if (isSum(t)) {
+    sum = t;
+  } else if (t->kind == Kind::Mul) {
+    coef = t->value;
+    for (const Expr *o : t->ops) {
+      if (isSum(o) && o->ops[0]->kind == Kind::Mul && !sum) {
+        sum = o;
+        continue;
+      }
+      factors.push_back(o);
+    }
+  }
+  if (!sum || sum->ops[0]->kind != Kind::Mul)
+    return nullptr;
+  const Expr *body = sum->ops[0];
+  unsigned d = boundName(sum);
+  coef *= body->value;
+  factors.append(body->ops.begin(), body->ops.end());
+  if (factors.size() <= 2 || factors.size() > 6)
+    return nullptr;
+  SmallVector<const Expr *> keySide, either;
+  for (const Expr *x : factors)
+    (x->dependsOn(j) ? keySide : either).push_back(x);
+  if (keySide.empty() || either.empty())
+    return nullptr;
+  auto product = [&](ArrayRef<const Expr *> xs) {
+    const Expr *r = ec.constant(1);
+    for (const Expr *x : xs)
+      r = ec.mul(r, x);
+    return r;
+  };
+  // Which of the factors that do not vary along the keys go with K (a
+  // per-feature weight of k's norm does).
+  for (unsigned mask = 0; mask < (1u << either.size()); ++mask) {
+    SmallVector<const Expr *> a, b(keySide);
+    for (auto [n, x] : llvm::enumerate(either))
+      (mask >> n & 1 ? b : a).push_back(x);
+    if (a.empty())
+      continue;
+    const Expr *pa = product(a), *pb = product(b);
+    if (!pa->dependsOn(d) || !pb->dependsOn(d))
+      continue;
+    const Expr *la = asLeaf(pa), *lb = asLeaf(pb);
+    if (!la || !lb || la->kind != Kind::Read || lb->kind != Kind::Read)
+      continue;
+    const Expr *r = ec.reduce(ReduceKind::Sum, d, ec.mul(la, lb));
+    // (A sum of two reads, as the plain product is.)
+    if (isSum(r) && r->ops[0]->kind == Kind::Mul &&
+        r->ops[0]->ops.size() == 2 && r->ops[0]->value == 1)
+      return r;
+  }
+  return nullptr;
+}
+
 /// The constant `x` is scaled by where it occurs in `e` (the first
 /// occurrence), or 1.
 static double coefficientOf(const Expr *e, const Expr *x) {
@@ -806,9 +873,13 @@ model::proveForward(ExprContext &ec, const Expr *root, ArrayRef<int64_t> shape,
   SmallVector<const Expr *> inner = factorsOf(pv->ops[0], ic);
   // V reads a root dim the numerator does not.
   SmallVector<const Expr *> others;
+  bool numSeen = false;
   for (const Expr *y : inner) {
-    if (y == num)
+    // (Once: a second factor equal to it, e e / sum e, is another factor.)
+    if (y == num && !numSeen) {
+      numSeen = true;
       continue;
+    }
     // A computed V (a projection, ...) is read as the value it comes from.
     if (y->kind != Kind::Read && y->kind != Kind::Recip && !vRead &&
         !hasExpWeightedSum(y))
@@ -978,6 +1049,13 @@ model::proveForward(ExprContext &ec, const Expr *root, ArrayRef<int64_t> shape,
       shift.push_back({t, c});
       continue;
     }
+    double spread;
+    if (!(isSum(t) && t->ops[0]->kind == Kind::Mul &&
+          t->ops[0]->ops.size() == 2))
+      if (const Expr *r = regroupedDot(ec, t, j, asLeaf, spread)) {
+        t = r;
+        c *= spread;
+      }
     if (isSum(t) && t->ops[0]->kind == Kind::Mul &&
         t->ops[0]->ops.size() == 2) {
       if (dot)

@@ -30,6 +30,7 @@
 #include "flash/Dialect/Flash/Transforms/Transforms.h"
 
 #include "mlir/Analysis/SliceAnalysis.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Dominance.h"
 #include "mlir/IR/TypeUtilities.h"
@@ -581,6 +582,25 @@ struct GradProver {
     return true;
   }
 
+  /// Whether one tensor is both K and V (Q and K) with one layout: its
+  /// gradient is dK + dV (dQ + dK), which autodiff sums.
+  static bool sameLeaf(const LeafLayout &a, const LeafLayout &b) {
+    if (a.tensor != b.tensor || a.dims.size() != b.dims.size())
+      return false;
+    auto kind = [](DimRole r) {
+      return r.kind == DimRole::Value ? DimRole::Head
+             : r.kind == DimRole::Key ? DimRole::Query
+                                      : r.kind;
+    };
+    for (auto [x, y] : llvm::zip(a.dims, b.dims))
+      if (kind(x) != kind(y) ||
+          (x.kind == DimRole::Batch && x.batch != y.batch))
+        return false;
+    return true;
+  }
+  bool tiedKV() const { return !groupedHeads() && sameLeaf(f.k, f.v); }
+  bool tiedQK() const { return !groupedHeads() && sameLeaf(f.q, f.k); }
+
   /// Which output `m` (over its own dims kOwn...) is, and its layout.
   std::optional<GradOutput> match(const Expr *m, Value y) {
     if (!dOT)
@@ -611,6 +631,19 @@ struct GradProver {
     add(GradOutput::DQ, [&] { return dQ(true); });
     add(GradOutput::DK, [&] { return dK(false); });
     add(GradOutput::DK, [&] { return dK(true); });
+    // One tensor in two roles gets the sum of their gradients (autodiff
+    // adds them): K = V, dK + dV over (j, d); Q = K, dQ + dK over (i, d)
+    // (the same layout in both roles: one read, one set of dims).
+    if (tiedKV())
+      for (bool fromO : {false, true})
+        add(GradOutput::DKV, [&, fromO] {
+          return ec.add(dK(fromO), ec.substitute(dV(), eDim(), dim(kDd)));
+        });
+    if (tiedQK())
+      for (bool fromO : {false, true})
+        add(GradOutput::DQK, [&, fromO] {
+          return ec.add(dQ(fromO), ec.substitute(dK(fromO), kJ, dim(iDim())));
+        });
     if (getenv("FLASH_RAISE_DEBUG"))
       llvm::errs() << "  backward value " << y << "\n    model " << ec.str(m)
                    << "\n    dV  " << ec.str(cands[0].t) << "\n    dQ  "
@@ -656,8 +689,9 @@ struct GradProver {
         // both Q and K (shared query-key attention) the alignment may name
         // a gradient's rows by the other role; that candidate is not this
         // output's.
-        if ((*role == kJ && c.which == GradOutput::DQ) ||
-            (*role == iDim() && c.which != GradOutput::DQ)) {
+        bool queryRows =
+            c.which == GradOutput::DQ || c.which == GradOutput::DQK;
+        if ((*role == kJ && queryRows) || (*role == iDim() && !queryRows)) {
           rolesFit = false;
           continue;
         }
@@ -858,11 +892,25 @@ static Reason proveWith(ExprContext &ec, ModelBuilder &mb,
       return "the probabilities are used in two layouts";
     bm.aliases[x] = g.p;
   }
-  g.qT = g.toRoles(findRead(rootExpr, f.q.tensor));
+  // (Each role's own read where one tensor is Q and K, or K and V: the
+  // first read of it may be the other role's. Else the first: a unit dim
+  // is read at 0.)
+  auto readOf = [&](const Expr *in, Value t, bool tied,
+                    function_ref<bool(const Expr *)> own) {
+    const Expr *r = tied ? findRead(in, t, own) : nullptr;
+    return r ? r : findRead(in, t);
+  };
+  g.qT = g.toRoles(readOf(rootExpr, f.q.tensor, f.q.tensor == f.k.tensor,
+                          [&](const Expr *r) {
+                            return !r->dependsOn(f.jName);
+                          }));
   g.kT = g.toRoles(findRead(f.numerator, f.k.tensor, [&](const Expr *r) {
     return r->dependsOn(f.jName);
   }));
-  g.vT = g.toRoles(findRead(rootExpr, f.v.tensor));
+  g.vT = g.toRoles(readOf(rootExpr, f.v.tensor, f.v.tensor == f.k.tensor,
+                          [&](const Expr *r) {
+                            return r->dependsOn(g.eDim());
+                          }));
   if (f.scoreMod) {
     const Expr *dm = ec.derivative(f.scoreMod, f.score);
     if (!dm)
@@ -948,6 +996,13 @@ static Reason proveWith(ExprContext &ec, ModelBuilder &mb,
     if (auto o = g.match(m, y)) {
       facts.outputs.push_back(*o);
       outputs.insert(op);
+      // (A tied tensor's gradient adds two of them: on to the sum, not to
+      // the ops that take the gradients as they are.)
+      if (g.tiedKV() || g.tiedQK())
+        for (Operation *u : y.getUsers())
+          if (u->getNumResults() == 1 &&
+              isa<RankedTensorType>(u->getResult(0).getType()))
+            work.push_back(u);
       continue;
     }
     pending.push_back(y);
@@ -966,7 +1021,8 @@ static Reason proveWith(ExprContext &ec, ModelBuilder &mb,
   if (facts.outputs.empty())
     return "the probabilities have other uses than the P*V product and its "
            "backward";
-  for (auto w : {GradOutput::DQ, GradOutput::DK, GradOutput::DV})
+  for (auto w : {GradOutput::DQ, GradOutput::DK, GradOutput::DV,
+                 GradOutput::DKV, GradOutput::DQK})
     if (llvm::count_if(facts.outputs,
                        [&](const GradOutput &o) { return o.which == w; }) > 1)
       return "the backward computes one gradient twice";
@@ -1107,14 +1163,43 @@ Reason raise::emitBackward(RewriterBase &rw, const ForwardFacts &f,
       if (!dom.properlyDominates(grad.getOperation(), user))
         return "a gradient is used before the backward's inputs are all "
                "defined";
-    Value src = o.which == GradOutput::DQ   ? grad.getGradQuery()
-                : o.which == GradOutput::DK ? grad.getGradKey()
-                                            : grad.getGradValue();
+    Value src;
+    switch (o.which) {
+    case GradOutput::DQ:
+      src = grad.getGradQuery();
+      break;
+    case GradOutput::DK:
+      src = grad.getGradKey();
+      break;
+    case GradOutput::DV:
+      src = grad.getGradValue();
+      break;
+    case GradOutput::DKV:
+    case GradOutput::DQK: {
+      // The tied tensor's gradient: the two roles' sum.
+      Value a = o.which == GradOutput::DKV ? grad.getGradKey()
+                                           : grad.getGradQuery();
+      Value b = o.which == GradOutput::DKV ? grad.getGradValue()
+                                           : grad.getGradKey();
+      if (a.getType() != b.getType())
+        return "the tied operand's two gradients differ in shape";
+      Value init = tensor::EmptyOp::create(
+          rw, loc, tensor::getMixedSizes(rw, loc, a),
+          cast<RankedTensorType>(a.getType()).getElementType());
+      auto sum = linalg::AddOp::create(rw, loc, ValueRange{a, b},
+                                       ValueRange{init});
+      made.push_back(init.getDefiningOp());
+      made.push_back(sum);
+      src = sum.getResult(0);
+      break;
+    }
+    }
+    bool queryRows = o.which == GradOutput::DQ || o.which == GradOutput::DQK;
     LeafLayout l{src, {}};
     for (unsigned i = 0; i < nb; ++i)
       l.dims.push_back({DimRole::Batch, i});
-    l.dims.push_back(o.which == GradOutput::DQ ? DimRole{DimRole::Query}
-                                               : DimRole{DimRole::Key});
+    l.dims.push_back(queryRows ? DimRole{DimRole::Query}
+                               : DimRole{DimRole::Key});
     l.dims.push_back(o.which == GradOutput::DV ? DimRole{DimRole::Value}
                                                : DimRole{DimRole::Head});
     SmallVector<Target> ts;

@@ -215,12 +215,20 @@ struct RowReductionToReduction
     // are NaN only for NaN inputs, and such a row's exp and products are
     // NaN whatever its max (LLVM's semantics leave the max itself
     // unspecified then).
-    arith::FastMathFlags fmf = arith::FastMathFlags::none;
+    // The accumulator joins after the tree, without nnan: maxnumf's
+    // identity is NaN (upstream's linalg.softmax decomposition starts its
+    // max there), which nnan would make poison (a one-key row was NaN).
+    Value r;
     if (op.getKind() == vector::CombiningKind::MAXNUMF ||
-        op.getKind() == vector::CombiningKind::MINNUMF)
-      fmf = arith::FastMathFlags::nnan;
-    Value r =
-        vector::ReductionOp::create(rewriter, loc, op.getKind(), row, acc, fmf);
+        op.getKind() == vector::CombiningKind::MINNUMF) {
+      r = vector::ReductionOp::create(rewriter, loc, op.getKind(), row,
+                                      Value(), arith::FastMathFlags::nnan);
+      r = op.getKind() == vector::CombiningKind::MAXNUMF
+              ? arith::MaxNumFOp::create(rewriter, loc, r, acc).getResult()
+              : arith::MinNumFOp::create(rewriter, loc, r, acc).getResult();
+    } else {
+      r = vector::ReductionOp::create(rewriter, loc, op.getKind(), row, acc);
+    }
     if (isa<VectorType>(op.getType()))
       r = vector::BroadcastOp::create(rewriter, loc, op.getType(), r);
     rewriter.replaceOp(op, r);

@@ -17,6 +17,9 @@
 //   have derivative rules, and a constant factor inside autodiff's where on
 //   dS compares with one outside the sum. (Two-sided clamps:
 //   raise-joint-masked-grads.mlir.)
+// - K and V one tensor (tied keys and values): the joint graph's gradient
+//   of it is dK + dV, autodiff's sum of the two roles' gradients; raised as
+//   flash.attention_grad's two results added.
 // - Q and K one tensor (shared query-key attention): the forward raises;
 //   the joint graph's backward is not proven and leaves the program as it
 //   was (it made a tensor.cast the verifier rejects before).
@@ -1103,4 +1106,178 @@ func.func @clamp_min_joint(%A_q: tensor<2x4x37x16xf32>, %A_k: tensor<2x4x45x16xf
     linalg.yield %r : f32
   } -> tensor<2x4x45x16xf32>
   return %_g26, %_g52, %_g56, %_g30 : tensor<2x4x37x16xf32>, tensor<2x4x37x16xf32>, tensor<2x4x45x16xf32>, tensor<2x4x45x16xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @k_is_v_joint
+// CHECK: flash.attention_grad
+// CHECK: linalg.add
+// CHECK-NOT: linalg.generic
+// CHECK: return
+// EXEC: k_is_v_joint: raised=yes
+func.func @k_is_v_joint(%A_q: tensor<2x4x37x16xf32>, %A_kv: tensor<2x4x45x16xf32>, %A_dout: tensor<2x4x37x16xf32>) -> (tensor<2x4x37x16xf32>, tensor<2x4x37x16xf32>, tensor<2x4x45x16xf32>) {
+  %_e1 = tensor.empty() : tensor<2x4x37x45xf32>
+  %_c2 = arith.constant 0.0 : f32
+  %_f3 = linalg.fill ins(%_c2 : f32) outs(%_e1 : tensor<2x4x37x45xf32>) -> tensor<2x4x37x45xf32>
+  %_g4 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j, d) -> (b, h, i, d)>, affine_map<(b, h, i, j, d) -> (b, h, j, d)>, affine_map<(b, h, i, j, d) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%A_q, %A_kv : tensor<2x4x37x16xf32>, tensor<2x4x45x16xf32>) outs(%_f3 : tensor<2x4x37x45xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %m = arith.mulf %a0, %a1 : f32
+    %r = arith.addf %out, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x37x45xf32>
+  %_e5 = tensor.empty() : tensor<2x4x37x45xf32>
+  %_g6 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g4 : tensor<2x4x37x45xf32>) outs(%_e5 : tensor<2x4x37x45xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %c = arith.constant 0.25 : f32
+    %r = arith.mulf %a0, %c : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x37x45xf32>
+  %_e7 = tensor.empty() : tensor<2x4x37x45xf32>
+  %_g8 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g6 : tensor<2x4x37x45xf32>) outs(%_e7 : tensor<2x4x37x45xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %i = linalg.index 2 : index
+    %j = linalg.index 3 : index
+    %ic = arith.index_cast %i : index to i64
+    %jc = arith.index_cast %j : index to i64
+    %off = arith.constant 8 : i64
+    %ip = arith.addi %ic, %off : i64
+    %keep = arith.cmpi sle, %jc, %ip : i64
+    %mn = arith.constant 0xFF800000 : f32
+    %r = arith.select %keep, %a0, %mn : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x37x45xf32>
+  %_e9 = tensor.empty() : tensor<2x4x37x1xf32>
+  %_c10 = arith.constant 0xFF800000 : f32
+  %_f11 = linalg.fill ins(%_c10 : f32) outs(%_e9 : tensor<2x4x37x1xf32>) -> tensor<2x4x37x1xf32>
+  %_g12 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%_g8 : tensor<2x4x37x45xf32>) outs(%_f11 : tensor<2x4x37x1xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %r = arith.maximumf %a0, %out : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x37x1xf32>
+  %_e13 = tensor.empty() : tensor<2x4x37x45xf32>
+  %_g14 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g8, %_g12 : tensor<2x4x37x45xf32>, tensor<2x4x37x1xf32>) outs(%_e13 : tensor<2x4x37x45xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %r = arith.subf %a0, %a1 : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x37x45xf32>
+  %_e15 = tensor.empty() : tensor<2x4x37x45xf32>
+  %_g16 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g14 : tensor<2x4x37x45xf32>) outs(%_e15 : tensor<2x4x37x45xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %r = math.exp %a0 : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x37x45xf32>
+  %_e17 = tensor.empty() : tensor<2x4x37x1xf32>
+  %_c18 = arith.constant 0.0 : f32
+  %_f19 = linalg.fill ins(%_c18 : f32) outs(%_e17 : tensor<2x4x37x1xf32>) -> tensor<2x4x37x1xf32>
+  %_g20 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%_g16 : tensor<2x4x37x45xf32>) outs(%_f19 : tensor<2x4x37x1xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %r = arith.addf %a0, %out : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x37x1xf32>
+  %_e21 = tensor.empty() : tensor<2x4x37x45xf32>
+  %_g22 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g16, %_g20 : tensor<2x4x37x45xf32>, tensor<2x4x37x1xf32>) outs(%_e21 : tensor<2x4x37x45xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %r = arith.divf %a0, %a1 : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x37x45xf32>
+  %_e23 = tensor.empty() : tensor<2x4x37x16xf32>
+  %_c24 = arith.constant 0.0 : f32
+  %_f25 = linalg.fill ins(%_c24 : f32) outs(%_e23 : tensor<2x4x37x16xf32>) -> tensor<2x4x37x16xf32>
+  %_g26 = linalg.generic {indexing_maps = [affine_map<(b, h, i, d, j) -> (b, h, i, j)>, affine_map<(b, h, i, d, j) -> (b, h, j, d)>, affine_map<(b, h, i, d, j) -> (b, h, i, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%_g22, %A_kv : tensor<2x4x37x45xf32>, tensor<2x4x45x16xf32>) outs(%_f25 : tensor<2x4x37x16xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %m = arith.mulf %a0, %a1 : f32
+    %r = arith.addf %out, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x37x16xf32>
+  %_e27 = tensor.empty() : tensor<2x4x45x16xf32>
+  %_c28 = arith.constant 0.0 : f32
+  %_f29 = linalg.fill ins(%_c28 : f32) outs(%_e27 : tensor<2x4x45x16xf32>) -> tensor<2x4x45x16xf32>
+  %_g30 = linalg.generic {indexing_maps = [affine_map<(b, h, j, d, i) -> (b, h, i, j)>, affine_map<(b, h, j, d, i) -> (b, h, i, d)>, affine_map<(b, h, j, d, i) -> (b, h, j, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%_g22, %A_dout : tensor<2x4x37x45xf32>, tensor<2x4x37x16xf32>) outs(%_f29 : tensor<2x4x45x16xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %m = arith.mulf %a0, %a1 : f32
+    %r = arith.addf %out, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x45x16xf32>
+  %_e31 = tensor.empty() : tensor<2x4x37x45xf32>
+  %_c32 = arith.constant 0.0 : f32
+  %_f33 = linalg.fill ins(%_c32 : f32) outs(%_e31 : tensor<2x4x37x45xf32>) -> tensor<2x4x37x45xf32>
+  %_g34 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j, d) -> (b, h, i, d)>, affine_map<(b, h, i, j, d) -> (b, h, j, d)>, affine_map<(b, h, i, j, d) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%A_dout, %A_kv : tensor<2x4x37x16xf32>, tensor<2x4x45x16xf32>) outs(%_f33 : tensor<2x4x37x45xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %m = arith.mulf %a0, %a1 : f32
+    %r = arith.addf %out, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x37x45xf32>
+  %_e35 = tensor.empty() : tensor<2x4x37x45xf32>
+  %_g36 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g34, %_g22 : tensor<2x4x37x45xf32>, tensor<2x4x37x45xf32>) outs(%_e35 : tensor<2x4x37x45xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %r = arith.mulf %a0, %a1 : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x37x45xf32>
+  %_e37 = tensor.empty() : tensor<2x4x37x1xf32>
+  %_c38 = arith.constant 0.0 : f32
+  %_f39 = linalg.fill ins(%_c38 : f32) outs(%_e37 : tensor<2x4x37x1xf32>) -> tensor<2x4x37x1xf32>
+  %_g40 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%_g36 : tensor<2x4x37x45xf32>) outs(%_f39 : tensor<2x4x37x1xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %r = arith.addf %a0, %out : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x37x1xf32>
+  %_e41 = tensor.empty() : tensor<2x4x37x45xf32>
+  %_g42 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g34, %_g40 : tensor<2x4x37x45xf32>, tensor<2x4x37x1xf32>) outs(%_e41 : tensor<2x4x37x45xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %r = arith.subf %a0, %a1 : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x37x45xf32>
+  %_e43 = tensor.empty() : tensor<2x4x37x45xf32>
+  %_g44 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g42, %_g22 : tensor<2x4x37x45xf32>, tensor<2x4x37x45xf32>) outs(%_e43 : tensor<2x4x37x45xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %r = arith.mulf %a0, %a1 : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x37x45xf32>
+  %_e45 = tensor.empty() : tensor<2x4x37x45xf32>
+  %_g46 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g44 : tensor<2x4x37x45xf32>) outs(%_e45 : tensor<2x4x37x45xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %i = linalg.index 2 : index
+    %j = linalg.index 3 : index
+    %ic = arith.index_cast %i : index to i64
+    %jc = arith.index_cast %j : index to i64
+    %off = arith.constant 8 : i64
+    %ip = arith.addi %ic, %off : i64
+    %keep = arith.cmpi sle, %jc, %ip : i64
+    %z = arith.constant 0.0 : f32
+    %r = arith.select %keep, %a0, %z : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x37x45xf32>
+  %_e47 = tensor.empty() : tensor<2x4x37x45xf32>
+  %_g48 = linalg.generic {indexing_maps = [affine_map<(b, h, n, d) -> (b, h, n, d)>, affine_map<(b, h, n, d) -> (b, h, n, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g46 : tensor<2x4x37x45xf32>) outs(%_e47 : tensor<2x4x37x45xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %c = arith.constant 0.25 : f32
+    %r = arith.mulf %a0, %c : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x37x45xf32>
+  %_e49 = tensor.empty() : tensor<2x4x37x16xf32>
+  %_c50 = arith.constant 0.0 : f32
+  %_f51 = linalg.fill ins(%_c50 : f32) outs(%_e49 : tensor<2x4x37x16xf32>) -> tensor<2x4x37x16xf32>
+  %_g52 = linalg.generic {indexing_maps = [affine_map<(b, h, i, d, j) -> (b, h, i, j)>, affine_map<(b, h, i, d, j) -> (b, h, j, d)>, affine_map<(b, h, i, d, j) -> (b, h, i, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%_g48, %A_kv : tensor<2x4x37x45xf32>, tensor<2x4x45x16xf32>) outs(%_f51 : tensor<2x4x37x16xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %m = arith.mulf %a0, %a1 : f32
+    %r = arith.addf %out, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x37x16xf32>
+  %_e53 = tensor.empty() : tensor<2x4x45x16xf32>
+  %_c54 = arith.constant 0.0 : f32
+  %_f55 = linalg.fill ins(%_c54 : f32) outs(%_e53 : tensor<2x4x45x16xf32>) -> tensor<2x4x45x16xf32>
+  %_g56 = linalg.generic {indexing_maps = [affine_map<(b, h, j, d, i) -> (b, h, i, j)>, affine_map<(b, h, j, d, i) -> (b, h, i, d)>, affine_map<(b, h, j, d, i) -> (b, h, j, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%_g48, %A_q : tensor<2x4x37x45xf32>, tensor<2x4x37x16xf32>) outs(%_f55 : tensor<2x4x45x16xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %m = arith.mulf %a0, %a1 : f32
+    %r = arith.addf %out, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x45x16xf32>
+  %_e57 = tensor.empty() : tensor<2x4x45x16xf32>
+  %_g58 = linalg.generic {indexing_maps = [affine_map<(b, h, n, d) -> (b, h, n, d)>, affine_map<(b, h, n, d) -> (b, h, n, d)>, affine_map<(b, h, n, d) -> (b, h, n, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g56, %_g30 : tensor<2x4x45x16xf32>, tensor<2x4x45x16xf32>) outs(%_e57 : tensor<2x4x45x16xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %r = arith.addf %a0, %a1 : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x45x16xf32>
+  return %_g26, %_g52, %_g58 : tensor<2x4x37x16xf32>, tensor<2x4x37x16xf32>, tensor<2x4x45x16xf32>
 }
