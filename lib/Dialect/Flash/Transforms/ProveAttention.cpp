@@ -802,13 +802,57 @@ static const Expr *withoutEmptyRowGuard(const Expr *root) {
              : root;
 }
 
+/// `e` without the guards for rows that see no key that a safe softmax puts
+/// on each probability (torch's _safe_softmax, where(all(s == -inf), 0, p);
+/// where(l == 0, 0, e / l)): a select's conjunct !(m == -inf), m a row max,
+/// or !(l == 0), l a row sum of exponentials, which the normal form merges
+/// with the mask's condition. Where it is false the row has no key, which
+/// flash.attention gives 0, as the guard does.
+static const Expr *withoutEmptyRowConjuncts(ExprContext &ec, const Expr *e) {
+  auto isGuard = [](const Expr *c) {
+    if (c->kind != Kind::Not)
+      return false;
+    return isRowMax(comparedWith(c->ops[0], /*negInf=*/true)) ||
+           isExpRowSum(comparedWith(c->ops[0], /*negInf=*/false));
+  };
+  // (Rebuilt bottom-up with the sums renormalized: a guard's reciprocal
+  // of the row sum leaves P*V's sum once the guard is gone.)
+  std::function<const Expr *(const Expr *)> strip =
+      [&](const Expr *x) -> const Expr * {
+    if (x->ops.empty())
+      return x;
+    // A guarded divisor, e / where(l == 0, 1, l) (FlexAttention's form):
+    // where the guard holds, every numerator it divides is 0.
+    if (x->kind == Kind::Select && x->ops[1]->kind == Kind::Const &&
+        x->ops[1]->value != 0 && isGuard(ec.lnot(x->ops[0])))
+      return strip(x->ops[2]);
+    if (x->kind == Kind::Select && x->ops[2]->isConst(0)) {
+      const Expr *c = x->ops[0];
+      if (isGuard(c))
+        return strip(x->ops[1]);
+      if (c->kind == Kind::And && llvm::any_of(c->ops, isGuard)) {
+        const Expr *kept = ec.constant(1);
+        for (const Expr *o : c->ops)
+          if (!isGuard(o))
+            kept = ec.land(kept, o);
+        return ec.select(kept, strip(x->ops[1]), x->ops[2]);
+      }
+    }
+    if (x->kind == Kind::Reduce)
+      return ec.reduce(static_cast<ReduceKind>(x->aux), boundName(x),
+                       strip(x->ops[0]));
+    return ec.rebuild(x, strip);
+  };
+  return strip(e);
+}
+
 std::optional<Reason>
 model::proveForward(ExprContext &ec, const Expr *root, ArrayRef<int64_t> shape,
                     ArrayRef<std::pair<Value, int64_t>> symbols,
                     function_ref<const Expr *(const Expr *)> asLeaf,
                     ForwardFacts &f) {
   unsigned rank = shape.size();
-  root = withoutEmptyRowGuard(root);
+  root = withoutEmptyRowConjuncts(ec, withoutEmptyRowGuard(root));
   // A product whose operand the model found identically 0: the weights of a
   // softmax whose every score is masked (the program's rows are NaN, or,
   // with a finite fill added, the unmasked softmax), said rather than
@@ -882,7 +926,7 @@ model::proveForward(ExprContext &ec, const Expr *root, ArrayRef<int64_t> shape,
     }
     // A computed V (a projection, ...) is read as the value it comes from.
     if (y->kind != Kind::Read && y->kind != Kind::Recip && !vRead &&
-        !hasExpWeightedSum(y))
+        !hasExpWeightedSum(y) && !containsExp(y))
       if (const Expr *leaf = asLeaf(y))
         y = leaf;
     if (y->kind == Kind::Read && !vRead &&
@@ -911,6 +955,9 @@ model::proveForward(ExprContext &ec, const Expr *root, ArrayRef<int64_t> shape,
         containsExp(y->ops[0]))
       return Reason("the softmax normalizes over a different axis than the "
                     "one P*V contracts");
+    if (containsExp(y) && y->kind != Kind::Recip)
+      return Reason("the probabilities are multiplied by another exponential "
+                    "of the scores before P*V (e * e / sum e is no softmax)");
     if (y->kind == Kind::Recip)
       return Reason("the probabilities are divided by something that varies "
                     "along the keys (" +
