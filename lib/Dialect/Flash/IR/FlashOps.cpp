@@ -110,6 +110,14 @@ LogicalResult verifyAttentionInputs(
   if (q[headDim] != k[headDim])
     return op->emitOpError("query and key head dims differ (")
            << q[headDim] << " vs " << k[headDim] << ")";
+  // (Empty attention, no keys or no features, has no tiles: its result is
+  // the program's to write, a zero or a mean of V.)
+  if (q[headDim] == 0 || v[headDim] == 0)
+    return op->emitOpError("head dims must be non-zero, got ")
+           << q[headDim] << " and " << v[headDim];
+  if (k[seqDim] == 0 || q[seqDim] == 0)
+    return op->emitOpError("static sequence lengths must be non-zero, got ")
+           << q[seqDim] << " queries and " << k[seqDim] << " keys";
 
   // Expected o: [B..., Hq, Nq, Dv]; lse: [B..., Hq, Nq].
   outShape.assign(q.begin(), q.end());

@@ -698,8 +698,14 @@ static const Expr *applyScalarOp(ExprContext &ec, Operation *d,
         r = ec.mul(r, xs[0]);
       return r;
     }
+    // b^x for a constant base b > 0 (a softmax in base 10 or 2 written
+    // with powf): exp(x ln b).
+    if (isa<math::PowFOp>(d) && xs[0]->kind == Kind::Const && xs[0]->value > 0)
+      return ec.exp(ec.scale(xs[1], std::log(xs[0]->value)));
     return nullptr;
   }
+  if (isa<math::ExpM1Op>(d))
+    return ec.add(ec.exp(xs[0]), ec.constant(-1));
   if (isa<math::FmaOp>(d))
     return ec.add(ec.mul(xs[0], xs[1]), xs[2]);
   if (isa<math::ExpOp>(d))
@@ -1259,11 +1265,26 @@ const Expr *ModelBuilder::evalLinalg(Operation *o, unsigned result,
       return ec.cmpf(static_cast<int64_t>(P::OEQ), e, ec.negInf());
     }
   }
-  auto comb = combiner(y, acc);
+  // fma(a, b, acc): a sum of a * b (a contraction's body as math.fma).
+  std::optional<std::pair<ReduceKind, Value>> comb;
+  math::FmaOp fma;
+  if ((fma = y.getDefiningOp<math::FmaOp>()) && fma.getC() == acc &&
+      fma.getA() != acc && fma.getB() != acc)
+    comb = std::make_pair(ReduceKind::Sum, Value());
+  else
+    comb = combiner(y, acc);
   if (!comb)
     return nullptr;
   pe.forbidden = acc;
-  const Expr *x = pe.eval(comb->second);
+  const Expr *x;
+  if (fma) {
+    const Expr *a = pe.eval(fma.getA()), *b = pe.eval(fma.getB());
+    x = a && b ? ec.mul(a, b) : nullptr;
+  } else {
+    x = pe.eval(comb->second);
+  }
+  if (!x)
+    return nullptr;
   if (pe.failedRead)
     return nullptr;
   for (unsigned f : llvm::reverse(fresh))

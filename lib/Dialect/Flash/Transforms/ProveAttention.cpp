@@ -886,6 +886,32 @@ model::proveForward(ExprContext &ec, const Expr *root, ArrayRef<int64_t> shape,
     num = n;
   }
   if (!pv) {
+    // One key (a unit key dim, read at 0): the sum over it has nothing
+    // varying along it, each probability is 1.
+    auto normalizer = [](const Expr *y) {
+      return y->kind == Kind::Recip && isExpRowSum(y->ops[0]);
+    };
+    for (const Expr *x : outer) {
+      if (!isSum(x) || x->ops[0]->dependsOn(boundName(x)) ||
+          !containsExp(x->ops[0]))
+        continue;
+      double c3;
+      if (llvm::any_of(outer, normalizer) ||
+          llvm::any_of(factorsOf(x->ops[0], c3), normalizer))
+        return Reason("the softmax is over a single key (its weight is 1, "
+                      "the output is V): nothing to fuse");
+    }
+    // Exponentials that do not vary along the keys over their row sum (a
+    // zero scale, or scores of no key): uniform weights.
+    if (llvm::any_of(outer, normalizer) &&
+        llvm::any_of(
+            outer,
+            [](const Expr *x) { return x->kind == Kind::Exp || !isSum(x); }) &&
+        llvm::any_of(outer, [](const Expr *x) {
+          return isSum(x) && !containsExp(x->ops[0]);
+        }))
+      return Reason("the scores do not vary along the keys (a zero scale?): "
+                    "every weight of the softmax is equal");
     // A sum weighted by exponentials that is not in the P*V position: a
     // candidate with something in the way.
     if (!hasExpWeightedSum(root)) {
@@ -918,6 +944,39 @@ model::proveForward(ExprContext &ec, const Expr *root, ArrayRef<int64_t> shape,
   // V reads a root dim the numerator does not.
   SmallVector<const Expr *> others;
   bool numSeen = false;
+  // A computed V whose own factors the normal form flattened into P*V's
+  // product (v * v, a gate times v): all the factors but P's, read as one
+  // value of the program, where they are one.
+  {
+    SmallVector<const Expr *> rest;
+    bool skipped = false;
+    for (const Expr *y : inner) {
+      if (y == num && !skipped) {
+        skipped = true;
+        continue;
+      }
+      if (y->kind != Kind::Recip)
+        rest.push_back(y);
+    }
+    if (rest.size() > 1 &&
+        llvm::none_of(rest, [](const Expr *y) { return containsExp(y); })) {
+      const Expr *prod = ec.constant(1);
+      for (const Expr *y : rest)
+        prod = ec.mul(prod, y);
+      const Expr *leaf = asLeaf(prod);
+      if (leaf && leaf->kind == Kind::Read &&
+          llvm::any_of(leaf->freeDims, [&](unsigned d) {
+            return d < rank && !num->dependsOn(d);
+          })) {
+        SmallVector<const Expr *> kept{num};
+        for (const Expr *y : inner)
+          if (y->kind == Kind::Recip)
+            kept.push_back(y);
+        kept.push_back(leaf);
+        inner = kept;
+      }
+    }
+  }
   for (const Expr *y : inner) {
     // (Once: a second factor equal to it, e e / sum e, is another factor.)
     if (y == num && !numSeen) {
@@ -957,7 +1016,8 @@ model::proveForward(ExprContext &ec, const Expr *root, ArrayRef<int64_t> shape,
                     "one P*V contracts");
     if (containsExp(y) && y->kind != Kind::Recip)
       return Reason("the probabilities are multiplied by another exponential "
-                    "of the scores before P*V (e * e / sum e is no softmax)");
+                    "of the scores before P*V (a power of the softmax's "
+                    "numerator: P * P, e * e / sum e)");
     if (y->kind == Kind::Recip)
       return Reason("the probabilities are divided by something that varies "
                     "along the keys (" +
@@ -1032,9 +1092,11 @@ model::proveForward(ExprContext &ec, const Expr *root, ArrayRef<int64_t> shape,
     // (Both exponents varying along the keys, or a condition on the
     // scores: a function of the scores, select(s > t, s, t) too; a fill
     // varies along the rows only, by their max or sum.)
-    if (containsReduce(d) &&
-        ((ex->ops[0]->dependsOn(j) && num->ops[2]->ops[0]->dependsOn(j)) ||
-         containsReduce(num->ops[0]))) {
+    // (A condition on the scores with exponents a constant apart, s > 0 ?
+    // s : s - 10, is one too.)
+    if ((containsReduce(d) && ex->ops[0]->dependsOn(j) &&
+         num->ops[2]->ops[0]->dependsOn(j)) ||
+        containsReduce(num->ops[0])) {
       piecewise = piecewiseExponent(ec, num, j);
       if (piecewise.empty())
         return Reason("the exponent is chosen by a condition between two "
@@ -1515,7 +1577,8 @@ model::proveForward(ExprContext &ec, const Expr *root, ArrayRef<int64_t> shape,
         off = nk - shape[*iDim];
     }
     if (off && *off < 0)
-      return Reason("the mask uses the lowest finite float (finfo.min) and "
+      return Reason("the mask fills with a finite stand-in for -inf "
+                    "(finfo.min, -1e9) and "
                     "leaves the first rows without any key: the program "
                     "averages V uniformly there, flash.attention gives 0");
     // A mask_mod too: refused where it leaves rows without keys, or where
@@ -1529,7 +1592,8 @@ model::proveForward(ExprContext &ec, const Expr *root, ArrayRef<int64_t> shape,
           f.maskMod, *iDim, j, shape[*iDim], keyExtent(f), off);
       if (empty.value_or(f.maskMod->reads.empty()))
         return Reason(
-            std::string("the mask uses the lowest finite float (finfo.min) "
+            std::string("the mask fills with a finite stand-in for -inf "
+                        "(finfo.min, -1e9) "
                         "and its predicate ") +
             (empty ? "leaves rows without any key"
                    : "may leave rows without any key (no key every row "

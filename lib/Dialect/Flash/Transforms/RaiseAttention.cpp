@@ -227,6 +227,65 @@ Reason checkUses(Candidate &c) {
   return why;
 }
 
+/// Whether `v` is computed, within a few ops, from exponentials (a softmax:
+/// linalg.softmax, tosa.exp, math.exp in a linalg body).
+static bool fromExponentials(Value v) {
+  SmallVector<std::pair<Value, int>> work{{v, 0}};
+  DenseSet<Operation *> seen;
+  while (!work.empty()) {
+    auto [x, depth] = work.pop_back_val();
+    Operation *op = x.getDefiningOp();
+    if (!op || depth > 6 || !seen.insert(op).second)
+      continue;
+    if (isa<linalg::SoftmaxOp, tosa::ExpOp>(op))
+      return true;
+    if (auto l = dyn_cast<linalg::LinalgOp>(op)) {
+      bool exps = false;
+      l->walk([&](Operation *o) { exps |= isa<math::ExpOp, math::Exp2Op>(o); });
+      if (exps)
+        return true;
+    }
+    for (Value o : op->getOperands())
+      work.push_back({o, depth + 1});
+  }
+  return false;
+}
+
+/// For a contraction the model found no attention in: a reason where one
+/// of its operands is a value the model reads as a leaf (an op it does not
+/// follow: a slice of a concatenation, say) computed from a softmax, a
+/// miss that would otherwise be silent (attention sinks as an extra column
+/// of the scores).
+static std::optional<Reason> unfollowedSoftmax(Candidate &c) {
+  if (!c.rootExpr)
+    return std::nullopt;
+  // (A product with an accumulator: P*V + R, a residual as the product's
+  // init.)
+  const Expr *product = c.rootExpr;
+  if (product->kind == Kind::Add)
+    for (const Expr *t : c.rootExpr->ops)
+      if (t->kind == Kind::Reduce)
+        product = t;
+  if (product->kind != Kind::Reduce)
+    return std::nullopt;
+  SmallVector<const Expr *> reads;
+  collectReads(product, reads);
+  for (const Expr *r : reads) {
+    Operation *def = r->tensor.getDefiningOp();
+    if (!def || isa<linalg::LinalgOp>(def) || !fromExponentials(r->tensor))
+      continue;
+    if (product != c.rootExpr)
+      return Reason("the P*V product is added to something (its accumulator "
+                    "is not zero, or the output has other terms)");
+    return Reason("the probabilities reach the product through '" +
+                  def->getName().getStringRef().str() +
+                  "', which the raise's model does not follow (a softmax "
+                  "over other columns than the keys, such as attention "
+                  "sinks?)");
+  }
+  return std::nullopt;
+}
+
 /// Runs the model and the proofs for `op`. Returns nullopt when `op` is not
 /// a candidate, else "" (with the facts in `c`) or the reason.
 std::optional<Reason> analyze(Candidate &c) {
@@ -274,7 +333,7 @@ std::optional<Reason> analyze(Candidate &c) {
     if (r && r->empty())
       return r;
     if (root == chain.front())
-      nearest = r;
+      nearest = r ? r : unfollowedSoftmax(c);
   }
   return nearest;
 }

@@ -74,6 +74,22 @@ func.func @dynamic_head_dim(%q: tensor<8x?xf32>, %k: tensor<8x?xf32>, %v: tensor
 
 // -----
 
+func.func @zero_head_dim(%q: tensor<8x0xf32>, %k: tensor<8x0xf32>, %v: tensor<8x4xf32>, %o: tensor<8x4xf32>) {
+  // expected-error @+1 {{head dims must be non-zero, got 0 and 4}}
+  %r = flash.attention ins(%q, %k, %v : tensor<8x0xf32>, tensor<8x0xf32>, tensor<8x4xf32>) outs(%o : tensor<8x4xf32>) -> tensor<8x4xf32>
+  return
+}
+
+// -----
+
+func.func @no_keys(%q: tensor<8x16xf32>, %k: tensor<0x16xf32>, %v: tensor<0x16xf32>, %o: tensor<8x16xf32>) {
+  // expected-error @+1 {{static sequence lengths must be non-zero, got 8 queries and 0 keys}}
+  %r = flash.attention ins(%q, %k, %v : tensor<8x16xf32>, tensor<0x16xf32>, tensor<0x16xf32>) outs(%o : tensor<8x16xf32>) -> tensor<8x16xf32>
+  return
+}
+
+// -----
+
 func.func @head_dim_mismatch(%q: tensor<8x16xf32>, %k: tensor<8x32xf32>, %v: tensor<8x16xf32>, %o: tensor<8x16xf32>) {
   // expected-error @+1 {{query and key head dims differ (16 vs 32)}}
   %r = flash.attention ins(%q, %k, %v : tensor<8x16xf32>, tensor<8x32xf32>, tensor<8x16xf32>) outs(%o : tensor<8x16xf32>) -> tensor<8x16xf32>

@@ -1055,7 +1055,7 @@ func.func @negative_probs_squared(%q: tensor<13x8xf32>, %k: tensor<13x8xf32>, %v
   } -> tensor<13x13xf32>
   %eo = tensor.empty() : tensor<13x6xf32>
   %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<13x6xf32>) -> tensor<13x6xf32>
-  // expected-remark @+1 {{attention not raised: the attention output is multiplied by a reciprocal}}
+  // expected-remark @+1 {{attention not raised: the probabilities are multiplied by another exponential of the scores before P*V (a power of the softmax's numerator: P * P, e * e / sum e)}}
   %o = linalg.matmul ins(%p, %v : tensor<13x13xf32>, tensor<13x6xf32>) outs(%zo : tensor<13x6xf32>) -> tensor<13x6xf32>
   return %o : tensor<13x6xf32>
 }

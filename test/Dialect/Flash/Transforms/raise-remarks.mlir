@@ -1475,7 +1475,7 @@ func.func @negative_finfo_min_rows_without_keys(%q: tensor<37x16xf32>, %k: tenso
   %p = linalg.softmax dimension(1) ins(%sm : tensor<37x45xf32>) outs(%e1 : tensor<37x45xf32>) -> tensor<37x45xf32>
   %e3 = tensor.empty() : tensor<37x16xf32>
   %z3 = linalg.fill ins(%zero : f32) outs(%e3 : tensor<37x16xf32>) -> tensor<37x16xf32>
-  // expected-remark @+1 {{attention not raised: the mask uses the lowest finite float (finfo.min) and its predicate leaves rows without any key: the program averages V uniformly there, flash.attention gives 0}}
+  // expected-remark @+1 {{attention not raised: the mask fills with a finite stand-in for -inf (finfo.min, -1e9) and its predicate leaves rows without any key: the program averages V uniformly there, flash.attention gives 0}}
   %o = linalg.matmul ins(%p, %v : tensor<37x45xf32>, tensor<45x16xf32>) outs(%z3 : tensor<37x16xf32>) -> tensor<37x16xf32>
   return %o : tensor<37x16xf32>
 }
@@ -1521,7 +1521,7 @@ func.func @negative_finfo_min_unprovable_rows(%q: tensor<4x?x16xf32>, %k: tensor
   %p = linalg.softmax dimension(2) ins(%sm : tensor<4x?x?xf32>) outs(%e1 : tensor<4x?x?xf32>) -> tensor<4x?x?xf32>
   %e3 = tensor.empty(%nq) : tensor<4x?x16xf32>
   %z3 = linalg.fill ins(%zero : f32) outs(%e3 : tensor<4x?x16xf32>) -> tensor<4x?x16xf32>
-  // expected-remark @+1 {{attention not raised: the mask uses the lowest finite float (finfo.min) and its predicate may leave rows without any key (no key every row provably sees): the program averages V uniformly there, flash.attention gives 0}}
+  // expected-remark @+1 {{attention not raised: the mask fills with a finite stand-in for -inf (finfo.min, -1e9) and its predicate may leave rows without any key (no key every row provably sees): the program averages V uniformly there, flash.attention gives 0}}
   %o32 = linalg.generic {indexing_maps = [affine_map<(h, i, e, j) -> (h, i, j)>, affine_map<(h, i, e, j) -> (h, j, e)>, affine_map<(h, i, e, j) -> (h, i, e)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
       ins(%p, %v : tensor<4x?x?xf32>, tensor<4x?x16xf32>) outs(%z3 : tensor<4x?x16xf32>) {
   ^bb0(%a: f32, %bb: f32, %c: f32):
