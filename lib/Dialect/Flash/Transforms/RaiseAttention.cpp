@@ -763,6 +763,36 @@ raiseOne(RewriterBase &rewriter, Operation *op, std::string *reason,
   };
   if (!r)
     return failure();
+  // A refused forward: the other candidates that read its softmax's
+  // intermediates (the backward's products of a joint graph it did not
+  // get to) are covered by its remark.
+  if (covered && !r->empty() && c->mb) {
+    // (Those past an op between them, dS's products; not the products of
+    // the intermediates themselves, a P*V or P^T dO with a reason of its
+    // own; not past this candidate's own product.)
+    SmallVector<std::pair<Operation *, bool>> work;
+    for (auto &entry : c->mb->visited) {
+      Value v = entry.first;
+      if (v.getDefiningOp() && v != c->root && !c->mb->isScratch(v) &&
+          fromExponentials(v))
+        for (Operation *u : v.getUsers())
+          work.push_back({u, false});
+    }
+    DenseSet<Operation *> seen;
+    while (!work.empty() && seen.size() < 256) {
+      auto [u, past] = work.pop_back_val();
+      if (u == op || u == c->root.getDefiningOp() || !seen.insert(u).second)
+        continue;
+      if (isCandidateOp(u)) {
+        if (past)
+          (*covered)[u].push_back(op);
+        continue;
+      }
+      for (Value res : u->getResults())
+        for (Operation *w : res.getUsers())
+          work.push_back({w, true});
+    }
+  }
   // Leaves made on the scratch copy (a TOSA constant mask) or inside a
   // payload are cloned into the program; the scratch copies go before the
   // program changes.
