@@ -55,7 +55,10 @@ FailureOr<SmallVector<int64_t>> chooseTileSizes(linalg::LinalgOp op,
                                                 flash::RegisterTile reg) {
   int64_t width = reg.lanes * reg.vectorsPerRow;
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-  if (llvm::any_of(ranges, ShapedType::isDynamic) || op.getNumDpsInits() == 0 ||
+  // (An empty loop, a zero-size dim, has nothing to vectorize; upstream's
+  // tiling divides by its extent.)
+  if (llvm::any_of(ranges, ShapedType::isDynamic) ||
+      llvm::is_contained(ranges, 0) || op.getNumDpsInits() == 0 ||
       !op.hasOnlyProjectedPermutations())
     return failure();
   // Several outputs (the online softmax's per-row m, l and correction
