@@ -1188,15 +1188,24 @@ static std::optional<std::pair<ReduceKind, Value>> combiner(Value y,
   if (isa<arith::MaximumFOp, arith::MaxNumFOp>(d))
     if (Value o = other(d->getOperand(0), d->getOperand(1)))
       return std::make_pair(ReduceKind::Max, o);
-  // select(x > acc, x, acc) (torch-mlir's max with index).
+  // select(a > b, a, b) or select(a < b, b, a) with acc one of a, b
+  // (torch-mlir's max with index: select(x > acc, x, acc); select(acc >=
+  // x, acc, x)).
   if (auto sel = dyn_cast<arith::SelectOp>(d)) {
     auto cmp = sel.getCondition().getDefiningOp<arith::CmpFOp>();
     using P = arith::CmpFPredicate;
-    if (cmp && isAcc(sel.getFalseValue()) && isAcc(cmp.getRhs()) &&
-        cmp.getLhs() == sel.getTrueValue() &&
-        llvm::is_contained({P::OGT, P::OGE, P::UGT, P::UGE},
-                           cmp.getPredicate()))
-      return std::make_pair(ReduceKind::Max, sel.getTrueValue());
+    if (cmp) {
+      Value a = cmp.getLhs(), b = cmp.getRhs();
+      P p = cmp.getPredicate();
+      bool greater = llvm::is_contained({P::OGT, P::OGE, P::UGT, P::UGE}, p);
+      bool less = llvm::is_contained({P::OLT, P::OLE, P::ULT, P::ULE}, p);
+      bool isMax =
+          (greater && sel.getTrueValue() == a && sel.getFalseValue() == b) ||
+          (less && sel.getTrueValue() == b && sel.getFalseValue() == a);
+      if (isMax)
+        if (Value o = other(a, b))
+          return std::make_pair(ReduceKind::Max, o);
+    }
   }
   return std::nullopt;
 }
