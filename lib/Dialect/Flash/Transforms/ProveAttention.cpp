@@ -28,6 +28,7 @@
 #include <functional>
 
 #include <cmath>
+#include <cstdio>
 
 using namespace mlir;
 using namespace mlir::flash;
@@ -1155,6 +1156,18 @@ model::proveForward(ExprContext &ec, const Expr *root, ArrayRef<int64_t> shape,
   double dotCoef = 1;
   for (auto [t, c] : terms) {
     if (!t->dependsOn(j)) {
+      // A row max that starts far above any score (its init +inf or 1e30
+      // instead of -inf): exact as a shift, but the program's exponentials
+      // all underflow (rows of NaN), flash.attention's would not.
+      if (c < 0 && t->kind == Kind::Max)
+        for (const Expr *o : t->ops)
+          if (o->kind == Kind::Const && o->value >= 1e4) {
+            char v[32];
+            std::snprintf(v, sizeof(v), "%g", o->value);
+            return Reason(std::string("the row max starts at ") + v +
+                          ", above the scores: the program's exponentials "
+                          "all underflow (its rows are NaN)");
+          }
       shift.push_back({t, c});
       continue;
     }

@@ -1670,3 +1670,134 @@ func.func @row_max_by_select(%A_q: tensor<2x4x37x16xf32>, %A_k: tensor<2x4x45x16
   } -> tensor<2x4x37x16xf32>
   return %_g22 : tensor<2x4x37x16xf32>
 }
+
+// -----
+
+// The row max starts at +inf (or 1e30): every exponential underflows in
+// the program (NaN rows); refused, said.
+// CHECK-LABEL: func.func @negative_max_init_inf
+// CHECK-NOT: flash.attention
+// CHECK: return
+// REMARK: remark: attention not raised: the row max starts at
+func.func @negative_max_init_inf(%A_q: tensor<2x4x37x16xf32>, %A_k: tensor<2x4x45x16xf32>, %A_v: tensor<2x4x45x16xf32>) -> (tensor<2x4x37x16xf32>) {
+  %_e1 = tensor.empty() : tensor<2x4x37x45xf32>
+  %_c2 = arith.constant 0.0 : f32
+  %_f3 = linalg.fill ins(%_c2 : f32) outs(%_e1 : tensor<2x4x37x45xf32>) -> tensor<2x4x37x45xf32>
+  %_g4 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j, d) -> (b, h, i, d)>, affine_map<(b, h, i, j, d) -> (b, h, j, d)>, affine_map<(b, h, i, j, d) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%A_q, %A_k : tensor<2x4x37x16xf32>, tensor<2x4x45x16xf32>) outs(%_f3 : tensor<2x4x37x45xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %m = arith.mulf %a0, %a1 : f32
+    %r = arith.addf %out, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x37x45xf32>
+  %_e5 = tensor.empty() : tensor<2x4x37x45xf32>
+  %_g6 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g4 : tensor<2x4x37x45xf32>) outs(%_e5 : tensor<2x4x37x45xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %c = arith.constant 0.25 : f32
+    %r = arith.mulf %a0, %c : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x37x45xf32>
+  %_e7 = tensor.empty() : tensor<2x4x37x1xf32>
+  %_c8 = arith.constant 0x7F800000 : f32
+  %_f9 = linalg.fill ins(%_c8 : f32) outs(%_e7 : tensor<2x4x37x1xf32>) -> tensor<2x4x37x1xf32>
+  %_g10 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%_g6 : tensor<2x4x37x45xf32>) outs(%_f9 : tensor<2x4x37x1xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %r = arith.maximumf %a0, %out : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x37x1xf32>
+  %_e11 = tensor.empty() : tensor<2x4x37x45xf32>
+  %_g12 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g6, %_g10 : tensor<2x4x37x45xf32>, tensor<2x4x37x1xf32>) outs(%_e11 : tensor<2x4x37x45xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %d = arith.subf %a0, %a1 : f32
+    %r = math.exp %d : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x37x45xf32>
+  %_e13 = tensor.empty() : tensor<2x4x37x1xf32>
+  %_c14 = arith.constant 0.0 : f32
+  %_f15 = linalg.fill ins(%_c14 : f32) outs(%_e13 : tensor<2x4x37x1xf32>) -> tensor<2x4x37x1xf32>
+  %_g16 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%_g12 : tensor<2x4x37x45xf32>) outs(%_f15 : tensor<2x4x37x1xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %r = arith.addf %a0, %out : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x37x1xf32>
+  %_e17 = tensor.empty() : tensor<2x4x37x45xf32>
+  %_g18 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g12, %_g16 : tensor<2x4x37x45xf32>, tensor<2x4x37x1xf32>) outs(%_e17 : tensor<2x4x37x45xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %r = arith.divf %a0, %a1 : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x37x45xf32>
+  %_e19 = tensor.empty() : tensor<2x4x37x16xf32>
+  %_c20 = arith.constant 0.0 : f32
+  %_f21 = linalg.fill ins(%_c20 : f32) outs(%_e19 : tensor<2x4x37x16xf32>) -> tensor<2x4x37x16xf32>
+  %_g22 = linalg.generic {indexing_maps = [affine_map<(b, h, i, d, j) -> (b, h, i, j)>, affine_map<(b, h, i, d, j) -> (b, h, j, d)>, affine_map<(b, h, i, d, j) -> (b, h, i, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%_g18, %A_v : tensor<2x4x37x45xf32>, tensor<2x4x45x16xf32>) outs(%_f21 : tensor<2x4x37x16xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %m = arith.mulf %a0, %a1 : f32
+    %r = arith.addf %out, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x37x16xf32>
+  return %_g22 : tensor<2x4x37x16xf32>
+}
+
+// -----
+
+// The same from 1e30.
+// CHECK-LABEL: func.func @negative_max_init_1e30
+// CHECK-NOT: flash.attention
+// CHECK: return
+// REMARK: remark: attention not raised: the row max starts at
+func.func @negative_max_init_1e30(%A_q: tensor<2x4x37x16xf32>, %A_k: tensor<2x4x45x16xf32>, %A_v: tensor<2x4x45x16xf32>) -> (tensor<2x4x37x16xf32>) {
+  %_e1 = tensor.empty() : tensor<2x4x37x45xf32>
+  %_c2 = arith.constant 0.0 : f32
+  %_f3 = linalg.fill ins(%_c2 : f32) outs(%_e1 : tensor<2x4x37x45xf32>) -> tensor<2x4x37x45xf32>
+  %_g4 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j, d) -> (b, h, i, d)>, affine_map<(b, h, i, j, d) -> (b, h, j, d)>, affine_map<(b, h, i, j, d) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%A_q, %A_k : tensor<2x4x37x16xf32>, tensor<2x4x45x16xf32>) outs(%_f3 : tensor<2x4x37x45xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %m = arith.mulf %a0, %a1 : f32
+    %r = arith.addf %out, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x37x45xf32>
+  %_e5 = tensor.empty() : tensor<2x4x37x45xf32>
+  %_g6 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g4 : tensor<2x4x37x45xf32>) outs(%_e5 : tensor<2x4x37x45xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %c = arith.constant 0.25 : f32
+    %r = arith.mulf %a0, %c : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x37x45xf32>
+  %_e7 = tensor.empty() : tensor<2x4x37x1xf32>
+  %_c8 = arith.constant 1.0e30 : f32
+  %_f9 = linalg.fill ins(%_c8 : f32) outs(%_e7 : tensor<2x4x37x1xf32>) -> tensor<2x4x37x1xf32>
+  %_g10 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%_g6 : tensor<2x4x37x45xf32>) outs(%_f9 : tensor<2x4x37x1xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %r = arith.maximumf %a0, %out : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x37x1xf32>
+  %_e11 = tensor.empty() : tensor<2x4x37x45xf32>
+  %_g12 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g6, %_g10 : tensor<2x4x37x45xf32>, tensor<2x4x37x1xf32>) outs(%_e11 : tensor<2x4x37x45xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %d = arith.subf %a0, %a1 : f32
+    %r = math.exp %d : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x37x45xf32>
+  %_e13 = tensor.empty() : tensor<2x4x37x1xf32>
+  %_c14 = arith.constant 0.0 : f32
+  %_f15 = linalg.fill ins(%_c14 : f32) outs(%_e13 : tensor<2x4x37x1xf32>) -> tensor<2x4x37x1xf32>
+  %_g16 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%_g12 : tensor<2x4x37x45xf32>) outs(%_f15 : tensor<2x4x37x1xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %r = arith.addf %a0, %out : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x37x1xf32>
+  %_e17 = tensor.empty() : tensor<2x4x37x45xf32>
+  %_g18 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g12, %_g16 : tensor<2x4x37x45xf32>, tensor<2x4x37x1xf32>) outs(%_e17 : tensor<2x4x37x45xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %r = arith.divf %a0, %a1 : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x37x45xf32>
+  %_e19 = tensor.empty() : tensor<2x4x37x16xf32>
+  %_c20 = arith.constant 0.0 : f32
+  %_f21 = linalg.fill ins(%_c20 : f32) outs(%_e19 : tensor<2x4x37x16xf32>) -> tensor<2x4x37x16xf32>
+  %_g22 = linalg.generic {indexing_maps = [affine_map<(b, h, i, d, j) -> (b, h, i, j)>, affine_map<(b, h, i, d, j) -> (b, h, j, d)>, affine_map<(b, h, i, d, j) -> (b, h, i, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%_g18, %A_v : tensor<2x4x37x45xf32>, tensor<2x4x45x16xf32>) outs(%_f21 : tensor<2x4x37x16xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %m = arith.mulf %a0, %a1 : f32
+    %r = arith.addf %out, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x37x16xf32>
+  return %_g22 : tensor<2x4x37x16xf32>
+}
