@@ -904,10 +904,11 @@ model::proveForward(ExprContext &ec, const Expr *root, ArrayRef<int64_t> shape,
     }
     // Exponentials that do not vary along the keys over their row sum (a
     // zero scale, or scores of no key): uniform weights.
-    if (llvm::any_of(outer, normalizer) &&
-        llvm::any_of(
-            outer,
-            [](const Expr *x) { return x->kind == Kind::Exp || !isSum(x); }) &&
+    if (llvm::any_of(outer,
+                     [&](const Expr *x) {
+                       return normalizer(x) && !x->ops[0]->ops[0]->dependsOn(
+                                                   boundName(x->ops[0]));
+                     }) &&
         llvm::any_of(outer, [](const Expr *x) {
           return isSum(x) && !containsExp(x->ops[0]);
         }))

@@ -582,8 +582,8 @@ struct GradProver {
     return true;
   }
 
-  /// Whether one tensor is both K and V (Q and K) with one layout: its
-  /// gradient is dK + dV (dQ + dK), which autodiff sums.
+  /// Whether one tensor is both K and V with one layout: its gradient is
+  /// dK + dV, which autodiff sums.
   static bool sameLeaf(const LeafLayout &a, const LeafLayout &b) {
     if (a.tensor != b.tensor || a.dims.size() != b.dims.size())
       return false;
@@ -599,7 +599,6 @@ struct GradProver {
     return true;
   }
   bool tiedKV() const { return !groupedHeads() && sameLeaf(f.k, f.v); }
-  bool tiedQK() const { return !groupedHeads() && sameLeaf(f.q, f.k); }
 
   /// Which output `m` (over its own dims kOwn...) is, and its layout.
   std::optional<GradOutput> match(const Expr *m, Value y) {
@@ -638,11 +637,6 @@ struct GradProver {
       for (bool fromO : {false, true})
         add(GradOutput::DKV, [&, fromO] {
           return ec.add(dK(fromO), ec.substitute(dV(), eDim(), dim(kDd)));
-        });
-    if (tiedQK())
-      for (bool fromO : {false, true})
-        add(GradOutput::DQK, [&, fromO] {
-          return ec.add(dQ(fromO), ec.substitute(dK(fromO), kJ, dim(iDim())));
         });
     if (getenv("FLASH_RAISE_DEBUG"))
       llvm::errs() << "  backward value " << y << "\n    model " << ec.str(m)
@@ -689,8 +683,7 @@ struct GradProver {
         // both Q and K (shared query-key attention) the alignment may name
         // a gradient's rows by the other role; that candidate is not this
         // output's.
-        bool queryRows =
-            c.which == GradOutput::DQ || c.which == GradOutput::DQK;
+        bool queryRows = c.which == GradOutput::DQ;
         if ((*role == kJ && queryRows) || (*role == iDim() && !queryRows)) {
           rolesFit = false;
           continue;
@@ -726,13 +719,45 @@ struct GradProver {
 std::optional<DenseMap<unsigned, AffineExpr>>
 alignP(ExprContext &ec, const ForwardFacts &f, const Expr *rootExpr,
        const Expr *m) {
-  const Expr *fq = findRead(rootExpr, f.q.tensor);
+  // (Where Q and K are one tensor, the query's read is the one without the
+  // key; in m each read of it is tried, the one that makes m P taken.)
+  const bool tied = f.q.tensor == f.k.tensor;
+  const Expr *fq = findRead(rootExpr, f.q.tensor, [&](const Expr *r) {
+    return !tied || !r->dependsOn(f.jName);
+  });
   const Expr *fk = findRead(f.numerator, f.k.tensor, [&](const Expr *r) {
     return r->dependsOn(f.jName);
   });
   const Expr *mq = findRead(m, f.q.tensor);
   if (!fq || !fk || !mq)
     return std::nullopt;
+  if (tied) {
+    SmallVector<const Expr *> reads;
+    collectReads(m, reads);
+    for (const Expr *r : reads) {
+      if (r->tensor != f.q.tensor)
+        continue;
+      for (const Expr *rk : reads) {
+        if (rk->tensor != f.k.tensor || rk == r)
+          continue;
+        auto map = alignRoots(fq, r->index);
+        if (!map)
+          continue;
+        unsigned kpos = 0;
+        for (auto [k, e] : llvm::enumerate(fk->index))
+          if (e == getAffineDimExpr(f.jName, ec.getContext()))
+            kpos = k;
+        auto d = dyn_cast<AffineDimExpr>(rk->index[kpos]);
+        if (!d || !m->dependsOn(d.getPosition()))
+          continue;
+        (*map)[f.jName] = rk->index[kpos];
+        map->erase(f.dName);
+        if (substituteAll(ec, f.probability, *map) == m)
+          return map;
+      }
+    }
+    return std::nullopt;
+  }
   // K's key position in the forward read, and in m a read whose key is a
   // free dim of m (the numerator's, not a reduction's).
   unsigned kpos = 0;
@@ -998,7 +1023,7 @@ static Reason proveWith(ExprContext &ec, ModelBuilder &mb,
       outputs.insert(op);
       // (A tied tensor's gradient adds two of them: on to the sum, not to
       // the ops that take the gradients as they are.)
-      if (g.tiedKV() || g.tiedQK())
+      if (g.tiedKV())
         for (Operation *u : y.getUsers())
           if (u->getNumResults() == 1 &&
               isa<RankedTensorType>(u->getResult(0).getType()))
@@ -1021,8 +1046,8 @@ static Reason proveWith(ExprContext &ec, ModelBuilder &mb,
   if (facts.outputs.empty())
     return "the probabilities have other uses than the P*V product and its "
            "backward";
-  for (auto w : {GradOutput::DQ, GradOutput::DK, GradOutput::DV,
-                 GradOutput::DKV, GradOutput::DQK})
+  for (auto w :
+       {GradOutput::DQ, GradOutput::DK, GradOutput::DV, GradOutput::DKV})
     if (llvm::count_if(facts.outputs,
                        [&](const GradOutput &o) { return o.which == w; }) > 1)
       return "the backward computes one gradient twice";
@@ -1174,13 +1199,9 @@ Reason raise::emitBackward(RewriterBase &rw, const ForwardFacts &f,
     case GradOutput::DV:
       src = grad.getGradValue();
       break;
-    case GradOutput::DKV:
-    case GradOutput::DQK: {
+    case GradOutput::DKV: {
       // The tied tensor's gradient: the two roles' sum.
-      Value a = o.which == GradOutput::DKV ? grad.getGradKey()
-                                           : grad.getGradQuery();
-      Value b = o.which == GradOutput::DKV ? grad.getGradValue()
-                                           : grad.getGradKey();
+      Value a = grad.getGradKey(), b = grad.getGradValue();
       if (a.getType() != b.getType())
         return "the tied operand's two gradients differ in shape";
       Value init = tensor::EmptyOp::create(
@@ -1194,7 +1215,7 @@ Reason raise::emitBackward(RewriterBase &rw, const ForwardFacts &f,
       break;
     }
     }
-    bool queryRows = o.which == GradOutput::DQ || o.which == GradOutput::DQK;
+    bool queryRows = o.which == GradOutput::DQ;
     LeafLayout l{src, {}};
     for (unsigned i = 0; i < nb; ++i)
       l.dims.push_back({DimRole::Batch, i});

@@ -290,7 +290,9 @@ static std::optional<Reason> unfollowedSoftmax(Candidate &c) {
 /// a candidate, else "" (with the facts in `c`) or the reason.
 std::optional<Reason> analyze(Candidate &c) {
   SmallVector<Value> chain = rootChain(c.op);
-  std::optional<Reason> nearest;
+  // (The front's reason; else a view's of it, the product reshaped back
+  // to the program's layout.)
+  std::optional<Reason> nearest, outer;
   for (Value root : llvm::reverse(chain)) {
     auto ty = dyn_cast<RankedTensorType>(root.getType());
     if (!ty || ty.getRank() < 2 || ty.getRank() > 12 ||
@@ -333,7 +335,9 @@ std::optional<Reason> analyze(Candidate &c) {
     if (r && r->empty())
       return r;
     if (root == chain.front())
-      nearest = r ? r : unfollowedSoftmax(c);
+      nearest = r ? r : outer ? outer : unfollowedSoftmax(c);
+    else if (r && !outer)
+      outer = r;
   }
   return nearest;
 }
