@@ -769,45 +769,13 @@ static Reason describeTerm(ExprContext &ec, const Expr *t) {
          describe(t) + ")";
 }
 
-/// `root` without a guard for rows that see no key: select(l == 0, 0, x)
-/// with l a row sum of exponentials that x divides by, or select(m == -inf,
-/// 0, x) with m a row max (a "safe" softmax, as flash-mlir's own reference
-/// and JAX's guarded normalization write it). flash.attention gives such
-/// rows 0 itself.
-static const Expr *withoutEmptyRowGuard(const Expr *root) {
-  if (root->kind != Kind::Select)
-    return root;
-  const Expr *c = root->ops[0], *zero = root->ops[1], *x = root->ops[2];
-  bool negated = false;
-  if (c->kind == Kind::Not) {
-    c = c->ops[0];
-    negated = true;
-  }
-  if (negated)
-    std::swap(zero, x);
-  if (!zero->isConst(0))
-    return root;
-  if (isRowMax(comparedWith(c, /*negInf=*/true)))
-    return x;
-  const Expr *l = comparedWith(c, /*negInf=*/false);
-  if (!isExpRowSum(l))
-    return root;
-  // x divides by that sum.
-  double coef;
-  SmallVector<const Expr *> fs = factorsOf(x, coef);
-  return llvm::any_of(fs,
-                      [&](const Expr *y) {
-                        return y->kind == Kind::Recip && y->ops[0] == l;
-                      })
-             ? x
-             : root;
-}
-
 /// `e` without the guards for rows that see no key that a safe softmax puts
-/// on each probability (torch's _safe_softmax, where(all(s == -inf), 0, p);
-/// where(l == 0, 0, e / l)): a select's conjunct !(m == -inf), m a row max,
-/// or !(l == 0), l a row sum of exponentials, which the normal form merges
-/// with the mask's condition. Where it is false the row has no key, which
+/// on its output or on each probability (flash-mlir's own reference and
+/// JAX's guarded normalization: where(m == -inf, 0, o); torch's
+/// _safe_softmax: where(all(s == -inf), 0, p); where(l == 0, 0, e / l)): a
+/// select's conjunct !(m == -inf), m a row max, or !(l == 0), l a row sum
+/// of exponentials, which the normal form may merge with the mask's
+/// condition. Where it is false the row has no key, which
 /// flash.attention gives 0, as the guard does.
 static const Expr *withoutEmptyRowConjuncts(ExprContext &ec, const Expr *e) {
   auto isGuard = [](const Expr *c) {
@@ -853,7 +821,7 @@ model::proveForward(ExprContext &ec, const Expr *root, ArrayRef<int64_t> shape,
                     function_ref<const Expr *(const Expr *)> asLeaf,
                     ForwardFacts &f) {
   unsigned rank = shape.size();
-  root = withoutEmptyRowConjuncts(ec, withoutEmptyRowGuard(root));
+  root = withoutEmptyRowConjuncts(ec, root);
   // A product whose operand the model found identically 0: the weights of a
   // softmax whose every score is masked (the program's rows are NaN, or,
   // with a finite fill added, the unmasked softmax), said rather than
