@@ -1607,6 +1607,124 @@ def fused_attention(q, k, v, mask=None, scale=None, causal=False,
 
 # --- the pass ---------------------------------------------------------------
 
+# In-place operators of Python on tensors (s += x mutates s).
+_INPLACE_OPERATORS = {operator.iadd, operator.isub, operator.imul,
+                      operator.itruediv, operator.ifloordiv, operator.ipow,
+                      operator.iand, operator.ior, operator.ixor,
+                      operator.setitem}
+# Ops whose result may share its input's storage (a write through it
+# writes the input): views, and what may return the input itself.
+_ALIASING = _VIEW | _IDENTITY | {
+    "slice", "select", "transpose", "permute", "expand", "expand_as", "t",
+    "as_strided", "diagonal", "narrow", "unfold", "split", "chunk", "unbind",
+    "movedim", "moveaxis", "swapaxes", "swapdims", "getitem", "real", "imag",
+    "view_as_real", "view_as_complex", "split_with_sizes", "to", "type_as",
+    "type", "float", "half", "bfloat16", "double", "reshape_alias",
+    "unsafe_view", "squeeze_copy", "indices", "values"}
+
+
+def _mutated(n):
+    """The tensor node an in-place op writes (an aten op whose schema marks
+    an argument written, a Tensor method or operator ending in `_`,
+    s[...] = x, s += x, a `out=` argument), else None."""
+    if n.op not in ("call_function", "call_method"):
+        return None
+    first = n.args[0] if n.args and isinstance(n.args[0], torch.fx.Node) \
+        else None
+    out = n.kwargs.get("out")
+    if isinstance(out, torch.fx.Node):
+        return out
+    if n.op == "call_method":
+        t = n.target
+        inplace = (t.endswith("_") and not t.startswith("_")) or \
+            t in ("__setitem__", "__iadd__", "__isub__", "__imul__",
+                  "__itruediv__")
+        return first if inplace else None
+    if n.target in _INPLACE_OPERATORS:
+        # (Not on numbers: n += 1 of shape arithmetic.)
+        try:
+            number = isinstance(_meta(first), (int, float, bool))
+        except (KeyError, AttributeError, TypeError):
+            number = False
+        return None if number or first is None else first
+    schema = getattr(n.target, "_schema", None)
+    if schema is not None:
+        for i, a in enumerate(schema.arguments):
+            info = a.alias_info
+            if info is not None and info.is_write and i < len(n.args) and \
+                    isinstance(n.args[i], torch.fx.Node):
+                return n.args[i]
+        return None
+    name = getattr(n.target, "__name__", "")
+    return first if name.endswith("_") and not name.startswith("_") else None
+
+
+def _alias_root(n):
+    """The node whose storage `n` may share (through views and ops that
+    may return their input)."""
+    while n.op in ("call_function", "call_method") and n.args and \
+            isinstance(n.args[0], torch.fx.Node) and \
+            (_target_name(n) in _ALIASING or _mutated(n) is not None):
+        n = n.args[0]
+    return n
+
+
+def _written(graph):
+    """{storage root: the first in-place op writing it} of `graph`. Not a
+    write nothing else reads: of a tensor that only the op uses, and if a
+    view, one of a chain of views each the only user of the one before
+    (`scores += bias` as symbolic_trace and make_fx record it: the later
+    reads are of the op's result, whose value the functional op gives)."""
+    def unobserved(n, m):
+        while True:
+            if list(m.users) != [n]:
+                return False
+            if _alias_root(m) is m:
+                return True
+            n, m = m, m.args[0]
+
+    roots = {}
+    for n in graph.nodes:
+        m = _mutated(n)
+        if m is None or unobserved(n, m):
+            continue
+        roots.setdefault(_alias_root(m), n)
+    return roots
+
+
+def _reads_written(root, written):
+    """An in-place op writing a tensor the computation of `root` reads
+    (itself or through a view), else None: an attention fused from it
+    would read the tensor as if it were never written."""
+    if not written:
+        return None
+    seen, todo = set(), [root]
+    while todo:
+        n = todo.pop()
+        if n in seen:
+            continue
+        seen.add(n)
+        w = written.get(_alias_root(n))
+        if w is not None:
+            return w
+        todo.extend(n.all_input_nodes)
+    return None
+
+
+def _eliminate_dead_code(graph):
+    """torch.fx's eliminate_dead_code, keeping in-place ops (fx's keeps
+    only a few side-effectful functions: it removed `m[:, :5] = 1` and
+    `s[..., 0] += 1`, whose results have no users)."""
+    changed = True
+    while changed:
+        changed = False
+        for n in reversed(list(graph.nodes)):
+            if n.users or n.op in ("placeholder", "output") or \
+                    _mutated(n) is not None or n.is_impure():
+                continue
+            graph.erase_node(n)
+            changed = True
+
 def _is_softmax(gm, n):
     if n.op == "call_module":
         return isinstance(gm.get_submodule(n.target), torch.nn.Softmax)
@@ -1688,6 +1806,14 @@ def fuse_attention(gm, example_inputs=None, log=None):
         if root is None:
             reports.append(Report(s.name, False, why))
             continue
+        w = _reads_written(root, _written(gm.graph))
+        if w is not None:
+            reports.append(Report(
+                s.name, False,
+                f"the graph writes in place ('{w.name}': {_target_name(w)}) "
+                "a tensor the attention reads, which the fused op would not "
+                "see"))
+            continue
         try:
             text, leaves, why = export_region(gm, root)
         except (Unsupported, KeyError) as e:
@@ -1713,12 +1839,12 @@ def fuse_attention(gm, example_inputs=None, log=None):
                          if k in ("val", "example_value", "tensor_meta",
                                   "flash_val")})
         root.replace_all_uses_with(new)
-        g.eliminate_dead_code()
+        _eliminate_dead_code(g)
         reports.append(Report(s.name, True, attrs=reader.attrs[0]
                               if len(reader.attrs) == 1 else reader.attrs,
                               mlir=text))
     # Nodes the reader left unused (a failed read) and the replaced ones.
-    gm.graph.eliminate_dead_code()
+    _eliminate_dead_code(gm.graph)
     gm.recompile()
     if log is not None:
         for r in reports:

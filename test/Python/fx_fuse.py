@@ -176,6 +176,15 @@ class SoftmaxMix(nn.Module):  # softmax over features, mixed by a weight: not ov
     def forward(s, x, mask=None):
         return torch.softmax(x, dim=1) @ s.w
 
+def prefix_inplace(s, q, k, v, m):  # a prefix-LM mask edited in place
+    keep = torch.tril(torch.ones(N, N)); keep[:, :5] = 1.0
+    a = q @ k.transpose(-2, -1) / math.sqrt(HD)
+    return torch.softmax(a + (1.0 - keep) * torch.finfo(torch.float32).min, -1) @ v
+def scores_inplace(s, q, k, v, m):  # scores masked and shifted in place
+    a = q @ k.transpose(-2, -1) / math.sqrt(HD)
+    a.masked_fill_(torch.triu(torch.ones(N, N, dtype=torch.bool), 1), float("-inf"))
+    a[..., :, 0] += 1.0
+    return torch.softmax(a, -1) @ v
 def pad_fill_1e9(s, q, k, v, m):
     a = (q @ k.transpose(-2, -1) / math.sqrt(HD)).masked_fill(m < -1, -1e9)
     return torch.softmax(a, dim=-1) @ v
@@ -355,6 +364,16 @@ CASES = [
     ("fill_1e4", Attn(fill_1e4)),
     # T5: the learned bias is the mask operand; its parameter's gradient
     # matches too.
+    # Tensors the attention reads written in place (through views): not
+    # fused, and the writes kept (fx's dead-code elimination removed them).
+    # (symbolic_trace runs the mask's code, which reads no input: the
+    # written mask is a constant of the graph, the mask operand.)
+    # CHECK: prefix_inplace: fused {{.*}} mask=True ok
+    ("prefix_inplace", Attn(prefix_inplace)),
+    # CHECK: aten_prefix_inplace: not fused: the graph writes in place ('fill_': fill) {{.*}} ok
+    ("aten_prefix_inplace", Attn(prefix_inplace)),
+    # CHECK: aten_scores_inplace: not fused: the graph writes in place ('masked_fill_': masked_fill) {{.*}} ok
+    ("aten_scores_inplace", Attn(scores_inplace)),
     # CHECK: t5_enc: fused scale=1.0000 causal=False offset=None mask=True ok
     ("t5_enc", T5Attn("enc", "pad")),
     # (1 - m) * -10000 is -10000 + 10000 m: the mask operand keeps the
