@@ -87,6 +87,41 @@ static const Expr *roundFloat(ExprContext &ec, Type t, const Expr *x) {
   return ec.opaque(os.str(), {x});
 }
 
+/// `r`, the value of float op `d`, as the program computes it: where `d`
+/// computes in a float narrower than f32 from positions alone (a mask's or
+/// bias's arithmetic on positions converted to f16 / bf16), rounded to that
+/// type ("round.f16") unless it is an integer the type holds exactly; the
+/// model's arithmetic is exact, and a rounded position moves a window's
+/// edge (0 <= i 0.1 - j 0.1 < 0.5 in f16: error 0.44 without). Values that
+/// read tensors are the scores' and a bias's, which flash.attention
+/// computes in f32 or wider (the op's precision, not the program's).
+static const Expr *asComputed(ExprContext &ec, Operation *d, const Expr *r,
+                              const ExtentFn &extentOf) {
+  auto ft = dyn_cast<FloatType>(getElementTypeOrSelf(d->getResult(0).getType()));
+  if (!ft || ft.getWidth() >= 32 || !r->reads.empty() ||
+      r->kind == Kind::Const || r->freeDims.empty() ||
+      isa<arith::SelectOp, arith::CmpFOp, arith::NegFOp, arith::MaximumFOp,
+          arith::MaxNumFOp, arith::MinimumFOp, arith::MinNumFOp>(d))
+    return r;
+  // An integer combination of positions: exact while the type holds it.
+  AffineExpr a;
+  if (r->kind == Kind::IndexF) {
+    a = r->index[0];
+  } else if (r->kind == Kind::Add && r->value == std::floor(r->value)) {
+    a = getAffineConstantExpr(static_cast<int64_t>(r->value), ec.getContext());
+    for (auto [x, c] : llvm::zip_equal(r->ops, r->coefs)) {
+      if (x->kind != Kind::IndexF || c != std::floor(c)) {
+        a = AffineExpr();
+        break;
+      }
+      a = a + x->index[0] * static_cast<int64_t>(c);
+    }
+  }
+  if (a && exactInFloat(a, ft.getFPMantissaWidth(), extentOf))
+    return r;
+  return roundFloat(ec, ft, r);
+}
+
 /// Conversions whose result jumps at integer boundaries of their operand.
 static bool isRounding(Operation *d) {
   return isa<arith::FPToSIOp, arith::FPToUIOp, math::FloorOp, math::CeilOp,
@@ -500,7 +535,7 @@ const Expr *ModelBuilder::evalOp(Value v, ArrayRef<AffineExpr> idx) {
     if (const Expr *r = applyScalarOp(ec, op, xs)) {
       if (tensorOp)
         record();
-      return r;
+      return asComputed(ec, op, r, extentOf());
     }
     return leaf();
   }
@@ -667,6 +702,27 @@ static const Expr *applyScalarOp(ExprContext &ec, Operation *d,
     if (a->isConst(1))
       return ec.lnot(b);
     return ec.opaque("arith.xori", {a, b});
+  }
+  if (isa<arith::SelectOp>(d) && d->getResult(0).getType().isInteger(1)) {
+    // A select of predicates is their and / or (torch.triu of a bool ones
+    // tensor: select(j - i >= 1, true, false)).
+    const Expr *c = xs[0], *a = xs[1], *b = xs[2];
+    auto lor = [&](const Expr *x, const Expr *y) {
+      return ec.lnot(ec.land(ec.lnot(x), ec.lnot(y)));
+    };
+    if (a->isConst(1) && b->isConst(0))
+      return c;
+    if (a->isConst(0) && b->isConst(1))
+      return ec.lnot(c);
+    if (b->isConst(0))
+      return ec.land(c, a);
+    if (a->isConst(0))
+      return ec.land(ec.lnot(c), b);
+    if (a->isConst(1))
+      return lor(c, b);
+    if (b->isConst(1))
+      return lor(ec.lnot(c), a);
+    return ec.select(c, a, b);
   }
   if (isa<arith::SelectOp>(d))
     return ec.select(xs[0], xs[1], xs[2]);
@@ -1145,7 +1201,7 @@ struct PayloadEval {
     if (const Expr *r = mb.exact ? exactOp(ec, d, xs) : nullptr)
       return r;
     if (const Expr *r = applyScalarOp(ec, d, xs))
-      return r;
+      return asComputed(ec, d, r, extents());
     SmallVector<const Expr *> ops;
     for (Value o : d->getOperands())
       ops.push_back(eval(o));
