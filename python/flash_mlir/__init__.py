@@ -165,11 +165,18 @@ def _blocks(block_q, block_kv, loop_order):
 
 
 def _as_numpy(x):
-    if isinstance(x, np.ndarray):
-        return x
+    """`x` as a numpy array for the CPU kernels: float dtypes other than
+    float32 (float16, bfloat16, float64) widened to float32, as the
+    kernels compute (numpy has no bfloat16)."""
     if hasattr(x, "detach"):  # a torch tensor
-        return x.detach().contiguous().numpy()
-    return np.asarray(x)
+        x = x.detach()
+        if x.is_floating_point() and str(x.dtype) != "torch.float32":
+            x = x.float()
+        return x.contiguous().numpy()
+    x = x if isinstance(x, np.ndarray) else np.asarray(x)
+    if np.issubdtype(x.dtype, np.floating) and x.dtype != np.float32:
+        x = x.astype(np.float32)
+    return x
 
 
 def _is_cuda(x):
@@ -294,8 +301,10 @@ def _cpu_autograd(q, k, v, return_lse, kw):
         def forward(ctx, q, k, v):
             o, lse = attention(q.detach(), k.detach(), v.detach(),
                                return_lse=True, **kw)
+            # (o in q's dtype: the kernels compute in float32.)
             o, lse = torch.from_numpy(o), torch.from_numpy(lse)
             ctx.save_for_backward(q, k, v, o, lse)
+            o = o.to(q.dtype)
             ctx.mark_non_differentiable(lse)
             return o, lse
 
@@ -303,8 +312,9 @@ def _cpu_autograd(q, k, v, return_lse, kw):
         def backward(ctx, do, _dlse):
             q, k, v, o, lse = ctx.saved_tensors
             dq, dk, dv = attention_grad(q, k, v, o, lse, do, **kw)
-            return (torch.from_numpy(dq), torch.from_numpy(dk),
-                    torch.from_numpy(dv))
+            return (torch.from_numpy(dq).to(q.dtype),
+                    torch.from_numpy(dk).to(k.dtype),
+                    torch.from_numpy(dv).to(v.dtype))
 
     o, lse = Attention.apply(q, k, v)
     return (o, lse) if return_lse else o

@@ -166,3 +166,26 @@ err = max(float(np.abs(x - y).max()) for x, y in (
     (o.detach().numpy(), ro), (qt.grad.numpy(), rdq), (kt.grad.numpy(), rdk),
     (vt.grad.numpy(), rdv)))
 print(f"autograd: err={err:.2e} {'ok' if err <= 2e-5 else 'FAIL'}")
+
+# Other float dtypes (float16, bfloat16, float64) on the CPU: widened to the
+# float32 kernels, o and the gradients in the inputs' dtype; within the
+# dtype's rounding of the float64 reference (they were refused: "q must be
+# float32", and bfloat16 failed inside numpy).
+# CHECK: dtype torch.float16: err={{.*}} ok
+# CHECK: dtype torch.bfloat16: err={{.*}} ok
+# CHECK: dtype torch.float64: err={{.*}} ok
+for dt, tol in ((torch.float16, 4e-3), (torch.bfloat16, 3e-2),
+                (torch.float64, 2e-5)):
+    qt, kt, vt = (torch.tensor(x).to(dt).requires_grad_() for x in (qn, kn, vn))
+    o = fm.attention(qt, kt, vt, causal=True, window=(5, 0), softcap=2.0)
+    o.backward(torch.tensor(don).to(dt))
+    ro, rdq, rdk, rdv = reference(*(t.detach().double().numpy()
+                                    for t in (qt, kt, vt)),
+                                  torch.tensor(don).to(dt).double().numpy(),
+                                  0.25, True, (5, 0), 2.0, None, None)
+    same = all(t.dtype == dt for t in (o, qt.grad, kt.grad, vt.grad))
+    err = max(float(np.abs(x.detach().double().numpy() - y).max())
+              for x, y in ((o, ro), (qt.grad, rdq), (kt.grad, rdk),
+                           (vt.grad, rdv)))
+    print(f"dtype {dt}: err={err:.2e} "
+          f"{'ok' if same and err <= tol else 'FAIL'}")
