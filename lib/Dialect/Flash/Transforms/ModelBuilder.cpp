@@ -14,6 +14,7 @@
 #include "mlir/Conversion/TosaToArith/TosaToArith.h"
 #include "mlir/Conversion/TosaToLinalg/TosaToLinalg.h"
 #include "mlir/Conversion/TosaToTensor/TosaToTensor.h"
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -1045,6 +1046,22 @@ struct PayloadEval {
                                               : 1 / std::sqrt(x(0)->value));
     if (auto idx = dyn_cast<linalg::IndexOp>(d))
       return ec.index(loops[idx.getDim()]);
+    if (auto ap = dyn_cast<affine::AffineApplyOp>(d)) {
+      // affine.apply of positions: its map composed with their expressions.
+      AffineMap m = ap.getAffineMap();
+      SmallVector<AffineExpr> args;
+      for (Value o : ap.getMapOperands()) {
+        AffineExpr a = affineOf(o);
+        if (!a)
+          return ec.opaque(d->getName().getStringRef(), {x(0)});
+        args.push_back(a);
+      }
+      AffineExpr r = m.getResult(0).replaceDimsAndSymbols(
+          ArrayRef<AffineExpr>(args).take_front(m.getNumDims()),
+          ArrayRef<AffineExpr>(args).drop_front(m.getNumDims()));
+      return ec.index(
+          simplifyAffineExpr(r, kFirstFresh + 4096, kMaxSymbols));
+    }
     if (isa<arith::ExtFOp, arith::TruncFOp>(d)) {
       // (Float precision is not the model's: the scores are f32 or wider
       // in flash.attention. Positions as floats are, below.)

@@ -3,7 +3,8 @@
 // positions computed in f16 / bf16 (a window scaled by 0.1, ALiBi past
 // 2048), whose rounding moves the mask's edges (rebuilt in f32 they were
 // wrong answers, errors 0.06-0.44: now rounded as computed), and torch's
-// triu of a bool ones tensor (a select of predicates: refused before).
+// triu of a bool ones tensor (a select of predicates: refused before), and
+// window bounds as affine.apply of positions.
 // RUN: flash-opt %s --split-input-file --flash-raise-attention | FileCheck %s
 // RUN: %python %flash_src_root/utils/raisecheck.py %s --build %flash_obj_root | FileCheck %s --check-prefix=EXEC
 // EXEC-NOT: FAIL
@@ -391,4 +392,91 @@ func.func @win_bf16_pos_scaled_fwd(%A_q: tensor<2x2x64x8xf32>, %A_k: tensor<2x2x
     linalg.yield %r : f32
   } -> tensor<2x2x64x8xf32>
   return %_g26 : tensor<2x2x64x8xf32>
+}
+
+// -----
+
+// A window whose bounds are affine.apply of the query position (d0 + 8,
+// d0 + 3): the maps composed with the positions (an opaque value before,
+// refused with a remark on the compare).
+// CHECK-LABEL: func.func @win_affine_apply_fwd
+// CHECK: flash.attention
+// CHECK-NOT: affine.apply
+// CHECK: return
+// EXEC: win_affine_apply_fwd: raised=yes
+func.func @win_affine_apply_fwd(%A_q: tensor<2x2x29x8xf32>, %A_k: tensor<2x2x37x8xf32>, %A_v: tensor<2x2x37x8xf32>) -> (tensor<2x2x29x8xf32>) {
+  %_e1 = tensor.empty() : tensor<2x2x29x37xf32>
+  %_c2 = arith.constant 0.0 : f32
+  %_f3 = linalg.fill ins(%_c2 : f32) outs(%_e1 : tensor<2x2x29x37xf32>) -> tensor<2x2x29x37xf32>
+  %_g4 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j, d) -> (b, h, i, d)>, affine_map<(b, h, i, j, d) -> (b, h, j, d)>, affine_map<(b, h, i, j, d) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%A_q, %A_k : tensor<2x2x29x8xf32>, tensor<2x2x37x8xf32>) outs(%_f3 : tensor<2x2x29x37xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %m = arith.mulf %a0, %a1 : f32
+    %r = arith.addf %out, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x29x37xf32>
+  %_e5 = tensor.empty() : tensor<2x2x29x37xf32>
+  %_g6 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g4 : tensor<2x2x29x37xf32>) outs(%_e5 : tensor<2x2x29x37xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %c = arith.constant 0.35355339059327373 : f32
+    %r = arith.mulf %a0, %c : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x29x37xf32>
+  %_e7 = tensor.empty() : tensor<2x2x29x37xf32>
+  %_g8 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g6 : tensor<2x2x29x37xf32>) outs(%_e7 : tensor<2x2x29x37xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %i = linalg.index 2 : index
+    %j = linalg.index 3 : index
+    %ip = affine.apply affine_map<(d0) -> (d0 + 8)>(%i)
+    %lo = affine.apply affine_map<(d0) -> (d0 + 3)>(%i)
+    %c1 = arith.cmpi ule, %j, %ip : index
+    %c2 = arith.cmpi ugt, %j, %lo : index
+    %keep = arith.andi %c1, %c2 : i1
+    %mn = arith.constant 0xFF800000 : f32
+    %r = arith.select %keep, %a0, %mn : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x29x37xf32>
+  %_e9 = tensor.empty() : tensor<2x2x29x1xf32>
+  %_c10 = arith.constant 0xFF800000 : f32
+  %_f11 = linalg.fill ins(%_c10 : f32) outs(%_e9 : tensor<2x2x29x1xf32>) -> tensor<2x2x29x1xf32>
+  %_g12 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%_g8 : tensor<2x2x29x37xf32>) outs(%_f11 : tensor<2x2x29x1xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %r = arith.maximumf %a0, %out : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x29x1xf32>
+  %_e13 = tensor.empty() : tensor<2x2x29x37xf32>
+  %_g14 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g8, %_g12 : tensor<2x2x29x37xf32>, tensor<2x2x29x1xf32>) outs(%_e13 : tensor<2x2x29x37xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %r = arith.subf %a0, %a1 : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x29x37xf32>
+  %_e15 = tensor.empty() : tensor<2x2x29x37xf32>
+  %_g16 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g14 : tensor<2x2x29x37xf32>) outs(%_e15 : tensor<2x2x29x37xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %r = math.exp %a0 : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x29x37xf32>
+  %_e17 = tensor.empty() : tensor<2x2x29x1xf32>
+  %_c18 = arith.constant 0.0 : f32
+  %_f19 = linalg.fill ins(%_c18 : f32) outs(%_e17 : tensor<2x2x29x1xf32>) -> tensor<2x2x29x1xf32>
+  %_g20 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%_g16 : tensor<2x2x29x37xf32>) outs(%_f19 : tensor<2x2x29x1xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %r = arith.addf %a0, %out : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x29x1xf32>
+  %_e21 = tensor.empty() : tensor<2x2x29x37xf32>
+  %_g22 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g16, %_g20 : tensor<2x2x29x37xf32>, tensor<2x2x29x1xf32>) outs(%_e21 : tensor<2x2x29x37xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %r = arith.divf %a0, %a1 : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x29x37xf32>
+  %_e23 = tensor.empty() : tensor<2x2x29x8xf32>
+  %_c24 = arith.constant 0.0 : f32
+  %_f25 = linalg.fill ins(%_c24 : f32) outs(%_e23 : tensor<2x2x29x8xf32>) -> tensor<2x2x29x8xf32>
+  %_g26 = linalg.generic {indexing_maps = [affine_map<(b, h, i, d, j) -> (b, h, i, j)>, affine_map<(b, h, i, d, j) -> (b, h, j, d)>, affine_map<(b, h, i, d, j) -> (b, h, i, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%_g22, %A_v : tensor<2x2x29x37xf32>, tensor<2x2x37x8xf32>) outs(%_f25 : tensor<2x2x29x8xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %m = arith.mulf %a0, %a1 : f32
+    %r = arith.addf %out, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x29x8xf32>
+  return %_g26 : tensor<2x2x29x8xf32>
 }
