@@ -105,8 +105,10 @@ set -euo pipefail
 OUT=${OUT:-gpu_ab}
 export FLASH_MLIR_DYNAMIC=0
 VARIANTS=(
-  "fwd|fwd|64,128,256|"
-  "bwd|bwd|64,128,256|"
+  "ordp|bwd|64,128|ordered-dq=1"
+  "ordn|bwd|64,128|ordered-dq=1|FLASH_EXP_NOPIPE=1"
+  "det|bwd|64,128|"
+  "red|bwd|64,128|deterministic=false"
 )
 # (AB_VARIANTS, one variant a line, replaces them; "none": self-checks
 # only.)
@@ -303,6 +305,8 @@ for c in $CHECKS; do
     bs) FLASH_AOT_NVVM_OPTIONS="" checks bs ;;
     bw) FLASH_AOT_NVVM_OPTIONS="grad-a-shared=1 mma-warps=8 mma-tile-kv=64" checks bw ;;
     ga) SKIP_CACHE=1 OUT=$OUT bash bench/gpu/prepare_atomic.sh ;;
+    od) GA_BASE=ordered-dq=1 GA_PREFIX=od SKIP_CACHE=1 OUT=$OUT \
+          bash bench/gpu/prepare_atomic.sh ;;
     mm) FLASH_AOT_NVVM_OPTIONS="" merged mm ;;
     b2) FLASH_AOT_NVVM_OPTIONS="" checks256 b2 ;;
     sm) FLASH_AOT_NVVM_OPTIONS="" scoremods sm ;;
