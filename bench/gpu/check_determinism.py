@@ -5,8 +5,9 @@ backward run --repeat times on the same inputs per case (bf16, odd sizes,
 causal with Nq != Nk, GQA, several key blocks), dq / dk / dv compared bit
 for bit with the first run's, and dq against a float64 reference (within
 2x SDPA's error on the same inputs). With FLASH_MLIR_NVVM_OPTIONS as the
-kernels were compiled (e.g. "ordered-dq=1"; "deterministic=false" shows
-the reductions' order varying).
+kernels were compiled ("deterministic=false" shows the reductions' order
+varying: session 35, an H100, dq differed between runs in 4 of the 6
+cases; the default's were bitwise equal in all).
 
   python3 bench/gpu/check_determinism.py --precompile   # here, into
                                                         # FLASH_MLIR_CACHE
@@ -32,8 +33,6 @@ CASES = [
     (2, 4, 2, 777, 2100, 64, False),
     (1, 16, 16, 4096, 4096, 128, False),
     (1, 16, 16, 4096, 4096, 128, True),
-    # (Several waves of blocks, a head's key blocks split between two.)
-    (1, 36, 36, 4096, 4096, 64, False),
 ]
 
 

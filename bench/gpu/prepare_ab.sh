@@ -98,6 +98,13 @@
 # "f3d3|mods|softcap|fma-exp2=3|FLASH_EXP_FMA_DEG=3", ..., b0 again last,
 # with MODS_ARGS=--kernels (run_ab.sh: each kernel's time); checks of the
 # score_mods with fma-exp2=4 and degree 3 (sx1-sx9, passed).
+# Session 42: ordered-dq's fourth form (commit 84a1762: a shift schedule of
+# the key blocks a wave runs, the GPU's SM count a kernel argument, the dQ
+# writers' warps in turn), built from that commit: "det|bwd|64,128|",
+# "ords|bwd|64,128|ordered-dq=1", "ordr|...|ordered-dq=1|
+# FLASH_EXP_RELEASE_READ=1", "red|...|deterministic=false", checks od (its
+# prepare_atomic.sh, GA_BASE=ordered-dq=1 GA_PREFIX=od) and ga, and
+# check_determinism.py with FLASH_MLIR_NVVM_OPTIONS=ordered-dq=1.
 # (Session 27 compared the backward's A operands
 # and tiles: grad-a-shared=0, mma-warps=8, mma-tile-kv=64; its
 # self-checks are `checks bs` and `checks bw` below.)
@@ -105,10 +112,8 @@ set -euo pipefail
 OUT=${OUT:-gpu_ab}
 export FLASH_MLIR_DYNAMIC=0
 VARIANTS=(
-  "ordp|bwd|64,128|ordered-dq=1"
-  "ordn|bwd|64,128|ordered-dq=1|FLASH_EXP_NOPIPE=1"
-  "det|bwd|64,128|"
-  "red|bwd|64,128|deterministic=false"
+  "fwd|fwd|64,128,256|"
+  "bwd|bwd|64,128,256|"
 )
 # (AB_VARIANTS, one variant a line, replaces them; "none": self-checks
 # only.)
@@ -305,8 +310,6 @@ for c in $CHECKS; do
     bs) FLASH_AOT_NVVM_OPTIONS="" checks bs ;;
     bw) FLASH_AOT_NVVM_OPTIONS="grad-a-shared=1 mma-warps=8 mma-tile-kv=64" checks bw ;;
     ga) SKIP_CACHE=1 OUT=$OUT bash bench/gpu/prepare_atomic.sh ;;
-    od) GA_BASE=ordered-dq=1 GA_PREFIX=od SKIP_CACHE=1 OUT=$OUT \
-          bash bench/gpu/prepare_atomic.sh ;;
     mm) FLASH_AOT_NVVM_OPTIONS="" merged mm ;;
     b2) FLASH_AOT_NVVM_OPTIONS="" checks256 b2 ;;
     sm) FLASH_AOT_NVVM_OPTIONS="" scoremods sm ;;

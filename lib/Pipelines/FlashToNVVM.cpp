@@ -54,7 +54,6 @@ void mlir::flash::buildFlashToNVVMPipeline(
   map.wgmma = map.tensorCores && options.wgmma && options.chip == "sm_90a";
   map.warpSpecialize = options.warpSpecialize;
   map.deterministic = options.deterministic;
-  map.orderedDQ = options.orderedDQ;
   map.persistentBlocks = options.persistentBlocks;
   map.persistentCaptures = options.persistentCaptures;
   map.fmaExp2 = options.fmaExp2;

@@ -339,12 +339,6 @@ def size_args(contract, cfg, mask=None):
             vals.append(mask.stride(-2) if mask.shape[-2] != 1 else 0)
         elif name == "mask_key_stride":
             vals.append(mask.stride(-1) if mask.shape[-1] != 1 else 0)
-        elif name == "sm_count":
-            # (ordered-dq: its key blocks wait for each other only within
-            # a wave of blocks the GPU runs at once.)
-            import torch
-            vals.append(torch.cuda.get_device_properties(
-                torch.cuda.current_device()).multi_processor_count)
         else:
             raise compiler.CompileError(f"unknown size argument {name}")
     return vals

@@ -194,20 +194,6 @@ FLASH_EXPORT void flashTensorMapEncode(void *map, void *data, int64_t eltBytes,
       CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE));
 }
 
-/// The default device's SM count: what flash-map-to-gpu's host code
-/// passes a backward whose dQ additions are ordered (ordered-dq), whose
-/// key blocks wait for each other only within a wave of blocks the GPU
-/// runs at once.
-FLASH_EXPORT int32_t flashDeviceSMCount() {
-  ensureContext();
-  CUdevice device;
-  CUDA_CHECK(cuCtxGetDevice(&device));
-  int count = 0;
-  CUDA_CHECK(cuDeviceGetAttribute(
-      &count, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, device));
-  return count;
-}
-
 //===----------------------------------------------------------------------===//
 // Streams and events
 //===----------------------------------------------------------------------===//

@@ -39,7 +39,7 @@
 
 // RUN: flash-opt %s --flash-to-nvvm --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefixes=MAP,NVVM
 // RUN: flash-opt %s --flash-map-to-gpu --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=MAP
-// MAP: flash-map-to-gpu{cooperative-matrix=false deterministic=true fma-exp2=0 grad-a-shared=true grad-d256=true grad-producer=true grad-row-lanes=0 max-workgroup-memory=0 merge-masked-tiles=true mma-max-registers=0 mma-tile-kv=0 mma-warps=0 ordered-dq=false persistent-blocks=132 persistent-captures=true row-lanes=1 split-kv=128 split-kv-blocks=256 subgroup-size=32 tensor-cores=true threads=128 tile-kv=16 vector-load-bytes=16 warp-specialize=true wgmma=true}
+// MAP: flash-map-to-gpu{cooperative-matrix=false deterministic=true fma-exp2=0 grad-a-shared=true grad-d256=true grad-producer=true grad-row-lanes=0 max-workgroup-memory=0 merge-masked-tiles=true mma-max-registers=0 mma-tile-kv=0 mma-warps=0 persistent-blocks=132 persistent-captures=true row-lanes=1 split-kv=128 split-kv-blocks=256 subgroup-size=32 tensor-cores=true threads=128 tile-kv=16 vector-load-bytes=16 warp-specialize=true wgmma=true}
 // NVVM: flash-gpu-lower-math{target=nvvm}
 // NVVM: nvvm-attach-target{O=3 chip=sm_90a {{.*}}features=+ptx80
 // NVVM-SAME: ptxas-cmd-options={-split-compile 0}
@@ -57,7 +57,7 @@
 // NOSPLIT: flash-map-to-gpu{{{.*}} split-kv=0 
 
 // RUN: flash-opt %s --flash-to-spirv --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=SPIRV
-// SPIRV: flash-map-to-gpu{cooperative-matrix=false deterministic=true fma-exp2=0 grad-a-shared=true grad-d256=true grad-producer=true grad-row-lanes=0 max-workgroup-memory=32768 merge-masked-tiles=true mma-max-registers=0 mma-tile-kv=0 mma-warps=0 ordered-dq=false persistent-blocks=132 persistent-captures=true row-lanes=0 split-kv=128 split-kv-blocks=256 subgroup-size=8 tensor-cores=false threads=128 tile-kv=16 vector-load-bytes=0 warp-specialize=true wgmma=false}
+// SPIRV: flash-map-to-gpu{cooperative-matrix=false deterministic=true fma-exp2=0 grad-a-shared=true grad-d256=true grad-producer=true grad-row-lanes=0 max-workgroup-memory=32768 merge-masked-tiles=true mma-max-registers=0 mma-tile-kv=0 mma-warps=0 persistent-blocks=132 persistent-captures=true row-lanes=0 split-kv=128 split-kv-blocks=256 subgroup-size=8 tensor-cores=false threads=128 tile-kv=16 vector-load-bytes=0 warp-specialize=true wgmma=false}
 // SPIRV: flash-gpu-lower-math{target=spirv}
 // SPIRV: spirv-attach-target{{{.*}} client_api=Vulkan {{.*}} ver=v1.4}
 // SPIRV: flash-prepare-spirv-kernels{max-invocations=128 max-workgroup-memory=32768 subgroup-size=32}
@@ -70,7 +70,7 @@
 // struct: the values the dumps above show.
 // RUN: flash-opt --help | FileCheck %s --check-prefix=HELP
 // HELP: --flash-to-cpu {{.*}}; defaults {bf16-dot=host block-kv=64 block-q=128 loop-order=fa2 target-cpu=host threads=0 vector-bits=0 vectorize=true}
-// HELP: --flash-to-nvvm {{.*}}; defaults {chip=sm_90a deterministic=true features=+ptx80 fma-exp2=0 format=fatbin grad-a-shared=true grad-d256=true grad-producer=true grad-row-lanes=0 map-only=false merge-masked-tiles=true mma-max-registers=0 mma-tile-kv=0 mma-warps=0 opt-level=3 ordered-dq=false persistent-blocks=132 persistent-captures=true ptxas-options={-split-compile 0} row-lanes=1 split-kv=128 split-kv-blocks=256 tensor-cores=true warp-specialize=true wgmma=true}
+// HELP: --flash-to-nvvm {{.*}}; defaults {chip=sm_90a deterministic=true features=+ptx80 fma-exp2=0 format=fatbin grad-a-shared=true grad-d256=true grad-producer=true grad-row-lanes=0 map-only=false merge-masked-tiles=true mma-max-registers=0 mma-tile-kv=0 mma-warps=0 opt-level=3 persistent-blocks=132 persistent-captures=true ptxas-options={-split-compile 0} row-lanes=1 split-kv=128 split-kv-blocks=256 tensor-cores=true warp-specialize=true wgmma=true}
 // HELP: --flash-to-spirv {{.*}}; defaults {{{.*}}client-api=vulkan {{.*}}grad-row-lanes=0 kernels-only=false max-invocations=128 max-workgroup-memory=32768 row-lanes=0 split-kv=128 split-kv-blocks=256 subgroup-size=32 version=}
 
 // Enum-valued options take only their values.

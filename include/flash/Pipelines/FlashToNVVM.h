@@ -103,11 +103,6 @@ struct FlashToNVVMPipelineOptions
       llvm::cl::desc("The backward's dQ in a fixed order of additions "
                      "(false: atomics in the wgmma dK/dV kernel)"),
       llvm::cl::init(FlashMapToGPUOptions().deterministic)};
-  PassOptions::Option<bool> orderedDQ{
-      *this, "ordered-dq",
-      llvm::cl::desc("The fixed order of dQ's additions by reductions in "
-                     "key-block order (flash-map-to-gpu)"),
-      llvm::cl::init(FlashMapToGPUOptions().orderedDQ)};
   PassOptions::Option<int64_t> mmaWarps{
       *this, "mma-warps",
       llvm::cl::desc("Warps per block of the tensor-core kernels; the "

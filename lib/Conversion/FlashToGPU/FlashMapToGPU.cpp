@@ -273,20 +273,6 @@ struct HostGlue {
     func::CallOp::create(b, loc, name, TypeRange{}, operands);
     return map;
   }
-  /// The GPU's SM count (the runtime's flashDeviceSMCount), as an index.
-  Value smCount() {
-    ModuleOp module = b.getBlock()->getParentOp()->getParentOfType<ModuleOp>();
-    const char *name = "flashDeviceSMCount";
-    auto i32 = b.getI32Type();
-    if (!module.lookupSymbol(name)) {
-      OpBuilder mb = OpBuilder::atBlockBegin(module.getBody());
-      func::FuncOp::create(mb, loc, name, FunctionType::get(ctx, {}, {i32}))
-          .setPrivate();
-    }
-    Value n = func::CallOp::create(b, loc, name, TypeRange{i32}, ValueRange{})
-                  .getResult(0);
-    return arith::IndexCastOp::create(b, loc, b.getIndexType(), n);
-  }
   /// Launches `name` on grid (gx, gy) and waits for it; with dynamic
   /// sizes, only when the grid is not empty.
   void launch(StringRef name, Value gx, Value gy, int64_t threads,
@@ -514,7 +500,6 @@ struct FlashMapToGPUPass : flash::impl::FlashMapToGPUBase<FlashMapToGPUPass> {
     o.wgmma = wgmma;
     o.warpSpecialize = warpSpecialize;
     o.deterministic = deterministic;
-    o.orderedDQ = orderedDQ;
     o.persistentBlocks = persistentBlocks;
     o.persistentCaptures = persistentCaptures;
     o.fmaExp2 = fmaExp2;
@@ -675,8 +660,6 @@ struct FlashMapToGPUPass : flash::impl::FlashMapToGPUBase<FlashMapToGPUPass> {
       SmallVector<Attribute> sizeNames;
       for (const std::string &n : s->sizeArgNames())
         sizeNames.push_back(StringAttr::get(ctx, n));
-      if (s->takesSMCount())
-        sizeNames.push_back(StringAttr::get(ctx, "sm_count"));
       auto i64 = [&](int64_t v) {
         return IntegerAttr::get(IntegerType::get(ctx, 64), v);
       };
@@ -844,8 +827,6 @@ struct FlashMapToGPUPass : flash::impl::FlashMapToGPUBase<FlashMapToGPUPass> {
         if (scratch)
           args.push_back(scratch);
         llvm::append_range(args, rt.args);
-        if (s->takesSMCount())
-          args.push_back(host.smCount());
         llvm::append_range(args, maps);
         for (MappedKernel k : ks) {
           auto [gx, gy] = grid(k);

@@ -80,7 +80,7 @@ void KernelSpec::bindSizes(gpu::GPUFuncOp fn) const {
   // The function's arguments (its workgroup attributions follow them).
   ArrayRef<BlockArgument> args = fn.getArguments().take_front(
       fn.getFunctionType().getNumInputs());
-  args = args.drop_back(tensorMaps.size() + (takesSMCount() ? 1 : 0));
+  args = args.drop_back(tensorMaps.size());
   sizeArgs.assign(args.end() - numSizeArgs(), args.end());
 }
 
@@ -292,8 +292,6 @@ SmallVector<Type> gpukernels::withMaskAndCaptures(MLIRContext *ctx,
     all.push_back(MemRefType::get(
         {ShapedType::kDynamic}, s.isFloat8() ? s.elt : Float32Type::get(ctx)));
   all.append(s.numSizeArgs(), IndexType::get(ctx));
-  if (s.takesSMCount())
-    all.push_back(IndexType::get(ctx));
   all.append(s.tensorMaps.size(), LLVM::LLVMPointerType::get(ctx));
   return all;
 }

@@ -14,9 +14,7 @@
 //   convert: dq[bh][q] = scale * acc[bh][q], 4 elements a thread a step.
 //
 // The accumulator is [BH, ceil(Nq / 64) 64, D] f32, rows as dq's (the prep
-// kernel's blocks own it: 64 D words each). ordered-dq: after it a word a
-// prep block, its 64 rows' semaphore (an i32 the block zeroes), which
-// counts the key blocks that have added their dQ into the rows.
+// kernel's blocks own it: 64 D words each).
 //
 //===----------------------------------------------------------------------===//
 
@@ -74,14 +72,6 @@ Value gpukernels::gradDQIndex(KernelBuilder &kb, const KernelSpec &s, Value bh,
   return arith::AddIOp::create(
       kb.b, kb.loc, arith::MulIOp::create(kb.b, kb.loc, row, kb.c(s.tileD())),
       d);
-}
-
-Value gpukernels::gradDQSemaphoreIndex(KernelBuilder &kb, const KernelSpec &s,
-                                       Value first) {
-  Value words = gradDQIndex(kb, s, s.bhValue(kb), kb.c(0), kb.c(0));
-  return arith::AddIOp::create(
-      kb.b, kb.loc, words,
-      arith::DivUIOp::create(kb.b, kb.loc, first, kb.c(kRows * s.tileD())));
 }
 
 MappedKernel gpukernels::buildGradDQPrepKernel(OpBuilder &ob, Location loc,
@@ -175,20 +165,9 @@ MappedKernel gpukernels::buildGradDQPrepKernel(OpBuilder &ob, Location loc,
     vector::StoreOp::create(b, loc, zeros, acc, ValueRange{at},
                             /*nontemporal=*/false, llvm::MaybeAlign(16));
   }
-  // ordered-dq: and the rows' semaphore (0.0f: the bits of an i32 0).
-  if (s.gradOrderedDQ) {
-    Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                        blk.tid, kb.c(0));
-    scf::IfOp::create(b, loc, first, [&](OpBuilder &ib, Location il) {
-      KernelBuilder ki{ib, il};
-      memref::StoreOp::create(ib, il, ki.f(0.0f), acc,
-                              ValueRange{gradDQSemaphoreIndex(ki, s, base)});
-      scf::YieldOp::create(ib, il);
-    });
-  }
   gpu::ReturnOp::create(b, loc);
   MappedKernel k = mapped(fn);
-  k.scratchPerBlock = kRows * D + (s.gradOrderedDQ ? 1 : 0);
+  k.scratchPerBlock = kRows * D;
   return k;
 }
 

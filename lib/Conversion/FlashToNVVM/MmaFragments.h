@@ -108,15 +108,6 @@ struct MmaFragments {
   /// Waits until at most `pending` of this thread's bulk groups are in
   /// flight; `readOnly`: until their sources have been read.
   void bulkWait(int64_t pending, bool readOnly);
-  /// The i32 at generic address `addr` (i64), loaded with acquire
-  /// semantics at GPU scope (ld.acquire.gpu).
-  Value loadAcquire(Value addr);
-  /// Adds 1 to the i32 at generic address `addr` with release semantics
-  /// at GPU scope (red.release.gpu).
-  void releaseIncrement(Value addr);
-  /// Orders this thread's async-proxy memory accesses (bulk reductions)
-  /// with its generic-proxy ones, in every state space (fence.proxy.async).
-  void fenceProxyAsyncAll();
   /// The shared-memory address of workgroup buffer `buf` (i64).
   Value sharedAddress(Value buf);
   /// A wgmma matrix descriptor (128-byte swizzle) for the tile at shared

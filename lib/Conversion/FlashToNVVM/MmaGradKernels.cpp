@@ -337,13 +337,9 @@ enum GradStageBarrier : int64_t {
   kGradFull = 0,
   kGradEmpty = 2,
   /// dQ by reductions: dQ's staging tile 0, 1 read by the producer's bulk
-  /// reductions (the tile's writer warp arrives).
+  /// reductions (every producer thread arrives).
   kGradDQEmpty = 4
 };
-
-/// dQ by reductions: the dK/dV producer's threads that copy (its first two
-/// warps); the rest are the dQ writers, a warp a tile in turn.
-constexpr int64_t kCopierThreads = 64;
 
 /// grad-producer: registers per thread at launch and after setmaxnreg. One
 /// consumer warpgroup: two blocks an SM (32K registers each; 128 x 24 +
@@ -388,7 +384,7 @@ StageBarriers initGradRing(MmaFragments &F, Value buf, Value tid,
       bars.init(ib, il, kGradFull + i, fullArrivals);
       bars.init(ib, il, kGradEmpty + i, consumerThreads);
       if (dqTiles)
-        bars.init(ib, il, kGradDQEmpty + i, 32);
+        bars.init(ib, il, kGradDQEmpty + i, kProducerThreads);
     }
     scf::YieldOp::create(ib, il);
   });
@@ -972,15 +968,6 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
   Value doS = fn.getWorkgroupAttributions()[s.wgmma ? 0 : 1];
 
   Value bx = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
-  // ordered-dq under a causal limit: the key blocks from the last, whose
-  // query tiles start later (the first in each tile's order launch first).
-  const bool ordered = s.gradOrderedDQ;
-  if (ordered && s.causalOffset)
-    bx = arith::SubIOp::create(
-        b, loc,
-        arith::SubIOp::create(
-            b, loc, gpu::GridDimOp::create(b, loc, gpu::Dimension::x), kb.c(1)),
-        bx);
   Value kvbh = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
   Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
   MmaFragments F = mmaFragments(b, loc, elt, tid);
@@ -1013,65 +1000,6 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
                                         kb.c(kTile)));
   }
 
-  // ordered-dq: each query tile's reductions in a fixed order of the key
-  // blocks, its semaphore counting those done. Under a causal limit the
-  // order runs from the last key block that sees the tile's queries, whose
-  // blocks launch first (bx reversed above): a block's first tiles are its
-  // diagonal's, which the blocks before it reach later, so none waits for
-  // a block behind it. Without one every block sees every tile, and in the
-  // key blocks' order block b waits for block b - 1 from its first tile on:
-  // the wave's last block ran b reductions' round trips late (0.47-0.90x
-  // the two-kernel backward, sessions 35-37). Instead (FlashAttention-3's
-  // shift schedule) the key blocks of a batch-head that run at once (those
-  // of this block's wave of sm-count blocks; the ones of earlier waves,
-  // `finished`, go first) each start at a tile of their own: block a of
-  // the `running` takes tiles a s, a s + 1, ... (mod the tiles), and a
-  // tile's order is the order in which they reach it, so a block waits only
-  // for the one that had its tile s steps before. (A block per SM is assumed:
-  // where more run, the next wave's blocks wait for this one's, no
-  // deadlock.) Where more blocks run than there are tiles, the key blocks'
-  // order.
-  Value rotShift, rotRunning, rotFinished, rotFits, nQTiles, rotStride,
-      rotBlock;
-  const bool rotate = ordered && !s.causalOffset;
-  assert((!ordered || producer) && "ordered-dq: the producer's writers");
-  if (rotate) {
-    Value gx = gpu::GridDimOp::create(b, loc, gpu::Dimension::x);
-    Value wave = smCountArg(fn, s);
-    Value lin = F.add(bx, arith::MulIOp::create(b, loc, gx, kvbh));
-    Value waveStart = arith::MulIOp::create(
-        b, loc, arith::DivUIOp::create(b, loc, lin, wave), wave);
-    Value headStart = arith::MulIOp::create(b, loc, kvbh, gx);
-    Value start = arith::MaxUIOp::create(b, loc, waveStart, headStart);
-    Value end = arith::MinUIOp::create(b, loc, F.add(waveStart, wave),
-                                       F.add(headStart, gx));
-    rotRunning = arith::SubIOp::create(b, loc, end, start);
-    rotFinished = arith::SubIOp::create(b, loc, start, headStart);
-    nQTiles = arith::CeilDivUIOp::create(b, loc, nq, kb.c(kTile));
-    rotFits = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule,
-                                    rotRunning, nQTiles);
-    // Block a starts at tile a * stride: a tile's consecutive reductions
-    // come `stride` steps apart (tiles over running blocks: 2 where Nq = Nk,
-    // 64-query tiles and 128-key blocks), the time one has to count its
-    // reductions before the next block's turn.
-    rotStride = arith::MaxUIOp::create(
-        b, loc, arith::DivUIOp::create(b, loc, nQTiles, rotRunning), kb.c(1));
-    rotBlock = arith::SubIOp::create(b, loc, lin, start);
-    rotShift = arith::SelectOp::create(
-        b, loc, rotFits, arith::MulIOp::create(b, loc, rotBlock, rotStride),
-        kb.c(0));
-  }
-  // The query tile of the loops' tile `it` (rotated: see above).
-  auto rotTile = [&](OpBuilder &ib, Location il, Value it) -> Value {
-    if (!rotate)
-      return it;
-    KernelBuilder ki{ib, il};
-    Value n = arith::DivUIOp::create(ib, il, it, ki.c(kTile));
-    n = arith::RemUIOp::create(ib, il, arith::AddIOp::create(ib, il, n, rotShift),
-                               nQTiles);
-    return arith::MulIOp::create(ib, il, n, ki.c(kTile));
-  };
-
   // wgmma: Q (tile 0 of a stage) and dO (tile 1) are read K-major for S^T
   // and dP^T, MN-major for dK and dV.
   GradTiles tiles{s, tid, threads, kTile, nq, q, dO, qS, doS, std::nullopt};
@@ -1099,8 +1027,7 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
   std::optional<StageBarriers> bars;
   if (producer)
     bars = initGradRing(F, fn.getWorkgroupAttributions()[barBuf], tid,
-                        consumerThreads, atomicDQ,
-                        atomicDQ ? kCopierThreads : kProducerThreads);
+                        consumerThreads, atomicDQ);
   if (aShared) {
     aSw = sharedATiles(F, s, fn.getWorkgroupAttributions()[2], tid,
                        gradKernelThreads(s), {k, v}, kvbh, keyBase, nk,
@@ -1281,164 +1208,28 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
     Value ptid = arith::SubIOp::create(pb, loc, tid, kp.c(consumerThreads));
     Value qMap = tensorMapArg(fn, s, "q"), doMap = tensorMapArg(fn, s, "do");
     // dQ by reductions (FlashAttention-3's dQ writer): the consumers stage
-    // tile n's dQ into dQ tile n % 2 before they release stage n % 2. The
-    // producer's first two warps copy (kCopierThreads: the TMA copies from
-    // the first thread, a column element each), its last two write: once
-    // the consumers released tile n - 2's stage (for tile n), they add
-    // tile n - 2's dQ into the accumulator (writer thread q its row q: one
-    // bulk reduction), wait until the reductions have read it and release
-    // the dQ tile; after the last tile, the last two. No reduction's wait
-    // holds up the next tiles' copies. Carried: the tiles done, and the
-    // accumulator's index of the last two's first elements.
+    // tile n's dQ into dQ tile n % 2 before they release stage n % 2; the
+    // producer, once it has issued tile n's copies into that stage, adds
+    // tile n - 2's dQ into the accumulator (producer thread q < kTile its
+    // row q: one bulk reduction), waits until they have read it and
+    // releases the dQ tile; after the last tile, the last two. Carried:
+    // the tiles done, and the accumulator's index of the last two's first
+    // elements.
     // Writes tile m's dQ (in dQ tile m % 2; the accumulator's index of its
-    // first element: first). (The addresses from the thread here, not kept
-    // in the producer's 24 registers.)
-    Value wtid =
-        atomicDQ ? arith::SubIOp::create(pb, loc, ptid, kp.c(kCopierThreads))
-                       .getResult()
-                 : ptid;
-    auto isCopier = [&](OpBuilder &ib, Location il) {
-      return arith::CmpIOp::create(
-          ib, il, arith::CmpIPredicate::ult, ptid,
-          arith::ConstantIndexOp::create(ib, il, kCopierThreads));
-    };
+    // first element: first). (The addresses from ptid here, not kept in
+    // the producer's 24 registers.)
     auto isWriter = [&](OpBuilder &ib, Location il) {
-      return arith::CmpIOp::create(
-          ib, il, arith::CmpIPredicate::uge, ptid,
-          arith::ConstantIndexOp::create(ib, il, kCopierThreads));
+      return isRowThread(ib, il, ptid);
     };
-    // ordered-dq: a tile's writers wait until its semaphore counts the key
-    // blocks before this one in the tile's order (turnOf, above), and once
-    // their reductions are complete (not just read) count this one.
-    // Under a causal limit the order is from the last block that sees the
-    // tile's queries (kbMax - bx: the block of key kbMax 128 sees query
-    // it + 63, kbMax 128 <= it + 63 + offset); without one the blocks of
-    // earlier waves', then those running in the order they reach the tile
-    // (tile m: from block min(m / stride, running - 1) of them down, mod
-    // running).
-    auto turnOf = [&](OpBuilder &ib, Location il, Value first) {
-      KernelBuilder ki{ib, il};
-      Value rows = arith::MulIOp::create(
-          ib, il, arith::CeilDivUIOp::create(ib, il, nq, ki.c(kTile)),
-          ki.c(kTile));
-      Value it = arith::RemUIOp::create(
-          ib, il, arith::DivUIOp::create(ib, il, first, ki.c(D)), rows);
-      if (!s.causalOffset) {
-        Value m = arith::DivUIOp::create(ib, il, it, ki.c(kTile));
-        Value row = arith::MinUIOp::create(
-            ib, il, arith::DivUIOp::create(ib, il, m, rotStride),
-            arith::SubIOp::create(ib, il, rotRunning, ki.c(1)));
-        Value at = arith::RemUIOp::create(
-            ib, il,
-            arith::SubIOp::create(ib, il,
-                                  arith::AddIOp::create(ib, il, row,
-                                                        rotRunning),
-                                  rotBlock),
-            rotRunning);
-        return arith::SelectOp::create(
-                   ib, il, rotFits,
-                   arith::AddIOp::create(ib, il, rotFinished, at), bx)
-            .getResult();
-      }
-      Value last = arith::DivSIOp::create(
-          ib, il,
-          arith::AddIOp::create(ib, il, it, s.causalOffsetValue(ki, kTile - 1)),
-          ki.c(blockKeys));
-      last = arith::MinSIOp::create(
-          ib, il, last,
-          arith::SubIOp::create(
-              ib, il, gpu::GridDimOp::create(ib, il, gpu::Dimension::x),
-              ki.c(1)));
-      return arith::SubIOp::create(ib, il, last, bx).getResult();
-    };
-    auto semaphoreAt = [&](OpBuilder &ib, Location il, Value first) {
-      KernelBuilder ki{ib, il};
-      Value at = gradDQSemaphoreIndex(ki, s, first);
-      auto i64 = [&](Value x) {
-        return arith::IndexCastUIOp::create(ib, il, ib.getI64Type(), x)
-            .getResult();
-      };
-      return arith::AddIOp::create(
-                 ib, il,
-                 i64(memref::ExtractAlignedPointerAsIndexOp::create(ib, il,
-                                                                    dqAcc)),
-                 arith::MulIOp::create(
-                     ib, il, i64(at),
-                     arith::ConstantIntOp::create(ib, il, ib.getI64Type(), 4)))
-          .getResult();
-    };
-    // The writers' warps take the tiles in turn (tile n: warp n % 2 of
-    // them), each lane two rows of it: a warp waits for its own tiles'
-    // turns and reductions only, so one tile's round trip does not hold up
-    // the next (when a count followed the next tile's issue, a tile's count
-    // waited for the next tile's turn, and so for every block's after it:
-    // the third form's 0.41-0.80x, session 37).
-    Value wLane = arith::RemUIOp::create(pb, loc, wtid, kp.c(32));
-    Value wWarp = arith::DivUIOp::create(pb, loc, wtid, kp.c(32));
-    auto isWriterOf = [&](OpBuilder &ib, Location il, Value n) {
-      Value mine = arith::CmpIOp::create(
-          ib, il, arith::CmpIPredicate::eq,
-          arith::RemUIOp::create(ib, il, n,
-                                 arith::ConstantIndexOp::create(ib, il, 2)),
-          wWarp);
-      return arith::AndIOp::create(ib, il, isWriter(ib, il), mine).getResult();
-    };
-    // Writes tile m's dQ (in dQ tile m % 2; the accumulator's index of its
-    // first element: first), releases the dQ tile once the reductions have
-    // read it; ordered-dq: after its turn, and counted once they are
-    // complete.
     auto writeDQ = [&](OpBuilder &ib, Location il, Value m, Value first) {
-      MmaFragments W{ib, il, elt, F.lrow, F.lmat, F.g, F.t2};
-      Value sem;
-      if (ordered) {
-        sem = semaphoreAt(ib, il, first);
-        Value turn = arith::IndexCastUIOp::create(ib, il, ib.getI32Type(),
-                                                  turnOf(ib, il, first));
-        scf::WhileOp::create(
-            ib, il, TypeRange(), ValueRange(),
-            [&](OpBuilder &cb, Location cl, ValueRange) {
-              MmaFragments C{cb, cl, elt, F.lrow, F.lmat, F.g, F.t2};
-              Value seen = C.loadAcquire(sem);
-              scf::ConditionOp::create(
-                  cb, cl,
-                  arith::CmpIOp::create(cb, cl, arith::CmpIPredicate::ne, seen,
-                                        turn),
-                  ValueRange());
-            },
-            [&](OpBuilder &db, Location dl, ValueRange) {
-              scf::YieldOp::create(db, dl);
-            });
-        W.fenceProxyAsyncAll();
-      }
-      Value stage = arith::RemUIOp::create(
-          ib, il, m, arith::ConstantIndexOp::create(ib, il, 2));
-      for (int64_t r = 0; r < kTile; r += 32) {
-        auto [accRow, tileRow] = dqRowAddresses(
-            ib, il,
-            arith::AddIOp::create(ib, il, wLane,
-                                  arith::ConstantIndexOp::create(ib, il, r)),
-            stage);
-        reduceRowAt(ib, il, accRow, tileRow, first);
-      }
-      W.bulkWait(0, /*readOnly=*/true);
-      bars->arrive(ib, il, kGradDQEmpty, stage);
-      if (ordered) {
-        if (!getenv("FLASH_EXP_RELEASE_READ"))
-          W.bulkWait(0, /*readOnly=*/false);
-        W.fenceProxyAsyncAll();
-        NVVM::SyncWarpOp::create(
-            ib, il,
-            arith::ConstantIntOp::create(ib, il, ib.getI32Type(), -1));
-        scf::IfOp::create(
-            ib, il,
-            arith::CmpIOp::create(ib, il, arith::CmpIPredicate::eq, wLane,
-                                  arith::ConstantIndexOp::create(ib, il, 0)),
-            [&](OpBuilder &tb, Location tl) {
-              MmaFragments T{tb, tl, elt, F.lrow, F.lmat, F.g, F.t2};
-              T.releaseIncrement(sem);
-              scf::YieldOp::create(tb, tl);
-            });
-      }
+      scf::IfOp::create(
+          ib, il, isWriter(ib, il), [&](OpBuilder &wb, Location wl) {
+            Value stage = arith::RemUIOp::create(
+                wb, wl, m, arith::ConstantIndexOp::create(wb, wl, 2));
+            auto [accRow, tileRow] = dqRowAddresses(wb, wl, ptid, stage);
+            reduceRowAt(wb, wl, accRow, tileRow, first);
+            scf::YieldOp::create(wb, wl);
+          });
     };
     SmallVector<Value> pInits{kp.c(0)};
     if (atomicDQ)
@@ -1454,16 +1245,17 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
           SmallVector<Value> n = tileLoop(
               hb, hl, h.from, h.end, kTile, n0, h.cursor ? &*h.cursor : nullptr,
               h.state,
-              [&](OpBuilder &lb, Location l, Value loopTile, ValueRange args,
-                  Value, ValueRange) -> SmallVector<Value> {
+              [&](OpBuilder &lb, Location l, Value it, ValueRange args, Value,
+                  ValueRange) -> SmallVector<Value> {
                 MmaFragments G{lb, l, elt, F.lrow, F.lmat, F.g, F.t2};
-                Value it = rotTile(lb, l, loopTile);
                 // Q and dO by TMA from the producer's first thread (zero
                 // past Nq, where the consumers' P^T and dS^T are 0), which
                 // adds their bytes to the stage's phase first; the lse and
                 // D columns by every producer thread's cp.async, whose
                 // arrivals complete it.
-                auto copies = [&](Value st) {
+                Value stage;
+                produceStage(G, *bars, args[0], [&](Value st) {
+                  stage = st;
                   scf::IfOp::create(
                       lb, l,
                       arith::CmpIOp::create(lb, l, arith::CmpIPredicate::eq,
@@ -1483,30 +1275,24 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
                                  doMap, qbh, it, bar);
                         scf::YieldOp::create(ib, il);
                       });
-                  tiles.issueColumns(
-                      G, ptid, atomicDQ ? kCopierThreads : kProducerThreads,
-                      qbh, it, st);
-                };
+                  tiles.issueColumns(G, ptid, kProducerThreads, qbh, it, st);
+                });
                 SmallVector<Value> next{G.add(args[0], G.c(1))};
-                if (!atomicDQ) {
-                  produceStage(G, *bars, args[0], copies);
+                if (!atomicDQ)
                   return next;
-                }
-                scf::IfOp::create(
-                    lb, l, isCopier(lb, l), [&](OpBuilder &cb, Location cl) {
-                      MmaFragments C{cb, cl, elt, F.lrow, F.lmat, F.g, F.t2};
-                      produceStage(C, *bars, args[0], copies);
-                      scf::YieldOp::create(cb, cl);
-                    });
                 // (Stage n % 2 released: tile n - 2's dQ is staged.)
-                Value has2 = arith::AndIOp::create(
-                    lb, l, isWriterOf(lb, l, args[0]),
-                    arith::CmpIOp::create(lb, l, arith::CmpIPredicate::uge,
-                                          args[0], G.c(2)));
+                Value has2 = arith::CmpIOp::create(
+                    lb, l, arith::CmpIPredicate::uge, args[0], G.c(2));
                 scf::IfOp::create(lb, l, has2, [&](OpBuilder &ib, Location il) {
-                  auto [stage, phase] = ringSlot(ib, il, args[0]);
-                  bars->waitReleased(ib, il, kGradEmpty, stage, phase);
                   writeDQ(ib, il, args[0], args[2]);
+                  scf::IfOp::create(ib, il, isWriter(ib, il),
+                                    [&](OpBuilder &wb, Location wl) {
+                                      MmaFragments W{wb,     wl,  elt, F.lrow,
+                                                     F.lmat, F.g, F.t2};
+                                      W.bulkWait(0, /*readOnly=*/true);
+                                      scf::YieldOp::create(wb, wl);
+                                    });
+                  bars->arrive(ib, il, kGradDQEmpty, stage);
                   scf::YieldOp::create(ib, il);
                 });
                 KernelBuilder kl{lb, l};
@@ -1519,15 +1305,14 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
       // The last two tiles' dQ, once the consumers staged it.
       Value done = pHeads.getResult(0);
       for (int64_t back = 2; back >= 1; --back) {
-        Value m = arith::SubIOp::create(pb, loc, done, kp.c(back));
-        Value has = arith::AndIOp::create(
-            pb, loc, isWriterOf(pb, loc, m),
-            arith::CmpIOp::create(pb, loc, arith::CmpIPredicate::uge, done,
-                                  kp.c(back)));
+        Value has = arith::CmpIOp::create(pb, loc, arith::CmpIPredicate::uge,
+                                          done, kp.c(back));
         scf::IfOp::create(pb, loc, has, [&](OpBuilder &ib, Location il) {
+          MmaFragments I{ib, il, elt, F.lrow, F.lmat, F.g, F.t2};
+          Value m = arith::SubIOp::create(ib, il, done, I.c(back));
           auto [stage, phase] = ringSlot(ib, il, m);
           bars->wait(ib, il, kGradEmpty, stage, phase);
-          writeDQ(ib, il, m, pHeads.getResult(back));
+          writeDQ(ib, il, m, pHeads.getResult(back == 2 ? 2 : 1));
           scf::YieldOp::create(ib, il);
         });
       }
@@ -2039,7 +1824,7 @@ gpu::GPUFuncOp gpukernels::buildGradKVMmaKernel(OpBuilder &ob, Location loc,
             cursorState, /*partialOnly=*/bool(mask),
             [&](OpBuilder &lb, Location l, Value it, ValueRange args,
                 Value nextTile, bool full) {
-              return tileStep(full)(lb, l, rotTile(lb, l, it), args, nextTile);
+              return tileStep(full)(lb, l, it, args, nextTile);
             },
             h.fullFrom, h.fullTo);
         scf::YieldOp::create(

@@ -568,29 +568,6 @@ void MmaFragments::bulkWait(int64_t pending, bool readOnly) {
             "");
 }
 
-// Inline PTX: upstream's NVVM dialect has no scoped acquire loads or
-// release reductions.
-Value MmaFragments::loadAcquire(Value addr) {
-  return LLVM::InlineAsmOp::create(
-             b, loc, b.getI32Type(), ValueRange{addr},
-             "ld.acquire.gpu.b32 $0, [$1];", "=r,l",
-             /*has_side_effects=*/true, /*is_align_stack=*/false,
-             LLVM::tailcallkind::TailCallKind::None,
-             LLVM::AsmDialectAttr::get(b.getContext(),
-                                       LLVM::AsmDialect::AD_ATT),
-             ArrayAttr())
-      .getResult(0);
-}
-
-void MmaFragments::releaseIncrement(Value addr) {
-  inlinePtx(b, loc, 0, ValueRange{addr}, "red.release.gpu.add.u32 [$0], 1;",
-            "l");
-}
-
-void MmaFragments::fenceProxyAsyncAll() {
-  inlinePtx(b, loc, 0, ValueRange(), "fence.proxy.async;", "");
-}
-
 Value MmaFragments::sharedAddress(Value buf) {
   Value p = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, buf);
   return arith::IndexCastUIOp::create(b, loc, b.getI64Type(), p);

@@ -88,19 +88,10 @@ struct TensorCoreKind : KernelKind {
     // (K is also dQ^T's A operand) and takes two warpgroups, 128 keys a
     // block, by default: each query tile's reduction then covers twice the
     // keys (half the reduction traffic of one warpgroup's 64).
-    // ordered-dq: the same kernels where the op or the pipeline asks for a
-    // fixed order, the reductions in the key blocks' order (64-query
-    // tiles, a semaphore each: not with a mask operand or a score_mod,
-    // whose dK/dV tiles are 32 queries, nor a mask_mod, whose key blocks'
-    // query ranges need not nest).
-    const bool reductions =
-        backward && s.wgmma && !blockMaskApplies(s) && s.tileD() <= 128;
-    const bool fixedOrder = o.deterministic || s.orderFixed;
-    s.gradOrderedDQ = reductions && fixedOrder && o.orderedDQ && !s.mask &&
-                      !s.scoreMod && !s.maskMod;
-    s.gradAtomicDQ = reductions && (!fixedOrder || s.gradOrderedDQ);
-    s.gradAShared =
-        backward && s.wgmma && (s.tileD() > 128 || o.gradAShared || s.gradAtomicDQ);
+    s.gradAtomicDQ = backward && s.wgmma && !o.deterministic && !s.orderFixed &&
+                     !blockMaskApplies(s) && s.tileD() <= 128;
+    s.gradAShared = backward && s.wgmma &&
+                    (s.tileD() > 128 || o.gradAShared || s.gradAtomicDQ);
     // A producer warpgroup in the backward kernels (grad-producer).
     s.gradProducer = backward && o.gradProducer && s.gradAShared;
     // Two consumer warpgroups in the backward by reductions, and always at

@@ -84,11 +84,6 @@ MappedKernel buildGradDQConvertKernel(OpBuilder &b, Location loc,
 /// The scratch index of dQ's accumulator element (bh, q, d).
 Value gradDQIndex(KernelBuilder &kb, const KernelSpec &s, Value bh, Value q,
                   Value d);
-/// ordered-dq (s.gradOrderedDQ): the scratch index of the semaphore of the
-/// 64-row tile whose first element is at accumulator index `first` (the
-/// key blocks that have added their dQ into it; one word a prep block,
-/// after the accumulator).
-Value gradDQSemaphoreIndex(KernelBuilder &kb, const KernelSpec &s, Value first);
 
 /// Whether `s` (fp8) takes the wgmma fp8 forward: D = Dv = 128, no block
 /// mask (its table would take the scratch that holds V^T).

@@ -29,19 +29,6 @@
 // RUN: flash-opt %s --split-input-file --flash-map-to-gpu="deterministic=0 grad-producer=0" | FileCheck %s
 // RUN: flash-opt %s --split-input-file --flash-map-to-gpu="deterministic=0" | FileCheck %s --check-prefix=PROD
 // RUN: flash-opt %s --split-input-file --flash-map-to-gpu | FileCheck %s --check-prefix=DEFAULT
-// ordered-dq: the same kernels where the order must be fixed (the pipeline's
-// deterministic default, an op marked `deterministic`), each tile's
-// reductions in a fixed order of the key blocks: a semaphore word per prep
-// block after the accumulator (64 x 64 + 1 words a block), which the tile's
-// writer warp waits for (ld.acquire.gpu until it counts the key blocks
-// before this one), then adds its rows, releases the dQ tile once they are
-// read, waits for them to complete, fences the async proxy and counts the
-// block (red.release.gpu, lane 0 after the warp's sync). Under a causal
-// limit the key blocks run from the last (gridDim.x - 1 - blockIdx.x), each
-// tile's order from the last key block that sees it; without one the
-// blocks a wave of sm-count blocks runs (the host's flashDeviceSMCount, the
-// contract's size `sm_count`) start at tiles of their own.
-// RUN: flash-opt %s --split-input-file --flash-map-to-gpu="ordered-dq=1" | FileCheck %s --check-prefix=ORDERED
 
 // CHECK-LABEL: module attributes {flash.kernels = [{args = ["q", "k", "v", "o", "lse", "do", "dq", "delta", "scratch"], batch_heads = "bh", block = 128 : i64, kind = "simt", name = "flash_attention_grad_dq_0_prep", rows = "nq", rows_per_block = 64 : i64, scratch_per_block = 4096 : i64
 // CHECK-SAME: {args = ["q", "k", "v", "lse", "do", "delta", "dk", "dv", "scratch"], batch_heads = "bhkv", block = 256 : i64, kind = "wgmma", name = "flash_attention_grad_dkdv_0", rows = "nk", rows_per_block = 128 : i64
@@ -113,20 +100,6 @@
 // DEFAULT: @flash_attention_grad_dq_0 blocks
 // DEFAULT: @flash_attention_grad_dkdv_0 blocks
 // DEFAULT-NOT: cp.reduce.async.bulk
-// ORDERED-LABEL: module attributes {flash.kernels = [{{.*}}name = "flash_attention_grad_dq_0_prep", rows = "nq", rows_per_block = 64 : i64, scratch_per_block = 4097 : i64
-// ORDERED: gpu.func @flash_attention_grad_dkdv_0
-// ORDERED: gpu.grid_dim  x
-// ORDERED: arith.subi
-// ORDERED: scf.while
-// ORDERED: ld.acquire.gpu.b32
-// ORDERED: cp.reduce.async.bulk
-// ORDERED: cp.reduce.async.bulk
-// ORDERED: cp.async.bulk.wait_group.read 0;
-// ORDERED: nvvm.mbarrier.arrive
-// ORDERED: cp.async.bulk.wait_group 0;
-// ORDERED: fence.proxy.async;
-// ORDERED: nvvm.bar.warp.sync
-// ORDERED: red.release.gpu.add.u32
 func.func @grad_bf16_gqa(%q: tensor<2x4x100x64xbf16>, %k: tensor<2x2x70x64xbf16>,
                          %l: tensor<2x4x100xf32>) -> (tensor<2x4x100x64xbf16>, tensor<2x2x70x64xbf16>) {
   %r:3 = flash.attention_grad ins(%q, %k, %k, %q, %l, %q : tensor<2x4x100x64xbf16>,
@@ -144,19 +117,6 @@ func.func @grad_bf16_gqa(%q: tensor<2x4x100x64xbf16>, %k: tensor<2x2x70x64xbf16>
 // CHECK: @flash_attention_grad_dq_0 blocks
 // CHECK: @flash_attention_grad_dkdv_0 blocks
 // CHECK-NOT: cp.reduce.async.bulk
-// ORDERED: sizes = ["sm_count"]
-// ORDERED-LABEL: func.func @grad_deterministic
-// ORDERED: %[[SMS:.*]] = call @flashDeviceSMCount() : () -> i32
-// ORDERED: %[[W:.*]] = arith.index_cast %[[SMS]] : i32 to index
-// ORDERED: @flash_attention_grad_dq_0_prep blocks {{.*}} %[[W]] : index, {{.*}} : !llvm.ptr)
-// ORDERED: %[[SMS2:.*]] = call @flashDeviceSMCount() : () -> i32
-// ORDERED: %[[W2:.*]] = arith.index_cast %[[SMS2]] : i32 to index
-// ORDERED: @flash_attention_grad_dkdv_0 blocks {{.*}} %[[W2]] : index, {{.*}} : !llvm.ptr)
-// ORDERED: gpu.func @flash_attention_grad_dkdv_0({{.*}}, %[[ARG:[a-z0-9]*]]: index, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr)
-// ORDERED: gpu.grid_dim  x
-// ORDERED: arith.divui %{{.*}}, %[[ARG]]
-// ORDERED: ld.acquire.gpu.b32
-// ORDERED: red.release.gpu.add.u32
 func.func @grad_deterministic(%q: tensor<2x100x64xbf16>, %l: tensor<2x100xf32>)
     -> tensor<2x100x64xbf16> {
   %r:3 = flash.attention_grad ins(%q, %q, %q, %q, %l, %q : tensor<2x100x64xbf16>,

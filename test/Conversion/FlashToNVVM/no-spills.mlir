@@ -66,11 +66,6 @@
 // RUN: %gen --grad --batch 4 --hq 32 --n 4096 --d 64 --dtype bf16 --causal | flash-opt --flash-to-nvvm="format=isa deterministic=0" | %python %S/ptxas_spills.py | FileCheck %s --check-prefixes=ATOMIC,ATOMIC128
 // RUN: %gen --grad --batch 4 --hq 32 --n 4096 --d 64 --dtype bf16 | flash-opt --flash-to-nvvm="format=isa deterministic=0" | %python %S/ptxas_spills.py | FileCheck %s --check-prefixes=ATOMIC,ATOMIC128
 // RUN: %gen --grad --batch 2 --hq 4 --hkv 2 --nq 300 --nk 260 --d 128 --dtype bf16 --causal --causal-offset -20 --mask add | flash-opt --flash-to-nvvm="format=isa deterministic=0" | %python %S/ptxas_spills.py | FileCheck %s --check-prefix=ATOMIC128
-// The same in the key blocks' order (ordered-dq: the dQ writers' semaphore;
-// at d = 128 its dK/dV kernel spills 20 bytes).
-// RUN: %gen --grad --batch 4 --hq 32 --n 4096 --d 64 --dtype bf16 --causal | flash-opt --flash-to-nvvm="format=isa ordered-dq=1" | %python %S/ptxas_spills.py | FileCheck %s --check-prefixes=ATOMIC,ATOMIC128
-// RUN: %gen --grad --batch 4 --hq 32 --n 4096 --d 64 --dtype bf16 | flash-opt --flash-to-nvvm="format=isa ordered-dq=1" | %python %S/ptxas_spills.py | FileCheck %s --check-prefixes=ATOMIC,ATOMIC128
-// RUN: %gen --grad --batch 4 --hq 16 --n 4096 --d 128 --dtype bf16 --causal | flash-opt --flash-to-nvvm="format=isa ordered-dq=1" | %python %S/ptxas_spills.py | FileCheck %s --check-prefix=ATOMIC128
 // ATOMIC128-DAG: flash_attention_grad_dq_0_prep: {{[0-9]+}} registers, 0 bytes spilled
 // ATOMIC-DAG: flash_attention_grad_dkdv_0: {{[0-9]+}} registers, 0 bytes spilled
 // ATOMIC128-DAG: flash_attention_grad_dq_0: {{[0-9]+}} registers, 0 bytes spilled

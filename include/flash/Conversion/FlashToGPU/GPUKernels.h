@@ -59,16 +59,6 @@ struct KernelSpec {
   /// The wgmma backward adds dS K into an f32 dQ in the scratch buffer
   /// with atomics from the dK/dV kernel (deterministic=false).
   bool gradAtomicDQ = false;
-  /// gradAtomicDQ in a fixed order (ordered-dq): each query tile's
-  /// reductions in the order of the key blocks, by a semaphore a tile
-  /// after the accumulator (GradDQAccumulator.cpp); under a causal limit
-  /// the key blocks from the last (gradKeyBlock).
-  bool gradOrderedDQ = false;
-  /// Whether the kernels take the GPU's SM count (an index after the size
-  /// arguments; the host's flashDeviceSMCount, the Python front's
-  /// multi_processor_count): ordered-dq's key blocks wait for each other
-  /// only within a wave of blocks the GPU runs at once.
-  bool takesSMCount() const { return gradOrderedDQ; }
   /// The op asks for results in a fixed order of additions (a backward
   /// marked `deterministic`): no atomics.
   bool orderFixed = false;
@@ -289,13 +279,7 @@ MemRefType captureType(MLIRContext *ctx, RankedTensorType t);
 /// The arguments after the scratch buffer: the size arguments, then the
 /// tensor maps.
 inline unsigned trailingArgs(const KernelSpec &s) {
-  return s.numSizeArgs() + (s.takesSMCount() ? 1 : 0) + s.tensorMaps.size();
-}
-
-/// The GPU's SM count (s.takesSMCount()): the argument before the tensor
-/// maps.
-inline Value smCountArg(gpu::GPUFuncOp fn, const KernelSpec &s) {
-  return fn.getArgument(fn.getNumArguments() - s.tensorMaps.size() - 1);
+  return s.numSizeArgs() + s.tensorMaps.size();
 }
 
 /// The kernel's capture buffers: the s.captures.size() arguments before

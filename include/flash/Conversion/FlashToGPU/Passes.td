@@ -164,17 +164,6 @@ def FlashMapToGPU : Pass<"flash-map-to-gpu", "::mlir::ModuleOp"> {
            "dK/dV kernel (two products of seven fewer; the sums' order, "
            "hence dQ's last bits, vary between runs), without a document "
            "mask's block mask">,
-    Option<"orderedDQ", "ordered-dq", "bool", /*default=*/"false",
-           "The fixed order of the backward's dQ additions by ordered "
-           "reductions (wgmma, d <= 128, no mask operand or modifiers): "
-           "the dK/dV kernel adds each key block's dQ into the f32 "
-           "accumulator as deterministic=false does, each query tile's in "
-           "the order of the key blocks (a semaphore a tile that each "
-           "block's dQ writer waits for and counts on; under a causal "
-           "limit the last key block first, as FlashAttention-3's "
-           "deterministic mode), instead of a dQ kernel that recomputes S "
-           "and dP: five products instead of seven, bitwise the same dQ "
-           "from run to run">,
     Option<"cooperativeMatrix", "cooperative-matrix", "bool",
            /*default=*/"false",
            "The f16 forward (head dim a multiple of 16 up to 256) on "
