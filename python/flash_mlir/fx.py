@@ -120,6 +120,13 @@ def _tensor(node):
     return shape, _DT[dt]
 
 
+# The bits of -inf and +inf, as MLIR writes non-finite float literals.
+_INF_BITS = {"f32": ("0xFF800000", "0x7F800000"),
+             "f16": ("0xFC00", "0x7C00"),
+             "bf16": ("0xFF80", "0x7F80"),
+             "f64": ("0xFFF0000000000000", "0x7FF0000000000000")}
+
+
 def _const(x):
     """A Python value of the graph (a node whose value is a number)."""
     if isinstance(x, torch.fx.Node):
@@ -332,7 +339,8 @@ def _target_name(n):
 
 _VIEW = {"view", "reshape", "flatten", "unsqueeze", "squeeze", "view_as",
          "reshape_as", "unflatten"}
-_IDENTITY = {"contiguous", "clone", "detach", "alias"}
+_IDENTITY = {"contiguous", "clone", "detach", "alias", "lift_fresh_copy",
+             "lift_fresh"}
 _CAST = {"float", "half", "bfloat16", "double", "to", "type_as", "type"}
 _BINARY = {"add", "sub", "mul", "div", "truediv", "true_divide", "rsub",
            "floordiv", "iadd", "imul", "itruediv", "isub", "radd", "rmul",
@@ -594,7 +602,11 @@ class _Exporter:
             lit = ("true" if v else "false") if dt == "i1" else (
                 repr(float(v)) if dt in _FLOAT else str(int(v)))
             if dt in _FLOAT and not math.isfinite(float(v)):
-                raise Unsupported("get_attr")
+                # +-inf by its bits (a where(keep, s, tensor(-inf))'s fill).
+                bits = _INF_BITS.get(dt)
+                if bits is None or math.isnan(float(v)):
+                    raise Unsupported("get_attr")
+                lit = bits[0] if float(v) < 0 else bits[1]
             data = f"dense<{lit}>"
         else:
             import numpy as np

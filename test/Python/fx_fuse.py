@@ -176,6 +176,13 @@ class SoftmaxMix(nn.Module):  # softmax over features, mixed by a weight: not ov
     def forward(s, x, mask=None):
         return torch.softmax(x, dim=1) @ s.w
 
+def triu_bool(s, q, k, v, m):  # masked_fill(triu(ones(bool), 1), -inf)
+    a = q @ k.transpose(-2, -1) / math.sqrt(HD)
+    return torch.softmax(a.masked_fill(torch.triu(torch.ones(N, N, dtype=torch.bool), 1), float("-inf")), -1) @ v
+def where_tril_inf(s, q, k, v, m):  # where(tril(bool), s, tensor(-inf))
+    a = q @ k.transpose(-2, -1) / math.sqrt(HD)
+    keep = torch.tril(torch.ones(N, N, dtype=torch.bool))
+    return torch.softmax(torch.where(keep, a, torch.tensor(float("-inf"))), -1) @ v
 def prefix_inplace(s, q, k, v, m):  # a prefix-LM mask edited in place
     keep = torch.tril(torch.ones(N, N)); keep[:, :5] = 1.0
     a = q @ k.transpose(-2, -1) / math.sqrt(HD)
@@ -364,6 +371,15 @@ CASES = [
     ("fill_1e4", Attn(fill_1e4)),
     # T5: the learned bias is the mask operand; its parameter's gradient
     # matches too.
+    # torch's bool triangles: a select of predicates (the raise), a -inf
+    # 0-d tensor constant by its bits and lift_fresh_copy passed through
+    # (the export; it was a leaf, and the mask a score_mod).
+    # CHECK: aten_triu_bool: fused scale=0.3536 causal=True offset=0 mask=False ok
+    ("aten_triu_bool", Attn(triu_bool)),
+    # CHECK: where_tril_inf: fused scale=0.3536 causal=True offset=0 mask=False ok
+    ("where_tril_inf", Attn(where_tril_inf)),
+    # CHECK: aten_where_tril_inf: fused scale=0.3536 causal=True offset=0 mask=False ok
+    ("aten_where_tril_inf", Attn(where_tril_inf)),
     # Tensors the attention reads written in place (through views): not
     # fused, and the writes kept (fx's dead-code elimination removed them).
     # (symbolic_trace runs the mask's code, which reads no input: the
