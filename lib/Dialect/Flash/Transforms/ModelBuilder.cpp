@@ -207,9 +207,10 @@ bool ModelBuilder::isSimple(ArrayRef<AffineExpr> index) {
 
 /// Whether an index is a relative position: an affine sum without
 /// quotients or remainders in which some dim has a negative coefficient (a
-/// relative-position table read at j - i + c). Those are the program's own
-/// index arithmetic, not what folding a reshape puts there (h * 64 + d, a
-/// dim's quotient and remainder).
+/// relative-position table read at j - i + c), or a position plus a
+/// constant. Those are the program's own index arithmetic, not what
+/// folding a reshape puts there (h * 64 + d, a dim's quotient and
+/// remainder).
 static bool isRelativePosition(AffineExpr e) {
   bool divMod = false, negative = false;
   e.walk([&](AffineExpr s) {
@@ -224,7 +225,18 @@ static bool isRelativePosition(AffineExpr e) {
         negative = true;
     }
   });
-  return negative && !divMod;
+  if (negative && !divMod)
+    return true;
+  // A position shifted by a constant (queries read at i + c of a key-length
+  // table: the queries are the last of the keys) is the program's too: a
+  // reshape's folding puts products and quotients there, not offsets.
+  if (auto sum = dyn_cast<AffineBinaryOpExpr>(e);
+      sum && sum.getKind() == AffineExprKind::Add)
+    return (isa<AffineDimExpr>(sum.getLHS()) &&
+            isa<AffineConstantExpr>(sum.getRHS())) ||
+           (isa<AffineConstantExpr>(sum.getLHS()) &&
+            isa<AffineDimExpr>(sum.getRHS()));
+  return false;
 }
 
 bool ModelBuilder::readsComplex(const Expr *e) {

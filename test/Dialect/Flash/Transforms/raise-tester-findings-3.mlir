@@ -4,7 +4,8 @@
 // 2048), whose rounding moves the mask's edges (rebuilt in f32 they were
 // wrong answers, errors 0.06-0.44: now rounded as computed), and torch's
 // triu of a bool ones tensor (a select of predicates: refused before), and
-// window bounds as affine.apply of positions.
+// window bounds as affine.apply of positions, segment ids read at a
+// shifted query position.
 // RUN: flash-opt %s --split-input-file --flash-raise-attention | FileCheck %s
 // RUN: %python %flash_src_root/utils/raisecheck.py %s --build %flash_obj_root | FileCheck %s --check-prefix=EXEC
 // EXEC-NOT: FAIL
@@ -479,4 +480,87 @@ func.func @win_affine_apply_fwd(%A_q: tensor<2x2x29x8xf32>, %A_k: tensor<2x2x37x
     linalg.yield %r : f32
   } -> tensor<2x2x29x8xf32>
   return %_g26 : tensor<2x2x29x8xf32>
+}
+
+// -----
+
+// Query segment ids read from the key ids at (b, i + 1) (the queries are the
+// last Nq of the keys) under P V written as collapse_shape / batch_matmul /
+// expand_shape: a position plus a constant is the program's index, not a
+// reshape's (the view was kept as a leaf, and the remark blamed the
+// probabilities).
+// CHECK-LABEL: func.func @dg_br_nq29_ninf_nocausal_fwd
+// CHECK: flash.attention
+// CHECK: mask_mod
+// CHECK: tensor.extract
+// CHECK: return
+// EXEC: dg_br_nq29_ninf_nocausal_fwd: raised=yes
+func.func @dg_br_nq29_ninf_nocausal_fwd(%A_q: tensor<2x2x29x16xf32>, %A_k: tensor<2x2x30x16xf32>, %A_v: tensor<2x2x30x16xf32>) -> (tensor<2x2x29x16xf32>) {
+  %_seg1 = arith.constant dense<[[0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2], [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1]]> : tensor<2x30xi32>
+  %_cl2 = tensor.collapse_shape %A_q [[0, 1], [2], [3]] : tensor<2x2x29x16xf32> into tensor<4x29x16xf32>
+  %_cl3 = tensor.collapse_shape %A_k [[0, 1], [2], [3]] : tensor<2x2x30x16xf32> into tensor<4x30x16xf32>
+  %_e4 = tensor.empty() : tensor<4x29x30xf32>
+  %_c5 = arith.constant 0.0 : f32
+  %_f6 = linalg.fill ins(%_c5 : f32) outs(%_e4 : tensor<4x29x30xf32>) -> tensor<4x29x30xf32>
+  %_mm7 = linalg.batch_matmul indexing_maps = [affine_map<(b, m, n, k) -> (b, m, k)>, affine_map<(b, m, n, k) -> (b, n, k)>, affine_map<(b, m, n, k) -> (b, m, n)>] ins(%_cl2, %_cl3 : tensor<4x29x16xf32>, tensor<4x30x16xf32>) outs(%_f6 : tensor<4x29x30xf32>) -> tensor<4x29x30xf32>
+  %_ex8 = tensor.expand_shape %_mm7 [[0, 1], [2], [3]] output_shape [2, 2, 29, 30] : tensor<4x29x30xf32> into tensor<2x2x29x30xf32>
+  %_e9 = tensor.empty() : tensor<2x2x29x30xf32>
+  %_g10 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_ex8 : tensor<2x2x29x30xf32>) outs(%_e9 : tensor<2x2x29x30xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %c = arith.constant 0.25 : f32
+    %r = arith.mulf %a0, %c : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x29x30xf32>
+  %_e11 = tensor.empty() : tensor<2x2x29x30xf32>
+  %_g12 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, i + 1)>, affine_map<(b, h, i, j) -> (b, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g10, %_seg1, %_seg1 : tensor<2x2x29x30xf32>, tensor<2x30xi32>, tensor<2x30xi32>) outs(%_e11 : tensor<2x2x29x30xf32>) {
+  ^bb0(%a0: f32, %a1: i32, %a2: i32, %out: f32):
+    %i = linalg.index 2 : index
+    %j = linalg.index 3 : index
+    %keep0 = arith.cmpi eq, %a1, %a2 : i32
+    %mn = arith.constant 0xFF800000 : f32
+    %r = arith.select %keep0, %a0, %mn : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x29x30xf32>
+  %_e13 = tensor.empty() : tensor<2x2x29x1xf32>
+  %_c14 = arith.constant 0xFF800000 : f32
+  %_f15 = linalg.fill ins(%_c14 : f32) outs(%_e13 : tensor<2x2x29x1xf32>) -> tensor<2x2x29x1xf32>
+  %_g16 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%_g12 : tensor<2x2x29x30xf32>) outs(%_f15 : tensor<2x2x29x1xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %r = arith.maximumf %a0, %out : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x29x1xf32>
+  %_e17 = tensor.empty() : tensor<2x2x29x30xf32>
+  %_g18 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g12, %_g16 : tensor<2x2x29x30xf32>, tensor<2x2x29x1xf32>) outs(%_e17 : tensor<2x2x29x30xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %r = arith.subf %a0, %a1 : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x29x30xf32>
+  %_e19 = tensor.empty() : tensor<2x2x29x30xf32>
+  %_g20 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g18 : tensor<2x2x29x30xf32>) outs(%_e19 : tensor<2x2x29x30xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %r = math.exp %a0 : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x29x30xf32>
+  %_e21 = tensor.empty() : tensor<2x2x29x1xf32>
+  %_c22 = arith.constant 0.0 : f32
+  %_f23 = linalg.fill ins(%_c22 : f32) outs(%_e21 : tensor<2x2x29x1xf32>) -> tensor<2x2x29x1xf32>
+  %_g24 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%_g20 : tensor<2x2x29x30xf32>) outs(%_f23 : tensor<2x2x29x1xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %r = arith.addf %a0, %out : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x29x1xf32>
+  %_e25 = tensor.empty() : tensor<2x2x29x30xf32>
+  %_g26 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g20, %_g24 : tensor<2x2x29x30xf32>, tensor<2x2x29x1xf32>) outs(%_e25 : tensor<2x2x29x30xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %r = arith.divf %a0, %a1 : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x29x30xf32>
+  %_cl27 = tensor.collapse_shape %_g26 [[0, 1], [2], [3]] : tensor<2x2x29x30xf32> into tensor<4x29x30xf32>
+  %_cl28 = tensor.collapse_shape %A_v [[0, 1], [2], [3]] : tensor<2x2x30x16xf32> into tensor<4x30x16xf32>
+  %_e29 = tensor.empty() : tensor<4x29x16xf32>
+  %_c30 = arith.constant 0.0 : f32
+  %_f31 = linalg.fill ins(%_c30 : f32) outs(%_e29 : tensor<4x29x16xf32>) -> tensor<4x29x16xf32>
+  %_mm32 = linalg.batch_matmul ins(%_cl27, %_cl28 : tensor<4x29x30xf32>, tensor<4x30x16xf32>) outs(%_f31 : tensor<4x29x16xf32>) -> tensor<4x29x16xf32>
+  %_ex33 = tensor.expand_shape %_mm32 [[0, 1], [2], [3]] output_shape [2, 2, 29, 16] : tensor<4x29x16xf32> into tensor<2x2x29x16xf32>
+  return %_ex33 : tensor<2x2x29x16xf32>
 }
