@@ -1209,6 +1209,56 @@ struct PayloadEval {
           return ec.constant(*r ? 1 : 0);
         return ec.cmpi(static_cast<int64_t>(c.getPredicate()), a, b);
       }
+      // A predicate widened to an integer (select(p, 1, 0): extui of an
+      // i1, a uint8 mask) compared with a constant is p, !p or a constant.
+      auto constInt = [&](const Expr *e) -> std::optional<int64_t> {
+        if (e->kind == Kind::Index)
+          if (auto k = dyn_cast<AffineConstantExpr>(e->index[0]))
+            return k.getValue();
+        return std::nullopt;
+      };
+      const Expr *l = x(0), *r = x(1);
+      bool swapped = false;
+      if (l->kind != Kind::Select) {
+        std::swap(l, r);
+        swapped = true;
+      }
+      std::optional<int64_t> k = constInt(r);
+      if (l->kind == Kind::Select && k) {
+        std::optional<int64_t> a = constInt(l->ops[1]),
+                               b = constInt(l->ops[2]);
+        using P = arith::CmpIPredicate;
+        P pred = c.getPredicate();
+        bool unsignedPred = pred == P::ult || pred == P::ule ||
+                            pred == P::ugt || pred == P::uge;
+        if (a && b && (!unsignedPred || (*a >= 0 && *b >= 0 && *k >= 0))) {
+          auto holds = [&](int64_t v) {
+            int64_t lhs = swapped ? *k : v, rhs = swapped ? v : *k;
+            switch (pred) {
+            case P::eq:
+              return lhs == rhs;
+            case P::ne:
+              return lhs != rhs;
+            case P::slt:
+            case P::ult:
+              return lhs < rhs;
+            case P::sle:
+            case P::ule:
+              return lhs <= rhs;
+            case P::sgt:
+            case P::ugt:
+              return lhs > rhs;
+            case P::sge:
+            case P::uge:
+              return lhs >= rhs;
+            }
+            return false;
+          };
+          bool ta = holds(*a), tb = holds(*b);
+          const Expr *p = l->ops[0];
+          return ta == tb ? ec.constant(ta ? 1 : 0) : ta ? p : ec.lnot(p);
+        }
+      }
       // The predicate is part of the name: "arith.cmpi:eq".
       return integerOp(
           d,

@@ -5,7 +5,7 @@
 // wrong answers, errors 0.06-0.44: now rounded as computed), and torch's
 // triu of a bool ones tensor (a select of predicates: refused before), and
 // window bounds as affine.apply of positions, segment ids read at a
-// shifted query position.
+// shifted query position, a predicate stored as uint8 and compared again.
 // RUN: flash-opt %s --split-input-file --flash-raise-attention | FileCheck %s
 // RUN: %python %flash_src_root/utils/raisecheck.py %s --build %flash_obj_root | FileCheck %s --check-prefix=EXEC
 // EXEC-NOT: FAIL
@@ -563,4 +563,99 @@ func.func @dg_br_nq29_ninf_nocausal_fwd(%A_q: tensor<2x2x29x16xf32>, %A_k: tenso
   %_mm32 = linalg.batch_matmul ins(%_cl27, %_cl28 : tensor<4x29x30xf32>, tensor<4x30x16xf32>) outs(%_f31 : tensor<4x29x16xf32>) -> tensor<4x29x16xf32>
   %_ex33 = tensor.expand_shape %_mm32 [[0, 1], [2], [3]] output_shape [2, 2, 29, 16] : tensor<4x29x16xf32> into tensor<2x2x29x16xf32>
   return %_ex33 : tensor<2x2x29x16xf32>
+}
+
+// -----
+
+// A causal window stored as a uint8 mask (extui of the predicate) and read
+// with (m != 0) under a -1e9 fill: a compare of select(p, 1, 0) with a
+// constant is p, so every row provably sees its diagonal (it was an opaque
+// integer compare: "may leave rows without any key").
+// CHECK-LABEL: func.func @dg_int_i8_m1e9_fwd
+// CHECK: flash.attention
+// CHECK-NOT: tensor<26x26xi8>
+// CHECK: return
+// EXEC: dg_int_i8_m1e9_fwd: raised=yes
+func.func @dg_int_i8_m1e9_fwd(%A_q: tensor<2x2x26x9xf32>, %A_k: tensor<2x2x26x9xf32>, %A_v: tensor<2x2x26x9xf32>) -> (tensor<2x2x26x9xf32>) {
+  %_cl1 = tensor.collapse_shape %A_q [[0, 1], [2], [3]] : tensor<2x2x26x9xf32> into tensor<4x26x9xf32>
+  %_cl2 = tensor.collapse_shape %A_k [[0, 1], [2], [3]] : tensor<2x2x26x9xf32> into tensor<4x26x9xf32>
+  %_e3 = tensor.empty() : tensor<4x26x26xf32>
+  %_c4 = arith.constant 0.0 : f32
+  %_f5 = linalg.fill ins(%_c4 : f32) outs(%_e3 : tensor<4x26x26xf32>) -> tensor<4x26x26xf32>
+  %_mm6 = linalg.batch_matmul indexing_maps = [affine_map<(b, m, n, k) -> (b, m, k)>, affine_map<(b, m, n, k) -> (b, n, k)>, affine_map<(b, m, n, k) -> (b, m, n)>] ins(%_cl1, %_cl2 : tensor<4x26x9xf32>, tensor<4x26x9xf32>) outs(%_f5 : tensor<4x26x26xf32>) -> tensor<4x26x26xf32>
+  %_ex7 = tensor.expand_shape %_mm6 [[0, 1], [2], [3]] output_shape [2, 2, 26, 26] : tensor<4x26x26xf32> into tensor<2x2x26x26xf32>
+  %_e8 = tensor.empty() : tensor<2x2x26x26xf32>
+  %_g9 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_ex7 : tensor<2x2x26x26xf32>) outs(%_e8 : tensor<2x2x26x26xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %c = arith.constant 0.3333333333333333 : f32
+    %r = arith.mulf %a0, %c : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x26x26xf32>
+  %_e10 = tensor.empty() : tensor<26x26xi8>
+  %_g11 = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} outs(%_e10 : tensor<26x26xi8>) {
+  ^bb0(%out: i8):
+    %i = linalg.index 0 : index
+    %j = linalg.index 1 : index
+    %ic = arith.index_cast %i : index to i64
+    %jc = arith.index_cast %j : index to i64
+    %d = arith.subi %ic, %jc : i64
+    %w = arith.constant 5 : i64
+    %z = arith.constant 0 : i64
+    %c1 = arith.cmpi sge, %d, %z : i64
+    %c2 = arith.cmpi slt, %d, %w : i64
+    %c = arith.andi %c1, %c2 : i1
+    %r = arith.extui %c : i1 to i8
+    linalg.yield %r : i8
+  } -> tensor<26x26xi8>
+  %_e12 = tensor.empty() : tensor<2x2x26x26xf32>
+  %_g13 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g9, %_g11 : tensor<2x2x26x26xf32>, tensor<26x26xi8>) outs(%_e12 : tensor<2x2x26x26xf32>) {
+  ^bb0(%a0: f32, %a1: i8, %out: f32):
+    %z = arith.constant 0 : i8
+    %k = arith.cmpi ne, %a1, %z : i8
+    %mn = arith.constant -1.0e9 : f32
+    %r = arith.select %k, %a0, %mn : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x26x26xf32>
+  %_e14 = tensor.empty() : tensor<2x2x26x1xf32>
+  %_c15 = arith.constant 0xFF800000 : f32
+  %_f16 = linalg.fill ins(%_c15 : f32) outs(%_e14 : tensor<2x2x26x1xf32>) -> tensor<2x2x26x1xf32>
+  %_g17 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%_g13 : tensor<2x2x26x26xf32>) outs(%_f16 : tensor<2x2x26x1xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %r = arith.maximumf %a0, %out : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x26x1xf32>
+  %_e18 = tensor.empty() : tensor<2x2x26x26xf32>
+  %_g19 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g13, %_g17 : tensor<2x2x26x26xf32>, tensor<2x2x26x1xf32>) outs(%_e18 : tensor<2x2x26x26xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %r = arith.subf %a0, %a1 : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x26x26xf32>
+  %_e20 = tensor.empty() : tensor<2x2x26x26xf32>
+  %_g21 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g19 : tensor<2x2x26x26xf32>) outs(%_e20 : tensor<2x2x26x26xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %r = math.exp %a0 : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x26x26xf32>
+  %_e22 = tensor.empty() : tensor<2x2x26x1xf32>
+  %_c23 = arith.constant 0.0 : f32
+  %_f24 = linalg.fill ins(%_c23 : f32) outs(%_e22 : tensor<2x2x26x1xf32>) -> tensor<2x2x26x1xf32>
+  %_g25 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%_g21 : tensor<2x2x26x26xf32>) outs(%_f24 : tensor<2x2x26x1xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %r = arith.addf %a0, %out : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x26x1xf32>
+  %_e26 = tensor.empty() : tensor<2x2x26x26xf32>
+  %_g27 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g21, %_g25 : tensor<2x2x26x26xf32>, tensor<2x2x26x1xf32>) outs(%_e26 : tensor<2x2x26x26xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %r = arith.divf %a0, %a1 : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x26x26xf32>
+  %_cl28 = tensor.collapse_shape %_g27 [[0, 1], [2], [3]] : tensor<2x2x26x26xf32> into tensor<4x26x26xf32>
+  %_cl29 = tensor.collapse_shape %A_v [[0, 1], [2], [3]] : tensor<2x2x26x9xf32> into tensor<4x26x9xf32>
+  %_e30 = tensor.empty() : tensor<4x26x9xf32>
+  %_c31 = arith.constant 0.0 : f32
+  %_f32 = linalg.fill ins(%_c31 : f32) outs(%_e30 : tensor<4x26x9xf32>) -> tensor<4x26x9xf32>
+  %_mm33 = linalg.batch_matmul ins(%_cl28, %_cl29 : tensor<4x26x26xf32>, tensor<4x26x9xf32>) outs(%_f32 : tensor<4x26x9xf32>) -> tensor<4x26x9xf32>
+  %_ex34 = tensor.expand_shape %_mm33 [[0, 1], [2], [3]] output_shape [2, 2, 26, 9] : tensor<4x26x9xf32> into tensor<2x2x26x9xf32>
+  return %_ex34 : tensor<2x2x26x9xf32>
 }
