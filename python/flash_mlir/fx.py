@@ -1626,13 +1626,12 @@ _INPLACE_OPERATORS = {operator.iadd, operator.isub, operator.imul,
                       operator.setitem}
 # Ops whose result may share its input's storage (a write through it
 # writes the input): views, and what may return the input itself.
-_ALIASING = _VIEW | _IDENTITY | {
+_ALIASING = _VIEW | _IDENTITY | _CAST | {
     "slice", "select", "transpose", "permute", "expand", "expand_as", "t",
     "as_strided", "diagonal", "narrow", "unfold", "split", "chunk", "unbind",
     "movedim", "moveaxis", "swapaxes", "swapdims", "getitem", "real", "imag",
-    "view_as_real", "view_as_complex", "split_with_sizes", "to", "type_as",
-    "type", "float", "half", "bfloat16", "double", "reshape_alias",
-    "unsafe_view", "squeeze_copy", "indices", "values"}
+    "view_as_real", "view_as_complex", "split_with_sizes", "reshape_alias",
+    "unsafe_view"}
 
 
 def _mutated(n):
@@ -1737,6 +1736,7 @@ def _eliminate_dead_code(graph):
             graph.erase_node(n)
             changed = True
 
+
 def _is_softmax(gm, n):
     if n.op == "call_module":
         return isinstance(gm.get_submodule(n.target), torch.nn.Softmax)
@@ -1811,6 +1811,8 @@ def fuse_attention(gm, example_inputs=None, log=None):
             for n in gm.graph.nodes if n.op == "placeholder"):
         _propagate(gm, example_inputs)
     reports = []
+    # (Fusing writes nothing in place and keeps every write.)
+    written = _written(gm.graph)
     for s in [n for n in gm.graph.nodes if _is_softmax(gm, n)]:
         if s.graph is not gm.graph or not s.users and s not in gm.graph.nodes:
             continue
@@ -1818,7 +1820,7 @@ def fuse_attention(gm, example_inputs=None, log=None):
         if root is None:
             reports.append(Report(s.name, False, why))
             continue
-        w = _reads_written(root, _written(gm.graph))
+        w = _reads_written(root, written)
         if w is not None:
             reports.append(Report(
                 s.name, False,
