@@ -67,6 +67,9 @@ struct ForwardFacts {
   /// tensors (slopes, tables, segment ids); `maskMod` an i1 expression of
   /// the same positions and tensors. Null when absent.
   const Expr *score = nullptr, *scoreMod = nullptr, *maskMod = nullptr;
+  /// The mask's finite fill (finfo.min) is in `scoreMod`, for rows that
+  /// may see no key (the program's uniform average there).
+  bool emptyRowFill = false;
   /// What `score` stands for: scale * q.k as an expression of the leaves.
   const Expr *scoreValue = nullptr;
   /// The probabilities as one expression at (root dims, j), and their

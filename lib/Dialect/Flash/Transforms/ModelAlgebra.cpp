@@ -111,8 +111,10 @@ const Expr *ExprContext::read(Value tensor, ArrayRef<AffineExpr> index) {
 }
 
 const Expr *ExprContext::index(AffineExpr x) {
+  // (Simplified, as cmpi's are: one spelling of a position, d2 - d3 and
+  // -d3 + d2 alike, in the opaque compares that read it.)
   Expr e{Kind::Index};
-  e.index.push_back(x);
+  e.index.push_back(simplifyAffineExpr(x, kFirstFresh + 4096, kMaxSymbols));
   return intern(std::move(e));
 }
 
@@ -120,7 +122,7 @@ const Expr *ExprContext::indexToFloat(AffineExpr x) {
   if (auto c = dyn_cast<AffineConstantExpr>(x))
     return constant(static_cast<double>(c.getValue()));
   Expr e{Kind::IndexF};
-  e.index.push_back(x);
+  e.index.push_back(simplifyAffineExpr(x, kFirstFresh + 4096, kMaxSymbols));
   return intern(std::move(e));
 }
 
@@ -202,6 +204,28 @@ const Expr *ExprContext::makeAdd(
   return intern(std::move(e));
 }
 
+/// Whether a float expression of positions and constants is >= 0: the
+/// positions (IndexF of a non-negative index), exponentials, and sums and
+/// products of such with non-negative coefficients.
+static bool nonNegativeFloat(const Expr *e) {
+  switch (e->kind) {
+  case Kind::Const:
+    return e->value >= 0;
+  case Kind::IndexF:
+    return knownNonNegative(e->index[0]);
+  case Kind::Exp:
+    return true;
+  case Kind::Add:
+    return e->value >= 0 &&
+           llvm::all_of(e->coefs, [](double c) { return c >= 0; }) &&
+           llvm::all_of(e->ops, nonNegativeFloat);
+  case Kind::Mul:
+    return e->value >= 0 && llvm::all_of(e->ops, nonNegativeFloat);
+  default:
+    return false;
+  }
+}
+
 const Expr *ExprContext::makeMul(double c, SmallVector<const Expr *> factors) {
   SmallVector<const Expr *> flat;
   for (size_t k = 0; k < factors.size(); ++k) {
@@ -218,6 +242,55 @@ const Expr *ExprContext::makeMul(double c, SmallVector<const Expr *> factors) {
   c = roundF32(c);
   if (c == 0)
     return constant(0);
+  // exp(a) exp(b) = exp(a + b) where b has no reduction inside: weights of
+  // positions or a bias multiplied onto the exponentials (e exp(-0.1 |i -
+  // j|) / sum, ALiBi written after the exp), also under a mask's select(c,
+  // exp(a), 0). Two exponentials of the scores (Q.K's sum inside both) stay
+  // apart: P e is no softmax.
+  // A weight of the positions alone that is provably >= 0 (j + 1) is
+  // exp(log w) there (log 0 = -inf: a weight of 0 masks the key).
+  // (Returns the weight's log.)
+  auto positionalWeight = [&](const Expr *w) -> const Expr * {
+    if (w->kind == Kind::Exp)
+      return w->height == 0 ? w->ops[0] : nullptr;
+    if (!w->reads.empty() || w->height != 0 || w->hasNegInf ||
+        w->freeDims.empty() || !nonNegativeFloat(w))
+      return nullptr;
+    return log(w);
+  };
+  for (size_t k = 0; k < flat.size(); ++k) {
+    const Expr *w = flat[k];
+    // (Only next to an exponential of the scores for a weight that is not
+    // itself an exponential.)
+    if (w->kind != Kind::Exp &&
+        llvm::none_of(flat, [](const Expr *g) {
+          return g->height != 0 &&
+                 (g->kind == Kind::Exp ||
+                  (g->kind == Kind::Select && g->ops[1]->kind == Kind::Exp &&
+                   g->ops[2]->isConst(0)));
+        }))
+      continue;
+    const Expr *logW = positionalWeight(w);
+    if (!logW)
+      continue;
+    for (size_t l = 0; l < flat.size(); ++l) {
+      const Expr *g = flat[l];
+      const Expr *merged = nullptr;
+      if (l != k && g->kind == Kind::Exp)
+        merged = exp(add(g->ops[0], logW));
+      else if (g->kind == Kind::Select && g->ops[2]->isConst(0) &&
+               g->ops[1]->kind == Kind::Exp)
+        merged = select(g->ops[0], exp(add(g->ops[1]->ops[0], logW)),
+                        constant(0));
+      if (!merged)
+        continue;
+      SmallVector<const Expr *> rest{merged};
+      for (size_t n = 0; n < flat.size(); ++n)
+        if (n != k && n != l)
+          rest.push_back(flat[n]);
+      return makeMul(c, rest);
+    }
+  }
   // x recip(x) is 1 where x is a sum of exponentials (> 0, or 0 only for a
   // row its mask hides entirely, where the program divides by 0 anyway):
   // the row sum l of a hand-written softmax, which its autodiff divides by

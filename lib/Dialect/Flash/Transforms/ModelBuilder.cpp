@@ -41,8 +41,11 @@ static bool isNegInfLike(double v) { return v <= -65504.0; }
 /// -inf for a constant that stands for it (the lowest finite float too,
 /// which `ec` remembers having seen).
 static const Expr *negInfOf(ExprContext &ec, double v) {
-  if (!std::isinf(v))
+  if (!std::isinf(v)) {
     ec.sawLowestFinite = true;
+    if (!llvm::is_contained(ec.lowestFiniteFills, v))
+      ec.lowestFiniteFills.push_back(v);
+  }
   return ec.negInf();
 }
 static const Expr *applyScalarOp(ExprContext &ec, Operation *d,

@@ -29,6 +29,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <limits>
 
 using namespace mlir;
 using namespace mlir::flash;
@@ -976,6 +977,15 @@ model::proveForward(ExprContext &ec, const Expr *root, ArrayRef<int64_t> shape,
         others.erase(it);
         break;
       }
+  // A weight of the positions alone on the exponentials (e w / sum e w):
+  // ModelAlgebra.cpp folds it into the exponent as log(w) where w >= 0
+  // follows from its form (exponentials, j + 1); what is left is not.
+  for (const Expr *y : inner)
+    if (y != num && y->kind != Kind::Recip && y->reads.empty() &&
+        y->height == 0 && y->dependsOn(j) && !containsExp(y))
+      return Reason("the exponentials are multiplied by a weight of the "
+                    "query and key positions that the raise cannot prove "
+                    ">= 0 (it adds log(weight) to the scores where it can)");
   if (!vRead)
     return Reason("the product with the probabilities does not read a value "
                   "tensor along a dim of its own");
@@ -1549,8 +1559,10 @@ model::proveForward(ExprContext &ec, const Expr *root, ArrayRef<int64_t> shape,
   if (f.causalDefaultOffset && f.causalOffset)
     return Reason("two causal masks with different offsets");
   // With finfo.min instead of -inf, a row whose every key is masked is the
-  // uniform average of V in the program, 0 in flash.attention: refuse when
-  // the causal mask provably leaves rows without keys.
+  // uniform average of V in the program, 0 in flash.attention. Where the
+  // positions may leave a row without keys, the fill is kept as the
+  // program has it: the mask becomes a score_mod select(keep, s, fill),
+  // exact on every row (no key range is skipped then).
   if (ec.sawLowestFinite) {
     std::optional<int64_t> off = f.causalOffset;
     if (!off && f.causalDefaultOffset && !ShapedType::isDynamic(shape[*iDim])) {
@@ -1558,30 +1570,49 @@ model::proveForward(ExprContext &ec, const Expr *root, ArrayRef<int64_t> shape,
       if (!ShapedType::isDynamic(nk))
         off = nk - shape[*iDim];
     }
-    if (off && *off < 0)
-      return Reason("the mask fills with a finite stand-in for -inf "
-                    "(finfo.min, -1e9) and "
-                    "leaves the first rows without any key: the program "
-                    "averages V uniformly there, flash.attention gives 0");
-    // A mask_mod too: refused where it leaves rows without keys, or where
-    // it reads only positions and no key every row sees could be found.
-    // (One that reads tensors, a document mask, is taken at its word, as
-    // mask operands are: -FLT_MAX is -inf.)
-    if (f.maskMod &&
+    bool emptyRows = off && *off < 0;
+    // A mask_mod too: where it leaves rows without keys, or where it reads
+    // only positions and no key every row sees could be found. (One that
+    // reads tensors, a document mask, is taken at its word, as mask
+    // operands are: -FLT_MAX is -inf.)
+    if (!emptyRows && f.maskMod &&
         !everyRowSeesAKey(ec, f.maskMod, *iDim, j, shape[*iDim], keyExtent(f),
                           off, off ? AffineExpr() : defaultOffset)) {
       std::optional<bool> empty = someRowSeesNoKey(
           f.maskMod, *iDim, j, shape[*iDim], keyExtent(f), off);
-      if (empty.value_or(f.maskMod->reads.empty()))
+      emptyRows = empty.value_or(f.maskMod->reads.empty());
+    }
+    if (emptyRows) {
+      // The masked scores must all be one value for the rows without keys
+      // to be the program's uniform average; the kernels scale the
+      // score_mod's result by log2(e), so a fill below -FLT_MAX / 2 is
+      // raised to it (every kept score above it still gives exp 0 there).
+      if (ec.lowestFiniteFills.size() != 1 || keep || maskAdd)
         return Reason(
-            std::string("the mask fills with a finite stand-in for -inf "
-                        "(finfo.min, -1e9) "
-                        "and its predicate ") +
-            (empty ? "leaves rows without any key"
-                   : "may leave rows without any key (no key every row "
-                     "provably sees)") +
-            ": the program averages V uniformly there, flash.attention "
-            "gives 0");
+            "the mask fills with a finite stand-in for -inf (finfo.min, "
+            "-1e9), leaves rows without any key (where the program averages "
+            "V uniformly, flash.attention gives 0) and mixes fills or mask "
+            "tensors a score_mod cannot reproduce");
+      double fill = std::max(ec.lowestFiniteFills.front(),
+                             -0.5 * double(std::numeric_limits<float>::max()));
+      const Expr *pred = f.maskMod;
+      if (off || f.causalDefaultOffset) {
+        AffineExpr iE = getAffineDimExpr(*iDim, ec.getContext()),
+                   jE = getAffineDimExpr(j, ec.getContext());
+        const Expr *causal = ec.cmpi(static_cast<int64_t>(P::sle), jE,
+                                     off ? iE + *off : iE + defaultOffset);
+        pred = pred ? ec.land(pred, causal) : causal;
+      }
+      if (!f.score) {
+        f.score = ec.opaque("flash.score", {});
+        f.scoreMod = f.score;
+        f.scoreValue = ec.scale(dot, dotCoef);
+      }
+      f.scoreMod = ec.select(pred, f.scoreMod, ec.constant(fill));
+      f.maskMod = nullptr;
+      f.causalOffset.reset();
+      f.causalDefaultOffset = false;
+      f.emptyRowFill = true;
     }
   }
   // One mask operand: a tensor as it is, or an expression materialized.

@@ -205,10 +205,21 @@ Reason checkUses(Candidate &c) {
   for (auto use :
        raise::recomputedProbabilities(c.ec, mb, f, c.rootExpr, slice))
     forBackward.push_back(use);
-  if (forBackward.empty())
+  // A row without keys under a finite fill has lse = fill + log(Nk), which
+  // f32 rounds to the fill: P recomputed from it is 1, not 1 / Nk.
+  Reason why;
+  if (f.emptyRowFill && (!c.lseUses.empty() || !forBackward.empty()))
+    why = "the mask fills with a finite stand-in for -inf (finfo.min, "
+          "-1e9) and may leave rows without any key, where the program "
+          "averages V uniformly: flash.attention reproduces that with the "
+          "fill in a score_mod, but not its row log-sum-exp, which the " +
+          std::string(forBackward.empty() ? "program reads"
+                                          : "backward recomputes P from");
+  else if (forBackward.empty())
     return "";
-  Reason why = raise::proveBackward(c.ec, mb, f, c.rootExpr, c.root, slice,
-                                    forBackward, c.backward);
+  else
+    why = raise::proveBackward(c.ec, mb, f, c.rootExpr, c.root, slice,
+                               forBackward, c.backward);
   if (!why.empty()) {
     SmallVector<Operation *> work;
     for (auto [v, user] : forBackward)

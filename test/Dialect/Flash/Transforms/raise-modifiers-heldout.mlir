@@ -2344,11 +2344,15 @@ func.func @runtime_len_i64(%q: tensor<4x37x16xf32>, %k: tensor<4x45x16xf32>, %v:
 
 // -----
 
-// keep iff j < i with finfo.min: row 0 fully masked (HF semantics: uniform)
-// Not raised (finfo.min leaves row 0 without keys: the program averages V there, flash.attention would give 0).
-// CHECK-LABEL: func.func @negative_strict_causal_finfo_min
-// CHECK-NOT: flash.attention
-func.func @negative_strict_causal_finfo_min(%q: tensor<4x45x16xf32>, %k: tensor<4x45x16xf32>, %v: tensor<4x45x16xf32>) -> tensor<4x45x16xf32> {
+// keep iff j < i with finfo.min: row 0 fully masked (HF semantics: uniform).
+// The fill stays in a score_mod, select(j < i, s, fill): row 0 averages V
+// as the program's does.
+// CHECK-LABEL: func.func @strict_causal_finfo_min
+// CHECK: flash.attention
+// CHECK-SAME: score_mod
+// CHECK: arith.select
+// EXEC: strict_causal_finfo_min: raised=yes
+func.func @strict_causal_finfo_min(%q: tensor<4x45x16xf32>, %k: tensor<4x45x16xf32>, %v: tensor<4x45x16xf32>) -> tensor<4x45x16xf32> {
   %zero = arith.constant 0.0 : f32
   %e0 = tensor.empty() : tensor<4x45x45xf32>
   %z0 = linalg.fill ins(%zero : f32) outs(%e0 : tensor<4x45x45xf32>) -> tensor<4x45x45xf32>

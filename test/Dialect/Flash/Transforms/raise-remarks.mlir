@@ -1442,11 +1442,13 @@ func.func @negative_v_read_at_query_index(%q: tensor<2x13x8xf32>, %k: tensor<2x1
 
 // -----
 
-// keep iff j == i + 40 with finfo.min: rows 5 and later have no key among
-// 45, where the program averages V uniformly (flash.attention would give 0).
-// CHECK-LABEL: func.func @negative_finfo_min_rows_without_keys
+// keep iff j == i + 40, masked with finfo.min where j < i + 40 and with
+// -1e9 where j > i + 40: rows 5 and later have no key among 45, and the
+// program's weights there are uniform over the keys under -1e9 only. One
+// score_mod fill cannot say that.
+// CHECK-LABEL: func.func @negative_mixed_fills_rows_without_keys
 // CHECK-NOT: flash.attention
-func.func @negative_finfo_min_rows_without_keys(%q: tensor<37x16xf32>, %k: tensor<45x16xf32>, %v: tensor<45x16xf32>) -> tensor<37x16xf32> {
+func.func @negative_mixed_fills_rows_without_keys(%q: tensor<37x16xf32>, %k: tensor<45x16xf32>, %v: tensor<45x16xf32>) -> tensor<37x16xf32> {
   %zero = arith.constant 0.0 : f32
   %e0 = tensor.empty() : tensor<37x45xf32>
   %z0 = linalg.fill ins(%zero : f32) outs(%e0 : tensor<37x45xf32>) -> tensor<37x45xf32>
@@ -1466,70 +1468,210 @@ func.func @negative_finfo_min_rows_without_keys(%q: tensor<37x16xf32>, %k: tenso
     %j = linalg.index 1 : index
     %c40 = arith.constant 40 : index
     %i2 = arith.addi %i, %c40 : index
-    %keep = arith.cmpi eq, %j, %i2 : index
+    %lo = arith.cmpi sge, %j, %i2 : index
+    %hi = arith.cmpi sle, %j, %i2 : index
+    %m1e9 = arith.constant -1.0e9 : f32
     %y = arith.mulf %in0, %sc : f32
-    %r = arith.select %keep, %y, %fmin : f32
+    %r0 = arith.select %lo, %y, %fmin : f32
+    %r = arith.select %hi, %r0, %m1e9 : f32
     linalg.yield %r : f32
   } -> tensor<37x45xf32>
   %e1 = tensor.empty() : tensor<37x45xf32>
   %p = linalg.softmax dimension(1) ins(%sm : tensor<37x45xf32>) outs(%e1 : tensor<37x45xf32>) -> tensor<37x45xf32>
   %e3 = tensor.empty() : tensor<37x16xf32>
   %z3 = linalg.fill ins(%zero : f32) outs(%e3 : tensor<37x16xf32>) -> tensor<37x16xf32>
-  // expected-remark @+1 {{attention not raised: the mask fills with a finite stand-in for -inf (finfo.min, -1e9) and its predicate leaves rows without any key: the program averages V uniformly there, flash.attention gives 0}}
+  // expected-remark @+1 {{attention not raised: the mask fills with a finite stand-in for -inf (finfo.min, -1e9), leaves rows without any key (where the program averages V uniformly, flash.attention gives 0) and mixes fills or mask tensors a score_mod cannot reproduce}}
   %o = linalg.matmul ins(%p, %v : tensor<37x45xf32>, tensor<45x16xf32>) outs(%z3 : tensor<37x16xf32>) -> tensor<37x16xf32>
   return %o : tensor<37x16xf32>
 }
 
 // -----
 
-// keep iff j == 40 - i with finfo.min and dynamic sizes: no key every row
-// provably sees, and the rows cannot be enumerated.
-// CHECK-LABEL: func.func @negative_finfo_min_unprovable_rows
+// A joint forward and backward graph (a tester's window, 28 <= j - i <= 32,
+// leaves rows i > 6 of 35 keys without any) under finfo.min:
+// the backward's P recomputed from lse = fill + log(Nk) would be 1 where
+// the program's is 1 / Nk.
+// CHECK-LABEL: func.func @negative_joint_fmin_rows_without_keys
 // CHECK-NOT: flash.attention
-func.func @negative_finfo_min_unprovable_rows(%q: tensor<4x?x16xf32>, %k: tensor<4x?x16xf32>, %v: tensor<4x?x16xf32>) -> tensor<4x?x16xf32> {
-  %zero = arith.constant 0.0 : f32
-  %cq = arith.constant 1 : index
-  %ck = arith.constant 1 : index
-  %nq = tensor.dim %q, %cq : tensor<4x?x16xf32>
-  %nk = tensor.dim %k, %ck : tensor<4x?x16xf32>
-  %e0 = tensor.empty(%nq, %nk) : tensor<4x?x?xf32>
-  %z0 = linalg.fill ins(%zero : f32) outs(%e0 : tensor<4x?x?xf32>) -> tensor<4x?x?xf32>
-  %s = linalg.generic {indexing_maps = [affine_map<(h, i, j, d) -> (h, i, d)>, affine_map<(h, i, j, d) -> (h, j, d)>, affine_map<(h, i, j, d) -> (h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
-      ins(%q, %k : tensor<4x?x16xf32>, tensor<4x?x16xf32>) outs(%z0 : tensor<4x?x?xf32>) {
-  ^bb0(%a: f32, %bb: f32, %c: f32):
-    %m = arith.mulf %a, %bb : f32
-    %r = arith.addf %c, %m : f32
+func.func @negative_joint_fmin_rows_without_keys(%A_q: tensor<1x2x11x8xf32>, %A_k: tensor<1x2x35x8xf32>, %A_v: tensor<1x2x35x8xf32>, %A_dout: tensor<1x2x11x8xf32>) -> (tensor<1x2x11x8xf32>, tensor<1x2x11x8xf32>, tensor<1x2x35x8xf32>, tensor<1x2x35x8xf32>) {
+  %_e1 = tensor.empty() : tensor<1x2x11x35xf32>
+  %_c2 = arith.constant 0.0 : f32
+  %_f3 = linalg.fill ins(%_c2 : f32) outs(%_e1 : tensor<1x2x11x35xf32>) -> tensor<1x2x11x35xf32>
+  %_g4 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j, d) -> (b, h, i, d)>, affine_map<(b, h, i, j, d) -> (b, h, j, d)>, affine_map<(b, h, i, j, d) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%A_q, %A_k : tensor<1x2x11x8xf32>, tensor<1x2x35x8xf32>) outs(%_f3 : tensor<1x2x11x35xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %m = arith.mulf %a0, %a1 : f32
+    %r = arith.addf %out, %m : f32
     linalg.yield %r : f32
-  } -> tensor<4x?x?xf32>
-  %sm = linalg.generic {indexing_maps = [affine_map<(h, i, j) -> (h, i, j)>, affine_map<(h, i, j) -> (h, i, j)>], iterator_types = ["parallel", "parallel", "parallel"]}
-      ins(%s : tensor<4x?x?xf32>) outs(%e0 : tensor<4x?x?xf32>) {
-  ^bb0(%x: f32, %o: f32):
-    %h = linalg.index 0 : index
-    %i = linalg.index 1 : index
-    %j = linalg.index 2 : index
-    
-    %sc = arith.constant 0.25 : f32
-    %ninf = arith.constant -3.40282347E+38 : f32
-    %y = arith.mulf %x, %sc : f32
-    %c40 = arith.constant 40 : index
-    %anti = arith.subi %c40, %i : index
-    %keep = arith.cmpi eq, %j, %anti : index
-    %r = arith.select %keep, %y, %ninf : f32
+  } -> tensor<1x2x11x35xf32>
+  %_e5 = tensor.empty() : tensor<1x2x11x35xf32>
+  %_g6 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g4 : tensor<1x2x11x35xf32>) outs(%_e5 : tensor<1x2x11x35xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %c = arith.constant 0.35355339059327373 : f32
+    %r = arith.mulf %a0, %c : f32
     linalg.yield %r : f32
-  } -> tensor<4x?x?xf32>
-  %e1 = tensor.empty(%nq, %nk) : tensor<4x?x?xf32>
-  %p = linalg.softmax dimension(2) ins(%sm : tensor<4x?x?xf32>) outs(%e1 : tensor<4x?x?xf32>) -> tensor<4x?x?xf32>
-  %e3 = tensor.empty(%nq) : tensor<4x?x16xf32>
-  %z3 = linalg.fill ins(%zero : f32) outs(%e3 : tensor<4x?x16xf32>) -> tensor<4x?x16xf32>
-  // expected-remark @+1 {{attention not raised: the mask fills with a finite stand-in for -inf (finfo.min, -1e9) and its predicate may leave rows without any key (no key every row provably sees): the program averages V uniformly there, flash.attention gives 0}}
-  %o32 = linalg.generic {indexing_maps = [affine_map<(h, i, e, j) -> (h, i, j)>, affine_map<(h, i, e, j) -> (h, j, e)>, affine_map<(h, i, e, j) -> (h, i, e)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
-      ins(%p, %v : tensor<4x?x?xf32>, tensor<4x?x16xf32>) outs(%z3 : tensor<4x?x16xf32>) {
-  ^bb0(%a: f32, %bb: f32, %c: f32):
-    %m = arith.mulf %a, %bb : f32
-    %r = arith.addf %c, %m : f32
+  } -> tensor<1x2x11x35xf32>
+  %_e7 = tensor.empty() : tensor<11x35xf32>
+  %_c8 = arith.constant 1.0 : f32
+  %_f9 = linalg.fill ins(%_c8 : f32) outs(%_e7 : tensor<11x35xf32>) -> tensor<11x35xf32>
+  %_e10 = tensor.empty() : tensor<11x35xf32>
+  %_g11 = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%_f9 : tensor<11x35xf32>) outs(%_e10 : tensor<11x35xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %i = linalg.index 0 : index
+    %j = linalg.index 1 : index
+    %ic = arith.index_cast %i : index to i64
+    %jc = arith.index_cast %j : index to i64
+    %d = arith.subi %jc, %ic : i64
+    %o = arith.constant 32 : i64
+    %k = arith.cmpi sle, %d, %o : i64
+    %z = arith.constant 0.0 : f32
+    %r = arith.select %k, %a0, %z : f32
     linalg.yield %r : f32
-  } -> tensor<4x?x16xf32>
-  return %o32 : tensor<4x?x16xf32>
+  } -> tensor<11x35xf32>
+  %_e12 = tensor.empty() : tensor<11x35xf32>
+  %_g13 = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%_g11 : tensor<11x35xf32>) outs(%_e12 : tensor<11x35xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %i = linalg.index 0 : index
+    %j = linalg.index 1 : index
+    %ic = arith.index_cast %i : index to i64
+    %jc = arith.index_cast %j : index to i64
+    %d = arith.subi %jc, %ic : i64
+    %o = arith.constant 28 : i64
+    %k = arith.cmpi sge, %d, %o : i64
+    %z = arith.constant 0.0 : f32
+    %r = arith.select %k, %a0, %z : f32
+    linalg.yield %r : f32
+  } -> tensor<11x35xf32>
+  %_e14 = tensor.empty() : tensor<1x2x11x35xf32>
+  %_g15 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g6, %_g13 : tensor<1x2x11x35xf32>, tensor<11x35xf32>) outs(%_e14 : tensor<1x2x11x35xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %z = arith.constant 0.0 : f32
+    %e = arith.cmpf oeq, %a1, %z : f32
+    %mn = arith.constant -3.40282347E+38 : f32
+    %r = arith.select %e, %mn, %a0 : f32
+    linalg.yield %r : f32
+  } -> tensor<1x2x11x35xf32>
+  %_e16 = tensor.empty() : tensor<1x2x11x1xf32>
+  %_c17 = arith.constant 0xFF800000 : f32
+  %_f18 = linalg.fill ins(%_c17 : f32) outs(%_e16 : tensor<1x2x11x1xf32>) -> tensor<1x2x11x1xf32>
+  %_g19 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%_g15 : tensor<1x2x11x35xf32>) outs(%_f18 : tensor<1x2x11x1xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %r = arith.maximumf %a0, %out : f32
+    linalg.yield %r : f32
+  } -> tensor<1x2x11x1xf32>
+  %_e20 = tensor.empty() : tensor<1x2x11x35xf32>
+  %_g21 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g15, %_g19 : tensor<1x2x11x35xf32>, tensor<1x2x11x1xf32>) outs(%_e20 : tensor<1x2x11x35xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %r = arith.subf %a0, %a1 : f32
+    linalg.yield %r : f32
+  } -> tensor<1x2x11x35xf32>
+  %_e22 = tensor.empty() : tensor<1x2x11x35xf32>
+  %_g23 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g21 : tensor<1x2x11x35xf32>) outs(%_e22 : tensor<1x2x11x35xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %r = math.exp %a0 : f32
+    linalg.yield %r : f32
+  } -> tensor<1x2x11x35xf32>
+  %_e24 = tensor.empty() : tensor<1x2x11x1xf32>
+  %_c25 = arith.constant 0.0 : f32
+  %_f26 = linalg.fill ins(%_c25 : f32) outs(%_e24 : tensor<1x2x11x1xf32>) -> tensor<1x2x11x1xf32>
+  %_g27 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%_g23 : tensor<1x2x11x35xf32>) outs(%_f26 : tensor<1x2x11x1xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %r = arith.addf %a0, %out : f32
+    linalg.yield %r : f32
+  } -> tensor<1x2x11x1xf32>
+  %_e28 = tensor.empty() : tensor<1x2x11x35xf32>
+  %_g29 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g23, %_g27 : tensor<1x2x11x35xf32>, tensor<1x2x11x1xf32>) outs(%_e28 : tensor<1x2x11x35xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %r = arith.divf %a0, %a1 : f32
+    linalg.yield %r : f32
+  } -> tensor<1x2x11x35xf32>
+  %_e30 = tensor.empty() : tensor<1x2x11x8xf32>
+  %_c31 = arith.constant 0.0 : f32
+  %_f32 = linalg.fill ins(%_c31 : f32) outs(%_e30 : tensor<1x2x11x8xf32>) -> tensor<1x2x11x8xf32>
+  // expected-remark @+1 {{attention not raised: the mask fills with a finite stand-in for -inf (finfo.min, -1e9) and may leave rows without any key, where the program averages V uniformly: flash.attention reproduces that with the fill in a score_mod, but not its row log-sum-exp, which the backward recomputes P from}}
+  %_g33 = linalg.generic {indexing_maps = [affine_map<(b, h, i, d, j) -> (b, h, i, j)>, affine_map<(b, h, i, d, j) -> (b, h, j, d)>, affine_map<(b, h, i, d, j) -> (b, h, i, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%_g29, %A_v : tensor<1x2x11x35xf32>, tensor<1x2x35x8xf32>) outs(%_f32 : tensor<1x2x11x8xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %m = arith.mulf %a0, %a1 : f32
+    %r = arith.addf %out, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<1x2x11x8xf32>
+  %_e34 = tensor.empty() : tensor<1x2x35x8xf32>
+  %_c35 = arith.constant 0.0 : f32
+  %_f36 = linalg.fill ins(%_c35 : f32) outs(%_e34 : tensor<1x2x35x8xf32>) -> tensor<1x2x35x8xf32>
+  %_g37 = linalg.generic {indexing_maps = [affine_map<(b, h, j, d, i) -> (b, h, i, j)>, affine_map<(b, h, j, d, i) -> (b, h, i, d)>, affine_map<(b, h, j, d, i) -> (b, h, j, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%_g29, %A_dout : tensor<1x2x11x35xf32>, tensor<1x2x11x8xf32>) outs(%_f36 : tensor<1x2x35x8xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %m = arith.mulf %a0, %a1 : f32
+    %r = arith.addf %out, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<1x2x35x8xf32>
+  %_e38 = tensor.empty() : tensor<1x2x11x35xf32>
+  %_c39 = arith.constant 0.0 : f32
+  %_f40 = linalg.fill ins(%_c39 : f32) outs(%_e38 : tensor<1x2x11x35xf32>) -> tensor<1x2x11x35xf32>
+  %_g41 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j, d) -> (b, h, i, d)>, affine_map<(b, h, i, j, d) -> (b, h, j, d)>, affine_map<(b, h, i, j, d) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%A_dout, %A_v : tensor<1x2x11x8xf32>, tensor<1x2x35x8xf32>) outs(%_f40 : tensor<1x2x11x35xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %m = arith.mulf %a0, %a1 : f32
+    %r = arith.addf %out, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<1x2x11x35xf32>
+  %_e42 = tensor.empty() : tensor<1x2x11x35xf32>
+  %_g43 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g41, %_g29 : tensor<1x2x11x35xf32>, tensor<1x2x11x35xf32>) outs(%_e42 : tensor<1x2x11x35xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %r = arith.mulf %a0, %a1 : f32
+    linalg.yield %r : f32
+  } -> tensor<1x2x11x35xf32>
+  %_e44 = tensor.empty() : tensor<1x2x11x1xf32>
+  %_c45 = arith.constant 0.0 : f32
+  %_f46 = linalg.fill ins(%_c45 : f32) outs(%_e44 : tensor<1x2x11x1xf32>) -> tensor<1x2x11x1xf32>
+  %_g47 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%_g43 : tensor<1x2x11x35xf32>) outs(%_f46 : tensor<1x2x11x1xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %r = arith.addf %a0, %out : f32
+    linalg.yield %r : f32
+  } -> tensor<1x2x11x1xf32>
+  %_e48 = tensor.empty() : tensor<1x2x11x35xf32>
+  %_g49 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g41, %_g47 : tensor<1x2x11x35xf32>, tensor<1x2x11x1xf32>) outs(%_e48 : tensor<1x2x11x35xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %r = arith.subf %a0, %a1 : f32
+    linalg.yield %r : f32
+  } -> tensor<1x2x11x35xf32>
+  %_e50 = tensor.empty() : tensor<1x2x11x35xf32>
+  %_g51 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g49, %_g29 : tensor<1x2x11x35xf32>, tensor<1x2x11x35xf32>) outs(%_e50 : tensor<1x2x11x35xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %r = arith.mulf %a0, %a1 : f32
+    linalg.yield %r : f32
+  } -> tensor<1x2x11x35xf32>
+  %_e52 = tensor.empty() : tensor<1x2x11x35xf32>
+  %_g53 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g51, %_g13 : tensor<1x2x11x35xf32>, tensor<11x35xf32>) outs(%_e52 : tensor<1x2x11x35xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %z = arith.constant 0.0 : f32
+    %e = arith.cmpf oeq, %a1, %z : f32
+    %r = arith.select %e, %z, %a0 : f32
+    linalg.yield %r : f32
+  } -> tensor<1x2x11x35xf32>
+  %_e54 = tensor.empty() : tensor<1x2x11x35xf32>
+  %_g55 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g53 : tensor<1x2x11x35xf32>) outs(%_e54 : tensor<1x2x11x35xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %c = arith.constant 0.35355339059327373 : f32
+    %r = arith.mulf %a0, %c : f32
+    linalg.yield %r : f32
+  } -> tensor<1x2x11x35xf32>
+  %_e56 = tensor.empty() : tensor<1x2x11x8xf32>
+  %_c57 = arith.constant 0.0 : f32
+  %_f58 = linalg.fill ins(%_c57 : f32) outs(%_e56 : tensor<1x2x11x8xf32>) -> tensor<1x2x11x8xf32>
+  %_g59 = linalg.generic {indexing_maps = [affine_map<(b, h, i, d, j) -> (b, h, i, j)>, affine_map<(b, h, i, d, j) -> (b, h, j, d)>, affine_map<(b, h, i, d, j) -> (b, h, i, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%_g55, %A_k : tensor<1x2x11x35xf32>, tensor<1x2x35x8xf32>) outs(%_f58 : tensor<1x2x11x8xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %m = arith.mulf %a0, %a1 : f32
+    %r = arith.addf %out, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<1x2x11x8xf32>
+  %_e60 = tensor.empty() : tensor<1x2x35x8xf32>
+  %_c61 = arith.constant 0.0 : f32
+  %_f62 = linalg.fill ins(%_c61 : f32) outs(%_e60 : tensor<1x2x35x8xf32>) -> tensor<1x2x35x8xf32>
+  %_g63 = linalg.generic {indexing_maps = [affine_map<(b, h, j, d, i) -> (b, h, i, j)>, affine_map<(b, h, j, d, i) -> (b, h, i, d)>, affine_map<(b, h, j, d, i) -> (b, h, j, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%_g55, %A_q : tensor<1x2x11x35xf32>, tensor<1x2x11x8xf32>) outs(%_f62 : tensor<1x2x35x8xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %m = arith.mulf %a0, %a1 : f32
+    %r = arith.addf %out, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<1x2x35x8xf32>
+  return %_g33, %_g59, %_g63, %_g37 : tensor<1x2x11x8xf32>, tensor<1x2x11x8xf32>, tensor<1x2x35x8xf32>, tensor<1x2x35x8xf32>
 }
 
 // -----

@@ -1,0 +1,582 @@
+// Spellings from a third tester's modifier programs, and others like them
+// (session 43): masks whose fill is a finite stand-in for -inf (finfo.min,
+// JAX's -0.7 * finfo.max, -1e9) and whose positions may leave a row
+// without any key. The program averages V uniformly over such a row; the
+// raise keeps the fill in a score_mod (select(keep, s, fill)), exact on
+// every row, forward only (raise-remarks.mlir has the joint graph refused).
+// RUN: flash-opt %s --split-input-file --flash-raise-attention | FileCheck %s
+// RUN: %python %flash_src_root/utils/raisecheck.py %s --build %flash_obj_root | FileCheck %s --check-prefix=EXEC
+// EXEC-NOT: FAIL
+
+// keep iff j == i + 40 with finfo.min: rows 5 and later have no key among
+// 45, where the program averages V uniformly: the fill stays in a score_mod.
+// CHECK-LABEL: func.func @finfo_min_rows_without_keys
+// CHECK: flash.attention
+// CHECK-SAME: score_mod
+// CHECK: arith.select
+// CHECK-NOT: linalg.generic
+// EXEC: finfo_min_rows_without_keys: raised=yes
+func.func @finfo_min_rows_without_keys(%q: tensor<37x16xf32>, %k: tensor<45x16xf32>, %v: tensor<45x16xf32>) -> tensor<37x16xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e0 = tensor.empty() : tensor<37x45xf32>
+  %z0 = linalg.fill ins(%zero : f32) outs(%e0 : tensor<37x45xf32>) -> tensor<37x45xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(i, j, d) -> (i, d)>, affine_map<(i, j, d) -> (j, d)>, affine_map<(i, j, d) -> (i, j)>], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%q, %k : tensor<37x16xf32>, tensor<45x16xf32>) outs(%z0 : tensor<37x45xf32>) {
+  ^bb0(%a: f32, %bb: f32, %c: f32):
+    %m = arith.mulf %a, %bb : f32
+    %r = arith.addf %c, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<37x45xf32>
+  %sm_e = tensor.empty() : tensor<37x45xf32>
+  %sm = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%s : tensor<37x45xf32>) outs(%sm_e : tensor<37x45xf32>) {
+  ^bb0(%in0: f32, %out: f32):
+    %sc = arith.constant 0.25 : f32
+    %fmin = arith.constant -3.40282347E+38 : f32
+    %i = linalg.index 0 : index
+    %j = linalg.index 1 : index
+    %c40 = arith.constant 40 : index
+    %i2 = arith.addi %i, %c40 : index
+    %keep = arith.cmpi eq, %j, %i2 : index
+    %y = arith.mulf %in0, %sc : f32
+    %r = arith.select %keep, %y, %fmin : f32
+    linalg.yield %r : f32
+  } -> tensor<37x45xf32>
+  %e1 = tensor.empty() : tensor<37x45xf32>
+  %p = linalg.softmax dimension(1) ins(%sm : tensor<37x45xf32>) outs(%e1 : tensor<37x45xf32>) -> tensor<37x45xf32>
+  %e3 = tensor.empty() : tensor<37x16xf32>
+  %z3 = linalg.fill ins(%zero : f32) outs(%e3 : tensor<37x16xf32>) -> tensor<37x16xf32>
+  %o = linalg.matmul ins(%p, %v : tensor<37x45xf32>, tensor<45x16xf32>) outs(%z3 : tensor<37x16xf32>) -> tensor<37x16xf32>
+  return %o : tensor<37x16xf32>
+}
+
+// -----
+
+// keep iff j == 40 - i with finfo.min and dynamic sizes: no key every row
+// provably sees, and the rows cannot be enumerated.
+// SIZES: 41, 45
+// CHECK-LABEL: func.func @finfo_min_unprovable_rows
+// CHECK: flash.attention
+// CHECK-SAME: score_mod
+// CHECK: arith.select
+// CHECK-NOT: linalg.generic
+// EXEC: finfo_min_unprovable_rows: raised=yes
+func.func @finfo_min_unprovable_rows(%q: tensor<4x?x16xf32>, %k: tensor<4x?x16xf32>, %v: tensor<4x?x16xf32>) -> tensor<4x?x16xf32> {
+  %zero = arith.constant 0.0 : f32
+  %cq = arith.constant 1 : index
+  %ck = arith.constant 1 : index
+  %nq = tensor.dim %q, %cq : tensor<4x?x16xf32>
+  %nk = tensor.dim %k, %ck : tensor<4x?x16xf32>
+  %e0 = tensor.empty(%nq, %nk) : tensor<4x?x?xf32>
+  %z0 = linalg.fill ins(%zero : f32) outs(%e0 : tensor<4x?x?xf32>) -> tensor<4x?x?xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(h, i, j, d) -> (h, i, d)>, affine_map<(h, i, j, d) -> (h, j, d)>, affine_map<(h, i, j, d) -> (h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%q, %k : tensor<4x?x16xf32>, tensor<4x?x16xf32>) outs(%z0 : tensor<4x?x?xf32>) {
+  ^bb0(%a: f32, %bb: f32, %c: f32):
+    %m = arith.mulf %a, %bb : f32
+    %r = arith.addf %c, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<4x?x?xf32>
+  %sm = linalg.generic {indexing_maps = [affine_map<(h, i, j) -> (h, i, j)>, affine_map<(h, i, j) -> (h, i, j)>], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%s : tensor<4x?x?xf32>) outs(%e0 : tensor<4x?x?xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %h = linalg.index 0 : index
+    %i = linalg.index 1 : index
+    %j = linalg.index 2 : index
+    
+    %sc = arith.constant 0.25 : f32
+    %ninf = arith.constant -3.40282347E+38 : f32
+    %y = arith.mulf %x, %sc : f32
+    %c40 = arith.constant 40 : index
+    %anti = arith.subi %c40, %i : index
+    %keep = arith.cmpi eq, %j, %anti : index
+    %r = arith.select %keep, %y, %ninf : f32
+    linalg.yield %r : f32
+  } -> tensor<4x?x?xf32>
+  %e1 = tensor.empty(%nq, %nk) : tensor<4x?x?xf32>
+  %p = linalg.softmax dimension(2) ins(%sm : tensor<4x?x?xf32>) outs(%e1 : tensor<4x?x?xf32>) -> tensor<4x?x?xf32>
+  %e3 = tensor.empty(%nq) : tensor<4x?x16xf32>
+  %z3 = linalg.fill ins(%zero : f32) outs(%e3 : tensor<4x?x16xf32>) -> tensor<4x?x16xf32>
+  %o32 = linalg.generic {indexing_maps = [affine_map<(h, i, e, j) -> (h, i, j)>, affine_map<(h, i, e, j) -> (h, j, e)>, affine_map<(h, i, e, j) -> (h, i, e)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%p, %v : tensor<4x?x?xf32>, tensor<4x?x16xf32>) outs(%z3 : tensor<4x?x16xf32>) {
+  ^bb0(%a: f32, %bb: f32, %c: f32):
+    %m = arith.mulf %a, %bb : f32
+    %r = arith.addf %c, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<4x?x16xf32>
+  return %o32 : tensor<4x?x16xf32>
+}
+
+// -----
+
+// A bottom-right sliding window (i + Nk - Nq - 5 < j <= i + Nk - Nq) of
+// dynamic sizes under finfo.min (torch.export of a model with a cache):
+// rows are empty where Nk < Nq at run time (here 9 queries, 40 keys).
+// CHECK-LABEL: func.func @dyn_br_window_fmin_fwd
+// CHECK: flash.attention
+// CHECK-SAME: score_mod
+// CHECK: arith.select
+// CHECK-NOT: linalg.generic
+// EXEC: dyn_br_window_fmin_fwd: raised=yes
+// SIZES: 9, 40
+func.func @dyn_br_window_fmin_fwd(%A_q: tensor<2x2x?x8xf32>, %A_k: tensor<2x2x?x8xf32>, %A_v: tensor<2x2x?x8xf32>) -> (tensor<2x2x?x8xf32>) {
+  %_c1 = arith.constant 2 : index
+  %_d2 = tensor.dim %A_q, %_c1 : tensor<2x2x?x8xf32>
+  %_c3 = arith.constant 2 : index
+  %_d4 = tensor.dim %A_k, %_c3 : tensor<2x2x?x8xf32>
+  %_e5 = tensor.empty(%_d2, %_d4) : tensor<2x2x?x?xf32>
+  %_c6 = arith.constant 0.0 : f32
+  %_f7 = linalg.fill ins(%_c6 : f32) outs(%_e5 : tensor<2x2x?x?xf32>) -> tensor<2x2x?x?xf32>
+  %_g8 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j, d) -> (b, h, i, d)>, affine_map<(b, h, i, j, d) -> (b, h, j, d)>, affine_map<(b, h, i, j, d) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%A_q, %A_k : tensor<2x2x?x8xf32>, tensor<2x2x?x8xf32>) outs(%_f7 : tensor<2x2x?x?xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %m = arith.mulf %a0, %a1 : f32
+    %r = arith.addf %out, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x?x?xf32>
+  %_e9 = tensor.empty(%_d2, %_d4) : tensor<2x2x?x?xf32>
+  %_g10 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g8 : tensor<2x2x?x?xf32>) outs(%_e9 : tensor<2x2x?x?xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %c = arith.constant 0.35355339059327373 : f32
+    %r = arith.mulf %a0, %c : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x?x?xf32>
+  %_off11 = arith.subi %_d4, %_d2 : index
+  %_e12 = tensor.empty(%_d2, %_d4) : tensor<2x2x?x?xf32>
+  %_g13 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g10 : tensor<2x2x?x?xf32>) outs(%_e12 : tensor<2x2x?x?xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %i = linalg.index 2 : index
+    %j = linalg.index 3 : index
+    %ip = arith.addi %i, %_off11 : index
+    %keep0 = arith.cmpi ule, %j, %ip : index
+    %w = arith.constant 7 : index
+    %jw = arith.addi %j, %w : index
+    %c2 = arith.cmpi ugt, %jw, %ip : index
+    %keep = arith.andi %keep0, %c2 : i1
+    %mn = arith.constant -3.40282347E+38 : f32
+    %r = arith.select %keep, %a0, %mn : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x?x?xf32>
+  %_e14 = tensor.empty(%_d2) : tensor<2x2x?x1xf32>
+  %_c15 = arith.constant 0xFF800000 : f32
+  %_f16 = linalg.fill ins(%_c15 : f32) outs(%_e14 : tensor<2x2x?x1xf32>) -> tensor<2x2x?x1xf32>
+  %_g17 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%_g13 : tensor<2x2x?x?xf32>) outs(%_f16 : tensor<2x2x?x1xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %r = arith.maximumf %a0, %out : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x?x1xf32>
+  %_e18 = tensor.empty(%_d2, %_d4) : tensor<2x2x?x?xf32>
+  %_g19 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g13, %_g17 : tensor<2x2x?x?xf32>, tensor<2x2x?x1xf32>) outs(%_e18 : tensor<2x2x?x?xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %r = arith.subf %a0, %a1 : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x?x?xf32>
+  %_e20 = tensor.empty(%_d2, %_d4) : tensor<2x2x?x?xf32>
+  %_g21 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g19 : tensor<2x2x?x?xf32>) outs(%_e20 : tensor<2x2x?x?xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %r = math.exp %a0 : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x?x?xf32>
+  %_e22 = tensor.empty(%_d2) : tensor<2x2x?x1xf32>
+  %_c23 = arith.constant 0.0 : f32
+  %_f24 = linalg.fill ins(%_c23 : f32) outs(%_e22 : tensor<2x2x?x1xf32>) -> tensor<2x2x?x1xf32>
+  %_g25 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%_g21 : tensor<2x2x?x?xf32>) outs(%_f24 : tensor<2x2x?x1xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %r = arith.addf %a0, %out : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x?x1xf32>
+  %_e26 = tensor.empty(%_d2, %_d4) : tensor<2x2x?x?xf32>
+  %_g27 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g21, %_g25 : tensor<2x2x?x?xf32>, tensor<2x2x?x1xf32>) outs(%_e26 : tensor<2x2x?x?xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %r = arith.divf %a0, %a1 : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x?x?xf32>
+  %_e28 = tensor.empty(%_d2) : tensor<2x2x?x8xf32>
+  %_c29 = arith.constant 0.0 : f32
+  %_f30 = linalg.fill ins(%_c29 : f32) outs(%_e28 : tensor<2x2x?x8xf32>) -> tensor<2x2x?x8xf32>
+  %_g31 = linalg.generic {indexing_maps = [affine_map<(b, h, i, d, j) -> (b, h, i, j)>, affine_map<(b, h, i, d, j) -> (b, h, j, d)>, affine_map<(b, h, i, d, j) -> (b, h, i, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%_g27, %A_v : tensor<2x2x?x?xf32>, tensor<2x2x?x8xf32>) outs(%_f30 : tensor<2x2x?x8xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %m = arith.mulf %a0, %a1 : f32
+    %r = arith.addf %out, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x?x8xf32>
+  return %_g31 : tensor<2x2x?x8xf32>
+}
+
+// -----
+
+// Bottom-right causal with more queries than keys under finfo.min: the
+// first rows see no key.
+// CHECK-LABEL: func.func @edge_nq_gt_nk_br_fmin_fwd
+// CHECK: flash.attention
+// CHECK-SAME: score_mod
+// CHECK: arith.select
+// CHECK-NOT: linalg.generic
+// EXEC: edge_nq_gt_nk_br_fmin_fwd: raised=yes
+func.func @edge_nq_gt_nk_br_fmin_fwd(%A_q: tensor<1x2x20x8xf32>, %A_k: tensor<1x2x12x8xf32>, %A_v: tensor<1x2x12x8xf32>) -> (tensor<1x2x20x8xf32>) {
+  %_e1 = tensor.empty() : tensor<1x2x20x12xf32>
+  %_c2 = arith.constant 0.0 : f32
+  %_f3 = linalg.fill ins(%_c2 : f32) outs(%_e1 : tensor<1x2x20x12xf32>) -> tensor<1x2x20x12xf32>
+  %_g4 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j, d) -> (b, h, i, d)>, affine_map<(b, h, i, j, d) -> (b, h, j, d)>, affine_map<(b, h, i, j, d) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%A_q, %A_k : tensor<1x2x20x8xf32>, tensor<1x2x12x8xf32>) outs(%_f3 : tensor<1x2x20x12xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %m = arith.mulf %a0, %a1 : f32
+    %r = arith.addf %out, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<1x2x20x12xf32>
+  %_e5 = tensor.empty() : tensor<1x2x20x12xf32>
+  %_g6 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g4 : tensor<1x2x20x12xf32>) outs(%_e5 : tensor<1x2x20x12xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %c = arith.constant 0.35355339059327373 : f32
+    %r = arith.mulf %a0, %c : f32
+    linalg.yield %r : f32
+  } -> tensor<1x2x20x12xf32>
+  %_e7 = tensor.empty() : tensor<1x2x20x12xf32>
+  %_g8 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g6 : tensor<1x2x20x12xf32>) outs(%_e7 : tensor<1x2x20x12xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %i = linalg.index 2 : index
+    %j = linalg.index 3 : index
+    %ic = arith.index_cast %i : index to i64
+    %jc = arith.index_cast %j : index to i64
+    %o = arith.constant -8 : i64
+    %ip = arith.addi %ic, %o : i64
+    %l = arith.constant 4 : i64
+    %lo = arith.subi %ip, %l : i64
+    %c1 = arith.cmpi sge, %jc, %lo : i64
+    %rr = arith.constant 0 : i64
+    %hi = arith.addi %ip, %rr : i64
+    %c2 = arith.cmpi sle, %jc, %hi : i64
+    %keep = arith.andi %c1, %c2 : i1
+    %mn = arith.constant -3.40282347E+38 : f32
+    %r = arith.select %keep, %a0, %mn : f32
+    linalg.yield %r : f32
+  } -> tensor<1x2x20x12xf32>
+  %_e9 = tensor.empty() : tensor<1x2x20x1xf32>
+  %_c10 = arith.constant 0xFF800000 : f32
+  %_f11 = linalg.fill ins(%_c10 : f32) outs(%_e9 : tensor<1x2x20x1xf32>) -> tensor<1x2x20x1xf32>
+  %_g12 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%_g8 : tensor<1x2x20x12xf32>) outs(%_f11 : tensor<1x2x20x1xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %r = arith.maximumf %a0, %out : f32
+    linalg.yield %r : f32
+  } -> tensor<1x2x20x1xf32>
+  %_e13 = tensor.empty() : tensor<1x2x20x12xf32>
+  %_g14 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g8, %_g12 : tensor<1x2x20x12xf32>, tensor<1x2x20x1xf32>) outs(%_e13 : tensor<1x2x20x12xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %r = arith.subf %a0, %a1 : f32
+    linalg.yield %r : f32
+  } -> tensor<1x2x20x12xf32>
+  %_e15 = tensor.empty() : tensor<1x2x20x12xf32>
+  %_g16 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g14 : tensor<1x2x20x12xf32>) outs(%_e15 : tensor<1x2x20x12xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %r = math.exp %a0 : f32
+    linalg.yield %r : f32
+  } -> tensor<1x2x20x12xf32>
+  %_e17 = tensor.empty() : tensor<1x2x20x1xf32>
+  %_c18 = arith.constant 0.0 : f32
+  %_f19 = linalg.fill ins(%_c18 : f32) outs(%_e17 : tensor<1x2x20x1xf32>) -> tensor<1x2x20x1xf32>
+  %_g20 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%_g16 : tensor<1x2x20x12xf32>) outs(%_f19 : tensor<1x2x20x1xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %r = arith.addf %a0, %out : f32
+    linalg.yield %r : f32
+  } -> tensor<1x2x20x1xf32>
+  %_e21 = tensor.empty() : tensor<1x2x20x12xf32>
+  %_g22 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g16, %_g20 : tensor<1x2x20x12xf32>, tensor<1x2x20x1xf32>) outs(%_e21 : tensor<1x2x20x12xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %r = arith.divf %a0, %a1 : f32
+    linalg.yield %r : f32
+  } -> tensor<1x2x20x12xf32>
+  %_e23 = tensor.empty() : tensor<1x2x20x8xf32>
+  %_c24 = arith.constant 0.0 : f32
+  %_f25 = linalg.fill ins(%_c24 : f32) outs(%_e23 : tensor<1x2x20x8xf32>) -> tensor<1x2x20x8xf32>
+  %_g26 = linalg.generic {indexing_maps = [affine_map<(b, h, i, d, j) -> (b, h, i, j)>, affine_map<(b, h, i, d, j) -> (b, h, j, d)>, affine_map<(b, h, i, d, j) -> (b, h, i, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%_g22, %A_v : tensor<1x2x20x12xf32>, tensor<1x2x12x8xf32>) outs(%_f25 : tensor<1x2x20x8xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %m = arith.mulf %a0, %a1 : f32
+    %r = arith.addf %out, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<1x2x20x8xf32>
+  return %_g26 : tensor<1x2x20x8xf32>
+}
+
+// -----
+
+// Future keys only (j > i) under JAX's -0.7 * finfo.max: the last row sees
+// no key.
+// CHECK-LABEL: func.func @edge_future_only_jaxneg_fwd
+// CHECK: flash.attention
+// CHECK-SAME: score_mod
+// CHECK: arith.select
+// CHECK-NOT: linalg.generic
+// EXEC: edge_future_only_jaxneg_fwd: raised=yes
+func.func @edge_future_only_jaxneg_fwd(%A_q: tensor<1x2x16x8xf32>, %A_k: tensor<1x2x16x8xf32>, %A_v: tensor<1x2x16x8xf32>) -> (tensor<1x2x16x8xf32>) {
+  %_e1 = tensor.empty() : tensor<1x2x16x16xf32>
+  %_c2 = arith.constant 0.0 : f32
+  %_f3 = linalg.fill ins(%_c2 : f32) outs(%_e1 : tensor<1x2x16x16xf32>) -> tensor<1x2x16x16xf32>
+  %_g4 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j, d) -> (b, h, i, d)>, affine_map<(b, h, i, j, d) -> (b, h, j, d)>, affine_map<(b, h, i, j, d) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%A_q, %A_k : tensor<1x2x16x8xf32>, tensor<1x2x16x8xf32>) outs(%_f3 : tensor<1x2x16x16xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %m = arith.mulf %a0, %a1 : f32
+    %r = arith.addf %out, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<1x2x16x16xf32>
+  %_e5 = tensor.empty() : tensor<1x2x16x16xf32>
+  %_g6 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g4 : tensor<1x2x16x16xf32>) outs(%_e5 : tensor<1x2x16x16xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %c = arith.constant 0.35355339059327373 : f32
+    %r = arith.mulf %a0, %c : f32
+    linalg.yield %r : f32
+  } -> tensor<1x2x16x16xf32>
+  %_e7 = tensor.empty() : tensor<1x2x16x16xf32>
+  %_g8 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g6 : tensor<1x2x16x16xf32>) outs(%_e7 : tensor<1x2x16x16xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %i = linalg.index 2 : index
+    %j = linalg.index 3 : index
+    %ic = arith.index_cast %i : index to i64
+    %jc = arith.index_cast %j : index to i64
+    %o = arith.constant 0 : i64
+    %ip = arith.addi %ic, %o : i64
+    %l = arith.constant -3 : i64
+    %lo = arith.subi %ip, %l : i64
+    %c1 = arith.cmpi sge, %jc, %lo : i64
+    %keep = arith.andi %c1, %c1 : i1
+    %mn = arith.constant -2.38197633E+38 : f32
+    %r = arith.select %keep, %a0, %mn : f32
+    linalg.yield %r : f32
+  } -> tensor<1x2x16x16xf32>
+  %_e9 = tensor.empty() : tensor<1x2x16x1xf32>
+  %_c10 = arith.constant 0xFF800000 : f32
+  %_f11 = linalg.fill ins(%_c10 : f32) outs(%_e9 : tensor<1x2x16x1xf32>) -> tensor<1x2x16x1xf32>
+  %_g12 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%_g8 : tensor<1x2x16x16xf32>) outs(%_f11 : tensor<1x2x16x1xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %r = arith.maximumf %a0, %out : f32
+    linalg.yield %r : f32
+  } -> tensor<1x2x16x1xf32>
+  %_e13 = tensor.empty() : tensor<1x2x16x16xf32>
+  %_g14 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g8, %_g12 : tensor<1x2x16x16xf32>, tensor<1x2x16x1xf32>) outs(%_e13 : tensor<1x2x16x16xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %r = arith.subf %a0, %a1 : f32
+    linalg.yield %r : f32
+  } -> tensor<1x2x16x16xf32>
+  %_e15 = tensor.empty() : tensor<1x2x16x16xf32>
+  %_g16 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g14 : tensor<1x2x16x16xf32>) outs(%_e15 : tensor<1x2x16x16xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %r = math.exp %a0 : f32
+    linalg.yield %r : f32
+  } -> tensor<1x2x16x16xf32>
+  %_e17 = tensor.empty() : tensor<1x2x16x1xf32>
+  %_c18 = arith.constant 0.0 : f32
+  %_f19 = linalg.fill ins(%_c18 : f32) outs(%_e17 : tensor<1x2x16x1xf32>) -> tensor<1x2x16x1xf32>
+  %_g20 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%_g16 : tensor<1x2x16x16xf32>) outs(%_f19 : tensor<1x2x16x1xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %r = arith.addf %a0, %out : f32
+    linalg.yield %r : f32
+  } -> tensor<1x2x16x1xf32>
+  %_e21 = tensor.empty() : tensor<1x2x16x16xf32>
+  %_g22 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g16, %_g20 : tensor<1x2x16x16xf32>, tensor<1x2x16x1xf32>) outs(%_e21 : tensor<1x2x16x16xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %r = arith.divf %a0, %a1 : f32
+    linalg.yield %r : f32
+  } -> tensor<1x2x16x16xf32>
+  %_e23 = tensor.empty() : tensor<1x2x16x8xf32>
+  %_c24 = arith.constant 0.0 : f32
+  %_f25 = linalg.fill ins(%_c24 : f32) outs(%_e23 : tensor<1x2x16x8xf32>) -> tensor<1x2x16x8xf32>
+  %_g26 = linalg.generic {indexing_maps = [affine_map<(b, h, i, d, j) -> (b, h, i, j)>, affine_map<(b, h, i, d, j) -> (b, h, j, d)>, affine_map<(b, h, i, d, j) -> (b, h, i, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%_g22, %A_v : tensor<1x2x16x16xf32>, tensor<1x2x16x8xf32>) outs(%_f25 : tensor<1x2x16x8xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %m = arith.mulf %a0, %a1 : f32
+    %r = arith.addf %out, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<1x2x16x8xf32>
+  return %_g26 : tensor<1x2x16x8xf32>
+}
+
+// -----
+
+// ((i ^ j) & 1) == 0 under finfo.min: an opaque predicate (it keeps the
+// diagonal, which the raise does not prove).
+// CHECK-LABEL: func.func @mask_xor_parity_fmin_fwd
+// CHECK: flash.attention
+// CHECK-SAME: score_mod
+// CHECK: arith.select
+// CHECK-NOT: linalg.generic
+// EXEC: mask_xor_parity_fmin_fwd: raised=yes
+func.func @mask_xor_parity_fmin_fwd(%A_q: tensor<2x2x37x8xf32>, %A_k: tensor<2x2x37x8xf32>, %A_v: tensor<2x2x37x8xf32>) -> (tensor<2x2x37x8xf32>) {
+  %_e1 = tensor.empty() : tensor<2x2x37x37xf32>
+  %_c2 = arith.constant 0.0 : f32
+  %_f3 = linalg.fill ins(%_c2 : f32) outs(%_e1 : tensor<2x2x37x37xf32>) -> tensor<2x2x37x37xf32>
+  %_g4 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j, d) -> (b, h, i, d)>, affine_map<(b, h, i, j, d) -> (b, h, j, d)>, affine_map<(b, h, i, j, d) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%A_q, %A_k : tensor<2x2x37x8xf32>, tensor<2x2x37x8xf32>) outs(%_f3 : tensor<2x2x37x37xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %m = arith.mulf %a0, %a1 : f32
+    %r = arith.addf %out, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x37x37xf32>
+  %_e5 = tensor.empty() : tensor<2x2x37x37xf32>
+  %_g6 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g4 : tensor<2x2x37x37xf32>) outs(%_e5 : tensor<2x2x37x37xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %c = arith.constant 0.35355339059327373 : f32
+    %r = arith.mulf %a0, %c : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x37x37xf32>
+  %_e7 = tensor.empty() : tensor<2x2x37x37xf32>
+  %_g8 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g6 : tensor<2x2x37x37xf32>) outs(%_e7 : tensor<2x2x37x37xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %i = linalg.index 2 : index
+    %j = linalg.index 3 : index
+    %ic = arith.index_cast %i : index to i64
+    %jc = arith.index_cast %j : index to i64
+    %x = arith.xori %ic, %jc : i64
+    %one = arith.constant 1 : i64
+    %a = arith.andi %x, %one : i64
+    %z0 = arith.constant 0 : i64
+    %keep = arith.cmpi eq, %a, %z0 : i64
+    %mn = arith.constant -3.40282347E+38 : f32
+    %r = arith.select %keep, %a0, %mn : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x37x37xf32>
+  %_e9 = tensor.empty() : tensor<2x2x37x1xf32>
+  %_c10 = arith.constant 0xFF800000 : f32
+  %_f11 = linalg.fill ins(%_c10 : f32) outs(%_e9 : tensor<2x2x37x1xf32>) -> tensor<2x2x37x1xf32>
+  %_g12 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%_g8 : tensor<2x2x37x37xf32>) outs(%_f11 : tensor<2x2x37x1xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %r = arith.maximumf %a0, %out : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x37x1xf32>
+  %_e13 = tensor.empty() : tensor<2x2x37x37xf32>
+  %_g14 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g8, %_g12 : tensor<2x2x37x37xf32>, tensor<2x2x37x1xf32>) outs(%_e13 : tensor<2x2x37x37xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %r = arith.subf %a0, %a1 : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x37x37xf32>
+  %_e15 = tensor.empty() : tensor<2x2x37x37xf32>
+  %_g16 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g14 : tensor<2x2x37x37xf32>) outs(%_e15 : tensor<2x2x37x37xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %r = math.exp %a0 : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x37x37xf32>
+  %_e17 = tensor.empty() : tensor<2x2x37x1xf32>
+  %_c18 = arith.constant 0.0 : f32
+  %_f19 = linalg.fill ins(%_c18 : f32) outs(%_e17 : tensor<2x2x37x1xf32>) -> tensor<2x2x37x1xf32>
+  %_g20 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%_g16 : tensor<2x2x37x37xf32>) outs(%_f19 : tensor<2x2x37x1xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %r = arith.addf %a0, %out : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x37x1xf32>
+  %_e21 = tensor.empty() : tensor<2x2x37x37xf32>
+  %_g22 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g16, %_g20 : tensor<2x2x37x37xf32>, tensor<2x2x37x1xf32>) outs(%_e21 : tensor<2x2x37x37xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %r = arith.divf %a0, %a1 : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x37x37xf32>
+  %_e23 = tensor.empty() : tensor<2x2x37x8xf32>
+  %_c24 = arith.constant 0.0 : f32
+  %_f25 = linalg.fill ins(%_c24 : f32) outs(%_e23 : tensor<2x2x37x8xf32>) -> tensor<2x2x37x8xf32>
+  %_g26 = linalg.generic {indexing_maps = [affine_map<(b, h, i, d, j) -> (b, h, i, j)>, affine_map<(b, h, i, d, j) -> (b, h, j, d)>, affine_map<(b, h, i, d, j) -> (b, h, i, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%_g22, %A_v : tensor<2x2x37x37xf32>, tensor<2x2x37x8xf32>) outs(%_f25 : tensor<2x2x37x8xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %m = arith.mulf %a0, %a1 : f32
+    %r = arith.addf %out, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x37x8xf32>
+  return %_g26 : tensor<2x2x37x8xf32>
+}
+
+// -----
+
+// A window of width 0 (no key anywhere) under finfo.min: every row is the
+// uniform average.
+// CHECK-LABEL: func.func @edge_win0_fmin_fwd
+// CHECK: flash.attention
+// CHECK-SAME: score_mod
+// CHECK: arith.select
+// CHECK-NOT: linalg.generic
+// EXEC: edge_win0_fmin_fwd: raised=yes
+func.func @edge_win0_fmin_fwd(%A_q: tensor<2x3x13x8xf32>, %A_k: tensor<2x3x13x8xf32>, %A_v: tensor<2x3x13x8xf32>) -> (tensor<2x3x13x8xf32>) {
+  %_cl1 = tensor.collapse_shape %A_q [[0, 1], [2], [3]] : tensor<2x3x13x8xf32> into tensor<6x13x8xf32>
+  %_cl2 = tensor.collapse_shape %A_k [[0, 1], [2], [3]] : tensor<2x3x13x8xf32> into tensor<6x13x8xf32>
+  %_e3 = tensor.empty() : tensor<6x13x13xf32>
+  %_c4 = arith.constant 0.0 : f32
+  %_f5 = linalg.fill ins(%_c4 : f32) outs(%_e3 : tensor<6x13x13xf32>) -> tensor<6x13x13xf32>
+  %_mm6 = linalg.batch_matmul indexing_maps = [affine_map<(b, m, n, k) -> (b, m, k)>, affine_map<(b, m, n, k) -> (b, n, k)>, affine_map<(b, m, n, k) -> (b, m, n)>] ins(%_cl1, %_cl2 : tensor<6x13x8xf32>, tensor<6x13x8xf32>) outs(%_f5 : tensor<6x13x13xf32>) -> tensor<6x13x13xf32>
+  %_ex7 = tensor.expand_shape %_mm6 [[0, 1], [2], [3]] output_shape [2, 3, 13, 13] : tensor<6x13x13xf32> into tensor<2x3x13x13xf32>
+  %_e8 = tensor.empty() : tensor<2x3x13x13xf32>
+  %_g9 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_ex7 : tensor<2x3x13x13xf32>) outs(%_e8 : tensor<2x3x13x13xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %c = arith.constant 0.35355339059327373 : f32
+    %r = arith.mulf %a0, %c : f32
+    linalg.yield %r : f32
+  } -> tensor<2x3x13x13xf32>
+  %_e10 = tensor.empty() : tensor<13x13xf32>
+  %_c11 = arith.constant 1.0 : f32
+  %_f12 = linalg.fill ins(%_c11 : f32) outs(%_e10 : tensor<13x13xf32>) -> tensor<13x13xf32>
+  %_e13 = tensor.empty() : tensor<13x13xf32>
+  %_g14 = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%_f12 : tensor<13x13xf32>) outs(%_e13 : tensor<13x13xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %i = linalg.index 0 : index
+    %j = linalg.index 1 : index
+    %ic = arith.index_cast %i : index to i64
+    %jc = arith.index_cast %j : index to i64
+    %d = arith.subi %jc, %ic : i64
+    %o = arith.constant 0 : i64
+    %k = arith.cmpi sle, %d, %o : i64
+    %z = arith.constant 0.0 : f32
+    %r = arith.select %k, %a0, %z : f32
+    linalg.yield %r : f32
+  } -> tensor<13x13xf32>
+  %_e15 = tensor.empty() : tensor<13x13xf32>
+  %_g16 = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%_g14 : tensor<13x13xf32>) outs(%_e15 : tensor<13x13xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %i = linalg.index 0 : index
+    %j = linalg.index 1 : index
+    %ic = arith.index_cast %i : index to i64
+    %jc = arith.index_cast %j : index to i64
+    %d = arith.subi %jc, %ic : i64
+    %o = arith.constant 1 : i64
+    %k = arith.cmpi sge, %d, %o : i64
+    %z = arith.constant 0.0 : f32
+    %r = arith.select %k, %a0, %z : f32
+    linalg.yield %r : f32
+  } -> tensor<13x13xf32>
+  %_e17 = tensor.empty() : tensor<2x3x13x13xf32>
+  %_g18 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g9, %_g16 : tensor<2x3x13x13xf32>, tensor<13x13xf32>) outs(%_e17 : tensor<2x3x13x13xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %z = arith.constant 0.0 : f32
+    %e = arith.cmpf oeq, %a1, %z : f32
+    %mn = arith.constant -3.40282347E+38 : f32
+    %r = arith.select %e, %mn, %a0 : f32
+    linalg.yield %r : f32
+  } -> tensor<2x3x13x13xf32>
+  %_e19 = tensor.empty() : tensor<2x3x13x1xf32>
+  %_c20 = arith.constant 0xFF800000 : f32
+  %_f21 = linalg.fill ins(%_c20 : f32) outs(%_e19 : tensor<2x3x13x1xf32>) -> tensor<2x3x13x1xf32>
+  %_g22 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%_g18 : tensor<2x3x13x13xf32>) outs(%_f21 : tensor<2x3x13x1xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %r = arith.maximumf %a0, %out : f32
+    linalg.yield %r : f32
+  } -> tensor<2x3x13x1xf32>
+  %_e23 = tensor.empty() : tensor<2x3x13x13xf32>
+  %_g24 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g18, %_g22 : tensor<2x3x13x13xf32>, tensor<2x3x13x1xf32>) outs(%_e23 : tensor<2x3x13x13xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %r = arith.subf %a0, %a1 : f32
+    linalg.yield %r : f32
+  } -> tensor<2x3x13x13xf32>
+  %_e25 = tensor.empty() : tensor<2x3x13x13xf32>
+  %_g26 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g24 : tensor<2x3x13x13xf32>) outs(%_e25 : tensor<2x3x13x13xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %r = math.exp %a0 : f32
+    linalg.yield %r : f32
+  } -> tensor<2x3x13x13xf32>
+  %_e27 = tensor.empty() : tensor<2x3x13x1xf32>
+  %_c28 = arith.constant 0.0 : f32
+  %_f29 = linalg.fill ins(%_c28 : f32) outs(%_e27 : tensor<2x3x13x1xf32>) -> tensor<2x3x13x1xf32>
+  %_g30 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%_g26 : tensor<2x3x13x13xf32>) outs(%_f29 : tensor<2x3x13x1xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %r = arith.addf %a0, %out : f32
+    linalg.yield %r : f32
+  } -> tensor<2x3x13x1xf32>
+  %_e31 = tensor.empty() : tensor<2x3x13x13xf32>
+  %_g32 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g26, %_g30 : tensor<2x3x13x13xf32>, tensor<2x3x13x1xf32>) outs(%_e31 : tensor<2x3x13x13xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %r = arith.divf %a0, %a1 : f32
+    linalg.yield %r : f32
+  } -> tensor<2x3x13x13xf32>
+  %_cl33 = tensor.collapse_shape %_g32 [[0, 1], [2], [3]] : tensor<2x3x13x13xf32> into tensor<6x13x13xf32>
+  %_cl34 = tensor.collapse_shape %A_v [[0, 1], [2], [3]] : tensor<2x3x13x8xf32> into tensor<6x13x8xf32>
+  %_e35 = tensor.empty() : tensor<6x13x8xf32>
+  %_c36 = arith.constant 0.0 : f32
+  %_f37 = linalg.fill ins(%_c36 : f32) outs(%_e35 : tensor<6x13x8xf32>) -> tensor<6x13x8xf32>
+  %_mm38 = linalg.batch_matmul ins(%_cl33, %_cl34 : tensor<6x13x13xf32>, tensor<6x13x8xf32>) outs(%_f37 : tensor<6x13x8xf32>) -> tensor<6x13x8xf32>
+  %_ex39 = tensor.expand_shape %_mm38 [[0, 1], [2], [3]] output_shape [2, 3, 13, 8] : tensor<6x13x8xf32> into tensor<2x3x13x8xf32>
+  return %_ex39 : tensor<2x3x13x8xf32>
+}
