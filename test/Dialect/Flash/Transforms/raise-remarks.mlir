@@ -1724,3 +1724,161 @@ func.func @negative_every_score_masked(%q: tensor<37x16xf32>, %k: tensor<45x16xf
   %o = linalg.matmul ins(%p, %v : tensor<37x45xf32>, tensor<45x16xf32>) outs(%z3 : tensor<37x16xf32>) -> tensor<37x16xf32>
   return %o : tensor<37x16xf32>
 }
+
+// -----
+
+// A weight j - 5 on the exponentials: negative for the first keys, no
+// log to add to the scores.
+// CHECK-LABEL: func.func @negative_w_negative_fwd
+// CHECK-NOT: flash.attention
+func.func @negative_w_negative_fwd(%A_q: tensor<2x2x29x8xf32>, %A_k: tensor<2x2x29x8xf32>, %A_v: tensor<2x2x29x8xf32>) -> (tensor<2x2x29x8xf32>) {
+  %_e1 = tensor.empty() : tensor<2x2x29x29xf32>
+  %_c2 = arith.constant 0.0 : f32
+  %_f3 = linalg.fill ins(%_c2 : f32) outs(%_e1 : tensor<2x2x29x29xf32>) -> tensor<2x2x29x29xf32>
+  %_g4 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j, d) -> (b, h, i, d)>, affine_map<(b, h, i, j, d) -> (b, h, j, d)>, affine_map<(b, h, i, j, d) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%A_q, %A_k : tensor<2x2x29x8xf32>, tensor<2x2x29x8xf32>) outs(%_f3 : tensor<2x2x29x29xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %m = arith.mulf %a0, %a1 : f32
+    %r = arith.addf %out, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x29x29xf32>
+  %_e5 = tensor.empty() : tensor<2x2x29x29xf32>
+  %_g6 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g4 : tensor<2x2x29x29xf32>) outs(%_e5 : tensor<2x2x29x29xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %c = arith.constant 0.35355339059327373 : f32
+    %r = arith.mulf %a0, %c : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x29x29xf32>
+  %_e7 = tensor.empty() : tensor<2x2x29x1xf32>
+  %_c8 = arith.constant 0xFF800000 : f32
+  %_f9 = linalg.fill ins(%_c8 : f32) outs(%_e7 : tensor<2x2x29x1xf32>) -> tensor<2x2x29x1xf32>
+  %_g10 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%_g6 : tensor<2x2x29x29xf32>) outs(%_f9 : tensor<2x2x29x1xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %r = arith.maximumf %a0, %out : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x29x1xf32>
+  %_e11 = tensor.empty() : tensor<2x2x29x29xf32>
+  %_g12 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g6, %_g10 : tensor<2x2x29x29xf32>, tensor<2x2x29x1xf32>) outs(%_e11 : tensor<2x2x29x29xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %d = arith.subf %a0, %a1 : f32
+    %r = math.exp %d : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x29x29xf32>
+  %_e13 = tensor.empty() : tensor<2x2x29x29xf32>
+  %_g14 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g12 : tensor<2x2x29x29xf32>) outs(%_e13 : tensor<2x2x29x29xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %i = linalg.index 2 : index
+    %j = linalg.index 3 : index
+    %ic = arith.index_cast %i : index to i64
+    %jc = arith.index_cast %j : index to i64
+    %jf = arith.sitofp %jc : i64 to f32
+    %c = arith.constant -5.0 : f32
+    %b = arith.addf %jf, %c : f32
+    %r = arith.mulf %a0, %b : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x29x29xf32>
+  %_e15 = tensor.empty() : tensor<2x2x29x1xf32>
+  %_c16 = arith.constant 0.0 : f32
+  %_f17 = linalg.fill ins(%_c16 : f32) outs(%_e15 : tensor<2x2x29x1xf32>) -> tensor<2x2x29x1xf32>
+  // expected-remark @+1 {{attention not raised: the exponentials are multiplied by a weight of the query and key positions that the raise cannot prove >= 0 (it adds log(weight) to the scores where it can)}}
+  %_g18 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%_g14 : tensor<2x2x29x29xf32>) outs(%_f17 : tensor<2x2x29x1xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %r = arith.addf %a0, %out : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x29x1xf32>
+  %_e19 = tensor.empty() : tensor<2x2x29x29xf32>
+  %_g20 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g14, %_g18 : tensor<2x2x29x29xf32>, tensor<2x2x29x1xf32>) outs(%_e19 : tensor<2x2x29x29xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %r = arith.divf %a0, %a1 : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x29x29xf32>
+  %_e21 = tensor.empty() : tensor<2x2x29x8xf32>
+  %_c22 = arith.constant 0.0 : f32
+  %_f23 = linalg.fill ins(%_c22 : f32) outs(%_e21 : tensor<2x2x29x8xf32>) -> tensor<2x2x29x8xf32>
+  %_g24 = linalg.generic {indexing_maps = [affine_map<(b, h, i, d, j) -> (b, h, i, j)>, affine_map<(b, h, i, d, j) -> (b, h, j, d)>, affine_map<(b, h, i, d, j) -> (b, h, i, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%_g20, %A_v : tensor<2x2x29x29xf32>, tensor<2x2x29x8xf32>) outs(%_f23 : tensor<2x2x29x8xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %m = arith.mulf %a0, %a1 : f32
+    %r = arith.addf %out, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x29x8xf32>
+  return %_g24 : tensor<2x2x29x8xf32>
+}
+
+// -----
+
+// A weight exp(-0.1 (i - j)) in the numerator only (the row sum without
+// it): not a softmax.
+// CHECK-LABEL: func.func @negative_w_numerator_only_fwd
+// CHECK-NOT: flash.attention
+func.func @negative_w_numerator_only_fwd(%A_q: tensor<2x2x29x8xf32>, %A_k: tensor<2x2x29x8xf32>, %A_v: tensor<2x2x29x8xf32>) -> (tensor<2x2x29x8xf32>) {
+  %_e1 = tensor.empty() : tensor<2x2x29x29xf32>
+  %_c2 = arith.constant 0.0 : f32
+  %_f3 = linalg.fill ins(%_c2 : f32) outs(%_e1 : tensor<2x2x29x29xf32>) -> tensor<2x2x29x29xf32>
+  %_g4 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j, d) -> (b, h, i, d)>, affine_map<(b, h, i, j, d) -> (b, h, j, d)>, affine_map<(b, h, i, j, d) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%A_q, %A_k : tensor<2x2x29x8xf32>, tensor<2x2x29x8xf32>) outs(%_f3 : tensor<2x2x29x29xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %m = arith.mulf %a0, %a1 : f32
+    %r = arith.addf %out, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x29x29xf32>
+  %_e5 = tensor.empty() : tensor<2x2x29x29xf32>
+  %_g6 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g4 : tensor<2x2x29x29xf32>) outs(%_e5 : tensor<2x2x29x29xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %c = arith.constant 0.35355339059327373 : f32
+    %r = arith.mulf %a0, %c : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x29x29xf32>
+  %_e7 = tensor.empty() : tensor<2x2x29x1xf32>
+  %_c8 = arith.constant 0xFF800000 : f32
+  %_f9 = linalg.fill ins(%_c8 : f32) outs(%_e7 : tensor<2x2x29x1xf32>) -> tensor<2x2x29x1xf32>
+  %_g10 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%_g6 : tensor<2x2x29x29xf32>) outs(%_f9 : tensor<2x2x29x1xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %r = arith.maximumf %a0, %out : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x29x1xf32>
+  %_e11 = tensor.empty() : tensor<2x2x29x29xf32>
+  %_g12 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g6, %_g10 : tensor<2x2x29x29xf32>, tensor<2x2x29x1xf32>) outs(%_e11 : tensor<2x2x29x29xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %d = arith.subf %a0, %a1 : f32
+    %r = math.exp %d : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x29x29xf32>
+  %_e13 = tensor.empty() : tensor<2x2x29x29xf32>
+  %_g14 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g12 : tensor<2x2x29x29xf32>) outs(%_e13 : tensor<2x2x29x29xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %i = linalg.index 2 : index
+    %j = linalg.index 3 : index
+    %ic = arith.index_cast %i : index to i64
+    %jc = arith.index_cast %j : index to i64
+    %d = arith.subi %ic, %jc : i64
+    %df = arith.sitofp %d : i64 to f32
+    %c = arith.constant -0.1 : f32
+    %bb = arith.mulf %df, %c : f32
+    %x = math.exp %bb : f32
+    %r = arith.mulf %a0, %x : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x29x29xf32>
+  %_e15 = tensor.empty() : tensor<2x2x29x1xf32>
+  %_c16 = arith.constant 0.0 : f32
+  %_f17 = linalg.fill ins(%_c16 : f32) outs(%_e15 : tensor<2x2x29x1xf32>) -> tensor<2x2x29x1xf32>
+  %_g18 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%_g12 : tensor<2x2x29x29xf32>) outs(%_f17 : tensor<2x2x29x1xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %r = arith.addf %a0, %out : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x29x1xf32>
+  %_e19 = tensor.empty() : tensor<2x2x29x29xf32>
+  %_g20 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g14, %_g18 : tensor<2x2x29x29xf32>, tensor<2x2x29x1xf32>) outs(%_e19 : tensor<2x2x29x29xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %r = arith.divf %a0, %a1 : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x29x29xf32>
+  %_e21 = tensor.empty() : tensor<2x2x29x8xf32>
+  %_c22 = arith.constant 0.0 : f32
+  %_f23 = linalg.fill ins(%_c22 : f32) outs(%_e21 : tensor<2x2x29x8xf32>) -> tensor<2x2x29x8xf32>
+  // expected-remark @+1 {{attention not raised: the softmax divides by something other than the sum of its numerators over the keys P*V contracts}}
+  %_g24 = linalg.generic {indexing_maps = [affine_map<(b, h, i, d, j) -> (b, h, i, j)>, affine_map<(b, h, i, d, j) -> (b, h, j, d)>, affine_map<(b, h, i, d, j) -> (b, h, i, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%_g20, %A_v : tensor<2x2x29x29xf32>, tensor<2x2x29x8xf32>) outs(%_f23 : tensor<2x2x29x8xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %m = arith.mulf %a0, %a1 : f32
+    %r = arith.addf %out, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x29x8xf32>
+  return %_g24 : tensor<2x2x29x8xf32>
+}

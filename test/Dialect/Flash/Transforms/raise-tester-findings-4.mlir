@@ -4,6 +4,9 @@
 // without any key. The program averages V uniformly over such a row; the
 // raise keeps the fill in a score_mod (select(keep, s, fill)), exact on
 // every row, forward only (raise-remarks.mlir has the joint graph refused).
+// Then a window width read from a per-head or per-batch table in joint
+// graphs, and weights of the positions multiplied onto the exponentials
+// (e w / sum e w), which are softmax(s + log w).
 // RUN: flash-opt %s --split-input-file --flash-raise-attention | FileCheck %s
 // RUN: %python %flash_src_root/utils/raisecheck.py %s --build %flash_obj_root | FileCheck %s --check-prefix=EXEC
 // EXEC-NOT: FAIL
@@ -579,4 +582,967 @@ func.func @edge_win0_fmin_fwd(%A_q: tensor<2x3x13x8xf32>, %A_k: tensor<2x3x13x8x
   %_mm38 = linalg.batch_matmul ins(%_cl33, %_cl34 : tensor<6x13x13xf32>, tensor<6x13x8xf32>) outs(%_f37 : tensor<6x13x8xf32>) -> tensor<6x13x8xf32>
   %_ex39 = tensor.expand_shape %_mm38 [[0, 1], [2], [3]] output_shape [2, 3, 13, 8] : tensor<6x13x8xf32> into tensor<2x3x13x8xf32>
   return %_ex39 : tensor<2x3x13x8xf32>
+}
+
+// -----
+
+// A joint graph whose window width is read from a per-head table,
+// 0 <= i - j < W[h], the backward re-masking dS with the same predicate
+// (an opaque compare of positions and a table: its spellings i - j and
+// -j + i under the dK product's dims were two expressions; now one).
+// CHECK-LABEL: func.func @dg_ph_bwd
+// CHECK: flash.attention
+// CHECK: flash.attention_grad
+// CHECK-NOT: tensor<{{.*}}x21x21xf32>
+// EXEC: dg_ph_bwd: raised=yes
+func.func @dg_ph_bwd(%A_q: tensor<2x4x21x8xf32>, %A_k: tensor<2x4x21x8xf32>, %A_v: tensor<2x4x21x8xf32>, %A_dout: tensor<2x4x21x8xf32>) -> (tensor<2x4x21x8xf32>, tensor<2x4x21x8xf32>, tensor<2x4x21x8xf32>, tensor<2x4x21x8xf32>) {
+  %_e1 = tensor.empty() : tensor<2x4x21x21xf32>
+  %_c2 = arith.constant 0.0 : f32
+  %_f3 = linalg.fill ins(%_c2 : f32) outs(%_e1 : tensor<2x4x21x21xf32>) -> tensor<2x4x21x21xf32>
+  %_g4 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j, d) -> (b, h, i, d)>, affine_map<(b, h, i, j, d) -> (b, h, j, d)>, affine_map<(b, h, i, j, d) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%A_q, %A_k : tensor<2x4x21x8xf32>, tensor<2x4x21x8xf32>) outs(%_f3 : tensor<2x4x21x21xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %m = arith.mulf %a0, %a1 : f32
+    %r = arith.addf %out, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x21x21xf32>
+  %_e5 = tensor.empty() : tensor<2x4x21x21xf32>
+  %_g6 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g4 : tensor<2x4x21x21xf32>) outs(%_e5 : tensor<2x4x21x21xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %c = arith.constant 0.35355339059327373 : f32
+    %r = arith.mulf %a0, %c : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x21x21xf32>
+  %_hw7 = arith.constant dense<[1, 4, 9, 1000]> : tensor<4xi64>
+  %_e8 = tensor.empty() : tensor<2x4x21x21xf32>
+  %_g9 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (h)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g6, %_hw7 : tensor<2x4x21x21xf32>, tensor<4xi64>) outs(%_e8 : tensor<2x4x21x21xf32>) {
+  ^bb0(%a0: f32, %a1: i64, %out: f32):
+    %i = linalg.index 2 : index
+    %j = linalg.index 3 : index
+    %ic = arith.index_cast %i : index to i64
+    %jc = arith.index_cast %j : index to i64
+    %d = arith.subi %ic, %jc : i64
+    %z0 = arith.constant 0 : i64
+    %c1 = arith.cmpi sge, %d, %z0 : i64
+    %c2 = arith.cmpi slt, %d, %a1 : i64
+    %keep = arith.andi %c1, %c2 : i1
+    %mn = arith.constant 0xFF800000 : f32
+    %r = arith.select %keep, %a0, %mn : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x21x21xf32>
+  %_e10 = tensor.empty() : tensor<2x4x21x21xf32>
+  %_sm11 = linalg.softmax dimension(3) ins(%_g9 : tensor<2x4x21x21xf32>) outs(%_e10 : tensor<2x4x21x21xf32>) -> tensor<2x4x21x21xf32>
+  %_e12 = tensor.empty() : tensor<2x4x21x8xf32>
+  %_c13 = arith.constant 0.0 : f32
+  %_f14 = linalg.fill ins(%_c13 : f32) outs(%_e12 : tensor<2x4x21x8xf32>) -> tensor<2x4x21x8xf32>
+  %_g15 = linalg.generic {indexing_maps = [affine_map<(b, h, i, d, j) -> (b, h, i, j)>, affine_map<(b, h, i, d, j) -> (b, h, j, d)>, affine_map<(b, h, i, d, j) -> (b, h, i, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%_sm11, %A_v : tensor<2x4x21x21xf32>, tensor<2x4x21x8xf32>) outs(%_f14 : tensor<2x4x21x8xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %m = arith.mulf %a0, %a1 : f32
+    %r = arith.addf %out, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x21x8xf32>
+  %_e16 = tensor.empty() : tensor<2x4x21x8xf32>
+  %_c17 = arith.constant 0.0 : f32
+  %_f18 = linalg.fill ins(%_c17 : f32) outs(%_e16 : tensor<2x4x21x8xf32>) -> tensor<2x4x21x8xf32>
+  %_g19 = linalg.generic {indexing_maps = [affine_map<(b, h, j, d, i) -> (b, h, i, j)>, affine_map<(b, h, j, d, i) -> (b, h, i, d)>, affine_map<(b, h, j, d, i) -> (b, h, j, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%_sm11, %A_dout : tensor<2x4x21x21xf32>, tensor<2x4x21x8xf32>) outs(%_f18 : tensor<2x4x21x8xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %m = arith.mulf %a0, %a1 : f32
+    %r = arith.addf %out, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x21x8xf32>
+  %_e20 = tensor.empty() : tensor<2x4x21x21xf32>
+  %_c21 = arith.constant 0.0 : f32
+  %_f22 = linalg.fill ins(%_c21 : f32) outs(%_e20 : tensor<2x4x21x21xf32>) -> tensor<2x4x21x21xf32>
+  %_g23 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j, d) -> (b, h, i, d)>, affine_map<(b, h, i, j, d) -> (b, h, j, d)>, affine_map<(b, h, i, j, d) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%A_dout, %A_v : tensor<2x4x21x8xf32>, tensor<2x4x21x8xf32>) outs(%_f22 : tensor<2x4x21x21xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %m = arith.mulf %a0, %a1 : f32
+    %r = arith.addf %out, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x21x21xf32>
+  %_e24 = tensor.empty() : tensor<2x4x21x21xf32>
+  %_g25 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g23, %_sm11 : tensor<2x4x21x21xf32>, tensor<2x4x21x21xf32>) outs(%_e24 : tensor<2x4x21x21xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %r = arith.mulf %a0, %a1 : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x21x21xf32>
+  %_e26 = tensor.empty() : tensor<2x4x21x1xf32>
+  %_c27 = arith.constant 0.0 : f32
+  %_f28 = linalg.fill ins(%_c27 : f32) outs(%_e26 : tensor<2x4x21x1xf32>) -> tensor<2x4x21x1xf32>
+  %_g29 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%_g25 : tensor<2x4x21x21xf32>) outs(%_f28 : tensor<2x4x21x1xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %r = arith.addf %a0, %out : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x21x1xf32>
+  %_e30 = tensor.empty() : tensor<2x4x21x21xf32>
+  %_g31 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g23, %_g29 : tensor<2x4x21x21xf32>, tensor<2x4x21x1xf32>) outs(%_e30 : tensor<2x4x21x21xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %r = arith.subf %a0, %a1 : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x21x21xf32>
+  %_e32 = tensor.empty() : tensor<2x4x21x21xf32>
+  %_g33 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g31, %_sm11 : tensor<2x4x21x21xf32>, tensor<2x4x21x21xf32>) outs(%_e32 : tensor<2x4x21x21xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %r = arith.mulf %a0, %a1 : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x21x21xf32>
+  %_e34 = tensor.empty() : tensor<2x4x21x21xf32>
+  %_g35 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (h)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g33, %_hw7 : tensor<2x4x21x21xf32>, tensor<4xi64>) outs(%_e34 : tensor<2x4x21x21xf32>) {
+  ^bb0(%a0: f32, %a1: i64, %out: f32):
+    %i = linalg.index 2 : index
+    %j = linalg.index 3 : index
+    %ic = arith.index_cast %i : index to i64
+    %jc = arith.index_cast %j : index to i64
+    %d = arith.subi %ic, %jc : i64
+    %z0 = arith.constant 0 : i64
+    %c1 = arith.cmpi sge, %d, %z0 : i64
+    %c2 = arith.cmpi slt, %d, %a1 : i64
+    %keep = arith.andi %c1, %c2 : i1
+    %z = arith.constant 0.0 : f32
+    %r = arith.select %keep, %a0, %z : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x21x21xf32>
+  %_e36 = tensor.empty() : tensor<2x4x21x21xf32>
+  %_g37 = linalg.generic {indexing_maps = [affine_map<(b, h, n, d) -> (b, h, n, d)>, affine_map<(b, h, n, d) -> (b, h, n, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g35 : tensor<2x4x21x21xf32>) outs(%_e36 : tensor<2x4x21x21xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %c = arith.constant 0.35355339059327373 : f32
+    %r = arith.mulf %a0, %c : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x21x21xf32>
+  %_e38 = tensor.empty() : tensor<2x4x21x8xf32>
+  %_c39 = arith.constant 0.0 : f32
+  %_f40 = linalg.fill ins(%_c39 : f32) outs(%_e38 : tensor<2x4x21x8xf32>) -> tensor<2x4x21x8xf32>
+  %_g41 = linalg.generic {indexing_maps = [affine_map<(b, h, i, d, j) -> (b, h, i, j)>, affine_map<(b, h, i, d, j) -> (b, h, j, d)>, affine_map<(b, h, i, d, j) -> (b, h, i, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%_g37, %A_k : tensor<2x4x21x21xf32>, tensor<2x4x21x8xf32>) outs(%_f40 : tensor<2x4x21x8xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %m = arith.mulf %a0, %a1 : f32
+    %r = arith.addf %out, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x21x8xf32>
+  %_e42 = tensor.empty() : tensor<2x4x21x8xf32>
+  %_c43 = arith.constant 0.0 : f32
+  %_f44 = linalg.fill ins(%_c43 : f32) outs(%_e42 : tensor<2x4x21x8xf32>) -> tensor<2x4x21x8xf32>
+  %_g45 = linalg.generic {indexing_maps = [affine_map<(b, h, j, d, i) -> (b, h, i, j)>, affine_map<(b, h, j, d, i) -> (b, h, i, d)>, affine_map<(b, h, j, d, i) -> (b, h, j, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%_g37, %A_q : tensor<2x4x21x21xf32>, tensor<2x4x21x8xf32>) outs(%_f44 : tensor<2x4x21x8xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %m = arith.mulf %a0, %a1 : f32
+    %r = arith.addf %out, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x21x8xf32>
+  return %_g15, %_g41, %_g45, %_g19 : tensor<2x4x21x8xf32>, tensor<2x4x21x8xf32>, tensor<2x4x21x8xf32>, tensor<2x4x21x8xf32>
+}
+
+// -----
+
+// The same with a per-batch table W[b].
+// CHECK-LABEL: func.func @dg_pb_bwd
+// CHECK: flash.attention
+// CHECK: flash.attention_grad
+// CHECK-NOT: tensor<{{.*}}x21x21xf32>
+// EXEC: dg_pb_bwd: raised=yes
+func.func @dg_pb_bwd(%A_q: tensor<2x4x21x8xf32>, %A_k: tensor<2x4x21x8xf32>, %A_v: tensor<2x4x21x8xf32>, %A_dout: tensor<2x4x21x8xf32>) -> (tensor<2x4x21x8xf32>, tensor<2x4x21x8xf32>, tensor<2x4x21x8xf32>, tensor<2x4x21x8xf32>) {
+  %_e1 = tensor.empty() : tensor<2x4x21x21xf32>
+  %_c2 = arith.constant 0.0 : f32
+  %_f3 = linalg.fill ins(%_c2 : f32) outs(%_e1 : tensor<2x4x21x21xf32>) -> tensor<2x4x21x21xf32>
+  %_g4 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j, d) -> (b, h, i, d)>, affine_map<(b, h, i, j, d) -> (b, h, j, d)>, affine_map<(b, h, i, j, d) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%A_q, %A_k : tensor<2x4x21x8xf32>, tensor<2x4x21x8xf32>) outs(%_f3 : tensor<2x4x21x21xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %m = arith.mulf %a0, %a1 : f32
+    %r = arith.addf %out, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x21x21xf32>
+  %_e5 = tensor.empty() : tensor<2x4x21x21xf32>
+  %_g6 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g4 : tensor<2x4x21x21xf32>) outs(%_e5 : tensor<2x4x21x21xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %c = arith.constant 0.35355339059327373 : f32
+    %r = arith.mulf %a0, %c : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x21x21xf32>
+  %_hw7 = arith.constant dense<[3, 1000]> : tensor<2xi64>
+  %_e8 = tensor.empty() : tensor<2x4x21x21xf32>
+  %_g9 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g6, %_hw7 : tensor<2x4x21x21xf32>, tensor<2xi64>) outs(%_e8 : tensor<2x4x21x21xf32>) {
+  ^bb0(%a0: f32, %a1: i64, %out: f32):
+    %i = linalg.index 2 : index
+    %j = linalg.index 3 : index
+    %ic = arith.index_cast %i : index to i64
+    %jc = arith.index_cast %j : index to i64
+    %d = arith.subi %ic, %jc : i64
+    %z0 = arith.constant 0 : i64
+    %c1 = arith.cmpi sge, %d, %z0 : i64
+    %c2 = arith.cmpi slt, %d, %a1 : i64
+    %keep = arith.andi %c1, %c2 : i1
+    %mn = arith.constant 0xFF800000 : f32
+    %r = arith.select %keep, %a0, %mn : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x21x21xf32>
+  %_e10 = tensor.empty() : tensor<2x4x21x21xf32>
+  %_sm11 = linalg.softmax dimension(3) ins(%_g9 : tensor<2x4x21x21xf32>) outs(%_e10 : tensor<2x4x21x21xf32>) -> tensor<2x4x21x21xf32>
+  %_e12 = tensor.empty() : tensor<2x4x21x8xf32>
+  %_c13 = arith.constant 0.0 : f32
+  %_f14 = linalg.fill ins(%_c13 : f32) outs(%_e12 : tensor<2x4x21x8xf32>) -> tensor<2x4x21x8xf32>
+  %_g15 = linalg.generic {indexing_maps = [affine_map<(b, h, i, d, j) -> (b, h, i, j)>, affine_map<(b, h, i, d, j) -> (b, h, j, d)>, affine_map<(b, h, i, d, j) -> (b, h, i, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%_sm11, %A_v : tensor<2x4x21x21xf32>, tensor<2x4x21x8xf32>) outs(%_f14 : tensor<2x4x21x8xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %m = arith.mulf %a0, %a1 : f32
+    %r = arith.addf %out, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x21x8xf32>
+  %_e16 = tensor.empty() : tensor<2x4x21x8xf32>
+  %_c17 = arith.constant 0.0 : f32
+  %_f18 = linalg.fill ins(%_c17 : f32) outs(%_e16 : tensor<2x4x21x8xf32>) -> tensor<2x4x21x8xf32>
+  %_g19 = linalg.generic {indexing_maps = [affine_map<(b, h, j, d, i) -> (b, h, i, j)>, affine_map<(b, h, j, d, i) -> (b, h, i, d)>, affine_map<(b, h, j, d, i) -> (b, h, j, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%_sm11, %A_dout : tensor<2x4x21x21xf32>, tensor<2x4x21x8xf32>) outs(%_f18 : tensor<2x4x21x8xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %m = arith.mulf %a0, %a1 : f32
+    %r = arith.addf %out, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x21x8xf32>
+  %_e20 = tensor.empty() : tensor<2x4x21x21xf32>
+  %_c21 = arith.constant 0.0 : f32
+  %_f22 = linalg.fill ins(%_c21 : f32) outs(%_e20 : tensor<2x4x21x21xf32>) -> tensor<2x4x21x21xf32>
+  %_g23 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j, d) -> (b, h, i, d)>, affine_map<(b, h, i, j, d) -> (b, h, j, d)>, affine_map<(b, h, i, j, d) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%A_dout, %A_v : tensor<2x4x21x8xf32>, tensor<2x4x21x8xf32>) outs(%_f22 : tensor<2x4x21x21xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %m = arith.mulf %a0, %a1 : f32
+    %r = arith.addf %out, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x21x21xf32>
+  %_e24 = tensor.empty() : tensor<2x4x21x21xf32>
+  %_g25 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g23, %_sm11 : tensor<2x4x21x21xf32>, tensor<2x4x21x21xf32>) outs(%_e24 : tensor<2x4x21x21xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %r = arith.mulf %a0, %a1 : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x21x21xf32>
+  %_e26 = tensor.empty() : tensor<2x4x21x1xf32>
+  %_c27 = arith.constant 0.0 : f32
+  %_f28 = linalg.fill ins(%_c27 : f32) outs(%_e26 : tensor<2x4x21x1xf32>) -> tensor<2x4x21x1xf32>
+  %_g29 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%_g25 : tensor<2x4x21x21xf32>) outs(%_f28 : tensor<2x4x21x1xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %r = arith.addf %a0, %out : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x21x1xf32>
+  %_e30 = tensor.empty() : tensor<2x4x21x21xf32>
+  %_g31 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g23, %_g29 : tensor<2x4x21x21xf32>, tensor<2x4x21x1xf32>) outs(%_e30 : tensor<2x4x21x21xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %r = arith.subf %a0, %a1 : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x21x21xf32>
+  %_e32 = tensor.empty() : tensor<2x4x21x21xf32>
+  %_g33 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g31, %_sm11 : tensor<2x4x21x21xf32>, tensor<2x4x21x21xf32>) outs(%_e32 : tensor<2x4x21x21xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %r = arith.mulf %a0, %a1 : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x21x21xf32>
+  %_e34 = tensor.empty() : tensor<2x4x21x21xf32>
+  %_g35 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g33, %_hw7 : tensor<2x4x21x21xf32>, tensor<2xi64>) outs(%_e34 : tensor<2x4x21x21xf32>) {
+  ^bb0(%a0: f32, %a1: i64, %out: f32):
+    %i = linalg.index 2 : index
+    %j = linalg.index 3 : index
+    %ic = arith.index_cast %i : index to i64
+    %jc = arith.index_cast %j : index to i64
+    %d = arith.subi %ic, %jc : i64
+    %z0 = arith.constant 0 : i64
+    %c1 = arith.cmpi sge, %d, %z0 : i64
+    %c2 = arith.cmpi slt, %d, %a1 : i64
+    %keep = arith.andi %c1, %c2 : i1
+    %z = arith.constant 0.0 : f32
+    %r = arith.select %keep, %a0, %z : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x21x21xf32>
+  %_e36 = tensor.empty() : tensor<2x4x21x21xf32>
+  %_g37 = linalg.generic {indexing_maps = [affine_map<(b, h, n, d) -> (b, h, n, d)>, affine_map<(b, h, n, d) -> (b, h, n, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g35 : tensor<2x4x21x21xf32>) outs(%_e36 : tensor<2x4x21x21xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %c = arith.constant 0.35355339059327373 : f32
+    %r = arith.mulf %a0, %c : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x21x21xf32>
+  %_e38 = tensor.empty() : tensor<2x4x21x8xf32>
+  %_c39 = arith.constant 0.0 : f32
+  %_f40 = linalg.fill ins(%_c39 : f32) outs(%_e38 : tensor<2x4x21x8xf32>) -> tensor<2x4x21x8xf32>
+  %_g41 = linalg.generic {indexing_maps = [affine_map<(b, h, i, d, j) -> (b, h, i, j)>, affine_map<(b, h, i, d, j) -> (b, h, j, d)>, affine_map<(b, h, i, d, j) -> (b, h, i, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%_g37, %A_k : tensor<2x4x21x21xf32>, tensor<2x4x21x8xf32>) outs(%_f40 : tensor<2x4x21x8xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %m = arith.mulf %a0, %a1 : f32
+    %r = arith.addf %out, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x21x8xf32>
+  %_e42 = tensor.empty() : tensor<2x4x21x8xf32>
+  %_c43 = arith.constant 0.0 : f32
+  %_f44 = linalg.fill ins(%_c43 : f32) outs(%_e42 : tensor<2x4x21x8xf32>) -> tensor<2x4x21x8xf32>
+  %_g45 = linalg.generic {indexing_maps = [affine_map<(b, h, j, d, i) -> (b, h, i, j)>, affine_map<(b, h, j, d, i) -> (b, h, i, d)>, affine_map<(b, h, j, d, i) -> (b, h, j, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%_g37, %A_q : tensor<2x4x21x21xf32>, tensor<2x4x21x8xf32>) outs(%_f44 : tensor<2x4x21x8xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %m = arith.mulf %a0, %a1 : f32
+    %r = arith.addf %out, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x21x8xf32>
+  return %_g15, %_g41, %_g45, %_g19 : tensor<2x4x21x8xf32>, tensor<2x4x21x8xf32>, tensor<2x4x21x8xf32>, tensor<2x4x21x8xf32>
+}
+
+// -----
+
+// A per-head window table read through tensor.extract, joint graph.
+// CHECK-LABEL: func.func @win_per_head_table_bwd
+// CHECK: flash.attention
+// CHECK: flash.attention_grad
+// CHECK-NOT: tensor<{{.*}}x21x21xf32>
+// EXEC: win_per_head_table_bwd: raised=yes
+func.func @win_per_head_table_bwd(%A_q: tensor<2x4x21x8xf32>, %A_k: tensor<2x4x21x8xf32>, %A_v: tensor<2x4x21x8xf32>, %A_dout: tensor<2x4x21x8xf32>) -> (tensor<2x4x21x8xf32>, tensor<2x4x21x8xf32>, tensor<2x4x21x8xf32>, tensor<2x4x21x8xf32>) {
+  %_e1 = tensor.empty() : tensor<2x4x21x21xf32>
+  %_c2 = arith.constant 0.0 : f32
+  %_f3 = linalg.fill ins(%_c2 : f32) outs(%_e1 : tensor<2x4x21x21xf32>) -> tensor<2x4x21x21xf32>
+  %_g4 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j, d) -> (b, h, i, d)>, affine_map<(b, h, i, j, d) -> (b, h, j, d)>, affine_map<(b, h, i, j, d) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%A_q, %A_k : tensor<2x4x21x8xf32>, tensor<2x4x21x8xf32>) outs(%_f3 : tensor<2x4x21x21xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %m = arith.mulf %a0, %a1 : f32
+    %r = arith.addf %out, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x21x21xf32>
+  %_e5 = tensor.empty() : tensor<2x4x21x21xf32>
+  %_g6 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g4 : tensor<2x4x21x21xf32>) outs(%_e5 : tensor<2x4x21x21xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %c = arith.constant 0.35355339059327373 : f32
+    %r = arith.mulf %a0, %c : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x21x21xf32>
+  %_hw7 = arith.constant dense<[1, 4, 9, 1000]> : tensor<4xi64>
+  %_e8 = tensor.empty() : tensor<2x4x21x21xf32>
+  %_g9 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (h)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g6, %_hw7 : tensor<2x4x21x21xf32>, tensor<4xi64>) outs(%_e8 : tensor<2x4x21x21xf32>) {
+  ^bb0(%a0: f32, %a1: i64, %out: f32):
+    %i = linalg.index 2 : index
+    %j = linalg.index 3 : index
+    %ic = arith.index_cast %i : index to i64
+    %jc = arith.index_cast %j : index to i64
+    %d = arith.subi %ic, %jc : i64
+    %z0 = arith.constant 0 : i64
+    %c1 = arith.cmpi sge, %d, %z0 : i64
+    %c2 = arith.cmpi slt, %d, %a1 : i64
+    %keep = arith.andi %c1, %c2 : i1
+    %mn = arith.constant 0xFF800000 : f32
+    %r = arith.select %keep, %a0, %mn : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x21x21xf32>
+  %_e10 = tensor.empty() : tensor<2x4x21x1xf32>
+  %_c11 = arith.constant 0xFF800000 : f32
+  %_f12 = linalg.fill ins(%_c11 : f32) outs(%_e10 : tensor<2x4x21x1xf32>) -> tensor<2x4x21x1xf32>
+  %_g13 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%_g9 : tensor<2x4x21x21xf32>) outs(%_f12 : tensor<2x4x21x1xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %r = arith.maximumf %a0, %out : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x21x1xf32>
+  %_e14 = tensor.empty() : tensor<2x4x21x21xf32>
+  %_g15 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g9, %_g13 : tensor<2x4x21x21xf32>, tensor<2x4x21x1xf32>) outs(%_e14 : tensor<2x4x21x21xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %r = arith.subf %a0, %a1 : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x21x21xf32>
+  %_e16 = tensor.empty() : tensor<2x4x21x21xf32>
+  %_g17 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g15 : tensor<2x4x21x21xf32>) outs(%_e16 : tensor<2x4x21x21xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %r = math.exp %a0 : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x21x21xf32>
+  %_e18 = tensor.empty() : tensor<2x4x21x1xf32>
+  %_c19 = arith.constant 0.0 : f32
+  %_f20 = linalg.fill ins(%_c19 : f32) outs(%_e18 : tensor<2x4x21x1xf32>) -> tensor<2x4x21x1xf32>
+  %_g21 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%_g17 : tensor<2x4x21x21xf32>) outs(%_f20 : tensor<2x4x21x1xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %r = arith.addf %a0, %out : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x21x1xf32>
+  %_e22 = tensor.empty() : tensor<2x4x21x21xf32>
+  %_g23 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g17, %_g21 : tensor<2x4x21x21xf32>, tensor<2x4x21x1xf32>) outs(%_e22 : tensor<2x4x21x21xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %r = arith.divf %a0, %a1 : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x21x21xf32>
+  %_e24 = tensor.empty() : tensor<2x4x21x8xf32>
+  %_c25 = arith.constant 0.0 : f32
+  %_f26 = linalg.fill ins(%_c25 : f32) outs(%_e24 : tensor<2x4x21x8xf32>) -> tensor<2x4x21x8xf32>
+  %_g27 = linalg.generic {indexing_maps = [affine_map<(b, h, i, d, j) -> (b, h, i, j)>, affine_map<(b, h, i, d, j) -> (b, h, j, d)>, affine_map<(b, h, i, d, j) -> (b, h, i, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%_g23, %A_v : tensor<2x4x21x21xf32>, tensor<2x4x21x8xf32>) outs(%_f26 : tensor<2x4x21x8xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %m = arith.mulf %a0, %a1 : f32
+    %r = arith.addf %out, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x21x8xf32>
+  %_e28 = tensor.empty() : tensor<2x4x21x8xf32>
+  %_c29 = arith.constant 0.0 : f32
+  %_f30 = linalg.fill ins(%_c29 : f32) outs(%_e28 : tensor<2x4x21x8xf32>) -> tensor<2x4x21x8xf32>
+  %_g31 = linalg.generic {indexing_maps = [affine_map<(b, h, j, d, i) -> (b, h, i, j)>, affine_map<(b, h, j, d, i) -> (b, h, i, d)>, affine_map<(b, h, j, d, i) -> (b, h, j, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%_g23, %A_dout : tensor<2x4x21x21xf32>, tensor<2x4x21x8xf32>) outs(%_f30 : tensor<2x4x21x8xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %m = arith.mulf %a0, %a1 : f32
+    %r = arith.addf %out, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x21x8xf32>
+  %_e32 = tensor.empty() : tensor<2x4x21x21xf32>
+  %_c33 = arith.constant 0.0 : f32
+  %_f34 = linalg.fill ins(%_c33 : f32) outs(%_e32 : tensor<2x4x21x21xf32>) -> tensor<2x4x21x21xf32>
+  %_g35 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j, d) -> (b, h, i, d)>, affine_map<(b, h, i, j, d) -> (b, h, j, d)>, affine_map<(b, h, i, j, d) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%A_dout, %A_v : tensor<2x4x21x8xf32>, tensor<2x4x21x8xf32>) outs(%_f34 : tensor<2x4x21x21xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %m = arith.mulf %a0, %a1 : f32
+    %r = arith.addf %out, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x21x21xf32>
+  %_e36 = tensor.empty() : tensor<2x4x21x21xf32>
+  %_g37 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g35, %_g23 : tensor<2x4x21x21xf32>, tensor<2x4x21x21xf32>) outs(%_e36 : tensor<2x4x21x21xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %r = arith.mulf %a0, %a1 : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x21x21xf32>
+  %_e38 = tensor.empty() : tensor<2x4x21x1xf32>
+  %_c39 = arith.constant 0.0 : f32
+  %_f40 = linalg.fill ins(%_c39 : f32) outs(%_e38 : tensor<2x4x21x1xf32>) -> tensor<2x4x21x1xf32>
+  %_g41 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%_g37 : tensor<2x4x21x21xf32>) outs(%_f40 : tensor<2x4x21x1xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %r = arith.addf %a0, %out : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x21x1xf32>
+  %_e42 = tensor.empty() : tensor<2x4x21x21xf32>
+  %_g43 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g35, %_g41 : tensor<2x4x21x21xf32>, tensor<2x4x21x1xf32>) outs(%_e42 : tensor<2x4x21x21xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %r = arith.subf %a0, %a1 : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x21x21xf32>
+  %_e44 = tensor.empty() : tensor<2x4x21x21xf32>
+  %_g45 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g43, %_g23 : tensor<2x4x21x21xf32>, tensor<2x4x21x21xf32>) outs(%_e44 : tensor<2x4x21x21xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %r = arith.mulf %a0, %a1 : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x21x21xf32>
+  %_e46 = tensor.empty() : tensor<2x4x21x21xf32>
+  %_g47 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (h)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g45, %_hw7 : tensor<2x4x21x21xf32>, tensor<4xi64>) outs(%_e46 : tensor<2x4x21x21xf32>) {
+  ^bb0(%a0: f32, %a1: i64, %out: f32):
+    %i = linalg.index 2 : index
+    %j = linalg.index 3 : index
+    %ic = arith.index_cast %i : index to i64
+    %jc = arith.index_cast %j : index to i64
+    %d = arith.subi %ic, %jc : i64
+    %z0 = arith.constant 0 : i64
+    %c1 = arith.cmpi sge, %d, %z0 : i64
+    %c2 = arith.cmpi slt, %d, %a1 : i64
+    %keep = arith.andi %c1, %c2 : i1
+    %z = arith.constant 0.0 : f32
+    %r = arith.select %keep, %a0, %z : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x21x21xf32>
+  %_e48 = tensor.empty() : tensor<2x4x21x21xf32>
+  %_g49 = linalg.generic {indexing_maps = [affine_map<(b, h, n, d) -> (b, h, n, d)>, affine_map<(b, h, n, d) -> (b, h, n, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g47 : tensor<2x4x21x21xf32>) outs(%_e48 : tensor<2x4x21x21xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %c = arith.constant 0.35355339059327373 : f32
+    %r = arith.mulf %a0, %c : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x21x21xf32>
+  %_e50 = tensor.empty() : tensor<2x4x21x8xf32>
+  %_c51 = arith.constant 0.0 : f32
+  %_f52 = linalg.fill ins(%_c51 : f32) outs(%_e50 : tensor<2x4x21x8xf32>) -> tensor<2x4x21x8xf32>
+  %_g53 = linalg.generic {indexing_maps = [affine_map<(b, h, i, d, j) -> (b, h, i, j)>, affine_map<(b, h, i, d, j) -> (b, h, j, d)>, affine_map<(b, h, i, d, j) -> (b, h, i, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%_g49, %A_k : tensor<2x4x21x21xf32>, tensor<2x4x21x8xf32>) outs(%_f52 : tensor<2x4x21x8xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %m = arith.mulf %a0, %a1 : f32
+    %r = arith.addf %out, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x21x8xf32>
+  %_e54 = tensor.empty() : tensor<2x4x21x8xf32>
+  %_c55 = arith.constant 0.0 : f32
+  %_f56 = linalg.fill ins(%_c55 : f32) outs(%_e54 : tensor<2x4x21x8xf32>) -> tensor<2x4x21x8xf32>
+  %_g57 = linalg.generic {indexing_maps = [affine_map<(b, h, j, d, i) -> (b, h, i, j)>, affine_map<(b, h, j, d, i) -> (b, h, i, d)>, affine_map<(b, h, j, d, i) -> (b, h, j, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%_g49, %A_q : tensor<2x4x21x21xf32>, tensor<2x4x21x8xf32>) outs(%_f56 : tensor<2x4x21x8xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %m = arith.mulf %a0, %a1 : f32
+    %r = arith.addf %out, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x21x8xf32>
+  return %_g27, %_g53, %_g57, %_g31 : tensor<2x4x21x8xf32>, tensor<2x4x21x8xf32>, tensor<2x4x21x8xf32>, tensor<2x4x21x8xf32>
+}
+
+// -----
+
+// ALiBi written after the exponential: e exp(-0.1 |i - j|) / sum: the
+// product of the exponentials is one exponential, softmax(s - 0.1 |i - j|).
+// CHECK-LABEL: func.func @alibi_as_exp_factor_fwd
+// CHECK: flash.attention
+// CHECK-SAME: score_mod
+// CHECK-NOT: linalg.generic
+// EXEC: alibi_as_exp_factor_fwd: raised=yes
+func.func @alibi_as_exp_factor_fwd(%A_q: tensor<2x2x29x8xf32>, %A_k: tensor<2x2x29x8xf32>, %A_v: tensor<2x2x29x8xf32>) -> (tensor<2x2x29x8xf32>) {
+  %_e1 = tensor.empty() : tensor<2x2x29x29xf32>
+  %_c2 = arith.constant 0.0 : f32
+  %_f3 = linalg.fill ins(%_c2 : f32) outs(%_e1 : tensor<2x2x29x29xf32>) -> tensor<2x2x29x29xf32>
+  %_g4 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j, d) -> (b, h, i, d)>, affine_map<(b, h, i, j, d) -> (b, h, j, d)>, affine_map<(b, h, i, j, d) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%A_q, %A_k : tensor<2x2x29x8xf32>, tensor<2x2x29x8xf32>) outs(%_f3 : tensor<2x2x29x29xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %m = arith.mulf %a0, %a1 : f32
+    %r = arith.addf %out, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x29x29xf32>
+  %_e5 = tensor.empty() : tensor<2x2x29x29xf32>
+  %_g6 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g4 : tensor<2x2x29x29xf32>) outs(%_e5 : tensor<2x2x29x29xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %c = arith.constant 0.35355339059327373 : f32
+    %r = arith.mulf %a0, %c : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x29x29xf32>
+  %_e7 = tensor.empty() : tensor<2x2x29x1xf32>
+  %_c8 = arith.constant 0xFF800000 : f32
+  %_f9 = linalg.fill ins(%_c8 : f32) outs(%_e7 : tensor<2x2x29x1xf32>) -> tensor<2x2x29x1xf32>
+  %_g10 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%_g6 : tensor<2x2x29x29xf32>) outs(%_f9 : tensor<2x2x29x1xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %r = arith.maximumf %a0, %out : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x29x1xf32>
+  %_e11 = tensor.empty() : tensor<2x2x29x29xf32>
+  %_g12 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g6, %_g10 : tensor<2x2x29x29xf32>, tensor<2x2x29x1xf32>) outs(%_e11 : tensor<2x2x29x29xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %d = arith.subf %a0, %a1 : f32
+    %r = math.exp %d : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x29x29xf32>
+  %_e13 = tensor.empty() : tensor<2x2x29x29xf32>
+  %_g14 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g12 : tensor<2x2x29x29xf32>) outs(%_e13 : tensor<2x2x29x29xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %i = linalg.index 2 : index
+    %j = linalg.index 3 : index
+    %ic = arith.index_cast %i : index to i64
+    %jc = arith.index_cast %j : index to i64
+    %d = arith.subi %ic, %jc : i64
+    %ad = math.absi %d : i64
+    %df = arith.sitofp %ad : i64 to f32
+    %c = arith.constant -0.1 : f32
+    %bb = arith.mulf %df, %c : f32
+    %x = math.exp %bb : f32
+    %r = arith.mulf %a0, %x : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x29x29xf32>
+  %_e15 = tensor.empty() : tensor<2x2x29x1xf32>
+  %_c16 = arith.constant 0.0 : f32
+  %_f17 = linalg.fill ins(%_c16 : f32) outs(%_e15 : tensor<2x2x29x1xf32>) -> tensor<2x2x29x1xf32>
+  %_g18 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%_g14 : tensor<2x2x29x29xf32>) outs(%_f17 : tensor<2x2x29x1xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %r = arith.addf %a0, %out : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x29x1xf32>
+  %_e19 = tensor.empty() : tensor<2x2x29x29xf32>
+  %_g20 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g14, %_g18 : tensor<2x2x29x29xf32>, tensor<2x2x29x1xf32>) outs(%_e19 : tensor<2x2x29x29xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %r = arith.divf %a0, %a1 : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x29x29xf32>
+  %_e21 = tensor.empty() : tensor<2x2x29x8xf32>
+  %_c22 = arith.constant 0.0 : f32
+  %_f23 = linalg.fill ins(%_c22 : f32) outs(%_e21 : tensor<2x2x29x8xf32>) -> tensor<2x2x29x8xf32>
+  %_g24 = linalg.generic {indexing_maps = [affine_map<(b, h, i, d, j) -> (b, h, i, j)>, affine_map<(b, h, i, d, j) -> (b, h, j, d)>, affine_map<(b, h, i, d, j) -> (b, h, i, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%_g20, %A_v : tensor<2x2x29x29xf32>, tensor<2x2x29x8xf32>) outs(%_f23 : tensor<2x2x29x8xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %m = arith.mulf %a0, %a1 : f32
+    %r = arith.addf %out, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x29x8xf32>
+  return %_g24 : tensor<2x2x29x8xf32>
+}
+
+// -----
+
+// A weight exp(-0.1 (i - j)) on the causally masked exponentials
+// (select(keep, exp, 0) times exp), Nq != Nk.
+// CHECK-LABEL: func.func @w_causal_exp_dist_nq_ne_nk_fwd
+// CHECK: flash.attention
+// CHECK-SAME: score_mod
+// CHECK-NOT: linalg.generic
+// EXEC: w_causal_exp_dist_nq_ne_nk_fwd: raised=yes
+func.func @w_causal_exp_dist_nq_ne_nk_fwd(%A_q: tensor<2x2x21x8xf32>, %A_k: tensor<2x2x34x8xf32>, %A_v: tensor<2x2x34x8xf32>) -> (tensor<2x2x21x8xf32>) {
+  %_e1 = tensor.empty() : tensor<2x2x21x34xf32>
+  %_c2 = arith.constant 0.0 : f32
+  %_f3 = linalg.fill ins(%_c2 : f32) outs(%_e1 : tensor<2x2x21x34xf32>) -> tensor<2x2x21x34xf32>
+  %_g4 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j, d) -> (b, h, i, d)>, affine_map<(b, h, i, j, d) -> (b, h, j, d)>, affine_map<(b, h, i, j, d) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%A_q, %A_k : tensor<2x2x21x8xf32>, tensor<2x2x34x8xf32>) outs(%_f3 : tensor<2x2x21x34xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %m = arith.mulf %a0, %a1 : f32
+    %r = arith.addf %out, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x21x34xf32>
+  %_e5 = tensor.empty() : tensor<2x2x21x34xf32>
+  %_g6 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g4 : tensor<2x2x21x34xf32>) outs(%_e5 : tensor<2x2x21x34xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %c = arith.constant 0.35355339059327373 : f32
+    %r = arith.mulf %a0, %c : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x21x34xf32>
+  %_e7 = tensor.empty() : tensor<2x2x21x34xf32>
+  %_g8 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g6 : tensor<2x2x21x34xf32>) outs(%_e7 : tensor<2x2x21x34xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %i = linalg.index 2 : index
+    %j = linalg.index 3 : index
+    %ic = arith.index_cast %i : index to i64
+    %jc = arith.index_cast %j : index to i64
+    %k = arith.cmpi sle, %jc, %ic : i64
+    %mn = arith.constant 0xFF800000 : f32
+    %r = arith.select %k, %a0, %mn : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x21x34xf32>
+  %_e9 = tensor.empty() : tensor<2x2x21x1xf32>
+  %_c10 = arith.constant 0xFF800000 : f32
+  %_f11 = linalg.fill ins(%_c10 : f32) outs(%_e9 : tensor<2x2x21x1xf32>) -> tensor<2x2x21x1xf32>
+  %_g12 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%_g8 : tensor<2x2x21x34xf32>) outs(%_f11 : tensor<2x2x21x1xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %r = arith.maximumf %a0, %out : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x21x1xf32>
+  %_e13 = tensor.empty() : tensor<2x2x21x34xf32>
+  %_g14 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g8, %_g12 : tensor<2x2x21x34xf32>, tensor<2x2x21x1xf32>) outs(%_e13 : tensor<2x2x21x34xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %d = arith.subf %a0, %a1 : f32
+    %r = math.exp %d : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x21x34xf32>
+  %_e15 = tensor.empty() : tensor<2x2x21x34xf32>
+  %_g16 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g14 : tensor<2x2x21x34xf32>) outs(%_e15 : tensor<2x2x21x34xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %i = linalg.index 2 : index
+    %j = linalg.index 3 : index
+    %ic = arith.index_cast %i : index to i64
+    %jc = arith.index_cast %j : index to i64
+    %d = arith.subi %ic, %jc : i64
+    %df = arith.sitofp %d : i64 to f32
+    %c = arith.constant -0.1 : f32
+    %bb = arith.mulf %df, %c : f32
+    %x = math.exp %bb : f32
+    %r = arith.mulf %a0, %x : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x21x34xf32>
+  %_e17 = tensor.empty() : tensor<2x2x21x1xf32>
+  %_c18 = arith.constant 0.0 : f32
+  %_f19 = linalg.fill ins(%_c18 : f32) outs(%_e17 : tensor<2x2x21x1xf32>) -> tensor<2x2x21x1xf32>
+  %_g20 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%_g16 : tensor<2x2x21x34xf32>) outs(%_f19 : tensor<2x2x21x1xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %r = arith.addf %a0, %out : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x21x1xf32>
+  %_e21 = tensor.empty() : tensor<2x2x21x34xf32>
+  %_g22 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g16, %_g20 : tensor<2x2x21x34xf32>, tensor<2x2x21x1xf32>) outs(%_e21 : tensor<2x2x21x34xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %r = arith.divf %a0, %a1 : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x21x34xf32>
+  %_e23 = tensor.empty() : tensor<2x2x21x8xf32>
+  %_c24 = arith.constant 0.0 : f32
+  %_f25 = linalg.fill ins(%_c24 : f32) outs(%_e23 : tensor<2x2x21x8xf32>) -> tensor<2x2x21x8xf32>
+  %_g26 = linalg.generic {indexing_maps = [affine_map<(b, h, i, d, j) -> (b, h, i, j)>, affine_map<(b, h, i, d, j) -> (b, h, j, d)>, affine_map<(b, h, i, d, j) -> (b, h, i, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%_g22, %A_v : tensor<2x2x21x34xf32>, tensor<2x2x34x8xf32>) outs(%_f25 : tensor<2x2x21x8xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %m = arith.mulf %a0, %a1 : f32
+    %r = arith.addf %out, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x21x8xf32>
+  return %_g26 : tensor<2x2x21x8xf32>
+}
+
+// -----
+
+// Per-head slopes in the weight: exp(-0.25 h |i - j|).
+// CHECK-LABEL: func.func @w_head_slope_exp_fwd
+// CHECK: flash.attention
+// CHECK-SAME: score_mod
+// CHECK-NOT: linalg.generic
+// EXEC: w_head_slope_exp_fwd: raised=yes
+func.func @w_head_slope_exp_fwd(%A_q: tensor<2x2x29x8xf32>, %A_k: tensor<2x2x29x8xf32>, %A_v: tensor<2x2x29x8xf32>) -> (tensor<2x2x29x8xf32>) {
+  %_e1 = tensor.empty() : tensor<2x2x29x29xf32>
+  %_c2 = arith.constant 0.0 : f32
+  %_f3 = linalg.fill ins(%_c2 : f32) outs(%_e1 : tensor<2x2x29x29xf32>) -> tensor<2x2x29x29xf32>
+  %_g4 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j, d) -> (b, h, i, d)>, affine_map<(b, h, i, j, d) -> (b, h, j, d)>, affine_map<(b, h, i, j, d) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%A_q, %A_k : tensor<2x2x29x8xf32>, tensor<2x2x29x8xf32>) outs(%_f3 : tensor<2x2x29x29xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %m = arith.mulf %a0, %a1 : f32
+    %r = arith.addf %out, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x29x29xf32>
+  %_e5 = tensor.empty() : tensor<2x2x29x29xf32>
+  %_g6 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g4 : tensor<2x2x29x29xf32>) outs(%_e5 : tensor<2x2x29x29xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %c = arith.constant 0.35355339059327373 : f32
+    %r = arith.mulf %a0, %c : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x29x29xf32>
+  %_e7 = tensor.empty() : tensor<2x2x29x1xf32>
+  %_c8 = arith.constant 0xFF800000 : f32
+  %_f9 = linalg.fill ins(%_c8 : f32) outs(%_e7 : tensor<2x2x29x1xf32>) -> tensor<2x2x29x1xf32>
+  %_g10 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%_g6 : tensor<2x2x29x29xf32>) outs(%_f9 : tensor<2x2x29x1xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %r = arith.maximumf %a0, %out : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x29x1xf32>
+  %_e11 = tensor.empty() : tensor<2x2x29x29xf32>
+  %_g12 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g6, %_g10 : tensor<2x2x29x29xf32>, tensor<2x2x29x1xf32>) outs(%_e11 : tensor<2x2x29x29xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %d = arith.subf %a0, %a1 : f32
+    %r = math.exp %d : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x29x29xf32>
+  %_e13 = tensor.empty() : tensor<2x2x29x29xf32>
+  %_g14 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g12 : tensor<2x2x29x29xf32>) outs(%_e13 : tensor<2x2x29x29xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %i = linalg.index 2 : index
+    %j = linalg.index 3 : index
+    %h = linalg.index 1 : index
+    %hc = arith.index_cast %h : index to i64
+    %ic = arith.index_cast %i : index to i64
+    %jc = arith.index_cast %j : index to i64
+    %d = arith.subi %ic, %jc : i64
+    %ad = math.absi %d : i64
+    %p = arith.muli %ad, %hc : i64
+    %df = arith.sitofp %p : i64 to f32
+    %c = arith.constant -0.25 : f32
+    %bb = arith.mulf %df, %c : f32
+    %x = math.exp %bb : f32
+    %r = arith.mulf %x, %a0 : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x29x29xf32>
+  %_e15 = tensor.empty() : tensor<2x2x29x1xf32>
+  %_c16 = arith.constant 0.0 : f32
+  %_f17 = linalg.fill ins(%_c16 : f32) outs(%_e15 : tensor<2x2x29x1xf32>) -> tensor<2x2x29x1xf32>
+  %_g18 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%_g14 : tensor<2x2x29x29xf32>) outs(%_f17 : tensor<2x2x29x1xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %r = arith.addf %a0, %out : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x29x1xf32>
+  %_e19 = tensor.empty() : tensor<2x2x29x29xf32>
+  %_g20 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g14, %_g18 : tensor<2x2x29x29xf32>, tensor<2x2x29x1xf32>) outs(%_e19 : tensor<2x2x29x29xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %r = arith.divf %a0, %a1 : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x29x29xf32>
+  %_e21 = tensor.empty() : tensor<2x2x29x8xf32>
+  %_c22 = arith.constant 0.0 : f32
+  %_f23 = linalg.fill ins(%_c22 : f32) outs(%_e21 : tensor<2x2x29x8xf32>) -> tensor<2x2x29x8xf32>
+  %_g24 = linalg.generic {indexing_maps = [affine_map<(b, h, i, d, j) -> (b, h, i, j)>, affine_map<(b, h, i, d, j) -> (b, h, j, d)>, affine_map<(b, h, i, d, j) -> (b, h, i, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%_g20, %A_v : tensor<2x2x29x29xf32>, tensor<2x2x29x8xf32>) outs(%_f23 : tensor<2x2x29x8xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %m = arith.mulf %a0, %a1 : f32
+    %r = arith.addf %out, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x29x8xf32>
+  return %_g24 : tensor<2x2x29x8xf32>
+}
+
+// -----
+
+// Two weights, exp(-0.05 i) and exp(-0.05 j) (the first a row factor).
+// CHECK-LABEL: func.func @w_two_exps_fwd
+// CHECK: flash.attention
+// CHECK-SAME: score_mod
+// CHECK-NOT: linalg.generic
+// EXEC: w_two_exps_fwd: raised=yes
+func.func @w_two_exps_fwd(%A_q: tensor<2x2x29x8xf32>, %A_k: tensor<2x2x29x8xf32>, %A_v: tensor<2x2x29x8xf32>) -> (tensor<2x2x29x8xf32>) {
+  %_e1 = tensor.empty() : tensor<2x2x29x29xf32>
+  %_c2 = arith.constant 0.0 : f32
+  %_f3 = linalg.fill ins(%_c2 : f32) outs(%_e1 : tensor<2x2x29x29xf32>) -> tensor<2x2x29x29xf32>
+  %_g4 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j, d) -> (b, h, i, d)>, affine_map<(b, h, i, j, d) -> (b, h, j, d)>, affine_map<(b, h, i, j, d) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%A_q, %A_k : tensor<2x2x29x8xf32>, tensor<2x2x29x8xf32>) outs(%_f3 : tensor<2x2x29x29xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %m = arith.mulf %a0, %a1 : f32
+    %r = arith.addf %out, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x29x29xf32>
+  %_e5 = tensor.empty() : tensor<2x2x29x29xf32>
+  %_g6 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g4 : tensor<2x2x29x29xf32>) outs(%_e5 : tensor<2x2x29x29xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %c = arith.constant 0.35355339059327373 : f32
+    %r = arith.mulf %a0, %c : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x29x29xf32>
+  %_e7 = tensor.empty() : tensor<2x2x29x1xf32>
+  %_c8 = arith.constant 0xFF800000 : f32
+  %_f9 = linalg.fill ins(%_c8 : f32) outs(%_e7 : tensor<2x2x29x1xf32>) -> tensor<2x2x29x1xf32>
+  %_g10 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%_g6 : tensor<2x2x29x29xf32>) outs(%_f9 : tensor<2x2x29x1xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %r = arith.maximumf %a0, %out : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x29x1xf32>
+  %_e11 = tensor.empty() : tensor<2x2x29x29xf32>
+  %_g12 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g6, %_g10 : tensor<2x2x29x29xf32>, tensor<2x2x29x1xf32>) outs(%_e11 : tensor<2x2x29x29xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %d = arith.subf %a0, %a1 : f32
+    %r = math.exp %d : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x29x29xf32>
+  %_e13 = tensor.empty() : tensor<2x2x29x29xf32>
+  %_g14 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g12 : tensor<2x2x29x29xf32>) outs(%_e13 : tensor<2x2x29x29xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %i = linalg.index 2 : index
+    %j = linalg.index 3 : index
+    %ic = arith.index_cast %i : index to i64
+    %jc = arith.index_cast %j : index to i64
+    %if = arith.sitofp %ic : i64 to f32
+    %jf = arith.sitofp %jc : i64 to f32
+    %c = arith.constant -0.05 : f32
+    %a = arith.mulf %if, %c : f32
+    %b = arith.mulf %jf, %c : f32
+    %x = math.exp %a : f32
+    %y = math.exp %b : f32
+    %r0 = arith.mulf %a0, %x : f32
+    %r = arith.mulf %r0, %y : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x29x29xf32>
+  %_e15 = tensor.empty() : tensor<2x2x29x1xf32>
+  %_c16 = arith.constant 0.0 : f32
+  %_f17 = linalg.fill ins(%_c16 : f32) outs(%_e15 : tensor<2x2x29x1xf32>) -> tensor<2x2x29x1xf32>
+  %_g18 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%_g14 : tensor<2x2x29x29xf32>) outs(%_f17 : tensor<2x2x29x1xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %r = arith.addf %a0, %out : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x29x1xf32>
+  %_e19 = tensor.empty() : tensor<2x2x29x29xf32>
+  %_g20 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g14, %_g18 : tensor<2x2x29x29xf32>, tensor<2x2x29x1xf32>) outs(%_e19 : tensor<2x2x29x29xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %r = arith.divf %a0, %a1 : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x29x29xf32>
+  %_e21 = tensor.empty() : tensor<2x2x29x8xf32>
+  %_c22 = arith.constant 0.0 : f32
+  %_f23 = linalg.fill ins(%_c22 : f32) outs(%_e21 : tensor<2x2x29x8xf32>) -> tensor<2x2x29x8xf32>
+  %_g24 = linalg.generic {indexing_maps = [affine_map<(b, h, i, d, j) -> (b, h, i, j)>, affine_map<(b, h, i, d, j) -> (b, h, j, d)>, affine_map<(b, h, i, d, j) -> (b, h, i, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%_g20, %A_v : tensor<2x2x29x29xf32>, tensor<2x2x29x8xf32>) outs(%_f23 : tensor<2x2x29x8xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %m = arith.mulf %a0, %a1 : f32
+    %r = arith.addf %out, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x29x8xf32>
+  return %_g24 : tensor<2x2x29x8xf32>
+}
+
+// -----
+
+// A weight that is no exponential, j + 1: >= 0 from its form, it is
+// exp(log(j + 1)) in the exponent.
+// CHECK-LABEL: func.func @dg_fac_j_plus1
+// CHECK: flash.attention
+// CHECK-SAME: score_mod
+// CHECK-NOT: linalg.generic
+// EXEC: dg_fac_j_plus1: raised=yes
+func.func @dg_fac_j_plus1(%A_q: tensor<2x2x29x8xf32>, %A_k: tensor<2x2x29x8xf32>, %A_v: tensor<2x2x29x8xf32>) -> (tensor<2x2x29x8xf32>) {
+  %_e1 = tensor.empty() : tensor<2x2x29x29xf32>
+  %_c2 = arith.constant 0.0 : f32
+  %_f3 = linalg.fill ins(%_c2 : f32) outs(%_e1 : tensor<2x2x29x29xf32>) -> tensor<2x2x29x29xf32>
+  %_g4 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j, d) -> (b, h, i, d)>, affine_map<(b, h, i, j, d) -> (b, h, j, d)>, affine_map<(b, h, i, j, d) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%A_q, %A_k : tensor<2x2x29x8xf32>, tensor<2x2x29x8xf32>) outs(%_f3 : tensor<2x2x29x29xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %m = arith.mulf %a0, %a1 : f32
+    %r = arith.addf %out, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x29x29xf32>
+  %_e5 = tensor.empty() : tensor<2x2x29x29xf32>
+  %_g6 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g4 : tensor<2x2x29x29xf32>) outs(%_e5 : tensor<2x2x29x29xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %c = arith.constant 0.35355339059327373 : f32
+    %r = arith.mulf %a0, %c : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x29x29xf32>
+  %_e7 = tensor.empty() : tensor<2x2x29x1xf32>
+  %_c8 = arith.constant 0xFF800000 : f32
+  %_f9 = linalg.fill ins(%_c8 : f32) outs(%_e7 : tensor<2x2x29x1xf32>) -> tensor<2x2x29x1xf32>
+  %_g10 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%_g6 : tensor<2x2x29x29xf32>) outs(%_f9 : tensor<2x2x29x1xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %r = arith.maximumf %a0, %out : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x29x1xf32>
+  %_e11 = tensor.empty() : tensor<2x2x29x29xf32>
+  %_g12 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g6, %_g10 : tensor<2x2x29x29xf32>, tensor<2x2x29x1xf32>) outs(%_e11 : tensor<2x2x29x29xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %d = arith.subf %a0, %a1 : f32
+    %r = math.exp %d : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x29x29xf32>
+  %_e13 = tensor.empty() : tensor<2x2x29x29xf32>
+  %_g14 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g12 : tensor<2x2x29x29xf32>) outs(%_e13 : tensor<2x2x29x29xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %i = linalg.index 2 : index
+    %j = linalg.index 3 : index
+    %jc = arith.index_cast %j : index to i64
+    %df = arith.sitofp %jc : i64 to f32
+    %c = arith.constant 1.0 : f32
+    %x = arith.addf %df, %c : f32
+    %r = arith.mulf %a0, %x : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x29x29xf32>
+  %_e15 = tensor.empty() : tensor<2x2x29x1xf32>
+  %_c16 = arith.constant 0.0 : f32
+  %_f17 = linalg.fill ins(%_c16 : f32) outs(%_e15 : tensor<2x2x29x1xf32>) -> tensor<2x2x29x1xf32>
+  %_g18 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%_g14 : tensor<2x2x29x29xf32>) outs(%_f17 : tensor<2x2x29x1xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %r = arith.addf %a0, %out : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x29x1xf32>
+  %_e19 = tensor.empty() : tensor<2x2x29x29xf32>
+  %_g20 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g14, %_g18 : tensor<2x2x29x29xf32>, tensor<2x2x29x1xf32>) outs(%_e19 : tensor<2x2x29x29xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %r = arith.divf %a0, %a1 : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x29x29xf32>
+  %_e21 = tensor.empty() : tensor<2x2x29x8xf32>
+  %_c22 = arith.constant 0.0 : f32
+  %_f23 = linalg.fill ins(%_c22 : f32) outs(%_e21 : tensor<2x2x29x8xf32>) -> tensor<2x2x29x8xf32>
+  %_g24 = linalg.generic {indexing_maps = [affine_map<(b, h, i, d, j) -> (b, h, i, j)>, affine_map<(b, h, i, d, j) -> (b, h, j, d)>, affine_map<(b, h, i, d, j) -> (b, h, i, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%_g20, %A_v : tensor<2x2x29x29xf32>, tensor<2x2x29x8xf32>) outs(%_f23 : tensor<2x2x29x8xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %m = arith.mulf %a0, %a1 : f32
+    %r = arith.addf %out, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x29x8xf32>
+  return %_g24 : tensor<2x2x29x8xf32>
+}
+
+// -----
+
+// j * j + 0.5, >= 0 from its form.
+// CHECK-LABEL: func.func @w_sq_plus_fwd
+// CHECK: flash.attention
+// CHECK-SAME: score_mod
+// CHECK-NOT: linalg.generic
+// EXEC: w_sq_plus_fwd: raised=yes
+func.func @w_sq_plus_fwd(%A_q: tensor<2x2x29x8xf32>, %A_k: tensor<2x2x29x8xf32>, %A_v: tensor<2x2x29x8xf32>) -> (tensor<2x2x29x8xf32>) {
+  %_e1 = tensor.empty() : tensor<2x2x29x29xf32>
+  %_c2 = arith.constant 0.0 : f32
+  %_f3 = linalg.fill ins(%_c2 : f32) outs(%_e1 : tensor<2x2x29x29xf32>) -> tensor<2x2x29x29xf32>
+  %_g4 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j, d) -> (b, h, i, d)>, affine_map<(b, h, i, j, d) -> (b, h, j, d)>, affine_map<(b, h, i, j, d) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%A_q, %A_k : tensor<2x2x29x8xf32>, tensor<2x2x29x8xf32>) outs(%_f3 : tensor<2x2x29x29xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %m = arith.mulf %a0, %a1 : f32
+    %r = arith.addf %out, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x29x29xf32>
+  %_e5 = tensor.empty() : tensor<2x2x29x29xf32>
+  %_g6 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g4 : tensor<2x2x29x29xf32>) outs(%_e5 : tensor<2x2x29x29xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %c = arith.constant 0.35355339059327373 : f32
+    %r = arith.mulf %a0, %c : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x29x29xf32>
+  %_e7 = tensor.empty() : tensor<2x2x29x1xf32>
+  %_c8 = arith.constant 0xFF800000 : f32
+  %_f9 = linalg.fill ins(%_c8 : f32) outs(%_e7 : tensor<2x2x29x1xf32>) -> tensor<2x2x29x1xf32>
+  %_g10 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%_g6 : tensor<2x2x29x29xf32>) outs(%_f9 : tensor<2x2x29x1xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %r = arith.maximumf %a0, %out : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x29x1xf32>
+  %_e11 = tensor.empty() : tensor<2x2x29x29xf32>
+  %_g12 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g6, %_g10 : tensor<2x2x29x29xf32>, tensor<2x2x29x1xf32>) outs(%_e11 : tensor<2x2x29x29xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %d = arith.subf %a0, %a1 : f32
+    %r = math.exp %d : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x29x29xf32>
+  %_e13 = tensor.empty() : tensor<2x2x29x29xf32>
+  %_g14 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g12 : tensor<2x2x29x29xf32>) outs(%_e13 : tensor<2x2x29x29xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %i = linalg.index 2 : index
+    %j = linalg.index 3 : index
+    %ic = arith.index_cast %i : index to i64
+    %jc = arith.index_cast %j : index to i64
+    %jf = arith.sitofp %jc : i64 to f32
+    %c = arith.constant 0.5 : f32
+    %a = arith.mulf %jf, %jf : f32
+    %b = arith.addf %a, %c : f32
+    %r = arith.mulf %a0, %b : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x29x29xf32>
+  %_e15 = tensor.empty() : tensor<2x2x29x1xf32>
+  %_c16 = arith.constant 0.0 : f32
+  %_f17 = linalg.fill ins(%_c16 : f32) outs(%_e15 : tensor<2x2x29x1xf32>) -> tensor<2x2x29x1xf32>
+  %_g18 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%_g14 : tensor<2x2x29x29xf32>) outs(%_f17 : tensor<2x2x29x1xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %r = arith.addf %a0, %out : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x29x1xf32>
+  %_e19 = tensor.empty() : tensor<2x2x29x29xf32>
+  %_g20 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g14, %_g18 : tensor<2x2x29x29xf32>, tensor<2x2x29x1xf32>) outs(%_e19 : tensor<2x2x29x29xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %r = arith.divf %a0, %a1 : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x29x29xf32>
+  %_e21 = tensor.empty() : tensor<2x2x29x8xf32>
+  %_c22 = arith.constant 0.0 : f32
+  %_f23 = linalg.fill ins(%_c22 : f32) outs(%_e21 : tensor<2x2x29x8xf32>) -> tensor<2x2x29x8xf32>
+  %_g24 = linalg.generic {indexing_maps = [affine_map<(b, h, i, d, j) -> (b, h, i, j)>, affine_map<(b, h, i, d, j) -> (b, h, j, d)>, affine_map<(b, h, i, d, j) -> (b, h, i, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%_g20, %A_v : tensor<2x2x29x29xf32>, tensor<2x2x29x8xf32>) outs(%_f23 : tensor<2x2x29x8xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %m = arith.mulf %a0, %a1 : f32
+    %r = arith.addf %out, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x29x8xf32>
+  return %_g24 : tensor<2x2x29x8xf32>
 }
