@@ -50,6 +50,8 @@ struct ForwardFacts {
   std::optional<int64_t> causalOffset;
   /// Causal with the op's default offset (Nk - Nq, from dynamic sizes).
   bool causalDefaultOffset = false;
+  /// That offset, Nk - Nq, over the model's size symbols.
+  AffineExpr defaultOffset;
   /// The mask: an additive (float) or keep (i1) expression over the root's
   /// batch dims, i and j; `mask` is its layout when it is one tensor read.
   const Expr *maskExpr = nullptr;
@@ -67,9 +69,10 @@ struct ForwardFacts {
   /// tensors (slopes, tables, segment ids); `maskMod` an i1 expression of
   /// the same positions and tensors. Null when absent.
   const Expr *score = nullptr, *scoreMod = nullptr, *maskMod = nullptr;
-  /// The mask's finite fill (finfo.min) is in `scoreMod`, for rows that
-  /// may see no key (the program's uniform average there).
-  bool emptyRowFill = false;
+  /// Rows without keys under a finite fill (finfo.min) average V over
+  /// every key in the program: the raise does so after the op, on the
+  /// rows whose lse is -inf.
+  bool emptyRowsAverage = false;
   /// What `score` stands for: scale * q.k as an expression of the leaves.
   const Expr *scoreValue = nullptr;
   /// The probabilities as one expression at (root dims, j), and their

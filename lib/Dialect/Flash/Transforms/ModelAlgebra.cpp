@@ -856,6 +856,31 @@ const Expr *ExprContext::land(const Expr *a, const Expr *b) {
     else
       ops.push_back(x);
   }
+  // a & !(a & b) = a & !b: masked_fill(causal) then masked_fill(causal &
+  // too far), a window spelled as two fills. With b one compare, !b is
+  // one too (an affine bound where b is).
+  for (size_t k = 0; k < ops.size(); ++k) {
+    const Expr *x = ops[k];
+    if (x->kind != Kind::Not || x->ops[0]->kind != Kind::And)
+      continue;
+    SmallVector<const Expr *> rest;
+    for (const Expr *y : x->ops[0]->ops)
+      if (!llvm::is_contained(ops, y))
+        rest.push_back(y);
+    if (rest.size() == x->ops[0]->ops.size())
+      continue;
+    const Expr *r = constant(1);
+    for (const Expr *y : rest)
+      r = land(r, y);
+    SmallVector<const Expr *> others;
+    for (size_t l = 0; l < ops.size(); ++l)
+      if (l != k)
+        others.push_back(ops[l]);
+    const Expr *acc = lnot(r);
+    for (const Expr *y : others)
+      acc = land(acc, y);
+    return acc;
+  }
   return makeIdempotent(Kind::And, std::move(ops), constant(1));
 }
 

@@ -29,7 +29,6 @@
 
 #include <cmath>
 #include <cstdio>
-#include <limits>
 
 using namespace mlir;
 using namespace mlir::flash;
@@ -1527,6 +1526,7 @@ model::proveForward(ExprContext &ec, const Expr *root, ArrayRef<int64_t> shape,
                          getAffineSymbolExpr(*nk, ctx)) == 0) {
         f.causalDefaultOffset = true;
         defaultOffset = -rest;
+        f.defaultOffset = defaultOffset;
         continue;
       }
       // Another offset (from other sizes): a mask_mod reading them.
@@ -1559,10 +1559,10 @@ model::proveForward(ExprContext &ec, const Expr *root, ArrayRef<int64_t> shape,
   if (f.causalDefaultOffset && f.causalOffset)
     return Reason("two causal masks with different offsets");
   // With finfo.min instead of -inf, a row whose every key is masked is the
-  // uniform average of V in the program, 0 in flash.attention. Where the
-  // positions may leave a row without keys, the fill is kept as the
-  // program has it: the mask becomes a score_mod select(keep, s, fill),
-  // exact on every row (no key range is skipped then).
+  // uniform average of V in the program, where flash.attention gives 0 and
+  // lse = -inf. Where the positions may leave a row without keys, the
+  // raise averages V into those rows after the op (RaiseAttention.cpp):
+  // the mask stays a mask (its key blocks skipped).
   if (ec.sawLowestFinite) {
     std::optional<int64_t> off = f.causalOffset;
     if (!off && f.causalDefaultOffset && !ShapedType::isDynamic(shape[*iDim])) {
@@ -1583,36 +1583,15 @@ model::proveForward(ExprContext &ec, const Expr *root, ArrayRef<int64_t> shape,
       emptyRows = empty.value_or(f.maskMod->reads.empty());
     }
     if (emptyRows) {
-      // The masked scores must all be one value for the rows without keys
-      // to be the program's uniform average; the kernels scale the
-      // score_mod's result by log2(e), so a fill below -FLT_MAX / 2 is
-      // raised to it (every kept score above it still gives exp 0 there).
+      // The average is the program's only where every masked score is one
+      // value (the fill) and nothing else sends a score to -inf.
       if (ec.lowestFiniteFills.size() != 1 || keep || maskAdd)
         return Reason(
             "the mask fills with a finite stand-in for -inf (finfo.min, "
             "-1e9), leaves rows without any key (where the program averages "
             "V uniformly, flash.attention gives 0) and mixes fills or mask "
-            "tensors a score_mod cannot reproduce");
-      double fill = std::max(ec.lowestFiniteFills.front(),
-                             -0.5 * double(std::numeric_limits<float>::max()));
-      const Expr *pred = f.maskMod;
-      if (off || f.causalDefaultOffset) {
-        AffineExpr iE = getAffineDimExpr(*iDim, ec.getContext()),
-                   jE = getAffineDimExpr(j, ec.getContext());
-        const Expr *causal = ec.cmpi(static_cast<int64_t>(P::sle), jE,
-                                     off ? iE + *off : iE + defaultOffset);
-        pred = pred ? ec.land(pred, causal) : causal;
-      }
-      if (!f.score) {
-        f.score = ec.opaque("flash.score", {});
-        f.scoreMod = f.score;
-        f.scoreValue = ec.scale(dot, dotCoef);
-      }
-      f.scoreMod = ec.select(pred, f.scoreMod, ec.constant(fill));
-      f.maskMod = nullptr;
-      f.causalOffset.reset();
-      f.causalDefaultOffset = false;
-      f.emptyRowFill = true;
+            "tensors, whose rows the raise cannot average");
+      f.emptyRowsAverage = true;
     }
   }
   // One mask operand: a tensor as it is, or an expression materialized.

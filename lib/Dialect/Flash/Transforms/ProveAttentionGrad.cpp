@@ -412,6 +412,9 @@ struct GradProver {
     if (f.causalOffset)
       conds.push_back(ec.cmpi(static_cast<int64_t>(P::sle), dim(kJ),
                               dim(iDim()) + *f.causalOffset));
+    else if (f.causalDefaultOffset && f.defaultOffset)
+      conds.push_back(ec.cmpi(static_cast<int64_t>(P::sle), dim(kJ),
+                              dim(iDim()) + f.defaultOffset));
     if (f.maskMod)
       conds.push_back(toRoles(f.maskMod));
     if (f.maskExpr && f.maskIsKeep)
@@ -599,6 +602,7 @@ struct GradProver {
     return true;
   }
   bool tiedKV() const { return !groupedHeads() && sameLeaf(f.k, f.v); }
+  bool tiedQK() const { return !groupedHeads() && sameLeaf(f.q, f.k); }
 
   /// Which output `m` (over its own dims kOwn...) is, and its layout.
   std::optional<GradOutput> match(const Expr *m, Value y) {
@@ -637,6 +641,11 @@ struct GradProver {
       for (bool fromO : {false, true})
         add(GradOutput::DKV, [&, fromO] {
           return ec.add(dK(fromO), ec.substitute(dV(), eDim(), dim(kDd)));
+        });
+    if (tiedQK())
+      for (bool fromO : {false, true})
+        add(GradOutput::DQK, [&, fromO] {
+          return ec.add(dQ(fromO), ec.substitute(dK(fromO), kJ, dim(iDim())));
         });
     if (getenv("FLASH_RAISE_DEBUG"))
       llvm::errs() << "  backward value " << y << "\n    model " << ec.str(m)
@@ -683,7 +692,8 @@ struct GradProver {
         // both Q and K (shared query-key attention) the alignment may name
         // a gradient's rows by the other role; that candidate is not this
         // output's.
-        bool queryRows = c.which == GradOutput::DQ;
+        bool queryRows =
+            c.which == GradOutput::DQ || c.which == GradOutput::DQK;
         if ((*role == kJ && queryRows) || (*role == iDim() && !queryRows)) {
           rolesFit = false;
           continue;
@@ -1047,7 +1057,8 @@ static Reason proveWith(ExprContext &ec, ModelBuilder &mb,
     return "the probabilities have other uses than the P*V product and its "
            "backward";
   for (auto w :
-       {GradOutput::DQ, GradOutput::DK, GradOutput::DV, GradOutput::DKV})
+       {GradOutput::DQ, GradOutput::DK, GradOutput::DV, GradOutput::DKV,
+        GradOutput::DQK})
     if (llvm::count_if(facts.outputs,
                        [&](const GradOutput &o) { return o.which == w; }) > 1)
       return "the backward computes one gradient twice";
@@ -1199,9 +1210,12 @@ Reason raise::emitBackward(RewriterBase &rw, const ForwardFacts &f,
     case GradOutput::DV:
       src = grad.getGradValue();
       break;
-    case GradOutput::DKV: {
+    case GradOutput::DKV:
+    case GradOutput::DQK: {
       // The tied tensor's gradient: the two roles' sum.
-      Value a = grad.getGradKey(), b = grad.getGradValue();
+      bool kv = o.which == GradOutput::DKV;
+      Value a = kv ? grad.getGradKey() : grad.getGradQuery(),
+            b = kv ? grad.getGradValue() : grad.getGradKey();
       if (a.getType() != b.getType())
         return "the tied operand's two gradients differ in shape";
       Value init = tensor::EmptyOp::create(
@@ -1215,7 +1229,7 @@ Reason raise::emitBackward(RewriterBase &rw, const ForwardFacts &f,
       break;
     }
     }
-    bool queryRows = o.which == GradOutput::DQ;
+    bool queryRows = o.which == GradOutput::DQ || o.which == GradOutput::DQK;
     LeafLayout l{src, {}};
     for (unsigned i = 0; i < nb; ++i)
       l.dims.push_back({DimRole::Batch, i});

@@ -40,6 +40,8 @@
 #include "mlir/IR/Verifier.h"
 #include "llvm/ADT/SetVector.h"
 
+#include <limits>
+
 namespace mlir {
 namespace flash {
 #define GEN_PASS_DEF_FLASHRAISEATTENTION
@@ -208,13 +210,14 @@ Reason checkUses(Candidate &c) {
   // A row without keys under a finite fill has lse = fill + log(Nk), which
   // f32 rounds to the fill: P recomputed from it is 1, not 1 / Nk.
   Reason why;
-  if (f.emptyRowFill && (!c.lseUses.empty() || !forBackward.empty()))
+  if (f.emptyRowsAverage && (!c.lseUses.empty() || !forBackward.empty()))
     why = "the mask fills with a finite stand-in for -inf (finfo.min, "
           "-1e9) and may leave rows without any key, where the program "
-          "averages V uniformly: flash.attention reproduces that with the "
-          "fill in a score_mod, but not its row log-sum-exp, which the " +
+          "averages V uniformly: the raise averages V into those rows of "
+          "the output, but not into the row log-sum-exp (-inf there, the "
+          "fill plus log Nk in the program), which the " +
           std::string(forBackward.empty() ? "program reads"
-                                          : "backward recomputes P from");
+                                          : "backward's probabilities need");
   else if (forBackward.empty())
     return "";
   else
@@ -354,6 +357,94 @@ std::optional<Reason> analyze(Candidate &c) {
 }
 
 /// Builds flash.attention (and flash.attention_grad) for a proven candidate.
+/// Rows without keys under a finite fill (finfo.min): the program's
+/// scores there are all the fill, its probabilities 1 / Nk, its output the
+/// average of V over every key. flash.attention gives 0 and lse = -inf on
+/// them: `o` with those rows replaced by that average. `v` is the op's V,
+/// [kv batch..., Nk, Dv]; `o` [batch..., Nq, Dv], `lse` [batch..., Nq].
+static Value averageEmptyRows(RewriterBase &rw, Location loc,
+                              const ForwardFacts &f, Value o, Value lse,
+                              Value v, SmallVectorImpl<Operation *> &made) {
+  MLIRContext *ctx = rw.getContext();
+  unsigned nb = f.numBatch;
+  auto vt = cast<RankedTensorType>(v.getType());
+  auto ot = cast<RankedTensorType>(o.getType());
+  Type f32 = rw.getF32Type();
+  // V's sum over the keys, in f32: [kv batch..., Dv].
+  SmallVector<OpFoldResult> sumSizes;
+  for (unsigned d = 0; d < nb; ++d)
+    sumSizes.push_back(tensor::getMixedSize(rw, loc, v, d));
+  sumSizes.push_back(tensor::getMixedSize(rw, loc, v, nb + 1));
+  Value zero = arith::ConstantOp::create(rw, loc, rw.getF32FloatAttr(0));
+  Value sumInit = linalg::FillOp::create(
+                      rw, loc, zero,
+                      ValueRange{tensor::EmptyOp::create(rw, loc, sumSizes, f32)})
+                      .getResult(0);
+  made.push_back(sumInit.getDefiningOp());
+  SmallVector<AffineExpr> outIdx;
+  for (unsigned d = 0; d < nb; ++d)
+    outIdx.push_back(getAffineDimExpr(d, ctx));
+  outIdx.push_back(getAffineDimExpr(nb + 1, ctx));
+  SmallVector<utils::IteratorType> iters(nb + 2, utils::IteratorType::parallel);
+  iters[nb] = utils::IteratorType::reduction;
+  auto sum = linalg::GenericOp::create(
+      rw, loc, sumInit.getType(), ValueRange{v}, ValueRange{sumInit},
+      ArrayRef<AffineMap>{AffineMap::getMultiDimIdentityMap(nb + 2, ctx),
+                          AffineMap::get(nb + 2, 0, outIdx, ctx)},
+      iters, [&](OpBuilder &b, Location l, ValueRange args) {
+        Value x = args[0];
+        if (x.getType() != b.getF32Type())
+          x = arith::ExtFOp::create(b, l, b.getF32Type(), x);
+        linalg::YieldOp::create(b, l,
+                                ValueRange{arith::AddFOp::create(b, l, args[1], x)});
+      });
+  made.push_back(sum);
+  // Nk as f32.
+  Value nk = arith::IndexCastOp::create(
+      rw, loc, rw.getI64Type(), tensor::DimOp::create(rw, loc, v, nb));
+  nk = arith::SIToFPOp::create(rw, loc, f32, nk);
+  // o where lse > -inf, else the average: V's batch dims from o's (the
+  // query heads' kv head: h floordiv G, or 0 for one kv head).
+  unsigned rank = nb + 2;
+  SmallVector<AffineExpr> vIdx, lseIdx;
+  for (unsigned d = 0; d < nb; ++d) {
+    AffineExpr e = getAffineDimExpr(d, ctx);
+    if (d == nb - 1 && f.kvBroadcastHead)
+      e = getAffineConstantExpr(0, ctx);
+    else if (d == nb - 1 && f.group > 1)
+      e = e.floorDiv(f.group);
+    if (!vt.isDynamicDim(d) && vt.getDimSize(d) == 1)
+      e = getAffineConstantExpr(0, ctx);
+    vIdx.push_back(e);
+    lseIdx.push_back(getAffineDimExpr(d, ctx));
+  }
+  vIdx.push_back(getAffineDimExpr(nb + 1, ctx));
+  lseIdx.push_back(getAffineDimExpr(nb, ctx));
+  Value init = tensor::EmptyOp::create(rw, loc, tensor::getMixedSizes(rw, loc, o),
+                                       ot.getElementType());
+  made.push_back(init.getDefiningOp());
+  auto fixed = linalg::GenericOp::create(
+      rw, loc, ot, ValueRange{o, lse, sum.getResult(0)}, ValueRange{init},
+      ArrayRef<AffineMap>{AffineMap::getMultiDimIdentityMap(rank, ctx),
+                          AffineMap::get(rank, 0, lseIdx, ctx),
+                          AffineMap::get(rank, 0, vIdx, ctx),
+                          AffineMap::getMultiDimIdentityMap(rank, ctx)},
+      SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
+      [&](OpBuilder &b, Location l, ValueRange args) {
+        Value empty = arith::CmpFOp::create(
+            b, l, arith::CmpFPredicate::OEQ, args[1],
+            arith::ConstantOp::create(
+                b, l, b.getF32FloatAttr(-std::numeric_limits<float>::infinity())));
+        Value avg = arith::DivFOp::create(b, l, args[2], nk);
+        if (avg.getType() != args[0].getType())
+          avg = arith::TruncFOp::create(b, l, args[0].getType(), avg);
+        linalg::YieldOp::create(
+            b, l, ValueRange{arith::SelectOp::create(b, l, empty, avg, args[0])});
+      });
+  made.push_back(fixed);
+  return fixed.getResult(0);
+}
+
 Reason emit(RewriterBase &rw, Candidate &c) {
   ForwardFacts &f = c.facts;
   Location loc = c.op->getLoc();
@@ -533,7 +624,7 @@ Reason emit(RewriterBase &rw, Candidate &c) {
   oSizes.back() = tensor::getMixedSize(rw, loc, v, nb + 1);
   Value init = tensor::EmptyOp::create(rw, loc, oSizes, et);
   made.push_back(init.getDefiningOp());
-  bool needLse = !c.lseUses.empty() || c.backward;
+  bool needLse = !c.lseUses.empty() || c.backward || f.emptyRowsAverage;
   Value lseInit;
   SmallVector<Type, 2> resultTypes{init.getType()};
   if (needLse) {
@@ -543,11 +634,6 @@ Reason emit(RewriterBase &rw, Candidate &c) {
     resultTypes.push_back(lseInit.getType());
   }
   FloatAttr scale = rw.getF32FloatAttr(static_cast<float>(f.scale));
-  UnitAttr causal = f.causalOffset || f.causalDefaultOffset
-                        ? rw.getUnitAttr()
-                        : nullptr;
-  IntegerAttr offset =
-      f.causalOffset ? rw.getI64IntegerAttr(*f.causalOffset) : nullptr;
   for (unsigned s : sizesUsed) {
     auto dim = tensor::DimOp::create(rw, loc, c.mb->symbols[s].first,
                                      c.mb->symbols[s].second);
@@ -567,14 +653,19 @@ Reason emit(RewriterBase &rw, Candidate &c) {
     made.push_back(t);
     captureOperands.push_back(t);
   }
-  auto attn = AttentionOp::create(rw, loc, resultTypes, q, k, v, mask,
-                                  captureOperands, /*descales=*/ValueRange(),
-                                  init, lseInit, scale, causal, offset);
-  made.push_back(attn);
   // The regions, over (batch..., i, j) of the model.
   SmallVector<unsigned> modDims(f.canonical.begin(),
                                 f.canonical.begin() + nb + 1);
   modDims.push_back(f.jName);
+  UnitAttr causal = f.causalOffset || f.causalDefaultOffset
+                        ? rw.getUnitAttr()
+                        : nullptr;
+  IntegerAttr offset =
+      f.causalOffset ? rw.getI64IntegerAttr(*f.causalOffset) : nullptr;
+  auto attn = AttentionOp::create(rw, loc, resultTypes, q, k, v, mask,
+                                  captureOperands, /*descales=*/ValueRange(),
+                                  init, lseInit, scale, causal, offset);
+  made.push_back(attn);
   if (f.scoreMod &&
       failed(buildModifier(rw, loc, attn.getScoreMod(), f.scoreMod, f.score,
                            modDims, captures, captureOperands, sizes)))
@@ -597,8 +688,10 @@ Reason emit(RewriterBase &rw, Candidate &c) {
       return fail("the operands do not form a valid flash.attention (" + msg +
                   ")");
   }
-  // The output in the root's layout and type.
   Value o = attn.getResult();
+  if (f.emptyRowsAverage)
+    o = averageEmptyRows(rw, loc, f, o, attn.getLse(), v, made);
+  // The output in the root's layout and type.
   SmallVector<int64_t> perm;
   for (unsigned d = 0; d < rootTy.getRank(); ++d)
     perm.push_back(llvm::find(f.canonical, d) - f.canonical.begin());

@@ -2345,11 +2345,11 @@ func.func @runtime_len_i64(%q: tensor<4x37x16xf32>, %k: tensor<4x45x16xf32>, %v:
 // -----
 
 // keep iff j < i with finfo.min: row 0 fully masked (HF semantics: uniform).
-// The fill stays in a score_mod, select(j < i, s, fill): row 0 averages V
-// as the program's does.
+// Causal with offset -1, and row 0 (lse -inf) replaced by V's average, as
+// the program's is.
 // CHECK-LABEL: func.func @strict_causal_finfo_min
-// CHECK: flash.attention
-// CHECK-SAME: score_mod
+// CHECK: flash.attention {{.*}}causal, causal_offset = -1
+// CHECK: arith.cmpf oeq
 // CHECK: arith.select
 // EXEC: strict_causal_finfo_min: raised=yes
 func.func @strict_causal_finfo_min(%q: tensor<4x45x16xf32>, %k: tensor<4x45x16xf32>, %v: tensor<4x45x16xf32>) -> tensor<4x45x16xf32> {

@@ -1444,8 +1444,8 @@ func.func @negative_v_read_at_query_index(%q: tensor<2x13x8xf32>, %k: tensor<2x1
 
 // keep iff j == i + 40, masked with finfo.min where j < i + 40 and with
 // -1e9 where j > i + 40: rows 5 and later have no key among 45, and the
-// program's weights there are uniform over the keys under -1e9 only. One
-// score_mod fill cannot say that.
+// program's weights there are uniform over the keys under -1e9 only, not
+// over every key.
 // CHECK-LABEL: func.func @negative_mixed_fills_rows_without_keys
 // CHECK-NOT: flash.attention
 func.func @negative_mixed_fills_rows_without_keys(%q: tensor<37x16xf32>, %k: tensor<45x16xf32>, %v: tensor<45x16xf32>) -> tensor<37x16xf32> {
@@ -1480,7 +1480,7 @@ func.func @negative_mixed_fills_rows_without_keys(%q: tensor<37x16xf32>, %k: ten
   %p = linalg.softmax dimension(1) ins(%sm : tensor<37x45xf32>) outs(%e1 : tensor<37x45xf32>) -> tensor<37x45xf32>
   %e3 = tensor.empty() : tensor<37x16xf32>
   %z3 = linalg.fill ins(%zero : f32) outs(%e3 : tensor<37x16xf32>) -> tensor<37x16xf32>
-  // expected-remark @+1 {{attention not raised: the mask fills with a finite stand-in for -inf (finfo.min, -1e9), leaves rows without any key (where the program averages V uniformly, flash.attention gives 0) and mixes fills or mask tensors a score_mod cannot reproduce}}
+  // expected-remark @+1 {{attention not raised: the mask fills with a finite stand-in for -inf (finfo.min, -1e9), leaves rows without any key (where the program averages V uniformly, flash.attention gives 0) and mixes fills or mask tensors, whose rows the raise cannot average}}
   %o = linalg.matmul ins(%p, %v : tensor<37x45xf32>, tensor<45x16xf32>) outs(%z3 : tensor<37x16xf32>) -> tensor<37x16xf32>
   return %o : tensor<37x16xf32>
 }
@@ -1489,8 +1489,8 @@ func.func @negative_mixed_fills_rows_without_keys(%q: tensor<37x16xf32>, %k: ten
 
 // A joint forward and backward graph (a tester's window, 28 <= j - i <= 32,
 // leaves rows i > 6 of 35 keys without any) under finfo.min:
-// the backward's P recomputed from lse = fill + log(Nk) would be 1 where
-// the program's is 1 / Nk.
+// the backward's P there is 1 / Nk in the program, 0 in flash.attention
+// (its lse -inf), and the raise corrects only the forward's output.
 // CHECK-LABEL: func.func @negative_joint_fmin_rows_without_keys
 // CHECK-NOT: flash.attention
 func.func @negative_joint_fmin_rows_without_keys(%A_q: tensor<1x2x11x8xf32>, %A_k: tensor<1x2x35x8xf32>, %A_v: tensor<1x2x35x8xf32>, %A_dout: tensor<1x2x11x8xf32>) -> (tensor<1x2x11x8xf32>, tensor<1x2x11x8xf32>, tensor<1x2x35x8xf32>, tensor<1x2x35x8xf32>) {
@@ -1587,7 +1587,7 @@ func.func @negative_joint_fmin_rows_without_keys(%A_q: tensor<1x2x11x8xf32>, %A_
   %_e30 = tensor.empty() : tensor<1x2x11x8xf32>
   %_c31 = arith.constant 0.0 : f32
   %_f32 = linalg.fill ins(%_c31 : f32) outs(%_e30 : tensor<1x2x11x8xf32>) -> tensor<1x2x11x8xf32>
-  // expected-remark @+1 {{attention not raised: the mask fills with a finite stand-in for -inf (finfo.min, -1e9) and may leave rows without any key, where the program averages V uniformly: flash.attention reproduces that with the fill in a score_mod, but not its row log-sum-exp, which the backward recomputes P from}}
+  // expected-remark @+1 {{attention not raised: the mask fills with a finite stand-in for -inf (finfo.min, -1e9) and may leave rows without any key, where the program averages V uniformly: the raise averages V into those rows of the output, but not into the row log-sum-exp (-inf there, the fill plus log Nk in the program), which the backward's probabilities need}}
   %_g33 = linalg.generic {indexing_maps = [affine_map<(b, h, i, d, j) -> (b, h, i, j)>, affine_map<(b, h, i, d, j) -> (b, h, j, d)>, affine_map<(b, h, i, d, j) -> (b, h, i, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%_g29, %A_v : tensor<1x2x11x35xf32>, tensor<1x2x35x8xf32>) outs(%_f32 : tensor<1x2x11x8xf32>) {
   ^bb0(%a0: f32, %a1: f32, %out: f32):
     %m = arith.mulf %a0, %a1 : f32

@@ -2,22 +2,24 @@
 // (session 43): masks whose fill is a finite stand-in for -inf (finfo.min,
 // JAX's -0.7 * finfo.max, -1e9) and whose positions may leave a row
 // without any key. The program averages V uniformly over such a row; the
-// raise keeps the fill in a score_mod (select(keep, s, fill)), exact on
-// every row, forward only (raise-remarks.mlir has the joint graph refused).
-// Then a window width read from a per-head or per-batch table in joint
-// graphs, and weights of the positions multiplied onto the exponentials
-// (e w / sum e w), which are softmax(s + log w).
+// op keeps the mask (a mask_mod, causal) and the raise replaces the rows
+// whose lse is -inf by V's average over the keys, forward only
+// (raise-remarks.mlir has the joint graph refused). Then a window width
+// read from a per-head or per-batch table in joint graphs, and weights of
+// the positions multiplied onto the exponentials (e w / sum e w), which
+// are softmax(s + log w).
 // RUN: flash-opt %s --split-input-file --flash-raise-attention | FileCheck %s
 // RUN: %python %flash_src_root/utils/raisecheck.py %s --build %flash_obj_root | FileCheck %s --check-prefix=EXEC
 // EXEC-NOT: FAIL
 
 // keep iff j == i + 40 with finfo.min: rows 5 and later have no key among
-// 45, where the program averages V uniformly: the fill stays in a score_mod.
+// 45, where the program averages V uniformly.
 // CHECK-LABEL: func.func @finfo_min_rows_without_keys
-// CHECK: flash.attention
-// CHECK-SAME: score_mod
+// CHECK: %{{.*}}, %[[LSE:.*]] = flash.attention
+// CHECK-NOT: score_mod
+// CHECK: linalg.generic
+// CHECK: arith.cmpf oeq
 // CHECK: arith.select
-// CHECK-NOT: linalg.generic
 // EXEC: finfo_min_rows_without_keys: raised=yes
 func.func @finfo_min_rows_without_keys(%q: tensor<37x16xf32>, %k: tensor<45x16xf32>, %v: tensor<45x16xf32>) -> tensor<37x16xf32> {
   %zero = arith.constant 0.0 : f32
@@ -58,10 +60,11 @@ func.func @finfo_min_rows_without_keys(%q: tensor<37x16xf32>, %k: tensor<45x16xf
 // provably sees, and the rows cannot be enumerated.
 // SIZES: 41, 45
 // CHECK-LABEL: func.func @finfo_min_unprovable_rows
-// CHECK: flash.attention
-// CHECK-SAME: score_mod
+// CHECK: %{{.*}}, %[[LSE:.*]] = flash.attention
+// CHECK-NOT: score_mod
+// CHECK: linalg.generic
+// CHECK: arith.cmpf oeq
 // CHECK: arith.select
-// CHECK-NOT: linalg.generic
 // EXEC: finfo_min_unprovable_rows: raised=yes
 func.func @finfo_min_unprovable_rows(%q: tensor<4x?x16xf32>, %k: tensor<4x?x16xf32>, %v: tensor<4x?x16xf32>) -> tensor<4x?x16xf32> {
   %zero = arith.constant 0.0 : f32
@@ -111,13 +114,15 @@ func.func @finfo_min_unprovable_rows(%q: tensor<4x?x16xf32>, %k: tensor<4x?x16xf
 // -----
 
 // A bottom-right sliding window (i + Nk - Nq - 5 < j <= i + Nk - Nq) of
-// dynamic sizes under finfo.min (torch.export of a model with a cache):
-// rows are empty where Nk < Nq at run time (here 9 queries, 40 keys).
+// dynamic sizes under finfo.min (torch.export of a model with a cache),
+// spelled as two fills (causal, then causal & too far): rows are empty
+// where Nk < Nq at run time (here 9 queries and 40 keys: none is).
 // CHECK-LABEL: func.func @dyn_br_window_fmin_fwd
-// CHECK: flash.attention
-// CHECK-SAME: score_mod
+// CHECK: %{{.*}}, %[[LSE:.*]] = flash.attention
+// CHECK-NOT: score_mod
+// CHECK: linalg.generic
+// CHECK: arith.cmpf oeq
 // CHECK: arith.select
-// CHECK-NOT: linalg.generic
 // EXEC: dyn_br_window_fmin_fwd: raised=yes
 // SIZES: 9, 40
 func.func @dyn_br_window_fmin_fwd(%A_q: tensor<2x2x?x8xf32>, %A_k: tensor<2x2x?x8xf32>, %A_v: tensor<2x2x?x8xf32>) -> (tensor<2x2x?x8xf32>) {
@@ -205,13 +210,108 @@ func.func @dyn_br_window_fmin_fwd(%A_q: tensor<2x2x?x8xf32>, %A_k: tensor<2x2x?x
 
 // -----
 
+// The same window with 20 queries and 12 keys: the first 8 rows see none.
+// CHECK-LABEL: func.func @dyn_br_window_fmin_nk_lt_nq_fwd
+// CHECK: %{{.*}}, %[[LSE:.*]] = flash.attention
+// CHECK-NOT: score_mod
+// CHECK: linalg.generic
+// CHECK: arith.cmpf oeq
+// CHECK: arith.select
+// EXEC: dyn_br_window_fmin_nk_lt_nq_fwd: raised=yes
+// SIZES: 20, 12
+func.func @dyn_br_window_fmin_nk_lt_nq_fwd(%A_q: tensor<2x2x?x8xf32>, %A_k: tensor<2x2x?x8xf32>, %A_v: tensor<2x2x?x8xf32>) -> (tensor<2x2x?x8xf32>) {
+  %_c1 = arith.constant 2 : index
+  %_d2 = tensor.dim %A_q, %_c1 : tensor<2x2x?x8xf32>
+  %_c3 = arith.constant 2 : index
+  %_d4 = tensor.dim %A_k, %_c3 : tensor<2x2x?x8xf32>
+  %_e5 = tensor.empty(%_d2, %_d4) : tensor<2x2x?x?xf32>
+  %_c6 = arith.constant 0.0 : f32
+  %_f7 = linalg.fill ins(%_c6 : f32) outs(%_e5 : tensor<2x2x?x?xf32>) -> tensor<2x2x?x?xf32>
+  %_g8 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j, d) -> (b, h, i, d)>, affine_map<(b, h, i, j, d) -> (b, h, j, d)>, affine_map<(b, h, i, j, d) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%A_q, %A_k : tensor<2x2x?x8xf32>, tensor<2x2x?x8xf32>) outs(%_f7 : tensor<2x2x?x?xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %m = arith.mulf %a0, %a1 : f32
+    %r = arith.addf %out, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x?x?xf32>
+  %_e9 = tensor.empty(%_d2, %_d4) : tensor<2x2x?x?xf32>
+  %_g10 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g8 : tensor<2x2x?x?xf32>) outs(%_e9 : tensor<2x2x?x?xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %c = arith.constant 0.35355339059327373 : f32
+    %r = arith.mulf %a0, %c : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x?x?xf32>
+  %_off11 = arith.subi %_d4, %_d2 : index
+  %_e12 = tensor.empty(%_d2, %_d4) : tensor<2x2x?x?xf32>
+  %_g13 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g10 : tensor<2x2x?x?xf32>) outs(%_e12 : tensor<2x2x?x?xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %i = linalg.index 2 : index
+    %j = linalg.index 3 : index
+    %ip = arith.addi %i, %_off11 : index
+    %keep0 = arith.cmpi ule, %j, %ip : index
+    %w = arith.constant 5 : index
+    %jw = arith.addi %j, %w : index
+    %c2 = arith.cmpi ugt, %jw, %ip : index
+    %keep = arith.andi %keep0, %c2 : i1
+    %mn = arith.constant -3.40282347E+38 : f32
+    %r = arith.select %keep, %a0, %mn : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x?x?xf32>
+  %_e14 = tensor.empty(%_d2) : tensor<2x2x?x1xf32>
+  %_c15 = arith.constant 0xFF800000 : f32
+  %_f16 = linalg.fill ins(%_c15 : f32) outs(%_e14 : tensor<2x2x?x1xf32>) -> tensor<2x2x?x1xf32>
+  %_g17 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%_g13 : tensor<2x2x?x?xf32>) outs(%_f16 : tensor<2x2x?x1xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %r = arith.maximumf %a0, %out : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x?x1xf32>
+  %_e18 = tensor.empty(%_d2, %_d4) : tensor<2x2x?x?xf32>
+  %_g19 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g13, %_g17 : tensor<2x2x?x?xf32>, tensor<2x2x?x1xf32>) outs(%_e18 : tensor<2x2x?x?xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %r = arith.subf %a0, %a1 : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x?x?xf32>
+  %_e20 = tensor.empty(%_d2, %_d4) : tensor<2x2x?x?xf32>
+  %_g21 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g19 : tensor<2x2x?x?xf32>) outs(%_e20 : tensor<2x2x?x?xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %r = math.exp %a0 : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x?x?xf32>
+  %_e22 = tensor.empty(%_d2) : tensor<2x2x?x1xf32>
+  %_c23 = arith.constant 0.0 : f32
+  %_f24 = linalg.fill ins(%_c23 : f32) outs(%_e22 : tensor<2x2x?x1xf32>) -> tensor<2x2x?x1xf32>
+  %_g25 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%_g21 : tensor<2x2x?x?xf32>) outs(%_f24 : tensor<2x2x?x1xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %r = arith.addf %a0, %out : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x?x1xf32>
+  %_e26 = tensor.empty(%_d2, %_d4) : tensor<2x2x?x?xf32>
+  %_g27 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g21, %_g25 : tensor<2x2x?x?xf32>, tensor<2x2x?x1xf32>) outs(%_e26 : tensor<2x2x?x?xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %r = arith.divf %a0, %a1 : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x?x?xf32>
+  %_e28 = tensor.empty(%_d2) : tensor<2x2x?x8xf32>
+  %_c29 = arith.constant 0.0 : f32
+  %_f30 = linalg.fill ins(%_c29 : f32) outs(%_e28 : tensor<2x2x?x8xf32>) -> tensor<2x2x?x8xf32>
+  %_g31 = linalg.generic {indexing_maps = [affine_map<(b, h, i, d, j) -> (b, h, i, j)>, affine_map<(b, h, i, d, j) -> (b, h, j, d)>, affine_map<(b, h, i, d, j) -> (b, h, i, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%_g27, %A_v : tensor<2x2x?x?xf32>, tensor<2x2x?x8xf32>) outs(%_f30 : tensor<2x2x?x8xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %m = arith.mulf %a0, %a1 : f32
+    %r = arith.addf %out, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x?x8xf32>
+  return %_g31 : tensor<2x2x?x8xf32>
+}
+
+// -----
+
 // Bottom-right causal with more queries than keys under finfo.min: the
 // first rows see no key.
 // CHECK-LABEL: func.func @edge_nq_gt_nk_br_fmin_fwd
-// CHECK: flash.attention
-// CHECK-SAME: score_mod
+// CHECK: %{{.*}}, %[[LSE:.*]] = flash.attention
+// CHECK-NOT: score_mod
+// CHECK: linalg.generic
+// CHECK: arith.cmpf oeq
 // CHECK: arith.select
-// CHECK-NOT: linalg.generic
 // EXEC: edge_nq_gt_nk_br_fmin_fwd: raised=yes
 func.func @edge_nq_gt_nk_br_fmin_fwd(%A_q: tensor<1x2x20x8xf32>, %A_k: tensor<1x2x12x8xf32>, %A_v: tensor<1x2x12x8xf32>) -> (tensor<1x2x20x8xf32>) {
   %_e1 = tensor.empty() : tensor<1x2x20x12xf32>
@@ -301,10 +401,11 @@ func.func @edge_nq_gt_nk_br_fmin_fwd(%A_q: tensor<1x2x20x8xf32>, %A_k: tensor<1x
 // Future keys only (j > i) under JAX's -0.7 * finfo.max: the last row sees
 // no key.
 // CHECK-LABEL: func.func @edge_future_only_jaxneg_fwd
-// CHECK: flash.attention
-// CHECK-SAME: score_mod
+// CHECK: %{{.*}}, %[[LSE:.*]] = flash.attention
+// CHECK-NOT: score_mod
+// CHECK: linalg.generic
+// CHECK: arith.cmpf oeq
 // CHECK: arith.select
-// CHECK-NOT: linalg.generic
 // EXEC: edge_future_only_jaxneg_fwd: raised=yes
 func.func @edge_future_only_jaxneg_fwd(%A_q: tensor<1x2x16x8xf32>, %A_k: tensor<1x2x16x8xf32>, %A_v: tensor<1x2x16x8xf32>) -> (tensor<1x2x16x8xf32>) {
   %_e1 = tensor.empty() : tensor<1x2x16x16xf32>
@@ -391,10 +492,11 @@ func.func @edge_future_only_jaxneg_fwd(%A_q: tensor<1x2x16x8xf32>, %A_k: tensor<
 // ((i ^ j) & 1) == 0 under finfo.min: an opaque predicate (it keeps the
 // diagonal, which the raise does not prove).
 // CHECK-LABEL: func.func @mask_xor_parity_fmin_fwd
-// CHECK: flash.attention
-// CHECK-SAME: score_mod
+// CHECK: %{{.*}}, %[[LSE:.*]] = flash.attention
+// CHECK-NOT: score_mod
+// CHECK: linalg.generic
+// CHECK: arith.cmpf oeq
 // CHECK: arith.select
-// CHECK-NOT: linalg.generic
 // EXEC: mask_xor_parity_fmin_fwd: raised=yes
 func.func @mask_xor_parity_fmin_fwd(%A_q: tensor<2x2x37x8xf32>, %A_k: tensor<2x2x37x8xf32>, %A_v: tensor<2x2x37x8xf32>) -> (tensor<2x2x37x8xf32>) {
   %_e1 = tensor.empty() : tensor<2x2x37x37xf32>
@@ -480,10 +582,11 @@ func.func @mask_xor_parity_fmin_fwd(%A_q: tensor<2x2x37x8xf32>, %A_k: tensor<2x2
 // A window of width 0 (no key anywhere) under finfo.min: every row is the
 // uniform average.
 // CHECK-LABEL: func.func @edge_win0_fmin_fwd
-// CHECK: flash.attention
-// CHECK-SAME: score_mod
+// CHECK: %{{.*}}, %[[LSE:.*]] = flash.attention
+// CHECK-NOT: score_mod
+// CHECK: linalg.generic
+// CHECK: arith.cmpf oeq
 // CHECK: arith.select
-// CHECK-NOT: linalg.generic
 // EXEC: edge_win0_fmin_fwd: raised=yes
 func.func @edge_win0_fmin_fwd(%A_q: tensor<2x3x13x8xf32>, %A_k: tensor<2x3x13x8xf32>, %A_v: tensor<2x3x13x8xf32>) -> (tensor<2x3x13x8xf32>) {
   %_cl1 = tensor.collapse_shape %A_q [[0, 1], [2], [3]] : tensor<2x3x13x8xf32> into tensor<6x13x8xf32>
@@ -582,6 +685,402 @@ func.func @edge_win0_fmin_fwd(%A_q: tensor<2x3x13x8xf32>, %A_k: tensor<2x3x13x8x
   %_mm38 = linalg.batch_matmul ins(%_cl33, %_cl34 : tensor<6x13x13xf32>, tensor<6x13x8xf32>) outs(%_f37 : tensor<6x13x8xf32>) -> tensor<6x13x8xf32>
   %_ex39 = tensor.expand_shape %_mm38 [[0, 1], [2], [3]] output_shape [2, 3, 13, 8] : tensor<6x13x8xf32> into tensor<2x3x13x8xf32>
   return %_ex39 : tensor<2x3x13x8xf32>
+}
+
+// -----
+
+// A window 28 <= j - i <= 32 under finfo.min (rows past 6 of 35 keys see
+// none) with 4 query heads over 2 kv heads (repeat_kv): V's average is
+// read at h floordiv 2.
+// CHECK-LABEL: func.func @e_gqa_window_fmin_empty_rows_fwd
+// CHECK: %{{.*}}, %[[LSE:.*]] = flash.attention
+// CHECK: linalg.generic
+// CHECK: arith.cmpf oeq
+// CHECK: arith.select
+// EXEC: e_gqa_window_fmin_empty_rows_fwd: raised=yes
+func.func @e_gqa_window_fmin_empty_rows_fwd(%A_q: tensor<2x4x11x8xf32>, %A_k: tensor<2x2x35x8xf32>, %A_v: tensor<2x2x35x8xf32>) -> (tensor<2x4x11x8xf32>) {
+  %_e1 = tensor.empty() : tensor<2x2x2x35x8xf32>
+  %_bc2 = linalg.broadcast ins(%A_k : tensor<2x2x35x8xf32>) outs(%_e1 : tensor<2x2x2x35x8xf32>) dimensions = [2]
+  %_cl3 = tensor.collapse_shape %_bc2 [[0], [1, 2], [3], [4]] : tensor<2x2x2x35x8xf32> into tensor<2x4x35x8xf32>
+  %_e4 = tensor.empty() : tensor<2x2x2x35x8xf32>
+  %_bc5 = linalg.broadcast ins(%A_v : tensor<2x2x35x8xf32>) outs(%_e4 : tensor<2x2x2x35x8xf32>) dimensions = [2]
+  %_cl6 = tensor.collapse_shape %_bc5 [[0], [1, 2], [3], [4]] : tensor<2x2x2x35x8xf32> into tensor<2x4x35x8xf32>
+  %_e7 = tensor.empty() : tensor<2x4x11x35xf32>
+  %_c8 = arith.constant 0.0 : f32
+  %_f9 = linalg.fill ins(%_c8 : f32) outs(%_e7 : tensor<2x4x11x35xf32>) -> tensor<2x4x11x35xf32>
+  %_g10 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j, d) -> (b, h, i, d)>, affine_map<(b, h, i, j, d) -> (b, h, j, d)>, affine_map<(b, h, i, j, d) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%A_q, %_cl3 : tensor<2x4x11x8xf32>, tensor<2x4x35x8xf32>) outs(%_f9 : tensor<2x4x11x35xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %m = arith.mulf %a0, %a1 : f32
+    %r = arith.addf %out, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x11x35xf32>
+  %_e11 = tensor.empty() : tensor<2x4x11x35xf32>
+  %_g12 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g10 : tensor<2x4x11x35xf32>) outs(%_e11 : tensor<2x4x11x35xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %c = arith.constant 0.35355339059327373 : f32
+    %r = arith.mulf %a0, %c : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x11x35xf32>
+  %_e13 = tensor.empty() : tensor<2x4x11x35xf32>
+  %_g14 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g12 : tensor<2x4x11x35xf32>) outs(%_e13 : tensor<2x4x11x35xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %i = linalg.index 2 : index
+    %j = linalg.index 3 : index
+    %ic = arith.index_cast %i : index to i64
+    %jc = arith.index_cast %j : index to i64
+    %d = arith.subi %jc, %ic : i64
+    %lo = arith.constant 28 : i64
+    %hi = arith.constant 32 : i64
+    %a = arith.cmpi sge, %d, %lo : i64
+    %b = arith.cmpi sle, %d, %hi : i64
+    %keep = arith.andi %a, %b : i1
+    %mn = arith.constant -3.40282347E+38 : f32
+    %r = arith.select %keep, %a0, %mn : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x11x35xf32>
+  %_e15 = tensor.empty() : tensor<2x4x11x1xf32>
+  %_c16 = arith.constant 0xFF800000 : f32
+  %_f17 = linalg.fill ins(%_c16 : f32) outs(%_e15 : tensor<2x4x11x1xf32>) -> tensor<2x4x11x1xf32>
+  %_g18 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%_g14 : tensor<2x4x11x35xf32>) outs(%_f17 : tensor<2x4x11x1xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %r = arith.maximumf %a0, %out : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x11x1xf32>
+  %_e19 = tensor.empty() : tensor<2x4x11x35xf32>
+  %_g20 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g14, %_g18 : tensor<2x4x11x35xf32>, tensor<2x4x11x1xf32>) outs(%_e19 : tensor<2x4x11x35xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %r = arith.subf %a0, %a1 : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x11x35xf32>
+  %_e21 = tensor.empty() : tensor<2x4x11x35xf32>
+  %_g22 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g20 : tensor<2x4x11x35xf32>) outs(%_e21 : tensor<2x4x11x35xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %r = math.exp %a0 : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x11x35xf32>
+  %_e23 = tensor.empty() : tensor<2x4x11x1xf32>
+  %_c24 = arith.constant 0.0 : f32
+  %_f25 = linalg.fill ins(%_c24 : f32) outs(%_e23 : tensor<2x4x11x1xf32>) -> tensor<2x4x11x1xf32>
+  %_g26 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%_g22 : tensor<2x4x11x35xf32>) outs(%_f25 : tensor<2x4x11x1xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %r = arith.addf %a0, %out : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x11x1xf32>
+  %_e27 = tensor.empty() : tensor<2x4x11x35xf32>
+  %_g28 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g22, %_g26 : tensor<2x4x11x35xf32>, tensor<2x4x11x1xf32>) outs(%_e27 : tensor<2x4x11x35xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %r = arith.divf %a0, %a1 : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x11x35xf32>
+  %_e29 = tensor.empty() : tensor<2x4x11x8xf32>
+  %_c30 = arith.constant 0.0 : f32
+  %_f31 = linalg.fill ins(%_c30 : f32) outs(%_e29 : tensor<2x4x11x8xf32>) -> tensor<2x4x11x8xf32>
+  %_g32 = linalg.generic {indexing_maps = [affine_map<(b, h, i, d, j) -> (b, h, i, j)>, affine_map<(b, h, i, d, j) -> (b, h, j, d)>, affine_map<(b, h, i, d, j) -> (b, h, i, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%_g28, %_cl6 : tensor<2x4x11x35xf32>, tensor<2x4x35x8xf32>) outs(%_f31 : tensor<2x4x11x8xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %m = arith.mulf %a0, %a1 : f32
+    %r = arith.addf %out, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x11x8xf32>
+  return %_g32 : tensor<2x4x11x8xf32>
+}
+
+// -----
+
+// The same with one kv head (MQA).
+// CHECK-LABEL: func.func @e_mqa_window_fmin_empty_rows_fwd
+// CHECK: %{{.*}}, %[[LSE:.*]] = flash.attention
+// CHECK: linalg.generic
+// CHECK: arith.cmpf oeq
+// CHECK: arith.select
+// EXEC: e_mqa_window_fmin_empty_rows_fwd: raised=yes
+func.func @e_mqa_window_fmin_empty_rows_fwd(%A_q: tensor<1x4x11x8xf32>, %A_k: tensor<1x1x35x8xf32>, %A_v: tensor<1x1x35x8xf32>) -> (tensor<1x4x11x8xf32>) {
+  %_e1 = tensor.empty() : tensor<1x1x4x35x8xf32>
+  %_bc2 = linalg.broadcast ins(%A_k : tensor<1x1x35x8xf32>) outs(%_e1 : tensor<1x1x4x35x8xf32>) dimensions = [2]
+  %_cl3 = tensor.collapse_shape %_bc2 [[0], [1, 2], [3], [4]] : tensor<1x1x4x35x8xf32> into tensor<1x4x35x8xf32>
+  %_e4 = tensor.empty() : tensor<1x1x4x35x8xf32>
+  %_bc5 = linalg.broadcast ins(%A_v : tensor<1x1x35x8xf32>) outs(%_e4 : tensor<1x1x4x35x8xf32>) dimensions = [2]
+  %_cl6 = tensor.collapse_shape %_bc5 [[0], [1, 2], [3], [4]] : tensor<1x1x4x35x8xf32> into tensor<1x4x35x8xf32>
+  %_e7 = tensor.empty() : tensor<1x4x11x35xf32>
+  %_c8 = arith.constant 0.0 : f32
+  %_f9 = linalg.fill ins(%_c8 : f32) outs(%_e7 : tensor<1x4x11x35xf32>) -> tensor<1x4x11x35xf32>
+  %_g10 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j, d) -> (b, h, i, d)>, affine_map<(b, h, i, j, d) -> (b, h, j, d)>, affine_map<(b, h, i, j, d) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%A_q, %_cl3 : tensor<1x4x11x8xf32>, tensor<1x4x35x8xf32>) outs(%_f9 : tensor<1x4x11x35xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %m = arith.mulf %a0, %a1 : f32
+    %r = arith.addf %out, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<1x4x11x35xf32>
+  %_e11 = tensor.empty() : tensor<1x4x11x35xf32>
+  %_g12 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g10 : tensor<1x4x11x35xf32>) outs(%_e11 : tensor<1x4x11x35xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %c = arith.constant 0.35355339059327373 : f32
+    %r = arith.mulf %a0, %c : f32
+    linalg.yield %r : f32
+  } -> tensor<1x4x11x35xf32>
+  %_e13 = tensor.empty() : tensor<1x4x11x35xf32>
+  %_g14 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g12 : tensor<1x4x11x35xf32>) outs(%_e13 : tensor<1x4x11x35xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %i = linalg.index 2 : index
+    %j = linalg.index 3 : index
+    %ic = arith.index_cast %i : index to i64
+    %jc = arith.index_cast %j : index to i64
+    %d = arith.subi %jc, %ic : i64
+    %lo = arith.constant 28 : i64
+    %hi = arith.constant 32 : i64
+    %a = arith.cmpi sge, %d, %lo : i64
+    %b = arith.cmpi sle, %d, %hi : i64
+    %keep = arith.andi %a, %b : i1
+    %mn = arith.constant -3.40282347E+38 : f32
+    %r = arith.select %keep, %a0, %mn : f32
+    linalg.yield %r : f32
+  } -> tensor<1x4x11x35xf32>
+  %_e15 = tensor.empty() : tensor<1x4x11x1xf32>
+  %_c16 = arith.constant 0xFF800000 : f32
+  %_f17 = linalg.fill ins(%_c16 : f32) outs(%_e15 : tensor<1x4x11x1xf32>) -> tensor<1x4x11x1xf32>
+  %_g18 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%_g14 : tensor<1x4x11x35xf32>) outs(%_f17 : tensor<1x4x11x1xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %r = arith.maximumf %a0, %out : f32
+    linalg.yield %r : f32
+  } -> tensor<1x4x11x1xf32>
+  %_e19 = tensor.empty() : tensor<1x4x11x35xf32>
+  %_g20 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g14, %_g18 : tensor<1x4x11x35xf32>, tensor<1x4x11x1xf32>) outs(%_e19 : tensor<1x4x11x35xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %r = arith.subf %a0, %a1 : f32
+    linalg.yield %r : f32
+  } -> tensor<1x4x11x35xf32>
+  %_e21 = tensor.empty() : tensor<1x4x11x35xf32>
+  %_g22 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g20 : tensor<1x4x11x35xf32>) outs(%_e21 : tensor<1x4x11x35xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %r = math.exp %a0 : f32
+    linalg.yield %r : f32
+  } -> tensor<1x4x11x35xf32>
+  %_e23 = tensor.empty() : tensor<1x4x11x1xf32>
+  %_c24 = arith.constant 0.0 : f32
+  %_f25 = linalg.fill ins(%_c24 : f32) outs(%_e23 : tensor<1x4x11x1xf32>) -> tensor<1x4x11x1xf32>
+  %_g26 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%_g22 : tensor<1x4x11x35xf32>) outs(%_f25 : tensor<1x4x11x1xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %r = arith.addf %a0, %out : f32
+    linalg.yield %r : f32
+  } -> tensor<1x4x11x1xf32>
+  %_e27 = tensor.empty() : tensor<1x4x11x35xf32>
+  %_g28 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g22, %_g26 : tensor<1x4x11x35xf32>, tensor<1x4x11x1xf32>) outs(%_e27 : tensor<1x4x11x35xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %r = arith.divf %a0, %a1 : f32
+    linalg.yield %r : f32
+  } -> tensor<1x4x11x35xf32>
+  %_e29 = tensor.empty() : tensor<1x4x11x8xf32>
+  %_c30 = arith.constant 0.0 : f32
+  %_f31 = linalg.fill ins(%_c30 : f32) outs(%_e29 : tensor<1x4x11x8xf32>) -> tensor<1x4x11x8xf32>
+  %_g32 = linalg.generic {indexing_maps = [affine_map<(b, h, i, d, j) -> (b, h, i, j)>, affine_map<(b, h, i, d, j) -> (b, h, j, d)>, affine_map<(b, h, i, d, j) -> (b, h, i, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%_g28, %_cl6 : tensor<1x4x11x35xf32>, tensor<1x4x35x8xf32>) outs(%_f31 : tensor<1x4x11x8xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %m = arith.mulf %a0, %a1 : f32
+    %r = arith.addf %out, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<1x4x11x8xf32>
+  return %_g32 : tensor<1x4x11x8xf32>
+}
+
+// -----
+
+// The same in bf16 (the average computed in f32, rounded once).
+// CHECK-LABEL: func.func @e_bf16_window_fmin_empty_rows_fwd
+// CHECK: %{{.*}}, %[[LSE:.*]] = flash.attention
+// CHECK: linalg.generic
+// CHECK: arith.cmpf oeq
+// CHECK: arith.select
+// EXEC: e_bf16_window_fmin_empty_rows_fwd: raised=yes
+func.func @e_bf16_window_fmin_empty_rows_fwd(%A_q: tensor<1x2x11x8xbf16>, %A_k: tensor<1x2x35x8xbf16>, %A_v: tensor<1x2x35x8xbf16>) -> (tensor<1x2x11x8xbf16>) {
+  %_e1 = tensor.empty() : tensor<1x2x11x35xf32>
+  %_c2 = arith.constant 0.0 : f32
+  %_f3 = linalg.fill ins(%_c2 : f32) outs(%_e1 : tensor<1x2x11x35xf32>) -> tensor<1x2x11x35xf32>
+  %_g4 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j, d) -> (b, h, i, d)>, affine_map<(b, h, i, j, d) -> (b, h, j, d)>, affine_map<(b, h, i, j, d) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%A_q, %A_k : tensor<1x2x11x8xbf16>, tensor<1x2x35x8xbf16>) outs(%_f3 : tensor<1x2x11x35xf32>) {
+  ^bb0(%a0: bf16, %a1: bf16, %out: f32):
+    %x0 = arith.extf %a0 : bf16 to f32
+    %x1 = arith.extf %a1 : bf16 to f32
+    %m = arith.mulf %x0, %x1 : f32
+    %r = arith.addf %out, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<1x2x11x35xf32>
+  %_e5 = tensor.empty() : tensor<1x2x11x35xf32>
+  %_g6 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g4 : tensor<1x2x11x35xf32>) outs(%_e5 : tensor<1x2x11x35xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %c = arith.constant 0.35355339059327373 : f32
+    %r = arith.mulf %a0, %c : f32
+    linalg.yield %r : f32
+  } -> tensor<1x2x11x35xf32>
+  %_e7 = tensor.empty() : tensor<1x2x11x35xf32>
+  %_g8 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g6 : tensor<1x2x11x35xf32>) outs(%_e7 : tensor<1x2x11x35xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %i = linalg.index 2 : index
+    %j = linalg.index 3 : index
+    %ic = arith.index_cast %i : index to i64
+    %jc = arith.index_cast %j : index to i64
+    %d = arith.subi %jc, %ic : i64
+    %lo = arith.constant 28 : i64
+    %hi = arith.constant 32 : i64
+    %a = arith.cmpi sge, %d, %lo : i64
+    %b = arith.cmpi sle, %d, %hi : i64
+    %keep = arith.andi %a, %b : i1
+    %mn = arith.constant -3.40282347E+38 : f32
+    %r = arith.select %keep, %a0, %mn : f32
+    linalg.yield %r : f32
+  } -> tensor<1x2x11x35xf32>
+  %_e9 = tensor.empty() : tensor<1x2x11x1xf32>
+  %_c10 = arith.constant 0xFF800000 : f32
+  %_f11 = linalg.fill ins(%_c10 : f32) outs(%_e9 : tensor<1x2x11x1xf32>) -> tensor<1x2x11x1xf32>
+  %_g12 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%_g8 : tensor<1x2x11x35xf32>) outs(%_f11 : tensor<1x2x11x1xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %r = arith.maximumf %a0, %out : f32
+    linalg.yield %r : f32
+  } -> tensor<1x2x11x1xf32>
+  %_e13 = tensor.empty() : tensor<1x2x11x35xf32>
+  %_g14 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g8, %_g12 : tensor<1x2x11x35xf32>, tensor<1x2x11x1xf32>) outs(%_e13 : tensor<1x2x11x35xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %r = arith.subf %a0, %a1 : f32
+    linalg.yield %r : f32
+  } -> tensor<1x2x11x35xf32>
+  %_e15 = tensor.empty() : tensor<1x2x11x35xf32>
+  %_g16 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g14 : tensor<1x2x11x35xf32>) outs(%_e15 : tensor<1x2x11x35xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %r = math.exp %a0 : f32
+    linalg.yield %r : f32
+  } -> tensor<1x2x11x35xf32>
+  %_e17 = tensor.empty() : tensor<1x2x11x1xf32>
+  %_c18 = arith.constant 0.0 : f32
+  %_f19 = linalg.fill ins(%_c18 : f32) outs(%_e17 : tensor<1x2x11x1xf32>) -> tensor<1x2x11x1xf32>
+  %_g20 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%_g16 : tensor<1x2x11x35xf32>) outs(%_f19 : tensor<1x2x11x1xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %r = arith.addf %a0, %out : f32
+    linalg.yield %r : f32
+  } -> tensor<1x2x11x1xf32>
+  %_e21 = tensor.empty() : tensor<1x2x11x35xf32>
+  %_g22 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g16, %_g20 : tensor<1x2x11x35xf32>, tensor<1x2x11x1xf32>) outs(%_e21 : tensor<1x2x11x35xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %r = arith.divf %a0, %a1 : f32
+    linalg.yield %r : f32
+  } -> tensor<1x2x11x35xf32>
+  %_e23 = tensor.empty() : tensor<1x2x11x35xbf16>
+  %_g24 = linalg.generic {indexing_maps = [affine_map<(a, b, c, d) -> (a, b, c, d)>, affine_map<(a, b, c, d) -> (a, b, c, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g22 : tensor<1x2x11x35xf32>) outs(%_e23 : tensor<1x2x11x35xbf16>) {
+  ^bb0(%a0: f32, %out: bf16):
+    %r = arith.truncf %a0 : f32 to bf16
+    linalg.yield %r : bf16
+  } -> tensor<1x2x11x35xbf16>
+  %_e25 = tensor.empty() : tensor<1x2x11x8xf32>
+  %_c26 = arith.constant 0.0 : f32
+  %_f27 = linalg.fill ins(%_c26 : f32) outs(%_e25 : tensor<1x2x11x8xf32>) -> tensor<1x2x11x8xf32>
+  %_g28 = linalg.generic {indexing_maps = [affine_map<(b, h, i, d, j) -> (b, h, i, j)>, affine_map<(b, h, i, d, j) -> (b, h, j, d)>, affine_map<(b, h, i, d, j) -> (b, h, i, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%_g24, %A_v : tensor<1x2x11x35xbf16>, tensor<1x2x35x8xbf16>) outs(%_f27 : tensor<1x2x11x8xf32>) {
+  ^bb0(%a0: bf16, %a1: bf16, %out: f32):
+    %x0 = arith.extf %a0 : bf16 to f32
+    %x1 = arith.extf %a1 : bf16 to f32
+    %m = arith.mulf %x0, %x1 : f32
+    %r = arith.addf %out, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<1x2x11x8xf32>
+  %_e29 = tensor.empty() : tensor<1x2x11x8xbf16>
+  %_g30 = linalg.generic {indexing_maps = [affine_map<(a, b, c, d) -> (a, b, c, d)>, affine_map<(a, b, c, d) -> (a, b, c, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g28 : tensor<1x2x11x8xf32>) outs(%_e29 : tensor<1x2x11x8xbf16>) {
+  ^bb0(%a0: f32, %out: bf16):
+    %r = arith.truncf %a0 : f32 to bf16
+    linalg.yield %r : bf16
+  } -> tensor<1x2x11x8xbf16>
+  return %_g30 : tensor<1x2x11x8xbf16>
+}
+
+// -----
+
+// A soft-cap, then the window under finfo.min: the rows without keys are
+// the fill's, not the soft-cap's.
+// CHECK-LABEL: func.func @e_cap_then_window_fmin_fwd
+// CHECK: %{{.*}}, %[[LSE:.*]] = flash.attention
+// CHECK: linalg.generic
+// CHECK: arith.cmpf oeq
+// CHECK: arith.select
+// EXEC: e_cap_then_window_fmin_fwd: raised=yes
+func.func @e_cap_then_window_fmin_fwd(%A_q: tensor<1x2x11x8xf32>, %A_k: tensor<1x2x35x8xf32>, %A_v: tensor<1x2x35x8xf32>) -> (tensor<1x2x11x8xf32>) {
+  %_e1 = tensor.empty() : tensor<1x2x11x35xf32>
+  %_c2 = arith.constant 0.0 : f32
+  %_f3 = linalg.fill ins(%_c2 : f32) outs(%_e1 : tensor<1x2x11x35xf32>) -> tensor<1x2x11x35xf32>
+  %_g4 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j, d) -> (b, h, i, d)>, affine_map<(b, h, i, j, d) -> (b, h, j, d)>, affine_map<(b, h, i, j, d) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%A_q, %A_k : tensor<1x2x11x8xf32>, tensor<1x2x35x8xf32>) outs(%_f3 : tensor<1x2x11x35xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %m = arith.mulf %a0, %a1 : f32
+    %r = arith.addf %out, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<1x2x11x35xf32>
+  %_e5 = tensor.empty() : tensor<1x2x11x35xf32>
+  %_g6 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g4 : tensor<1x2x11x35xf32>) outs(%_e5 : tensor<1x2x11x35xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %c = arith.constant 0.35355339059327373 : f32
+    %r = arith.mulf %a0, %c : f32
+    linalg.yield %r : f32
+  } -> tensor<1x2x11x35xf32>
+  %_e7 = tensor.empty() : tensor<1x2x11x35xf32>
+  %_g8 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g6 : tensor<1x2x11x35xf32>) outs(%_e7 : tensor<1x2x11x35xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %c = arith.constant 5.0 : f32
+    %x = arith.divf %a0, %c : f32
+    %t = math.tanh %x : f32
+    %r = arith.mulf %c, %t : f32
+    linalg.yield %r : f32
+  } -> tensor<1x2x11x35xf32>
+  %_e9 = tensor.empty() : tensor<1x2x11x35xf32>
+  %_g10 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g8 : tensor<1x2x11x35xf32>) outs(%_e9 : tensor<1x2x11x35xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %i = linalg.index 2 : index
+    %j = linalg.index 3 : index
+    %ic = arith.index_cast %i : index to i64
+    %jc = arith.index_cast %j : index to i64
+    %d = arith.subi %jc, %ic : i64
+    %lo = arith.constant 28 : i64
+    %hi = arith.constant 32 : i64
+    %a = arith.cmpi sge, %d, %lo : i64
+    %b = arith.cmpi sle, %d, %hi : i64
+    %keep = arith.andi %a, %b : i1
+    %mn = arith.constant -3.40282347E+38 : f32
+    %r = arith.select %keep, %a0, %mn : f32
+    linalg.yield %r : f32
+  } -> tensor<1x2x11x35xf32>
+  %_e11 = tensor.empty() : tensor<1x2x11x1xf32>
+  %_c12 = arith.constant 0xFF800000 : f32
+  %_f13 = linalg.fill ins(%_c12 : f32) outs(%_e11 : tensor<1x2x11x1xf32>) -> tensor<1x2x11x1xf32>
+  %_g14 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%_g10 : tensor<1x2x11x35xf32>) outs(%_f13 : tensor<1x2x11x1xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %r = arith.maximumf %a0, %out : f32
+    linalg.yield %r : f32
+  } -> tensor<1x2x11x1xf32>
+  %_e15 = tensor.empty() : tensor<1x2x11x35xf32>
+  %_g16 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g10, %_g14 : tensor<1x2x11x35xf32>, tensor<1x2x11x1xf32>) outs(%_e15 : tensor<1x2x11x35xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %r = arith.subf %a0, %a1 : f32
+    linalg.yield %r : f32
+  } -> tensor<1x2x11x35xf32>
+  %_e17 = tensor.empty() : tensor<1x2x11x35xf32>
+  %_g18 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g16 : tensor<1x2x11x35xf32>) outs(%_e17 : tensor<1x2x11x35xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %r = math.exp %a0 : f32
+    linalg.yield %r : f32
+  } -> tensor<1x2x11x35xf32>
+  %_e19 = tensor.empty() : tensor<1x2x11x1xf32>
+  %_c20 = arith.constant 0.0 : f32
+  %_f21 = linalg.fill ins(%_c20 : f32) outs(%_e19 : tensor<1x2x11x1xf32>) -> tensor<1x2x11x1xf32>
+  %_g22 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%_g18 : tensor<1x2x11x35xf32>) outs(%_f21 : tensor<1x2x11x1xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %r = arith.addf %a0, %out : f32
+    linalg.yield %r : f32
+  } -> tensor<1x2x11x1xf32>
+  %_e23 = tensor.empty() : tensor<1x2x11x35xf32>
+  %_g24 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g18, %_g22 : tensor<1x2x11x35xf32>, tensor<1x2x11x1xf32>) outs(%_e23 : tensor<1x2x11x35xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %r = arith.divf %a0, %a1 : f32
+    linalg.yield %r : f32
+  } -> tensor<1x2x11x35xf32>
+  %_e25 = tensor.empty() : tensor<1x2x11x8xf32>
+  %_c26 = arith.constant 0.0 : f32
+  %_f27 = linalg.fill ins(%_c26 : f32) outs(%_e25 : tensor<1x2x11x8xf32>) -> tensor<1x2x11x8xf32>
+  %_g28 = linalg.generic {indexing_maps = [affine_map<(b, h, i, d, j) -> (b, h, i, j)>, affine_map<(b, h, i, d, j) -> (b, h, j, d)>, affine_map<(b, h, i, d, j) -> (b, h, i, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%_g24, %A_v : tensor<1x2x11x35xf32>, tensor<1x2x35x8xf32>) outs(%_f27 : tensor<1x2x11x8xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %m = arith.mulf %a0, %a1 : f32
+    %r = arith.addf %out, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<1x2x11x8xf32>
+  return %_g28 : tensor<1x2x11x8xf32>
 }
 
 // -----
