@@ -602,7 +602,6 @@ struct GradProver {
     return true;
   }
   bool tiedKV() const { return !groupedHeads() && sameLeaf(f.k, f.v); }
-  bool tiedQK() const { return !groupedHeads() && sameLeaf(f.q, f.k); }
 
   /// Which output `m` (over its own dims kOwn...) is, and its layout.
   std::optional<GradOutput> match(const Expr *m, Value y) {
@@ -641,11 +640,6 @@ struct GradProver {
       for (bool fromO : {false, true})
         add(GradOutput::DKV, [&, fromO] {
           return ec.add(dK(fromO), ec.substitute(dV(), eDim(), dim(kDd)));
-        });
-    if (tiedQK())
-      for (bool fromO : {false, true})
-        add(GradOutput::DQK, [&, fromO] {
-          return ec.add(dQ(fromO), ec.substitute(dK(fromO), kJ, dim(iDim())));
         });
     if (getenv("FLASH_RAISE_DEBUG"))
       llvm::errs() << "  backward value " << y << "\n    model " << ec.str(m)
@@ -692,8 +686,7 @@ struct GradProver {
         // both Q and K (shared query-key attention) the alignment may name
         // a gradient's rows by the other role; that candidate is not this
         // output's.
-        bool queryRows =
-            c.which == GradOutput::DQ || c.which == GradOutput::DQK;
+        bool queryRows = c.which == GradOutput::DQ;
         if ((*role == kJ && queryRows) || (*role == iDim() && !queryRows)) {
           rolesFit = false;
           continue;
@@ -1057,8 +1050,7 @@ static Reason proveWith(ExprContext &ec, ModelBuilder &mb,
     return "the probabilities have other uses than the P*V product and its "
            "backward";
   for (auto w :
-       {GradOutput::DQ, GradOutput::DK, GradOutput::DV, GradOutput::DKV,
-        GradOutput::DQK})
+       {GradOutput::DQ, GradOutput::DK, GradOutput::DV, GradOutput::DKV})
     if (llvm::count_if(facts.outputs,
                        [&](const GradOutput &o) { return o.which == w; }) > 1)
       return "the backward computes one gradient twice";
@@ -1210,12 +1202,9 @@ Reason raise::emitBackward(RewriterBase &rw, const ForwardFacts &f,
     case GradOutput::DV:
       src = grad.getGradValue();
       break;
-    case GradOutput::DKV:
-    case GradOutput::DQK: {
+    case GradOutput::DKV: {
       // The tied tensor's gradient: the two roles' sum.
-      bool kv = o.which == GradOutput::DKV;
-      Value a = kv ? grad.getGradKey() : grad.getGradQuery(),
-            b = kv ? grad.getGradValue() : grad.getGradKey();
+      Value a = grad.getGradKey(), b = grad.getGradValue();
       if (a.getType() != b.getType())
         return "the tied operand's two gradients differ in shape";
       Value init = tensor::EmptyOp::create(
@@ -1229,7 +1218,7 @@ Reason raise::emitBackward(RewriterBase &rw, const ForwardFacts &f,
       break;
     }
     }
-    bool queryRows = o.which == GradOutput::DQ || o.which == GradOutput::DQK;
+    bool queryRows = o.which == GradOutput::DQ;
     LeafLayout l{src, {}};
     for (unsigned i = 0; i < nb; ++i)
       l.dims.push_back({DimRole::Batch, i});

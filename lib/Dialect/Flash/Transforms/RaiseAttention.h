@@ -63,9 +63,8 @@ void eraseDeadFrom(RewriterBase &rewriter, ArrayRef<Operation *> roots);
 
 /// One output of a joint graph's backward, proven.
 struct GradOutput {
-  /// DKV: dK + dV where K and V are one tensor (tied keys and values);
-  /// DQK: dQ + dK where Q and K are (shared query-key attention).
-  enum Which { DQ, DK, DV, DKV, DQK } which;
+  /// DKV: dK + dV where K and V are one tensor (tied keys and values).
+  enum Which { DQ, DK, DV, DKV } which;
   /// The value replaced, and the role of each of its dims.
   Value value;
   LeafLayout layout;

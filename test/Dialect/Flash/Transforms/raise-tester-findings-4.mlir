@@ -2045,3 +2045,138 @@ func.func @w_sq_plus_fwd(%A_q: tensor<2x2x29x8xf32>, %A_k: tensor<2x2x29x8xf32>,
   } -> tensor<2x2x29x8xf32>
   return %_g24 : tensor<2x2x29x8xf32>
 }
+
+// -----
+
+// Q = K (shared query-key attention, Reformer's), a joint graph: the
+// program adds the tensor's two gradients, dQ and dK, each of which is
+// flash.attention_grad's (a round-1 tester's program, refused in session
+// 40).
+// CHECK-LABEL: func.func @st_q_is_k_bwd
+// CHECK: %[[O:.*]], %[[LSE:.*]] = flash.attention ins(%arg0, %arg0, %arg1
+// CHECK: %[[DQ:.*]], %[[DK:.*]], %[[DV:.*]] = flash.attention_grad
+// CHECK: linalg.generic {{.*}} ins(%[[DQ]], %[[DK]]
+// EXEC: st_q_is_k_bwd: raised=yes
+func.func @st_q_is_k_bwd(%A_x: tensor<2x4x41x16xf32>, %A_v: tensor<2x4x41x16xf32>, %A_dout: tensor<2x4x41x16xf32>) -> (tensor<2x4x41x16xf32>, tensor<2x4x41x16xf32>, tensor<2x4x41x16xf32>) {
+  %_cl1 = tensor.collapse_shape %A_x [[0, 1], [2], [3]] : tensor<2x4x41x16xf32> into tensor<8x41x16xf32>
+  %_cl2 = tensor.collapse_shape %A_x [[0, 1], [2], [3]] : tensor<2x4x41x16xf32> into tensor<8x41x16xf32>
+  %_e3 = tensor.empty() : tensor<8x41x41xf32>
+  %_c4 = arith.constant 0.0 : f32
+  %_f5 = linalg.fill ins(%_c4 : f32) outs(%_e3 : tensor<8x41x41xf32>) -> tensor<8x41x41xf32>
+  %_mm6 = linalg.batch_matmul indexing_maps = [affine_map<(b, m, n, k) -> (b, m, k)>, affine_map<(b, m, n, k) -> (b, n, k)>, affine_map<(b, m, n, k) -> (b, m, n)>] ins(%_cl1, %_cl2 : tensor<8x41x16xf32>, tensor<8x41x16xf32>) outs(%_f5 : tensor<8x41x41xf32>) -> tensor<8x41x41xf32>
+  %_ex7 = tensor.expand_shape %_mm6 [[0, 1], [2], [3]] output_shape [2, 4, 41, 41] : tensor<8x41x41xf32> into tensor<2x4x41x41xf32>
+  %_e8 = tensor.empty() : tensor<2x4x41x41xf32>
+  %_g9 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_ex7 : tensor<2x4x41x41xf32>) outs(%_e8 : tensor<2x4x41x41xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %c = arith.constant 0.25 : f32
+    %r = arith.mulf %a0, %c : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x41x41xf32>
+  %_e10 = tensor.empty() : tensor<2x4x41x1xf32>
+  %_c11 = arith.constant 0xFF800000 : f32
+  %_f12 = linalg.fill ins(%_c11 : f32) outs(%_e10 : tensor<2x4x41x1xf32>) -> tensor<2x4x41x1xf32>
+  %_g13 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%_g9 : tensor<2x4x41x41xf32>) outs(%_f12 : tensor<2x4x41x1xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %r = arith.maximumf %a0, %out : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x41x1xf32>
+  %_e14 = tensor.empty() : tensor<2x4x41x41xf32>
+  %_g15 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g9, %_g13 : tensor<2x4x41x41xf32>, tensor<2x4x41x1xf32>) outs(%_e14 : tensor<2x4x41x41xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %r = arith.subf %a0, %a1 : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x41x41xf32>
+  %_e16 = tensor.empty() : tensor<2x4x41x41xf32>
+  %_g17 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g15 : tensor<2x4x41x41xf32>) outs(%_e16 : tensor<2x4x41x41xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %r = math.exp %a0 : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x41x41xf32>
+  %_e18 = tensor.empty() : tensor<2x4x41x1xf32>
+  %_c19 = arith.constant 0.0 : f32
+  %_f20 = linalg.fill ins(%_c19 : f32) outs(%_e18 : tensor<2x4x41x1xf32>) -> tensor<2x4x41x1xf32>
+  %_g21 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%_g17 : tensor<2x4x41x41xf32>) outs(%_f20 : tensor<2x4x41x1xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %r = arith.addf %a0, %out : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x41x1xf32>
+  %_e22 = tensor.empty() : tensor<2x4x41x41xf32>
+  %_g23 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g17, %_g21 : tensor<2x4x41x41xf32>, tensor<2x4x41x1xf32>) outs(%_e22 : tensor<2x4x41x41xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %r = arith.divf %a0, %a1 : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x41x41xf32>
+  %_cl24 = tensor.collapse_shape %_g23 [[0, 1], [2], [3]] : tensor<2x4x41x41xf32> into tensor<8x41x41xf32>
+  %_cl25 = tensor.collapse_shape %A_v [[0, 1], [2], [3]] : tensor<2x4x41x16xf32> into tensor<8x41x16xf32>
+  %_e26 = tensor.empty() : tensor<8x41x16xf32>
+  %_c27 = arith.constant 0.0 : f32
+  %_f28 = linalg.fill ins(%_c27 : f32) outs(%_e26 : tensor<8x41x16xf32>) -> tensor<8x41x16xf32>
+  %_mm29 = linalg.batch_matmul ins(%_cl24, %_cl25 : tensor<8x41x41xf32>, tensor<8x41x16xf32>) outs(%_f28 : tensor<8x41x16xf32>) -> tensor<8x41x16xf32>
+  %_ex30 = tensor.expand_shape %_mm29 [[0, 1], [2], [3]] output_shape [2, 4, 41, 16] : tensor<8x41x16xf32> into tensor<2x4x41x16xf32>
+  %_e31 = tensor.empty() : tensor<2x4x41x16xf32>
+  %_c32 = arith.constant 0.0 : f32
+  %_f33 = linalg.fill ins(%_c32 : f32) outs(%_e31 : tensor<2x4x41x16xf32>) -> tensor<2x4x41x16xf32>
+  %_g34 = linalg.generic {indexing_maps = [affine_map<(b, h, j, d, i) -> (b, h, i, j)>, affine_map<(b, h, j, d, i) -> (b, h, i, d)>, affine_map<(b, h, j, d, i) -> (b, h, j, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%_g23, %A_dout : tensor<2x4x41x41xf32>, tensor<2x4x41x16xf32>) outs(%_f33 : tensor<2x4x41x16xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %m = arith.mulf %a0, %a1 : f32
+    %r = arith.addf %out, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x41x16xf32>
+  %_e35 = tensor.empty() : tensor<2x4x41x41xf32>
+  %_c36 = arith.constant 0.0 : f32
+  %_f37 = linalg.fill ins(%_c36 : f32) outs(%_e35 : tensor<2x4x41x41xf32>) -> tensor<2x4x41x41xf32>
+  %_g38 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j, d) -> (b, h, i, d)>, affine_map<(b, h, i, j, d) -> (b, h, j, d)>, affine_map<(b, h, i, j, d) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%A_dout, %A_v : tensor<2x4x41x16xf32>, tensor<2x4x41x16xf32>) outs(%_f37 : tensor<2x4x41x41xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %m = arith.mulf %a0, %a1 : f32
+    %r = arith.addf %out, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x41x41xf32>
+  %_e39 = tensor.empty() : tensor<2x4x41xf32>
+  %_c40 = arith.constant 0.0 : f32
+  %_f41 = linalg.fill ins(%_c40 : f32) outs(%_e39 : tensor<2x4x41xf32>) -> tensor<2x4x41xf32>
+  %_g42 = linalg.generic {indexing_maps = [affine_map<(b, h, i, d) -> (b, h, i, d)>, affine_map<(b, h, i, d) -> (b, h, i, d)>, affine_map<(b, h, i, d) -> (b, h, i)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%A_dout, %_ex30 : tensor<2x4x41x16xf32>, tensor<2x4x41x16xf32>) outs(%_f41 : tensor<2x4x41xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %m = arith.mulf %a0, %a1 : f32
+    %r = arith.addf %out, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x41xf32>
+  %_e43 = tensor.empty() : tensor<2x4x41x41xf32>
+  %_g44 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g23, %_g38, %_g42 : tensor<2x4x41x41xf32>, tensor<2x4x41x41xf32>, tensor<2x4x41xf32>) outs(%_e43 : tensor<2x4x41x41xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %a2: f32, %out: f32):
+    %d = arith.subf %a1, %a2 : f32
+    %r = arith.mulf %a0, %d : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x41x41xf32>
+  %_e45 = tensor.empty() : tensor<2x4x41x41xf32>
+  %_g46 = linalg.generic {indexing_maps = [affine_map<(b, h, n, d) -> (b, h, n, d)>, affine_map<(b, h, n, d) -> (b, h, n, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g44 : tensor<2x4x41x41xf32>) outs(%_e45 : tensor<2x4x41x41xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %c = arith.constant 0.25 : f32
+    %r = arith.mulf %a0, %c : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x41x41xf32>
+  %_e47 = tensor.empty() : tensor<2x4x41x16xf32>
+  %_c48 = arith.constant 0.0 : f32
+  %_f49 = linalg.fill ins(%_c48 : f32) outs(%_e47 : tensor<2x4x41x16xf32>) -> tensor<2x4x41x16xf32>
+  %_g50 = linalg.generic {indexing_maps = [affine_map<(b, h, i, d, j) -> (b, h, i, j)>, affine_map<(b, h, i, d, j) -> (b, h, j, d)>, affine_map<(b, h, i, d, j) -> (b, h, i, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%_g46, %A_x : tensor<2x4x41x41xf32>, tensor<2x4x41x16xf32>) outs(%_f49 : tensor<2x4x41x16xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %m = arith.mulf %a0, %a1 : f32
+    %r = arith.addf %out, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x41x16xf32>
+  %_e51 = tensor.empty() : tensor<2x4x41x16xf32>
+  %_c52 = arith.constant 0.0 : f32
+  %_f53 = linalg.fill ins(%_c52 : f32) outs(%_e51 : tensor<2x4x41x16xf32>) -> tensor<2x4x41x16xf32>
+  %_g54 = linalg.generic {indexing_maps = [affine_map<(b, h, j, d, i) -> (b, h, i, j)>, affine_map<(b, h, j, d, i) -> (b, h, i, d)>, affine_map<(b, h, j, d, i) -> (b, h, j, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%_g46, %A_x : tensor<2x4x41x41xf32>, tensor<2x4x41x16xf32>) outs(%_f53 : tensor<2x4x41x16xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %m = arith.mulf %a0, %a1 : f32
+    %r = arith.addf %out, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x41x16xf32>
+  %_e55 = tensor.empty() : tensor<2x4x41x16xf32>
+  %_g56 = linalg.generic {indexing_maps = [affine_map<(b, h, n, d) -> (b, h, n, d)>, affine_map<(b, h, n, d) -> (b, h, n, d)>, affine_map<(b, h, n, d) -> (b, h, n, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g50, %_g54 : tensor<2x4x41x16xf32>, tensor<2x4x41x16xf32>) outs(%_e55 : tensor<2x4x41x16xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %r = arith.addf %a0, %a1 : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x41x16xf32>
+  return %_ex30, %_g56, %_g34 : tensor<2x4x41x16xf32>, tensor<2x4x41x16xf32>, tensor<2x4x41x16xf32>
+}
