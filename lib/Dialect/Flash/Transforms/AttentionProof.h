@@ -73,6 +73,11 @@ struct ForwardFacts {
   /// every key in the program: the raise does so after the op, on the
   /// rows whose lse is -inf.
   bool emptyRowsAverage = false;
+  /// The same for a mask read from tensors (padding, documents), which may
+  /// hide whole rows: averaged where the forward is raised alone; a
+  /// backward or an lse use takes its fill as -inf (a row it hides gives
+  /// 0).
+  bool emptyRowsFromTensors = false;
   /// What `score` stands for: scale * q.k as an expression of the leaves.
   const Expr *scoreValue = nullptr;
   /// The probabilities as one expression at (root dims, j), and their

@@ -1573,8 +1573,7 @@ model::proveForward(ExprContext &ec, const Expr *root, ArrayRef<int64_t> shape,
     bool emptyRows = off && *off < 0;
     // A mask_mod too: where it leaves rows without keys, or where it reads
     // only positions and no key every row sees could be found. (One that
-    // reads tensors, a document mask, is taken at its word, as mask
-    // operands are: -FLT_MAX is -inf.)
+    // reads tensors, a document mask, below.)
     if (!emptyRows && f.maskMod &&
         !everyRowSeesAKey(ec, f.maskMod, *iDim, j, shape[*iDim], keyExtent(f),
                           off, off ? AffineExpr() : defaultOffset)) {
@@ -1582,16 +1581,23 @@ model::proveForward(ExprContext &ec, const Expr *root, ArrayRef<int64_t> shape,
           f.maskMod, *iDim, j, shape[*iDim], keyExtent(f), off);
       emptyRows = empty.value_or(f.maskMod->reads.empty());
     }
+    // The average is the program's only where every masked score is one
+    // value, the fill (one fill, selected rather than added: an additive
+    // mask tensor may add two), and nothing else sends a score to -inf.
+    bool oneFill = ec.lowestFiniteFills.size() == 1 && !maskAdd;
     if (emptyRows) {
-      // The average is the program's only where every masked score is one
-      // value (the fill) and nothing else sends a score to -inf.
-      if (ec.lowestFiniteFills.size() != 1 || keep || maskAdd)
+      if (!oneFill)
         return Reason(
             "the mask fills with a finite stand-in for -inf (finfo.min, "
             "-1e9), leaves rows without any key (where the program averages "
             "V uniformly, flash.attention gives 0) and mixes fills or mask "
             "tensors, whose rows the raise cannot average");
       f.emptyRowsAverage = true;
+    } else if (oneFill &&
+               (keep || (f.maskMod && !f.maskMod->reads.empty()))) {
+      // A mask read from tensors (padding, documents) may hide whole rows
+      // too: averaged in a forward alone (RaiseAttention.cpp).
+      f.emptyRowsFromTensors = true;
     }
   }
   // One mask operand: a tensor as it is, or an expression materialized.

@@ -34,6 +34,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/Dominance.h"
@@ -210,6 +211,8 @@ Reason checkUses(Candidate &c) {
   // A row without keys under a finite fill has lse = fill + log(Nk), which
   // f32 rounds to the fill: P recomputed from it is 1, not 1 / Nk.
   Reason why;
+  if (!c.lseUses.empty() || !forBackward.empty())
+    f.emptyRowsFromTensors = false;
   if (f.emptyRowsAverage && (!c.lseUses.empty() || !forBackward.empty()))
     why = "the mask fills with a finite stand-in for -inf (finfo.min, "
           "-1e9) and may leave rows without any key, where the program "
@@ -360,7 +363,8 @@ std::optional<Reason> analyze(Candidate &c) {
 /// Rows without keys under a finite fill (finfo.min): the program's
 /// scores there are all the fill, its probabilities 1 / Nk, its output the
 /// average of V over every key. flash.attention gives 0 and lse = -inf on
-/// them: `o` with those rows replaced by that average. `v` is the op's V,
+/// them: `o` with those rows replaced by that average, computed (V's sum
+/// over the keys) only where some row's lse is -inf. `v` is the op's V,
 /// [kv batch..., Nk, Dv]; `o` [batch..., Nq, Dv], `lse` [batch..., Nq].
 static Value averageEmptyRows(RewriterBase &rw, Location loc,
                               const ForwardFacts &f, Value o, Value lse,
@@ -370,79 +374,114 @@ static Value averageEmptyRows(RewriterBase &rw, Location loc,
   auto vt = cast<RankedTensorType>(v.getType());
   auto ot = cast<RankedTensorType>(o.getType());
   Type f32 = rw.getF32Type();
-  // V's sum over the keys, in f32: [kv batch..., Dv].
-  SmallVector<OpFoldResult> sumSizes;
-  for (unsigned d = 0; d < nb; ++d)
-    sumSizes.push_back(tensor::getMixedSize(rw, loc, v, d));
-  sumSizes.push_back(tensor::getMixedSize(rw, loc, v, nb + 1));
-  Value zero = arith::ConstantOp::create(rw, loc, rw.getF32FloatAttr(0));
-  Value sumInit = linalg::FillOp::create(
-                      rw, loc, zero,
-                      ValueRange{tensor::EmptyOp::create(rw, loc, sumSizes, f32)})
-                      .getResult(0);
-  made.push_back(sumInit.getDefiningOp());
-  SmallVector<AffineExpr> outIdx;
-  for (unsigned d = 0; d < nb; ++d)
-    outIdx.push_back(getAffineDimExpr(d, ctx));
-  outIdx.push_back(getAffineDimExpr(nb + 1, ctx));
-  SmallVector<utils::IteratorType> iters(nb + 2, utils::IteratorType::parallel);
-  iters[nb] = utils::IteratorType::reduction;
-  auto sum = linalg::GenericOp::create(
-      rw, loc, sumInit.getType(), ValueRange{v}, ValueRange{sumInit},
-      ArrayRef<AffineMap>{AffineMap::getMultiDimIdentityMap(nb + 2, ctx),
-                          AffineMap::get(nb + 2, 0, outIdx, ctx)},
-      iters, [&](OpBuilder &b, Location l, ValueRange args) {
-        Value x = args[0];
-        if (x.getType() != b.getF32Type())
-          x = arith::ExtFOp::create(b, l, b.getF32Type(), x);
-        linalg::YieldOp::create(b, l,
-                                ValueRange{arith::AddFOp::create(b, l, args[1], x)});
-      });
-  made.push_back(sum);
-  // Nk as f32.
-  Value nk = arith::IndexCastOp::create(
-      rw, loc, rw.getI64Type(), tensor::DimOp::create(rw, loc, v, nb));
-  nk = arith::SIToFPOp::create(rw, loc, f32, nk);
-  // o where lse > -inf, else the average: V's batch dims from o's (the
-  // query heads' kv head: h floordiv G, or 0 for one kv head).
-  unsigned rank = nb + 2;
-  SmallVector<AffineExpr> vIdx, lseIdx;
-  for (unsigned d = 0; d < nb; ++d) {
-    AffineExpr e = getAffineDimExpr(d, ctx);
-    if (d == nb - 1 && f.kvBroadcastHead)
-      e = getAffineConstantExpr(0, ctx);
-    else if (d == nb - 1 && f.group > 1)
-      e = e.floorDiv(f.group);
-    if (!vt.isDynamicDim(d) && vt.getDimSize(d) == 1)
-      e = getAffineConstantExpr(0, ctx);
-    vIdx.push_back(e);
-    lseIdx.push_back(getAffineDimExpr(d, ctx));
-  }
-  vIdx.push_back(getAffineDimExpr(nb + 1, ctx));
-  lseIdx.push_back(getAffineDimExpr(nb, ctx));
-  Value init = tensor::EmptyOp::create(rw, loc, tensor::getMixedSizes(rw, loc, o),
-                                       ot.getElementType());
-  made.push_back(init.getDefiningOp());
-  auto fixed = linalg::GenericOp::create(
-      rw, loc, ot, ValueRange{o, lse, sum.getResult(0)}, ValueRange{init},
-      ArrayRef<AffineMap>{AffineMap::getMultiDimIdentityMap(rank, ctx),
-                          AffineMap::get(rank, 0, lseIdx, ctx),
-                          AffineMap::get(rank, 0, vIdx, ctx),
-                          AffineMap::getMultiDimIdentityMap(rank, ctx)},
-      SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
+  Value negInf = arith::ConstantOp::create(
+      rw, loc, rw.getF32FloatAttr(-std::numeric_limits<float>::infinity()));
+  made.push_back(negInf.getDefiningOp());
+  // Whether any row's lse is -inf.
+  Value none = arith::ConstantIntOp::create(rw, loc, rw.getI1Type(), 0);
+  made.push_back(none.getDefiningOp());
+  auto anyEmpty0 = tensor::EmptyOp::create(rw, loc, ArrayRef<int64_t>{},
+                                           rw.getI1Type());
+  made.push_back(anyEmpty0);
+  auto anyInit = linalg::FillOp::create(rw, loc, none, anyEmpty0.getResult());
+  made.push_back(anyInit);
+  unsigned lr = nb + 1;
+  auto anyEmpty = linalg::GenericOp::create(
+      rw, loc, anyInit.getResult(0).getType(), ValueRange{lse},
+      anyInit.getResults(),
+      ArrayRef<AffineMap>{AffineMap::getMultiDimIdentityMap(lr, ctx),
+                          AffineMap::get(lr, 0, {}, ctx)},
+      SmallVector<utils::IteratorType>(lr, utils::IteratorType::reduction),
       [&](OpBuilder &b, Location l, ValueRange args) {
-        Value empty = arith::CmpFOp::create(
-            b, l, arith::CmpFPredicate::OEQ, args[1],
-            arith::ConstantOp::create(
-                b, l, b.getF32FloatAttr(-std::numeric_limits<float>::infinity())));
-        Value avg = arith::DivFOp::create(b, l, args[2], nk);
-        if (avg.getType() != args[0].getType())
-          avg = arith::TruncFOp::create(b, l, args[0].getType(), avg);
-        linalg::YieldOp::create(
-            b, l, ValueRange{arith::SelectOp::create(b, l, empty, avg, args[0])});
+        Value e = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OEQ,
+                                        args[0], negInf);
+        linalg::YieldOp::create(b, l,
+                                ValueRange{arith::OrIOp::create(b, l, args[1], e)});
       });
-  made.push_back(fixed);
-  return fixed.getResult(0);
+  made.push_back(anyEmpty);
+  auto any = tensor::ExtractOp::create(rw, loc, anyEmpty.getResult(0),
+                                       ValueRange{});
+  made.push_back(any);
+  auto ifOp = scf::IfOp::create(rw, loc, TypeRange{ot}, any,
+                                /*addThenBlock=*/true, /*addElseBlock=*/true);
+  made.push_back(ifOp);
+  {
+    OpBuilder::InsertionGuard g(rw);
+    rw.setInsertionPointToStart(ifOp.elseBlock());
+    scf::YieldOp::create(rw, loc, ValueRange{o});
+    rw.setInsertionPointToStart(ifOp.thenBlock());
+    // V's sum over the keys, in f32: [kv batch..., Dv].
+    SmallVector<OpFoldResult> sumSizes;
+    for (unsigned d = 0; d < nb; ++d)
+      sumSizes.push_back(tensor::getMixedSize(rw, loc, v, d));
+    sumSizes.push_back(tensor::getMixedSize(rw, loc, v, nb + 1));
+    Value zero = arith::ConstantOp::create(rw, loc, rw.getF32FloatAttr(0));
+    Value sumInit =
+        linalg::FillOp::create(
+            rw, loc, zero,
+            ValueRange{tensor::EmptyOp::create(rw, loc, sumSizes, f32)})
+            .getResult(0);
+    SmallVector<AffineExpr> outIdx;
+    for (unsigned d = 0; d < nb; ++d)
+      outIdx.push_back(getAffineDimExpr(d, ctx));
+    outIdx.push_back(getAffineDimExpr(nb + 1, ctx));
+    SmallVector<utils::IteratorType> iters(nb + 2,
+                                           utils::IteratorType::parallel);
+    iters[nb] = utils::IteratorType::reduction;
+    auto sum = linalg::GenericOp::create(
+        rw, loc, sumInit.getType(), ValueRange{v}, ValueRange{sumInit},
+        ArrayRef<AffineMap>{AffineMap::getMultiDimIdentityMap(nb + 2, ctx),
+                            AffineMap::get(nb + 2, 0, outIdx, ctx)},
+        iters, [&](OpBuilder &b, Location l, ValueRange args) {
+          Value x = args[0];
+          if (x.getType() != b.getF32Type())
+            x = arith::ExtFOp::create(b, l, b.getF32Type(), x);
+          linalg::YieldOp::create(
+              b, l, ValueRange{arith::AddFOp::create(b, l, args[1], x)});
+        });
+    // Nk as f32.
+    Value nk = arith::IndexCastOp::create(
+        rw, loc, rw.getI64Type(), tensor::DimOp::create(rw, loc, v, nb));
+    nk = arith::SIToFPOp::create(rw, loc, f32, nk);
+    // o where lse > -inf, else the average: V's batch dims from o's (the
+    // query heads' kv head: h floordiv G, or 0 for one kv head).
+    unsigned rank = nb + 2;
+    SmallVector<AffineExpr> vIdx, lseIdx;
+    for (unsigned d = 0; d < nb; ++d) {
+      AffineExpr e = getAffineDimExpr(d, ctx);
+      if (d == nb - 1 && f.kvBroadcastHead)
+        e = getAffineConstantExpr(0, ctx);
+      else if (d == nb - 1 && f.group > 1)
+        e = e.floorDiv(f.group);
+      if (!vt.isDynamicDim(d) && vt.getDimSize(d) == 1)
+        e = getAffineConstantExpr(0, ctx);
+      vIdx.push_back(e);
+      lseIdx.push_back(getAffineDimExpr(d, ctx));
+    }
+    vIdx.push_back(getAffineDimExpr(nb + 1, ctx));
+    lseIdx.push_back(getAffineDimExpr(nb, ctx));
+    Value init = tensor::EmptyOp::create(
+        rw, loc, tensor::getMixedSizes(rw, loc, o), ot.getElementType());
+    auto fixed = linalg::GenericOp::create(
+        rw, loc, ot, ValueRange{o, lse, sum.getResult(0)}, ValueRange{init},
+        ArrayRef<AffineMap>{AffineMap::getMultiDimIdentityMap(rank, ctx),
+                            AffineMap::get(rank, 0, lseIdx, ctx),
+                            AffineMap::get(rank, 0, vIdx, ctx),
+                            AffineMap::getMultiDimIdentityMap(rank, ctx)},
+        SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          Value empty = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OEQ,
+                                              args[1], negInf);
+          Value avg = arith::DivFOp::create(b, l, args[2], nk);
+          if (avg.getType() != args[0].getType())
+            avg = arith::TruncFOp::create(b, l, args[0].getType(), avg);
+          linalg::YieldOp::create(
+              b, l,
+              ValueRange{arith::SelectOp::create(b, l, empty, avg, args[0])});
+        });
+    scf::YieldOp::create(rw, loc, fixed->getResults());
+  }
+  return ifOp.getResult(0);
 }
 
 Reason emit(RewriterBase &rw, Candidate &c) {
@@ -624,7 +663,8 @@ Reason emit(RewriterBase &rw, Candidate &c) {
   oSizes.back() = tensor::getMixedSize(rw, loc, v, nb + 1);
   Value init = tensor::EmptyOp::create(rw, loc, oSizes, et);
   made.push_back(init.getDefiningOp());
-  bool needLse = !c.lseUses.empty() || c.backward || f.emptyRowsAverage;
+  bool average = f.emptyRowsAverage || f.emptyRowsFromTensors;
+  bool needLse = !c.lseUses.empty() || c.backward || average;
   Value lseInit;
   SmallVector<Type, 2> resultTypes{init.getType()};
   if (needLse) {
@@ -689,7 +729,7 @@ Reason emit(RewriterBase &rw, Candidate &c) {
                   ")");
   }
   Value o = attn.getResult();
-  if (f.emptyRowsAverage)
+  if (average)
     o = averageEmptyRows(rw, loc, f, o, attn.getLse(), v, made);
   // The output in the root's layout and type.
   SmallVector<int64_t> perm;

@@ -59,6 +59,7 @@ def FlashRaiseAttention : Pass<"flash-raise-attention"> {
                            "::mlir::func::FuncDialect",
                            "::mlir::linalg::LinalgDialect",
                            "::mlir::math::MathDialect",
+                           "::mlir::scf::SCFDialect",
                            "::mlir::tensor::TensorDialect"];
   let options = [
     Option<"report", "report", "bool", /*default=*/"false",
