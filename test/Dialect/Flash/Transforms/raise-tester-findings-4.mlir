@@ -2180,3 +2180,130 @@ func.func @st_q_is_k_bwd(%A_x: tensor<2x4x41x16xf32>, %A_v: tensor<2x4x41x16xf32
   } -> tensor<2x4x41x16xf32>
   return %_ex30, %_g56, %_g34 : tensor<2x4x41x16xf32>, tensor<2x4x41x16xf32>, tensor<2x4x41x16xf32>
 }
+
+// -----
+
+// BLOOM: ALiBi from cumsum positions as baddbmm's accumulator, a causal and
+// left-padding mask (am[j] == 0) under one masked_fill(finfo.min). The
+// padded query rows see no key: the program averages V there (the tester's
+// "wrong answer", error 0.22, when the mask was taken as -inf). A forward
+// alone: the rows whose lse is -inf get V's average, under an scf.if.
+// CHECK-LABEL: func.func @alibi_bloom_cumsum_baddbmm_fwd
+// CHECK: %{{.*}}, %[[LSE:.*]] = flash.attention
+// CHECK: linalg.generic
+// CHECK: arith.ori
+// CHECK: scf.if
+// CHECK: arith.cmpf oeq
+// CHECK: arith.select
+// EXEC: alibi_bloom_cumsum_baddbmm_fwd: raised=yes
+func.func @alibi_bloom_cumsum_baddbmm_fwd(%A_q: tensor<2x4x24x16xf32>, %A_k: tensor<2x4x24x16xf32>, %A_v: tensor<2x4x24x16xf32>) -> (tensor<2x4x24x16xf32>) {
+  %_am1 = arith.constant dense<[[1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1], [0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1]]> : tensor<2x24xi64>
+  %_e2 = tensor.empty() : tensor<2x24xi64>
+  %_c3 = arith.constant 0 : i64
+  %_f4 = linalg.fill ins(%_c3 : i64) outs(%_e2 : tensor<2x24xi64>) -> tensor<2x24xi64>
+  %_g5 = linalg.generic {indexing_maps = [affine_map<(b, j, kk) -> (b, kk)>, affine_map<(b, j, kk) -> (b, j)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%_am1 : tensor<2x24xi64>) outs(%_f4 : tensor<2x24xi64>) {
+  ^bb0(%a0: i64, %out: i64):
+    %j = linalg.index 1 : index
+    %kk = linalg.index 2 : index
+    %le = arith.cmpi ule, %kk, %j : index
+    %z = arith.constant 0 : i64
+    %x = arith.select %le, %a0, %z : i64
+    %r = arith.addi %out, %x : i64
+    linalg.yield %r : i64
+  } -> tensor<2x24xi64>
+  %_e6 = tensor.empty() : tensor<4xf32>
+  %_g7 = linalg.generic {indexing_maps = [affine_map<(h) -> (h)>], iterator_types = ["parallel"]} outs(%_e6 : tensor<4xf32>) {
+  ^bb0(%out: f32):
+    %h = linalg.index 0 : index
+    %hi = arith.index_cast %h : index to i64
+    %one = arith.constant 1 : i64
+    %h1 = arith.addi %hi, %one : i64
+    %hf = arith.sitofp %h1 : i64 to f32
+    %c = arith.constant -2.0 : f32
+    %e = arith.mulf %hf, %c : f32
+    %r = math.exp2 %e : f32
+    linalg.yield %r : f32
+  } -> tensor<4xf32>
+  %_e8 = tensor.empty() : tensor<2x4x1x24xf32>
+  %_g9 = linalg.generic {indexing_maps = [affine_map<(b, h, z, j) -> (b, j)>, affine_map<(b, h, z, j) -> (b, j)>, affine_map<(b, h, z, j) -> (h)>, affine_map<(b, h, z, j) -> (b, h, z, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g5, %_am1, %_g7 : tensor<2x24xi64>, tensor<2x24xi64>, tensor<4xf32>) outs(%_e8 : tensor<2x4x1x24xf32>) {
+  ^bb0(%a0: i64, %a1: i64, %a2: f32, %out: f32):
+    %one = arith.constant 1 : i64
+    %c = arith.subi %a0, %one : i64
+    %p = arith.muli %c, %a1 : i64
+    %pf = arith.sitofp %p : i64 to f32
+    %r = arith.mulf %a2, %pf : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x1x24xf32>
+  %_cl10 = tensor.collapse_shape %_g9 [[0, 1], [2], [3]] : tensor<2x4x1x24xf32> into tensor<8x1x24xf32>
+  %_e11 = tensor.empty() : tensor<8x24x24xf32>
+  %_g12 = linalg.generic {indexing_maps = [affine_map<(b, i, j) -> (b, 0, j)>, affine_map<(b, i, j) -> (b, i, j)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%_cl10 : tensor<8x1x24xf32>) outs(%_e11 : tensor<8x24x24xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    linalg.yield %a0 : f32
+  } -> tensor<8x24x24xf32>
+  %_e13 = tensor.empty() : tensor<2x4x24x16xf32>
+  %_g14 = linalg.generic {indexing_maps = [affine_map<(b, h, n, d) -> (b, h, n, d)>, affine_map<(b, h, n, d) -> (b, h, n, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%A_q : tensor<2x4x24x16xf32>) outs(%_e13 : tensor<2x4x24x16xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %c = arith.constant 0.25 : f32
+    %r = arith.mulf %a0, %c : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x24x16xf32>
+  %_cl15 = tensor.collapse_shape %_g14 [[0, 1], [2], [3]] : tensor<2x4x24x16xf32> into tensor<8x24x16xf32>
+  %_cl16 = tensor.collapse_shape %A_k [[0, 1], [2], [3]] : tensor<2x4x24x16xf32> into tensor<8x24x16xf32>
+  %_mm17 = linalg.batch_matmul indexing_maps = [affine_map<(b, m, n, k) -> (b, m, k)>, affine_map<(b, m, n, k) -> (b, n, k)>, affine_map<(b, m, n, k) -> (b, m, n)>] ins(%_cl15, %_cl16 : tensor<8x24x16xf32>, tensor<8x24x16xf32>) outs(%_g12 : tensor<8x24x24xf32>) -> tensor<8x24x24xf32>
+  %_ex18 = tensor.expand_shape %_mm17 [[0, 1], [2], [3]] output_shape [2, 4, 24, 24] : tensor<8x24x24xf32> into tensor<2x4x24x24xf32>
+  %_e19 = tensor.empty() : tensor<2x4x24x24xf32>
+  %_g20 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_ex18, %_am1 : tensor<2x4x24x24xf32>, tensor<2x24xi64>) outs(%_e19 : tensor<2x4x24x24xf32>) {
+  ^bb0(%a0: f32, %a1: i64, %out: f32):
+    %i = linalg.index 2 : index
+    %j = linalg.index 3 : index
+    %c = arith.cmpi ugt, %j, %i : index
+    %z = arith.constant 0 : i64
+    %pd = arith.cmpi eq, %a1, %z : i64
+    %m = arith.ori %c, %pd : i1
+    %mn = arith.constant -3.40282347E+38 : f32
+    %r = arith.select %m, %mn, %a0 : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x24x24xf32>
+  %_e21 = tensor.empty() : tensor<2x4x24x1xf32>
+  %_c22 = arith.constant 0xFF800000 : f32
+  %_f23 = linalg.fill ins(%_c22 : f32) outs(%_e21 : tensor<2x4x24x1xf32>) -> tensor<2x4x24x1xf32>
+  %_g24 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%_g20 : tensor<2x4x24x24xf32>) outs(%_f23 : tensor<2x4x24x1xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %r = arith.maximumf %a0, %out : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x24x1xf32>
+  %_e25 = tensor.empty() : tensor<2x4x24x24xf32>
+  %_g26 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g20, %_g24 : tensor<2x4x24x24xf32>, tensor<2x4x24x1xf32>) outs(%_e25 : tensor<2x4x24x24xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %r = arith.subf %a0, %a1 : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x24x24xf32>
+  %_e27 = tensor.empty() : tensor<2x4x24x24xf32>
+  %_g28 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g26 : tensor<2x4x24x24xf32>) outs(%_e27 : tensor<2x4x24x24xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %r = math.exp %a0 : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x24x24xf32>
+  %_e29 = tensor.empty() : tensor<2x4x24x1xf32>
+  %_c30 = arith.constant 0.0 : f32
+  %_f31 = linalg.fill ins(%_c30 : f32) outs(%_e29 : tensor<2x4x24x1xf32>) -> tensor<2x4x24x1xf32>
+  %_g32 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%_g28 : tensor<2x4x24x24xf32>) outs(%_f31 : tensor<2x4x24x1xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %r = arith.addf %a0, %out : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x24x1xf32>
+  %_e33 = tensor.empty() : tensor<2x4x24x24xf32>
+  %_g34 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g28, %_g32 : tensor<2x4x24x24xf32>, tensor<2x4x24x1xf32>) outs(%_e33 : tensor<2x4x24x24xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %r = arith.divf %a0, %a1 : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x24x24xf32>
+  %_cl35 = tensor.collapse_shape %_g34 [[0, 1], [2], [3]] : tensor<2x4x24x24xf32> into tensor<8x24x24xf32>
+  %_cl36 = tensor.collapse_shape %A_v [[0, 1], [2], [3]] : tensor<2x4x24x16xf32> into tensor<8x24x16xf32>
+  %_e37 = tensor.empty() : tensor<8x24x16xf32>
+  %_c38 = arith.constant 0.0 : f32
+  %_f39 = linalg.fill ins(%_c38 : f32) outs(%_e37 : tensor<8x24x16xf32>) -> tensor<8x24x16xf32>
+  %_mm40 = linalg.batch_matmul ins(%_cl35, %_cl36 : tensor<8x24x24xf32>, tensor<8x24x16xf32>) outs(%_f39 : tensor<8x24x16xf32>) -> tensor<8x24x16xf32>
+  %_ex41 = tensor.expand_shape %_mm40 [[0, 1], [2], [3]] output_shape [2, 4, 24, 16] : tensor<8x24x16xf32> into tensor<2x4x24x16xf32>
+  return %_ex41 : tensor<2x4x24x16xf32>
+}
