@@ -899,11 +899,23 @@ FailureOr<AttentionMatch> flash::matchAttention(Operation *op,
 /// reached (their own remarks would only repeat this one's).
 static FailureOr<Operation *>
 raiseOne(RewriterBase &rewriter, Operation *op, std::string *reason,
-         DenseMap<Operation *, SmallVector<Operation *>> *covered) {
+         DenseMap<Operation *, SmallVector<Operation *>> *covered,
+         bool averageEmptyRows = true) {
   if (!isCandidateOp(op))
     return failure();
   auto c = std::make_unique<Candidate>(op);
   std::optional<Reason> r = analyze(*c);
+  // Without the average after the op (a front that maps the op alone back
+  // to its framework): rows a mask of positions may leave without keys are
+  // refused, those of a mask read from tensors taken as -inf.
+  if (r && r->empty() && !averageEmptyRows) {
+    c->facts.emptyRowsFromTensors = false;
+    if (c->facts.emptyRowsAverage)
+      r = "the mask fills with a finite stand-in for -inf (finfo.min, -1e9) "
+          "and may leave rows without any key, where the program averages V "
+          "uniformly (flash.attention gives 0; the average after the op is "
+          "off: average-empty-rows=false)";
+  }
   auto cover = [&]() {
     if (covered)
       for (Operation *o : c->covers)
@@ -1009,7 +1021,9 @@ struct FlashRaiseAttentionPass
       if (tracker.erased.contains(op))
         continue;
       std::string why;
-      if (succeeded(raiseOne(rewriter, op, &why, &covered)) || why.empty())
+      if (succeeded(raiseOne(rewriter, op, &why, &covered,
+                             averageEmptyRows)) ||
+          why.empty())
         continue;
       missed.push_back({op, why});
     }

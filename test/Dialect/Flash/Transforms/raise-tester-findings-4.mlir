@@ -9,12 +9,15 @@
 // the positions multiplied onto the exponentials (e w / sum e w), which
 // are softmax(s + log w).
 // RUN: flash-opt %s --split-input-file --flash-raise-attention | FileCheck %s
+// RUN: flash-opt %s --split-input-file --flash-raise-attention="average-empty-rows=false" | FileCheck %s --check-prefix=OFF
 // RUN: %python %flash_src_root/utils/raisecheck.py %s --build %flash_obj_root | FileCheck %s --check-prefix=EXEC
 // EXEC-NOT: FAIL
 
 // keep iff j == i + 40 with finfo.min: rows 5 and later have no key among
 // 45, where the program averages V uniformly.
 // CHECK-LABEL: func.func @finfo_min_rows_without_keys
+// OFF-LABEL: func.func @finfo_min_rows_without_keys
+// OFF-NOT: flash.attention
 // CHECK: %{{.*}}, %[[LSE:.*]] = flash.attention
 // CHECK-NOT: score_mod
 // CHECK: linalg.generic
@@ -2189,6 +2192,9 @@ func.func @st_q_is_k_bwd(%A_x: tensor<2x4x41x16xf32>, %A_v: tensor<2x4x41x16xf32
 // "wrong answer", error 0.22, when the mask was taken as -inf). A forward
 // alone: the rows whose lse is -inf get V's average, under an scf.if.
 // CHECK-LABEL: func.func @alibi_bloom_cumsum_baddbmm_fwd
+// OFF-LABEL: func.func @alibi_bloom_cumsum_baddbmm_fwd
+// OFF: flash.attention
+// OFF-NOT: scf.if
 // CHECK: %{{.*}}, %[[LSE:.*]] = flash.attention
 // CHECK: linalg.generic
 // CHECK: arith.ori

@@ -64,7 +64,13 @@ def FlashRaiseAttention : Pass<"flash-raise-attention"> {
   let options = [
     Option<"report", "report", "bool", /*default=*/"false",
            "Emit a remark for every candidate that is not raised, with the "
-           "reason">
+           "reason">,
+    Option<"averageEmptyRows", "average-empty-rows", "bool",
+           /*default=*/"true",
+           "Under a finite fill (finfo.min), give rows without keys the "
+           "program's average of V after the op (false: refuse where the "
+           "positions may leave such rows, take a mask read from tensors "
+           "as -inf; for a front that maps the op alone back)">
   ];
 }
 
