@@ -38,8 +38,11 @@ def FlashRaiseAttention : Pass<"flash-raise-attention"> {
     becomes `flash.attention` with lse and the backward
     `flash.attention_grad`; no N x N tensor is left.
 
-    A fully masked row gives 0 where the original program gives NaN (or,
-    with a -FLT_MAX fill, a uniform row); every other row agrees.
+    A fully masked row gives 0 where the original program gives NaN; every
+    other row agrees. Under a finite fill (finfo.min) the program averages
+    V over a row without keys: where the positions (or a mask read from
+    tensors whose fill is selected) may leave one, a forward's rows whose
+    lse is -inf get that average after the op (`average-empty-rows`).
 
     Before:
     ```mlir
