@@ -118,10 +118,9 @@ public:
   explicit ExprContext(MLIRContext *ctx) : ctx(ctx) {}
   MLIRContext *getContext() const { return ctx; }
 
-  /// Whether a model read the lowest finite float as -inf (masks written
-  /// with finfo.min): equal under masking unless a row masks every key.
-  bool sawLowestFinite = false;
-  /// The distinct finite values read so (finfo.min of a type, -1e9).
+  /// The distinct finite values a model read as -inf (masks written with
+  /// finfo.min of a type, -1e9): equal under masking unless a row masks
+  /// every key.
   SmallVector<double, 2> lowestFiniteFills;
   /// Whether products cancel x recip(x) for x a sum of exponentials (a
   /// softmax's row sum, > 0): set while a backward is proven through P

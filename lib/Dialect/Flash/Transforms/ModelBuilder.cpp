@@ -41,11 +41,8 @@ static bool isNegInfLike(double v) { return v <= -65504.0; }
 /// -inf for a constant that stands for it (the lowest finite float too,
 /// which `ec` remembers having seen).
 static const Expr *negInfOf(ExprContext &ec, double v) {
-  if (!std::isinf(v)) {
-    ec.sawLowestFinite = true;
-    if (!llvm::is_contained(ec.lowestFiniteFills, v))
-      ec.lowestFiniteFills.push_back(v);
-  }
+  if (!std::isinf(v) && !llvm::is_contained(ec.lowestFiniteFills, v))
+    ec.lowestFiniteFills.push_back(v);
   return ec.negInf();
 }
 static const Expr *applyScalarOp(ExprContext &ec, Operation *d,
@@ -1236,26 +1233,9 @@ struct PayloadEval {
                             pred == P::ugt || pred == P::uge;
         if (a && b && (!unsignedPred || (*a >= 0 && *b >= 0 && *k >= 0))) {
           auto holds = [&](int64_t v) {
-            int64_t lhs = swapped ? *k : v, rhs = swapped ? v : *k;
-            switch (pred) {
-            case P::eq:
-              return lhs == rhs;
-            case P::ne:
-              return lhs != rhs;
-            case P::slt:
-            case P::ult:
-              return lhs < rhs;
-            case P::sle:
-            case P::ule:
-              return lhs <= rhs;
-            case P::sgt:
-            case P::ugt:
-              return lhs > rhs;
-            case P::sge:
-            case P::uge:
-              return lhs >= rhs;
-            }
-            return false;
+            APInt lhs(64, swapped ? *k : v, /*isSigned=*/true),
+                rhs(64, swapped ? v : *k, /*isSigned=*/true);
+            return arith::applyCmpPredicate(pred, lhs, rhs);
           };
           bool ta = holds(*a), tb = holds(*b);
           const Expr *p = l->ops[0];

@@ -1447,8 +1447,6 @@ model::proveForward(ExprContext &ec, const Expr *root, ArrayRef<int64_t> shape,
   }
   const Expr *keep = nullptr;
   SmallVector<const Expr *> keepMods;
-  // The default causal offset, Nk - Nq, as an expression of the sizes.
-  AffineExpr defaultOffset;
   // e == 0 is e <= 0 and -e <= 0 (chunked attention's i / c == j / c: two
   // affine bounds); e != 0 (no self-attention, j != i) stays a mask_mod
   // predicate.
@@ -1525,8 +1523,7 @@ model::proveForward(ExprContext &ec, const Expr *root, ArrayRef<int64_t> shape,
           diff(rest, getAffineSymbolExpr(*nq, ctx) -
                          getAffineSymbolExpr(*nk, ctx)) == 0) {
         f.causalDefaultOffset = true;
-        defaultOffset = -rest;
-        f.defaultOffset = defaultOffset;
+        f.defaultOffset = -rest;
         continue;
       }
       // Another offset (from other sizes): a mask_mod reading them.
@@ -1563,7 +1560,7 @@ model::proveForward(ExprContext &ec, const Expr *root, ArrayRef<int64_t> shape,
   // lse = -inf. Where the positions may leave a row without keys, the
   // raise averages V into those rows after the op (RaiseAttention.cpp):
   // the mask stays a mask (its key blocks skipped).
-  if (ec.sawLowestFinite) {
+  if (!ec.lowestFiniteFills.empty()) {
     std::optional<int64_t> off = f.causalOffset;
     if (!off && f.causalDefaultOffset && !ShapedType::isDynamic(shape[*iDim])) {
       int64_t nk = keyExtent(f);
@@ -1576,7 +1573,7 @@ model::proveForward(ExprContext &ec, const Expr *root, ArrayRef<int64_t> shape,
     // reads tensors, a document mask, below.)
     if (!emptyRows && f.maskMod &&
         !everyRowSeesAKey(ec, f.maskMod, *iDim, j, shape[*iDim], keyExtent(f),
-                          off, off ? AffineExpr() : defaultOffset)) {
+                          off, off ? AffineExpr() : f.defaultOffset)) {
       std::optional<bool> empty = someRowSeesNoKey(
           f.maskMod, *iDim, j, shape[*iDim], keyExtent(f), off);
       emptyRows = empty.value_or(f.maskMod->reads.empty());
