@@ -242,6 +242,21 @@ const Expr *ExprContext::makeMul(double c, SmallVector<const Expr *> factors) {
   c = roundF32(c);
   if (c == 0)
     return constant(0);
+  // sech(x)^2 = 1 - tanh(x)^2: a soft-cap's backward written as dS /
+  // cosh(s / c)^2, where the derivative rule gives 1 - tanh^2.
+  for (size_t k = 0; k < flat.size(); ++k) {
+    const Expr *f = flat[k];
+    if (f->kind != Kind::Recip || f->ops[0]->kind != Kind::Opaque ||
+        f->ops[0]->name != "math.cosh" || f->ops[0]->ops.size() != 1)
+      continue;
+    auto twin = std::find(flat.begin() + k + 1, flat.end(), f);
+    if (twin == flat.end())
+      continue;
+    const Expr *t = opaque("math.tanh", {f->ops[0]->ops[0]});
+    flat.erase(twin);
+    flat[k] = sub(constant(1), mul(t, t));
+    return makeMul(c, flat);
+  }
   // exp(a) exp(b) = exp(a + b) where b has no reduction inside: weights of
   // positions or a bias multiplied onto the exponentials (e exp(-0.1 |i -
   // j|) / sum, ALiBi written after the exp), also under a mask's select(c,

@@ -751,8 +751,8 @@ static const Expr *applyScalarOp(ExprContext &ec, Operation *d,
     return ec.scale(xs[0], -1);
   if (isa<arith::MaximumFOp, arith::MaxNumFOp>(d))
     return ec.max(xs[0], xs[1]);
-  // x^n for a small constant n (1 - tanh^2 as powf(t, 2), fpowi(t, 2)) as
-  // products; fma(a, b, c) as a b + c.
+  // x^n for a small constant n (1 - tanh^2 as powf(t, 2), fpowi(t, 2);
+  // sech^2 as powf(cosh, -2)) as products; fma(a, b, c) as a b + c.
   if (isa<math::PowFOp, math::FPowIOp>(d)) {
     const Expr *n = xs[1];
     std::optional<int64_t> k;
@@ -761,11 +761,11 @@ static const Expr *applyScalarOp(ExprContext &ec, Operation *d,
     else if (n->kind == Kind::Index)
       if (auto c = dyn_cast<AffineConstantExpr>(n->index[0]))
         k = c.getValue();
-    if (k && *k >= 0 && *k <= 4) {
+    if (k && *k >= -4 && *k <= 4) {
       const Expr *r = ec.constant(1);
-      for (int64_t i = 0; i < *k; ++i)
+      for (int64_t i = 0; i < std::abs(*k); ++i)
         r = ec.mul(r, xs[0]);
-      return r;
+      return *k < 0 ? ec.recip(r) : r;
     }
     // b^x for a constant base b > 0 (a softmax in base 10 or 2 written
     // with powf): exp(x ln b).
