@@ -100,6 +100,10 @@ struct Candidate {
   /// Ops downstream of the probabilities when the forward was proven but
   /// its other uses were not (a joint graph not raised).
   SmallVector<Operation *> covers;
+  /// The root op's init where it is not zero (P*V accumulated into a
+  /// residual, or into ones: torch.baddbmm, a fused residual add): added to
+  /// the attention after the op.
+  Value accumulator;
 
   explicit Candidate(Operation *op)
       : op(op), ec(op->getContext()) {}
@@ -303,6 +307,32 @@ static std::optional<Reason> unfollowedSoftmax(Candidate &c) {
   return std::nullopt;
 }
 
+/// The root's model, less the init of the op that defines it where that is
+/// not zero and the model is the init plus a product (`c.accumulator`): the
+/// attention is then proven on the product alone.
+static void modelRoot(Candidate &c) {
+  c.accumulator = Value();
+  c.rootExpr = c.mb->evalAtIdentity(c.root);
+  auto op = c.root.getDefiningOp<linalg::LinalgOp>();
+  if (!op || c.rootExpr->kind != Kind::Add || op.getNumDpsInits() != 1 ||
+      op->getNumResults() != 1 || op.getNumReductionLoops() == 0)
+    return;
+  Value init = op.getDpsInitOperand(0)->get();
+  if (init.getType() != c.root.getType())
+    return;
+  // (A scratch model: the init's producers are not the attention's.)
+  ModelBuilder scratch(c.ec);
+  const Expr *acc = scratch.evalAtIdentity(init);
+  if (!acc || acc->isConst(0) ||
+      (!llvm::is_contained(c.rootExpr->ops, acc) && acc->kind != Kind::Const))
+    return;
+  const Expr *product = c.ec.sub(c.rootExpr, acc);
+  if (product->kind == Kind::Add)
+    return;
+  c.rootExpr = product;
+  c.accumulator = init;
+}
+
 /// Runs the model and the proofs for `op`. Returns nullopt when `op` is not
 /// a candidate, else "" (with the facts in `c`) or the reason.
 std::optional<Reason> analyze(Candidate &c) {
@@ -320,7 +350,7 @@ std::optional<Reason> analyze(Candidate &c) {
     c.lseUses.clear();
     c.backward.reset();
     c.root = root;
-    c.rootExpr = c.mb->evalAtIdentity(root);
+    modelRoot(c);
     auto prove = [&]() {
       return proveForward(
           c.ec, c.rootExpr, ty.getShape(), c.mb->symbols,
@@ -339,12 +369,16 @@ std::optional<Reason> analyze(Candidate &c) {
         for (Value t : leaves)
           c.mb->stopAt.insert(t);
         c.facts = ForwardFacts();
-        c.rootExpr = c.mb->evalAtIdentity(root);
+        modelRoot(c);
         r = prove();
       }
     }
     if (r && r->empty())
       r = checkUses(c);
+    // (A backward reads the program's output, attention plus the init.)
+    if (r && r->empty() && c.accumulator && c.backward)
+      r = Reason("the P*V product is accumulated into a tensor that is not "
+                 "zero and the output feeds a backward");
     if (getenv("FLASH_RAISE_DEBUG"))
       llvm::errs() << "root " << root << "\n  model " << c.ec.str(c.rootExpr)
                    << "\n  -> " << (r ? *r : std::string("not a candidate"))
@@ -747,6 +781,24 @@ Reason emit(RewriterBase &rw, Candidate &c) {
   out = convertElements(rw, loc, out, outElt);
   if (out.getType() != c.root.getType())
     out = tensor::CastOp::create(rw, loc, c.root.getType(), out);
+  // The product's init, added as the program's op accumulated into it
+  // (where that op was: the init may be defined after the leaves).
+  if (c.accumulator) {
+    OpBuilder::InsertionGuard atRoot(rw);
+    rw.setInsertionPoint(rootDef);
+    auto rank = cast<RankedTensorType>(out.getType()).getRank();
+    AffineMap id = AffineMap::getMultiDimIdentityMap(rank, ctx);
+    auto add = linalg::GenericOp::create(
+        rw, loc, out.getType(), ValueRange{out}, ValueRange{c.accumulator},
+        ArrayRef<AffineMap>{id, id},
+        SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          linalg::YieldOp::create(
+              b, l, ValueRange{arith::AddFOp::create(b, l, args[1], args[0])});
+        });
+    made.push_back(add);
+    out = add.getResult(0);
+  }
   // lse uses: [batch..., i] laid out as each use.
   SmallVector<std::pair<Value, Value>> lseRepl;
   for (auto &[use, rows] : c.lseUses) {

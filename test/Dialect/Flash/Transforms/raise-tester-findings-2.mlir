@@ -6,7 +6,7 @@
 // (fma bodies, powf(10, s), expm1 + 1, computed Q, K and V whose factors
 // the normal form spreads), a piecewise score function a constant apart,
 // and refusals that were silent (attention sinks, one key, a zero scale,
-// a residual as P*V's init).
+// a residual as P*V's init in a collapsed batch layout).
 // RUN: flash-opt %s --split-input-file --flash-raise-attention | FileCheck %s
 // RUN: flash-opt %s --split-input-file --flash-raise-attention=report=true -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
 // RUN: %python %flash_src_root/utils/raisecheck.py %s --build %flash_obj_root | FileCheck %s --check-prefix=EXEC
@@ -1573,11 +1573,14 @@ func.func @negative_zero_scale(%A_q: tensor<2x4x37x16xf32>, %A_k: tensor<2x4x45x
 
 // -----
 
-// P*V as a batch_matmul into a residual: not attention alone; said.
+// P*V as a batch_matmul into a residual, its batch and heads collapsed
+// into one dim and left so: the accumulator is split off (an init that
+// is not zero is added after the op), the collapsed probabilities are
+// not followed; said.
 // CHECK-LABEL: func.func @negative_residual_init_bmm
 // CHECK-NOT: flash.attention
 // CHECK: return
-// REMARK: remark: attention not raised: the P*V product is added to something
+// REMARK: remark: attention not raised: the probabilities reach the product through 'tensor.collapse_shape'
 func.func @negative_residual_init_bmm(%A_q: tensor<2x4x37x16xf32>, %A_k: tensor<2x4x45x16xf32>, %A_v: tensor<2x4x45x16xf32>, %A_x: tensor<8x37x16xf32>) -> (tensor<8x37x16xf32>) {
   %_e1 = tensor.empty() : tensor<2x4x37x45xf32>
   %_c2 = arith.constant 0.0 : f32

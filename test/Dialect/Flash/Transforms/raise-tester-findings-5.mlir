@@ -1,8 +1,8 @@
-// Spellings of the score_mod's derivative in joint graphs (session 44): a
-// soft-cap's backward written with 1 / cosh(s / c)^2 (sech^2, which
-// equals the derivative rule's 1 - tanh^2), as powf(cosh, -2) or as two
-// divisions by cosh. dS / cosh (sech, not its square) is not the
-// derivative (raise-remarks.mlir has it refused).
+// Spellings found in session 44: a soft-cap's backward in a joint graph
+// written with 1 / cosh(s / c)^2 (sech^2, which equals the derivative
+// rule's 1 - tanh^2), as powf(cosh, -2) or as two divisions by cosh (dS /
+// cosh, sech and not its square, is not the derivative: raise-remarks.mlir
+// has it refused); P*V accumulated into a tensor that is not zero.
 // RUN: flash-opt %s --split-input-file --flash-raise-attention | FileCheck %s
 // RUN: %python %flash_src_root/utils/raisecheck.py %s --build %flash_obj_root | FileCheck %s --check-prefix=EXEC
 // EXEC-NOT: FAIL
@@ -274,4 +274,90 @@ func.func @capb_sech2_twodiv(%A_q: tensor<1x2x19x8xf32>, %A_k: tensor<1x2x19x8xf
     linalg.yield %r : f32
   } -> tensor<1x2x19x8xf32>
   return %_g14, %_g42, %_g46, %_g18 : tensor<1x2x19x8xf32>, tensor<1x2x19x8xf32>, tensor<1x2x19x8xf32>, tensor<1x2x19x8xf32>
+}
+
+// -----
+
+// P*V accumulated into a tensor that is not zero (o = x + P V: a residual
+// add fused into the product's init, torch.baddbmm, an init of ones): the
+// attention, then the init added where the product was.
+// CHECK-LABEL: func.func @pv_accumulates_residual
+// CHECK: %[[O:.*]] = flash.attention
+// CHECK: linalg.generic
+// CHECK-SAME: ins(%[[O]]
+// CHECK: arith.addf
+// EXEC: pv_accumulates_residual: raised=yes
+func.func @pv_accumulates_residual(%q: tensor<13x6xf32>, %k: tensor<17x6xf32>, %v: tensor<17x6xf32>, %x: tensor<13x6xf32>) -> tensor<13x6xf32> {
+  %zero = arith.constant 0.0 : f32
+  %es = tensor.empty() : tensor<13x17xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<13x17xf32>) -> tensor<13x17xf32>
+  %s = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>] ins(%q, %k : tensor<13x6xf32>, tensor<17x6xf32>) outs(%zs : tensor<13x17xf32>) -> tensor<13x17xf32>
+  %p = linalg.softmax dimension(1) ins(%s : tensor<13x17xf32>) outs(%es : tensor<13x17xf32>) -> tensor<13x17xf32>
+  %o = linalg.matmul ins(%p, %v : tensor<13x17xf32>, tensor<17x6xf32>) outs(%x : tensor<13x6xf32>) -> tensor<13x6xf32>
+  return %o : tensor<13x6xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @pv_accumulates_into_argument
+// CHECK: %[[O:.*]] = flash.attention
+// CHECK: linalg.generic
+// CHECK-SAME: ins(%[[O]]
+// CHECK: arith.addf
+// EXEC: pv_accumulates_into_argument: raised=yes
+func.func @pv_accumulates_into_argument(%q: tensor<37x24xf32>, %k: tensor<45x24xf32>,
+                                                 %v: tensor<45x20xf32>, %acc: tensor<37x20xf32>) -> tensor<37x20xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e0 = tensor.empty() : tensor<37x45xf32>
+  %z0 = linalg.fill ins(%zero : f32) outs(%e0 : tensor<37x45xf32>) -> tensor<37x45xf32>
+  %s = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>,
+                                      affine_map<(m, n, k) -> (n, k)>,
+                                      affine_map<(m, n, k) -> (m, n)>]
+      ins(%q, %k : tensor<37x24xf32>, tensor<45x24xf32>)
+      outs(%z0 : tensor<37x45xf32>) -> tensor<37x45xf32>
+  %e1 = tensor.empty() : tensor<37x45xf32>
+  %p = linalg.softmax dimension(1) ins(%s : tensor<37x45xf32>) outs(%e1 : tensor<37x45xf32>) -> tensor<37x45xf32>
+  %o = linalg.matmul ins(%p, %v : tensor<37x45xf32>, tensor<45x20xf32>) outs(%acc : tensor<37x20xf32>) -> tensor<37x20xf32>
+  return %o : tensor<37x20xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @pv_init_filled_with_one
+// CHECK: %[[O:.*]] = flash.attention
+// CHECK: linalg.generic
+// CHECK-SAME: ins(%[[O]]
+// CHECK: arith.addf
+// EXEC: pv_init_filled_with_one: raised=yes
+func.func @pv_init_filled_with_one(%q: tensor<2x37x24xf32>, %k: tensor<2x45x24xf32>,
+                                            %v: tensor<2x45x20xf32>) -> tensor<2x37x20xf32> {
+  %zero = arith.constant 0.0 : f32
+  %one = arith.constant 1.0 : f32
+  %e0 = tensor.empty() : tensor<2x37x45xf32>
+  %z0 = linalg.fill ins(%zero : f32) outs(%e0 : tensor<2x37x45xf32>) -> tensor<2x37x45xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(b, i, j, d) -> (b, i, d)>,
+                                        affine_map<(b, i, j, d) -> (b, j, d)>,
+                                        affine_map<(b, i, j, d) -> (b, i, j)>],
+                       iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%q, %k : tensor<2x37x24xf32>, tensor<2x45x24xf32>) outs(%z0 : tensor<2x37x45xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32):
+    %m = arith.mulf %a, %b : f32
+    %r = arith.addf %c, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x37x45xf32>
+  %e1 = tensor.empty() : tensor<2x37x45xf32>
+  %p = linalg.softmax dimension(2) ins(%s : tensor<2x37x45xf32>) outs(%e1 : tensor<2x37x45xf32>) -> tensor<2x37x45xf32>
+  %e3 = tensor.empty() : tensor<2x37x20xf32>
+  %o3 = linalg.fill ins(%one : f32) outs(%e3 : tensor<2x37x20xf32>) -> tensor<2x37x20xf32>
+  %o = linalg.generic {indexing_maps = [affine_map<(b, i, e, j) -> (b, i, j)>,
+                                        affine_map<(b, i, e, j) -> (b, j, e)>,
+                                        affine_map<(b, i, e, j) -> (b, i, e)>],
+                       iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%p, %v : tensor<2x37x45xf32>, tensor<2x45x20xf32>) outs(%o3 : tensor<2x37x20xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32):
+    %m = arith.mulf %a, %b : f32
+    %r = arith.addf %c, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x37x20xf32>
+  return %o : tensor<2x37x20xf32>
 }
