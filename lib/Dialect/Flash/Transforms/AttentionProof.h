@@ -78,6 +78,10 @@ struct ForwardFacts {
   /// backward or an lse use takes its fill as -inf (a row it hides gives
   /// 0).
   bool emptyRowsFromTensors = false;
+  /// The program's output is this constant times the attention (V or P
+  /// scaled, an eval-mode dropout's factor): the raise multiplies the op's
+  /// output by it.
+  double outputScale = 1;
   /// What `score` stands for: scale * q.k as an expression of the leaves.
   const Expr *scoreValue = nullptr;
   /// The probabilities as one expression at (root dims, j), and their

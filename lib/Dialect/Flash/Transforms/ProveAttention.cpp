@@ -1019,8 +1019,7 @@ model::proveForward(ExprContext &ec, const Expr *root, ArrayRef<int64_t> shape,
     return Reason("the attention output is multiplied by " + describe(x));
   }
   if (!approx(coef * ic, 1))
-    return Reason("the attention output is scaled by a constant (" +
-                  std::to_string(coef * ic) + ")");
+    f.outputScale = coef * ic;
   if (!den)
     return Reason("the exponentials are not normalized by their sum over the "
                   "keys (no softmax division)");

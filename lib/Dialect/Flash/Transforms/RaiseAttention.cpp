@@ -379,6 +379,10 @@ std::optional<Reason> analyze(Candidate &c) {
     if (r && r->empty() && c.accumulator && c.backward)
       r = Reason("the P*V product is accumulated into a tensor that is not "
                  "zero and the output feeds a backward");
+    if (r && r->empty() && c.facts.outputScale != 1 && c.backward)
+      r = Reason("the attention output is scaled by a constant (" +
+                 std::to_string(c.facts.outputScale) +
+                 ") and feeds a backward");
     if (getenv("FLASH_RAISE_DEBUG"))
       llvm::errs() << "root " << root << "\n  model " << c.ec.str(c.rootExpr)
                    << "\n  -> " << (r ? *r : std::string("not a candidate"))
@@ -781,6 +785,32 @@ Reason emit(RewriterBase &rw, Candidate &c) {
   out = convertElements(rw, loc, out, outElt);
   if (out.getType() != c.root.getType())
     out = tensor::CastOp::create(rw, loc, c.root.getType(), out);
+  // The program's constant factor on the output.
+  if (f.outputScale != 1) {
+    auto rank = cast<RankedTensorType>(out.getType()).getRank();
+    AffineMap id = AffineMap::getMultiDimIdentityMap(rank, ctx);
+    auto et = cast<FloatType>(getElementTypeOrSelf(out.getType()));
+    auto scaled = linalg::GenericOp::create(
+        rw, loc, out.getType(), ValueRange{out}, ValueRange{out},
+        ArrayRef<AffineMap>{id, id},
+        SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          // (In f32 at least: the constant not rounded to bf16.)
+          FloatType wt = et.getWidth() < 32 ? b.getF32Type() : et;
+          Value x = args[0];
+          if (wt != et)
+            x = arith::ExtFOp::create(b, l, wt, x);
+          x = arith::MulFOp::create(
+              b, l, x,
+              arith::ConstantOp::create(b, l,
+                                        b.getFloatAttr(wt, f.outputScale)));
+          if (wt != et)
+            x = arith::TruncFOp::create(b, l, et, x);
+          linalg::YieldOp::create(b, l, ValueRange{x});
+        });
+    made.push_back(scaled);
+    out = scaled.getResult(0);
+  }
   // The product's init, added as the program's op accumulated into it
   // (where that op was: the init may be defined after the leaves).
   if (c.accumulator) {

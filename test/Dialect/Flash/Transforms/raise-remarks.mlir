@@ -356,31 +356,6 @@ func.func @negative_probs_times_query_mask(%q: tensor<13x6xf32>, %k: tensor<17x6
 
 // -----
 
-// The 1/sqrt(D) scale is applied to the probabilities after the softmax instead of to the scores.
-// CHECK-LABEL: func.func @negative_scale_after_softmax
-// CHECK-NOT: flash.attention
-func.func @negative_scale_after_softmax(%q: tensor<13x6xf32>, %k: tensor<17x6xf32>, %v: tensor<17x6xf32>) -> tensor<13x6xf32> {
-  %zero = arith.constant 0.0 : f32
-  %es = tensor.empty() : tensor<13x17xf32>
-  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<13x17xf32>) -> tensor<13x17xf32>
-  %s = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>] ins(%q, %k : tensor<13x6xf32>, tensor<17x6xf32>) outs(%zs : tensor<13x17xf32>) -> tensor<13x17xf32>
-  %p = linalg.softmax dimension(1) ins(%s : tensor<13x17xf32>) outs(%es : tensor<13x17xf32>) -> tensor<13x17xf32>
-  %pd = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
-      ins(%p : tensor<13x17xf32>) outs(%es : tensor<13x17xf32>) {
-  ^bb0(%x: f32, %o: f32):
-    %c = arith.constant 0.408248305 : f32
-    %y = arith.mulf %x, %c : f32
-    linalg.yield %y : f32
-  } -> tensor<13x17xf32>
-  %eo = tensor.empty() : tensor<13x6xf32>
-  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<13x6xf32>) -> tensor<13x6xf32>
-  // expected-remark @+1 {{attention not raised: the attention output is scaled by a constant (0.408248)}}
-  %o = linalg.matmul ins(%pd, %v : tensor<13x17xf32>, tensor<17x6xf32>) outs(%zo : tensor<13x6xf32>) -> tensor<13x6xf32>
-  return %o : tensor<13x6xf32>
-}
-
-// -----
-
 // exp(s - max) V without dividing by the row sum (the normalization is missing).
 // CHECK-LABEL: func.func @negative_no_softmax_division
 // CHECK-NOT: flash.attention

@@ -2,7 +2,8 @@
 // written with 1 / cosh(s / c)^2 (sech^2, which equals the derivative
 // rule's 1 - tanh^2), as powf(cosh, -2) or as two divisions by cosh (dS /
 // cosh, sech and not its square, is not the derivative: raise-remarks.mlir
-// has it refused); P*V accumulated into a tensor that is not zero.
+// has it refused); P*V accumulated into a tensor that is not zero; the
+// attention's output times a constant.
 // RUN: flash-opt %s --split-input-file --flash-raise-attention | FileCheck %s
 // RUN: %python %flash_src_root/utils/raisecheck.py %s --build %flash_obj_root | FileCheck %s --check-prefix=EXEC
 // EXEC-NOT: FAIL
@@ -360,4 +361,37 @@ func.func @pv_init_filled_with_one(%q: tensor<2x37x24xf32>, %k: tensor<2x45x24xf
     linalg.yield %r : f32
   } -> tensor<2x37x20xf32>
   return %o : tensor<2x37x20xf32>
+}
+
+// -----
+
+// The attention's output times a constant (here 1/sqrt(D) applied to the
+// probabilities instead of the scores; V scaled, an eval-mode dropout's
+// factor): the op with scale 1, its output multiplied by the constant in
+// f32.
+// CHECK-LABEL: func.func @scale_after_softmax
+// CHECK: %[[O:.*]] = flash.attention
+// CHECK-SAME: scale = 1.0
+// CHECK: linalg.generic
+// CHECK-SAME: ins(%[[O]]
+// CHECK: arith.constant 0.408248
+// CHECK: arith.mulf
+// EXEC: scale_after_softmax: raised=yes
+func.func @scale_after_softmax(%q: tensor<13x6xf32>, %k: tensor<17x6xf32>, %v: tensor<17x6xf32>) -> tensor<13x6xf32> {
+  %zero = arith.constant 0.0 : f32
+  %es = tensor.empty() : tensor<13x17xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<13x17xf32>) -> tensor<13x17xf32>
+  %s = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>] ins(%q, %k : tensor<13x6xf32>, tensor<17x6xf32>) outs(%zs : tensor<13x17xf32>) -> tensor<13x17xf32>
+  %p = linalg.softmax dimension(1) ins(%s : tensor<13x17xf32>) outs(%es : tensor<13x17xf32>) -> tensor<13x17xf32>
+  %pd = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%p : tensor<13x17xf32>) outs(%es : tensor<13x17xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %c = arith.constant 0.408248305 : f32
+    %y = arith.mulf %x, %c : f32
+    linalg.yield %y : f32
+  } -> tensor<13x17xf32>
+  %eo = tensor.empty() : tensor<13x6xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<13x6xf32>) -> tensor<13x6xf32>
+  %o = linalg.matmul ins(%pd, %v : tensor<13x17xf32>, tensor<17x6xf32>) outs(%zo : tensor<13x6xf32>) -> tensor<13x6xf32>
+  return %o : tensor<13x6xf32>
 }
