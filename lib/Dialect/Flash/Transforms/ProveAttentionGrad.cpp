@@ -30,6 +30,7 @@
 #include "flash/Dialect/Flash/Transforms/Transforms.h"
 
 #include "mlir/Analysis/SliceAnalysis.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Dominance.h"
@@ -38,6 +39,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <functional>
+#include <limits>
 
 using namespace mlir;
 using namespace mlir::flash;
@@ -73,6 +75,10 @@ struct GradProver {
   Value dO;
   const Expr *dOT = nullptr;
   LeafLayout dOLayout;
+  /// Set where a dQ or dK matched but for rows without keys under a
+  /// finite fill that the program does not re-mask (match()): rows of
+  /// positions (refused), or of a mask read from tensors (BackwardFacts).
+  bool unmaskedEmptyRows = false, dSNotRemasked = false;
 
   AffineExpr dim(unsigned d) { return getAffineDimExpr(d, ec.getContext()); }
 
@@ -645,7 +651,7 @@ struct GradProver {
       llvm::errs() << "  backward value " << y << "\n    model " << ec.str(m)
                    << "\n    dV  " << ec.str(cands[0].t) << "\n    dQ  "
                    << ec.str(cands[1].t) << "\n";
-    const Expr *unmasked = nullptr;
+    const Expr *unmasked = nullptr, *original = m;
     for (auto &c : cands) {
       auto map = align(m, c.leaves);
       if (!map)
@@ -666,6 +672,17 @@ struct GradProver {
                      << "\n";
       if (!same)
         continue;
+      // Rows without keys under a finite fill: the program's P there is 1
+      // / Nk, its dS zero only where it re-masks dS (the fill's select
+      // does); with the fill added, its dQ and dK have those rows' terms,
+      // which the op's (P = 0 there) have not.
+      if (c.which != GradOutput::DV && unmasked == original) {
+        if (f.emptyRowsAverage) {
+          unmaskedEmptyRows = true;
+          continue;
+        }
+        dSNotRemasked |= f.emptyRowsFromTensors;
+      }
       // The layout of y: the role each own dim holds.
       auto ty = cast<RankedTensorType>(y.getType());
       GradOutput out{c.which, y, LeafLayout{y, {}}};
@@ -1004,6 +1021,12 @@ static Reason proveWith(ExprContext &ec, ModelBuilder &mb,
       if (!from)
         return "the probabilities are also used by '" + user +
                "' (e.g. returned), not only by P*V and its backward";
+      if (g.unmaskedEmptyRows)
+        return "the mask's finite fill (finfo.min, -1e9) may leave rows "
+               "without any key, where the program's probabilities are 1 / "
+               "Nk, and its backward does not re-mask dS (an added fill): "
+               "dQ and dK get those rows' terms, which the raised backward "
+               "would not";
       return "the probabilities feed '" +
              from->getName().getStringRef().str() +
              "', which is not dQ, dK or dV of the attention's backward, and "
@@ -1055,6 +1078,7 @@ static Reason proveWith(ExprContext &ec, ModelBuilder &mb,
                        [&](const GradOutput &o) { return o.which == w; }) > 1)
       return "the backward computes one gradient twice";
   facts.dO = g.dOLayout;
+  facts.dSNotRemasked = g.dSNotRemasked;
   facts.reached.assign(reached.begin(), reached.end());
   out = facts;
   return "";
@@ -1130,6 +1154,142 @@ Reason raise::proveBackward(ExprContext &ec, ModelBuilder &mb,
                    /*throughP=*/false, out);
 }
 
+/// dV of rows without keys under a finite fill (the forward averages V
+/// into them, RaiseAttention.cpp): the program's P there is 1 / Nk on every
+/// key and its dS zero (the fill's select takes the gradient), so its dV
+/// has (1 / Nk) sum of those rows' dO on every key, which the op's (lse =
+/// -inf there: P = 0) has not. `lse` [batch..., Nq], `dO` [batch..., Nq,
+/// Dv], `v` and `dV` [kv batch..., Nk, Dv]; a kv head sums its group's
+/// query heads (GQA h floordiv G, MQA all).
+static Value addEmptyRowsToGradValue(RewriterBase &rw, Location loc,
+                                     const ForwardFacts &f, Value lse,
+                                     Value dO, Value v, Value dV,
+                                     SmallVectorImpl<Operation *> &made) {
+  MLIRContext *ctx = rw.getContext();
+  unsigned nb = f.numBatch;
+  FloatType f32 = rw.getF32Type();
+  auto constant = [&](float x) {
+    Value c = arith::ConstantOp::create(rw, loc, rw.getF32FloatAttr(x));
+    made.push_back(c.getDefiningOp());
+    return c;
+  };
+  auto zeros = [&](ArrayRef<OpFoldResult> sizes) {
+    auto e = tensor::EmptyOp::create(rw, loc, sizes, f32);
+    auto z = linalg::FillOp::create(rw, loc, constant(0), e.getResult());
+    made.append({e, z});
+    return z.getResult(0);
+  };
+  auto dims = [&](unsigned n) {
+    SmallVector<AffineExpr> d;
+    for (unsigned i = 0; i < n; ++i)
+      d.push_back(getAffineDimExpr(i, ctx));
+    return d;
+  };
+  auto extended = [&](OpBuilder &b, Location l, Value x) {
+    return x.getType() == f32 ? x : arith::ExtFOp::create(b, l, f32, x);
+  };
+  // rows[batch..., e]: dO summed over the rows whose lse is -inf.
+  SmallVector<OpFoldResult> rowsSizes;
+  for (unsigned d = 0; d < nb; ++d)
+    rowsSizes.push_back(tensor::getMixedSize(rw, loc, dO, d));
+  rowsSizes.push_back(tensor::getMixedSize(rw, loc, dO, nb + 1));
+  Value negInf = constant(-std::numeric_limits<float>::infinity());
+  SmallVector<AffineExpr> d = dims(nb + 2);
+  SmallVector<AffineExpr> rowsOut(d.begin(), d.begin() + nb);
+  rowsOut.push_back(d[nb + 1]);
+  SmallVector<utils::IteratorType> its(nb + 2, utils::IteratorType::parallel);
+  its[nb] = utils::IteratorType::reduction;
+  Value rowsInit = zeros(rowsSizes);
+  auto rows = linalg::GenericOp::create(
+      rw, loc, TypeRange{rowsInit.getType()}, ValueRange{dO, lse},
+      ValueRange{rowsInit},
+      ArrayRef<AffineMap>{AffineMap::get(nb + 2, 0, d, ctx),
+                          AffineMap::get(nb + 2, 0,
+                                         ArrayRef(d).take_front(nb + 1), ctx),
+                          AffineMap::get(nb + 2, 0, rowsOut, ctx)},
+      its, [&](OpBuilder &b, Location l, ValueRange a) {
+        Value empty =
+            arith::CmpFOp::create(b, l, arith::CmpFPredicate::OEQ, a[1], negInf);
+        Value x = arith::SelectOp::create(b, l, empty, extended(b, l, a[0]),
+                                          constant(0));
+        linalg::YieldOp::create(
+            b, l, ValueRange{arith::AddFOp::create(b, l, a[2], x)});
+      });
+  made.push_back(rows);
+  // perKV[kv batch..., e] = (1 / Nk) sum over g < G of rows[..., h G + g,
+  // e] (G: the group; every query head under MQA; 1 without heads).
+  Value group;
+  if (nb == 0) {
+    group = arith::ConstantIndexOp::create(rw, loc, 1);
+  } else if (f.kvBroadcastHead) {
+    group = tensor::DimOp::create(rw, loc, dO, nb - 1);
+  } else {
+    group = arith::ConstantIndexOp::create(rw, loc, f.group);
+  }
+  made.push_back(group.getDefiningOp());
+  auto groupRange = tensor::EmptyOp::create(
+      rw, loc, ArrayRef<OpFoldResult>{group}, f32);
+  made.push_back(groupRange);
+  SmallVector<OpFoldResult> kvSizes;
+  for (unsigned i = 0; i < nb; ++i)
+    kvSizes.push_back(tensor::getMixedSize(rw, loc, v, i));
+  kvSizes.push_back(tensor::getMixedSize(rw, loc, v, nb + 1));
+  auto nk = tensor::DimOp::create(rw, loc, v, nb);
+  auto nk64 = arith::IndexCastUIOp::create(rw, loc, rw.getI64Type(), nk);
+  auto nkF = arith::UIToFPOp::create(rw, loc, f32, nk64);
+  auto inv = arith::DivFOp::create(rw, loc, constant(1), nkF);
+  made.append({nk, nk64, nkF, inv});
+  // Query head h G + g of kv head h (MQA: the one kv head is 0, g every
+  // query head).
+  SmallVector<AffineExpr> e = dims(nb + 2); // kv batch..., e, g
+  SmallVector<AffineExpr> at(e.begin(), e.begin() + nb);
+  if (nb > 0)
+    at[nb - 1] = at[nb - 1] * (f.kvBroadcastHead ? 0 : f.group) + e[nb + 1];
+  at.push_back(e[nb]);
+  AffineMap rowsAt = AffineMap::get(nb + 2, 0, at, ctx);
+  SmallVector<utils::IteratorType> its2(nb + 2, utils::IteratorType::parallel);
+  its2[nb + 1] = utils::IteratorType::reduction;
+  Value perKVInit = zeros(kvSizes);
+  auto perKV = linalg::GenericOp::create(
+      rw, loc, TypeRange{perKVInit.getType()},
+      ValueRange{rows.getResult(0), groupRange.getResult()},
+      ValueRange{perKVInit},
+      ArrayRef<AffineMap>{
+          rowsAt, AffineMap::get(nb + 2, 0, {e[nb + 1]}, ctx),
+          AffineMap::get(nb + 2, 0, ArrayRef(e).take_front(nb + 1), ctx)},
+      its2, [&](OpBuilder &b, Location l, ValueRange a) {
+        linalg::YieldOp::create(
+            b, l,
+            ValueRange{arith::AddFOp::create(
+                b, l, a[2], arith::MulFOp::create(b, l, a[0], inv.getResult()))});
+      });
+  made.push_back(perKV);
+  // dV + perKV on every key.
+  SmallVector<AffineExpr> kv = dims(nb + 2); // kv batch..., j, e
+  SmallVector<AffineExpr> perKVAt(kv.begin(), kv.begin() + nb);
+  perKVAt.push_back(kv[nb + 1]);
+  auto dvInit = tensor::EmptyOp::create(rw, loc,
+                                        tensor::getMixedSizes(rw, loc, dV),
+                                        getElementTypeOrSelf(dV.getType()));
+  made.push_back(dvInit);
+  Type dvElt = getElementTypeOrSelf(dV.getType());
+  auto sum = linalg::GenericOp::create(
+      rw, loc, TypeRange{dV.getType()}, ValueRange{dV, perKV.getResult(0)},
+      ValueRange{dvInit.getResult()},
+      ArrayRef<AffineMap>{AffineMap::get(nb + 2, 0, kv, ctx),
+                          AffineMap::get(nb + 2, 0, perKVAt, ctx),
+                          AffineMap::get(nb + 2, 0, kv, ctx)},
+      SmallVector<utils::IteratorType>(nb + 2, utils::IteratorType::parallel),
+      [&](OpBuilder &b, Location l, ValueRange a) {
+        Value x = arith::AddFOp::create(b, l, extended(b, l, a[0]), a[1]);
+        if (dvElt != f32)
+          x = arith::TruncFOp::create(b, l, dvElt, x);
+        linalg::YieldOp::create(b, l, ValueRange{x});
+      });
+  made.push_back(sum);
+  return sum.getResult(0);
+}
+
 Reason raise::emitBackward(RewriterBase &rw, const ForwardFacts &f,
                            const BackwardFacts &b, AttentionOp attn, Value q,
                            Value k, Value v, Value mask,
@@ -1184,6 +1344,10 @@ Reason raise::emitBackward(RewriterBase &rw, const ForwardFacts &f,
       return "the backward's operands do not form a valid "
              "flash.attention_grad";
   }
+  Value gradValue = grad.getGradValue();
+  if (f.emptyRowsAverage || f.emptyRowsFromTensors)
+    gradValue = addEmptyRowsToGradValue(rw, loc, f, attn.getLse(), dO, v,
+                                        gradValue, made);
   DominanceInfo dom;
   SmallVector<std::pair<Value, Value>> repl;
   for (const GradOutput &o : b.outputs) {
@@ -1200,11 +1364,11 @@ Reason raise::emitBackward(RewriterBase &rw, const ForwardFacts &f,
       src = grad.getGradKey();
       break;
     case GradOutput::DV:
-      src = grad.getGradValue();
+      src = gradValue;
       break;
     case GradOutput::DKV: {
       // The tied tensor's gradient: the two roles' sum.
-      Value a = grad.getGradKey(), b = grad.getGradValue();
+      Value a = grad.getGradKey(), b = gradValue;
       if (a.getType() != b.getType())
         return "the tied operand's two gradients differ in shape";
       Value init = tensor::EmptyOp::create(

@@ -213,23 +213,25 @@ Reason checkUses(Candidate &c) {
        raise::recomputedProbabilities(c.ec, mb, f, c.rootExpr, slice))
     forBackward.push_back(use);
   // A row without keys under a finite fill has lse = fill + log(Nk), which
-  // f32 rounds to the fill: P recomputed from it is 1, not 1 / Nk.
+  // f32 rounds to the fill. A backward's P there is 1 / Nk (dV gets those
+  // rows' dO / Nk on every key, emitBackward) and its dS zero (the fill's
+  // select takes the gradient).
   Reason why;
-  if (!c.lseUses.empty() || !forBackward.empty())
+  if (!c.lseUses.empty())
     f.emptyRowsFromTensors = false;
-  if (f.emptyRowsAverage && (!c.lseUses.empty() || !forBackward.empty()))
+  if (f.emptyRowsAverage && !c.lseUses.empty())
     why = "the mask fills with a finite stand-in for -inf (finfo.min, "
           "-1e9) and may leave rows without any key, where the program "
           "averages V uniformly: the raise averages V into those rows of "
           "the output, but not into the row log-sum-exp (-inf there, the "
-          "fill plus log Nk in the program), which the " +
-          std::string(forBackward.empty() ? "program reads"
-                                          : "backward's probabilities need");
+          "fill plus log Nk in the program), which the program reads";
   else if (forBackward.empty())
     return "";
   else
     why = raise::proveBackward(c.ec, mb, f, c.rootExpr, c.root, slice,
                                forBackward, c.backward);
+  if (why.empty() && c.backward && c.backward->dSNotRemasked)
+    f.emptyRowsFromTensors = false;
   if (!why.empty()) {
     SmallVector<Operation *> work;
     for (auto [v, user] : forBackward)
@@ -818,9 +820,10 @@ Reason emit(RewriterBase &rw, Candidate &c) {
     rw.setInsertionPoint(rootDef);
     auto rank = cast<RankedTensorType>(out.getType()).getRank();
     AffineMap id = AffineMap::getMultiDimIdentityMap(rank, ctx);
+    // (Both as inputs: the FX front reads a generic's inputs back.)
     auto add = linalg::GenericOp::create(
-        rw, loc, out.getType(), ValueRange{out}, ValueRange{c.accumulator},
-        ArrayRef<AffineMap>{id, id},
+        rw, loc, out.getType(), ValueRange{out, c.accumulator},
+        ValueRange{out}, ArrayRef<AffineMap>{id, id, id},
         SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
         [&](OpBuilder &b, Location l, ValueRange args) {
           linalg::YieldOp::create(

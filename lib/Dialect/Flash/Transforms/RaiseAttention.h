@@ -77,6 +77,11 @@ struct BackwardFacts {
   SmallVector<GradOutput> outputs;
   /// Every op the walk from P reached.
   SmallVector<Operation *> reached;
+  /// dQ or dK was proven where the program does not re-mask dS while a
+  /// mask read from tensors may leave rows without keys under a finite
+  /// fill (an added padding mask): exact only where no row is, so the fill
+  /// is taken as -inf (no average of V, no dV of those rows).
+  bool dSNotRemasked = false;
 };
 
 /// Proves that the uses `uses` of the forward's values (P, by autodiff) are

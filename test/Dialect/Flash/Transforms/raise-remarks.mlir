@@ -1446,195 +1446,6 @@ func.func @negative_mixed_fills_rows_without_keys(%q: tensor<37x16xf32>, %k: ten
 
 // -----
 
-// A joint forward and backward graph (a tester's window, 28 <= j - i <= 32,
-// leaves rows i > 6 of 35 keys without any) under finfo.min:
-// the backward's P there is 1 / Nk in the program, 0 in flash.attention
-// (its lse -inf), and the raise corrects only the forward's output.
-// CHECK-LABEL: func.func @negative_joint_fmin_rows_without_keys
-// CHECK-NOT: flash.attention
-func.func @negative_joint_fmin_rows_without_keys(%A_q: tensor<1x2x11x8xf32>, %A_k: tensor<1x2x35x8xf32>, %A_v: tensor<1x2x35x8xf32>, %A_dout: tensor<1x2x11x8xf32>) -> (tensor<1x2x11x8xf32>, tensor<1x2x11x8xf32>, tensor<1x2x35x8xf32>, tensor<1x2x35x8xf32>) {
-  %_e1 = tensor.empty() : tensor<1x2x11x35xf32>
-  %_c2 = arith.constant 0.0 : f32
-  %_f3 = linalg.fill ins(%_c2 : f32) outs(%_e1 : tensor<1x2x11x35xf32>) -> tensor<1x2x11x35xf32>
-  %_g4 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j, d) -> (b, h, i, d)>, affine_map<(b, h, i, j, d) -> (b, h, j, d)>, affine_map<(b, h, i, j, d) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%A_q, %A_k : tensor<1x2x11x8xf32>, tensor<1x2x35x8xf32>) outs(%_f3 : tensor<1x2x11x35xf32>) {
-  ^bb0(%a0: f32, %a1: f32, %out: f32):
-    %m = arith.mulf %a0, %a1 : f32
-    %r = arith.addf %out, %m : f32
-    linalg.yield %r : f32
-  } -> tensor<1x2x11x35xf32>
-  %_e5 = tensor.empty() : tensor<1x2x11x35xf32>
-  %_g6 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g4 : tensor<1x2x11x35xf32>) outs(%_e5 : tensor<1x2x11x35xf32>) {
-  ^bb0(%a0: f32, %out: f32):
-    %c = arith.constant 0.35355339059327373 : f32
-    %r = arith.mulf %a0, %c : f32
-    linalg.yield %r : f32
-  } -> tensor<1x2x11x35xf32>
-  %_e7 = tensor.empty() : tensor<11x35xf32>
-  %_c8 = arith.constant 1.0 : f32
-  %_f9 = linalg.fill ins(%_c8 : f32) outs(%_e7 : tensor<11x35xf32>) -> tensor<11x35xf32>
-  %_e10 = tensor.empty() : tensor<11x35xf32>
-  %_g11 = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%_f9 : tensor<11x35xf32>) outs(%_e10 : tensor<11x35xf32>) {
-  ^bb0(%a0: f32, %out: f32):
-    %i = linalg.index 0 : index
-    %j = linalg.index 1 : index
-    %ic = arith.index_cast %i : index to i64
-    %jc = arith.index_cast %j : index to i64
-    %d = arith.subi %jc, %ic : i64
-    %o = arith.constant 32 : i64
-    %k = arith.cmpi sle, %d, %o : i64
-    %z = arith.constant 0.0 : f32
-    %r = arith.select %k, %a0, %z : f32
-    linalg.yield %r : f32
-  } -> tensor<11x35xf32>
-  %_e12 = tensor.empty() : tensor<11x35xf32>
-  %_g13 = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%_g11 : tensor<11x35xf32>) outs(%_e12 : tensor<11x35xf32>) {
-  ^bb0(%a0: f32, %out: f32):
-    %i = linalg.index 0 : index
-    %j = linalg.index 1 : index
-    %ic = arith.index_cast %i : index to i64
-    %jc = arith.index_cast %j : index to i64
-    %d = arith.subi %jc, %ic : i64
-    %o = arith.constant 28 : i64
-    %k = arith.cmpi sge, %d, %o : i64
-    %z = arith.constant 0.0 : f32
-    %r = arith.select %k, %a0, %z : f32
-    linalg.yield %r : f32
-  } -> tensor<11x35xf32>
-  %_e14 = tensor.empty() : tensor<1x2x11x35xf32>
-  %_g15 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g6, %_g13 : tensor<1x2x11x35xf32>, tensor<11x35xf32>) outs(%_e14 : tensor<1x2x11x35xf32>) {
-  ^bb0(%a0: f32, %a1: f32, %out: f32):
-    %z = arith.constant 0.0 : f32
-    %e = arith.cmpf oeq, %a1, %z : f32
-    %mn = arith.constant -3.40282347E+38 : f32
-    %r = arith.select %e, %mn, %a0 : f32
-    linalg.yield %r : f32
-  } -> tensor<1x2x11x35xf32>
-  %_e16 = tensor.empty() : tensor<1x2x11x1xf32>
-  %_c17 = arith.constant 0xFF800000 : f32
-  %_f18 = linalg.fill ins(%_c17 : f32) outs(%_e16 : tensor<1x2x11x1xf32>) -> tensor<1x2x11x1xf32>
-  %_g19 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%_g15 : tensor<1x2x11x35xf32>) outs(%_f18 : tensor<1x2x11x1xf32>) {
-  ^bb0(%a0: f32, %out: f32):
-    %r = arith.maximumf %a0, %out : f32
-    linalg.yield %r : f32
-  } -> tensor<1x2x11x1xf32>
-  %_e20 = tensor.empty() : tensor<1x2x11x35xf32>
-  %_g21 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g15, %_g19 : tensor<1x2x11x35xf32>, tensor<1x2x11x1xf32>) outs(%_e20 : tensor<1x2x11x35xf32>) {
-  ^bb0(%a0: f32, %a1: f32, %out: f32):
-    %r = arith.subf %a0, %a1 : f32
-    linalg.yield %r : f32
-  } -> tensor<1x2x11x35xf32>
-  %_e22 = tensor.empty() : tensor<1x2x11x35xf32>
-  %_g23 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g21 : tensor<1x2x11x35xf32>) outs(%_e22 : tensor<1x2x11x35xf32>) {
-  ^bb0(%a0: f32, %out: f32):
-    %r = math.exp %a0 : f32
-    linalg.yield %r : f32
-  } -> tensor<1x2x11x35xf32>
-  %_e24 = tensor.empty() : tensor<1x2x11x1xf32>
-  %_c25 = arith.constant 0.0 : f32
-  %_f26 = linalg.fill ins(%_c25 : f32) outs(%_e24 : tensor<1x2x11x1xf32>) -> tensor<1x2x11x1xf32>
-  %_g27 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%_g23 : tensor<1x2x11x35xf32>) outs(%_f26 : tensor<1x2x11x1xf32>) {
-  ^bb0(%a0: f32, %out: f32):
-    %r = arith.addf %a0, %out : f32
-    linalg.yield %r : f32
-  } -> tensor<1x2x11x1xf32>
-  %_e28 = tensor.empty() : tensor<1x2x11x35xf32>
-  %_g29 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g23, %_g27 : tensor<1x2x11x35xf32>, tensor<1x2x11x1xf32>) outs(%_e28 : tensor<1x2x11x35xf32>) {
-  ^bb0(%a0: f32, %a1: f32, %out: f32):
-    %r = arith.divf %a0, %a1 : f32
-    linalg.yield %r : f32
-  } -> tensor<1x2x11x35xf32>
-  %_e30 = tensor.empty() : tensor<1x2x11x8xf32>
-  %_c31 = arith.constant 0.0 : f32
-  %_f32 = linalg.fill ins(%_c31 : f32) outs(%_e30 : tensor<1x2x11x8xf32>) -> tensor<1x2x11x8xf32>
-  // expected-remark @+1 {{attention not raised: the mask fills with a finite stand-in for -inf (finfo.min, -1e9) and may leave rows without any key, where the program averages V uniformly: the raise averages V into those rows of the output, but not into the row log-sum-exp (-inf there, the fill plus log Nk in the program), which the backward's probabilities need}}
-  %_g33 = linalg.generic {indexing_maps = [affine_map<(b, h, i, d, j) -> (b, h, i, j)>, affine_map<(b, h, i, d, j) -> (b, h, j, d)>, affine_map<(b, h, i, d, j) -> (b, h, i, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%_g29, %A_v : tensor<1x2x11x35xf32>, tensor<1x2x35x8xf32>) outs(%_f32 : tensor<1x2x11x8xf32>) {
-  ^bb0(%a0: f32, %a1: f32, %out: f32):
-    %m = arith.mulf %a0, %a1 : f32
-    %r = arith.addf %out, %m : f32
-    linalg.yield %r : f32
-  } -> tensor<1x2x11x8xf32>
-  %_e34 = tensor.empty() : tensor<1x2x35x8xf32>
-  %_c35 = arith.constant 0.0 : f32
-  %_f36 = linalg.fill ins(%_c35 : f32) outs(%_e34 : tensor<1x2x35x8xf32>) -> tensor<1x2x35x8xf32>
-  %_g37 = linalg.generic {indexing_maps = [affine_map<(b, h, j, d, i) -> (b, h, i, j)>, affine_map<(b, h, j, d, i) -> (b, h, i, d)>, affine_map<(b, h, j, d, i) -> (b, h, j, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%_g29, %A_dout : tensor<1x2x11x35xf32>, tensor<1x2x11x8xf32>) outs(%_f36 : tensor<1x2x35x8xf32>) {
-  ^bb0(%a0: f32, %a1: f32, %out: f32):
-    %m = arith.mulf %a0, %a1 : f32
-    %r = arith.addf %out, %m : f32
-    linalg.yield %r : f32
-  } -> tensor<1x2x35x8xf32>
-  %_e38 = tensor.empty() : tensor<1x2x11x35xf32>
-  %_c39 = arith.constant 0.0 : f32
-  %_f40 = linalg.fill ins(%_c39 : f32) outs(%_e38 : tensor<1x2x11x35xf32>) -> tensor<1x2x11x35xf32>
-  %_g41 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j, d) -> (b, h, i, d)>, affine_map<(b, h, i, j, d) -> (b, h, j, d)>, affine_map<(b, h, i, j, d) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%A_dout, %A_v : tensor<1x2x11x8xf32>, tensor<1x2x35x8xf32>) outs(%_f40 : tensor<1x2x11x35xf32>) {
-  ^bb0(%a0: f32, %a1: f32, %out: f32):
-    %m = arith.mulf %a0, %a1 : f32
-    %r = arith.addf %out, %m : f32
-    linalg.yield %r : f32
-  } -> tensor<1x2x11x35xf32>
-  %_e42 = tensor.empty() : tensor<1x2x11x35xf32>
-  %_g43 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g41, %_g29 : tensor<1x2x11x35xf32>, tensor<1x2x11x35xf32>) outs(%_e42 : tensor<1x2x11x35xf32>) {
-  ^bb0(%a0: f32, %a1: f32, %out: f32):
-    %r = arith.mulf %a0, %a1 : f32
-    linalg.yield %r : f32
-  } -> tensor<1x2x11x35xf32>
-  %_e44 = tensor.empty() : tensor<1x2x11x1xf32>
-  %_c45 = arith.constant 0.0 : f32
-  %_f46 = linalg.fill ins(%_c45 : f32) outs(%_e44 : tensor<1x2x11x1xf32>) -> tensor<1x2x11x1xf32>
-  %_g47 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%_g43 : tensor<1x2x11x35xf32>) outs(%_f46 : tensor<1x2x11x1xf32>) {
-  ^bb0(%a0: f32, %out: f32):
-    %r = arith.addf %a0, %out : f32
-    linalg.yield %r : f32
-  } -> tensor<1x2x11x1xf32>
-  %_e48 = tensor.empty() : tensor<1x2x11x35xf32>
-  %_g49 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g41, %_g47 : tensor<1x2x11x35xf32>, tensor<1x2x11x1xf32>) outs(%_e48 : tensor<1x2x11x35xf32>) {
-  ^bb0(%a0: f32, %a1: f32, %out: f32):
-    %r = arith.subf %a0, %a1 : f32
-    linalg.yield %r : f32
-  } -> tensor<1x2x11x35xf32>
-  %_e50 = tensor.empty() : tensor<1x2x11x35xf32>
-  %_g51 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g49, %_g29 : tensor<1x2x11x35xf32>, tensor<1x2x11x35xf32>) outs(%_e50 : tensor<1x2x11x35xf32>) {
-  ^bb0(%a0: f32, %a1: f32, %out: f32):
-    %r = arith.mulf %a0, %a1 : f32
-    linalg.yield %r : f32
-  } -> tensor<1x2x11x35xf32>
-  %_e52 = tensor.empty() : tensor<1x2x11x35xf32>
-  %_g53 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g51, %_g13 : tensor<1x2x11x35xf32>, tensor<11x35xf32>) outs(%_e52 : tensor<1x2x11x35xf32>) {
-  ^bb0(%a0: f32, %a1: f32, %out: f32):
-    %z = arith.constant 0.0 : f32
-    %e = arith.cmpf oeq, %a1, %z : f32
-    %r = arith.select %e, %z, %a0 : f32
-    linalg.yield %r : f32
-  } -> tensor<1x2x11x35xf32>
-  %_e54 = tensor.empty() : tensor<1x2x11x35xf32>
-  %_g55 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g53 : tensor<1x2x11x35xf32>) outs(%_e54 : tensor<1x2x11x35xf32>) {
-  ^bb0(%a0: f32, %out: f32):
-    %c = arith.constant 0.35355339059327373 : f32
-    %r = arith.mulf %a0, %c : f32
-    linalg.yield %r : f32
-  } -> tensor<1x2x11x35xf32>
-  %_e56 = tensor.empty() : tensor<1x2x11x8xf32>
-  %_c57 = arith.constant 0.0 : f32
-  %_f58 = linalg.fill ins(%_c57 : f32) outs(%_e56 : tensor<1x2x11x8xf32>) -> tensor<1x2x11x8xf32>
-  %_g59 = linalg.generic {indexing_maps = [affine_map<(b, h, i, d, j) -> (b, h, i, j)>, affine_map<(b, h, i, d, j) -> (b, h, j, d)>, affine_map<(b, h, i, d, j) -> (b, h, i, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%_g55, %A_k : tensor<1x2x11x35xf32>, tensor<1x2x35x8xf32>) outs(%_f58 : tensor<1x2x11x8xf32>) {
-  ^bb0(%a0: f32, %a1: f32, %out: f32):
-    %m = arith.mulf %a0, %a1 : f32
-    %r = arith.addf %out, %m : f32
-    linalg.yield %r : f32
-  } -> tensor<1x2x11x8xf32>
-  %_e60 = tensor.empty() : tensor<1x2x35x8xf32>
-  %_c61 = arith.constant 0.0 : f32
-  %_f62 = linalg.fill ins(%_c61 : f32) outs(%_e60 : tensor<1x2x35x8xf32>) -> tensor<1x2x35x8xf32>
-  %_g63 = linalg.generic {indexing_maps = [affine_map<(b, h, j, d, i) -> (b, h, i, j)>, affine_map<(b, h, j, d, i) -> (b, h, i, d)>, affine_map<(b, h, j, d, i) -> (b, h, j, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%_g55, %A_q : tensor<1x2x11x35xf32>, tensor<1x2x11x8xf32>) outs(%_f62 : tensor<1x2x35x8xf32>) {
-  ^bb0(%a0: f32, %a1: f32, %out: f32):
-    %m = arith.mulf %a0, %a1 : f32
-    %r = arith.addf %out, %m : f32
-    linalg.yield %r : f32
-  } -> tensor<1x2x35x8xf32>
-  return %_g33, %_g59, %_g63, %_g37 : tensor<1x2x11x8xf32>, tensor<1x2x11x8xf32>, tensor<1x2x35x8xf32>, tensor<1x2x35x8xf32>
-}
-
-// -----
-
 // A window that leaves every row without a key (j == i - 40 with Nq = 37):
 // the model finds P identically 0; said, not passed over.
 // CHECK-LABEL: func.func @negative_every_score_masked
@@ -2108,4 +1919,165 @@ func.func @negative_joint_graph_pv_accumulates(%A_q: tensor<1x2x19x8xf32>, %A_k:
     linalg.yield %r : f32
   } -> tensor<1x2x19x8xf32>
   return %_g14, %_g42, %_g46, %_g18 : tensor<1x2x19x8xf32>, tensor<1x2x19x8xf32>, tensor<1x2x19x8xf32>, tensor<1x2x19x8xf32>
+}
+
+// -----
+
+// A joint graph whose causal mask (offset -3: rows 0-2 without keys) adds
+// finfo.min: the program's P on those rows is 1 / Nk and its backward does
+// not re-mask dS, so its dQ and dK have those rows' terms.
+// CHECK-LABEL: func.func @negative_joint_graph_added_fill_rows_without_keys
+// CHECK-NOT: flash.attention
+func.func @negative_joint_graph_added_fill_rows_without_keys(%A_q: tensor<1x2x19x8xf32>, %A_k: tensor<1x2x19x8xf32>, %A_v: tensor<1x2x19x8xf32>, %A_dout: tensor<1x2x19x8xf32>) -> (tensor<1x2x19x8xf32>, tensor<1x2x19x8xf32>, tensor<1x2x19x8xf32>, tensor<1x2x19x8xf32>) {
+  %_e1 = tensor.empty() : tensor<1x2x19x19xf32>
+  %_c2 = arith.constant 0.0 : f32
+  %_f3 = linalg.fill ins(%_c2 : f32) outs(%_e1 : tensor<1x2x19x19xf32>) -> tensor<1x2x19x19xf32>
+  %_g4 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j, d) -> (b, h, i, d)>, affine_map<(b, h, i, j, d) -> (b, h, j, d)>, affine_map<(b, h, i, j, d) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%A_q, %A_k : tensor<1x2x19x8xf32>, tensor<1x2x19x8xf32>) outs(%_f3 : tensor<1x2x19x19xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %m = arith.mulf %a0, %a1 : f32
+    %r = arith.addf %out, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<1x2x19x19xf32>
+  %_e5 = tensor.empty() : tensor<1x2x19x19xf32>
+  %_g6 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g4 : tensor<1x2x19x19xf32>) outs(%_e5 : tensor<1x2x19x19xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %c = arith.constant 0.35355339059327373 : f32
+    %r = arith.mulf %a0, %c : f32
+    linalg.yield %r : f32
+  } -> tensor<1x2x19x19xf32>
+  %_e7 = tensor.empty() : tensor<19x19xf32>
+  %_g8 = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} outs(%_e7 : tensor<19x19xf32>) {
+  ^bb0(%out: f32):
+    %i = linalg.index 0 : index
+    %j = linalg.index 1 : index
+    %ic = arith.index_cast %i : index to i64
+    %jc = arith.index_cast %j : index to i64
+    %off = arith.constant -3 : i64
+    %ip = arith.addi %ic, %off : i64
+    %keep = arith.cmpi sle, %jc, %ip : i64
+    %mn = arith.constant -3.40282347E+38 : f32
+    %z = arith.constant 0.0 : f32
+    %r = arith.select %keep, %z, %mn : f32
+    linalg.yield %r : f32
+  } -> tensor<19x19xf32>
+  %_e9 = tensor.empty() : tensor<1x2x19x19xf32>
+  %_g10 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g6, %_g8 : tensor<1x2x19x19xf32>, tensor<19x19xf32>) outs(%_e9 : tensor<1x2x19x19xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %r = arith.addf %a0, %a1 : f32
+    linalg.yield %r : f32
+  } -> tensor<1x2x19x19xf32>
+  %_e11 = tensor.empty() : tensor<1x2x19x1xf32>
+  %_c12 = arith.constant 0xFF800000 : f32
+  %_f13 = linalg.fill ins(%_c12 : f32) outs(%_e11 : tensor<1x2x19x1xf32>) -> tensor<1x2x19x1xf32>
+  %_g14 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%_g10 : tensor<1x2x19x19xf32>) outs(%_f13 : tensor<1x2x19x1xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %r = arith.maximumf %a0, %out : f32
+    linalg.yield %r : f32
+  } -> tensor<1x2x19x1xf32>
+  %_e15 = tensor.empty() : tensor<1x2x19x19xf32>
+  %_g16 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g10, %_g14 : tensor<1x2x19x19xf32>, tensor<1x2x19x1xf32>) outs(%_e15 : tensor<1x2x19x19xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %r = arith.subf %a0, %a1 : f32
+    linalg.yield %r : f32
+  } -> tensor<1x2x19x19xf32>
+  %_e17 = tensor.empty() : tensor<1x2x19x19xf32>
+  %_g18 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g16 : tensor<1x2x19x19xf32>) outs(%_e17 : tensor<1x2x19x19xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %r = math.exp %a0 : f32
+    linalg.yield %r : f32
+  } -> tensor<1x2x19x19xf32>
+  %_e19 = tensor.empty() : tensor<1x2x19x1xf32>
+  %_c20 = arith.constant 0.0 : f32
+  %_f21 = linalg.fill ins(%_c20 : f32) outs(%_e19 : tensor<1x2x19x1xf32>) -> tensor<1x2x19x1xf32>
+  %_g22 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%_g18 : tensor<1x2x19x19xf32>) outs(%_f21 : tensor<1x2x19x1xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %r = arith.addf %a0, %out : f32
+    linalg.yield %r : f32
+  } -> tensor<1x2x19x1xf32>
+  %_e23 = tensor.empty() : tensor<1x2x19x19xf32>
+  %_g24 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g18, %_g22 : tensor<1x2x19x19xf32>, tensor<1x2x19x1xf32>) outs(%_e23 : tensor<1x2x19x19xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %r = arith.divf %a0, %a1 : f32
+    linalg.yield %r : f32
+  } -> tensor<1x2x19x19xf32>
+  %_e25 = tensor.empty() : tensor<1x2x19x8xf32>
+  %_c26 = arith.constant 0.0 : f32
+  %_f27 = linalg.fill ins(%_c26 : f32) outs(%_e25 : tensor<1x2x19x8xf32>) -> tensor<1x2x19x8xf32>
+  // expected-remark @+1 {{attention not raised: the mask's finite fill (finfo.min, -1e9) may leave rows without any key, where the program's probabilities are 1 / Nk, and its backward does not re-mask dS (an added fill): dQ and dK get those rows' terms, which the raised backward would not}}
+  %_g28 = linalg.generic {indexing_maps = [affine_map<(b, h, i, d, j) -> (b, h, i, j)>, affine_map<(b, h, i, d, j) -> (b, h, j, d)>, affine_map<(b, h, i, d, j) -> (b, h, i, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%_g24, %A_v : tensor<1x2x19x19xf32>, tensor<1x2x19x8xf32>) outs(%_f27 : tensor<1x2x19x8xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %m = arith.mulf %a0, %a1 : f32
+    %r = arith.addf %out, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<1x2x19x8xf32>
+  %_e29 = tensor.empty() : tensor<1x2x19x8xf32>
+  %_c30 = arith.constant 0.0 : f32
+  %_f31 = linalg.fill ins(%_c30 : f32) outs(%_e29 : tensor<1x2x19x8xf32>) -> tensor<1x2x19x8xf32>
+  %_g32 = linalg.generic {indexing_maps = [affine_map<(b, h, j, d, i) -> (b, h, i, j)>, affine_map<(b, h, j, d, i) -> (b, h, i, d)>, affine_map<(b, h, j, d, i) -> (b, h, j, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%_g24, %A_dout : tensor<1x2x19x19xf32>, tensor<1x2x19x8xf32>) outs(%_f31 : tensor<1x2x19x8xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %m = arith.mulf %a0, %a1 : f32
+    %r = arith.addf %out, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<1x2x19x8xf32>
+  %_e33 = tensor.empty() : tensor<1x2x19x19xf32>
+  %_c34 = arith.constant 0.0 : f32
+  %_f35 = linalg.fill ins(%_c34 : f32) outs(%_e33 : tensor<1x2x19x19xf32>) -> tensor<1x2x19x19xf32>
+  %_g36 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j, d) -> (b, h, i, d)>, affine_map<(b, h, i, j, d) -> (b, h, j, d)>, affine_map<(b, h, i, j, d) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%A_dout, %A_v : tensor<1x2x19x8xf32>, tensor<1x2x19x8xf32>) outs(%_f35 : tensor<1x2x19x19xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %m = arith.mulf %a0, %a1 : f32
+    %r = arith.addf %out, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<1x2x19x19xf32>
+  %_e37 = tensor.empty() : tensor<1x2x19x19xf32>
+  %_g38 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g36, %_g24 : tensor<1x2x19x19xf32>, tensor<1x2x19x19xf32>) outs(%_e37 : tensor<1x2x19x19xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %r = arith.mulf %a0, %a1 : f32
+    linalg.yield %r : f32
+  } -> tensor<1x2x19x19xf32>
+  %_e39 = tensor.empty() : tensor<1x2x19x1xf32>
+  %_c40 = arith.constant 0.0 : f32
+  %_f41 = linalg.fill ins(%_c40 : f32) outs(%_e39 : tensor<1x2x19x1xf32>) -> tensor<1x2x19x1xf32>
+  %_g42 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%_g38 : tensor<1x2x19x19xf32>) outs(%_f41 : tensor<1x2x19x1xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %r = arith.addf %a0, %out : f32
+    linalg.yield %r : f32
+  } -> tensor<1x2x19x1xf32>
+  %_e43 = tensor.empty() : tensor<1x2x19x19xf32>
+  %_g44 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g36, %_g42 : tensor<1x2x19x19xf32>, tensor<1x2x19x1xf32>) outs(%_e43 : tensor<1x2x19x19xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %r = arith.subf %a0, %a1 : f32
+    linalg.yield %r : f32
+  } -> tensor<1x2x19x19xf32>
+  %_e45 = tensor.empty() : tensor<1x2x19x19xf32>
+  %_g46 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g44, %_g24 : tensor<1x2x19x19xf32>, tensor<1x2x19x19xf32>) outs(%_e45 : tensor<1x2x19x19xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %r = arith.mulf %a0, %a1 : f32
+    linalg.yield %r : f32
+  } -> tensor<1x2x19x19xf32>
+  %_e47 = tensor.empty() : tensor<1x2x19x19xf32>
+  %_g48 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%_g46 : tensor<1x2x19x19xf32>) outs(%_e47 : tensor<1x2x19x19xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %c = arith.constant 0.35355339059327373 : f32
+    %r = arith.mulf %a0, %c : f32
+    linalg.yield %r : f32
+  } -> tensor<1x2x19x19xf32>
+  %_e49 = tensor.empty() : tensor<1x2x19x8xf32>
+  %_c50 = arith.constant 0.0 : f32
+  %_f51 = linalg.fill ins(%_c50 : f32) outs(%_e49 : tensor<1x2x19x8xf32>) -> tensor<1x2x19x8xf32>
+  %_g52 = linalg.generic {indexing_maps = [affine_map<(b, h, i, d, j) -> (b, h, i, j)>, affine_map<(b, h, i, d, j) -> (b, h, j, d)>, affine_map<(b, h, i, d, j) -> (b, h, i, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%_g48, %A_k : tensor<1x2x19x19xf32>, tensor<1x2x19x8xf32>) outs(%_f51 : tensor<1x2x19x8xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %m = arith.mulf %a0, %a1 : f32
+    %r = arith.addf %out, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<1x2x19x8xf32>
+  %_e53 = tensor.empty() : tensor<1x2x19x8xf32>
+  %_c54 = arith.constant 0.0 : f32
+  %_f55 = linalg.fill ins(%_c54 : f32) outs(%_e53 : tensor<1x2x19x8xf32>) -> tensor<1x2x19x8xf32>
+  %_g56 = linalg.generic {indexing_maps = [affine_map<(b, h, j, d, i) -> (b, h, i, j)>, affine_map<(b, h, j, d, i) -> (b, h, i, d)>, affine_map<(b, h, j, d, i) -> (b, h, j, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%_g48, %A_q : tensor<1x2x19x19xf32>, tensor<1x2x19x8xf32>) outs(%_f55 : tensor<1x2x19x8xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %m = arith.mulf %a0, %a1 : f32
+    %r = arith.addf %out, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<1x2x19x8xf32>
+  return %_g28, %_g52, %_g56, %_g32 : tensor<1x2x19x8xf32>, tensor<1x2x19x8xf32>, tensor<1x2x19x8xf32>, tensor<1x2x19x8xf32>
 }

@@ -41,8 +41,9 @@ def FlashRaiseAttention : Pass<"flash-raise-attention"> {
     A fully masked row gives 0 where the original program gives NaN; every
     other row agrees. Under a finite fill (finfo.min) the program averages
     V over a row without keys: where the positions (or a mask read from
-    tensors whose fill is selected) may leave one, a forward's rows whose
-    lse is -inf get that average after the op (`average-empty-rows`).
+    tensors whose fill is selected) may leave one, the rows whose lse is
+    -inf get that average after the op, and in a joint graph dV gets
+    those rows' dO / Nk on every key (`average-empty-rows`).
 
     Before:
     ```mlir
@@ -71,9 +72,10 @@ def FlashRaiseAttention : Pass<"flash-raise-attention"> {
     Option<"averageEmptyRows", "average-empty-rows", "bool",
            /*default=*/"true",
            "Under a finite fill (finfo.min), give rows without keys the "
-           "program's average of V after the op (false: refuse where the "
-           "positions may leave such rows, take a mask read from tensors "
-           "as -inf; for a front that maps the op alone back)">
+           "program's average of V after the op, and their dO / Nk to dV "
+           "(false: refuse where the positions may leave such rows, take a "
+           "mask read from tensors as -inf; for a front that maps the op "
+           "alone back)">
   ];
 }
 
