@@ -39,13 +39,18 @@
 // WGMMA: llvm.inline_asm has_side_effects asm_dialect = att "fence.proxy.async.shared::cta;"
 // WGMMA: gpu.barrier
 // WGMMA: llvm.inline_asm {{.*}}wgmma.fence.sync.aligned;{{.*}}wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {{.*}} d, z, 1, 1, 0;{{.*}}wgmma.commit_group.sync.aligned;{{.*}}wgmma.wait_group.sync.aligned 0;
-// Each score scaled by scale log2 e (rounded) before the max, p = 2^(x - m):
-// the max's own exponent is exactly 0 (a one-hot row gives p = 1, o = v).
-// WGMMA: %[[X:.*]] = arith.mulf %{{.*}}, %{{.*}} : f32
-// WGMMA-NEXT: arith.maxnumf %{{.*}}, %[[X]] : f32
+// The rows' maxima over the scores as the products give them, p = 2^(x u -
+// m u) with u = scale log2 e by one FMA (mulf and addf, contract): m u is
+// rounded once per row.
+// WGMMA-NOT: arith.mulf %{{.*}}, %cst{{.*}} : f32
 // WGMMA: gpu.shuffle xor
-// WGMMA: %[[NEGM:.*]] = arith.negf
-// WGMMA: %[[E:.*]] = arith.addf %{{.*}}, %[[NEGM]] : f32
+// WGMMA: %[[MAX:.*]] = arith.maxnumf %arg{{[0-9]+}}, %{{.*}} : f32
+// WGMMA: %[[M:.*]] = arith.select %{{.*}}, %{{.*}}, %[[MAX]] : f32
+// WGMMA: %[[NEGMU:.*]] = arith.mulf %[[M]], %[[NEGU:.*]] : f32
+// WGMMA: %[[ALPHA:.*]] = arith.addf %{{.*}}, %[[NEGMU]] fastmath<contract> : f32
+// WGMMA-NEXT: math.exp2 %[[ALPHA]]
+// WGMMA: %[[XU:.*]] = arith.mulf %{{[0-9]+}}, %{{.*}} fastmath<contract> : f32
+// WGMMA-NEXT: %[[E:.*]] = arith.addf %[[XU]], %[[NEGMU]] fastmath<contract> : f32
 // WGMMA-NEXT: math.exp2 %[[E]]
 // WGMMA: llvm.inline_asm {{.*}}wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {{.*}} d, p, 1, 1, 1;
 // WGMMA-NOT: ldmatrix
