@@ -1778,6 +1778,12 @@ def _consumer(gm, s):
         if name in _PASS_THROUGH:
             n = u
             continue
+        # (Times a constant, an eval-mode dropout's factor: the raise
+        # scales the op's output.)
+        if name in ("mul", "truediv", "div") and len(u.args) == 2 and \
+                u.args[0] is n and isinstance(u.args[1], (int, float)):
+            n = u
+            continue
         return None, f"the probabilities go into '{name}', not a product"
 
 

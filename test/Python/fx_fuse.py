@@ -39,6 +39,10 @@ class Attn(nn.Module):
 def sdp(s, q, k, v, m):
     a = q @ k.transpose(-2, -1) / math.sqrt(HD)
     return torch.softmax(a, dim=-1) @ v
+def prob_scaled(s, q, k, v, m):
+    # (An eval-mode dropout's factor on the probabilities.)
+    a = q @ k.transpose(-2, -1) / math.sqrt(HD)
+    return (torch.softmax(a, dim=-1) * 0.9) @ v
 def matmul4(s, q, k, v, m):
     a = torch.matmul(q, k.transpose(2, 3)) * (HD ** -0.5)
     return torch.matmul(F.softmax(a, dim=-1, dtype=torch.float32).to(q.dtype), v)
@@ -305,6 +309,8 @@ class T5Attn(nn.Module):
 CASES = [
     # CHECK: sdp: fused scale=0.3536 causal=False offset=None mask=False ok
     ("sdp", Attn(sdp)),
+    # CHECK: prob_scaled: fused scale=0.3536 causal=False offset=None mask=False ok
+    ("prob_scaled", Attn(prob_scaled)),
     # CHECK: matmul4: fused scale=0.3536 causal=False offset=None mask=False ok
     ("matmul4", Attn(matmul4)),
     # CHECK: einsum: fused scale=0.3536 causal=False offset=None mask=False ok
