@@ -524,6 +524,26 @@ static Value averageEmptyRows(RewriterBase &rw, Location loc,
   return ifOp.getResult(0);
 }
 
+/// An elementwise linalg.generic over `ins` (one shape) into the first:
+/// `body` of their elements. (All as inputs: the FX front reads a
+/// generic's inputs back.)
+static Value
+elementwise(RewriterBase &rw, Location loc, ValueRange ins,
+            SmallVectorImpl<Operation *> &made,
+            function_ref<Value(OpBuilder &, Location, ValueRange)> body) {
+  auto rank = cast<RankedTensorType>(ins[0].getType()).getRank();
+  SmallVector<AffineMap> maps(
+      ins.size() + 1, AffineMap::getMultiDimIdentityMap(rank, rw.getContext()));
+  auto op = linalg::GenericOp::create(
+      rw, loc, ins[0].getType(), ins, ValueRange{ins[0]}, maps,
+      SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
+      [&](OpBuilder &b, Location l, ValueRange args) {
+        linalg::YieldOp::create(b, l, ValueRange{body(b, l, args)});
+      });
+  made.push_back(op);
+  return op.getResult(0);
+}
+
 Reason emit(RewriterBase &rw, Candidate &c) {
   ForwardFacts &f = c.facts;
   Location loc = c.op->getLoc();
@@ -787,50 +807,35 @@ Reason emit(RewriterBase &rw, Candidate &c) {
   out = convertElements(rw, loc, out, outElt);
   if (out.getType() != c.root.getType())
     out = tensor::CastOp::create(rw, loc, c.root.getType(), out);
-  // The program's constant factor on the output.
+  // The program's constant factor on the output, then the product's init
+  // added as the program's op accumulated into it (where that op was: the
+  // init may be defined after the leaves).
   if (f.outputScale != 1) {
-    auto rank = cast<RankedTensorType>(out.getType()).getRank();
-    AffineMap id = AffineMap::getMultiDimIdentityMap(rank, ctx);
     auto et = cast<FloatType>(getElementTypeOrSelf(out.getType()));
-    auto scaled = linalg::GenericOp::create(
-        rw, loc, out.getType(), ValueRange{out}, ValueRange{out},
-        ArrayRef<AffineMap>{id, id},
-        SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
-        [&](OpBuilder &b, Location l, ValueRange args) {
-          // (In f32 at least: the constant not rounded to bf16.)
-          FloatType wt = et.getWidth() < 32 ? b.getF32Type() : et;
-          Value x = args[0];
-          if (wt != et)
-            x = arith::ExtFOp::create(b, l, wt, x);
-          x = arith::MulFOp::create(
-              b, l, x,
-              arith::ConstantOp::create(b, l,
-                                        b.getFloatAttr(wt, f.outputScale)));
-          if (wt != et)
-            x = arith::TruncFOp::create(b, l, et, x);
-          linalg::YieldOp::create(b, l, ValueRange{x});
-        });
-    made.push_back(scaled);
-    out = scaled.getResult(0);
+    out = elementwise(rw, loc, {out}, made,
+                      [&](OpBuilder &b, Location l, ValueRange args) {
+                        // (In f32 at least: the constant not rounded to
+                        // bf16.)
+                        FloatType wt = et.getWidth() < 32 ? b.getF32Type() : et;
+                        Value x = args[0];
+                        if (wt != et)
+                          x = arith::ExtFOp::create(b, l, wt, x);
+                        x = arith::MulFOp::create(
+                            b, l, x,
+                            arith::ConstantOp::create(
+                                b, l, b.getFloatAttr(wt, f.outputScale)));
+                        if (wt != et)
+                          x = arith::TruncFOp::create(b, l, et, x);
+                        return x;
+                      });
   }
-  // The product's init, added as the program's op accumulated into it
-  // (where that op was: the init may be defined after the leaves).
   if (c.accumulator) {
     OpBuilder::InsertionGuard atRoot(rw);
     rw.setInsertionPoint(rootDef);
-    auto rank = cast<RankedTensorType>(out.getType()).getRank();
-    AffineMap id = AffineMap::getMultiDimIdentityMap(rank, ctx);
-    // (Both as inputs: the FX front reads a generic's inputs back.)
-    auto add = linalg::GenericOp::create(
-        rw, loc, out.getType(), ValueRange{out, c.accumulator},
-        ValueRange{out}, ArrayRef<AffineMap>{id, id, id},
-        SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
-        [&](OpBuilder &b, Location l, ValueRange args) {
-          linalg::YieldOp::create(
-              b, l, ValueRange{arith::AddFOp::create(b, l, args[1], args[0])});
-        });
-    made.push_back(add);
-    out = add.getResult(0);
+    out = elementwise(rw, loc, {out, c.accumulator}, made,
+                      [&](OpBuilder &b, Location l, ValueRange args) {
+                        return arith::AddFOp::create(b, l, args[1], args[0]);
+                      });
   }
   // lse uses: [batch..., i] laid out as each use.
   SmallVector<std::pair<Value, Value>> lseRepl;
